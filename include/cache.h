@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_CACHE_H
+#define NFH_CACHE_H
+
+#include <netlink.h>
+
+struct nftnl_table;
+struct nftnl_chain;
+struct nftnl_rule;
+struct nftnl_set;
+
+/**
+ * struct cache - a ruleset as libnftnl objects: read from the kernel for
+ * listing, or built by applying batches in offline mode
+ */
+struct cache_set {
+	struct list_head	list;
+	struct nftnl_set	*nls;
+};
+
+struct cache_rule {
+	struct list_head	list;
+	struct nftnl_rule	*nlr;
+};
+
+struct cache_chain {
+	struct list_head	list;
+	struct nftnl_chain	*nlc;
+	struct list_head	rules;
+};
+
+struct cache_table {
+	struct list_head	list;
+	struct nftnl_table	*nlt;
+	struct list_head	chains;
+	struct list_head	sets;
+	uint64_t		next_handle;
+	unsigned int		next_anon_set;
+};
+
+struct cache {
+	struct list_head	tables;
+	uint64_t		next_table_handle;
+};
+
+struct cache *cache_alloc(void);
+void cache_free(struct cache *c);
+void cache_flush(struct cache *c);
+
+struct cache_table *cache_table_find(struct cache *c, unsigned int family,
+				     const char *name);
+struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
+struct cache_set *cache_set_find(struct cache_table *t, const char *name);
+
+struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt);
+struct cache_chain *cache_add_chain(struct cache_table *t,
+				    struct nftnl_chain *nlc);
+void cache_add_rule(struct cache_chain *ch, struct nftnl_rule *nlr);
+void cache_add_set(struct cache_table *t, struct nftnl_set *nls);
+
+/* applies a batch to the in-memory ruleset (offline mode); all or nothing */
+int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs);
+
+#endif

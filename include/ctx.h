@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_CTX_H
+#define NFH_CTX_H
+
+#include <nfhook/libnfhook.h>
+#include <utils.h>
+
+struct mnl_socket;
+struct cache;
+
+struct output_ctx {
+	unsigned int	flags;
+	FILE		*out;
+	FILE		*err;
+};
+
+struct nfh_ctx {
+	struct output_ctx	octx;
+	unsigned int		debug;
+	bool			dry_run;
+	bool			offline;
+	char			**include_paths;
+	unsigned int		num_include_paths;
+	char			**defines;	/* NAME=VALUE */
+	unsigned int		num_defines;
+	struct list_head	inputs;		/* input_desc, kept for erecs */
+	struct mnl_socket	*nl;
+	uint32_t		seq;
+	struct cache		*offline_cache;	/* offline ruleset */
+};
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_EVALUATE_H
+#define NFH_EVALUATE_H
+
+#include <rule.h>
+
+struct nfh_ctx;
+struct parser_state;
+
+/**
+ * struct proto_ctx - which header is known to sit at each base
+ * @desc:	header known at each base, NULL while unknown
+ * @vlan:	an ether type 8021q test has been made
+ */
+struct proto_ctx {
+	unsigned int		family;
+	const struct proto_desc	*desc[__PROTO_BASE_MAX];
+	bool			vlan;
+};
+
+void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
+/* learns from a match such as "meta l4proto tcp" */
+void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
+
+/* expands blocks into flat commands and checks them; 0 or -1 */
+int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
+	      struct list_head *cmds, struct list_head *msgs);
+
+#endif

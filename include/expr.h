@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_EXPR_H
+#define NFH_EXPR_H
+
+#include <utils.h>
+#include <erec.h>
+#include <datatype.h>
+
+/* largest constant: a concatenation filling all sixteen 32-bit registers */
+#define NFH_VAL_MAXLEN	64
+
+enum expr_kind {
+	EXPR_INVALID,
+	EXPR_SYMBOL,		/* text waiting for a datatype: 22, ssh, 10.0.0.1 */
+	EXPR_VARIABLE,		/* $name */
+	EXPR_VALUE,		/* typed constant */
+	EXPR_PAYLOAD,		/* header field */
+	EXPR_EXTHDR,		/* ipv6 extension header or tcp option field */
+	EXPR_META,
+	EXPR_CT,
+	EXPR_RT,
+	EXPR_FIB,
+	EXPR_NUMGEN,
+	EXPR_HASH,
+	EXPR_SOCKET,
+	EXPR_OSF,
+	EXPR_BINOP,		/* &, |, ^, <<, >> */
+	EXPR_RELATIONAL,	/* lhs op rhs */
+	EXPR_PREFIX,
+	EXPR_RANGE,
+	EXPR_LIST,		/* a,b,c: bitmask flags */
+	EXPR_SET,		/* anonymous set { ... } */
+	EXPR_SET_REF,		/* @name */
+	EXPR_CONCAT,
+	EXPR_VERDICT,
+};
+
+enum ops {
+	OP_INVALID,
+	OP_IMPLICIT,
+	OP_EQ,
+	OP_NEQ,
+	OP_LT,
+	OP_GT,
+	OP_LTE,
+	OP_GTE,
+	OP_AND,
+	OP_OR,
+	OP_XOR,
+	OP_LSHIFT,
+	OP_RSHIFT,
+	OP_NEG,
+};
+
+enum proto_base {
+	PROTO_BASE_INVALID,
+	PROTO_BASE_LL_HDR,
+	PROTO_BASE_NETWORK_HDR,
+	PROTO_BASE_TRANSPORT_HDR,
+	PROTO_BASE_INNER_HDR,
+	__PROTO_BASE_MAX
+};
+
+struct proto_desc;
+struct proto_field;
+struct exthdr_desc;
+
+#define EXPR_F_CONSTANT		0x1
+#define EXPR_F_SINGLETON	0x2
+#define EXPR_F_INTERVAL_END	0x4
+#define EXPR_F_BOOLEAN		0x8
+
+/**
+ * struct expr - one node of a match or statement argument
+ * @loc:	source location; internal for nodes made by eval or delin
+ * @dtype:	datatype, set by evaluation
+ * @byteorder:	byte order of the value in a register
+ * @len:	length in bits
+ */
+struct expr {
+	struct list_head	list;
+	struct location		loc;
+	enum expr_kind		kind;
+	unsigned int		flags;
+	const struct datatype	*dtype;
+	enum byteorder		byteorder;
+	unsigned int		len;
+	union {
+		struct {
+			char	*str;
+			bool	quoted;
+		} sym;
+		struct {
+			/* big endian: most significant byte first */
+			uint8_t	data[NFH_VAL_MAXLEN];
+		} val;
+		struct {
+			const struct proto_desc		*desc;
+			const struct proto_field	*tmpl;
+			enum proto_base			base;
+			unsigned int			offset;	/* bits */
+			bool				is_raw;
+		} payload;
+		struct {
+			const struct exthdr_desc	*desc;
+			const struct proto_field	*tmpl;
+			unsigned int			op;	/* NFT_EXTHDR_OP_* */
+			unsigned int			type;
+			unsigned int			offset;
+			unsigned int			flags;
+		} exthdr;
+		struct {
+			unsigned int	key;
+		} meta;
+		struct {
+			unsigned int	key;
+			int		dir;	/* -1: none */
+			unsigned int	nfproto;
+		} ct;
+		struct {
+			unsigned int	key;
+		} rt;
+		struct {
+			unsigned int	flags;
+			unsigned int	result;
+		} fib;
+		struct {
+			unsigned int	type;
+			unsigned int	mod;
+			unsigned int	offset;
+		} numgen;
+		struct {
+			struct expr	*expr;
+			unsigned int	mod;
+			unsigned int	seed;
+			bool		seed_set;
+			unsigned int	offset;
+			unsigned int	type;
+		} hash;
+		struct {
+			unsigned int	key;
+			unsigned int	level;
+		} socket;
+		struct {
+			unsigned int	ttl;
+			unsigned int	flags;
+		} osf;
+		struct {
+			enum ops	op;
+			struct expr	*left;
+			struct expr	*right;
+		} op;			/* binop and relational */
+		struct {
+			struct expr	*expr;
+			unsigned int	prefix_len;
+		} prefix;
+		struct {
+			struct expr	*left;
+			struct expr	*right;
+		} range;
+		struct {
+			struct list_head exprs;
+			unsigned int	size;
+			char		*name;	/* anonymous set name after linearize */
+			unsigned int	set_id;
+			unsigned int	set_flags;
+		} set;			/* list, set, concat */
+		struct {
+			char		*name;
+		} setref;
+		struct {
+			int		verdict;	/* NF_ACCEPT, NFT_JUMP, ... */
+			char		*chain;
+		} verdict;
+	};
+};
+
+struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
+			const struct datatype *dtype, enum byteorder bo,
+			unsigned int len);
+struct expr *expr_clone(const struct expr *e);
+void expr_free(struct expr *e);
+
+struct expr *symbol_expr_alloc(const struct location *loc, const char *str,
+			       bool quoted);
+struct expr *variable_expr_alloc(const struct location *loc, const char *name);
+struct expr *constant_expr_alloc(const struct location *loc,
+				 const struct datatype *dtype,
+				 enum byteorder bo, unsigned int len,
+				 const void *data);
+struct expr *constant_expr_u64(const struct location *loc,
+			       const struct datatype *dtype,
+			       enum byteorder bo, unsigned int len,
+			       uint64_t value);
+struct expr *binop_expr_alloc(const struct location *loc, enum ops op,
+			      struct expr *l, struct expr *r);
+struct expr *relational_expr_alloc(const struct location *loc, enum ops op,
+				   struct expr *l, struct expr *r);
+struct expr *prefix_expr_alloc(const struct location *loc, struct expr *e,
+			       unsigned int len);
+struct expr *range_expr_alloc(const struct location *loc, struct expr *l,
+			      struct expr *r);
+struct expr *compound_expr_alloc(const struct location *loc,
+				 enum expr_kind kind);
+void compound_expr_add(struct expr *c, struct expr *e);
+struct expr *verdict_expr_alloc(const struct location *loc, int verdict,
+				const char *chain);
+struct expr *set_ref_expr_alloc(const struct location *loc, const char *name);
+
+/* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
+uint64_t expr_value_u64(const struct expr *e);
+void expr_value_set_u64(struct expr *e, uint64_t v);
+int expr_value_cmp(const struct expr *a, const struct expr *b);
+bool expr_value_is_zero(const struct expr *e);
+unsigned int expr_value_bytes(const struct expr *e);
+
+const char *expr_op_name(enum ops op);
+bool expr_is_constant(const struct expr *e);
+
+#endif

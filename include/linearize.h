@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_LINEARIZE_H
+#define NFH_LINEARIZE_H
+
+#include <netlink.h>
+#include <rule.h>
+
+struct cache;
+
+/* turns evaluated commands into batch messages; 0 or -1 */
+int lin_cmds(struct nfh_ctx *ctx, struct list_head *cmds,
+	     struct nl_batch *b, struct cache *cache, struct list_head *msgs);
+
+#endif

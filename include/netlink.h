@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_NETLINK_H
+#define NFH_NETLINK_H
+
+#include <utils.h>
+#include <erec.h>
+
+struct nfh_ctx;
+struct cmd;
+
+enum nl_obj {
+	NLO_TABLE,
+	NLO_CHAIN,
+	NLO_RULE,
+	NLO_SET,
+	NLO_SETELEM,
+};
+
+/**
+ * struct nl_item - one message of a batch, in order
+ * @msg_type:	NFT_MSG_*
+ * @flags:	NLM_F_* besides NLM_F_REQUEST and NLM_F_ACK
+ * @obj:	the libnftnl object the message is built from
+ * @loc:	where the command came from, for kernel errors
+ */
+struct nl_item {
+	struct list_head	list;
+	uint16_t		msg_type;
+	uint16_t		flags;
+	unsigned int		family;
+	enum nl_obj		type;
+	void			*obj;
+	struct location		loc;
+	uint32_t		seq;
+};
+
+struct nl_batch {
+	struct list_head	items;
+};
+
+void nl_batch_init(struct nl_batch *b);
+struct nl_item *nl_batch_add(struct nl_batch *b, uint16_t msg_type,
+			     uint16_t flags, unsigned int family,
+			     enum nl_obj type, void *obj,
+			     const struct location *loc);
+void nl_batch_free(struct nl_batch *b);
+
+/* sends the batch as one transaction; errors are queued with locations */
+int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
+		    struct list_head *msgs);
+int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs);
+void nlio_close(struct nfh_ctx *ctx);
+
+struct cache;
+/* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
+int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
+	      struct list_head *msgs);
+
+/* prints the batch as nft --debug=netlink does */
+void nl_batch_debug(FILE *f, struct nl_batch *b);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_NFTABLES_COMPAT_H
+#define NFH_NFTABLES_COMPAT_H
+
+/*
+ * Message types newer than the kernel headers Debian 12 ships (6.1); the
+ * numbers are the kernel's ABI (include/uapi/linux/netfilter/nf_tables.h).
+ */
+#ifndef NFT_MSG_DESTROYTABLE
+#define NFT_MSG_GETRULE_RESET	25
+#define NFT_MSG_DESTROYTABLE	26
+#define NFT_MSG_DESTROYCHAIN	27
+#define NFT_MSG_DESTROYRULE	28
+#define NFT_MSG_DESTROYSET	29
+#define NFT_MSG_DESTROYSETELEM	30
+#endif
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_PARSER_H
+#define NFH_PARSER_H
+
+#include <rule.h>
+
+#define MAX_INCLUDE_DEPTH	16
+
+struct nfh_ctx;
+
+/**
+ * struct parser_state - what the grammar and scanner share
+ * @msgs:	error records
+ * @cmds:	parsed commands, in order
+ * @ctx:	library context (include paths, defines, inputs)
+ * @scope:	variable definitions, innermost first
+ */
+struct parser_state {
+	struct list_head	*msgs;
+	struct list_head	*cmds;
+	struct nfh_ctx		*ctx;
+	struct list_head	vars;
+	unsigned int		nerrs;
+	struct table		*cur_table;	/* block being parsed */
+	struct chain		*cur_chain;
+	struct location		cur_loc;
+};
+
+struct var {
+	struct list_head	list;
+	char			*name;
+	struct expr		*expr;
+	struct location		loc;
+	bool			in_use;		/* expansion guard */
+};
+
+void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
+		 struct list_head *msgs, struct list_head *cmds);
+void parser_exit(struct parser_state *state);
+int parser_define(struct parser_state *state, const char *name,
+		  struct expr *e, const struct location *loc);
+struct var *parser_var_lookup(struct parser_state *state, const char *name);
+
+/* scanner.l */
+void *scanner_init(struct parser_state *state);
+void scanner_destroy(void *scanner);
+int scanner_push_buffer(void *scanner, const char *name, const char *buf,
+			const struct location *parent);
+int scanner_read_file(void *scanner, const char *filename,
+		      const struct location *loc);
+int scanner_include(void *scanner, const char *pattern,
+		    const struct location *loc);
+
+/* grammar.y */
+int yyparse(void *scanner, struct parser_state *state);
+
+#endif

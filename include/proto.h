@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_PROTO_H
+#define NFH_PROTO_H
+
+#include <expr.h>
+
+/**
+ * struct proto_field - one field of a header
+ * @offset, @len: position in bits from the start of the header
+ */
+struct proto_field {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		offset;
+	unsigned int		len;
+	enum byteorder		byteorder;
+};
+
+#define PROTO_FIELDS_MAX	24
+
+/**
+ * struct proto_desc - a protocol header, described as data
+ * @base:	the header base it is loaded from
+ * @id:		value of the next-protocol selector that announces it
+ *		(ethertype for network headers, IPPROTO_* for transport
+ *		headers, ARPHRD_* for link layers)
+ * @length:	header length in bits, where fixed (vlan tags stack on it)
+ */
+struct proto_desc {
+	const char		*name;
+	enum proto_base		base;
+	unsigned int		id;
+	unsigned int		length;
+	struct proto_field	fields[PROTO_FIELDS_MAX];
+};
+
+extern const struct proto_desc proto_eth, proto_vlan, proto_arp, proto_ip,
+	proto_ip6, proto_icmp, proto_icmp6, proto_igmp, proto_tcp, proto_udp,
+	proto_udplite, proto_sctp, proto_dccp, proto_ah, proto_esp, proto_comp,
+	proto_th;
+
+const struct proto_desc *proto_lookup(const char *name);
+const struct proto_field *proto_field_lookup(const struct proto_desc *d,
+					     const char *name);
+/* finds the header of @base announced by @id (ethertype, l4proto) */
+const struct proto_desc *proto_by_id(enum proto_base base, unsigned int id);
+const char *proto_base_name(enum proto_base base);
+const char *proto_base_token(enum proto_base base);
+
+/* ipv6 extension headers and tcp options */
+struct exthdr_desc {
+	const char		*name;
+	unsigned int		type;
+	unsigned int		op;	/* NFT_EXTHDR_OP_IPV6 / _TCPOPT */
+	struct proto_field	fields[8];
+};
+
+const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name);
+const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type);
+
+/* meta keys */
+struct meta_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+	bool			bare;	/* usable without the "meta" keyword */
+};
+
+const struct meta_template *meta_template(unsigned int key);
+int meta_key_lookup(const char *name, bool bare);
+unsigned int meta_key_max(void);
+
+/* ct keys */
+struct ct_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+	bool			dir;	/* original/reply allowed */
+	bool			dir_only; /* needs a direction */
+};
+
+const struct ct_template *ct_template(unsigned int key);
+int ct_key_lookup(const char *name);
+unsigned int ct_key_max(void);
+
+/* grammar helpers: build a selector from its words, or queue an error */
+struct expr *payload_expr_parse(const struct location *loc, const char *proto,
+				const struct location *ploc, const char *field,
+				const struct location *floc,
+				struct list_head *msgs);
+struct expr *payload_expr_alloc(const struct location *loc,
+				const struct proto_desc *desc,
+				const struct proto_field *tmpl);
+struct expr *payload_raw_alloc(const struct location *loc,
+			       enum proto_base base, unsigned int offset,
+			       unsigned int len);
+struct expr *meta_expr_parse(const struct location *loc, const char *key,
+			     const struct location *kloc, bool bare,
+			     struct list_head *msgs);
+struct expr *meta_expr_alloc(const struct location *loc, unsigned int key);
+struct expr *ct_expr_parse(const struct location *loc, const char *key,
+			   const struct location *kloc, const char *dir,
+			   const struct location *dloc, struct list_head *msgs);
+struct expr *ct_expr_alloc(const struct location *loc, unsigned int key,
+			   int dir);
+
+#endif

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_RULE_H
+#define NFH_RULE_H
+
+#include <expr.h>
+#include <stmt.h>
+
+/**
+ * struct handle - names an object in the ruleset
+ * @family:	NFPROTO_*
+ * @handle:	kernel handle, 0 if not given
+ * @position:	`position N` / `handle N` of insert and add
+ * @index:	`index N` of insert and add
+ */
+struct handle {
+	unsigned int	family;
+	char		*table;
+	char		*chain;
+	char		*set;
+	uint64_t	handle;
+	uint64_t	position;
+	uint64_t	index;
+	bool		index_set;
+	struct location	table_loc;
+	struct location	chain_loc;
+	struct location	handle_loc;
+	struct location	family_loc;
+};
+
+#define TABLE_F_DORMANT	0x1
+#define TABLE_F_OWNER	0x2
+
+struct table {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	uint32_t		flags;
+	bool			flags_set;
+	char			*comment;
+	struct list_head	chains;		/* block syntax */
+};
+
+struct chain {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	bool			base;
+	char			*type;
+	struct location		type_loc;
+	char			*hook;
+	struct location		hook_loc;
+	unsigned int		hooknum;
+	struct expr		*priority;	/* symbol or value */
+	struct location		priority_loc;
+	int			prio;
+	struct list_head	devices;	/* of expr */
+	bool			has_devices;
+	struct location		dev_loc;
+	int			policy;		/* -1: unset */
+	struct location		policy_loc;
+	struct expr		*policy_expr;
+	uint32_t		flags;
+	char			*comment;
+	struct list_head	rules;		/* block syntax */
+};
+
+struct rule {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	struct list_head	stmts;
+	char			*comment;
+};
+
+enum cmd_ops {
+	CMD_INVALID,
+	CMD_ADD,
+	CMD_CREATE,
+	CMD_INSERT,
+	CMD_REPLACE,
+	CMD_DELETE,
+	CMD_DESTROY,
+	CMD_FLUSH,
+	CMD_LIST,
+	CMD_RESET,
+};
+
+enum cmd_obj {
+	CMD_OBJ_INVALID,
+	CMD_OBJ_TABLE,
+	CMD_OBJ_CHAIN,
+	CMD_OBJ_RULE,
+	CMD_OBJ_RULESET,
+	CMD_OBJ_TABLES,
+	CMD_OBJ_CHAINS,
+	CMD_OBJ_COUNTERS,
+};
+
+/**
+ * struct cmd - one command; block syntax is flattened into add commands
+ */
+struct cmd {
+	struct list_head	list;
+	struct location		loc;
+	enum cmd_ops		op;
+	enum cmd_obj		obj;
+	struct handle		h;
+	bool			family_given;
+	union {
+		struct table	*table;
+		struct chain	*chain;
+		struct rule	*rule;
+		void		*data;
+	};
+	uint32_t		seqnum;		/* first netlink seq of the cmd */
+};
+
+void handle_free(struct handle *h);
+void handle_copy(struct handle *dst, const struct handle *src);
+
+struct table *table_alloc(void);
+void table_free(struct table *t);
+struct chain *chain_alloc(void);
+void chain_free(struct chain *c);
+struct rule *rule_alloc(const struct location *loc);
+void rule_free(struct rule *r);
+struct cmd *cmd_alloc(enum cmd_ops op, enum cmd_obj obj,
+		      const struct handle *h, const struct location *loc,
+		      void *data);
+void cmd_free(struct cmd *cmd);
+
+const char *family_name(unsigned int family);
+int family_lookup(const char *name);
+const char *hook_name(unsigned int family, unsigned int hooknum);
+int hook_lookup(unsigned int family, const char *name);
+const char *verdict_name(int verdict);
+bool chain_type_valid(unsigned int family, const char *type);
+/* named priorities such as "filter" or "dstnat"; -1 if unknown here */
+int prio_lookup(unsigned int family, unsigned int hooknum, const char *name,
+		int *prio);
+/* prints a base chain priority the way nft does: "filter - 10", "100" */
+void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
+		bool numeric);
+
+#endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_STMT_H
+#define NFH_STMT_H
+
+#include <expr.h>
+
+enum stmt_kind {
+	STMT_INVALID,
+	STMT_EXPRESSION,	/* a match: relational expression */
+	STMT_VERDICT,
+	STMT_COUNTER,
+	STMT_LIMIT,
+	STMT_QUOTA,
+	STMT_LOG,
+	STMT_REJECT,
+	STMT_META,		/* meta KEY set EXPR */
+	STMT_PAYLOAD,		/* header field set */
+	STMT_EXTHDR,		/* tcp option field set */
+	STMT_CT,		/* ct KEY set EXPR */
+	STMT_NOTRACK,
+	STMT_FWD,
+	STMT_DUP,
+	STMT_NAT,
+};
+
+enum nat_type {
+	NFH_NAT_SNAT,
+	NFH_NAT_DNAT,
+	NFH_NAT_MASQ,
+	NFH_NAT_REDIR,
+};
+
+/**
+ * struct stmt - one statement of a rule
+ */
+struct stmt {
+	struct list_head	list;
+	struct location		loc;
+	enum stmt_kind		kind;
+	union {
+		struct expr	*expr;		/* match */
+		struct {
+			struct expr	*expr;
+		} verdict;
+		struct {
+			uint64_t	packets;
+			uint64_t	bytes;
+		} counter;
+		struct {
+			uint64_t	rate;
+			uint64_t	unit;	/* seconds */
+			uint32_t	burst;
+			uint32_t	type;	/* NFT_LIMIT_PKTS / _PKT_BYTES */
+			uint32_t	flags;	/* NFT_LIMIT_F_INV */
+		} limit;
+		struct {
+			uint64_t	bytes;
+			uint64_t	used;
+			uint32_t	flags;
+		} quota;
+		struct {
+			char		*prefix;
+			uint32_t	level;
+			uint32_t	group;
+			uint32_t	snaplen;
+			uint32_t	qthreshold;
+			uint32_t	logflags;
+			uint32_t	flags;	/* which of the above were given */
+		} log;
+		struct {
+			int		type;	/* -1: default */
+			int		icmp_code; /* -1: none */
+			struct expr	*expr;
+			unsigned int	family;
+		} reject;
+		struct {
+			unsigned int	key;
+			struct expr	*expr;
+		} meta;
+		struct {
+			struct expr	*expr;	/* the field */
+			struct expr	*val;
+		} payload;		/* also exthdr and ct set */
+		struct {
+			unsigned int	key;
+			int		dir;
+			struct expr	*expr;
+		} ct;
+		struct {
+			struct expr	*dev;
+			struct expr	*addr;
+			unsigned int	family;
+		} fwd;			/* also dup */
+		struct {
+			enum nat_type	type;
+			unsigned int	family;
+			struct expr	*addr;
+			struct expr	*proto;
+			uint32_t	flags;
+		} nat;
+	};
+};
+
+#define LOG_F_PREFIX	0x01
+#define LOG_F_LEVEL	0x02
+#define LOG_F_GROUP	0x04
+#define LOG_F_SNAPLEN	0x08
+#define LOG_F_QTHRESH	0x10
+#define LOG_F_FLAGS	0x20
+
+struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
+void stmt_free(struct stmt *stmt);
+struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
+struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
+
+/* grammar helpers: each returns 0, or -1 after queueing an error */
+int stmt_limit_unit(struct stmt *s, const char *unit,
+		    const struct location *loc, struct list_head *msgs);
+int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
+		     const struct location *loc, struct list_head *msgs);
+int stmt_bytes_unit(const char *unit, uint64_t *bytes);
+int stmt_log_level(struct stmt *s, const char *level,
+		   const struct location *loc, struct list_head *msgs);
+int stmt_reject_with(struct stmt *s, const char *proto,
+		     const struct location *ploc, struct expr *code,
+		     struct list_head *msgs);
+struct stmt *stmt_meta_set(const struct location *loc, const char *key,
+			   const struct location *kloc, struct expr *val,
+			   struct list_head *msgs);
+
+const char *log_level_name(unsigned int level);
+
+#endif

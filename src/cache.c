@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netlink.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+
+#include <cache.h>
+#include <nftables-compat.h>
+
+struct cache *cache_alloc(void)
+{
+	struct cache *c = xzalloc(sizeof(*c));
+
+	init_list_head(&c->tables);
+	c->next_table_handle = 1;
+	return c;
+}
+
+static void table_free(struct cache_table *t)
+{
+	struct cache_chain *ch, *chn;
+	struct cache_rule *r, *rn;
+	struct cache_set *s, *sn;
+
+	list_for_each_entry_safe(ch, chn, &t->chains, list) {
+		list_for_each_entry_safe(r, rn, &ch->rules, list) {
+			nftnl_rule_free(r->nlr);
+			free(r);
+		}
+		nftnl_chain_free(ch->nlc);
+		free(ch);
+	}
+	list_for_each_entry_safe(s, sn, &t->sets, list) {
+		nftnl_set_free(s->nls);
+		free(s);
+	}
+	nftnl_table_free(t->nlt);
+	free(t);
+}
+
+void cache_flush(struct cache *c)
+{
+	struct cache_table *t, *tn;
+
+	list_for_each_entry_safe(t, tn, &c->tables, list) {
+		list_del(&t->list);
+		table_free(t);
+	}
+}
+
+void cache_free(struct cache *c)
+{
+	if (!c)
+		return;
+	cache_flush(c);
+	free(c);
+}
+
+struct cache_table *cache_table_find(struct cache *c, unsigned int family,
+				     const char *name)
+{
+	struct cache_table *t;
+
+	list_for_each_entry(t, &c->tables, list)
+		if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family &&
+		    !strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), name))
+			return t;
+	return NULL;
+}
+
+struct cache_chain *cache_chain_find(struct cache_table *t, const char *name)
+{
+	struct cache_chain *ch;
+
+	list_for_each_entry(ch, &t->chains, list)
+		if (!strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME), name))
+			return ch;
+	return NULL;
+}
+
+struct cache_set *cache_set_find(struct cache_table *t, const char *name)
+{
+	struct cache_set *s;
+
+	list_for_each_entry(s, &t->sets, list)
+		if (!strcmp(nftnl_set_get_str(s->nls, NFTNL_SET_NAME), name))
+			return s;
+	return NULL;
+}
+
+struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
+{
+	struct cache_table *t = xzalloc(sizeof(*t));
+
+	t->nlt = nlt;
+	init_list_head(&t->chains);
+	init_list_head(&t->sets);
+	t->next_handle = 1;
+	list_add_tail(&t->list, &c->tables);
+	return t;
+}
+
+struct cache_chain *cache_add_chain(struct cache_table *t,
+				    struct nftnl_chain *nlc)
+{
+	struct cache_chain *ch = xzalloc(sizeof(*ch));
+
+	ch->nlc = nlc;
+	init_list_head(&ch->rules);
+	list_add_tail(&ch->list, &t->chains);
+	return ch;
+}
+
+void cache_add_rule(struct cache_chain *ch, struct nftnl_rule *nlr)
+{
+	struct cache_rule *r = xzalloc(sizeof(*r));
+
+	r->nlr = nlr;
+	list_add_tail(&r->list, &ch->rules);
+}
+
+void cache_add_set(struct cache_table *t, struct nftnl_set *nls)
+{
+	struct cache_set *s = xzalloc(sizeof(*s));
+
+	s->nls = nls;
+	list_add_tail(&s->list, &t->sets);
+}
+
+/* --- offline: apply a batch as the kernel would ------------------------- */
+
+static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+{
+	struct nftnl_set_elem *n = nftnl_set_elem_alloc();
+	const void *key;
+	uint32_t len;
+
+	key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
+	if (key)
+		nftnl_set_elem_set(n, NFTNL_SET_ELEM_KEY, key, len);
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
+		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_FLAGS,
+				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS));
+	nftnl_set_elem_add(dst, n);
+}
+
+/* libnftnl 1.2.4 exports no set clone: copy through the wire format */
+static struct nftnl_set *set_copy(struct nftnl_set *s)
+{
+	struct nftnl_set *n = nftnl_set_alloc();
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWSET,
+				    nftnl_set_get_u32(s, NFTNL_SET_FAMILY), 0, 0);
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	nftnl_set_nlmsg_parse(nlh, n);
+	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
+		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
+				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
+	it = nftnl_set_elems_iter_create(s);
+	while ((e = nftnl_set_elems_iter_next(it)))
+		elem_copy(n, e);
+	nftnl_set_elems_iter_destroy(it);
+	return n;
+}
+
+static struct cache *clone_cache(struct cache *c)
+{
+	struct cache *n = cache_alloc();
+	struct cache_table *t;
+
+	n->next_table_handle = c->next_table_handle;
+	list_for_each_entry(t, &c->tables, list) {
+		struct cache_table *nt = cache_add_table(n, nftnl_table_alloc());
+		struct cache_chain *ch;
+		struct cache_set *s;
+		char buf[8192];
+		struct nlmsghdr *nlh;
+
+		/* round trip through the wire format: a deep copy */
+		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWTABLE, 0, 0, 0);
+		nftnl_table_nlmsg_build_payload(nlh, t->nlt);
+		nftnl_table_nlmsg_parse(nlh, nt->nlt);
+		nftnl_table_set_u32(nt->nlt, NFTNL_TABLE_FAMILY,
+				    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY));
+		nt->next_handle = t->next_handle;
+		nt->next_anon_set = t->next_anon_set;
+		list_for_each_entry(ch, &t->chains, list) {
+			struct cache_chain *nc;
+			struct cache_rule *r;
+
+			nc = cache_add_chain(nt, nftnl_chain_alloc());
+			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
+			nftnl_chain_nlmsg_build_payload(nlh, ch->nlc);
+			nftnl_chain_nlmsg_parse(nlh, nc->nlc);
+			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
+					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
+			list_for_each_entry(r, &ch->rules, list) {
+				struct nftnl_rule *nr = nftnl_rule_alloc();
+				char *rb = xmalloc(1 << 17);
+
+				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
+				nftnl_rule_nlmsg_build_payload(nlh, r->nlr);
+				nftnl_rule_nlmsg_parse(nlh, nr);
+				nftnl_rule_set_u32(nr, NFTNL_RULE_FAMILY,
+						   nftnl_rule_get_u32(r->nlr, NFTNL_RULE_FAMILY));
+				free(rb);
+				cache_add_rule(nc, nr);
+			}
+		}
+		list_for_each_entry(s, &t->sets, list)
+			cache_add_set(nt, set_copy(s->nls));
+	}
+	return n;
+}
+
+static int oerr(struct list_head *msgs, const struct nl_item *it,
+		const char *what, int err)
+{
+	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
+			   strerror(err));
+}
+
+static void rename_lookups(struct nftnl_rule *r, uint32_t id, const char *name)
+{
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+
+	while ((e = nftnl_expr_iter_next(it))) {
+		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+		if (!strcmp(n, "lookup") &&
+		    nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID) == id)
+			nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
+	}
+	nftnl_expr_iter_destroy(it);
+}
+
+struct anon_id {
+	uint32_t	id;
+	char		name[32];
+};
+
+static int apply_item(struct cache *c, struct nl_item *it,
+		      struct anon_id *ids, unsigned int *nids,
+		      struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	const char *tname;
+	unsigned int fam = it->family;
+
+	switch (it->msg_type) {
+	case NFT_MSG_NEWTABLE:
+		tname = nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME);
+		t = cache_table_find(c, fam, tname);
+		if (t) {
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "table", EEXIST);
+			if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS))
+				nftnl_table_set_u32(t->nlt, NFTNL_TABLE_FLAGS,
+						    nftnl_table_get_u32(it->obj, NFTNL_TABLE_FLAGS));
+			return 0;
+		}
+		nftnl_table_set_u64(it->obj, NFTNL_TABLE_HANDLE,
+				    c->next_table_handle++);
+		cache_add_table(c, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWCHAIN:
+		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+		if (!t)
+			return oerr(msgs, it, "chain", ENOENT);
+		ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
+		if (ch) {
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "chain", EEXIST);
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
+			    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
+				return oerr(msgs, it, "chain", EOPNOTSUPP);
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+				nftnl_chain_set_u32(ch->nlc, NFTNL_CHAIN_POLICY,
+						    nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_POLICY));
+			return 0;
+		}
+		nftnl_chain_set_u64(it->obj, NFTNL_CHAIN_HANDLE, t->next_handle++);
+		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
+		    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+			nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+		cache_add_chain(t, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWSET:
+		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+		if (!t)
+			return oerr(msgs, it, "set", ENOENT);
+		if (*nids < 256) {
+			struct anon_id *a = &ids[(*nids)++];
+
+			a->id = nftnl_set_get_u32(it->obj, NFTNL_SET_ID);
+			snprintf(a->name, sizeof(a->name), "__set%u",
+				 t->next_anon_set++);
+			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, a->name);
+		}
+		nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
+		cache_add_set(t, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWSETELEM: {
+		struct nftnl_set_elems_iter *i;
+		struct nftnl_set_elem *e;
+		struct cache_set *s = NULL;
+		uint32_t id = nftnl_set_get_u32(it->obj, NFTNL_SET_ID);
+
+		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+		for (unsigned int k = 0; t && k < *nids; k++)
+			if (ids[k].id == id)
+				s = cache_set_find(t, ids[k].name);
+		if (!s)
+			return oerr(msgs, it, "set elements", ENOENT);
+		i = nftnl_set_elems_iter_create(it->obj);
+		while ((e = nftnl_set_elems_iter_next(i)))
+			elem_copy(s->nls, e);
+		nftnl_set_elems_iter_destroy(i);
+		return 0;
+	}
+	case NFT_MSG_NEWRULE: {
+		struct nftnl_rule *r = it->obj;
+		struct cache_rule *cr;
+		uint64_t pos = nftnl_rule_is_set(r, NFTNL_RULE_POSITION) ?
+			       nftnl_rule_get_u64(r, NFTNL_RULE_POSITION) : 0;
+
+		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		if (!t)
+			return oerr(msgs, it, "rule", ENOENT);
+		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
+		if (!ch)
+			return oerr(msgs, it, "rule", ENOENT);
+		for (unsigned int k = 0; k < *nids; k++)
+			rename_lookups(r, ids[k].id, ids[k].name);
+		if (it->flags & NLM_F_REPLACE) {
+			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+
+			list_for_each_entry(cr, &ch->rules, list)
+				if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == h) {
+					nftnl_rule_free(cr->nlr);
+					cr->nlr = r;
+					it->obj = NULL;
+					return 0;
+				}
+			return oerr(msgs, it, "rule", ENOENT);
+		}
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);
+		cr = xzalloc(sizeof(*cr));
+		cr->nlr = r;
+		it->obj = NULL;
+		if (pos) {
+			struct cache_rule *p;
+
+			list_for_each_entry(p, &ch->rules, list)
+				if (nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
+					break;
+			if (&p->list == &ch->rules) {
+				nftnl_rule_free(r);
+				free(cr);
+				return oerr(msgs, it, "rule", ENOENT);
+			}
+			if (it->flags & NLM_F_APPEND)
+				list_add(&cr->list, &p->list);
+			else
+				list_add_tail(&cr->list, &p->list);
+		} else if (it->flags & NLM_F_APPEND) {
+			list_add_tail(&cr->list, &ch->rules);
+		} else {
+			list_add(&cr->list, &ch->rules);
+		}
+		return 0;
+	}
+	case NFT_MSG_DELTABLE:
+	case NFT_MSG_DESTROYTABLE: {
+		struct cache_table *tn;
+		bool found = false;
+
+		if (!nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME)) {
+			list_for_each_entry_safe(t, tn, &c->tables, list) {
+				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
+					continue;
+				list_del(&t->list);
+				table_free(t);
+			}
+			return 0;
+		}
+		list_for_each_entry_safe(t, tn, &c->tables, list) {
+			if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam ||
+			    strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				   nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)))
+				continue;
+			list_del(&t->list);
+			table_free(t);
+			found = true;
+		}
+		if (!found && it->msg_type == NFT_MSG_DELTABLE)
+			return oerr(msgs, it, "table", ENOENT);
+		return 0;
+	}
+	case NFT_MSG_DELCHAIN:
+	case NFT_MSG_DESTROYCHAIN:
+		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+		ch = t ? cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME)) : NULL;
+		if (!ch)
+			return it->msg_type == NFT_MSG_DELCHAIN ?
+			       oerr(msgs, it, "chain", ENOENT) : 0;
+		if (!list_empty(&ch->rules))
+			return oerr(msgs, it, "chain", EBUSY);
+		list_del(&ch->list);
+		nftnl_chain_free(ch->nlc);
+		free(ch);
+		return 0;
+	case NFT_MSG_DELRULE:
+	case NFT_MSG_DESTROYRULE: {
+		struct nftnl_rule *r = it->obj;
+		struct cache_rule *cr, *crn;
+		bool has_handle = nftnl_rule_is_set(r, NFTNL_RULE_HANDLE);
+		bool found = false;
+
+		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		if (!t)
+			return oerr(msgs, it, "rule", ENOENT);
+		list_for_each_entry(ch, &t->chains, list) {
+			if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) &&
+			    strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME),
+				   nftnl_rule_get_str(r, NFTNL_RULE_CHAIN)))
+				continue;
+			found = true;
+			list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+				if (has_handle &&
+				    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) !=
+				    nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE))
+					continue;
+				list_del(&cr->list);
+				nftnl_rule_free(cr->nlr);
+				free(cr);
+				if (has_handle)
+					return 0;
+			}
+		}
+		if (!found || has_handle)
+			return it->msg_type == NFT_MSG_DELRULE ?
+			       oerr(msgs, it, "rule", ENOENT) : 0;
+		return 0;
+	}
+	}
+	return 0;
+}
+
+int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
+{
+	struct cache *work = clone_cache(c);
+	struct anon_id ids[256];
+	unsigned int nids = 0;
+	struct nl_item *it;
+	int ret = 0;
+
+	list_for_each_entry(it, &b->items, list)
+		if (apply_item(work, it, ids, &nids, msgs) < 0)
+			ret = -1;
+	if (ret < 0) {
+		cache_free(work);
+		return -1;
+	}
+	/* all or nothing, as a transaction */
+	cache_flush(c);
+	list_splice_tail_init(&work->tables, &c->tables);
+	c->next_table_handle = work->next_table_handle;
+	cache_free(work);
+	return 0;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <string.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <proto.h>
+
+#define C(k, n, dt, l, bo, d) [k] = { .name = n, .dtype = &dt, .len = l, \
+				      .byteorder = BYTEORDER_##bo, .dir = d }
+
+static const struct ct_template ct_templates[] = {
+	C(NFT_CT_STATE,		"state",	ct_state_type,	32, HOST, false),
+	C(NFT_CT_DIRECTION,	"direction",	ct_dir_type,	8, HOST, false),
+	C(NFT_CT_STATUS,	"status",	ct_status_type,	32, HOST, false),
+	C(NFT_CT_MARK,		"mark",		mark_type,	32, HOST, false),
+	C(NFT_CT_SECMARK,	"secmark",	integer_type,	32, HOST, false),
+	C(NFT_CT_EXPIRATION,	"expiration",	time_type,	32, HOST, false),
+	C(NFT_CT_HELPER,	"helper",	string_type,	128, HOST, false),
+	C(NFT_CT_L3PROTOCOL,	"l3proto",	nfproto_type,	8, HOST, true),
+	C(NFT_CT_PROTOCOL,	"protocol",	inet_protocol_type, 8, BIG, true),
+	C(NFT_CT_PROTO_SRC,	"proto-src",	inet_service_type, 16, BIG, true),
+	C(NFT_CT_PROTO_DST,	"proto-dst",	inet_service_type, 16, BIG, true),
+	C(NFT_CT_LABELS,	"label",	ct_label_type,	128, HOST, false),
+	C(NFT_CT_PKTS,		"packets",	integer_type,	64, HOST, true),
+	C(NFT_CT_BYTES,		"bytes",	integer_type,	64, HOST, true),
+	C(NFT_CT_AVGPKT,	"avgpkt",	integer_type,	64, HOST, true),
+	C(NFT_CT_ZONE,		"zone",		integer_type,	16, HOST, true),
+	C(NFT_CT_EVENTMASK,	"event",	ct_event_type,	32, HOST, false),
+	C(NFT_CT_ID,		"id",		integer_type,	32, BIG, false),
+};
+
+const struct ct_template *ct_template(unsigned int key)
+{
+	if (key < array_size(ct_templates) && ct_templates[key].name)
+		return &ct_templates[key];
+	return NULL;
+}
+
+unsigned int ct_key_max(void)
+{
+	return array_size(ct_templates);
+}
+
+int ct_key_lookup(const char *name)
+{
+	for (unsigned int i = 0; i < array_size(ct_templates); i++)
+		if (ct_templates[i].name && !strcmp(ct_templates[i].name, name))
+			return i;
+	return -1;
+}
+
+struct expr *ct_expr_alloc(const struct location *loc, unsigned int key,
+			   int dir)
+{
+	const struct ct_template *t = ct_template(key);
+	struct expr *e = expr_alloc(loc, EXPR_CT, t->dtype, t->byteorder,
+				    t->len);
+
+	e->ct.key = key;
+	e->ct.dir = dir;
+	return e;
+}
+
+struct expr *ct_expr_parse(const struct location *loc, const char *key,
+			   const struct location *kloc, const char *dir,
+			   const struct location *dloc, struct list_head *msgs)
+{
+	int k = ct_key_lookup(key), d = -1;
+
+	if (k < 0) {
+		error_queue(msgs, kloc, "unknown ct key \"%s\"", key);
+		return NULL;
+	}
+	if (dir) {
+		if (!strcmp(dir, "original"))
+			d = 0;
+		else if (!strcmp(dir, "reply"))
+			d = 1;
+		else {
+			error_queue(msgs, dloc,
+				    "unknown ct direction \"%s\"; expected original or reply",
+				    dir);
+			return NULL;
+		}
+		if (!ct_template(k)->dir) {
+			error_queue(msgs, dloc,
+				    "ct %s does not take a direction", key);
+			return NULL;
+		}
+	}
+	return ct_expr_alloc(loc, k, d);
+}

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <grp.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ctx.h>
+#include <datatype.h>
+#include <expr.h>
+
+const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name)
+{
+	for (; tbl && tbl->name; tbl++)
+		if (!strcmp(tbl->name, name))
+			return tbl;
+	return NULL;
+}
+
+const struct symbol *symbol_by_value(const struct symbol *tbl, uint64_t value)
+{
+	for (; tbl && tbl->name; tbl++)
+		if (tbl->value == value)
+			return tbl;
+	return NULL;
+}
+
+/* --- parsers ----------------------------------------------------------- */
+
+static int integer_parse(const struct datatype *dt, const char *s,
+			 struct expr *res, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0])) {
+		snprintf(err, errlen, "could not parse %s value \"%s\"",
+			 dt->desc ? dt->desc : dt->name, s);
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*end || errno) {
+		snprintf(err, errlen, "could not parse %s value \"%s\"",
+			 dt->desc ? dt->desc : dt->name, s);
+		return -1;
+	}
+	if (res->len < 64 && v >> res->len) {
+		snprintf(err, errlen, "value %s exceeds valid range 0-%llu",
+			 s, (1ULL << res->len) - 1);
+		return -1;
+	}
+	expr_value_set_u64(res, v);
+	return 0;
+}
+
+static int string_parse(const struct datatype *dt, const char *s,
+			struct expr *res, char *err, size_t errlen)
+{
+	size_t n = strlen(s);
+
+	if (res->len && n * 8 > res->len) {
+		snprintf(err, errlen, "string \"%s\" is too long: %u bytes at most",
+			 s, res->len / 8);
+		return -1;
+	}
+	memset(res->val.data, 0, sizeof(res->val.data));
+	memcpy(res->val.data, s, n);
+	return 0;
+}
+
+static int ipaddr_parse(const struct datatype *dt, const char *s,
+			struct expr *res, char *err, size_t errlen)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1) {
+		snprintf(err, errlen, "could not parse IPv4 address \"%s\"", s);
+		return -1;
+	}
+	memcpy(res->val.data, &a, 4);
+	return 0;
+}
+
+static int ip6addr_parse(const struct datatype *dt, const char *s,
+			 struct expr *res, char *err, size_t errlen)
+{
+	struct in6_addr a;
+
+	if (inet_pton(AF_INET6, s, &a) != 1) {
+		snprintf(err, errlen, "could not parse IPv6 address \"%s\"", s);
+		return -1;
+	}
+	memcpy(res->val.data, &a, 16);
+	return 0;
+}
+
+static int lladdr_parse(const struct datatype *dt, const char *s,
+			struct expr *res, char *err, size_t errlen)
+{
+	unsigned int n = 0, max = res->len ? res->len / 8 : NFH_VAL_MAXLEN;
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		unsigned long b = strtoul(p, &end, 16);
+
+		if (end == p || end - p > 2 || b > 0xff || n >= max ||
+		    (*end && *end != ':')) {
+			snprintf(err, errlen, "could not parse %s \"%s\"",
+				 dt->desc, s);
+			return -1;
+		}
+		res->val.data[n++] = b;
+		p = *end ? end + 1 : end;
+	}
+	if (dt == &etheraddr_type && n != 6) {
+		snprintf(err, errlen, "could not parse %s \"%s\"", dt->desc, s);
+		return -1;
+	}
+	if (!res->len)
+		res->len = n * 8;
+	return 0;
+}
+
+static int inet_protocol_parse(const struct datatype *dt, const char *s,
+			       struct expr *res, char *err, size_t errlen)
+{
+	struct protoent *p;
+
+	if (isdigit((unsigned char)s[0]))
+		return integer_parse(dt, s, res, err, errlen);
+	if (!strcmp(s, "icmpv6"))
+		s = "ipv6-icmp";
+	p = getprotobyname(s);
+	if (!p) {
+		snprintf(err, errlen, "unknown protocol \"%s\"", s);
+		return -1;
+	}
+	expr_value_set_u64(res, p->p_proto);
+	return 0;
+}
+
+static int inet_service_parse(const struct datatype *dt, const char *s,
+			      struct expr *res, char *err, size_t errlen)
+{
+	struct servent *sv;
+
+	if (isdigit((unsigned char)s[0]))
+		return integer_parse(dt, s, res, err, errlen);
+	sv = getservbyname(s, NULL);
+	if (!sv) {
+		snprintf(err, errlen, "could not resolve service \"%s\"", s);
+		return -1;
+	}
+	expr_value_set_u64(res, ntohs(sv->s_port));
+	return 0;
+}
+
+static int uid_parse(const struct datatype *dt, const char *s,
+		     struct expr *res, char *err, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (isdigit((unsigned char)s[0]))
+		return integer_parse(dt, s, res, err, errlen);
+	pw = getpwnam(s);
+	if (!pw) {
+		snprintf(err, errlen, "user \"%s\" does not exist", s);
+		return -1;
+	}
+	expr_value_set_u64(res, pw->pw_uid);
+	return 0;
+}
+
+static int gid_parse(const struct datatype *dt, const char *s,
+		     struct expr *res, char *err, size_t errlen)
+{
+	struct group *gr;
+
+	if (isdigit((unsigned char)s[0]))
+		return integer_parse(dt, s, res, err, errlen);
+	gr = getgrnam(s);
+	if (!gr) {
+		snprintf(err, errlen, "group \"%s\" does not exist", s);
+		return -1;
+	}
+	expr_value_set_u64(res, gr->gr_gid);
+	return 0;
+}
+
+static int ifindex_parse(const struct datatype *dt, const char *s,
+			 struct expr *res, char *err, size_t errlen)
+{
+	unsigned int idx;
+
+	if (isdigit((unsigned char)s[0]))
+		return integer_parse(dt, s, res, err, errlen);
+	idx = if_nametoindex(s);
+	if (!idx) {
+		snprintf(err, errlen, "interface \"%s\" does not exist", s);
+		return -1;
+	}
+	expr_value_set_u64(res, idx);
+	return 0;
+}
+
+/* --- printers ---------------------------------------------------------- */
+
+static void integer_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	if (e->len > 64) {
+		fprintf(f, "0x");
+		for (unsigned int i = 0; i < expr_value_bytes(e); i++)
+			fprintf(f, "%02x", e->val.data[i]);
+		return;
+	}
+	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+static void hex_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	fprintf(f, "0x%0*llx", (int)expr_value_bytes(e) * 2,
+		(unsigned long long)expr_value_u64(e));
+}
+
+static void string_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	unsigned int n = expr_value_bytes(e), len = 0;
+
+	while (len < n && e->val.data[len])
+		len++;
+	fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
+}
+
+static void ipaddr_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	char buf[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, e->val.data, buf, sizeof(buf));
+	fputs(buf, f);
+}
+
+static void ip6addr_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, e->val.data, buf, sizeof(buf));
+	fputs(buf, f);
+}
+
+static void lladdr_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	for (unsigned int i = 0; i < expr_value_bytes(e); i++)
+		fprintf(f, "%s%02x", i ? ":" : "", e->val.data[i]);
+}
+
+static void inet_protocol_print(const struct expr *e,
+				const struct output_ctx *o, FILE *f)
+{
+	struct protoent *p = NULL;
+
+	if (!(o->flags & NFH_OUTPUT_NUMERIC_PROTO))
+		p = getprotobynumber(expr_value_u64(e));
+	if (p)
+		fputs(p->p_name, f);
+	else
+		fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+static void ifindex_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	char name[IF_NAMESIZE];
+
+	if (if_indextoname(expr_value_u64(e), name))
+		fprintf(f, "\"%s\"", name);
+	else
+		fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+/* --- symbol tables ----------------------------------------------------- */
+
+static const struct symbol ethertype_syms[] = {
+	{ "ip", 0x0800 }, { "arp", 0x0806 }, { "ip6", 0x86dd },
+	{ "vlan", 0x8100 }, { "8021q", 0x8100 }, { "8021ad", 0x88a8 },
+	{ NULL, 0 },
+};
+
+static const struct symbol nfproto_syms[] = {
+	{ "ipv4", 2 }, { "ipv6", 10 }, { NULL, 0 },
+};
+
+static const struct symbol icmp_type_syms[] = {
+	{ "echo-reply", 0 }, { "destination-unreachable", 3 },
+	{ "source-quench", 4 }, { "redirect", 5 }, { "echo-request", 8 },
+	{ "router-advertisement", 9 }, { "router-solicitation", 10 },
+	{ "time-exceeded", 11 }, { "parameter-problem", 12 },
+	{ "timestamp-request", 13 }, { "timestamp-reply", 14 },
+	{ "info-request", 15 }, { "info-reply", 16 },
+	{ "address-mask-request", 17 }, { "address-mask-reply", 18 },
+	{ NULL, 0 },
+};
+
+static const struct symbol icmp6_type_syms[] = {
+	{ "destination-unreachable", 1 }, { "packet-too-big", 2 },
+	{ "time-exceeded", 3 }, { "parameter-problem", 4 },
+	{ "echo-request", 128 }, { "echo-reply", 129 },
+	{ "mld-listener-query", 130 }, { "mld-listener-report", 131 },
+	{ "mld-listener-done", 132 }, { "mld-listener-reduction", 132 },
+	{ "nd-router-solicit", 133 }, { "nd-router-advert", 134 },
+	{ "nd-neighbor-solicit", 135 }, { "nd-neighbor-advert", 136 },
+	{ "nd-redirect", 137 }, { "router-renumbering", 138 },
+	{ "ind-neighbor-solicit", 141 }, { "ind-neighbor-advert", 142 },
+	{ "mld2-listener-report", 143 },
+	{ NULL, 0 },
+};
+
+static const struct symbol icmp_code_syms[] = {
+	{ "net-unreachable", 0 }, { "host-unreachable", 1 },
+	{ "prot-unreachable", 2 }, { "port-unreachable", 3 },
+	{ "frag-needed", 4 }, { "net-prohibited", 9 },
+	{ "host-prohibited", 10 }, { "admin-prohibited", 13 },
+	{ NULL, 0 },
+};
+
+static const struct symbol icmpv6_code_syms[] = {
+	{ "no-route", 0 }, { "admin-prohibited", 1 },
+	{ "addr-unreachable", 3 }, { "port-unreachable", 4 },
+	{ "policy-fail", 5 }, { "reject-route", 6 },
+	{ NULL, 0 },
+};
+
+static const struct symbol icmpx_code_syms[] = {
+	{ "port-unreachable", 1 }, { "admin-prohibited", 3 },
+	{ "no-route", 0 }, { "host-unreachable", 2 },
+	{ NULL, 0 },
+};
+
+static const struct symbol tcp_flag_syms[] = {
+	{ "fin", 0x01 }, { "syn", 0x02 }, { "rst", 0x04 }, { "psh", 0x08 },
+	{ "ack", 0x10 }, { "urg", 0x20 }, { "ecn", 0x40 }, { "cwr", 0x80 },
+	{ NULL, 0 },
+};
+
+static const struct symbol ct_state_syms[] = {
+	{ "invalid", 1 }, { "established", 2 }, { "related", 4 },
+	{ "new", 8 }, { "untracked", 64 },
+	{ NULL, 0 },
+};
+
+static const struct symbol ct_dir_syms[] = {
+	{ "original", 0 }, { "reply", 1 }, { NULL, 0 },
+};
+
+static const struct symbol ct_status_syms[] = {
+	{ "expected", 1 }, { "seen-reply", 2 }, { "assured", 4 },
+	{ "confirmed", 8 }, { "snat", 16 }, { "dnat", 32 }, { "dying", 512 },
+	{ NULL, 0 },
+};
+
+static const struct symbol pkttype_syms[] = {
+	{ "host", 0 }, { "unicast", 0 }, { "broadcast", 1 },
+	{ "multicast", 2 }, { "other", 3 },
+	{ NULL, 0 },
+};
+
+static const struct symbol arphrd_syms[] = {
+	{ "ether", 1 }, { "ppp", 512 }, { "ipip", 768 }, { "ipip6", 769 },
+	{ "loopback", 772 }, { "sit", 776 }, { "ipgre", 778 },
+	{ NULL, 0 },
+};
+
+static const struct symbol arpop_syms[] = {
+	{ "request", 1 }, { "reply", 2 }, { "rrequest", 3 }, { "rreply", 4 },
+	{ "inrequest", 8 }, { "inreply", 9 }, { "nak", 10 },
+	{ NULL, 0 },
+};
+
+static const struct symbol dscp_syms[] = {
+	{ "cs0", 0x00 }, { "cs1", 0x08 }, { "cs2", 0x10 }, { "cs3", 0x18 },
+	{ "cs4", 0x20 }, { "cs5", 0x28 }, { "cs6", 0x30 }, { "cs7", 0x38 },
+	{ "be", 0x00 }, { "af11", 0x0a }, { "af12", 0x0c }, { "af13", 0x0e },
+	{ "af21", 0x12 }, { "af22", 0x14 }, { "af23", 0x16 },
+	{ "af31", 0x1a }, { "af32", 0x1c }, { "af33", 0x1e },
+	{ "af41", 0x22 }, { "af42", 0x24 }, { "af43", 0x26 },
+	{ "va", 0x2c }, { "ef", 0x2e },
+	{ NULL, 0 },
+};
+
+static const struct symbol ecn_syms[] = {
+	{ "not-ect", 0 }, { "ect1", 1 }, { "ect0", 2 }, { "ce", 3 },
+	{ NULL, 0 },
+};
+
+static const struct symbol boolean_syms[] = {
+	{ "exists", 1 }, { "missing", 0 }, { NULL, 0 },
+};
+
+static const struct symbol igmp_type_syms[] = {
+	{ "membership-query", 0x11 }, { "membership-report-v1", 0x12 },
+	{ "membership-report-v2", 0x16 }, { "membership-report-v3", 0x22 },
+	{ "leave-group", 0x17 },
+	{ NULL, 0 },
+};
+
+static const struct symbol day_syms[] = {
+	{ "Sunday", 0 }, { "Monday", 1 }, { "Tuesday", 2 }, { "Wednesday", 3 },
+	{ "Thursday", 4 }, { "Friday", 5 }, { "Saturday", 6 },
+	{ NULL, 0 },
+};
+
+/* --- the types --------------------------------------------------------- */
+
+#define DT(var, t, n, d, base, bo, sz, fl, syms, p, pr)			\
+	const struct datatype var = {					\
+		.type = t, .name = n, .desc = d, .basetype = base,	\
+		.byteorder = bo, .size = sz, .flags = fl,		\
+		.symbols = syms, .parse = p, .print = pr,		\
+	}
+
+DT(invalid_type, TYPE_INVALID, "invalid", "invalid", NULL,
+   BYTEORDER_INVALID, 0, 0, NULL, NULL, NULL);
+DT(verdict_type, TYPE_VERDICT, "verdict", "netfilter verdict", NULL,
+   BYTEORDER_INVALID, 0, 0, NULL, NULL, NULL);
+DT(integer_type, TYPE_INTEGER, "integer", "integer", NULL,
+   BYTEORDER_HOST, 0, 0, NULL, integer_parse, integer_print);
+DT(bitmask_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
+   BYTEORDER_HOST, 0, DTYPE_F_BITMASK, NULL, integer_parse, hex_print);
+DT(string_type, TYPE_STRING, "string", "string", NULL,
+   BYTEORDER_HOST, 0, 0, NULL, string_parse, string_print);
+DT(ifname_type, TYPE_IFNAME, "ifname", "network interface name",
+   &string_type, BYTEORDER_HOST, 16 * 8, 0, NULL, string_parse, string_print);
+DT(lladdr_type, TYPE_LLADDR, "ll_addr", "link layer address",
+   &integer_type, BYTEORDER_BIG, 0, 0, NULL, lladdr_parse, lladdr_print);
+DT(ipaddr_type, TYPE_IPADDR, "ipv4_addr", "IPv4 address", &integer_type,
+   BYTEORDER_BIG, 32, DTYPE_F_PREFIX, NULL, ipaddr_parse, ipaddr_print);
+DT(ip6addr_type, TYPE_IP6ADDR, "ipv6_addr", "IPv6 address", &integer_type,
+   BYTEORDER_BIG, 128, DTYPE_F_PREFIX, NULL, ip6addr_parse, ip6addr_print);
+DT(etheraddr_type, TYPE_ETHERADDR, "ether_addr", "Ethernet address",
+   &lladdr_type, BYTEORDER_BIG, 48, 0, NULL, lladdr_parse, lladdr_print);
+DT(ethertype_type, TYPE_ETHERTYPE, "ether_type", "Ethernet protocol",
+   &integer_type, BYTEORDER_BIG, 16, 0, ethertype_syms, integer_parse,
+   hex_print);
+DT(arpop_type, TYPE_ARPOP, "arp_op", "ARP operation", &integer_type,
+   BYTEORDER_BIG, 16, 0, arpop_syms, integer_parse, integer_print);
+DT(inet_protocol_type, TYPE_INET_PROTOCOL, "inet_proto",
+   "Internet protocol", &integer_type, BYTEORDER_BIG, 8, 0, NULL,
+   inet_protocol_parse, inet_protocol_print);
+DT(inet_service_type, TYPE_INET_SERVICE, "inet_service",
+   "internet network service", &integer_type, BYTEORDER_BIG, 16, 0, NULL,
+   inet_service_parse, integer_print);
+DT(icmp_type_type, TYPE_ICMP_TYPE, "icmp_type", "ICMP type", &integer_type,
+   BYTEORDER_BIG, 8, 0, icmp_type_syms, integer_parse, integer_print);
+DT(icmp6_type_type, TYPE_ICMP6_TYPE, "icmpv6_type", "ICMPv6 type",
+   &integer_type, BYTEORDER_BIG, 8, 0, icmp6_type_syms, integer_parse,
+   integer_print);
+DT(icmp_code_type, TYPE_ICMP_CODE, "icmp_code", "icmp code", &integer_type,
+   BYTEORDER_BIG, 8, 0, icmp_code_syms, integer_parse, integer_print);
+DT(icmpv6_code_type, TYPE_ICMPV6_CODE, "icmpv6_code", "icmpv6 code",
+   &integer_type, BYTEORDER_BIG, 8, 0, icmpv6_code_syms, integer_parse,
+   integer_print);
+DT(icmpx_code_type, TYPE_ICMPX_CODE, "icmpx_code", "icmpx code",
+   &integer_type, BYTEORDER_BIG, 8, 0, icmpx_code_syms, integer_parse,
+   integer_print);
+DT(tcp_flag_type, TYPE_TCP_FLAG, "tcp_flag", "TCP flag", &bitmask_type,
+   BYTEORDER_BIG, 8, DTYPE_F_BITMASK, tcp_flag_syms, integer_parse,
+   hex_print);
+DT(dccp_pkttype_type, TYPE_DCCP_PKTTYPE, "dccp_pkttype", "DCCP packet type",
+   &integer_type, BYTEORDER_INVALID, 4, 0, NULL, integer_parse,
+   integer_print);
+DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
+   &integer_type, BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
+   BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
+   BYTEORDER_HOST, 32, 0, NULL, integer_parse, hex_print);
+DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",
+   &integer_type, BYTEORDER_HOST, 32, 0, NULL, ifindex_parse,
+   ifindex_print);
+DT(arphrd_type, TYPE_ARPHRD, "iface_type", "hardware type", &integer_type,
+   BYTEORDER_HOST, 16, 0, arphrd_syms, integer_parse, integer_print);
+DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
+   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,
+   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+DT(uid_type, TYPE_UID, "uid", "user ID", &integer_type, BYTEORDER_HOST, 32,
+   0, NULL, uid_parse, integer_print);
+DT(gid_type, TYPE_GID, "gid", "group ID", &integer_type, BYTEORDER_HOST, 32,
+   0, NULL, gid_parse, integer_print);
+DT(ct_state_type, TYPE_CT_STATE, "ct_state", "conntrack state",
+   &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_state_syms,
+   integer_parse, hex_print);
+DT(ct_dir_type, TYPE_CT_DIR, "ct_dir", "conntrack direction", &integer_type,
+   BYTEORDER_INVALID, 8, 0, ct_dir_syms, integer_parse, integer_print);
+DT(ct_status_type, TYPE_CT_STATUS, "ct_status", "conntrack status",
+   &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_status_syms,
+   integer_parse, hex_print);
+DT(ct_label_type, TYPE_CT_LABEL, "ct_label", "conntrack label",
+   &bitmask_type, BYTEORDER_HOST, 128, DTYPE_F_BITMASK, NULL, integer_parse,
+   integer_print);
+DT(ct_event_type, TYPE_CT_EVENTBIT, "ct_event", "conntrack event bits",
+   &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, NULL, integer_parse,
+   hex_print);
+DT(pkttype_type, TYPE_PKTTYPE, "pkt_type", "packet type", &integer_type,
+   BYTEORDER_HOST, 8, 0, pkttype_syms, integer_parse, integer_print);
+DT(devgroup_type, TYPE_DEVGROUP, "devgroup", "device group", &integer_type,
+   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+DT(dscp_type, TYPE_DSCP, "dscp", "Differentiated Services Code Point",
+   &integer_type, BYTEORDER_BIG, 6, 0, dscp_syms, integer_parse,
+   hex_print);
+DT(ecn_type, TYPE_ECN, "ecn", "Explicit Congestion Notification",
+   &integer_type, BYTEORDER_BIG, 2, 0, ecn_syms, integer_parse,
+   hex_print);
+DT(fib_addr_type, TYPE_FIB_ADDR, "fib_addrtype", "fib address type",
+   &integer_type, BYTEORDER_HOST, 32, 0, NULL, integer_parse,
+   integer_print);
+DT(boolean_type, TYPE_BOOLEAN, "boolean", "boolean type", &integer_type,
+   BYTEORDER_HOST, 1, 0, boolean_syms, integer_parse, integer_print);
+DT(nfproto_type, TYPE_NFPROTO, "nf_proto", "netfilter protocol",
+   &integer_type, BYTEORDER_HOST, 8, 0, nfproto_syms, integer_parse,
+   integer_print);
+DT(igmp_type_type, TYPE_IGMP_TYPE, "igmp_type", "IGMP type", &integer_type,
+   BYTEORDER_BIG, 8, 0, igmp_type_syms, integer_parse, integer_print);
+DT(date_type, TYPE_TIME_DATE, "time", "Relative time of packet reception",
+   &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+DT(hour_type, TYPE_TIME_HOUR, "hour", "Hour of day of packet reception",
+   &integer_type, BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
+   &integer_type, BYTEORDER_HOST, 8, 0, day_syms, integer_parse,
+   integer_print);
+DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
+   &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+DT(ipsec_dir_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_HOST, 8, 0, NULL, integer_parse, integer_print);
+DT(frag_off_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_BIG, 13, 0, NULL, integer_parse, integer_print);
+DT(ip_version_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_BIG, 4, 0, NULL, integer_parse, integer_print);
+DT(sctp_chunk_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+
+static const struct datatype *const datatypes[] = {
+	&invalid_type, &verdict_type, &nfproto_type, &bitmask_type,
+	&integer_type, &string_type, &lladdr_type, &ipaddr_type, &ip6addr_type,
+	&etheraddr_type, &ethertype_type, &arpop_type, &inet_protocol_type,
+	&inet_service_type, &icmp_type_type, &tcp_flag_type,
+	&dccp_pkttype_type, &mh_type_type, &time_type, &mark_type,
+	&ifindex_type, &arphrd_type, &realm_type, &classid_type, &uid_type,
+	&gid_type, &ct_state_type, &ct_dir_type, &ct_status_type,
+	&icmp6_type_type, &ct_label_type, &pkttype_type, &icmp_code_type,
+	&icmpv6_code_type, &icmpx_code_type, &devgroup_type, &dscp_type,
+	&ecn_type, &fib_addr_type, &boolean_type, &ct_event_type,
+	&ifname_type, &igmp_type_type, &date_type, &hour_type, &day_type,
+	&cgroupv2_type,
+};
+
+const struct datatype *datatype_lookup(enum datatypes type)
+{
+	if (type < array_size(datatypes))
+		return datatypes[type];
+	return NULL;
+}
+
+const struct datatype *datatype_lookup_byname(const char *name)
+{
+	for (unsigned int i = 0; i < array_size(datatypes); i++)
+		if (!strcmp(datatypes[i]->name, name))
+			return datatypes[i];
+	return NULL;
+}
+
+bool datatype_is_integer(const struct datatype *dt)
+{
+	for (; dt; dt = dt->basetype)
+		if (dt == &integer_type)
+			return true;
+	return false;
+}
+
+int datatype_parse(const struct datatype *dt, const char *str,
+		   struct expr *res, char *err, size_t errlen)
+{
+	const struct symbol *sym = NULL;
+
+	for (const struct datatype *d = dt; d && !sym; d = d->basetype)
+		sym = symbol_by_name(d->symbols, str);
+	if (sym) {
+		expr_value_set_u64(res, sym->value);
+		return 0;
+	}
+	for (const struct datatype *d = dt; d; d = d->basetype)
+		if (d->parse)
+			return d->parse(dt, str, res, err, errlen);
+	snprintf(err, errlen, "%s values cannot be written as \"%s\"",
+		 dt->name, str);
+	return -1;
+}
+
+static void bitmask_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	uint64_t v = expr_value_u64(e), done = 0;
+	bool first = true;
+
+	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
+		if (!s->value || !(v & s->value) || (done & s->value))
+			continue;
+		fprintf(f, "%s%s", first ? "" : ",", s->name);
+		done |= s->value;
+		first = false;
+	}
+	if (v & ~done) {
+		fprintf(f, "%s0x%llx", first ? "" : ",",
+			(unsigned long long)(v & ~done));
+		first = false;
+	}
+	if (first)
+		fprintf(f, "0x0");
+}
+
+void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+{
+	const struct datatype *dt = e->dtype;
+	const struct symbol *sym;
+
+	if (dt->flags & DTYPE_F_BITMASK && dt->symbols) {
+		bitmask_print(e, o, f);
+		return;
+	}
+	if (!(o->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
+	    dt == &icmp6_type_type) {
+		for (const struct datatype *d = dt; d; d = d->basetype) {
+			sym = symbol_by_value(d->symbols, expr_value_u64(e));
+			if (sym) {
+				fputs(sym->name, f);
+				return;
+			}
+		}
+	}
+	for (const struct datatype *d = dt; d; d = d->basetype) {
+		if (d->print) {
+			d->print(e, o, f);
+			return;
+		}
+	}
+	integer_print(e, o, f);
+}

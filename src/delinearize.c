@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Delinearization: libnftnl expressions -> statements, then the clean-up
+ * that turns "payload load 2b @ transport header + 2" back into
+ * "tcp dport" and drops the dependencies nft adds implicitly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_arp.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+#include <libnftnl/udata.h>
+
+#include <cache.h>
+#include <evaluate.h>
+#include <print.h>
+#include <proto.h>
+
+#define NREGS	(NFT_REG32_15 + 1)
+
+struct delin_ctx {
+	struct cache_table	*table;
+	struct rule		*rule;
+	unsigned int		family;
+	struct expr		*regs[NREGS];
+	bool			hton[NREGS];
+};
+
+static unsigned int reg_index(uint32_t reg)
+{
+	/* 128-bit registers 1..4 map onto the 32-bit numbering */
+	if (reg <= NFT_REG_4)
+		return reg == 0 ? 0 : NFT_REG32_00 + (reg - 1) * 4;
+	return reg < NREGS ? reg : 0;
+}
+
+static void reg_set(struct delin_ctx *ctx, uint32_t reg, struct expr *e)
+{
+	unsigned int i = reg_index(reg);
+
+	expr_free(ctx->regs[i]);
+	ctx->regs[i] = e;
+	ctx->hton[i] = false;
+}
+
+static struct expr *reg_get(struct delin_ctx *ctx, uint32_t reg)
+{
+	struct expr *e = ctx->regs[reg_index(reg)];
+
+	return e ? expr_clone(e) : NULL;
+}
+
+static void add_stmt(struct delin_ctx *ctx, struct stmt *s)
+{
+	list_add_tail(&s->list, &ctx->rule->stmts);
+}
+
+static struct expr *raw_value(const void *data, uint32_t len)
+{
+	struct expr *v = constant_expr_alloc(&internal_location, &integer_type,
+					     BYTEORDER_BIG, len * 8, NULL);
+
+	memcpy(v->val.data, data, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
+	return v;
+}
+
+static void unsupported(struct delin_ctx *ctx, const char *name)
+{
+	struct stmt *s = stmt_alloc(&internal_location, STMT_INVALID);
+
+	s->verdict.expr = symbol_expr_alloc(&internal_location, name, false);
+	add_stmt(ctx, s);
+}
+
+static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	static const enum proto_base base[] = {
+		[NFT_PAYLOAD_LL_HEADER]		= PROTO_BASE_LL_HDR,
+		[NFT_PAYLOAD_NETWORK_HEADER]	= PROTO_BASE_NETWORK_HDR,
+		[NFT_PAYLOAD_TRANSPORT_HEADER]	= PROTO_BASE_TRANSPORT_HDR,
+		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
+	};
+	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
+
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
+		unsupported(ctx, "payload write");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
+		payload_raw_alloc(&internal_location, base[b],
+				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
+				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8));
+}
+
+static void delin_meta(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_META_KEY);
+	struct stmt *s;
+
+	if (!meta_template(key)) {
+		unsupported(ctx, "meta");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_META_DREG)) {
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_META_DREG),
+			meta_expr_alloc(&internal_location, key));
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_META);
+	s->meta.key = key;
+	s->meta.expr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_META_SREG));
+	add_stmt(ctx, s);
+}
+
+static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_CT_KEY);
+	int dir = nftnl_expr_is_set(e, NFTNL_EXPR_CT_DIR) ?
+		  nftnl_expr_get_u8(e, NFTNL_EXPR_CT_DIR) : -1;
+	struct stmt *s;
+
+	if (!ct_template(key)) {
+		unsupported(ctx, "ct");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG),
+			ct_expr_alloc(&internal_location, key, dir));
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_CT);
+	s->ct.key = key;
+	s->ct.dir = dir;
+	s->ct.expr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_SREG));
+	add_stmt(ctx, s);
+}
+
+static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG);
+	uint32_t len, xlen;
+	const void *mask = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &len);
+	const void *xor = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
+	struct expr *l = reg_get(ctx, sreg), *b;
+	bool xor_zero = true;
+
+	if (!l || !mask || !xor) {
+		expr_free(l);
+		unsupported(ctx, "bitwise");
+		return;
+	}
+	for (uint32_t i = 0; i < xlen; i++)
+		if (((const uint8_t *)xor)[i])
+			xor_zero = false;
+	if (!xor_zero) {
+		/* x & ~v ^ v is "x | v" */
+		b = binop_expr_alloc(&internal_location, OP_OR, l,
+				     raw_value(xor, xlen));
+	} else {
+		b = binop_expr_alloc(&internal_location, OP_AND, l,
+				     raw_value(mask, len));
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG), b);
+}
+
+static enum ops op_from_cmp(uint32_t op)
+{
+	switch (op) {
+	case NFT_CMP_NEQ:	return OP_NEQ;
+	case NFT_CMP_LT:	return OP_LT;
+	case NFT_CMP_LTE:	return OP_LTE;
+	case NFT_CMP_GT:	return OP_GT;
+	case NFT_CMP_GTE:	return OP_GTE;
+	default:		return OP_EQ;
+	}
+}
+
+static void delin_cmp(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_SREG), len;
+	const void *data = nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+	struct expr *l = reg_get(ctx, sreg), *r;
+
+	if (!l) {
+		unsupported(ctx, "cmp");
+		return;
+	}
+	r = raw_value(data, len);
+	if (ctx->hton[reg_index(sreg)])
+		r->flags |= EXPR_F_BOOLEAN;	/* marks: data is big endian */
+	add_stmt(ctx, match_stmt_alloc(&internal_location,
+				       relational_expr_alloc(&internal_location,
+							     op_from_cmp(nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_OP)),
+							     l, r)));
+}
+
+static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_SREG), l1, l2;
+	const void *from = nftnl_expr_get(e, NFTNL_EXPR_RANGE_FROM_DATA, &l1);
+	const void *to = nftnl_expr_get(e, NFTNL_EXPR_RANGE_TO_DATA, &l2);
+	struct expr *l = reg_get(ctx, sreg), *r;
+
+	if (!l) {
+		unsupported(ctx, "range");
+		return;
+	}
+	r = range_expr_alloc(&internal_location, raw_value(from, l1),
+			     raw_value(to, l2));
+	add_stmt(ctx, match_stmt_alloc(&internal_location,
+				       relational_expr_alloc(&internal_location,
+							     nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ? OP_NEQ : OP_EQ,
+							     l, r)));
+}
+
+/* interval sets come as start and end (exclusive) pairs */
+static struct expr *set_elements(struct nftnl_set *s)
+{
+	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
+	struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(s);
+	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
+	struct nftnl_set_elem *el;
+	struct expr *start = NULL;
+
+	while ((el = nftnl_set_elems_iter_next(it))) {
+		uint32_t len, flags = 0;
+		const void *key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
+		struct expr *v;
+
+		if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS))
+			flags = nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS);
+		if (!key)
+			continue;
+		v = raw_value(key, len);
+		if (!interval) {
+			compound_expr_add(set, v);
+			continue;
+		}
+		if (flags & NFT_SET_ELEM_INTERVAL_END) {
+			if (start) {
+				v->flags |= EXPR_F_INTERVAL_END;
+				compound_expr_add(set, range_expr_alloc(&internal_location,
+									start, v));
+				start = NULL;
+			} else {
+				expr_free(v);
+			}
+			continue;
+		}
+		if (start) {
+			/* open interval up to the next start */
+			struct expr *end = expr_clone(v);
+
+			end->flags |= EXPR_F_INTERVAL_END;
+			compound_expr_add(set, range_expr_alloc(&internal_location,
+								start, end));
+		}
+		start = v;
+	}
+	if (start) {
+		/* runs to the largest value */
+		struct expr *end = expr_clone(start);
+
+		memset(end->val.data, 0xff, expr_value_bytes(end));
+		end->flags |= EXPR_F_INTERVAL_END | EXPR_F_SINGLETON;
+		end->flags &= ~EXPR_F_CONSTANT;
+		compound_expr_add(set, range_expr_alloc(&internal_location, start, end));
+	}
+	nftnl_set_elems_iter_destroy(it);
+	return set;
+}
+
+static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
+	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
+	struct expr *l = reg_get(ctx, sreg), *r;
+	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) ?
+			 nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) : 0;
+
+	if (!l || !cs || nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
+		expr_free(l);
+		unsupported(ctx, "lookup");
+		return;
+	}
+	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+		r = set_elements(cs->nls);
+	else
+		r = set_ref_expr_alloc(&internal_location, name);
+	add_stmt(ctx, match_stmt_alloc(&internal_location,
+				       relational_expr_alloc(&internal_location,
+							     flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ,
+							     l, r)));
+}
+
+static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_DREG), len;
+	const void *data;
+
+	if (dreg == NFT_REG_VERDICT) {
+		const char *chain = nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) ?
+				    nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN) : NULL;
+
+		add_stmt(ctx, verdict_stmt_alloc(&internal_location,
+			verdict_expr_alloc(&internal_location,
+					   nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_VERDICT),
+					   chain)));
+		return;
+	}
+	data = nftnl_expr_get(e, NFTNL_EXPR_IMM_DATA, &len);
+	if (!data) {
+		unsupported(ctx, "immediate");
+		return;
+	}
+	reg_set(ctx, dreg, raw_value(data, len));
+}
+
+static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	struct stmt *s;
+
+	if (!strcmp(name, "payload"))
+		delin_payload(ctx, e);
+	else if (!strcmp(name, "meta"))
+		delin_meta(ctx, e);
+	else if (!strcmp(name, "ct"))
+		delin_ct(ctx, e);
+	else if (!strcmp(name, "bitwise"))
+		delin_bitwise(ctx, e);
+	else if (!strcmp(name, "byteorder")) {
+		uint32_t d = nftnl_expr_get_u32(e, NFTNL_EXPR_BYTEORDER_DREG);
+		struct expr *x = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BYTEORDER_SREG));
+
+		reg_set(ctx, d, x);
+		ctx->hton[reg_index(d)] = true;
+	} else if (!strcmp(name, "cmp"))
+		delin_cmp(ctx, e);
+	else if (!strcmp(name, "range"))
+		delin_range(ctx, e);
+	else if (!strcmp(name, "lookup"))
+		delin_lookup(ctx, e);
+	else if (!strcmp(name, "immediate"))
+		delin_immediate(ctx, e);
+	else if (!strcmp(name, "counter")) {
+		s = stmt_alloc(&internal_location, STMT_COUNTER);
+		s->counter.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
+		s->counter.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "limit")) {
+		s = stmt_alloc(&internal_location, STMT_LIMIT);
+		s->limit.rate = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_RATE);
+		s->limit.unit = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_UNIT);
+		s->limit.burst = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_BURST);
+		s->limit.type = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_TYPE);
+		s->limit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_FLAGS);
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "quota")) {
+		s = stmt_alloc(&internal_location, STMT_QUOTA);
+		s->quota.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_BYTES);
+		s->quota.used = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_CONSUMED);
+		s->quota.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_QUOTA_FLAGS);
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "log")) {
+		s = stmt_alloc(&internal_location, STMT_LOG);
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_PREFIX)) {
+			s->log.prefix = xstrdup(nftnl_expr_get_str(e, NFTNL_EXPR_LOG_PREFIX));
+			s->log.flags |= LOG_F_PREFIX;
+		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_GROUP)) {
+			s->log.group = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_GROUP);
+			s->log.flags |= LOG_F_GROUP;
+		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_SNAPLEN)) {
+			s->log.snaplen = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_SNAPLEN);
+			s->log.flags |= LOG_F_SNAPLEN;
+		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_QTHRESHOLD)) {
+			s->log.qthreshold = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD);
+			s->log.flags |= LOG_F_QTHRESH;
+		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_LEVEL)) {
+			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
+			s->log.flags |= LOG_F_LEVEL;
+		}
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "reject")) {
+		s = stmt_alloc(&internal_location, STMT_REJECT);
+		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);
+		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
+		s->reject.family = ctx->family;
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "notrack")) {
+		add_stmt(ctx, stmt_alloc(&internal_location, STMT_NOTRACK));
+	} else if (!strcmp(name, "fwd") || !strcmp(name, "dup")) {
+		s = stmt_alloc(&internal_location, name[0] == 'f' ? STMT_FWD : STMT_DUP);
+		s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, name[0] == 'f' ?
+						       NFTNL_EXPR_FWD_SREG_DEV :
+						       NFTNL_EXPR_DUP_SREG_DEV));
+		if (!s->fwd.dev || nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
+			stmt_free(s);
+			unsupported(ctx, name);
+			return;
+		}
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
+		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
+			unsupported(ctx, name);
+			return;
+		}
+		s = stmt_alloc(&internal_location, STMT_NAT);
+		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "nat")) {
+		struct expr *lo, *hi = NULL;
+
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
+		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+			unsupported(ctx, name);
+			return;
+		}
+		s = stmt_alloc(&internal_location, STMT_NAT);
+		s->nat.type = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
+			      NFH_NAT_SNAT : NFH_NAT_DNAT;
+		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
+			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
+		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		add_stmt(ctx, s);
+	} else {
+		unsupported(ctx, name);
+	}
+}
+
+/* --- turning raw loads back into named fields ---------------------------- */
+
+static void type_value(struct expr *v, const struct datatype *dt,
+		       enum byteorder bo, unsigned int len)
+{
+	unsigned int n = expr_value_bytes(v);
+	bool was_be = v->flags & EXPR_F_BOOLEAN;
+
+	if (bo == BYTEORDER_HOST && dt != &ifname_type && dt != &string_type &&
+	    !was_be) {
+		/* register holds host order: make it big endian again */
+		for (unsigned int i = 0; i < n / 2; i++) {
+			uint8_t t = v->val.data[i];
+
+			v->val.data[i] = v->val.data[n - 1 - i];
+			v->val.data[n - 1 - i] = t;
+		}
+	}
+	v->flags &= ~EXPR_F_BOOLEAN;
+	if (len && len < n * 8 && dt != &ifname_type && dt != &string_type) {
+		/* keep the low bytes of a value that was padded to 32 bits */
+		uint8_t tmp[NFH_VAL_MAXLEN];
+		unsigned int want = div_round_up(len, 8);
+
+		if (want < n) {
+			memcpy(tmp, v->val.data + (n - want), want);
+			memset(v->val.data, 0, sizeof(v->val.data));
+			memcpy(v->val.data, tmp, want);
+		}
+	}
+	v->dtype = dt;
+	v->byteorder = bo;
+	if (len)
+		v->len = len;
+}
+
+static void type_rhs(struct expr *r, const struct expr *lhs)
+{
+	struct expr *i;
+
+	switch (r->kind) {
+	case EXPR_VALUE:
+		type_value(r, lhs->dtype, lhs->byteorder, lhs->len);
+		break;
+	case EXPR_RANGE:
+		type_rhs(r->range.left, lhs);
+		type_rhs(r->range.right, lhs);
+		r->dtype = lhs->dtype;
+		break;
+	case EXPR_SET:
+		list_for_each_entry(i, &r->set.exprs, list)
+			type_rhs(i, lhs);
+		r->dtype = lhs->dtype;
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
+					     const struct expr *p)
+{
+	const struct proto_desc *d = pctx->desc[p->payload.base];
+
+	if (p->payload.base == PROTO_BASE_LL_HDR && d == &proto_eth &&
+	    pctx->vlan && p->payload.offset >= 112)
+		return &proto_vlan;
+	return d;
+}
+
+/* a field whose bits are exactly [off, off+len) */
+static const struct proto_field *field_at(const struct proto_desc *d,
+					  unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len == len)
+			return &d->fields[i];
+	return NULL;
+}
+
+/* a field that starts at @off and is longer than the load (a prefix) */
+static const struct proto_field *field_from(const struct proto_desc *d,
+					    unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
+			return &d->fields[i];
+	return NULL;
+}
+
+static unsigned int mask_bits(const struct expr *m, unsigned int *first)
+{
+	unsigned int n = expr_value_bytes(m) * 8, f = n, last = 0;
+
+	for (unsigned int b = 0; b < n; b++)
+		if (m->val.data[b / 8] & (0x80 >> (b % 8))) {
+			if (f == n)
+				f = b;
+			last = b + 1;
+		}
+	*first = f;
+	return f == n ? 0 : last - f;
+}
+
+static bool mask_is_prefix(const struct expr *m, unsigned int *plen)
+{
+	unsigned int first, len = mask_bits(m, &first);
+
+	if (first != 0)
+		return false;
+	for (unsigned int b = len; b < expr_value_bytes(m) * 8; b++)
+		if (m->val.data[b / 8] & (0x80 >> (b % 8)))
+			return false;
+	*plen = len;
+	return true;
+}
+
+static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
+{
+	uint64_t x = 0;
+
+	for (unsigned int i = 0; i < bytes && i < 8; i++)
+		x = (x << 8) | v->val.data[i];
+	x >>= shift;
+	memset(v->val.data, 0, sizeof(v->val.data));
+	v->len = bytes * 8;
+	expr_value_set_u64(v, x);
+}
+
+/* rewrites a match on a raw load into one on a named field; true if done */
+static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *p = lhs, *mask = NULL, *r = rel->op.right;
+	const struct proto_desc *d;
+	const struct proto_field *f;
+	unsigned int off, len, first, plen;
+
+	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND) {
+		p = lhs->op.left;
+		mask = lhs->op.right;
+	}
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
+		return false;
+	d = payload_desc(pctx, p);
+	if (!d)
+		return false;
+	off = p->payload.offset;
+	len = p->len;
+	if (mask) {
+		unsigned int mlen = mask_bits(mask, &first);
+
+		f = field_at(d, off + first, mlen);
+		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
+		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
+			f = NULL;
+		if (f && (f->offset % 8 || f->len % 8)) {
+			/* a sub-byte field: the mask only selects it */
+			struct expr *n = payload_expr_alloc(&internal_location, d, f);
+			unsigned int shift = len - (first + mlen);
+
+			if (r->kind == EXPR_VALUE)
+				shift_right(r, shift, len / 8);
+			else if (r->kind == EXPR_SET) {
+				struct expr *i;
+
+				list_for_each_entry(i, &r->set.exprs, list)
+					if (i->kind == EXPR_VALUE)
+						shift_right(i, shift, len / 8);
+			}
+			expr_free(rel->op.left);
+			rel->op.left = n;
+			type_rhs(r, n);
+			return true;
+		}
+		f = field_from(d, off, 0);
+		if (f && f->len == len && mask_is_prefix(mask, &plen) &&
+		    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
+			/* a prefix that does not end on a byte boundary */
+			struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+			type_rhs(r, n);
+			rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
+			expr_free(rel->op.left);
+			rel->op.left = n;
+			return true;
+		}
+		f = field_at(d, off, len);
+		if (!f)
+			return false;
+		/* a bitmask test on a whole field */
+		expr_free(lhs->op.left);
+		lhs->op.left = payload_expr_alloc(&internal_location, d, f);
+		type_value(mask, f->dtype, f->byteorder, f->len);
+		lhs->dtype = f->dtype;
+		lhs->len = f->len;
+		lhs->byteorder = f->byteorder;
+		type_rhs(r, lhs->op.left);
+		return true;
+	}
+	f = field_at(d, off, len);
+	if (f) {
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		type_rhs(r, n);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	f = field_from(d, off, len);
+	if (f && r->kind == EXPR_VALUE) {
+		/* byte-aligned prefix: only the prefix bytes were loaded */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		r->len = f->len;
+		type_value(r, f->dtype, f->byteorder, 0);
+		rel->op.right = prefix_expr_alloc(&internal_location, r, len);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	return false;
+}
+
+static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
+{
+	const struct expr *rel;
+
+	if (!s || s->kind != STMT_EXPRESSION)
+		return false;
+	rel = s->expr;
+	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE)
+		return false;
+	if (rel->op.left->kind != EXPR_META || rel->op.left->meta.key != key)
+		return false;
+	*value = expr_value_u64(rel->op.right);
+	return true;
+}
+
+static bool is_ether_type(const struct stmt *s, uint64_t *value)
+{
+	const struct expr *rel, *l;
+
+	if (!s || s->kind != STMT_EXPRESSION)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
+	    l->kind != EXPR_PAYLOAD || l->payload.desc != &proto_eth || !l->payload.tmpl ||
+	    strcmp(l->payload.tmpl->name, "type"))
+		return false;
+	*value = expr_value_u64(rel->op.right);
+	return true;
+}
+
+struct deps {
+	struct stmt	*ll;		/* meta iiftype ether */
+	struct stmt	*vlan;		/* ether type 8021q */
+	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
+	struct stmt	*th;		/* meta l4proto */
+};
+
+static void kill(struct stmt **s)
+{
+	if (*s) {
+		list_del(&(*s)->list);
+		stmt_free(*s);
+		*s = NULL;
+	}
+}
+
+static void postprocess(struct delin_ctx *ctx)
+{
+	struct proto_ctx pctx;
+	struct stmt *s, *next;
+	struct deps deps = { 0 };
+	uint64_t v;
+
+	proto_ctx_init(&pctx, ctx->family);
+	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
+		struct expr *rel, *lhs;
+
+		if (s->kind != STMT_EXPRESSION)
+			continue;
+		rel = s->expr;
+		lhs = rel->op.left;
+		/* cmp gte + cmp lte on the same load is a range */
+		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
+		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
+		    next->expr->op.right->kind == EXPR_VALUE &&
+		    rel->op.right->kind == EXPR_VALUE) {
+			struct stmt *n2 = next;
+
+			rel->op.right = range_expr_alloc(&internal_location,
+							 rel->op.right,
+							 n2->expr->op.right);
+			n2->expr->op.right = NULL;
+			rel->op.op = OP_EQ;
+			next = list_next_entry(n2, list);
+			list_del(&n2->list);
+			n2->expr->op.right = constant_expr_u64(NULL, &integer_type,
+							       BYTEORDER_BIG, 8, 0);
+			stmt_free(n2);
+		}
+		if (lhs->kind == EXPR_META || lhs->kind == EXPR_CT ||
+		    (lhs->kind == EXPR_BINOP && (lhs->op.left->kind == EXPR_META ||
+						 lhs->op.left->kind == EXPR_CT))) {
+			const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+
+			if (lhs->kind == EXPR_BINOP) {
+				type_value(lhs->op.right, sel->dtype, sel->byteorder, sel->len);
+				lhs->dtype = sel->dtype;
+				lhs->len = sel->len;
+				lhs->byteorder = sel->byteorder;
+			}
+			type_rhs(rel->op.right, sel);
+			if (lhs->kind == EXPR_BINOP && rel->op.op == OP_NEQ &&
+			    rel->op.right->kind == EXPR_VALUE &&
+			    expr_value_is_zero(rel->op.right) &&
+			    (sel->dtype->flags & DTYPE_F_BITMASK)) {
+				/* "ct state established,related": any bit */
+				struct expr *m = lhs->op.right;
+
+				lhs->op.right = NULL;
+				expr_free(rel->op.right);
+				rel->op.right = m;
+				rel->op.left = expr_clone(sel);
+				expr_free(lhs);
+				rel->op.op = OP_IMPLICIT;
+			}
+			if (is_dep(s, NFT_META_L4PROTO, &v))
+				deps.th = s;
+			else if (is_dep(s, NFT_META_PROTOCOL, &v) ||
+				 is_dep(s, NFT_META_NFPROTO, &v))
+				deps.nh = s;
+			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+				deps.ll = s;
+			proto_ctx_update(&pctx, rel);
+			continue;
+		}
+		if (!payload_match(&pctx, rel))
+			continue;
+		lhs = rel->op.left;
+		{
+			const struct expr *p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+			const struct proto_desc *d = p->payload.desc;
+
+			if (lhs->kind == EXPR_BINOP && rel->op.op == OP_NEQ &&
+			    rel->op.right->kind == EXPR_VALUE &&
+			    expr_value_is_zero(rel->op.right) &&
+			    (p->dtype->flags & DTYPE_F_BITMASK)) {
+				struct expr *m = lhs->op.right;
+
+				lhs->op.right = NULL;
+				expr_free(rel->op.right);
+				rel->op.right = m;
+				rel->op.left = expr_clone(p);
+				expr_free(lhs);
+				rel->op.op = OP_IMPLICIT;
+			}
+			/* the header is used: its implicit test goes */
+			switch (d->base) {
+			case PROTO_BASE_LL_HDR:
+				kill(&deps.ll);
+				if (d == &proto_vlan)
+					kill(&deps.vlan);
+				break;
+			case PROTO_BASE_NETWORK_HDR:
+				kill(&deps.nh);
+				break;
+			case PROTO_BASE_TRANSPORT_HDR:
+				kill(&deps.th);
+				if (d == &proto_icmp || d == &proto_icmp6)
+					kill(&deps.nh);
+				break;
+			default:
+				break;
+			}
+			if (is_ether_type(s, &v)) {
+				if (v == 0x8100)
+					deps.vlan = s;
+				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
+					deps.nh = s;
+			}
+		}
+		proto_ctx_update(&pctx, rel);
+	}
+}
+
+struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
+{
+	struct delin_ctx ctx = { .table = t };
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(nlr);
+	struct nftnl_expr *e;
+
+	ctx.rule = rule_alloc(&internal_location);
+	ctx.family = nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY);
+	ctx.rule->h.handle = nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE);
+	while ((e = nftnl_expr_iter_next(it)))
+		delin_stmt_expr(&ctx, e);
+	nftnl_expr_iter_destroy(it);
+	for (unsigned int i = 0; i < NREGS; i++)
+		expr_free(ctx.regs[i]);
+	postprocess(&ctx);
+	if (nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA)) {
+		uint32_t len;
+		const void *ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
+		const struct nftnl_udata *attr;
+
+		nftnl_udata_for_each_data(ud, len, attr) {
+			if (nftnl_udata_type(attr) == 0 /* comment */)
+				ctx.rule->comment = xstrndup(nftnl_udata_get(attr),
+							     nftnl_udata_len(attr));
+		}
+	}
+	return ctx.rule;
+}

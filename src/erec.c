@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include <erec.h>
+
+const struct location internal_location;
+
+struct error_record *erec_vcreate(enum erec_type type,
+				  const struct location *loc,
+				  const char *fmt, va_list ap)
+{
+	struct error_record *erec = xzalloc(sizeof(*erec));
+
+	erec->type = type;
+	erec->locations[0] = loc ? *loc : internal_location;
+	erec->num_locs = 1;
+	if (vasprintf(&erec->msg, fmt, ap) < 0)
+		memory_allocation_error();
+	init_list_head(&erec->list);
+	return erec;
+}
+
+struct error_record *erec_create(enum erec_type type,
+				 const struct location *loc,
+				 const char *fmt, ...)
+{
+	struct error_record *erec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec = erec_vcreate(type, loc, fmt, ap);
+	va_end(ap);
+	return erec;
+}
+
+void erec_add_location(struct error_record *erec, const struct location *loc)
+{
+	if (erec->num_locs < EREC_MAX_LOCS)
+		erec->locations[erec->num_locs++] = *loc;
+}
+
+void erec_destroy(struct error_record *erec)
+{
+	free(erec->msg);
+	free(erec);
+}
+
+int error_queue(struct list_head *msgs, const struct location *loc,
+		const char *fmt, ...)
+{
+	struct error_record *erec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec = erec_vcreate(EREC_ERROR, loc, fmt, ap);
+	va_end(ap);
+	list_add_tail(&erec->list, msgs);
+	return -1;
+}
+
+int error_queue2(struct list_head *msgs, const struct location *loc,
+		 const struct location *loc2, const char *fmt, ...)
+{
+	struct error_record *erec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec = erec_vcreate(EREC_ERROR, loc, fmt, ap);
+	va_end(ap);
+	if (loc2 && loc2->indesc)
+		erec_add_location(erec, loc2);
+	list_add_tail(&erec->list, msgs);
+	return -1;
+}
+
+static void print_include_chain(FILE *f, const struct input_desc *in)
+{
+	const struct location *p;
+
+	for (p = in->parent; p && p->indesc; p = p->indesc->parent)
+		fprintf(f, "In file included from %s:%u:%u-%u:\n",
+			p->indesc->name ? p->indesc->name : "<cmdline>",
+			p->first_line, p->first_col, p->last_col);
+}
+
+static size_t line_length(const struct input_desc *in, unsigned int off)
+{
+	const char *s = in->data + off, *nl;
+
+	if (off >= in->len)
+		return 0;
+	nl = memchr(s, '\n', in->len - off);
+	return nl ? (size_t)(nl - s) : in->len - off;
+}
+
+void erec_print(FILE *f, const struct error_record *erec)
+{
+	const struct location *loc = &erec->locations[0];
+	const struct input_desc *in = loc->indesc;
+	const char *kind = erec->type == EREC_ERROR ? "Error" : "Warning";
+	unsigned int last_col;
+	size_t len, i;
+	char *marks;
+
+	if (!in) {
+		fprintf(f, "%s: %s\n", kind, erec->msg);
+		return;
+	}
+	print_include_chain(f, in);
+	last_col = loc->last_line == loc->first_line ? loc->last_col
+						     : loc->first_col;
+	if (in->name)
+		fprintf(f, "%s:%u:%u-%u: ", in->name, loc->first_line,
+			loc->first_col, last_col);
+	fprintf(f, "%s: %s\n", kind, erec->msg);
+
+	len = line_length(in, loc->line_offset);
+	fprintf(f, "%.*s\n", (int)len, in->data + loc->line_offset);
+
+	/* one marker line: '~' under secondary spans, '^' under the culprit */
+	marks = xmalloc(len + 2);
+	for (i = 0; i < len + 1; i++)
+		marks[i] = (i < len && in->data[loc->line_offset + i] == '\t') ?
+			   '\t' : ' ';
+	for (unsigned int l = erec->num_locs; l-- > 0;) {
+		const struct location *x = &erec->locations[l];
+		unsigned int lc;
+
+		if (x->indesc != in || x->first_line != loc->first_line)
+			continue;
+		lc = x->last_line == x->first_line ? x->last_col : x->first_col;
+		for (unsigned int c = x->first_col; c <= lc && c - 1 <= len; c++)
+			marks[c - 1] = l == 0 ? '^' : '~';
+	}
+	i = len + 1;
+	while (i > 0 && (marks[i - 1] == ' ' || marks[i - 1] == '\t'))
+		i--;
+	fprintf(f, "%.*s\n", (int)i, marks);
+	free(marks);
+}
+
+void erec_print_list(FILE *f, struct list_head *list)
+{
+	struct error_record *erec, *next;
+
+	list_for_each_entry_safe(erec, next, list, list) {
+		erec_print(f, erec);
+		list_del(&erec->list);
+		erec_destroy(erec);
+	}
+}
+
+void erec_free_list(struct list_head *list)
+{
+	struct error_record *erec, *next;
+
+	list_for_each_entry_safe(erec, next, list, list) {
+		list_del(&erec->list);
+		erec_destroy(erec);
+	}
+}

@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Evaluation: expand blocks into flat commands, give every expression a
+ * datatype, turn symbols into constants, add the protocol tests that nft
+ * adds implicitly, and check hooks, types and priorities per family.
+ */
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_arp.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <ctx.h>
+#include <evaluate.h>
+#include <parser.h>
+#include <proto.h>
+
+struct eval_ctx {
+	struct nfh_ctx		*nfh;
+	struct parser_state	*state;
+	struct list_head	*msgs;
+	struct rule		*rule;
+	struct stmt		*stmt;		/* statement being evaluated */
+	unsigned int		family;
+	struct proto_ctx	pctx;
+};
+
+static int expr_eval(struct eval_ctx *ctx, struct expr **e);
+static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr **e);
+
+static int err(struct eval_ctx *ctx, const struct location *loc,
+	       const char *fmt, ...) __fmt(3, 4);
+
+static int err(struct eval_ctx *ctx, const struct location *loc,
+	       const char *fmt, ...)
+{
+	struct error_record *erec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec = erec_vcreate(EREC_ERROR, loc, fmt, ap);
+	va_end(ap);
+	list_add_tail(&erec->list, ctx->msgs);
+	return -1;
+}
+
+/* --- protocol context --------------------------------------------------- */
+
+void proto_ctx_init(struct proto_ctx *pctx, unsigned int family)
+{
+	memset(pctx, 0, sizeof(*pctx));
+	pctx->family = family;
+	switch (family) {
+	case NFPROTO_IPV4:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_ip;
+		break;
+	case NFPROTO_IPV6:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_ip6;
+		break;
+	case NFPROTO_ARP:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_arp;
+		break;
+	case NFPROTO_BRIDGE:
+		pctx->desc[PROTO_BASE_LL_HDR] = &proto_eth;
+		break;
+	}
+}
+
+static bool rel_is_eq_const(const struct expr *rel)
+{
+	return rel->kind == EXPR_RELATIONAL &&
+	       (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
+	       rel->op.right->kind == EXPR_VALUE;
+}
+
+void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct expr *l, *r;
+	const struct proto_desc *d;
+	uint64_t v;
+
+	if (!rel_is_eq_const(rel))
+		return;
+	l = rel->op.left;
+	r = rel->op.right;
+	v = expr_value_u64(r);
+	if (l->kind == EXPR_META) {
+		switch (l->meta.key) {
+		case NFT_META_L4PROTO:
+			d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
+			break;
+		case NFT_META_PROTOCOL:
+			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
+			break;
+		case NFT_META_NFPROTO:
+			pctx->desc[PROTO_BASE_NETWORK_HDR] =
+				v == NFPROTO_IPV4 ? &proto_ip :
+				v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+			break;
+		case NFT_META_IIFTYPE:
+			if (v == ARPHRD_ETHER)
+				pctx->desc[PROTO_BASE_LL_HDR] = &proto_eth;
+			break;
+		}
+		return;
+	}
+	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl)
+		return;
+	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
+	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+		   !strcmp(l->payload.tmpl->name, "type")) {
+		if (v == 0x8100)
+			pctx->vlan = true;
+		else
+			pctx->desc[PROTO_BASE_NETWORK_HDR] =
+				proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+	}
+}
+
+/* --- implicit dependencies ---------------------------------------------- */
+
+static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
+{
+	struct expr *rhs, *rel;
+	struct stmt *s;
+
+	rhs = constant_expr_u64(&internal_location, lhs->dtype, lhs->byteorder,
+				lhs->len, value);
+	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+	s = match_stmt_alloc(&internal_location, rel);
+	/* dependencies go right before the statement that needs them */
+	list_add_tail(&s->list, &ctx->stmt->list);
+	proto_ctx_update(&ctx->pctx, rel);
+}
+
+static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
+{
+	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth)
+		return 0;
+	if (ctx->family == NFPROTO_ARP)
+		return err(ctx, &p->loc,
+			   "link layer headers cannot be matched in the arp family");
+	add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_IIFTYPE),
+		ARPHRD_ETHER);
+	return 0;
+}
+
+static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
+		  const struct proto_desc *want)
+{
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+	if (have == want)
+		return 0;
+	if (have)
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s",
+			   have->name, want->name);
+	switch (ctx->family) {
+	case NFPROTO_INET:
+		if (want == &proto_arp)
+			break;
+		add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_NFPROTO),
+			want == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6);
+		return 0;
+	case NFPROTO_NETDEV:
+		add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_PROTOCOL),
+			want->id);
+		return 0;
+	case NFPROTO_BRIDGE:
+		if (want == &proto_arp) {
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
+							proto_field_lookup(&proto_eth, "type")),
+				want->id);
+			return 0;
+		}
+		add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_PROTOCOL),
+			want->id);
+		return 0;
+	}
+	return err(ctx, &p->loc, "%s header cannot be matched in family %s",
+		   want->name, family_name(ctx->family));
+}
+
+static int th_dep(struct eval_ctx *ctx, const struct expr *p,
+		  const struct proto_desc *want)
+{
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
+	struct expr *lhs;
+
+	if (want == &proto_th)
+		return 0;
+	if (have == want)
+		return 0;
+	if (have)
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s",
+			   have->name, want->name);
+	/* icmp and icmpv6 only exist over their own network protocol */
+	if (want == &proto_icmp && nh_dep(ctx, p, &proto_ip) < 0)
+		return -1;
+	if (want == &proto_icmp6 && nh_dep(ctx, p, &proto_ip6) < 0)
+		return -1;
+	if (ctx->family == NFPROTO_ARP)
+		return err(ctx, &p->loc,
+			   "%s header cannot be matched in the arp family",
+			   want->name);
+	lhs = meta_expr_alloc(&internal_location, NFT_META_L4PROTO);
+	add_dep(ctx, lhs, want->id);
+	return 0;
+}
+
+static int payload_eval(struct eval_ctx *ctx, struct expr *p)
+{
+	const struct proto_desc *d = p->payload.desc;
+
+	if (p->payload.is_raw)
+		return 0;
+	switch (d->base) {
+	case PROTO_BASE_LL_HDR:
+		if (ctx->family != NFPROTO_NETDEV && ctx->family != NFPROTO_BRIDGE &&
+		    ctx->family != NFPROTO_INET && ctx->family != NFPROTO_IPV4 &&
+		    ctx->family != NFPROTO_IPV6)
+			return err(ctx, &p->loc,
+				   "%s header cannot be matched in family %s",
+				   d->name, family_name(ctx->family));
+		if (ll_dep(ctx, p) < 0)
+			return -1;
+		if (d == &proto_vlan && !ctx->pctx.vlan)
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
+							proto_field_lookup(&proto_eth, "type")),
+				0x8100);
+		return 0;
+	case PROTO_BASE_NETWORK_HDR:
+		return nh_dep(ctx, p, d);
+	case PROTO_BASE_TRANSPORT_HDR:
+		return th_dep(ctx, p, d);
+	default:
+		return 0;
+	}
+}
+
+static int meta_eval(struct eval_ctx *ctx, struct expr *m)
+{
+	if (m->meta.key == NFT_META_NFPROTO && ctx->family != NFPROTO_INET)
+		return err(ctx, &m->loc,
+			   "meta nfproto is only useful in the inet family");
+	return 0;
+}
+
+static int ct_eval(struct eval_ctx *ctx, struct expr *c)
+{
+	const struct ct_template *t = ct_template(c->ct.key);
+
+	if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
+	    ctx->family == NFPROTO_ARP)
+		return err(ctx, &c->loc,
+			   "conntrack is not available in the %s family",
+			   family_name(ctx->family));
+	if (t->dir_only && c->ct.dir < 0)
+		return err(ctx, &c->loc, "ct %s needs a direction", t->name);
+	return 0;
+}
+
+/* --- constants ---------------------------------------------------------- */
+
+static struct var *var_lookup(struct eval_ctx *ctx, const char *name)
+{
+	return parser_var_lookup(ctx->state, name);
+}
+
+static int variable_expand(struct eval_ctx *ctx, struct expr **e)
+{
+	struct var *v = var_lookup(ctx, (*e)->sym.str);
+	struct expr *n;
+
+	if (!v)
+		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
+			   (*e)->sym.str);
+	if (v->in_use)
+		return err(ctx, &(*e)->loc, "variable \"$%s\" refers to itself",
+			   (*e)->sym.str);
+	n = expr_clone(v->expr);
+	expr_free(*e);
+	*e = n;
+	return 0;
+}
+
+static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
+			      struct expr **e)
+{
+	struct expr *sym = *e, *c;
+	const struct datatype *dt = lhs->dtype;
+	char msg[256] = "";
+	const char *str = sym->sym.str;
+	size_t n = strlen(str);
+	unsigned int len = lhs->len;
+
+	if (dt == &invalid_type)
+		return err(ctx, &sym->loc, "cannot type \"%s\"", str);
+	c = constant_expr_alloc(&sym->loc, dt, lhs->byteorder, len, NULL);
+	if (datatype_is_integer(dt) == false && (dt == &ifname_type ||
+						 dt == &string_type)) {
+		/* "eth*" matches every name that starts with "eth" */
+		if (n > 0 && str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
+			c->len = (n - 1) * 8;
+			c->flags |= EXPR_F_SINGLETON;
+			memcpy(c->val.data, str, n - 1);
+			if (c->len > lhs->len) {
+				expr_free(c);
+				return err(ctx, &sym->loc,
+					   "interface name \"%s\" is too long", str);
+			}
+			expr_free(sym);
+			*e = c;
+			return 0;
+		}
+	}
+	if (datatype_parse(dt, str, c, msg, sizeof(msg)) < 0) {
+		expr_free(c);
+		return err(ctx, &sym->loc, "%s", msg);
+	}
+	expr_free(sym);
+	*e = c;
+	return 0;
+}
+
+static int constant_fold(struct eval_ctx *ctx, struct expr **e)
+{
+	struct expr *b = *e, *l = b->op.left, *r = b->op.right;
+
+	if (l->kind != EXPR_VALUE || r->kind != EXPR_VALUE)
+		return err(ctx, &b->loc, "expression is not a constant");
+	for (unsigned int i = 0; i < NFH_VAL_MAXLEN; i++) {
+		switch (b->op.op) {
+		case OP_OR:  l->val.data[i] |= r->val.data[i]; break;
+		case OP_AND: l->val.data[i] &= r->val.data[i]; break;
+		case OP_XOR: l->val.data[i] ^= r->val.data[i]; break;
+		default:
+			return err(ctx, &b->loc, "unsupported operation on constants");
+		}
+	}
+	l->loc = b->loc;
+	b->op.left = NULL;
+	expr_free(b);
+	*e = l;
+	return 0;
+}
+
+static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr *set)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
+		struct expr *n = i;
+
+		list_del(&i->list);
+		if (rhs_eval(ctx, lhs, &n) < 0) {
+			expr_free(n);
+			set->set.size--;
+			continue;
+		}
+		list_add_tail(&n->list, &next->list);
+		if (n->kind == EXPR_SET) {
+			/* a variable holding a set, merged into this one */
+			struct expr *j, *jn;
+
+			list_del(&n->list);
+			list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
+				list_del(&j->list);
+				list_add_tail(&j->list, &next->list);
+				set->set.size++;
+			}
+			set->set.size--;
+			expr_free(n);
+		}
+	}
+	set->dtype = lhs->dtype;
+	set->len = lhs->len;
+	set->byteorder = lhs->byteorder;
+	return 0;
+}
+
+static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr **e)
+{
+	struct expr *x = *e;
+
+	switch (x->kind) {
+	case EXPR_VARIABLE:
+		if (variable_expand(ctx, e) < 0)
+			return -1;
+		return rhs_eval(ctx, lhs, e);
+	case EXPR_SYMBOL:
+		return symbol_to_constant(ctx, lhs, e);
+	case EXPR_VALUE:
+		return 0;
+	case EXPR_BINOP:
+		if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
+		    rhs_eval(ctx, lhs, &x->op.right) < 0)
+			return -1;
+		return constant_fold(ctx, e);
+	case EXPR_PREFIX:
+		if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
+			return -1;
+		if (!(lhs->dtype->flags & DTYPE_F_PREFIX) &&
+		    !datatype_is_integer(lhs->dtype))
+			return err(ctx, &x->loc, "%s values cannot have a prefix",
+				   lhs->dtype->name);
+		if (x->prefix.prefix_len > lhs->len)
+			return err(ctx, &x->loc,
+				   "prefix length %u is invalid for type of %u bits",
+				   x->prefix.prefix_len, lhs->len);
+		x->dtype = lhs->dtype;
+		x->len = lhs->len;
+		x->byteorder = lhs->byteorder;
+		return 0;
+	case EXPR_RANGE:
+		if (rhs_eval(ctx, lhs, &x->range.left) < 0 ||
+		    rhs_eval(ctx, lhs, &x->range.right) < 0)
+			return -1;
+		if (expr_value_cmp(x->range.left, x->range.right) > 0)
+			return err(ctx, &x->loc,
+				   "range is backwards: the first value is larger than the second");
+		x->dtype = lhs->dtype;
+		x->len = lhs->len;
+		x->byteorder = lhs->byteorder;
+		return 0;
+	case EXPR_SET:
+		return set_eval(ctx, lhs, x);
+	case EXPR_LIST: {
+		struct expr *i, *acc = NULL;
+
+		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
+			x->kind = EXPR_SET;
+			return set_eval(ctx, lhs, x);
+		}
+		list_for_each_entry(i, &x->set.exprs, list) {
+			struct expr *n = i;
+
+			if (rhs_eval(ctx, lhs, &n) < 0)
+				return -1;
+			if (n != i) {
+				list_add(&n->list, &i->list);
+				list_del(&i->list);
+				i = n;
+			}
+			if (i->kind != EXPR_VALUE)
+				return err(ctx, &i->loc, "expected a flag value");
+			if (!acc)
+				acc = constant_expr_alloc(&x->loc, lhs->dtype,
+							  lhs->byteorder, lhs->len,
+							  NULL);
+			for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
+				acc->val.data[b] |= i->val.data[b];
+		}
+		expr_free(x);
+		*e = acc;
+		return 0;
+	}
+	case EXPR_SET_REF:
+		return err(ctx, &x->loc, "named sets are not supported yet");
+	case EXPR_VERDICT:
+		return 0;
+	default:
+		return err(ctx, &x->loc, "unexpected expression on the right-hand side");
+	}
+}
+
+static int relational_eval(struct eval_ctx *ctx, struct expr **e)
+{
+	struct expr *rel = *e, *lhs;
+
+	if (expr_eval(ctx, &rel->op.left) < 0)
+		return -1;
+	lhs = rel->op.left;
+	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
+		return -1;
+	if (rel->op.op == OP_IMPLICIT) {
+		switch (rel->op.right->kind) {
+		case EXPR_VALUE:
+			if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+				rel->op.op = OP_EQ;
+			break;
+		default:
+			rel->op.op = OP_EQ;
+			break;
+		}
+	}
+	if (rel->op.right->kind == EXPR_SET || rel->op.right->kind == EXPR_RANGE ||
+	    rel->op.right->kind == EXPR_PREFIX) {
+		if (rel->op.op != OP_EQ && rel->op.op != OP_NEQ)
+			return err(ctx, &rel->loc,
+				   "%s cannot be used with a %s",
+				   expr_op_name(rel->op.op),
+				   rel->op.right->kind == EXPR_SET ? "set" :
+				   rel->op.right->kind == EXPR_RANGE ? "range" : "prefix");
+	}
+	proto_ctx_update(&ctx->pctx, rel);
+	return 0;
+}
+
+static int binop_eval(struct eval_ctx *ctx, struct expr **e)
+{
+	struct expr *b = *e;
+
+	if (expr_eval(ctx, &b->op.left) < 0)
+		return -1;
+	if (rhs_eval(ctx, b->op.left, &b->op.right) < 0)
+		return -1;
+	if (b->op.right->kind != EXPR_VALUE)
+		return err(ctx, &b->op.right->loc,
+			   "right-hand side of %s must be a constant",
+			   expr_op_name(b->op.op));
+	b->dtype = b->op.left->dtype;
+	b->len = b->op.left->len;
+	b->byteorder = b->op.left->byteorder;
+	return 0;
+}
+
+static int expr_eval(struct eval_ctx *ctx, struct expr **e)
+{
+	struct expr *x = *e;
+
+	switch (x->kind) {
+	case EXPR_PAYLOAD:
+		return payload_eval(ctx, x);
+	case EXPR_META:
+		return meta_eval(ctx, x);
+	case EXPR_CT:
+		return ct_eval(ctx, x);
+	case EXPR_RELATIONAL:
+		return relational_eval(ctx, e);
+	case EXPR_BINOP:
+		return binop_eval(ctx, e);
+	case EXPR_VARIABLE:
+		if (variable_expand(ctx, e) < 0)
+			return -1;
+		return expr_eval(ctx, e);
+	default:
+		return err(ctx, &x->loc, "expression cannot be used here");
+	}
+}
+
+/* --- statements --------------------------------------------------------- */
+
+static int verdict_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *v = s->verdict.expr;
+
+	if (v->verdict.chain && strlen(v->verdict.chain) >= NFT_CHAIN_MAXNAMELEN)
+		return err(ctx, &v->loc, "chain name \"%s\" is too long",
+			   v->verdict.chain);
+	return 0;
+}
+
+static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
+			   struct expr **val)
+{
+	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
+	    (*val)->kind == EXPR_CT)
+		return err(ctx, &(*val)->loc,
+			   "setting a value from another expression is not supported yet");
+	if (rhs_eval(ctx, lhs, val) < 0)
+		return -1;
+	if ((*val)->kind != EXPR_VALUE)
+		return err(ctx, &(*val)->loc, "expected a constant value");
+	return 0;
+}
+
+static int dev_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family != NFPROTO_NETDEV)
+		return err(ctx, &s->loc,
+			   "%s is only supported in the netdev family",
+			   s->kind == STMT_FWD ? "fwd" : "dup");
+	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
+	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
+	expr_free(lhs);
+	return ret;
+}
+
+static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	const struct datatype *dt = &icmpx_code_type;
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family == NFPROTO_ARP)
+		return err(ctx, &s->loc, "reject is not supported in the arp family");
+	if (s->reject.type == NFT_REJECT_TCP_RST) {
+		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
+			return -1;
+		return 0;
+	}
+	if (!s->reject.expr)
+		return 0;
+	if (s->reject.type == NFT_REJECT_ICMP_UNREACH) {
+		const struct proto_desc *want = s->reject.family == NFPROTO_IPV4 ?
+						&proto_ip : &proto_ip6;
+
+		dt = s->reject.family == NFPROTO_IPV4 ? &icmp_code_type :
+							&icmpv6_code_type;
+		if (ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV ||
+		    ctx->family == NFPROTO_BRIDGE) {
+			if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
+				return -1;
+		} else if (ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want) {
+			return err(ctx, &s->loc,
+				   "reject with %s is not valid in family %s",
+				   want == &proto_ip ? "icmp" : "icmpv6",
+				   family_name(ctx->family));
+		}
+	}
+	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG, 8, NULL);
+	lhs->kind = EXPR_META;	/* only its type matters */
+	ret = rhs_eval(ctx, lhs, &s->reject.expr);
+	free(lhs);
+	if (ret == 0)
+		s->reject.icmp_code = expr_value_u64(s->reject.expr);
+	return ret;
+}
+
+static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	const struct datatype *dt;
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    ctx->family != NFPROTO_INET)
+		return err(ctx, &s->loc, "nat is not supported in family %s",
+			   family_name(ctx->family));
+	if (!s->nat.addr)
+		return 0;
+	if (ctx->family == NFPROTO_INET)
+		return err(ctx, &s->loc,
+			   "nat to an address in the inet family needs \"ip\" or \"ip6\" after the statement, which is not supported yet");
+	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+				  dt->size, NULL);
+	ret = rhs_eval(ctx, lhs, &s->nat.addr);
+	expr_free(lhs);
+	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
+	    s->nat.addr->kind != EXPR_RANGE)
+		return err(ctx, &s->nat.addr->loc,
+			   "nat address must be an address or a range");
+	s->nat.family = ctx->family;
+	return ret;
+}
+
+static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *lhs;
+	int ret;
+
+	ctx->stmt = s;
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+		if (s->expr->kind != EXPR_RELATIONAL)
+			return err(ctx, &s->loc, "expected a match");
+		return expr_eval(ctx, &s->expr);
+	case STMT_VERDICT:
+		return verdict_stmt_eval(ctx, s);
+	case STMT_COUNTER:
+	case STMT_LIMIT:
+	case STMT_QUOTA:
+	case STMT_LOG:
+		return 0;
+	case STMT_NOTRACK:
+		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
+		    ctx->family == NFPROTO_ARP)
+			return err(ctx, &s->loc,
+				   "notrack is not available in the %s family",
+				   family_name(ctx->family));
+		return 0;
+	case STMT_REJECT:
+		return reject_stmt_eval(ctx, s);
+	case STMT_META:
+		lhs = meta_expr_alloc(&internal_location, s->meta.key);
+		ret = value_stmt_eval(ctx, lhs, &s->meta.expr);
+		expr_free(lhs);
+		return ret;
+	case STMT_CT:
+		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
+		    ctx->family == NFPROTO_ARP)
+			return err(ctx, &s->loc,
+				   "conntrack is not available in the %s family",
+				   family_name(ctx->family));
+		lhs = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
+		ret = value_stmt_eval(ctx, lhs, &s->ct.expr);
+		expr_free(lhs);
+		return ret;
+	case STMT_PAYLOAD:
+		if (payload_eval(ctx, s->payload.expr) < 0)
+			return -1;
+		ctx->stmt = s;
+		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
+	case STMT_FWD:
+	case STMT_DUP:
+		return dev_stmt_eval(ctx, s);
+	case STMT_NAT:
+		return nat_stmt_eval(ctx, s);
+	default:
+		return err(ctx, &s->loc, "statement is not supported yet");
+	}
+}
+
+static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
+{
+	struct stmt *s, *next;
+	int ret = 0;
+
+	ctx->rule = r;
+	ctx->family = family;
+	proto_ctx_init(&ctx->pctx, family);
+	list_for_each_entry_safe(s, next, &r->stmts, list) {
+		if (stmt_eval(ctx, s) < 0)
+			ret = -1;
+		if (s->kind == STMT_VERDICT && &next->list != &r->stmts &&
+		    next->kind != STMT_COUNTER) {
+			/* nft refuses statements after a verdict, too */
+			ret = err(ctx, &next->loc,
+				  "statement after a verdict is never reached");
+			break;
+		}
+	}
+	if (r->comment && strlen(r->comment) > 128)
+		ret = err(ctx, &r->loc, "comment too long, 128 characters at most");
+	return ret;
+}
+
+/* --- tables and chains -------------------------------------------------- */
+
+static int name_check(struct eval_ctx *ctx, const char *name,
+		      const struct location *loc, const char *what,
+		      unsigned int max)
+{
+	if (!name)
+		return 0;
+	if (strlen(name) >= max)
+		return err(ctx, loc, "%s name \"%s\" is too long, %u characters at most",
+			   what, name, max - 1);
+	if (!name[0])
+		return err(ctx, loc, "%s name is empty", what);
+	return 0;
+}
+
+static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	int ret = 0;
+
+	if (name_check(ctx, cmd->h.table, &cmd->h.table_loc, "table",
+		       NFT_TABLE_MAXNAMELEN) < 0)
+		ret = -1;
+	if (name_check(ctx, cmd->h.chain, &cmd->h.chain_loc, "chain",
+		       NFT_CHAIN_MAXNAMELEN) < 0)
+		ret = -1;
+	return ret;
+}
+
+static int priority_eval(struct eval_ctx *ctx, struct chain *c,
+			 unsigned int family)
+{
+	struct expr *p = c->priority;
+	char name[64];
+	int off = 0, base;
+	char sign = 0;
+
+	if (p->kind == EXPR_VARIABLE && variable_expand(ctx, &c->priority) < 0)
+		return -1;
+	p = c->priority;
+	if (p->kind == EXPR_VALUE) {
+		c->prio = (int32_t)expr_value_u64(p);
+		return 0;
+	}
+	if (p->kind != EXPR_SYMBOL)
+		return err(ctx, &p->loc, "invalid priority expression");
+	if (sscanf(p->sym.str, "%63s %c %d", name, &sign, &off) < 1)
+		return err(ctx, &p->loc, "invalid priority \"%s\"", p->sym.str);
+	if (sign == '-')
+		off = -off;
+	{
+		char *end;
+		long v = strtol(name, &end, 10);
+
+		if (!*end) {
+			c->prio = v;
+			return 0;
+		}
+	}
+	if (prio_lookup(family, c->hooknum, name, &base) < 0)
+		return err(ctx, &p->loc,
+			   "'%s' is not a valid priority in this family/hook",
+			   name);
+	c->prio = base + off;
+	return 0;
+}
+
+static int devices_eval(struct eval_ctx *ctx, struct chain *c)
+{
+	struct expr *e, *next, *i;
+	LIST_HEAD(flat);
+
+	list_for_each_entry_safe(e, next, &c->devices, list) {
+		list_del(&e->list);
+		if (e->kind == EXPR_VARIABLE && variable_expand(ctx, &e) < 0) {
+			expr_free(e);
+			return -1;
+		}
+		if (e->kind == EXPR_SET || e->kind == EXPR_LIST) {
+			struct expr *j, *jn;
+
+			list_for_each_entry_safe(j, jn, &e->set.exprs, list) {
+				list_del(&j->list);
+				if (j->kind == EXPR_VARIABLE &&
+				    variable_expand(ctx, &j) < 0) {
+					expr_free(j);
+					expr_free(e);
+					return -1;
+				}
+				list_add_tail(&j->list, &flat);
+			}
+			expr_free(e);
+		} else {
+			list_add_tail(&e->list, &flat);
+		}
+	}
+	list_splice_tail_init(&flat, &c->devices);
+	list_for_each_entry(i, &c->devices, list) {
+		if (i->kind != EXPR_SYMBOL)
+			return err(ctx, &i->loc, "expected a device name");
+		if (strlen(i->sym.str) >= IFNAMSIZ)
+			return err(ctx, &i->loc,
+				   "device name \"%s\" is too long, %u characters at most",
+				   i->sym.str, IFNAMSIZ - 1);
+	}
+	return 0;
+}
+
+static int chain_eval(struct eval_ctx *ctx, struct chain *c,
+		      unsigned int family)
+{
+	int hook;
+
+	if (c->policy_expr) {
+		struct expr *pe = c->policy_expr;
+
+		if (pe->kind == EXPR_VARIABLE && variable_expand(ctx, &c->policy_expr) < 0)
+			return -1;
+		pe = c->policy_expr;
+		if (pe->kind == EXPR_SYMBOL && !strcmp(pe->sym.str, "accept"))
+			c->policy = NF_ACCEPT;
+		else if (pe->kind == EXPR_SYMBOL && !strcmp(pe->sym.str, "drop"))
+			c->policy = NF_DROP;
+		else
+			return err(ctx, &pe->loc,
+				   "policy must be accept or drop");
+		if (!c->base)
+			return err(ctx, &pe->loc,
+				   "a policy needs a base chain (type, hook and priority)");
+	}
+	if (!c->base)
+		return 0;
+	if (!chain_type_valid(family, c->type))
+		return err(ctx, &c->type_loc,
+			   "chain type \"%s\" is not supported in family %s",
+			   c->type, family_name(family));
+	hook = hook_lookup(family, c->hook);
+	if (hook < 0)
+		return err(ctx, &c->hook_loc,
+			   "unknown hook \"%s\" for family %s", c->hook,
+			   family_name(family));
+	c->hooknum = hook;
+	if (!strcmp(c->type, "nat") &&
+	    (hook == NF_INET_FORWARD || hook == NF_INET_INGRESS))
+		return err(ctx, &c->hook_loc,
+			   "nat chains cannot use the %s hook", c->hook);
+	if (priority_eval(ctx, c, family) < 0)
+		return -1;
+	if (devices_eval(ctx, c) < 0)
+		return -1;
+	if (family == NFPROTO_NETDEV && list_empty(&c->devices))
+		return err(ctx, &c->hook_loc,
+			   "netdev base chains need a device: add \"device NAME\"");
+	if (family != NFPROTO_NETDEV && !list_empty(&c->devices) &&
+	    !(family == NFPROTO_INET && hook == NF_INET_INGRESS))
+		return err(ctx, &c->dev_loc,
+			   "devices can only be given for netdev chains and inet ingress");
+	return 0;
+}
+
+/* --- commands ----------------------------------------------------------- */
+
+static struct cmd *flat_cmd(struct list_head *out, enum cmd_obj obj,
+			    const struct handle *h, const char *chain,
+			    const struct location *loc, void *data)
+{
+	struct handle nh;
+	struct cmd *cmd;
+
+	handle_copy(&nh, h);
+	if (chain) {
+		free(nh.chain);
+		nh.chain = xstrdup(chain);
+	}
+	cmd = cmd_alloc(CMD_ADD, obj, &nh, loc, data);
+	list_add_tail(&cmd->list, out);
+	return cmd;
+}
+
+/* table t { chain c { rules } } becomes add table, add chain, add rule */
+static void expand_table(struct cmd *cmd, struct list_head *out)
+{
+	struct table *t = cmd->table;
+	struct chain *c, *cn;
+	struct rule *r, *rn;
+	LIST_HEAD(rules);
+
+	cmd->table = NULL;
+	list_for_each_entry_safe(c, cn, &t->chains, list) {
+		struct cmd *cc;
+
+		list_del(&c->list);
+		list_for_each_entry_safe(r, rn, &c->rules, list) {
+			list_del(&r->list);
+			flat_cmd(&rules, CMD_OBJ_RULE, &cmd->h, c->h.chain, &r->loc, r);
+		}
+		cc = flat_cmd(out, CMD_OBJ_CHAIN, &cmd->h, c->h.chain, &c->loc, c);
+		cc->h.chain_loc = c->h.chain_loc;
+		cc->op = cmd->op;
+	}
+	list_splice_tail_init(&rules, out);
+	/* the table command itself keeps the flags and comment */
+	cmd->table = t;
+}
+
+static void expand_chain(struct cmd *cmd, struct list_head *out)
+{
+	struct chain *c = cmd->chain;
+	struct rule *r, *rn;
+
+	list_for_each_entry_safe(r, rn, &c->rules, list) {
+		list_del(&r->list);
+		flat_cmd(out, CMD_OBJ_RULE, &cmd->h, NULL, &r->loc, r);
+	}
+}
+
+static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	unsigned int family = cmd->h.family;
+
+	if (handle_eval(ctx, cmd) < 0)
+		return -1;
+	switch (cmd->obj) {
+	case CMD_OBJ_TABLE:
+		if (cmd->table && cmd->table->comment &&
+		    strlen(cmd->table->comment) > 128)
+			return err(ctx, &cmd->loc,
+				   "comment too long, 128 characters at most");
+		return 0;
+	case CMD_OBJ_CHAIN:
+		if (!cmd->chain)
+			return 0;
+		return chain_eval(ctx, cmd->chain, family);
+	case CMD_OBJ_RULE:
+		if (!cmd->rule)
+			return 0;
+		if (cmd->op == CMD_REPLACE && !cmd->h.handle)
+			return err(ctx, &cmd->loc,
+				   "replace rule needs a handle: replace rule TABLE CHAIN handle N ...");
+		return rule_eval(ctx, cmd->rule, family);
+	default:
+		return 0;
+	}
+}
+
+int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
+	      struct list_head *cmds, struct list_head *msgs)
+{
+	struct eval_ctx ctx = {
+		.nfh = nfh, .state = state, .msgs = msgs,
+	};
+	struct cmd *cmd, *next;
+	LIST_HEAD(flat);
+	int ret = 0;
+
+	list_for_each_entry_safe(cmd, next, cmds, list) {
+		list_del(&cmd->list);
+		list_add_tail(&cmd->list, &flat);
+		if ((cmd->op == CMD_ADD || cmd->op == CMD_CREATE) &&
+		    cmd->obj == CMD_OBJ_TABLE && cmd->table)
+			expand_table(cmd, &flat);
+		else if ((cmd->op == CMD_ADD || cmd->op == CMD_CREATE) &&
+			 cmd->obj == CMD_OBJ_CHAIN && cmd->chain)
+			expand_chain(cmd, &flat);
+	}
+	list_splice_tail_init(&flat, cmds);
+	list_for_each_entry(cmd, cmds, list)
+		if (cmd_eval(&ctx, cmd) < 0)
+			ret = -1;
+	return ret;
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include <expr.h>
+
+struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
+			const struct datatype *dtype, enum byteorder bo,
+			unsigned int len)
+{
+	struct expr *e = xzalloc(sizeof(*e));
+
+	init_list_head(&e->list);
+	e->loc = loc ? *loc : internal_location;
+	e->kind = kind;
+	e->dtype = dtype ? dtype : &invalid_type;
+	e->byteorder = bo;
+	e->len = len;
+	if (kind == EXPR_LIST || kind == EXPR_SET || kind == EXPR_CONCAT)
+		init_list_head(&e->set.exprs);
+	return e;
+}
+
+struct expr *expr_clone(const struct expr *e)
+{
+	struct expr *n, *i;
+
+	if (!e)
+		return NULL;
+	n = xmalloc(sizeof(*n));
+	*n = *e;
+	init_list_head(&n->list);
+	switch (e->kind) {
+	case EXPR_SYMBOL:
+		n->sym.str = xstrdup(e->sym.str);
+		break;
+	case EXPR_VARIABLE:
+		n->sym.str = xstrdup(e->sym.str);
+		break;
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+		n->op.left = expr_clone(e->op.left);
+		n->op.right = expr_clone(e->op.right);
+		break;
+	case EXPR_PREFIX:
+		n->prefix.expr = expr_clone(e->prefix.expr);
+		break;
+	case EXPR_RANGE:
+		n->range.left = expr_clone(e->range.left);
+		n->range.right = expr_clone(e->range.right);
+		break;
+	case EXPR_LIST:
+	case EXPR_SET:
+	case EXPR_CONCAT:
+		init_list_head(&n->set.exprs);
+		n->set.name = e->set.name ? xstrdup(e->set.name) : NULL;
+		list_for_each_entry(i, &e->set.exprs, list)
+			list_add_tail(&expr_clone(i)->list, &n->set.exprs);
+		break;
+	case EXPR_SET_REF:
+		n->setref.name = xstrdup(e->setref.name);
+		break;
+	case EXPR_VERDICT:
+		n->verdict.chain = e->verdict.chain ?
+				   xstrdup(e->verdict.chain) : NULL;
+		break;
+	case EXPR_HASH:
+		n->hash.expr = expr_clone(e->hash.expr);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+void expr_free(struct expr *e)
+{
+	struct expr *i, *next;
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EXPR_SYMBOL:
+	case EXPR_VARIABLE:
+		free(e->sym.str);
+		break;
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+		expr_free(e->op.left);
+		expr_free(e->op.right);
+		break;
+	case EXPR_PREFIX:
+		expr_free(e->prefix.expr);
+		break;
+	case EXPR_RANGE:
+		expr_free(e->range.left);
+		expr_free(e->range.right);
+		break;
+	case EXPR_LIST:
+	case EXPR_SET:
+	case EXPR_CONCAT:
+		list_for_each_entry_safe(i, next, &e->set.exprs, list) {
+			list_del(&i->list);
+			expr_free(i);
+		}
+		free(e->set.name);
+		break;
+	case EXPR_SET_REF:
+		free(e->setref.name);
+		break;
+	case EXPR_VERDICT:
+		free(e->verdict.chain);
+		break;
+	case EXPR_HASH:
+		expr_free(e->hash.expr);
+		break;
+	default:
+		break;
+	}
+	free(e);
+}
+
+struct expr *symbol_expr_alloc(const struct location *loc, const char *str,
+			       bool quoted)
+{
+	struct expr *e = expr_alloc(loc, EXPR_SYMBOL, NULL, BYTEORDER_INVALID, 0);
+
+	e->sym.str = xstrdup(str);
+	e->sym.quoted = quoted;
+	return e;
+}
+
+struct expr *variable_expr_alloc(const struct location *loc, const char *name)
+{
+	struct expr *e = expr_alloc(loc, EXPR_VARIABLE, NULL,
+				    BYTEORDER_INVALID, 0);
+
+	e->sym.str = xstrdup(name);
+	return e;
+}
+
+struct expr *constant_expr_alloc(const struct location *loc,
+				 const struct datatype *dtype,
+				 enum byteorder bo, unsigned int len,
+				 const void *data)
+{
+	struct expr *e = expr_alloc(loc, EXPR_VALUE, dtype, bo, len);
+
+	e->flags |= EXPR_F_CONSTANT | EXPR_F_SINGLETON;
+	if (data)
+		memcpy(e->val.data, data, div_round_up(len, 8));
+	return e;
+}
+
+struct expr *constant_expr_u64(const struct location *loc,
+			       const struct datatype *dtype,
+			       enum byteorder bo, unsigned int len,
+			       uint64_t value)
+{
+	struct expr *e = constant_expr_alloc(loc, dtype, bo, len, NULL);
+
+	expr_value_set_u64(e, value);
+	return e;
+}
+
+struct expr *binop_expr_alloc(const struct location *loc, enum ops op,
+			      struct expr *l, struct expr *r)
+{
+	struct expr *e = expr_alloc(loc, EXPR_BINOP, l->dtype, l->byteorder,
+				    l->len);
+
+	e->op.op = op;
+	e->op.left = l;
+	e->op.right = r;
+	return e;
+}
+
+struct expr *relational_expr_alloc(const struct location *loc, enum ops op,
+				   struct expr *l, struct expr *r)
+{
+	struct expr *e = expr_alloc(loc, EXPR_RELATIONAL, &boolean_type,
+				    BYTEORDER_INVALID, 0);
+
+	e->op.op = op;
+	e->op.left = l;
+	e->op.right = r;
+	return e;
+}
+
+struct expr *prefix_expr_alloc(const struct location *loc, struct expr *v,
+			       unsigned int len)
+{
+	struct expr *e = expr_alloc(loc, EXPR_PREFIX, v->dtype, v->byteorder,
+				    v->len);
+
+	e->prefix.expr = v;
+	e->prefix.prefix_len = len;
+	return e;
+}
+
+struct expr *range_expr_alloc(const struct location *loc, struct expr *l,
+			      struct expr *r)
+{
+	struct expr *e = expr_alloc(loc, EXPR_RANGE, l->dtype, l->byteorder,
+				    l->len);
+
+	e->range.left = l;
+	e->range.right = r;
+	return e;
+}
+
+struct expr *compound_expr_alloc(const struct location *loc,
+				 enum expr_kind kind)
+{
+	return expr_alloc(loc, kind, NULL, BYTEORDER_INVALID, 0);
+}
+
+void compound_expr_add(struct expr *c, struct expr *e)
+{
+	list_add_tail(&e->list, &c->set.exprs);
+	c->set.size++;
+}
+
+struct expr *verdict_expr_alloc(const struct location *loc, int verdict,
+				const char *chain)
+{
+	struct expr *e = expr_alloc(loc, EXPR_VERDICT, &verdict_type,
+				    BYTEORDER_INVALID, 0);
+
+	e->verdict.verdict = verdict;
+	e->verdict.chain = chain ? xstrdup(chain) : NULL;
+	e->flags |= EXPR_F_CONSTANT;
+	return e;
+}
+
+struct expr *set_ref_expr_alloc(const struct location *loc, const char *name)
+{
+	struct expr *e = expr_alloc(loc, EXPR_SET_REF, NULL, BYTEORDER_INVALID,
+				    0);
+
+	e->setref.name = xstrdup(name);
+	return e;
+}
+
+unsigned int expr_value_bytes(const struct expr *e)
+{
+	return div_round_up(e->len, 8);
+}
+
+uint64_t expr_value_u64(const struct expr *e)
+{
+	unsigned int n = expr_value_bytes(e);
+	uint64_t v = 0;
+
+	/* the low 64 bits of a big-endian value */
+	for (unsigned int i = n > 8 ? n - 8 : 0; i < n; i++)
+		v = (v << 8) | e->val.data[i];
+	return v;
+}
+
+void expr_value_set_u64(struct expr *e, uint64_t v)
+{
+	unsigned int n = expr_value_bytes(e);
+
+	memset(e->val.data, 0, sizeof(e->val.data));
+	for (unsigned int i = n; i > 0 && n - i < 8; i--) {
+		e->val.data[i - 1] = v & 0xff;
+		v >>= 8;
+	}
+}
+
+int expr_value_cmp(const struct expr *a, const struct expr *b)
+{
+	unsigned int n = expr_value_bytes(a);
+
+	if (expr_value_bytes(b) > n)
+		n = expr_value_bytes(b);
+	return memcmp(a->val.data, b->val.data, n);
+}
+
+bool expr_value_is_zero(const struct expr *e)
+{
+	for (unsigned int i = 0; i < expr_value_bytes(e); i++)
+		if (e->val.data[i])
+			return false;
+	return true;
+}
+
+const char *expr_op_name(enum ops op)
+{
+	static const char *const names[] = {
+		[OP_IMPLICIT]	= "",
+		[OP_EQ]		= "==",
+		[OP_NEQ]	= "!=",
+		[OP_LT]		= "<",
+		[OP_GT]		= ">",
+		[OP_LTE]	= "<=",
+		[OP_GTE]	= ">=",
+		[OP_AND]	= "&",
+		[OP_OR]		= "|",
+		[OP_XOR]	= "^",
+		[OP_LSHIFT]	= "<<",
+		[OP_RSHIFT]	= ">>",
+		[OP_NEG]	= "!",
+	};
+
+	return op < array_size(names) && names[op] ? names[op] : "?";
+}
+
+bool expr_is_constant(const struct expr *e)
+{
+	return e->flags & EXPR_F_CONSTANT;
+}

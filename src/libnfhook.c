@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The library's entry points: parse, evaluate, linearize, then either one
+ * netlink batch or, offline, the in-memory ruleset; list commands run after
+ * the transaction.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cache.h>
+#include <ctx.h>
+#include <evaluate.h>
+#include <linearize.h>
+#include <parser.h>
+#include <print.h>
+
+EXPORT struct nfh_ctx *nfh_ctx_new(void)
+{
+	struct nfh_ctx *ctx = xzalloc(sizeof(*ctx));
+
+	ctx->octx.out = stdout;
+	ctx->octx.err = stderr;
+	init_list_head(&ctx->inputs);
+	return ctx;
+}
+
+static void free_inputs(struct nfh_ctx *ctx)
+{
+	struct input_desc *in, *next;
+
+	list_for_each_entry_safe(in, next, &ctx->inputs, list) {
+		list_del(&in->list);
+		free(in->name);
+		free(in->data);
+		free(in->parent);
+		free(in);
+	}
+}
+
+EXPORT void nfh_ctx_free(struct nfh_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	nlio_close(ctx);
+	free_inputs(ctx);
+	for (unsigned int i = 0; i < ctx->num_include_paths; i++)
+		free(ctx->include_paths[i]);
+	free(ctx->include_paths);
+	for (unsigned int i = 0; i < ctx->num_defines; i++)
+		free(ctx->defines[i]);
+	free(ctx->defines);
+	cache_free(ctx->offline_cache);
+	free(ctx);
+}
+
+EXPORT void nfh_ctx_set_output_flags(struct nfh_ctx *ctx, unsigned int flags)
+{
+	ctx->octx.flags = flags;
+}
+
+EXPORT unsigned int nfh_ctx_get_output_flags(const struct nfh_ctx *ctx)
+{
+	return ctx->octx.flags;
+}
+
+EXPORT void nfh_ctx_set_debug(struct nfh_ctx *ctx, unsigned int flags)
+{
+	ctx->debug = flags;
+}
+
+EXPORT void nfh_ctx_set_dry_run(struct nfh_ctx *ctx, bool dry)
+{
+	ctx->dry_run = dry;
+}
+
+EXPORT void nfh_ctx_set_offline(struct nfh_ctx *ctx, bool offline)
+{
+	ctx->offline = offline;
+}
+
+EXPORT void nfh_ctx_set_output(struct nfh_ctx *ctx, FILE *out, FILE *err)
+{
+	ctx->octx.out = out;
+	ctx->octx.err = err;
+}
+
+EXPORT int nfh_ctx_add_include_path(struct nfh_ctx *ctx, const char *path)
+{
+	ctx->include_paths = xrealloc(ctx->include_paths,
+				      (ctx->num_include_paths + 1) * sizeof(char *));
+	ctx->include_paths[ctx->num_include_paths++] = xstrdup(path);
+	return 0;
+}
+
+EXPORT int nfh_ctx_add_var(struct nfh_ctx *ctx, const char *def)
+{
+	const char *eq = strchr(def, '=');
+
+	if (!eq || eq == def)
+		return -1;
+	ctx->defines = xrealloc(ctx->defines,
+				(ctx->num_defines + 1) * sizeof(char *));
+	ctx->defines[ctx->num_defines++] = xstrdup(def);
+	return 0;
+}
+
+/* --- parser state -------------------------------------------------------- */
+
+void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
+		 struct list_head *msgs, struct list_head *cmds)
+{
+	memset(state, 0, sizeof(*state));
+	state->ctx = ctx;
+	state->msgs = msgs;
+	state->cmds = cmds;
+	init_list_head(&state->vars);
+}
+
+void parser_exit(struct parser_state *state)
+{
+	struct var *v, *next;
+
+	list_for_each_entry_safe(v, next, &state->vars, list) {
+		list_del(&v->list);
+		expr_free(v->expr);
+		free(v->name);
+		free(v);
+	}
+	table_free(state->cur_table);
+	chain_free(state->cur_chain);
+}
+
+struct var *parser_var_lookup(struct parser_state *state, const char *name)
+{
+	struct var *v;
+
+	list_for_each_entry(v, &state->vars, list)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+int parser_define(struct parser_state *state, const char *name,
+		  struct expr *e, const struct location *loc)
+{
+	struct var *v = parser_var_lookup(state, name);
+
+	if (v) {
+		/* redefinition replaces, as nft's redefine does */
+		expr_free(v->expr);
+		v->expr = e;
+		v->loc = *loc;
+		return 0;
+	}
+	v = xzalloc(sizeof(*v));
+	v->name = xstrdup(name);
+	v->expr = e;
+	v->loc = *loc;
+	list_add(&v->list, &state->vars);
+	return 0;
+}
+
+/* --- running commands ------------------------------------------------------ */
+
+static void cmds_free(struct list_head *cmds)
+{
+	struct cmd *cmd, *next;
+
+	list_for_each_entry_safe(cmd, next, cmds, list) {
+		list_del(&cmd->list);
+		cmd_free(cmd);
+	}
+}
+
+static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
+		    struct list_head *msgs)
+{
+	struct cache *c = ctx->offline_cache, *tmp = NULL;
+	enum list_what what;
+	int ret;
+
+	if (!ctx->offline) {
+		tmp = cache_alloc();
+		if (nlio_dump(ctx, cmd->family_given || cmd->h.table ?
+			      cmd->h.family : 0, tmp, msgs) < 0) {
+			cache_free(tmp);
+			return -1;
+		}
+		c = tmp;
+	}
+	switch (cmd->obj) {
+	case CMD_OBJ_TABLES:	what = LIST_TABLES; break;
+	case CMD_OBJ_TABLE:	what = LIST_TABLE; break;
+	case CMD_OBJ_CHAINS:	what = LIST_CHAINS; break;
+	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
+	default:		what = LIST_RULESET; break;
+	}
+	ret = print_listing(c, what,
+			    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
+			    cmd->h.table, cmd->h.chain, &ctx->octx, ctx->octx.out);
+	if (ret < 0)
+		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
+			    cmd->obj == CMD_OBJ_CHAIN ? "chain" : "table");
+	cache_free(tmp);
+	return ret;
+}
+
+static int unsupported_cmds(struct list_head *cmds, struct list_head *msgs)
+{
+	struct cmd *cmd;
+	int ret = 0;
+
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->op == CMD_RESET)
+			ret = error_queue(msgs, &cmd->loc,
+					  "reset is not supported yet");
+		if (cmd->op == CMD_LIST && cmd->obj == CMD_OBJ_CHAIN && 0)
+			ret = -1;
+	}
+	return ret;
+}
+
+static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
+{
+	struct parser_state state;
+	struct nl_batch batch;
+	struct cmd *cmd, *next;
+	void *scanner;
+	LIST_HEAD(msgs);
+	LIST_HEAD(cmds);
+	LIST_HEAD(lists);
+	int ret = 0;
+
+	parser_init(&state, ctx, &msgs, &cmds);
+	scanner = scanner_init(&state);
+	if (buf)
+		scanner_push_buffer(scanner, NULL, buf, NULL);
+	else if (scanner_read_file(scanner, name, NULL) < 0)
+		ret = -1;
+	/* -D definitions come first, as if written at the top */
+	for (unsigned int i = ctx->num_defines; ret == 0 && i > 0; i--) {
+		const char *def = ctx->defines[i - 1], *eq = strchr(def, '=');
+		char *text = xasprintf("define %.*s = %s\n", (int)(eq - def), def,
+				       eq + 1);
+
+		scanner_push_buffer(scanner, NULL, text, NULL);
+		free(text);
+	}
+	if (ret == 0 && (yyparse(scanner, &state) != 0 || state.nerrs ||
+			 !list_empty(&msgs)))
+		ret = -1;
+	scanner_destroy(scanner);
+
+	if (ret == 0 && eval_cmds(ctx, &state, &cmds, &msgs) < 0)
+		ret = -1;
+	if (ret == 0 && unsupported_cmds(&cmds, &msgs) < 0)
+		ret = -1;
+
+	list_for_each_entry_safe(cmd, next, &cmds, list)
+		if (cmd->op == CMD_LIST) {
+			list_del(&cmd->list);
+			list_add_tail(&cmd->list, &lists);
+		}
+
+	nl_batch_init(&batch);
+	if (ret == 0 && lin_cmds(ctx, &cmds, &batch, ctx->offline_cache, &msgs) < 0)
+		ret = -1;
+	if (ret == 0 && (ctx->debug & NFH_DEBUG_NETLINK))
+		nl_batch_debug(ctx->octx.out, &batch);
+	if (ret == 0) {
+		if (ctx->offline) {
+			if (!ctx->offline_cache)
+				ctx->offline_cache = cache_alloc();
+			if (ctx->dry_run) {
+				/* check against a copy, keep nothing */
+				struct cache *scratch = cache_alloc();
+
+				ret = cache_apply(scratch, &batch, &msgs);
+				cache_free(scratch);
+			} else {
+				ret = cache_apply(ctx->offline_cache, &batch, &msgs);
+			}
+		} else {
+			ret = nlio_batch_send(ctx, &batch, &msgs);
+		}
+	}
+	nl_batch_free(&batch);
+	if (ret == 0) {
+		list_for_each_entry(cmd, &lists, list)
+			if (run_list(ctx, cmd, &msgs) < 0)
+				ret = -1;
+	}
+	fflush(ctx->octx.out);
+	erec_print_list(ctx->octx.err, &msgs);
+	cmds_free(&cmds);
+	cmds_free(&lists);
+	parser_exit(&state);
+	return ret < 0 ? 1 : 0;
+}
+
+EXPORT int nfh_run_cmd_from_buffer(struct nfh_ctx *ctx, const char *buf)
+{
+	return run(ctx, NULL, buf);
+}
+
+EXPORT int nfh_run_cmd_from_filename(struct nfh_ctx *ctx, const char *filename)
+{
+	return run(ctx, filename, NULL);
+}

@@ -1,0 +1,975 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Linearization: evaluated commands -> libnftnl objects, in batch order.
+ * The expression sequences follow what nft 1.0.6 emits, so that the same
+ * input gives the same bytecode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netlink.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+#include <libnftnl/udata.h>
+
+#include <cache.h>
+#include <ctx.h>
+#include <linearize.h>
+#include <nftables-compat.h>
+#include <proto.h>
+
+#define REG_VERDICT	NFT_REG_VERDICT
+#define REG_1		NFT_REG_1
+
+struct lin_ctx {
+	struct nfh_ctx		*nfh;
+	struct nl_batch		*batch;
+	struct list_head	*msgs;
+	struct cmd		*cmd;
+	struct nftnl_rule	*nlr;
+	uint32_t		set_id;
+};
+
+static int lerr(struct lin_ctx *ctx, const struct location *loc,
+		const char *msg)
+{
+	return error_queue(ctx->msgs, loc, "%s", msg);
+}
+
+static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc(name);
+
+	if (!e)
+		memory_allocation_error();
+	nftnl_rule_add_expr(ctx->nlr, e);
+	return e;
+}
+
+static bool dtype_is_string(const struct datatype *dt)
+{
+	return dt == &ifname_type || dt == &string_type;
+}
+
+/* constant -> bytes as the kernel keeps them in a register */
+static unsigned int value_data(const struct expr *v, enum byteorder bo,
+			       uint8_t *out)
+{
+	unsigned int n = expr_value_bytes(v);
+
+	memcpy(out, v->val.data, n);
+	if (bo == BYTEORDER_HOST && !dtype_is_string(v->dtype))
+		for (unsigned int i = 0; i < n / 2; i++) {
+			uint8_t t = out[i];
+
+			out[i] = out[n - 1 - i];
+			out[n - 1 - i] = t;
+		}
+	return n;
+}
+
+static void put_cmp(struct lin_ctx *ctx, enum nft_cmp_ops op,
+		    const void *data, unsigned int len)
+{
+	struct nftnl_expr *e = add_expr(ctx, "cmp");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, op);
+	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, data, len);
+}
+
+static void put_bitwise(struct lin_ctx *ctx, const void *mask,
+			const void *xor, unsigned int len)
+{
+	struct nftnl_expr *e = add_expr(ctx, "bitwise");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, xor, len);
+}
+
+static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
+{
+	struct nftnl_expr *e = add_expr(ctx, "byteorder");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, len);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, len);
+}
+
+/**
+ * struct load - where a selector's bits sit in the register after loading
+ * @len:	bytes loaded
+ * @shift:	bits between the field's last bit and the end of the load
+ * @mask:	whether bits outside the field must be masked off
+ */
+struct load {
+	unsigned int	len;
+	unsigned int	shift;
+	bool		masked;
+	uint64_t	mask;
+};
+
+static void payload_load(struct lin_ctx *ctx, const struct expr *p,
+			 unsigned int bytes_override, struct load *ld)
+{
+	unsigned int off = p->payload.offset, len = p->len;
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+	struct nftnl_expr *e = add_expr(ctx, "payload");
+	static const unsigned int base[] = {
+		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
+		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
+		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
+		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+	};
+
+	memset(ld, 0, sizeof(*ld));
+	ld->len = last - first;
+	if (bytes_override)
+		ld->len = bytes_override;
+	ld->shift = (last * 8) - (off + len);
+	if (off % 8 || len % 8) {
+		ld->masked = true;
+		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
+	}
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, ld->len);
+}
+
+static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--) {
+		out[i - 1] = v & 0xff;
+		v >>= 8;
+	}
+}
+
+static void selector_load(struct lin_ctx *ctx, const struct expr *e,
+			  unsigned int bytes_override, struct load *ld)
+{
+	struct nftnl_expr *x;
+
+	memset(ld, 0, sizeof(*ld));
+	switch (e->kind) {
+	case EXPR_PAYLOAD:
+		payload_load(ctx, e, bytes_override, ld);
+		if (ld->masked) {
+			uint8_t mask[8], zero[8] = { 0 };
+
+			u64_to_be(ld->mask, mask, ld->len);
+			put_bitwise(ctx, mask, zero, ld->len);
+		}
+		return;
+	case EXPR_META:
+		x = add_expr(ctx, "meta");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_META_KEY, e->meta.key);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, REG_1);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_CT:
+		x = add_expr(ctx, "ct");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_KEY, e->ct.key);
+		if (e->ct.dir >= 0)
+			nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, REG_1);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_BINOP: {
+		uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, xor[NFH_VAL_MAXLEN] = { 0 };
+		const struct expr *l = e->op.left;
+
+		selector_load(ctx, l, 0, ld);
+		value_data(e->op.right, l->byteorder, mask);
+		if (e->op.op == OP_AND) {
+			put_bitwise(ctx, mask, xor, ld->len);
+		} else if (e->op.op == OP_OR) {
+			memset(xor, 0, sizeof(xor));
+			memcpy(xor, mask, ld->len);
+			for (unsigned int i = 0; i < ld->len; i++)
+				mask[i] = ~xor[i];
+			put_bitwise(ctx, mask, xor, ld->len);
+		} else if (e->op.op == OP_XOR) {
+			memcpy(xor, mask, ld->len);
+			memset(mask, 0xff, ld->len);
+			put_bitwise(ctx, mask, xor, ld->len);
+		}
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+/* the constant, shifted into the loaded bytes and in register byte order */
+static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
+			     const struct expr *v, uint8_t *out)
+{
+	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+	unsigned int n;
+
+	memset(out, 0, NFH_VAL_MAXLEN);
+	if (sel->kind == EXPR_PAYLOAD && ld->masked) {
+		u64_to_be(expr_value_u64(v) << ld->shift, out, ld->len);
+		return ld->len;
+	}
+	n = value_data(v, sel->byteorder, out);
+	if (dtype_is_string(v->dtype) && !(v->flags & EXPR_F_INTERVAL_END) &&
+	    v->len == sel->len)
+		return div_round_up(sel->len, 8);
+	return n;
+}
+
+static enum nft_cmp_ops cmp_op(enum ops op)
+{
+	switch (op) {
+	case OP_NEQ:	return NFT_CMP_NEQ;
+	case OP_LT:	return NFT_CMP_LT;
+	case OP_GT:	return NFT_CMP_GT;
+	case OP_LTE:	return NFT_CMP_LTE;
+	case OP_GTE:	return NFT_CMP_GTE;
+	default:	return NFT_CMP_EQ;
+	}
+}
+
+static const struct expr *selector_of(const struct expr *e)
+{
+	return e->kind == EXPR_BINOP ? e->op.left : e;
+}
+
+static bool needs_hton(const struct expr *lhs, enum ops op)
+{
+	const struct expr *sel = selector_of(lhs);
+
+	return sel->byteorder == BYTEORDER_HOST && !dtype_is_string(sel->dtype) &&
+	       op != OP_EQ && op != OP_NEQ && op != OP_IMPLICIT &&
+	       div_round_up(sel->len, 8) > 1;
+}
+
+static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
+			     const struct expr *lhs, struct expr *set);
+static bool set_is_interval(const struct expr *set);
+
+static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
+			struct expr *set, bool invert)
+{
+	struct nftnl_set *nls = nftnl_set_alloc(), *elems;
+	const struct expr *sel = selector_of(lhs);
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+	struct nftnl_expr *e;
+	unsigned int id = ++ctx->set_id;
+	unsigned int nelems;
+	struct load ld;
+
+	if (set_is_interval(set))
+		flags |= NFT_SET_INTERVAL;
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, ctx->cmd->h.table);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, "__set%d");
+	nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
+	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, ctx->cmd->h.family);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, sel->dtype->type);
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, div_round_up(sel->len, 8));
+
+	elems = nftnl_set_alloc();
+	nftnl_set_set_str(elems, NFTNL_SET_TABLE, ctx->cmd->h.table);
+	nftnl_set_set_str(elems, NFTNL_SET_NAME, "__set%d");
+	nftnl_set_set_u32(elems, NFTNL_SET_ID, id);
+	nftnl_set_set_u32(elems, NFTNL_SET_FAMILY, ctx->cmd->h.family);
+	lin_set_elements(ctx, elems, lhs, set);
+	nelems = 0;
+	{
+		struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(elems);
+
+		while (nftnl_set_elems_iter_next(it))
+			nelems++;
+		nftnl_set_elems_iter_destroy(it);
+	}
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, nelems);
+	{
+		/* userdata: key byte order, as nft stores it */
+		struct nftnl_udata_buf *udbuf = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		nftnl_udata_put_u32(udbuf, 0 /* NFTNL_UDATA_SET_KEYBYTEORDER */,
+				    sel->byteorder);
+		nftnl_set_set_data(nls, NFTNL_SET_USERDATA,
+				   nftnl_udata_buf_data(udbuf),
+				   nftnl_udata_buf_len(udbuf));
+		nftnl_udata_buf_free(udbuf);
+	}
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE, ctx->cmd->h.family,
+		     NLO_SET, nls, &set->loc);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
+		     ctx->cmd->h.family, NLO_SETELEM, elems, &set->loc);
+
+	selector_load(ctx, lhs, 0, &ld);
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, "__set%d");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+	return 0;
+}
+
+/* --- set elements --------------------------------------------------------- */
+
+struct ival {
+	uint8_t		lo[NFH_VAL_MAXLEN];
+	uint8_t		hi[NFH_VAL_MAXLEN];	/* inclusive */
+	const struct expr *e;
+};
+
+static bool set_is_interval(const struct expr *set)
+{
+	const struct expr *i;
+
+	list_for_each_entry(i, &set->set.exprs, list)
+		if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
+			return true;
+	return false;
+}
+
+static void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
+{
+	unsigned int n = expr_value_bytes(p->prefix.expr);
+
+	memcpy(lo, p->prefix.expr->val.data, n);
+	memcpy(hi, p->prefix.expr->val.data, n);
+	for (unsigned int bit = p->prefix.prefix_len; bit < n * 8; bit++) {
+		lo[bit / 8] &= ~(0x80 >> (bit % 8));
+		hi[bit / 8] |= 0x80 >> (bit % 8);
+	}
+}
+
+static void elem_bounds(const struct expr *i, struct ival *iv)
+{
+	unsigned int n;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->e = i;
+	switch (i->kind) {
+	case EXPR_RANGE:
+		n = expr_value_bytes(i->range.left);
+		memcpy(iv->lo, i->range.left->val.data, n);
+		memcpy(iv->hi, i->range.right->val.data, n);
+		break;
+	case EXPR_PREFIX:
+		prefix_bounds(i, iv->lo, iv->hi);
+		break;
+	default:
+		n = expr_value_bytes(i);
+		memcpy(iv->lo, i->val.data, n);
+		memcpy(iv->hi, i->val.data, n);
+		break;
+	}
+}
+
+static unsigned int ival_len;
+
+static int ival_cmp(const void *a, const void *b)
+{
+	return memcmp(((const struct ival *)a)->lo, ((const struct ival *)b)->lo,
+		      ival_len);
+}
+
+/* big-endian increment; returns true on wrap-around past the maximum */
+static bool be_inc(uint8_t *v, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--)
+		if (++v[i - 1])
+			return false;
+	return true;
+}
+
+static void add_elem(struct nftnl_set *s, const uint8_t *key, unsigned int len,
+		     uint32_t flags, const struct expr *sel)
+{
+	struct nftnl_set_elem *e = nftnl_set_elem_alloc();
+	uint8_t data[NFH_VAL_MAXLEN];
+
+	memcpy(data, key, len);
+	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(sel->dtype))
+		for (unsigned int i = 0; i < len / 2; i++) {
+			uint8_t t = data[i];
+
+			data[i] = data[len - 1 - i];
+			data[len - 1 - i] = t;
+		}
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, data, len);
+	if (flags)
+		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
+	nftnl_set_elem_add(s, e);
+}
+
+static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
+			     const struct expr *lhs, struct expr *set)
+{
+	const struct expr *sel = selector_of(lhs);
+	unsigned int len = div_round_up(sel->len, 8), n = 0, k;
+	struct ival *iv;
+	struct expr *i;
+	uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+
+	if (!set_is_interval(set)) {
+		list_for_each_entry(i, &set->set.exprs, list)
+			add_elem(nls, i->val.data, len, 0, sel);
+		return;
+	}
+	iv = xzalloc(sizeof(*iv) * (set->set.size + 1));
+	list_for_each_entry(i, &set->set.exprs, list)
+		elem_bounds(i, &iv[n++]);
+	ival_len = len;
+	qsort(iv, n, sizeof(*iv), ival_cmp);
+	/* the kernel's interval tree wants a closing element before the first */
+	if (n && memcmp(iv[0].lo, zero, len))
+		add_elem(nls, zero, len, NFT_SET_ELEM_INTERVAL_END, sel);
+	for (k = 0; k < n; k++) {
+		uint8_t end[NFH_VAL_MAXLEN];
+		bool wrap;
+
+		add_elem(nls, iv[k].lo, len, 0, sel);
+		memcpy(end, iv[k].hi, len);
+		wrap = be_inc(end, len);
+		if (!wrap && !(k + 1 < n && !memcmp(end, iv[k + 1].lo, len)))
+			add_elem(nls, end, len, NFT_SET_ELEM_INTERVAL_END, sel);
+	}
+	free(iv);
+}
+
+/* --- relational --------------------------------------------------------- */
+
+static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+	const struct expr *sel = selector_of(lhs);
+	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
+	enum ops op = rel->op.op;
+	struct load ld;
+	unsigned int n;
+
+	switch (rhs->kind) {
+	case EXPR_VALUE:
+		if (op == OP_IMPLICIT) {
+			/* flags: any of the bits set */
+			uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+
+			selector_load(ctx, lhs, 0, &ld);
+			n = rhs_data(lhs, &ld, rhs, data);
+			put_bitwise(ctx, data, zero, n);
+			put_cmp(ctx, NFT_CMP_NEQ, zero, n);
+			return 0;
+		}
+		if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {
+			/* wildcard: compare only the given prefix */
+			selector_load(ctx, lhs, 0, &ld);
+			put_cmp(ctx, cmp_op(op), rhs->val.data,
+				expr_value_bytes(rhs));
+			return 0;
+		}
+		selector_load(ctx, lhs, 0, &ld);
+		n = rhs_data(lhs, &ld, rhs, data);
+		if (needs_hton(lhs, op)) {
+			put_byteorder(ctx, n);
+			n = expr_value_bytes(rhs);
+			memcpy(data, rhs->val.data, n);
+		}
+		put_cmp(ctx, cmp_op(op), data, n);
+		return 0;
+	case EXPR_PREFIX: {
+		unsigned int plen = rhs->prefix.prefix_len;
+		const struct expr *v = rhs->prefix.expr;
+
+		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8) &&
+		    !(plen % 8) && lhs == sel) {
+			/* a byte-aligned prefix loads only the prefix bytes */
+			selector_load(ctx, lhs, plen / 8, &ld);
+			put_cmp(ctx, cmp_op(op), v->val.data, plen / 8);
+			return 0;
+		}
+		selector_load(ctx, lhs, 0, &ld);
+		n = expr_value_bytes(v);
+		{
+			uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
+
+			for (unsigned int b = 0; b < plen; b++)
+				mask[b / 8] |= 0x80 >> (b % 8);
+			memcpy(data, v->val.data, n);
+			put_bitwise(ctx, mask, zero, n);
+			put_cmp(ctx, cmp_op(op), data, n);
+			(void)zero;
+		}
+		return 0;
+	}
+	case EXPR_RANGE:
+		selector_load(ctx, lhs, 0, &ld);
+		n = rhs_data(lhs, &ld, rhs->range.left, data);
+		rhs_data(lhs, &ld, rhs->range.right, data2);
+		if (needs_hton(lhs, OP_LT)) {
+			put_byteorder(ctx, n);
+			memcpy(data, rhs->range.left->val.data, n);
+			memcpy(data2, rhs->range.right->val.data, n);
+		}
+		if (op == OP_NEQ) {
+			struct nftnl_expr *e = add_expr(ctx, "range");
+
+			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_SREG, REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_OP, NFT_RANGE_NEQ);
+			nftnl_expr_set(e, NFTNL_EXPR_RANGE_FROM_DATA, data, n);
+			nftnl_expr_set(e, NFTNL_EXPR_RANGE_TO_DATA, data2, n);
+			return 0;
+		}
+		put_cmp(ctx, NFT_CMP_GTE, data, n);
+		put_cmp(ctx, NFT_CMP_LTE, data2, n);
+		return 0;
+	case EXPR_SET:
+		if (rhs->set.size == 1) {
+			/* a one-element set is an ordinary comparison */
+			struct expr r = *rel;
+
+			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
+			return lin_relational(ctx, &r);
+		}
+		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ);
+	default:
+		return lerr(ctx, &rhs->loc, "unsupported right-hand side");
+	}
+}
+
+/* --- statements --------------------------------------------------------- */
+
+static void lin_verdict(struct lin_ctx *ctx, const struct expr *v)
+{
+	struct nftnl_expr *e = add_expr(ctx, "immediate");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, REG_VERDICT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, v->verdict.verdict);
+	if (v->verdict.chain)
+		nftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, v->verdict.chain);
+}
+
+static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
+			  const struct expr *v, enum byteorder bo)
+{
+	struct nftnl_expr *e = add_expr(ctx, "immediate");
+	uint8_t data[NFH_VAL_MAXLEN];
+	unsigned int n = value_data(v, bo, data);
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, reg);
+	nftnl_expr_set(e, NFTNL_EXPR_IMM_DATA, data, n);
+}
+
+static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct nftnl_expr *e = add_expr(ctx, "log");
+
+	if (s->log.flags & LOG_F_PREFIX)
+		nftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, s->log.prefix);
+	if (s->log.flags & LOG_F_GROUP)
+		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, s->log.group);
+	if (s->log.flags & LOG_F_SNAPLEN)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, s->log.snaplen);
+	if (s->log.flags & LOG_F_QTHRESH)
+		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
+	if (s->log.flags & LOG_F_LEVEL)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
+}
+
+static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct nftnl_expr *e = add_expr(ctx, "reject");
+	unsigned int fam = ctx->cmd->h.family;
+	int type = s->reject.type, code = s->reject.icmp_code;
+
+	if (type < 0) {
+		/* the default depends on the family, as in nft */
+		switch (fam) {
+		case NFPROTO_IPV4:
+			type = NFT_REJECT_ICMP_UNREACH;
+			code = 3;	/* port-unreachable */
+			break;
+		case NFPROTO_IPV6:
+			type = NFT_REJECT_ICMP_UNREACH;
+			code = 4;	/* port-unreachable */
+			break;
+		default:
+			type = NFT_REJECT_ICMPX_UNREACH;
+			code = NFT_REJECT_ICMPX_PORT_UNREACH;
+			break;
+		}
+	}
+	if (type == NFT_REJECT_TCP_RST)
+		code = 0;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, type);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, code < 0 ? 0 : code);
+}
+
+static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct nftnl_expr *e;
+
+	switch (s->nat.type) {
+	case NFH_NAT_MASQ:
+		add_expr(ctx, "masq");
+		return;
+	case NFH_NAT_REDIR:
+		add_expr(ctx, "redir");
+		return;
+	default:
+		break;
+	}
+	if (s->nat.addr) {
+		const struct expr *lo = s->nat.addr, *hi = NULL;
+
+		if (lo->kind == EXPR_RANGE) {
+			hi = lo->range.right;
+			lo = lo->range.left;
+		}
+		lin_immediate(ctx, NFT_REG_1, lo, BYTEORDER_BIG);
+		if (hi)
+			lin_immediate(ctx, NFT_REG_2, hi, BYTEORDER_BIG);
+		e = add_expr(ctx, "nat");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
+				   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT :
+								  NFT_NAT_DNAT);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, NFT_REG_1);
+		if (hi)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX,
+					   NFT_REG_2);
+	}
+}
+
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct nftnl_expr *e;
+
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+		return lin_relational(ctx, s->expr);
+	case STMT_VERDICT:
+		lin_verdict(ctx, s->verdict.expr);
+		return 0;
+	case STMT_COUNTER:
+		e = add_expr(ctx, "counter");
+		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
+		return 0;
+	case STMT_LIMIT:
+		e = add_expr(ctx, "limit");
+		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_RATE, s->limit.rate);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_UNIT, s->limit.unit);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_BURST, s->limit.burst);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_TYPE, s->limit.type);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_FLAGS, s->limit.flags);
+		return 0;
+	case STMT_QUOTA:
+		e = add_expr(ctx, "quota");
+		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES, s->quota.bytes);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, s->quota.used);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS, s->quota.flags);
+		return 0;
+	case STMT_LOG:
+		lin_log(ctx, s);
+		return 0;
+	case STMT_REJECT:
+		lin_reject(ctx, s);
+		return 0;
+	case STMT_NOTRACK:
+		add_expr(ctx, "notrack");
+		return 0;
+	case STMT_META: {
+		const struct meta_template *t = meta_template(s->meta.key);
+
+		lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
+		e = add_expr(ctx, "meta");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, s->meta.key);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
+		return 0;
+	}
+	case STMT_CT: {
+		const struct ct_template *t = ct_template(s->ct.key);
+
+		lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
+		e = add_expr(ctx, "ct");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, s->ct.key);
+		if (s->ct.dir >= 0)
+			nftnl_expr_set_u8(e, NFTNL_EXPR_CT_DIR, s->ct.dir);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_SREG, NFT_REG_1);
+		return 0;
+	}
+	case STMT_FWD:
+	case STMT_DUP:
+		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
+		if (s->kind == STMT_FWD) {
+			e = add_expr(ctx, "fwd");
+			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
+		} else {
+			e = add_expr(ctx, "dup");
+			nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_1);
+		}
+		return 0;
+	case STMT_NAT:
+		lin_nat(ctx, s);
+		return 0;
+	case STMT_PAYLOAD:
+		return lerr(ctx, &s->loc, "setting header fields is not supported yet");
+	default:
+		return lerr(ctx, &s->loc, "statement is not supported yet");
+	}
+}
+
+/* --- objects ------------------------------------------------------------ */
+
+static void udata_comment(struct nftnl_udata_buf *b, unsigned int type,
+			  const char *comment)
+{
+	nftnl_udata_put_strz(b, type, comment);
+}
+
+static void lin_table(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_table *t = nftnl_table_alloc();
+	uint16_t flags = NLM_F_CREATE;
+
+	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
+	nftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
+	if (cmd->table && cmd->table->flags_set)
+		nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS, cmd->table->flags);
+	if (cmd->table && cmd->table->comment) {
+		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		udata_comment(b, 0 /* NFTNL_UDATA_TABLE_COMMENT */,
+			      cmd->table->comment);
+		nftnl_table_set_data(t, NFTNL_TABLE_USERDATA,
+				     nftnl_udata_buf_data(b),
+				     nftnl_udata_buf_len(b));
+		nftnl_udata_buf_free(b);
+	}
+	if (cmd->op == CMD_CREATE)
+		flags |= NLM_F_EXCL;
+	nl_batch_add(ctx->batch, NFT_MSG_NEWTABLE, flags, cmd->h.family,
+		     NLO_TABLE, t, &cmd->loc);
+}
+
+static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct chain *ch = cmd->chain;
+	uint16_t flags = NLM_F_CREATE;
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
+	if (ch && ch->base) {
+		struct expr *d;
+		unsigned int ndev = 0;
+
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, ch->hooknum);
+		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, ch->prio);
+		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
+		list_for_each_entry(d, &ch->devices, list)
+			ndev++;
+		if (ndev == 1) {
+			d = list_first_entry(&ch->devices, struct expr, list);
+			nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
+		} else if (ndev > 1) {
+			const char **devs = xzalloc((ndev + 1) * sizeof(*devs));
+			unsigned int k = 0;
+
+			list_for_each_entry(d, &ch->devices, list)
+				devs[k++] = d->sym.str;
+			nftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, devs,
+					     sizeof(*devs) * (ndev + 1));
+			free(devs);
+		}
+	}
+	if (ch && ch->policy >= 0)
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, ch->policy);
+	if (ch && ch->comment) {
+		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		udata_comment(b, 0 /* NFTNL_UDATA_CHAIN_COMMENT */, ch->comment);
+		nftnl_chain_set_data(c, NFTNL_CHAIN_USERDATA,
+				     nftnl_udata_buf_data(b),
+				     nftnl_udata_buf_len(b));
+		nftnl_udata_buf_free(b);
+	}
+	if (cmd->op == CMD_CREATE)
+		flags |= NLM_F_EXCL;
+	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, flags, cmd->h.family,
+		     NLO_CHAIN, c, &cmd->loc);
+}
+
+static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct stmt *s;
+	uint16_t flags = NLM_F_CREATE;
+	uint16_t type = NFT_MSG_NEWRULE;
+	int ret = 0;
+
+	ctx->nlr = r;
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	switch (cmd->op) {
+	case CMD_ADD:
+	case CMD_CREATE:
+		flags |= NLM_F_APPEND;
+		if (cmd->h.position)
+			nftnl_rule_set_u64(r, NFTNL_RULE_POSITION, cmd->h.position);
+		break;
+	case CMD_INSERT:
+		if (cmd->h.position)
+			nftnl_rule_set_u64(r, NFTNL_RULE_POSITION, cmd->h.position);
+		break;
+	case CMD_REPLACE:
+		flags |= NLM_F_REPLACE;
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, cmd->h.handle);
+		break;
+	default:
+		break;
+	}
+	if (cmd->h.index_set) {
+		nftnl_rule_free(r);
+		return lerr(ctx, &cmd->h.handle_loc,
+			    "rule \"index\" is not supported yet; use \"position HANDLE\"");
+	}
+	list_for_each_entry(s, &cmd->rule->stmts, list)
+		if (lin_stmt(ctx, s) < 0)
+			ret = -1;
+	if (cmd->rule->comment) {
+		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		udata_comment(b, 0 /* NFTNL_UDATA_RULE_COMMENT */,
+			      cmd->rule->comment);
+		nftnl_rule_set_data(r, NFTNL_RULE_USERDATA,
+				    nftnl_udata_buf_data(b),
+				    nftnl_udata_buf_len(b));
+		nftnl_udata_buf_free(b);
+	}
+	nl_batch_add(ctx->batch, type, flags, cmd->h.family, NLO_RULE, r,
+		     &cmd->loc);
+	return ret;
+}
+
+static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	bool destroy = cmd->op == CMD_DESTROY;
+	struct nftnl_table *t;
+	struct nftnl_chain *c;
+	struct nftnl_rule *r;
+
+	switch (cmd->obj) {
+	case CMD_OBJ_TABLE:
+		t = nftnl_table_alloc();
+		nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
+		if (cmd->h.table)
+			nftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
+		if (cmd->h.handle)
+			nftnl_table_set_u64(t, NFTNL_TABLE_HANDLE, cmd->h.handle);
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYTABLE :
+			     NFT_MSG_DELTABLE, 0, cmd->h.family, NLO_TABLE, t,
+			     &cmd->loc);
+		break;
+	case CMD_OBJ_CHAIN:
+		c = nftnl_chain_alloc();
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
+		nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+		if (cmd->h.chain)
+			nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
+		if (cmd->h.handle)
+			nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYCHAIN :
+			     NFT_MSG_DELCHAIN, 0, cmd->h.family, NLO_CHAIN, c,
+			     &cmd->loc);
+		break;
+	case CMD_OBJ_RULE:
+		r = nftnl_rule_alloc();
+		nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
+		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+		nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+		if (cmd->h.handle)
+			nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, cmd->h.handle);
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYRULE :
+			     NFT_MSG_DELRULE, 0, cmd->h.family, NLO_RULE, r,
+			     &cmd->loc);
+		break;
+	default:
+		break;
+	}
+}
+
+static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_table *t;
+	struct nftnl_rule *r;
+
+	switch (cmd->obj) {
+	case CMD_OBJ_RULESET:
+		/* deleting tables without a name deletes every table */
+		t = nftnl_table_alloc();
+		nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
+		nl_batch_add(ctx->batch, NFT_MSG_DELTABLE, 0, cmd->h.family,
+			     NLO_TABLE, t, &cmd->loc);
+		break;
+	case CMD_OBJ_TABLE:
+	case CMD_OBJ_CHAIN:
+		r = nftnl_rule_alloc();
+		nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
+		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+		if (cmd->h.chain)
+			nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+		nl_batch_add(ctx->batch, NFT_MSG_DELRULE, 0, cmd->h.family,
+			     NLO_RULE, r, &cmd->loc);
+		break;
+	default:
+		break;
+	}
+}
+
+int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
+	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
+{
+	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs };
+	struct cmd *cmd;
+	int ret = 0;
+
+	list_for_each_entry(cmd, cmds, list) {
+		ctx.cmd = cmd;
+		switch (cmd->op) {
+		case CMD_ADD:
+		case CMD_CREATE:
+		case CMD_INSERT:
+		case CMD_REPLACE:
+			if (cmd->obj == CMD_OBJ_TABLE)
+				lin_table(&ctx, cmd);
+			else if (cmd->obj == CMD_OBJ_CHAIN)
+				lin_chain(&ctx, cmd);
+			else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
+				ret = -1;
+			break;
+		case CMD_DELETE:
+		case CMD_DESTROY:
+			lin_delete(&ctx, cmd);
+			break;
+		case CMD_FLUSH:
+			lin_flush(&ctx, cmd);
+			break;
+		default:
+			break;
+		}
+	}
+	return ret;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nfh: a thin front end. One option table makes both getopt's tables and
+ * --help; everything else is one call into libnfhook.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nfhook/libnfhook.h>
+
+enum opt_id {
+	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_CHECK = 'c', OPT_FILE = 'f',
+	OPT_INTERACTIVE = 'i', OPT_INCLUDEPATH = 'I', OPT_DEFINE = 'D',
+	OPT_HANDLE = 'a', OPT_ECHO = 'e', OPT_JSON = 'j', OPT_NUMERIC = 'n',
+	OPT_STATELESS = 's', OPT_TERSE = 't', OPT_NUMERIC_PROTO = 'p',
+	OPT_SERVICE = 'S', OPT_DEBUG = 'd', OPT_OFFLINE = 256,
+};
+
+struct option_desc {
+	const char	*name;
+	int		val;
+	const char	*arg;
+	const char	*help;
+};
+
+static const struct option_desc options[] = {
+	{ "help",	OPT_HELP,	NULL,	"show this help" },
+	{ "version",	OPT_VERSION,	NULL,	"show the version" },
+	{ "check",	OPT_CHECK,	NULL,	"check commands; the kernel validates, nothing is applied" },
+	{ "offline",	OPT_OFFLINE,	NULL,	"never talk to the kernel: check against an in-memory ruleset" },
+	{ "file",	OPT_FILE,	"FILE",	"read commands from FILE ('-' for standard input)" },
+	{ "interactive", OPT_INTERACTIVE, NULL,	"read commands from an interactive shell (not supported yet)" },
+	{ "includepath", OPT_INCLUDEPATH, "DIR", "add DIR to the include search path" },
+	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME" },
+	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
+	{ "echo",	OPT_ECHO,	NULL,	"echo what was added, inserted or replaced (not supported yet)" },
+	{ "json",	OPT_JSON,	NULL,	"JSON output (not supported yet)" },
+	{ "numeric",	OPT_NUMERIC,	NULL,	"print values numerically" },
+	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
+	{ "service",	OPT_SERVICE,	NULL,	"accepted for nft compatibility; services always print as numbers" },
+	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values" },
+	{ "terse",	OPT_TERSE,	NULL,	"omit set contents (no effect yet: sets are not listed)" },
+	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all" },
+};
+
+static void show_help(FILE *f, const char *name)
+{
+	fprintf(f, "Usage: %s [ options ] [ cmds... ]\n\nOptions:\n", name);
+	for (unsigned int i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		const struct option_desc *o = &options[i];
+		char left[64];
+
+		if (o->val < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->val,
+				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-30s %s\n", left, o->help);
+	}
+}
+
+static int debug_flags(const char *arg, unsigned int *flags)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "netlink"))
+			*flags |= NFH_DEBUG_NETLINK;
+		else if (!strcmp(tok, "all"))
+			*flags |= NFH_DEBUG_NETLINK;
+		else if (!strcmp(tok, "scanner") || !strcmp(tok, "parser") ||
+			 !strcmp(tok, "eval") || !strcmp(tok, "mnl") ||
+			 !strcmp(tok, "proto-ctx") || !strcmp(tok, "segtree"))
+			fprintf(stderr, "nfh: debug level \"%s\" is not supported yet, ignored\n", tok);
+		else {
+			fprintf(stderr, "nfh: invalid debug level \"%s\"\n", tok);
+			ret = -1;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	struct option longopts[sizeof(options) / sizeof(options[0]) + 1];
+	char shortopts[64] = "+";
+	unsigned int oflags = 0, dflags = 0;
+	const char *file = NULL;
+	struct nfh_ctx *ctx;
+	int ret, c;
+
+	for (unsigned int i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		longopts[i] = (struct option){
+			options[i].name,
+			options[i].arg ? required_argument : no_argument,
+			NULL, options[i].val,
+		};
+		if (options[i].val < 256) {
+			size_t n = strlen(shortopts);
+
+			shortopts[n] = options[i].val;
+			if (options[i].arg)
+				shortopts[n + 1] = ':';
+		}
+	}
+	memset(&longopts[sizeof(options) / sizeof(options[0])], 0, sizeof(longopts[0]));
+
+	ctx = nfh_ctx_new();
+	if (!ctx)
+		return 2;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
+			show_help(stdout, argv[0]);
+			nfh_ctx_free(ctx);
+			return 0;
+		case OPT_VERSION:
+			printf("nfh %s (nfhook)\n", PACKAGE_VERSION);
+			nfh_ctx_free(ctx);
+			return 0;
+		case OPT_CHECK:		nfh_ctx_set_dry_run(ctx, true); break;
+		case OPT_OFFLINE:	nfh_ctx_set_offline(ctx, true); break;
+		case OPT_FILE:		file = optarg; break;
+		case OPT_INCLUDEPATH:	nfh_ctx_add_include_path(ctx, optarg); break;
+		case OPT_DEFINE:
+			if (nfh_ctx_add_var(ctx, optarg) < 0) {
+				fprintf(stderr, "Error: invalid define \"%s\": expected NAME=VALUE\n", optarg);
+				nfh_ctx_free(ctx);
+				return 1;
+			}
+			break;
+		case OPT_HANDLE:	oflags |= NFH_OUTPUT_HANDLE; break;
+		case OPT_NUMERIC:	oflags |= NFH_OUTPUT_NUMERIC; break;
+		case OPT_NUMERIC_PROTO:	oflags |= NFH_OUTPUT_NUMERIC_PROTO; break;
+		case OPT_STATELESS:	oflags |= NFH_OUTPUT_STATELESS; break;
+		case OPT_TERSE:		oflags |= NFH_OUTPUT_TERSE; break;
+		case OPT_SERVICE:	oflags |= NFH_OUTPUT_SERVICE; break;
+		case OPT_DEBUG:
+			if (debug_flags(optarg, &dflags) < 0) {
+				nfh_ctx_free(ctx);
+				return 1;
+			}
+			break;
+		case OPT_INTERACTIVE:
+		case OPT_ECHO:
+		case OPT_JSON:
+			fprintf(stderr, "Error: option \"%s\" is not supported yet\n",
+				argv[optind - 1]);
+			nfh_ctx_free(ctx);
+			return 1;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", argv[0]);
+			nfh_ctx_free(ctx);
+			return 1;
+		}
+	}
+	nfh_ctx_set_output_flags(ctx, oflags);
+	nfh_ctx_set_debug(ctx, dflags);
+
+	if (file) {
+		if (optind < argc) {
+			fprintf(stderr, "Error: -f takes no commands after the file name: \"%s\"\n",
+				argv[optind]);
+			nfh_ctx_free(ctx);
+			return 1;
+		}
+		ret = nfh_run_cmd_from_filename(ctx, file);
+	} else if (optind < argc) {
+		size_t len = 0;
+		char *buf;
+
+		for (int i = optind; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		buf = calloc(1, len + 1);
+		if (!buf)
+			return 2;
+		for (int i = optind; i < argc; i++) {
+			strcat(buf, argv[i]);
+			if (i + 1 < argc)
+				strcat(buf, " ");
+		}
+		ret = nfh_run_cmd_from_buffer(ctx, buf);
+		free(buf);
+	} else {
+		fprintf(stderr, "Error: no command given; try '%s --help'\n", argv[0]);
+		ret = 1;
+	}
+	nfh_ctx_free(ctx);
+	return ret;
+}

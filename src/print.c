@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The only place that formats rules: statements and listings as nft prints
+ * them, so that a listing loads back unchanged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+#include <libnftnl/udata.h>
+
+#include <cache.h>
+#include <ctx.h>
+#include <print.h>
+#include <proto.h>
+
+static bool meta_bare(unsigned int key)
+{
+	switch (key) {
+	case NFT_META_IIF:
+	case NFT_META_OIF:
+	case NFT_META_IIFNAME:
+	case NFT_META_OIFNAME:
+	case NFT_META_IIFGROUP:
+	case NFT_META_OIFGROUP:
+		return true;
+	}
+	return false;
+}
+
+static void value_print(const struct expr *e, const struct output_ctx *o,
+			FILE *f)
+{
+	datatype_print(e, o, f);
+}
+
+static bool is_prefix_range(const struct expr *r, unsigned int *plen)
+{
+	const struct expr *lo = r->range.left, *hi = r->range.right;
+	unsigned int n = expr_value_bytes(lo), bits = n * 8, p;
+
+	/* [lo, hi] is a prefix when lo has zeros and hi ones past bit p */
+	for (p = 0; p < bits; p++) {
+		uint8_t m = 0x80 >> (p % 8);
+
+		if ((lo->val.data[p / 8] & m) != (hi->val.data[p / 8] & m))
+			break;
+	}
+	for (unsigned int b = p; b < bits; b++) {
+		uint8_t m = 0x80 >> (b % 8);
+
+		if ((lo->val.data[b / 8] & m) || !(hi->val.data[b / 8] & m))
+			return false;
+	}
+	*plen = p;
+	return p < bits;
+}
+
+/* set element ranges arrive with an exclusive end: print them inclusive */
+static void range_print(const struct expr *e, const struct output_ctx *o,
+			FILE *f)
+{
+	struct expr lo = *e->range.left, hi = *e->range.right;
+	struct expr r = *e;
+	unsigned int plen;
+
+	if (hi.flags & EXPR_F_INTERVAL_END && !(hi.flags & EXPR_F_SINGLETON)) {
+		/* end is exclusive: subtract one */
+		for (unsigned int i = expr_value_bytes(&hi); i > 0; i--)
+			if (hi.val.data[i - 1]-- != 0)
+				break;
+	}
+	if (!expr_value_cmp(&lo, &hi)) {
+		value_print(&lo, o, f);
+		return;
+	}
+	r.range.left = &lo;
+	r.range.right = &hi;
+	if ((lo.dtype->flags & DTYPE_F_PREFIX) && is_prefix_range(&r, &plen)) {
+		value_print(&lo, o, f);
+		fprintf(f, "/%u", plen);
+		return;
+	}
+	value_print(&lo, o, f);
+	fputc('-', f);
+	value_print(&hi, o, f);
+}
+
+void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *i;
+	bool first = true;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		value_print(e, o, f);
+		break;
+	case EXPR_SYMBOL:
+		fprintf(f, e->sym.quoted ? "\"%s\"" : "%s", e->sym.str);
+		break;
+	case EXPR_PAYLOAD:
+		if (e->payload.is_raw)
+			fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
+				e->payload.offset, e->len);
+		else
+			fprintf(f, "%s %s", e->payload.desc->name,
+				e->payload.tmpl->name);
+		break;
+	case EXPR_META:
+		if (meta_bare(e->meta.key))
+			fprintf(f, "%s", meta_template(e->meta.key)->name);
+		else
+			fprintf(f, "meta %s", meta_template(e->meta.key)->name);
+		break;
+	case EXPR_CT:
+		if (e->ct.dir >= 0)
+			fprintf(f, "ct %s %s", e->ct.dir ? "reply" : "original",
+				ct_template(e->ct.key)->name);
+		else
+			fprintf(f, "ct %s", ct_template(e->ct.key)->name);
+		break;
+	case EXPR_BINOP:
+		expr_print(e->op.left, o, f);
+		fprintf(f, " %s ", expr_op_name(e->op.op));
+		expr_print(e->op.right, o, f);
+		break;
+	case EXPR_PREFIX:
+		expr_print(e->prefix.expr, o, f);
+		fprintf(f, "/%u", e->prefix.prefix_len);
+		break;
+	case EXPR_RANGE:
+		range_print(e, o, f);
+		break;
+	case EXPR_SET:
+		fprintf(f, "{ ");
+		list_for_each_entry(i, &e->set.exprs, list) {
+			if (!first)
+				fprintf(f, ", ");
+			expr_print(i, o, f);
+			first = false;
+		}
+		fprintf(f, " }");
+		break;
+	case EXPR_LIST:
+		list_for_each_entry(i, &e->set.exprs, list) {
+			if (!first)
+				fputc(',', f);
+			expr_print(i, o, f);
+			first = false;
+		}
+		break;
+	case EXPR_SET_REF:
+		fprintf(f, "@%s", e->setref.name);
+		break;
+	case EXPR_VERDICT:
+		fprintf(f, "%s", verdict_name(e->verdict.verdict));
+		if (e->verdict.chain)
+			fprintf(f, " %s", e->verdict.chain);
+		break;
+	default:
+		fprintf(f, "<unknown expression>");
+		break;
+	}
+}
+
+static void relational_print(const struct expr *rel, const struct output_ctx *o,
+			     FILE *f)
+{
+	const struct expr *l = rel->op.left, *r = rel->op.right;
+
+	if (l->kind == EXPR_BINOP && l->op.op == OP_AND &&
+	    (l->op.left->dtype->flags & DTYPE_F_BITMASK) && rel->op.op == OP_EQ &&
+	    r->kind == EXPR_VALUE) {
+		/* "tcp flags syn / syn,ack" */
+		expr_print(l->op.left, o, f);
+		fputc(' ', f);
+		expr_print(r, o, f);
+		fprintf(f, " / ");
+		expr_print(l->op.right, o, f);
+		return;
+	}
+	expr_print(l, o, f);
+	if (l->kind == EXPR_BINOP && rel->op.op == OP_EQ)
+		fprintf(f, " ==");
+	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
+		fprintf(f, " %s", expr_op_name(rel->op.op));
+	fputc(' ', f);
+	expr_print(r, o, f);
+}
+
+static void bytes_print(FILE *f, uint64_t b)
+{
+	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
+	unsigned int u = 0;
+
+	while (u < 2 && b && b % 1024 == 0) {
+		b /= 1024;
+		u++;
+	}
+	fprintf(f, "%llu %s", (unsigned long long)b, units[u]);
+}
+
+static const char *unit_name(uint64_t unit)
+{
+	switch (unit) {
+	case 1:		return "second";
+	case 60:	return "minute";
+	case 3600:	return "hour";
+	case 86400:	return "day";
+	case 604800:	return "week";
+	}
+	return "error";
+}
+
+static void reject_print(const struct stmt *s, FILE *f)
+{
+	const struct datatype *dt;
+	const struct symbol *sym;
+
+	fprintf(f, "reject");
+	switch (s->reject.type) {
+	case NFT_REJECT_TCP_RST:
+		fprintf(f, " with tcp reset");
+		return;
+	case NFT_REJECT_ICMPX_UNREACH:
+		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH)
+			return;
+		dt = &icmpx_code_type;
+		fprintf(f, " with icmpx");
+		break;
+	default:
+		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3)
+			return;
+		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4)
+			return;
+		if (s->reject.family == NFPROTO_IPV6) {
+			dt = &icmpv6_code_type;
+			fprintf(f, " with icmpv6");
+		} else {
+			dt = &icmp_code_type;
+			fprintf(f, " with icmp");
+		}
+		break;
+	}
+	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
+	if (sym)
+		fprintf(f, " %s", sym->name);
+	else
+		fprintf(f, " %d", s->reject.icmp_code);
+}
+
+void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
+{
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+		relational_print(s->expr, o, f);
+		break;
+	case STMT_VERDICT:
+		expr_print(s->verdict.expr, o, f);
+		break;
+	case STMT_COUNTER:
+		if (o->flags & NFH_OUTPUT_STATELESS)
+			fprintf(f, "counter");
+		else
+			fprintf(f, "counter packets %llu bytes %llu",
+				(unsigned long long)s->counter.packets,
+				(unsigned long long)s->counter.bytes);
+		break;
+	case STMT_LIMIT:
+		fprintf(f, "limit rate %s", s->limit.flags & NFT_LIMIT_F_INV ?
+			"over " : "");
+		if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
+			bytes_print(f, s->limit.rate);
+			fprintf(f, "/%s", unit_name(s->limit.unit));
+			if (s->limit.burst) {
+				fprintf(f, " burst ");
+				bytes_print(f, s->limit.burst);
+			}
+		} else {
+			fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
+				unit_name(s->limit.unit));
+			if (s->limit.burst != 5)
+				fprintf(f, " burst %u packets", s->limit.burst);
+		}
+		break;
+	case STMT_QUOTA:
+		fprintf(f, "quota %s", s->quota.flags & NFT_QUOTA_F_INV ?
+			"over " : "");
+		bytes_print(f, s->quota.bytes);
+		if (s->quota.used && !(o->flags & NFH_OUTPUT_STATELESS)) {
+			fprintf(f, " used ");
+			bytes_print(f, s->quota.used);
+		}
+		break;
+	case STMT_LOG:
+		fprintf(f, "log");
+		if (s->log.flags & LOG_F_PREFIX)
+			fprintf(f, " prefix \"%s\"", s->log.prefix);
+		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
+			fprintf(f, " level %s", log_level_name(s->log.level));
+		if (s->log.flags & LOG_F_GROUP)
+			fprintf(f, " group %u", s->log.group);
+		if (s->log.flags & LOG_F_SNAPLEN)
+			fprintf(f, " snaplen %u", s->log.snaplen);
+		if (s->log.flags & LOG_F_QTHRESH)
+			fprintf(f, " queue-threshold %u", s->log.qthreshold);
+		break;
+	case STMT_REJECT:
+		reject_print(s, f);
+		break;
+	case STMT_NOTRACK:
+		fprintf(f, "notrack");
+		break;
+	case STMT_META: {
+		struct expr v;
+
+		fprintf(f, meta_bare(s->meta.key) ? "%s set " : "meta %s set ",
+			meta_template(s->meta.key)->name);
+		if (s->meta.expr && s->meta.expr->kind == EXPR_VALUE) {
+			const struct meta_template *t = meta_template(s->meta.key);
+
+			v = *s->meta.expr;
+			if (t->byteorder == BYTEORDER_HOST && t->dtype != &ifname_type)
+				for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
+					uint8_t x = v.val.data[i];
+					unsigned int n = expr_value_bytes(&v);
+
+					v.val.data[i] = v.val.data[n - 1 - i];
+					v.val.data[n - 1 - i] = x;
+				}
+			v.dtype = t->dtype;
+			expr_print(&v, o, f);
+		} else if (s->meta.expr) {
+			expr_print(s->meta.expr, o, f);
+		}
+		break;
+	}
+	case STMT_CT: {
+		struct expr v;
+		const struct ct_template *t = ct_template(s->ct.key);
+
+		fprintf(f, "ct %s set ", t->name);
+		if (s->ct.expr && s->ct.expr->kind == EXPR_VALUE) {
+			v = *s->ct.expr;
+			if (t->byteorder == BYTEORDER_HOST)
+				for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
+					uint8_t x = v.val.data[i];
+					unsigned int n = expr_value_bytes(&v);
+
+					v.val.data[i] = v.val.data[n - 1 - i];
+					v.val.data[n - 1 - i] = x;
+				}
+			v.dtype = t->dtype;
+			expr_print(&v, o, f);
+		} else if (s->ct.expr) {
+			expr_print(s->ct.expr, o, f);
+		}
+		break;
+	}
+	case STMT_FWD:
+	case STMT_DUP: {
+		struct expr v = *s->fwd.dev;
+
+		for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
+			uint8_t x = v.val.data[i];
+			unsigned int n = expr_value_bytes(&v);
+
+			v.val.data[i] = v.val.data[n - 1 - i];
+			v.val.data[n - 1 - i] = x;
+		}
+		v.dtype = &ifindex_type;
+		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
+		expr_print(&v, o, f);
+		break;
+	}
+	case STMT_NAT: {
+		static const char *const names[] = {
+			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
+			[NFH_NAT_MASQ] = "masquerade", [NFH_NAT_REDIR] = "redirect",
+		};
+
+		fprintf(f, "%s", names[s->nat.type]);
+		if (s->nat.addr) {
+			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+						    &ip6addr_type : &ipaddr_type;
+			struct expr *a = expr_clone(s->nat.addr);
+
+			if (a->kind == EXPR_RANGE) {
+				a->range.left->dtype = dt;
+				a->range.right->dtype = dt;
+			} else {
+				a->dtype = dt;
+			}
+			fprintf(f, " to ");
+			expr_print(a, o, f);
+			expr_free(a);
+		}
+		break;
+	}
+	default:
+		fprintf(f, "# unsupported expression \"%s\" (nfh cannot print it yet)",
+			s->verdict.expr ? s->verdict.expr->sym.str : "?");
+		break;
+	}
+}
+
+void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
+{
+	const struct stmt *s;
+	bool first = true;
+
+	list_for_each_entry(s, &r->stmts, list) {
+		if (!first)
+			fputc(' ', f);
+		stmt_print(s, o, f);
+		first = false;
+	}
+	if (r->comment)
+		fprintf(f, "%scomment \"%s\"", first ? "" : " ", r->comment);
+}
+
+/* --- listings ----------------------------------------------------------- */
+
+static char *udata_comment(const void *ud, uint32_t len)
+{
+	const struct nftnl_udata *attr;
+
+	nftnl_udata_for_each_data(ud, len, attr)
+		if (nftnl_udata_type(attr) == 0)
+			return xstrndup(nftnl_udata_get(attr), nftnl_udata_len(attr));
+	return NULL;
+}
+
+static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
+			     const struct output_ctx *o, FILE *f)
+{
+	unsigned int hook = nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM);
+
+	fprintf(f, "\t\ttype %s hook %s",
+		nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
+		hook_name(family, hook));
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
+		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		unsigned int n = 0;
+
+		while (devs[n])
+			n++;
+		if (n == 1) {
+			fprintf(f, " device \"%s\"", devs[0]);
+		} else {
+			fprintf(f, " devices = { ");
+			for (unsigned int i = 0; i < n; i++)
+				fprintf(f, "%s%s", i ? ", " : "", devs[i]);
+			fprintf(f, " }");
+		}
+	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
+		fprintf(f, " device \"%s\"", nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+	}
+	fprintf(f, " priority ");
+	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
+		   false);
+	fprintf(f, "; policy %s;\n",
+		nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) == NF_DROP ?
+		"drop" : "accept");
+}
+
+static void chain_print(struct cache_table *t, struct cache_chain *ch,
+			unsigned int family, const struct output_ctx *o,
+			FILE *f, bool rules)
+{
+	struct nftnl_chain *c = ch->nlc;
+	struct cache_rule *cr;
+
+	fprintf(f, "\tchain %s {", nftnl_chain_get_str(c, NFTNL_CHAIN_NAME));
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu",
+			(unsigned long long)nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE));
+	fputc('\n', f);
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_USERDATA)) {
+		uint32_t len;
+		const void *ud = nftnl_chain_get_data(c, NFTNL_CHAIN_USERDATA, &len);
+		char *cm = udata_comment(ud, len);
+
+		if (cm)
+			fprintf(f, "\t\tcomment \"%s\"\n", cm);
+		free(cm);
+	}
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
+		chain_hook_print(c, family, o, f);
+	if (rules) {
+		list_for_each_entry(cr, &ch->rules, list) {
+			struct rule *r = delin_rule(t, cr->nlr);
+
+			fprintf(f, "\t\t");
+			rule_print(r, o, f);
+			if (o->flags & NFH_OUTPUT_HANDLE)
+				fprintf(f, " # handle %llu",
+					(unsigned long long)r->h.handle);
+			fputc('\n', f);
+			rule_free(r);
+		}
+	}
+	fprintf(f, "\t}\n");
+}
+
+static void table_print(struct cache_table *t, const struct output_ctx *o,
+			FILE *f, const char *only_chain, bool chains_only)
+{
+	struct nftnl_table *nlt = t->nlt;
+	unsigned int family = nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY);
+	struct cache_chain *ch;
+	bool first = true;
+
+	fprintf(f, "table %s %s {", family_name(family),
+		nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu",
+			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
+	fputc('\n', f);
+	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
+		uint32_t len;
+		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
+		char *cm = udata_comment(ud, len);
+
+		if (cm)
+			fprintf(f, "\tcomment \"%s\"\n", cm);
+		free(cm);
+	}
+	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
+		uint32_t flags = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
+
+		if (flags & NFT_TABLE_F_DORMANT)
+			fprintf(f, "\tflags dormant\n");
+	}
+	list_for_each_entry(ch, &t->chains, list) {
+		if (only_chain &&
+		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
+			continue;
+		if (!first)
+			fputc('\n', f);
+		chain_print(t, ch, family, o, f, !chains_only);
+		first = false;
+	}
+	fprintf(f, "}\n");
+}
+
+int print_listing(struct cache *c, enum list_what what, unsigned int family,
+		  const char *table, const char *chain,
+		  const struct output_ctx *o, FILE *f)
+{
+	struct cache_table *t;
+	int found = 0;
+
+	list_for_each_entry(t, &c->tables, list) {
+		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+
+		if (family && fam != family)
+			continue;
+		if (table && strcmp(table, name))
+			continue;
+		switch (what) {
+		case LIST_TABLES:
+			fprintf(f, "table %s %s\n", family_name(fam), name);
+			break;
+		case LIST_CHAIN:
+			if (!cache_chain_find(t, chain))
+				continue;
+			table_print(t, o, f, chain, false);
+			break;
+		case LIST_CHAINS:
+			table_print(t, o, f, NULL, true);
+			break;
+		default:
+			table_print(t, o, f, NULL, false);
+			break;
+		}
+		found++;
+	}
+	return (what == LIST_TABLE || what == LIST_CHAIN) && !found ? -1 : 0;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <proto.h>
+#include <stmt.h>
+
+struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
+{
+	struct stmt *s = xzalloc(sizeof(*s));
+
+	init_list_head(&s->list);
+	s->loc = loc ? *loc : internal_location;
+	s->kind = kind;
+	return s;
+}
+
+void stmt_free(struct stmt *s)
+{
+	if (!s)
+		return;
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+		expr_free(s->expr);
+		break;
+	case STMT_VERDICT:
+		expr_free(s->verdict.expr);
+		break;
+	case STMT_LOG:
+		free(s->log.prefix);
+		break;
+	case STMT_REJECT:
+		expr_free(s->reject.expr);
+		break;
+	case STMT_META:
+		expr_free(s->meta.expr);
+		break;
+	case STMT_PAYLOAD:
+	case STMT_EXTHDR:
+		expr_free(s->payload.expr);
+		expr_free(s->payload.val);
+		break;
+	case STMT_CT:
+		expr_free(s->ct.expr);
+		break;
+	case STMT_FWD:
+	case STMT_DUP:
+		expr_free(s->fwd.dev);
+		expr_free(s->fwd.addr);
+		break;
+	case STMT_NAT:
+		expr_free(s->nat.addr);
+		expr_free(s->nat.proto);
+		break;
+	default:
+		break;
+	}
+	free(s);
+}
+
+struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_EXPRESSION);
+
+	s->expr = e;
+	return s;
+}
+
+struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_VERDICT);
+
+	s->verdict.expr = e;
+	return s;
+}
+
+static const struct symbol time_units[] = {
+	{ "second",	1 },
+	{ "minute",	60 },
+	{ "hour",	3600 },
+	{ "day",	86400 },
+	{ "week",	604800 },
+	{ NULL, 0 },
+};
+
+int stmt_limit_unit(struct stmt *s, const char *unit,
+		    const struct location *loc, struct list_head *msgs)
+{
+	const struct symbol *sym = symbol_by_name(time_units, unit);
+
+	if (!sym)
+		return error_queue(msgs, loc,
+				   "wrong rate format: unknown time unit \"%s\"",
+				   unit);
+	s->limit.unit = sym->value;
+	return 0;
+}
+
+static const struct symbol byte_units[] = {
+	{ "bytes",	1 },
+	{ "kbytes",	1024 },
+	{ "mbytes",	1024 * 1024 },
+	{ "gbytes",	1024 * 1024 * 1024ULL },
+	{ NULL, 0 },
+};
+
+int stmt_bytes_unit(const char *unit, uint64_t *bytes)
+{
+	const struct symbol *sym = symbol_by_name(byte_units, unit);
+
+	if (!sym)
+		return -1;
+	*bytes = sym->value;
+	return 0;
+}
+
+int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
+		     const struct location *loc, struct list_head *msgs)
+{
+	uint64_t mult;
+
+	if (stmt_bytes_unit(unit, &mult) < 0)
+		return error_queue(msgs, loc,
+				   "wrong rate format: unknown unit \"%s\"",
+				   unit);
+	s->limit.rate = rate * mult;
+	return 0;
+}
+
+static const struct symbol log_levels[] = {
+	{ "emerg",	0 },
+	{ "alert",	1 },
+	{ "crit",	2 },
+	{ "err",	3 },
+	{ "warn",	4 },
+	{ "notice",	5 },
+	{ "info",	6 },
+	{ "debug",	7 },
+	{ "audit",	8 },
+	{ NULL, 0 },
+};
+
+const char *log_level_name(unsigned int level)
+{
+	const struct symbol *sym = symbol_by_value(log_levels, level);
+
+	return sym ? sym->name : "unknown";
+}
+
+int stmt_log_level(struct stmt *s, const char *level,
+		   const struct location *loc, struct list_head *msgs)
+{
+	const struct symbol *sym = symbol_by_name(log_levels, level);
+
+	if (!sym)
+		return error_queue(msgs, loc, "invalid log level \"%s\"", level);
+	s->log.level = sym->value;
+	s->log.flags |= LOG_F_LEVEL;
+	return 0;
+}
+
+int stmt_reject_with(struct stmt *s, const char *proto,
+		     const struct location *ploc, struct expr *code,
+		     struct list_head *msgs)
+{
+	if (!strcmp(proto, "tcp")) {
+		if (code->kind != EXPR_SYMBOL || strcmp(code->sym.str, "reset")) {
+			error_queue(msgs, &code->loc,
+				    "expected \"reset\" after \"reject with tcp\"");
+			expr_free(code);
+			return -1;
+		}
+		expr_free(code);
+		s->reject.type = NFT_REJECT_TCP_RST;
+		return 0;
+	}
+	if (!strcmp(proto, "icmp")) {
+		s->reject.type = NFT_REJECT_ICMP_UNREACH;
+		s->reject.family = NFPROTO_IPV4;
+	} else if (!strcmp(proto, "icmpv6") || !strcmp(proto, "icmp6")) {
+		s->reject.type = NFT_REJECT_ICMP_UNREACH;
+		s->reject.family = NFPROTO_IPV6;
+	} else if (!strcmp(proto, "icmpx")) {
+		s->reject.type = NFT_REJECT_ICMPX_UNREACH;
+	} else {
+		expr_free(code);
+		return error_queue(msgs, ploc,
+				   "unknown reject type \"%s\"; expected icmp, icmpv6, icmpx or tcp",
+				   proto);
+	}
+	s->reject.expr = code;
+	return 0;
+}
+
+struct stmt *stmt_meta_set(const struct location *loc, const char *key,
+			   const struct location *kloc, struct expr *val,
+			   struct list_head *msgs)
+{
+	int k = meta_key_lookup(key, false);
+	struct stmt *s;
+
+	if (k < 0) {
+		error_queue(msgs, kloc, "unknown meta key \"%s\"", key);
+		expr_free(val);
+		return NULL;
+	}
+	s = stmt_alloc(loc, STMT_META);
+	s->meta.key = k;
+	s->meta.expr = val;
+	return s;
+}
