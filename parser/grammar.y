@@ -466,6 +466,7 @@ table_block_alloc	:	%empty
 
 table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block common_block
+			|	table_block error stmt_separator	{ yyerrok; }
 			|	table_block stmt_separator
 			|	table_block FLAGS table_flags stmt_separator	{ free($2); }
 			|	table_block COMMENT string stmt_separator
@@ -517,6 +518,7 @@ chain_block_alloc	:	%empty
 
 chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block common_block
+			|	chain_block error stmt_separator	{ yyerrok; }
 			|	chain_block stmt_separator
 			|	chain_block hook_spec stmt_separator
 			|	chain_block POLICY symbol_value stmt_separator
