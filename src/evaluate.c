@@ -437,30 +437,33 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_SET:
 		return set_eval(ctx, lhs, x);
 	case EXPR_LIST: {
-		struct expr *i, *acc = NULL;
+		struct expr *i, *next, *acc = NULL;
 
 		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
 			x->kind = EXPR_SET;
 			return set_eval(ctx, lhs, x);
 		}
-		list_for_each_entry(i, &x->set.exprs, list) {
+		list_for_each_entry_safe(i, next, &x->set.exprs, list) {
 			struct expr *n = i;
 
-			if (rhs_eval(ctx, lhs, &n) < 0)
+			/* evaluation may replace the node: detach it first */
+			list_del(&i->list);
+			if (rhs_eval(ctx, lhs, &n) < 0) {
+				expr_free(n);
+				expr_free(acc);
 				return -1;
-			if (n != i) {
-				list_add(&n->list, &i->list);
-				list_del(&i->list);
-				i = n;
 			}
-			if (i->kind != EXPR_VALUE)
-				return err(ctx, &i->loc, "expected a flag value");
+			list_add_tail(&n->list, &next->list);
+			if (n->kind != EXPR_VALUE) {
+				expr_free(acc);
+				return err(ctx, &n->loc, "expected a flag value");
+			}
 			if (!acc)
 				acc = constant_expr_alloc(&x->loc, lhs->dtype,
 							  lhs->byteorder, lhs->len,
 							  NULL);
 			for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
-				acc->val.data[b] |= i->val.data[b];
+				acc->val.data[b] |= n->val.data[b];
 		}
 		expr_free(x);
 		*e = acc;
