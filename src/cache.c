@@ -232,22 +232,6 @@ static int oerr(struct list_head *msgs, const struct nl_item *it,
 			   strerror(err));
 }
 
-static void rename_lookups(struct nftnl_rule *r, uint32_t id, const char *name)
-{
-	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
-	struct nftnl_expr *e;
-
-	while ((e = nftnl_expr_iter_next(it))) {
-		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
-
-		if (!strcmp(n, "lookup") &&
-		    nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID) &&
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID) == id)
-			nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
-	}
-	nftnl_expr_iter_destroy(it);
-}
-
 struct anon_id {
 	uint32_t	id;
 	char		name[32];
@@ -348,8 +332,6 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 		if (!ch)
 			return oerr(msgs, it, "rule", ENOENT);
-		for (unsigned int k = 0; k < *nids; k++)
-			rename_lookups(r, ids[k].id, ids[k].name);
 		if (it->flags & NLM_F_REPLACE) {
 			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
 

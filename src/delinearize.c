@@ -280,6 +280,17 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
 	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
+
+	/* offline, a rule still names its anonymous set by batch id */
+	if (!cs && nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID)) {
+		uint32_t id = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID);
+		struct cache_set *i;
+
+		list_for_each_entry(i, &ctx->table->sets, list)
+			if (nftnl_set_is_set(i->nls, NFTNL_SET_ID) &&
+			    nftnl_set_get_u32(i->nls, NFTNL_SET_ID) == id)
+				cs = i;
+	}
 	struct expr *l = reg_get(ctx, sreg), *r;
 	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) ?
 			 nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) : 0;
