@@ -358,7 +358,9 @@ static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr *set)
 {
 	struct expr *i, *next;
+	int ret = 0;
 
+	/* every element is checked, so that all bad ones are reported */
 	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
 		struct expr *n = i;
 
@@ -366,6 +368,7 @@ static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if (rhs_eval(ctx, lhs, &n) < 0) {
 			expr_free(n);
 			set->set.size--;
+			ret = -1;
 			continue;
 		}
 		list_add_tail(&n->list, &next->list);
@@ -386,7 +389,7 @@ static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	set->dtype = lhs->dtype;
 	set->len = lhs->len;
 	set->byteorder = lhs->byteorder;
-	return 0;
+	return ret;
 }
 
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
@@ -437,33 +440,24 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_SET:
 		return set_eval(ctx, lhs, x);
 	case EXPR_LIST: {
-		struct expr *i, *next, *acc = NULL;
+		struct expr *i, *acc;
 
+		/* a list of flags is a set whose values are ORed together */
+		if (set_eval(ctx, lhs, x) < 0)
+			return -1;
 		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
 			x->kind = EXPR_SET;
-			return set_eval(ctx, lhs, x);
+			return 0;
 		}
-		list_for_each_entry_safe(i, next, &x->set.exprs, list) {
-			struct expr *n = i;
-
-			/* evaluation may replace the node: detach it first */
-			list_del(&i->list);
-			if (rhs_eval(ctx, lhs, &n) < 0) {
-				expr_free(n);
+		acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
+					  lhs->len, NULL);
+		list_for_each_entry(i, &x->set.exprs, list) {
+			if (i->kind != EXPR_VALUE) {
 				expr_free(acc);
-				return -1;
+				return err(ctx, &i->loc, "expected a flag value");
 			}
-			list_add_tail(&n->list, &next->list);
-			if (n->kind != EXPR_VALUE) {
-				expr_free(acc);
-				return err(ctx, &n->loc, "expected a flag value");
-			}
-			if (!acc)
-				acc = constant_expr_alloc(&x->loc, lhs->dtype,
-							  lhs->byteorder, lhs->len,
-							  NULL);
 			for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
-				acc->val.data[b] |= n->val.data[b];
+				acc->val.data[b] |= i->val.data[b];
 		}
 		expr_free(x);
 		*e = acc;

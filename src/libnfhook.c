@@ -251,7 +251,9 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 		ret = -1;
 	scanner_destroy(scanner);
 
-	if (ret == 0 && eval_cmds(ctx, &state, &cmds, &msgs) < 0)
+	/* nothing reaches the kernel once any error was queued */
+	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
+			 !list_empty(&msgs)))
 		ret = -1;
 	if (ret == 0 && unsupported_cmds(&cmds, &msgs) < 0)
 		ret = -1;
