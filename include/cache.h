@@ -51,6 +51,7 @@ struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 				     const char *name);
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find(struct cache_table *t, const char *name);
+struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt);
 struct cache_chain *cache_add_chain(struct cache_table *t,

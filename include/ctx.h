@@ -26,6 +26,7 @@ struct nfh_ctx {
 	struct list_head	inputs;		/* input_desc, kept for erecs */
 	struct mnl_socket	*nl;
 	uint32_t		seq;
+	uint32_t		set_id;		/* last anonymous set id used */
 	struct cache		*offline_cache;	/* offline ruleset */
 };
 

@@ -96,6 +96,18 @@ struct cache_set *cache_set_find(struct cache_table *t, const char *name)
 	return NULL;
 }
 
+/* anonymous sets are bound by their batch id, unique per context */
+struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id)
+{
+	struct cache_set *s;
+
+	list_for_each_entry(s, &t->sets, list)
+		if (nftnl_set_is_set(s->nls, NFTNL_SET_ID) &&
+		    nftnl_set_get_u32(s->nls, NFTNL_SET_ID) == id)
+			return s;
+	return NULL;
+}
+
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 {
 	struct cache_table *t = xzalloc(sizeof(*t));
@@ -168,6 +180,8 @@ static struct nftnl_set *set_copy(struct nftnl_set *s)
 	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
 		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
 				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
+	if (nftnl_set_is_set(s, NFTNL_SET_ID))
+		nftnl_set_set_u32(n, NFTNL_SET_ID, nftnl_set_get_u32(s, NFTNL_SET_ID));
 	it = nftnl_set_elems_iter_create(s);
 	while ((e = nftnl_set_elems_iter_next(it)))
 		elem_copy(n, e);
@@ -232,13 +246,7 @@ static int oerr(struct list_head *msgs, const struct nl_item *it,
 			   strerror(err));
 }
 
-struct anon_id {
-	uint32_t	id;
-	char		name[32];
-};
-
 static int apply_item(struct cache *c, struct nl_item *it,
-		      struct anon_id *ids, unsigned int *nids,
 		      struct list_head *msgs)
 {
 	struct cache_table *t;
@@ -290,13 +298,11 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
 		if (!t)
 			return oerr(msgs, it, "set", ENOENT);
-		if (*nids < 256) {
-			struct anon_id *a = &ids[(*nids)++];
+		if (nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
+			char name[32];
 
-			a->id = nftnl_set_get_u32(it->obj, NFTNL_SET_ID);
-			snprintf(a->name, sizeof(a->name), "__set%u",
-				 t->next_anon_set++);
-			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, a->name);
+			snprintf(name, sizeof(name), "__set%u", t->next_anon_set++);
+			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
 		}
 		nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
 		cache_add_set(t, it->obj);
@@ -306,12 +312,10 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		struct nftnl_set_elems_iter *i;
 		struct nftnl_set_elem *e;
 		struct cache_set *s = NULL;
-		uint32_t id = nftnl_set_get_u32(it->obj, NFTNL_SET_ID);
 
 		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
-		for (unsigned int k = 0; t && k < *nids; k++)
-			if (ids[k].id == id)
-				s = cache_set_find(t, ids[k].name);
+		if (t)
+			s = cache_set_find_id(t, nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
 		if (!s)
 			return oerr(msgs, it, "set elements", ENOENT);
 		i = nftnl_set_elems_iter_create(it->obj);
@@ -450,13 +454,11 @@ static int apply_item(struct cache *c, struct nl_item *it,
 int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 {
 	struct cache *work = clone_cache(c);
-	struct anon_id ids[256];
-	unsigned int nids = 0;
 	struct nl_item *it;
 	int ret = 0;
 
 	list_for_each_entry(it, &b->items, list)
-		if (apply_item(work, it, ids, &nids, msgs) < 0)
+		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
 	if (ret < 0) {
 		cache_free(work);

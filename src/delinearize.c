@@ -218,30 +218,74 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 							     l, r)));
 }
 
-/* interval sets come as start and end (exclusive) pairs */
+struct raw_elem {
+	uint8_t		key[NFH_VAL_MAXLEN];
+	uint32_t	len;
+	bool		end;
+};
+
+/* by key; at equal keys an interval's end sorts before the next start */
+static int raw_elem_cmp(const void *a, const void *b)
+{
+	const struct raw_elem *x = a, *y = b;
+	int d = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+
+	return d ? d : (int)y->end - (int)x->end;
+}
+
+static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
+{
+	struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(s);
+	struct raw_elem *v = NULL;
+	struct nftnl_set_elem *el;
+	unsigned int cap = 0;
+
+	*n = 0;
+	while ((el = nftnl_set_elems_iter_next(it))) {
+		uint32_t len;
+		const void *key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
+
+		if (!key)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		memset(&v[*n], 0, sizeof(v[*n]));
+		v[*n].len = len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len;
+		memcpy(v[*n].key, key, v[*n].len);
+		v[*n].end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
+			    (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+			     NFT_SET_ELEM_INTERVAL_END);
+		(*n)++;
+	}
+	nftnl_set_elems_iter_destroy(it);
+	return v;
+}
+
+/*
+ * Interval sets come as start and end (exclusive) pairs, in whatever order
+ * the kernel's set backend dumps them: sort them first.
+ */
 static struct expr *set_elements(struct nftnl_set *s)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
-	struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(s);
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
-	struct nftnl_set_elem *el;
 	struct expr *start = NULL;
+	struct raw_elem *el;
+	unsigned int n;
 
-	while ((el = nftnl_set_elems_iter_next(it))) {
-		uint32_t len, flags = 0;
-		const void *key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
-		struct expr *v;
+	el = collect_elems(s, &n);
+	if (interval)
+		qsort(el, n, sizeof(*el), raw_elem_cmp);
+	for (unsigned int i = 0; i < n; i++) {
+		struct expr *v = raw_value(el[i].key, el[i].len);
 
-		if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS))
-			flags = nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS);
-		if (!key)
-			continue;
-		v = raw_value(key, len);
 		if (!interval) {
 			compound_expr_add(set, v);
 			continue;
 		}
-		if (flags & NFT_SET_ELEM_INTERVAL_END) {
+		if (el[i].end) {
 			if (start) {
 				v->flags |= EXPR_F_INTERVAL_END;
 				compound_expr_add(set, range_expr_alloc(&internal_location,
@@ -266,12 +310,11 @@ static struct expr *set_elements(struct nftnl_set *s)
 		/* runs to the largest value */
 		struct expr *end = expr_clone(start);
 
+		/* an inclusive end: no INTERVAL_END flag to subtract from */
 		memset(end->val.data, 0xff, expr_value_bytes(end));
-		end->flags |= EXPR_F_INTERVAL_END | EXPR_F_SINGLETON;
-		end->flags &= ~EXPR_F_CONSTANT;
 		compound_expr_add(set, range_expr_alloc(&internal_location, start, end));
 	}
-	nftnl_set_elems_iter_destroy(it);
+	free(el);
 	return set;
 }
 
@@ -280,21 +323,14 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
 	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
-
-	/* offline, a rule still names its anonymous set by batch id */
-	if (!cs && nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID)) {
-		uint32_t id = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID);
-		struct cache_set *i;
-
-		list_for_each_entry(i, &ctx->table->sets, list)
-			if (nftnl_set_is_set(i->nls, NFTNL_SET_ID) &&
-			    nftnl_set_get_u32(i->nls, NFTNL_SET_ID) == id)
-				cs = i;
-	}
 	struct expr *l = reg_get(ctx, sreg), *r;
 	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) ?
 			 nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) : 0;
 
+	/* offline, a rule still names its anonymous set by batch id */
+	if (!cs && nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID))
+		cs = cache_set_find_id(ctx->table,
+				       nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID));
 	if (!l || !cs || nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
 		expr_free(l);
 		unsupported(ctx, "lookup");
@@ -489,6 +525,35 @@ static void type_value(struct expr *v, const struct datatype *dt,
 		v->len = len;
 }
 
+static const struct expr *elem_low(const struct expr *e)
+{
+	return e->kind == EXPR_RANGE ? e->range.left :
+	       e->kind == EXPR_PREFIX ? e->prefix.expr : e;
+}
+
+static int elem_cmp(const void *a, const void *b)
+{
+	return expr_value_cmp(elem_low(*(struct expr *const *)a),
+			      elem_low(*(struct expr *const *)b));
+}
+
+/* elements print in ascending order, whatever order the kernel kept */
+static void set_sort(struct expr *set)
+{
+	struct expr **v, *i, *next;
+	unsigned int n = 0;
+
+	v = xmalloc(sizeof(*v) * (set->set.size + 1));
+	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
+		list_del(&i->list);
+		v[n++] = i;
+	}
+	qsort(v, n, sizeof(*v), elem_cmp);
+	for (unsigned int k = 0; k < n; k++)
+		list_add_tail(&v[k]->list, &set->set.exprs);
+	free(v);
+}
+
 static void type_rhs(struct expr *r, const struct expr *lhs)
 {
 	struct expr *i;
@@ -506,6 +571,7 @@ static void type_rhs(struct expr *r, const struct expr *lhs)
 		list_for_each_entry(i, &r->set.exprs, list)
 			type_rhs(i, lhs);
 		r->dtype = lhs->dtype;
+		set_sort(r);
 		break;
 	default:
 		break;

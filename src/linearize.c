@@ -32,7 +32,6 @@ struct lin_ctx {
 	struct list_head	*msgs;
 	struct cmd		*cmd;
 	struct nftnl_rule	*nlr;
-	uint32_t		set_id;
 };
 
 static int lerr(struct lin_ctx *ctx, const struct location *loc,
@@ -267,7 +266,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	const struct expr *sel = selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
 	struct nftnl_expr *e;
-	unsigned int id = ++ctx->set_id;
+	unsigned int id = ++ctx->nfh->set_id;
 	unsigned int nelems;
 	struct load ld;
 

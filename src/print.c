@@ -69,7 +69,7 @@ static void range_print(const struct expr *e, const struct output_ctx *o,
 	struct expr r = *e;
 	unsigned int plen;
 
-	if (hi.flags & EXPR_F_INTERVAL_END && !(hi.flags & EXPR_F_SINGLETON)) {
+	if (hi.flags & EXPR_F_INTERVAL_END) {
 		/* end is exclusive: subtract one */
 		for (unsigned int i = expr_value_bytes(&hi); i > 0; i--)
 			if (hi.val.data[i - 1]-- != 0)
