@@ -212,6 +212,8 @@ uint64_t expr_value_u64(const struct expr *e);
 void expr_value_set_u64(struct expr *e, uint64_t v);
 int expr_value_cmp(const struct expr *a, const struct expr *b);
 bool expr_value_is_zero(const struct expr *e);
+/* reverses @n bytes: host order <-> big endian */
+void bytes_reverse(uint8_t *data, unsigned int n);
 unsigned int expr_value_bytes(const struct expr *e);
 
 const char *expr_op_name(enum ops op);

@@ -500,12 +500,7 @@ static void type_value(struct expr *v, const struct datatype *dt,
 	if (bo == BYTEORDER_HOST && dt != &ifname_type && dt != &string_type &&
 	    !was_be) {
 		/* register holds host order: make it big endian again */
-		for (unsigned int i = 0; i < n / 2; i++) {
-			uint8_t t = v->val.data[i];
-
-			v->val.data[i] = v->val.data[n - 1 - i];
-			v->val.data[n - 1 - i] = t;
-		}
+		bytes_reverse(v->val.data, n);
 	}
 	v->flags &= ~EXPR_F_BOOLEAN;
 	if (len && len < n * 8 && dt != &ifname_type && dt != &string_type) {

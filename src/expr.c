@@ -278,6 +278,16 @@ int expr_value_cmp(const struct expr *a, const struct expr *b)
 	return memcmp(a->val.data, b->val.data, n);
 }
 
+void bytes_reverse(uint8_t *data, unsigned int n)
+{
+	for (unsigned int i = 0; i < n / 2; i++) {
+		uint8_t t = data[i];
+
+		data[i] = data[n - 1 - i];
+		data[n - 1 - i] = t;
+	}
+}
+
 bool expr_value_is_zero(const struct expr *e)
 {
 	for (unsigned int i = 0; i < expr_value_bytes(e); i++)

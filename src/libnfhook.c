@@ -214,8 +214,6 @@ static int unsupported_cmds(struct list_head *cmds, struct list_head *msgs)
 		if (cmd->op == CMD_RESET)
 			ret = error_queue(msgs, &cmd->loc,
 					  "reset is not supported yet");
-		if (cmd->op == CMD_LIST && cmd->obj == CMD_OBJ_CHAIN && 0)
-			ret = -1;
 	}
 	return ret;
 }

@@ -63,12 +63,7 @@ static unsigned int value_data(const struct expr *v, enum byteorder bo,
 
 	memcpy(out, v->val.data, n);
 	if (bo == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-		for (unsigned int i = 0; i < n / 2; i++) {
-			uint8_t t = out[i];
-
-			out[i] = out[n - 1 - i];
-			out[n - 1 - i] = t;
-		}
+		bytes_reverse(out, n);
 	return n;
 }
 
@@ -399,12 +394,7 @@ static void add_elem(struct nftnl_set *s, const uint8_t *key, unsigned int len,
 
 	memcpy(data, key, len);
 	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(sel->dtype))
-		for (unsigned int i = 0; i < len / 2; i++) {
-			uint8_t t = data[i];
-
-			data[i] = data[len - 1 - i];
-			data[len - 1 - i] = t;
-		}
+		bytes_reverse(data, len);
 	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, data, len);
 	if (flags)
 		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);

@@ -254,6 +254,26 @@ static void reject_print(const struct stmt *s, FILE *f)
 		fprintf(f, " %d", s->reject.icmp_code);
 }
 
+/* a value as a register held it, printed as a constant of type @dt */
+static void register_value_print(const struct expr *e, const struct datatype *dt,
+				 enum byteorder bo, const struct output_ctx *o,
+				 FILE *f)
+{
+	struct expr v;
+
+	if (!e)
+		return;
+	if (e->kind != EXPR_VALUE) {
+		expr_print(e, o, f);
+		return;
+	}
+	v = *e;
+	if (bo == BYTEORDER_HOST && dt != &ifname_type && dt != &string_type)
+		bytes_reverse(v.val.data, expr_value_bytes(&v));
+	v.dtype = dt;
+	expr_print(&v, o, f);
+}
+
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
 	switch (s->kind) {
@@ -316,68 +336,22 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_NOTRACK:
 		fprintf(f, "notrack");
 		break;
-	case STMT_META: {
-		struct expr v;
-
+	case STMT_META:
 		fprintf(f, meta_bare(s->meta.key) ? "%s set " : "meta %s set ",
 			meta_template(s->meta.key)->name);
-		if (s->meta.expr && s->meta.expr->kind == EXPR_VALUE) {
-			const struct meta_template *t = meta_template(s->meta.key);
-
-			v = *s->meta.expr;
-			if (t->byteorder == BYTEORDER_HOST && t->dtype != &ifname_type)
-				for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
-					uint8_t x = v.val.data[i];
-					unsigned int n = expr_value_bytes(&v);
-
-					v.val.data[i] = v.val.data[n - 1 - i];
-					v.val.data[n - 1 - i] = x;
-				}
-			v.dtype = t->dtype;
-			expr_print(&v, o, f);
-		} else if (s->meta.expr) {
-			expr_print(s->meta.expr, o, f);
-		}
+		register_value_print(s->meta.expr, meta_template(s->meta.key)->dtype,
+				     meta_template(s->meta.key)->byteorder, o, f);
 		break;
-	}
-	case STMT_CT: {
-		struct expr v;
-		const struct ct_template *t = ct_template(s->ct.key);
-
-		fprintf(f, "ct %s set ", t->name);
-		if (s->ct.expr && s->ct.expr->kind == EXPR_VALUE) {
-			v = *s->ct.expr;
-			if (t->byteorder == BYTEORDER_HOST)
-				for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
-					uint8_t x = v.val.data[i];
-					unsigned int n = expr_value_bytes(&v);
-
-					v.val.data[i] = v.val.data[n - 1 - i];
-					v.val.data[n - 1 - i] = x;
-				}
-			v.dtype = t->dtype;
-			expr_print(&v, o, f);
-		} else if (s->ct.expr) {
-			expr_print(s->ct.expr, o, f);
-		}
+	case STMT_CT:
+		fprintf(f, "ct %s set ", ct_template(s->ct.key)->name);
+		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
+				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
-	}
 	case STMT_FWD:
-	case STMT_DUP: {
-		struct expr v = *s->fwd.dev;
-
-		for (unsigned int i = 0; i < expr_value_bytes(&v) / 2; i++) {
-			uint8_t x = v.val.data[i];
-			unsigned int n = expr_value_bytes(&v);
-
-			v.val.data[i] = v.val.data[n - 1 - i];
-			v.val.data[n - 1 - i] = x;
-		}
-		v.dtype = &ifindex_type;
+	case STMT_DUP:
 		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
-		expr_print(&v, o, f);
+		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
 		break;
-	}
 	case STMT_NAT: {
 		static const char *const names[] = {
 			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
