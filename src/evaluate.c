@@ -30,21 +30,8 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e);
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
 
-static int err(struct eval_ctx *ctx, const struct location *loc,
-	       const char *fmt, ...) __fmt(3, 4);
-
-static int err(struct eval_ctx *ctx, const struct location *loc,
-	       const char *fmt, ...)
-{
-	struct error_record *erec;
-	va_list ap;
-
-	va_start(ap, fmt);
-	erec = erec_vcreate(EREC_ERROR, loc, fmt, ap);
-	va_end(ap);
-	list_add_tail(&erec->list, ctx->msgs);
-	return -1;
-}
+/* a check is one line: queue the error, return -1 */
+#define err(ctx, loc, ...) error_queue((ctx)->msgs, loc, __VA_ARGS__)
 
 /* --- protocol context --------------------------------------------------- */
 
