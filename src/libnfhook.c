@@ -10,6 +10,7 @@
 #include <cache.h>
 #include <ctx.h>
 #include <evaluate.h>
+#include <json.h>
 #include <linearize.h>
 #include <parser.h>
 #include <print.h>
@@ -195,10 +196,16 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
 	default:		what = LIST_RULESET; break;
 	}
-	ret = print_listing(c, what,
-			    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-			    cmd->h.table, cmd->h.chain, &ctx->octx, ctx->octx.out);
-	if (ret < 0)
+	if (ctx->octx.flags & NFH_OUTPUT_JSON)
+		ret = json_listing(c, what,
+				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
+				   cmd->h.table, cmd->h.chain, &ctx->octx,
+				   ctx->octx.out, msgs);
+	else
+		ret = print_listing(c, what,
+				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
+				    cmd->h.table, cmd->h.chain, &ctx->octx, ctx->octx.out);
+	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
 			    cmd->obj == CMD_OBJ_CHAIN ? "chain" : "table");
 	cache_free(tmp);

@@ -36,7 +36,7 @@ static const struct option_desc options[] = {
 	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME" },
 	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
 	{ "echo",	OPT_ECHO,	NULL,	"echo what was added, inserted or replaced (not supported yet)" },
-	{ "json",	OPT_JSON,	NULL,	"JSON output (not supported yet)" },
+	{ "json",	OPT_JSON,	NULL,	"JSON: list in nft's JSON schema; input starting with '{' is read as JSON" },
 	{ "numeric",	OPT_NUMERIC,	NULL,	"print values numerically" },
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
 	{ "service",	OPT_SERVICE,	NULL,	"accepted for nft compatibility; services always print as numbers" },
@@ -139,6 +139,7 @@ int main(int argc, char *argv[])
 		case OPT_NUMERIC_PROTO:	oflags |= NFH_OUTPUT_NUMERIC_PROTO; break;
 		case OPT_STATELESS:	oflags |= NFH_OUTPUT_STATELESS; break;
 		case OPT_TERSE:		oflags |= NFH_OUTPUT_TERSE; break;
+		case OPT_JSON:		oflags |= NFH_OUTPUT_JSON; break;
 		case OPT_SERVICE:	oflags |= NFH_OUTPUT_SERVICE; break;
 		case OPT_DEBUG:
 			if (debug_flags(optarg, &dflags) < 0) {
@@ -148,7 +149,6 @@ int main(int argc, char *argv[])
 			break;
 		case OPT_INTERACTIVE:
 		case OPT_ECHO:
-		case OPT_JSON:
 			fprintf(stderr, "Error: option \"%s\" is not supported yet\n",
 				argv[optind - 1]);
 			nfh_ctx_free(ctx);

@@ -39,7 +39,7 @@ static void value_print(const struct expr *e, const struct output_ctx *o,
 	datatype_print(e, o, f);
 }
 
-static bool is_prefix_range(const struct expr *r, unsigned int *plen)
+bool range_is_prefix(const struct expr *r, unsigned int *plen)
 {
 	const struct expr *lo = r->range.left, *hi = r->range.right;
 	unsigned int n = expr_value_bytes(lo), bits = n * 8, p;
@@ -81,7 +81,7 @@ static void range_print(const struct expr *e, const struct output_ctx *o,
 	}
 	r.range.left = &lo;
 	r.range.right = &hi;
-	if ((lo.dtype->flags & DTYPE_F_PREFIX) && is_prefix_range(&r, &plen)) {
+	if ((lo.dtype->flags & DTYPE_F_PREFIX) && range_is_prefix(&r, &plen)) {
 		value_print(&lo, o, f);
 		fprintf(f, "/%u", plen);
 		return;

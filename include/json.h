@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_JSON_H
+#define NFH_JSON_H
+
+#include <print.h>
+
+struct cache;
+struct output_ctx;
+struct parser_state;
+
+/*
+ * json.c: prints a listing in nft's JSON schema; -1 if the table or chain
+ * asked for is missing, -2 (errors queued, nothing printed) if a rule
+ * holds something the schema cannot express yet
+ */
+int json_listing(struct cache *c, enum list_what what, unsigned int family,
+		 const char *table, const char *chain,
+		 const struct output_ctx *o, FILE *f, struct list_head *msgs);
+
+/* parser_json.c: JSON commands into the same commands the grammar builds */
+int json_parse(struct parser_state *state, const char *name, const char *buf);
+/* whether @buf holds JSON rather than nft syntax: it starts with '{' */
+bool json_looks_like(const char *buf);
+
+#endif

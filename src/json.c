@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * JSON output in the schema of libnftables-json(5): the same walk as
+ * print.c, over the same delinearized AST, building jansson values.
+ *
+ * Property order follows what nft 1.0.6 prints, so that output compares
+ * equal byte for byte.  Whatever the AST holds that cannot be written in
+ * the schema yet fails the listing with an error naming the rule, rather
+ * than printing something that would load back as a different rule.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/table.h>
+
+#include <cache.h>
+#include <ctx.h>
+#include <json.h>
+#include <print.h>
+#include <proto.h>
+
+/**
+ * struct json_ctx - one listing being built
+ * @family:	family of the table being walked (nat prints it in inet)
+ * @what:	what failed, for the error message; NULL while all is well
+ */
+struct json_ctx {
+	const struct output_ctx	*octx;
+	unsigned int		family;
+	const char		*what;
+};
+
+static json_t *unsupported(struct json_ctx *jc, const char *what)
+{
+	if (!jc->what)
+		jc->what = what;
+	return NULL;
+}
+
+/* a NULL member marks the whole object as failed */
+static json_t *obj_set(json_t *o, const char *key, json_t *v)
+{
+	if (!o || !v) {
+		json_decref(o);
+		json_decref(v);
+		return NULL;
+	}
+	json_object_set_new(o, key, v);
+	return o;
+}
+
+static json_t *wrap(const char *key, json_t *v)
+{
+	return obj_set(json_object(), key, v);
+}
+
+static json_t *text_of(const struct expr *e, const struct output_ctx *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *s;
+
+	if (!f)
+		memory_allocation_error();
+	datatype_print(e, o, f);
+	fclose(f);
+	/* strings and interface names print quoted in the text syntax */
+	if (len >= 2 && buf[0] == '"' && buf[len - 1] == '"')
+		s = json_stringn(buf + 1, len - 2);
+	else
+		s = json_string(buf);
+	free(buf);
+	return s;
+}
+
+static bool dtype_is(const struct datatype *dt, const struct datatype *base)
+{
+	for (; dt; dt = dt->basetype)
+		if (dt == base)
+			return true;
+	return false;
+}
+
+static json_t *bitmask_json(const struct expr *e)
+{
+	uint64_t v = expr_value_u64(e), done = 0;
+	json_t *a = json_array();
+
+	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
+		if (!s->value || !(v & s->value) || (done & s->value))
+			continue;
+		json_array_append_new(a, json_string(s->name));
+		done |= s->value;
+	}
+	if (v & ~done)
+		json_array_append_new(a, json_integer(v & ~done));
+	if (json_array_size(a) == 1) {
+		json_t *one = json_incref(json_array_get(a, 0));
+
+		json_decref(a);
+		return one;
+	}
+	if (json_array_size(a) == 0) {
+		json_decref(a);
+		return json_integer(0);
+	}
+	return a;
+}
+
+/* a typed constant: a symbol or a text form as a string, else a number */
+static json_t *value_json(const struct expr *e, struct json_ctx *jc)
+{
+	const struct datatype *dt = e->dtype ? e->dtype : &integer_type;
+	const struct symbol *sym;
+	json_t *s;
+
+	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
+		return bitmask_json(e);
+	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
+	    dt == &icmp6_type_type) {
+		for (const struct datatype *d = dt; d; d = d->basetype) {
+			sym = symbol_by_value(d->symbols, expr_value_u64(e));
+			if (sym)
+				return json_string(sym->name);
+		}
+	}
+	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
+	    dt == &ipaddr_type || dt == &ip6addr_type)
+		return text_of(e, jc->octx);
+	if (dt == &inet_protocol_type || dt == &ifindex_type) {
+		/* a name where one is known, else the number */
+		s = text_of(e, jc->octx);
+		if (strspn(json_string_value(s), "0123456789") !=
+		    strlen(json_string_value(s)))
+			return s;
+		json_decref(s);
+	}
+	if (e->len > 64)
+		return text_of(e, jc->octx);
+	return json_integer(expr_value_u64(e));
+}
+
+static void value_minus_one(struct expr *v)
+{
+	for (unsigned int i = expr_value_bytes(v); i > 0; i--)
+		if (v->val.data[i - 1]-- != 0)
+			break;
+}
+
+/*
+ * A set element's range arrives with an exclusive end; written inclusive,
+ * it may turn out a single value or a prefix, as the text listing shows it.
+ * A range match outside a set prints as the range it is.
+ */
+static json_t *range_json(const struct expr *e, struct json_ctx *jc)
+{
+	struct expr lo = *e->range.left, hi = *e->range.right, r = *e;
+	unsigned int plen;
+	json_t *a;
+
+	if (lo.kind != EXPR_VALUE || hi.kind != EXPR_VALUE)
+		return unsupported(jc, "a range of non-constant values");
+	if (hi.flags & EXPR_F_INTERVAL_END) {
+		value_minus_one(&hi);
+		if (!expr_value_cmp(&lo, &hi))
+			return value_json(&lo, jc);
+		r.range.left = &lo;
+		r.range.right = &hi;
+		if ((lo.dtype->flags & DTYPE_F_PREFIX) &&
+		    range_is_prefix(&r, &plen))
+			return wrap("prefix", obj_set(obj_set(json_object(), "addr",
+							      value_json(&lo, jc)),
+						      "len", json_integer(plen)));
+	}
+	a = json_array();
+	json_array_append_new(a, value_json(&lo, jc));
+	json_array_append_new(a, value_json(&hi, jc));
+	return wrap("range", a);
+}
+
+static json_t *verdict_json(const struct expr *e, struct json_ctx *jc)
+{
+	const char *name = verdict_name(e->verdict.verdict);
+
+	if (e->verdict.chain)
+		return wrap(name, wrap("target", json_string(e->verdict.chain)));
+	return wrap(name, json_null());
+}
+
+static json_t *expr_json(const struct expr *e, struct json_ctx *jc);
+
+static json_t *list_json(const struct expr *e, struct json_ctx *jc)
+{
+	const struct expr *i;
+	json_t *a = json_array();
+
+	list_for_each_entry(i, &e->set.exprs, list) {
+		json_t *v = expr_json(i, jc);
+
+		if (!v) {
+			json_decref(a);
+			return NULL;
+		}
+		json_array_append_new(a, v);
+	}
+	return a;
+}
+
+static const char *binop_name(enum ops op)
+{
+	switch (op) {
+	case OP_AND:	return "&";
+	case OP_OR:	return "|";
+	case OP_XOR:	return "^";
+	case OP_LSHIFT:	return "<<";
+	case OP_RSHIFT:	return ">>";
+	default:	return NULL;
+	}
+}
+
+static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
+{
+	json_t *o, *a;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		return value_json(e, jc);
+	case EXPR_SYMBOL:
+		return json_string(e->sym.str);
+	case EXPR_PAYLOAD:
+		o = json_object();
+		if (e->payload.is_raw) {
+			o = obj_set(o, "base", json_string(proto_base_token(e->payload.base)));
+			o = obj_set(o, "offset", json_integer(e->payload.offset));
+			o = obj_set(o, "len", json_integer(e->len));
+		} else {
+			o = obj_set(o, "protocol", json_string(e->payload.desc->name));
+			o = obj_set(o, "field", json_string(e->payload.tmpl->name));
+		}
+		return wrap("payload", o);
+	case EXPR_META:
+		return wrap("meta", wrap("key",
+			json_string(meta_template(e->meta.key)->name)));
+	case EXPR_CT:
+		o = wrap("key", json_string(ct_template(e->ct.key)->name));
+		if (e->ct.dir >= 0)
+			o = obj_set(o, "dir", json_string(e->ct.dir ? "reply" : "original"));
+		return wrap("ct", o);
+	case EXPR_BINOP:
+		if (!binop_name(e->op.op))
+			return unsupported(jc, "a binary operation");
+		a = json_array();
+		json_array_append_new(a, json_null());
+		json_array_append_new(a, json_null());
+		o = expr_json(e->op.left, jc);
+		if (!o)
+			goto fail;
+		json_array_set_new(a, 0, o);
+		o = expr_json(e->op.right, jc);
+		if (!o)
+			goto fail;
+		json_array_set_new(a, 1, o);
+		return wrap(binop_name(e->op.op), a);
+	case EXPR_PREFIX:
+		return wrap("prefix", obj_set(obj_set(json_object(), "addr",
+						      expr_json(e->prefix.expr, jc)),
+					      "len", json_integer(e->prefix.prefix_len)));
+	case EXPR_RANGE:
+		return range_json(e, jc);
+	case EXPR_SET:
+		return wrap("set", list_json(e, jc));
+	case EXPR_LIST:
+		return list_json(e, jc);
+	case EXPR_CONCAT:
+		return wrap("concat", list_json(e, jc));
+	case EXPR_SET_REF: {
+		char *ref = xasprintf("@%s", e->setref.name);
+
+		o = json_string(ref);
+		free(ref);
+		return o;
+	}
+	case EXPR_VERDICT:
+		return verdict_json(e, jc);
+	case EXPR_EXTHDR:	return unsupported(jc, "an extension header or tcp option");
+	case EXPR_RT:		return unsupported(jc, "rt");
+	case EXPR_FIB:		return unsupported(jc, "fib");
+	case EXPR_NUMGEN:	return unsupported(jc, "numgen");
+	case EXPR_HASH:		return unsupported(jc, "hash");
+	case EXPR_SOCKET:	return unsupported(jc, "socket");
+	case EXPR_OSF:		return unsupported(jc, "osf");
+	default:		return unsupported(jc, "this expression");
+	}
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+static const char *relop_name(enum ops op)
+{
+	switch (op) {
+	case OP_IMPLICIT:	return "in";	/* flags: any of these bits */
+	case OP_EQ:		return "==";
+	case OP_NEQ:		return "!=";
+	case OP_LT:		return "<";
+	case OP_GT:		return ">";
+	case OP_LTE:		return "<=";
+	case OP_GTE:		return ">=";
+	default:		return NULL;
+	}
+}
+
+static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
+{
+	json_t *o;
+
+	if (rel->kind != EXPR_RELATIONAL || !relop_name(rel->op.op))
+		return unsupported(jc, "a match");
+	o = json_object();
+	o = obj_set(o, "op", json_string(relop_name(rel->op.op)));
+	o = obj_set(o, "left", expr_json(rel->op.left, jc));
+	o = obj_set(o, "right", expr_json(rel->op.right, jc));
+	return wrap("match", o);
+}
+
+/* bytes as nft's JSON writes them: the largest unit that divides evenly */
+static const char *bytes_unit(uint64_t *b)
+{
+	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
+	unsigned int u = 0;
+
+	while (u < 2 && *b && *b % 1024 == 0) {
+		*b /= 1024;
+		u++;
+	}
+	return units[u];
+}
+
+static const char *per_name(uint64_t unit)
+{
+	switch (unit) {
+	case 1:		return "second";
+	case 60:	return "minute";
+	case 3600:	return "hour";
+	case 86400:	return "day";
+	case 604800:	return "week";
+	}
+	return NULL;
+}
+
+static json_t *limit_json(const struct stmt *s, struct json_ctx *jc)
+{
+	uint64_t rate = s->limit.rate, burst = s->limit.burst;
+	const char *ru = NULL, *bu = NULL;
+	json_t *o = json_object();
+
+	if (!per_name(s->limit.unit))
+		return unsupported(jc, "a limit per unusual time unit");
+	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
+		ru = bytes_unit(&rate);
+		bu = bytes_unit(&burst);
+	}
+	o = obj_set(o, "rate", json_integer(rate));
+	o = obj_set(o, "burst", json_integer(burst));
+	o = obj_set(o, "per", json_string(per_name(s->limit.unit)));
+	if (s->limit.flags & NFT_LIMIT_F_INV)
+		o = obj_set(o, "inv", json_true());
+	if (ru) {
+		o = obj_set(o, "rate_unit", json_string(ru));
+		o = obj_set(o, "burst_unit", json_string(bu));
+	}
+	return wrap("limit", o);
+}
+
+static json_t *quota_json(const struct stmt *s, struct json_ctx *jc)
+{
+	uint64_t val = s->quota.bytes, used = s->quota.used;
+	const char *vu = bytes_unit(&val);
+	json_t *o = json_object();
+
+	o = obj_set(o, "val", json_integer(val));
+	o = obj_set(o, "val_unit", json_string(vu));
+	if (s->quota.flags & NFT_QUOTA_F_INV)
+		o = obj_set(o, "inv", json_true());
+	if (used && !(jc->octx->flags & NFH_OUTPUT_STATELESS)) {
+		const char *uu = bytes_unit(&used);
+
+		o = obj_set(o, "used", json_integer(used));
+		o = obj_set(o, "used_unit", json_string(uu));
+	}
+	return wrap("quota", o);
+}
+
+static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
+{
+	json_t *o = json_object();
+
+	if (s->log.flags & LOG_F_PREFIX)
+		o = obj_set(o, "prefix", json_string(s->log.prefix));
+	if (s->log.flags & LOG_F_GROUP)
+		o = obj_set(o, "group", json_integer(s->log.group));
+	if (s->log.flags & LOG_F_SNAPLEN)
+		o = obj_set(o, "snaplen", json_integer(s->log.snaplen));
+	if (s->log.flags & LOG_F_QTHRESH)
+		o = obj_set(o, "queue-threshold", json_integer(s->log.qthreshold));
+	if ((s->log.flags & LOG_F_LEVEL) && s->log.level != 4)
+		o = obj_set(o, "level", json_string(log_level_name(s->log.level)));
+	if (s->log.flags & LOG_F_FLAGS) {
+		json_decref(o);
+		return unsupported(jc, "log flags");
+	}
+	if (o && json_object_size(o) == 0) {
+		json_decref(o);
+		return wrap("log", json_null());
+	}
+	return wrap("log", o);
+}
+
+static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
+{
+	const struct datatype *dt;
+	const struct symbol *sym;
+	const char *type;
+	json_t *o;
+
+	switch (s->reject.type) {
+	case NFT_REJECT_TCP_RST:
+		return wrap("reject", wrap("type", json_string("tcp reset")));
+	case NFT_REJECT_ICMPX_UNREACH:
+		type = "icmpx";
+		dt = &icmpx_code_type;
+		break;
+	default:
+		if (s->reject.family == NFPROTO_IPV6) {
+			type = "icmpv6";
+			dt = &icmpv6_code_type;
+		} else {
+			type = "icmp";
+			dt = &icmp_code_type;
+		}
+		break;
+	}
+	o = wrap("type", json_string(type));
+	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
+	o = obj_set(o, "expr", sym ? json_string(sym->name) :
+				     json_integer(s->reject.icmp_code));
+	return wrap("reject", o);
+}
+
+/* a value that went through a register, typed as what it is written to */
+static json_t *register_value_json(const struct expr *e,
+				   const struct datatype *dt,
+				   enum byteorder bo, struct json_ctx *jc)
+{
+	struct expr v;
+
+	if (!e)
+		return unsupported(jc, "a statement without its value");
+	if (e->kind != EXPR_VALUE)
+		return expr_json(e, jc);
+	v = *e;
+	if (bo == BYTEORDER_HOST && dt != &ifname_type && dt != &string_type)
+		bytes_reverse(v.val.data, expr_value_bytes(&v));
+	v.dtype = dt;
+	return value_json(&v, jc);
+}
+
+static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
+{
+	static const char *const names[] = {
+		[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
+		[NFH_NAT_MASQ] = "masquerade", [NFH_NAT_REDIR] = "redirect",
+	};
+	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+				    &ip6addr_type : &ipaddr_type;
+	json_t *o;
+	struct expr *a;
+
+	if (!s->nat.addr)
+		return wrap(names[s->nat.type], json_null());
+	o = json_object();
+	if (jc->family == NFPROTO_INET)
+		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
+	a = expr_clone(s->nat.addr);
+	if (a->kind == EXPR_RANGE) {
+		a->range.left->dtype = dt;
+		a->range.right->dtype = dt;
+	} else {
+		a->dtype = dt;
+	}
+	o = obj_set(o, "addr", expr_json(a, jc));
+	expr_free(a);
+	return wrap(names[s->nat.type], o);
+}
+
+static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
+{
+	const struct meta_template *mt;
+	const struct ct_template *ct;
+	json_t *key;
+
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+		return match_json(s->expr, jc);
+	case STMT_VERDICT:
+		return expr_json(s->verdict.expr, jc);
+	case STMT_COUNTER:
+		if (jc->octx->flags & NFH_OUTPUT_STATELESS)
+			return wrap("counter", json_null());
+		return wrap("counter",
+			    obj_set(obj_set(json_object(), "packets",
+					    json_integer(s->counter.packets)),
+				    "bytes", json_integer(s->counter.bytes)));
+	case STMT_LIMIT:
+		return limit_json(s, jc);
+	case STMT_QUOTA:
+		return quota_json(s, jc);
+	case STMT_LOG:
+		return log_json(s, jc);
+	case STMT_REJECT:
+		return reject_json(s, jc);
+	case STMT_NOTRACK:
+		return wrap("notrack", json_null());
+	case STMT_META:
+		mt = meta_template(s->meta.key);
+		key = wrap("meta", wrap("key", json_string(mt->name)));
+		return wrap("mangle", obj_set(wrap("key", key), "value",
+			register_value_json(s->meta.expr, mt->dtype, mt->byteorder, jc)));
+	case STMT_CT:
+		ct = ct_template(s->ct.key);
+		key = wrap("key", json_string(ct->name));
+		if (s->ct.dir >= 0)
+			key = obj_set(key, "dir", json_string(s->ct.dir ? "reply" : "original"));
+		return wrap("mangle", obj_set(wrap("key", wrap("ct", key)), "value",
+			register_value_json(s->ct.expr, ct->dtype, ct->byteorder, jc)));
+	case STMT_FWD:
+		return wrap("fwd", wrap("dev",
+			register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
+	case STMT_DUP:
+		/* nft writes the device of a netdev dup as its "addr" */
+		return wrap("dup", wrap("addr",
+			register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
+	case STMT_NAT:
+		return nat_json(s, jc);
+	case STMT_PAYLOAD:
+		return unsupported(jc, "a payload statement");
+	case STMT_EXTHDR:
+		return unsupported(jc, "an extension header statement");
+	default:
+		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
+				   s->verdict.expr->sym.str : "a statement");
+	}
+}
+
+/* --- listings ----------------------------------------------------------- */
+
+static json_t *metainfo_json(void)
+{
+	json_t *m = json_object();
+
+	json_object_set_new(m, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(m, "release_name", json_string("nfhook"));
+	json_object_set_new(m, "json_schema_version", json_integer(1));
+	return wrap("metainfo", m);
+}
+
+static json_t *table_json(struct nftnl_table *t)
+{
+	unsigned int family = nftnl_table_get_u32(t, NFTNL_TABLE_FAMILY);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "family", json_string(family_name(family)));
+	json_object_set_new(o, "name", json_string(nftnl_table_get_str(t, NFTNL_TABLE_NAME)));
+	json_object_set_new(o, "handle",
+			    json_integer(nftnl_table_get_u64(t, NFTNL_TABLE_HANDLE)));
+	/*
+	 * nft 1.0.6 prints garbage here (freed memory); the schema wants the
+	 * flag names, one as a string, more as an array.
+	 */
+	if (nftnl_table_is_set(t, NFTNL_TABLE_FLAGS) &&
+	    (nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
+		json_object_set_new(o, "flags", json_string("dormant"));
+	return wrap("table", o);
+}
+
+static json_t *chain_devices_json(struct nftnl_chain *c)
+{
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
+		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		json_t *a = json_array();
+
+		for (unsigned int i = 0; devs[i]; i++)
+			json_array_append_new(a, json_string(devs[i]));
+		if (json_array_size(a) == 1) {
+			json_t *one = json_incref(json_array_get(a, 0));
+
+			json_decref(a);
+			return one;
+		}
+		return a;
+	}
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV))
+		return json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+	return NULL;
+}
+
+static json_t *chain_json(struct nftnl_chain *c, const char *table)
+{
+	unsigned int family = nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY);
+	json_t *o = json_object(), *dev;
+
+	json_object_set_new(o, "family", json_string(family_name(family)));
+	json_object_set_new(o, "table", json_string(table));
+	json_object_set_new(o, "name", json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_NAME)));
+	json_object_set_new(o, "handle",
+			    json_integer(nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE)));
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM)) {
+		unsigned int hook = nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM);
+
+		json_object_set_new(o, "type",
+				    json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE)));
+		json_object_set_new(o, "hook", json_string(hook_name(family, hook)));
+		json_object_set_new(o, "prio",
+				    json_integer(nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO)));
+		json_object_set_new(o, "policy", json_string(
+			nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) == NF_DROP ?
+			"drop" : "accept"));
+		/*
+		 * nft 1.0.6 leaves the devices out of listed chains, so its
+		 * JSON cannot load a netdev chain back; later nft prints them
+		 * here, and so do we.
+		 */
+		dev = chain_devices_json(c);
+		if (dev)
+			json_object_set_new(o, "dev", dev);
+	}
+	return wrap("chain", o);
+}
+
+static int rule_json(json_t *out, struct cache_table *t, struct nftnl_chain *c,
+		     struct cache_rule *cr, const struct output_ctx *octx,
+		     struct list_head *msgs)
+{
+	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+	const char *chain = nftnl_chain_get_str(c, NFTNL_CHAIN_NAME);
+	struct json_ctx jc = { .octx = octx, .family = family };
+	struct rule *r = delin_rule(t, cr->nlr);
+	json_t *o = json_object(), *exprs = json_array();
+	const struct stmt *s;
+
+	json_object_set_new(o, "family", json_string(family_name(family)));
+	json_object_set_new(o, "table", json_string(table));
+	json_object_set_new(o, "chain", json_string(chain));
+	json_object_set_new(o, "handle", json_integer(r->h.handle));
+	if (r->comment)
+		json_object_set_new(o, "comment", json_string(r->comment));
+	list_for_each_entry(s, &r->stmts, list) {
+		json_t *v = stmt_json(s, &jc);
+
+		if (!v)
+			break;
+		json_array_append_new(exprs, v);
+	}
+	json_object_set_new(o, "expr", exprs);
+	if (jc.what) {
+		json_decref(o);
+		error_queue(msgs, &internal_location,
+			    "rule %llu in chain %s %s %s: %s cannot be written as JSON yet",
+			    (unsigned long long)r->h.handle, family_name(family),
+			    table, chain, jc.what);
+		rule_free(r);
+		return -1;
+	}
+	rule_free(r);
+	json_array_append_new(out, wrap("rule", o));
+	return 0;
+}
+
+static int table_json_full(json_t *out, struct cache_table *t,
+			   const char *only_chain, bool with_table,
+			   bool with_rules, const struct output_ctx *octx,
+			   struct list_head *msgs)
+{
+	const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+	struct cache_chain *ch;
+	struct cache_rule *cr;
+	int ret = 0;
+
+	if (with_table)
+		json_array_append_new(out, table_json(t->nlt));
+	/* named sets and maps go here, before the chains, as nft orders them */
+	list_for_each_entry(ch, &t->chains, list) {
+		if (only_chain &&
+		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
+			continue;
+		json_array_append_new(out, chain_json(ch->nlc, name));
+	}
+	if (!with_rules)
+		return 0;
+	list_for_each_entry(ch, &t->chains, list) {
+		if (only_chain &&
+		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
+			continue;
+		list_for_each_entry(cr, &ch->rules, list)
+			if (rule_json(out, t, ch->nlc, cr, octx, msgs) < 0)
+				ret = -1;
+	}
+	return ret;
+}
+
+int json_listing(struct cache *c, enum list_what what, unsigned int family,
+		 const char *table, const char *chain,
+		 const struct output_ctx *o, FILE *f, struct list_head *msgs)
+{
+	json_t *root, *out = json_array();
+	struct cache_table *t;
+	int found = 0, ret = 0;
+
+	json_array_append_new(out, metainfo_json());
+	list_for_each_entry(t, &c->tables, list) {
+		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+
+		if (family && fam != family)
+			continue;
+		if (table && strcmp(table, name))
+			continue;
+		switch (what) {
+		case LIST_TABLES:
+			json_array_append_new(out, table_json(t->nlt));
+			break;
+		case LIST_CHAIN:
+			if (!cache_chain_find(t, chain))
+				continue;
+			ret |= table_json_full(out, t, chain, false, true, o, msgs);
+			break;
+		case LIST_CHAINS:
+			ret |= table_json_full(out, t, NULL, false, false, o, msgs);
+			break;
+		default:
+			ret |= table_json_full(out, t, NULL, true, true, o, msgs);
+			break;
+		}
+		found++;
+	}
+	if ((what == LIST_TABLE || what == LIST_CHAIN) && !found) {
+		json_decref(out);
+		return -1;
+	}
+	if (ret < 0) {
+		/* nothing half-written: the errors say what is missing */
+		json_decref(out);
+		return -2;
+	}
+	root = wrap("nftables", out);
+	json_dumpf(root, f, 0);
+	fputc('\n', f);
+	json_decref(root);
+	return 0;
+}
