@@ -225,11 +225,46 @@ static int unsupported_cmds(struct list_head *cmds, struct list_head *msgs)
 	return ret;
 }
 
+/* the whole of a file or of standard input ("-"); NULL if unreadable */
+static char *read_input(const char *name)
+{
+	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	size_t cap = 65536, n = 0, r;
+	char *data;
+
+	if (!f)
+		return NULL;
+	data = xmalloc(cap + 1);
+	while ((r = fread(data + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			cap *= 2;
+			data = xrealloc(data, cap + 1);
+		}
+	}
+	if (ferror(f) || memchr(data, '\0', n)) {
+		free(data);
+		data = NULL;
+	} else {
+		data[n] = '\0';
+	}
+	if (f != stdin)
+		fclose(f);
+	return data;
+}
+
+static const char *input_name(const char *name)
+{
+	return strcmp(name, "-") ? name : "/dev/stdin";
+}
+
 static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 {
 	struct parser_state state;
 	struct nl_batch batch;
+	const char *stdin_name = NULL;
 	struct cmd *cmd, *next;
+	char *input = NULL;
 	void *scanner;
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
@@ -237,9 +272,23 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	int ret = 0;
 
 	parser_init(&state, ctx, &msgs, &cmds);
+	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
+		/* -j: input that starts with '{' is JSON, anything else nft syntax */
+		input = buf ? xstrdup(buf) : read_input(name);
+		if (input && json_looks_like(input)) {
+			if (json_parse(&state, buf ? NULL : input_name(name), input) < 0)
+				ret = -1;
+			goto evaluate;
+		}
+		if (input && !buf && !strcmp(name, "-")) {
+			/* standard input is read already */
+			buf = input;
+			stdin_name = input_name(name);
+		}
+	}
 	scanner = scanner_init(&state);
 	if (buf)
-		scanner_push_buffer(scanner, NULL, buf, NULL);
+		scanner_push_buffer(scanner, stdin_name, buf, NULL);
 	else if (scanner_read_file(scanner, name, NULL) < 0)
 		ret = -1;
 	/* -D definitions come first, as if written at the top */
@@ -255,6 +304,8 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 			 !list_empty(&msgs)))
 		ret = -1;
 	scanner_destroy(scanner);
+evaluate:
+	free(input);
 
 	/* nothing reaches the kernel once any error was queued */
 	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||

@@ -1,0 +1,1270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * JSON input: commands in the schema of libnftables-json(5), turned into
+ * the same commands, rules, statements and expressions that grammar.y
+ * builds from nft syntax, so that one evaluator checks both.  Values stay
+ * symbols, as the text parser leaves them, for evaluation to type.
+ *
+ * jansson does not say where in the text a value sat, so the text is
+ * walked once more alongside the parsed tree to note each value's span;
+ * every node then carries a real location and errors point into the
+ * JSON with a caret, as they do for nft syntax.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <ctx.h>
+#include <json.h>
+#include <parser.h>
+#include <proto.h>
+
+struct span {
+	const json_t	*v;
+	unsigned int	start, end;	/* byte offsets, end exclusive */
+};
+
+/**
+ * struct jp - one JSON input being read
+ * @spans:	open-addressing hash of value -> span, keyed by pointer
+ */
+struct jp {
+	struct parser_state	*state;
+	struct list_head	*msgs;
+	const struct input_desc	*in;
+	struct span		*spans;
+	unsigned int		nspans, cap;
+	int			errors;
+};
+
+/* --- where each value sits ---------------------------------------------- */
+
+static unsigned int ptr_hash(const void *p, unsigned int cap)
+{
+	return ((uintptr_t)p >> 4) * 2654435761u % cap;
+}
+
+static void span_put(struct jp *jp, const json_t *v, unsigned int s,
+		     unsigned int e)
+{
+	unsigned int i;
+
+	if (!v)
+		return;
+	if (2 * (jp->nspans + 1) > jp->cap) {
+		struct span *old = jp->spans;
+		unsigned int oldcap = jp->cap;
+
+		jp->cap = oldcap ? oldcap * 2 : 1024;
+		jp->spans = xzalloc(jp->cap * sizeof(*jp->spans));
+		jp->nspans = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].v)
+				span_put(jp, old[i].v, old[i].start, old[i].end);
+		free(old);
+	}
+	for (i = ptr_hash(v, jp->cap); jp->spans[i].v; i = (i + 1) % jp->cap)
+		if (jp->spans[i].v == v)
+			return;	/* shared singletons (null, true) keep the first */
+	jp->spans[i] = (struct span){ v, s, e };
+	jp->nspans++;
+}
+
+static const struct span *span_get(const struct jp *jp, const json_t *v)
+{
+	if (!jp->cap || !v)
+		return NULL;
+	for (unsigned int i = ptr_hash(v, jp->cap); jp->spans[i].v;
+	     i = (i + 1) % jp->cap)
+		if (jp->spans[i].v == v)
+			return &jp->spans[i];
+	return NULL;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *skip_string(const char *p)
+{
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return *p ? p + 1 : p;
+}
+
+/* walks text jansson already accepted, in step with its tree */
+static const char *index_value(struct jp *jp, json_t *v, const char *p)
+{
+	const char *base = jp->in->data, *start;
+
+	p = skip_ws(p);
+	start = p;
+	if (*p == '{') {
+		p = skip_ws(p + 1);
+		while (*p == '"') {
+			const char *k = p;
+			json_t *key;
+
+			p = skip_string(p);
+			key = json_loadb(k, p - k, JSON_DECODE_ANY, NULL);
+			p = skip_ws(p);
+			if (*p == ':')
+				p++;
+			p = index_value(jp, key ? json_object_get(v, json_string_value(key)) : NULL, p);
+			json_decref(key);
+			p = skip_ws(p);
+			if (*p == ',')
+				p = skip_ws(p + 1);
+		}
+		if (*p == '}')
+			p++;
+	} else if (*p == '[') {
+		size_t i = 0;
+
+		p = skip_ws(p + 1);
+		while (*p && *p != ']') {
+			p = index_value(jp, json_array_get(v, i++), p);
+			p = skip_ws(p);
+			if (*p == ',')
+				p = skip_ws(p + 1);
+		}
+		if (*p == ']')
+			p++;
+	} else if (*p == '"') {
+		p = skip_string(p);
+	} else {
+		while (*p && !strchr(",]} \t\r\n", *p))
+			p++;
+	}
+	span_put(jp, v, start - base, p - base);
+	return p;
+}
+
+static struct location offset_loc(const struct jp *jp, unsigned int start,
+				  unsigned int end)
+{
+	const char *d = jp->in->data;
+	struct location loc = { .indesc = jp->in, .first_line = 1 };
+	unsigned int i, ls = 0;
+
+	for (i = 0; i < start && i < jp->in->len; i++)
+		if (d[i] == '\n') {
+			loc.first_line++;
+			ls = i + 1;
+		}
+	loc.line_offset = ls;
+	loc.first_col = start - ls + 1;
+	loc.last_line = loc.first_line;
+	/* a span over several lines is marked at its start */
+	for (i = start; i < end && i < jp->in->len && d[i] != '\n'; i++)
+		;
+	loc.last_col = i > start ? i - ls : loc.first_col;
+	if (i < end)
+		loc.last_col = loc.first_col;
+	return loc;
+}
+
+static struct location loc_of(const struct jp *jp, const json_t *v)
+{
+	const struct span *s = span_get(jp, v);
+
+	if (!s)
+		return offset_loc(jp, 0, 1);
+	return offset_loc(jp, s->start, s->end);
+}
+
+static int jerr(struct jp *jp, const json_t *v, const char *fmt, ...) __fmt(3, 4);
+
+static int jerr(struct jp *jp, const json_t *v, const char *fmt, ...)
+{
+	struct location loc = loc_of(jp, v);
+	struct error_record *erec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec = erec_vcreate(EREC_ERROR, &loc, fmt, ap);
+	va_end(ap);
+	list_add_tail(&erec->list, jp->msgs);
+	jp->errors++;
+	return -1;
+}
+
+/* --- property helpers ----------------------------------------------------- */
+
+/* the only key of a one-key object such as { "accept": null } */
+static const char *only_key(struct jp *jp, json_t *o, json_t **val,
+			    const char *what)
+{
+	const char *k;
+
+	if (!json_is_object(o) || json_object_size(o) != 1) {
+		jerr(jp, o, "expected %s: an object with one property", what);
+		return NULL;
+	}
+	json_object_foreach(o, k, *val)
+		return k;
+	return NULL;
+}
+
+static const char *get_str(struct jp *jp, json_t *o, const char *key,
+			   bool required)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v) {
+		if (required)
+			jerr(jp, o, "property \"%s\" is missing", key);
+		return NULL;
+	}
+	if (!json_is_string(v)) {
+		jerr(jp, v, "property \"%s\" must be a string", key);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+/* 1: found, 0: absent, -1: not a non-negative integer */
+static int get_u64(struct jp *jp, json_t *o, const char *key, uint64_t *res)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return jerr(jp, v, "property \"%s\" must be a non-negative integer", key);
+	*res = json_integer_value(v);
+	return 1;
+}
+
+static bool get_bool(struct jp *jp, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v && !json_is_boolean(v)) {
+		jerr(jp, v, "property \"%s\" must be true or false", key);
+		return false;
+	}
+	return v && json_is_true(v);
+}
+
+/* properties this reader does not know are reported, not ignored */
+static int check_keys(struct jp *jp, json_t *o, const char *what,
+		      const char *const *known)
+{
+	const char *k;
+	json_t *v;
+	int ret = 0;
+
+	json_object_foreach(o, k, v) {
+		unsigned int i;
+
+		for (i = 0; known[i] && strcmp(known[i], k); i++)
+			;
+		if (!known[i])
+			ret = jerr(jp, v, "%s property \"%s\" is not supported", what, k);
+	}
+	return ret;
+}
+
+/* --- expressions ------------------------------------------------------- */
+
+static struct expr *expr_parse(struct jp *jp, json_t *v);
+
+static struct expr *list_parse(struct jp *jp, json_t *a, enum expr_kind kind)
+{
+	struct location loc = loc_of(jp, a);
+	struct expr *c = compound_expr_alloc(&loc, kind), *e;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v) {
+		e = expr_parse(jp, v);
+		if (!e) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, e);
+	}
+	if (!i) {
+		jerr(jp, a, "an empty list is not an expression");
+		expr_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static struct expr *string_parse(struct jp *jp, json_t *v)
+{
+	struct location loc = loc_of(jp, v);
+	const char *s = json_string_value(v);
+
+	if (s[0] == '@')
+		return set_ref_expr_alloc(&loc, s + 1);
+	if (!strcmp(s, "*")) {
+		jerr(jp, v, "wildcard \"*\" is not supported yet");
+		return NULL;
+	}
+	return symbol_expr_alloc(&loc, s, true);
+}
+
+static struct expr *payload_parse(struct jp *jp, json_t *o,
+				  const struct location *loc)
+{
+	static const char *const keys[] = { "protocol", "field", NULL };
+	const char *proto, *field;
+	struct location ploc, floc;
+
+	if (!json_is_object(o))
+		return jerr(jp, o, "payload: expected an object"), NULL;
+	if (json_object_get(o, "base"))
+		return jerr(jp, o, "raw payload expressions are not supported yet"), NULL;
+	if (check_keys(jp, o, "payload", keys) < 0)
+		return NULL;
+	proto = get_str(jp, o, "protocol", true);
+	field = get_str(jp, o, "field", true);
+	if (!proto || !field)
+		return NULL;
+	ploc = loc_of(jp, json_object_get(o, "protocol"));
+	floc = loc_of(jp, json_object_get(o, "field"));
+	return payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
+}
+
+static struct expr *selector_parse(struct jp *jp, const char *k, json_t *o,
+				   const struct location *loc)
+{
+	static const char *const meta_keys[] = { "key", NULL };
+	static const char *const ct_keys[] = { "key", "dir", NULL };
+	const char *key, *dir;
+	struct location kloc, dloc;
+
+	if (!json_is_object(o))
+		return jerr(jp, o, "%s: expected an object", k), NULL;
+	if (check_keys(jp, o, k, !strcmp(k, "meta") ? meta_keys : ct_keys) < 0)
+		return NULL;
+	key = get_str(jp, o, "key", true);
+	if (!key)
+		return NULL;
+	kloc = loc_of(jp, json_object_get(o, "key"));
+	if (!strcmp(k, "meta"))
+		return meta_expr_parse(loc, key, &kloc, false, jp->msgs);
+	dir = get_str(jp, o, "dir", false);
+	dloc = loc_of(jp, json_object_get(o, "dir"));
+	return ct_expr_parse(loc, key, &kloc, dir, dir ? &dloc : NULL, jp->msgs);
+}
+
+static struct expr *binop_parse(struct jp *jp, enum ops op, json_t *a,
+				const struct location *loc)
+{
+	struct expr *l, *r;
+
+	if (!json_is_array(a) || json_array_size(a) != 2)
+		return jerr(jp, a, "a binary operation takes an array of two expressions"), NULL;
+	l = expr_parse(jp, json_array_get(a, 0));
+	r = l ? expr_parse(jp, json_array_get(a, 1)) : NULL;
+	if (!r) {
+		expr_free(l);
+		return NULL;
+	}
+	return binop_expr_alloc(loc, op, l, r);
+}
+
+static struct expr *object_parse(struct jp *jp, json_t *o)
+{
+	static const struct { const char *name; enum ops op; } binops[] = {
+		{ "&", OP_AND }, { "|", OP_OR }, { "^", OP_XOR },
+		{ "<<", OP_LSHIFT }, { ">>", OP_RSHIFT },
+	};
+	struct location loc = loc_of(jp, o);
+	struct expr *l, *r;
+	const char *k;
+	json_t *v;
+	uint64_t len;
+
+	k = only_key(jp, o, &v, "an expression");
+	if (!k)
+		return NULL;
+	if (!strcmp(k, "payload"))
+		return payload_parse(jp, v, &loc);
+	if (!strcmp(k, "meta") || !strcmp(k, "ct"))
+		return selector_parse(jp, k, v, &loc);
+	for (unsigned int i = 0; i < array_size(binops); i++)
+		if (!strcmp(k, binops[i].name))
+			return binop_parse(jp, binops[i].op, v, &loc);
+	if (!strcmp(k, "prefix")) {
+		if (!json_is_object(v) || !json_object_get(v, "addr"))
+			return jerr(jp, v, "prefix: expected { \"addr\": ..., \"len\": ... }"), NULL;
+		if (get_u64(jp, v, "len", &len) != 1)
+			return jerr(jp, v, "prefix: property \"len\" is missing"), NULL;
+		l = expr_parse(jp, json_object_get(v, "addr"));
+		return l ? prefix_expr_alloc(&loc, l, len) : NULL;
+	}
+	if (!strcmp(k, "range")) {
+		if (!json_is_array(v) || json_array_size(v) != 2)
+			return jerr(jp, v, "range: expected an array of two values"), NULL;
+		l = expr_parse(jp, json_array_get(v, 0));
+		r = l ? expr_parse(jp, json_array_get(v, 1)) : NULL;
+		if (!r) {
+			expr_free(l);
+			return NULL;
+		}
+		return range_expr_alloc(&loc, l, r);
+	}
+	if (!strcmp(k, "set")) {
+		struct expr *set;
+
+		if (!json_is_array(v)) {
+			l = expr_parse(jp, v);
+			if (!l)
+				return NULL;
+			set = compound_expr_alloc(&loc, EXPR_SET);
+			compound_expr_add(set, l);
+			return set;
+		}
+		for (size_t i = 0; i < json_array_size(v); i++)
+			if (json_is_array(json_array_get(v, i)))
+				return jerr(jp, json_array_get(v, i),
+					    "anonymous maps are not supported yet"), NULL;
+		set = list_parse(jp, v, EXPR_SET);
+		if (set)
+			set->loc = loc;
+		return set;
+	}
+	if (!strcmp(k, "elem"))
+		return jerr(jp, o, "set elements with properties are not supported yet"), NULL;
+	return jerr(jp, o, "expression \"%s\" is not supported yet", k), NULL;
+}
+
+static struct expr *expr_parse(struct jp *jp, json_t *v)
+{
+	struct location loc = loc_of(jp, v);
+	char buf[32];
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return string_parse(jp, v);
+	case JSON_INTEGER:
+		if (json_integer_value(v) < 0)
+			return jerr(jp, v, "negative values are not supported"), NULL;
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+		return symbol_expr_alloc(&loc, buf, false);
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return symbol_expr_alloc(&loc, json_is_true(v) ? "1" : "0", false);
+	case JSON_ARRAY:
+		return list_parse(jp, v, EXPR_LIST);
+	case JSON_OBJECT:
+		return object_parse(jp, v);
+	default:
+		return jerr(jp, v, "expected an expression"), NULL;
+	}
+}
+
+/* --- statements ------------------------------------------------------- */
+
+static const struct {
+	const char	*name;
+	int		verdict;
+} verdicts[] = {
+	{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
+	{ "continue", NFT_CONTINUE }, { "return", NFT_RETURN },
+	{ "jump", NFT_JUMP }, { "goto", NFT_GOTO },
+};
+
+static struct stmt *verdict_parse(struct jp *jp, int verdict, json_t *v,
+				  const struct location *loc)
+{
+	const char *target = NULL;
+
+	if (verdict == NFT_JUMP || verdict == NFT_GOTO) {
+		if (!json_is_object(v))
+			return jerr(jp, v, "expected { \"target\": CHAIN }"), NULL;
+		target = get_str(jp, v, "target", true);
+		if (!target)
+			return NULL;
+	} else if (!json_is_null(v)) {
+		return jerr(jp, v, "a verdict takes null"), NULL;
+	}
+	return verdict_stmt_alloc(loc, verdict_expr_alloc(loc, verdict, target));
+}
+
+static struct stmt *match_parse(struct jp *jp, json_t *o,
+				const struct location *loc)
+{
+	static const struct { const char *name; enum ops op; } ops[] = {
+		{ "==", OP_EQ }, { "!=", OP_NEQ }, { "<", OP_LT }, { ">", OP_GT },
+		{ "<=", OP_LTE }, { ">=", OP_GTE }, { "in", OP_IMPLICIT },
+	};
+	static const char *const keys[] = { "op", "left", "right", NULL };
+	const char *op = json_is_object(o) ? get_str(jp, o, "op", true) : NULL;
+	struct expr *l, *r;
+	unsigned int i;
+
+	if (!json_is_object(o))
+		return jerr(jp, o, "match: expected an object"), NULL;
+	if (!op || check_keys(jp, o, "match", keys) < 0)
+		return NULL;
+	for (i = 0; i < array_size(ops) && strcmp(ops[i].name, op); i++)
+		;
+	if (i == array_size(ops))
+		return jerr(jp, json_object_get(o, "op"), "unknown operator \"%s\"", op), NULL;
+	if (!json_object_get(o, "left") || !json_object_get(o, "right"))
+		return jerr(jp, o, "match: \"left\" and \"right\" are required"), NULL;
+	l = expr_parse(jp, json_object_get(o, "left"));
+	r = l ? expr_parse(jp, json_object_get(o, "right")) : NULL;
+	if (!r) {
+		expr_free(l);
+		return NULL;
+	}
+	return match_stmt_alloc(loc, relational_expr_alloc(loc, ops[i].op, l, r));
+}
+
+static struct stmt *counter_parse(struct jp *jp, json_t *o,
+				  const struct location *loc)
+{
+	static const char *const keys[] = { "packets", "bytes", NULL };
+	struct stmt *s;
+
+	if (json_is_string(o))
+		return jerr(jp, o, "named counters are not supported yet"), NULL;
+	if (!json_is_null(o) && (!json_is_object(o) || check_keys(jp, o, "counter", keys) < 0))
+		return jerr(jp, o, "counter: expected null or { \"packets\", \"bytes\" }"), NULL;
+	s = stmt_alloc(loc, STMT_COUNTER);
+	if (json_is_object(o) &&
+	    (get_u64(jp, o, "packets", &s->counter.packets) < 0 ||
+	     get_u64(jp, o, "bytes", &s->counter.bytes) < 0)) {
+		stmt_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int bytes_of(struct jp *jp, json_t *o, const char *key, const char *ukey,
+		    uint64_t *res)
+{
+	const char *unit = get_str(jp, o, ukey, false);
+	uint64_t v = 0, mult = 1;
+	int r = get_u64(jp, o, key, &v);
+
+	if (r < 0)
+		return -1;
+	if (unit && stmt_bytes_unit(unit, &mult) < 0)
+		return jerr(jp, json_object_get(o, ukey), "wrong unit \"%s\"", unit);
+	*res = v * mult;
+	return r;
+}
+
+static struct stmt *limit_parse(struct jp *jp, json_t *o,
+				const struct location *loc)
+{
+	static const char *const keys[] = {
+		"rate", "rate_unit", "per", "burst", "burst_unit", "inv", NULL
+	};
+	const char *ru, *per;
+	struct stmt *s;
+	struct location l;
+	uint64_t rate, burst;
+
+	if (json_is_string(o))
+		return jerr(jp, o, "named limits are not supported yet"), NULL;
+	if (!json_is_object(o) || check_keys(jp, o, "limit", keys) < 0)
+		return jerr(jp, o, "limit: expected an object"), NULL;
+	if (get_u64(jp, o, "rate", &rate) != 1)
+		return jerr(jp, o, "limit: property \"rate\" is missing"), NULL;
+	s = stmt_alloc(loc, STMT_LIMIT);
+	ru = get_str(jp, o, "rate_unit", false);
+	per = get_str(jp, o, "per", false);
+	if (get_bool(jp, o, "inv"))
+		s->limit.flags = NFT_LIMIT_F_INV;
+	l = loc_of(jp, json_object_get(o, "per"));
+	if (stmt_limit_unit(s, per ? per : "second", &l, jp->msgs) < 0)
+		goto fail;
+	if (!ru || !strcmp(ru, "packets")) {
+		s->limit.type = NFT_LIMIT_PKTS;
+		s->limit.rate = rate;
+		s->limit.burst = 5;	/* as "limit rate N/second" without burst */
+		if (get_u64(jp, o, "burst", &burst) < 0)
+			goto fail;
+		if (json_object_get(o, "burst"))
+			s->limit.burst = burst;
+	} else {
+		s->limit.type = NFT_LIMIT_PKT_BYTES;
+		l = loc_of(jp, json_object_get(o, "rate_unit"));
+		if (stmt_limit_bytes(s, rate, ru, &l, jp->msgs) < 0 ||
+		    bytes_of(jp, o, "burst", "burst_unit", &burst) < 0)
+			goto fail;
+		s->limit.burst = burst;
+	}
+	return s;
+fail:
+	stmt_free(s);
+	jp->errors++;
+	return NULL;
+}
+
+static struct stmt *quota_parse(struct jp *jp, json_t *o,
+				const struct location *loc)
+{
+	static const char *const keys[] = {
+		"val", "val_unit", "used", "used_unit", "inv", NULL
+	};
+	struct stmt *s;
+
+	if (json_is_string(o))
+		return jerr(jp, o, "named quotas are not supported yet"), NULL;
+	if (!json_is_object(o) || check_keys(jp, o, "quota", keys) < 0)
+		return jerr(jp, o, "quota: expected an object"), NULL;
+	s = stmt_alloc(loc, STMT_QUOTA);
+	if (get_bool(jp, o, "inv"))
+		s->quota.flags = NFT_QUOTA_F_INV;
+	if (bytes_of(jp, o, "val", "val_unit", &s->quota.bytes) != 1 ||
+	    bytes_of(jp, o, "used", "used_unit", &s->quota.used) < 0) {
+		if (!json_object_get(o, "val"))
+			jerr(jp, o, "quota: property \"val\" is missing");
+		stmt_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static struct stmt *log_parse(struct jp *jp, json_t *o,
+			      const struct location *loc)
+{
+	static const char *const keys[] = {
+		"prefix", "group", "snaplen", "queue-threshold", "level", NULL
+	};
+	struct stmt *s = stmt_alloc(loc, STMT_LOG);
+	const char *prefix, *level;
+	uint64_t v;
+	struct location l;
+
+	if (json_is_null(o))
+		return s;
+	if (json_is_object(o) && json_object_get(o, "flags")) {
+		jerr(jp, json_object_get(o, "flags"), "log flags are not supported yet");
+		goto fail;
+	}
+	if (!json_is_object(o) || check_keys(jp, o, "log", keys) < 0) {
+		jerr(jp, o, "log: expected null or an object");
+		goto fail;
+	}
+	prefix = get_str(jp, o, "prefix", false);
+	if (prefix) {
+		s->log.prefix = xstrdup(prefix);
+		s->log.flags |= LOG_F_PREFIX;
+	}
+	if (get_u64(jp, o, "group", &v) == 1) {
+		s->log.group = v;
+		s->log.flags |= LOG_F_GROUP;
+	}
+	if (get_u64(jp, o, "snaplen", &v) == 1) {
+		s->log.snaplen = v;
+		s->log.flags |= LOG_F_SNAPLEN;
+	}
+	if (get_u64(jp, o, "queue-threshold", &v) == 1) {
+		s->log.qthreshold = v;
+		s->log.flags |= LOG_F_QTHRESH;
+	}
+	level = get_str(jp, o, "level", false);
+	l = loc_of(jp, json_object_get(o, "level"));
+	if (level && stmt_log_level(s, level, &l, jp->msgs) < 0) {
+		jp->errors++;
+		goto fail;
+	}
+	return s;
+fail:
+	stmt_free(s);
+	return NULL;
+}
+
+static struct stmt *reject_parse(struct jp *jp, json_t *o,
+				 const struct location *loc)
+{
+	static const char *const keys[] = { "type", "expr", NULL };
+	struct stmt *s = stmt_alloc(loc, STMT_REJECT);
+	const char *type, *proto;
+	struct location tloc;
+	struct expr *code;
+
+	s->reject.type = -1;
+	s->reject.icmp_code = -1;
+	if (json_is_null(o))
+		return s;
+	if (!json_is_object(o) || check_keys(jp, o, "reject", keys) < 0) {
+		jerr(jp, o, "reject: expected null or an object");
+		goto fail;
+	}
+	type = get_str(jp, o, "type", false);
+	if (!type) {
+		if (json_object_get(o, "expr"))
+			jerr(jp, o, "reject: an \"expr\" needs a \"type\"");
+		else
+			return s;
+		goto fail;
+	}
+	tloc = loc_of(jp, json_object_get(o, "type"));
+	if (!strcmp(type, "tcp reset")) {
+		proto = "tcp";
+		code = symbol_expr_alloc(&tloc, "reset", false);
+	} else {
+		proto = type;
+		if (!json_object_get(o, "expr")) {
+			jerr(jp, o, "reject: type \"%s\" needs an \"expr\"", type);
+			goto fail;
+		}
+		code = expr_parse(jp, json_object_get(o, "expr"));
+		if (!code)
+			goto fail;
+	}
+	if (stmt_reject_with(s, proto, &tloc, code, jp->msgs) < 0) {
+		jp->errors++;
+		goto fail;
+	}
+	return s;
+fail:
+	stmt_free(s);
+	return NULL;
+}
+
+static struct stmt *mangle_parse(struct jp *jp, json_t *o,
+				 const struct location *loc)
+{
+	static const char *const keys[] = { "key", "value", NULL };
+	json_t *key = json_is_object(o) ? json_object_get(o, "key") : NULL;
+	struct expr *k, *val;
+	struct stmt *s;
+
+	if (!key || !json_object_get(o, "value") || check_keys(jp, o, "mangle", keys) < 0)
+		return jerr(jp, o, "mangle: expected { \"key\": ..., \"value\": ... }"), NULL;
+	k = expr_parse(jp, key);
+	if (!k)
+		return NULL;
+	val = expr_parse(jp, json_object_get(o, "value"));
+	if (!val) {
+		expr_free(k);
+		return NULL;
+	}
+	switch (k->kind) {
+	case EXPR_META: {
+		struct location kloc = loc_of(jp, key);
+
+		s = stmt_meta_set(loc, meta_template(k->meta.key)->name, &kloc,
+				  val, jp->msgs);
+		if (!s)
+			jp->errors++;
+		break;
+	}
+	case EXPR_CT:
+		s = stmt_alloc(loc, STMT_CT);
+		s->ct.key = k->ct.key;
+		s->ct.dir = k->ct.dir;
+		s->ct.expr = val;
+		break;
+	case EXPR_PAYLOAD:
+		s = stmt_alloc(loc, STMT_PAYLOAD);
+		s->payload.expr = k;
+		s->payload.val = val;
+		return s;
+	default:
+		jerr(jp, key, "mangle: the key must be a payload, meta or ct expression");
+		expr_free(val);
+		s = NULL;
+		break;
+	}
+	expr_free(k);
+	return s;
+}
+
+static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
+			      const struct location *loc)
+{
+	static const char *const keys[] = { "dev", "addr", NULL };
+	/* nft writes the device of a netdev dup as "addr", and reads both */
+	json_t *dev = json_is_object(o) ? json_object_get(o, "dev") : NULL;
+	struct stmt *s;
+	struct expr *e;
+
+	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
+		return jerr(jp, o, "%s: expected an object", k), NULL;
+	if (!strcmp(k, "dup") && !dev)
+		dev = json_object_get(o, "addr");
+	else if (json_object_get(o, "addr"))
+		return jerr(jp, json_object_get(o, "addr"),
+			    "%s to an address is not supported yet", k), NULL;
+	if (!dev)
+		return jerr(jp, o, "%s: property \"dev\" is missing", k), NULL;
+	e = expr_parse(jp, dev);
+	if (!e)
+		return NULL;
+	s = stmt_alloc(loc, !strcmp(k, "fwd") ? STMT_FWD : STMT_DUP);
+	s->fwd.dev = e;
+	return s;
+}
+
+static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
+			      const struct location *loc)
+{
+	static const char *const keys[] = { "addr", "family", NULL };
+	struct stmt *s;
+
+	s = stmt_alloc(loc, STMT_NAT);
+	if (!strcmp(k, "snat"))
+		s->nat.type = NFH_NAT_SNAT;
+	else if (!strcmp(k, "dnat"))
+		s->nat.type = NFH_NAT_DNAT;
+	else if (!strcmp(k, "masquerade"))
+		s->nat.type = NFH_NAT_MASQ;
+	else
+		s->nat.type = NFH_NAT_REDIR;
+	if (json_is_null(o) && (s->nat.type == NFH_NAT_MASQ || s->nat.type == NFH_NAT_REDIR))
+		return s;
+	if (!json_is_object(o)) {
+		jerr(jp, o, "%s: expected an object", k);
+		goto fail;
+	}
+	if (json_object_get(o, "port") || json_object_get(o, "flags")) {
+		jerr(jp, o, "%s ports and flags are not supported yet", k);
+		goto fail;
+	}
+	if (check_keys(jp, o, k, keys) < 0)
+		goto fail;
+	if (json_object_get(o, "family")) {
+		jerr(jp, json_object_get(o, "family"),
+		     "%s with an address family is not supported yet", k);
+		goto fail;
+	}
+	if (s->nat.type == NFH_NAT_MASQ || s->nat.type == NFH_NAT_REDIR) {
+		if (json_object_size(o))
+			jerr(jp, o, "%s takes no address", k);
+		else
+			return s;
+		goto fail;
+	}
+	if (!json_object_get(o, "addr")) {
+		jerr(jp, o, "%s: property \"addr\" is missing", k);
+		goto fail;
+	}
+	s->nat.addr = expr_parse(jp, json_object_get(o, "addr"));
+	if (s->nat.addr)
+		return s;
+fail:
+	stmt_free(s);
+	return NULL;
+}
+
+static struct stmt *stmt_parse(struct jp *jp, json_t *o)
+{
+	struct location loc = loc_of(jp, o);
+	const char *k;
+	json_t *v;
+
+	k = only_key(jp, o, &v, "a statement");
+	if (!k)
+		return NULL;
+	for (unsigned int i = 0; i < array_size(verdicts); i++)
+		if (!strcmp(k, verdicts[i].name))
+			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
+	if (!strcmp(k, "match"))
+		return match_parse(jp, v, &loc);
+	if (!strcmp(k, "counter"))
+		return counter_parse(jp, v, &loc);
+	if (!strcmp(k, "limit"))
+		return limit_parse(jp, v, &loc);
+	if (!strcmp(k, "quota"))
+		return quota_parse(jp, v, &loc);
+	if (!strcmp(k, "log"))
+		return log_parse(jp, v, &loc);
+	if (!strcmp(k, "reject"))
+		return reject_parse(jp, v, &loc);
+	if (!strcmp(k, "mangle"))
+		return mangle_parse(jp, v, &loc);
+	if (!strcmp(k, "fwd") || !strcmp(k, "dup"))
+		return fwd_parse(jp, k, v, &loc);
+	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
+	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
+		return nat_parse(jp, k, v, &loc);
+	if (!strcmp(k, "notrack")) {
+		if (!json_is_null(v))
+			return jerr(jp, v, "notrack takes null"), NULL;
+		return stmt_alloc(&loc, STMT_NOTRACK);
+	}
+	return jerr(jp, o, "statement \"%s\" is not supported yet", k), NULL;
+}
+
+/* --- objects and commands ------------------------------------------------ */
+
+/*
+ * family, table and chain names into @h; @tkey and @ckey name the
+ * properties that hold them (NULL: none), and a name may be left out
+ * where a handle names the object instead
+ */
+static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
+			const char *tkey, const char *ckey, bool by_handle)
+{
+	const char *fam = get_str(jp, o, "family", false), *t, *c;
+	int f = NFPROTO_IPV4;
+
+	memset(h, 0, sizeof(*h));
+	if (fam) {
+		f = family_lookup(fam);
+		if (f < 0)
+			return jerr(jp, json_object_get(o, "family"),
+				    "unknown address family \"%s\"", fam);
+		h->family_loc = loc_of(jp, json_object_get(o, "family"));
+	}
+	h->family = f;
+	if (get_u64(jp, o, "handle", &h->handle) < 0)
+		return -1;
+	if (h->handle)
+		h->handle_loc = loc_of(jp, json_object_get(o, "handle"));
+	by_handle = by_handle && h->handle;
+	t = get_str(jp, o, tkey, !(by_handle && !ckey));
+	if (!t)
+		return by_handle && !ckey && !json_object_get(o, tkey) ? 0 : -1;
+	h->table = xstrdup(t);
+	h->table_loc = loc_of(jp, json_object_get(o, tkey));
+	if (!ckey)
+		return 0;
+	c = get_str(jp, o, ckey, !by_handle);
+	if (!c) {
+		if (by_handle && !json_object_get(o, ckey))
+			return 0;
+		handle_free(h);
+		return -1;
+	}
+	h->chain = xstrdup(c);
+	h->chain_loc = loc_of(jp, json_object_get(o, ckey));
+	return 0;
+}
+
+static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *h)
+{
+	json_t *flags = json_object_get(o, "flags");
+	struct table *t;
+	size_t i;
+	json_t *f;
+
+	if (!flags)
+		return NULL;
+	t = table_alloc();
+	handle_copy(&t->h, h);
+	t->loc = h->table_loc;
+	t->flags_set = true;
+	if (json_is_string(flags)) {
+		json_t *a = json_array();
+
+		json_array_append(a, flags);
+		flags = a;
+	} else {
+		json_incref(flags);
+	}
+	json_array_foreach(flags, i, f) {
+		const char *s = json_string_value(f);
+
+		if (s && !strcmp(s, "dormant"))
+			t->flags |= TABLE_F_DORMANT;
+		else if (s && !strcmp(s, "owner"))
+			t->flags |= TABLE_F_OWNER;
+		else
+			jerr(jp, json_array_size(flags) == 1 ? json_object_get(o, "flags") : f,
+			     "unknown table flag");
+	}
+	json_decref(flags);
+	return t;
+}
+
+static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *h)
+{
+	json_t *type = json_object_get(o, "type"), *prio, *dev, *d;
+	const char *hook, *policy;
+	struct chain *c;
+	size_t i;
+
+	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy"))
+		return NULL;
+	c = chain_alloc();
+	handle_copy(&c->h, h);
+	c->loc = h->chain_loc;
+	if (!get_str(jp, o, "type", true) || !(hook = get_str(jp, o, "hook", true)))
+		goto fail;
+	prio = json_object_get(o, "prio");
+	if (!prio) {
+		jerr(jp, o, "property \"prio\" is missing");
+		goto fail;
+	}
+	c->base = true;
+	c->type = xstrdup(json_string_value(type));
+	c->type_loc = loc_of(jp, type);
+	c->hook = xstrdup(hook);
+	c->hook_loc = loc_of(jp, json_object_get(o, "hook"));
+	c->priority_loc = loc_of(jp, prio);
+	if (json_is_integer(prio))
+		c->priority = constant_expr_u64(&c->priority_loc, &integer_type,
+						BYTEORDER_HOST, 32,
+						(uint64_t)json_integer_value(prio));
+	else if (json_is_string(prio))
+		c->priority = symbol_expr_alloc(&c->priority_loc,
+						json_string_value(prio), false);
+	else {
+		jerr(jp, prio, "property \"prio\" must be a number");
+		goto fail;
+	}
+	policy = get_str(jp, o, "policy", false);
+	if (policy) {
+		c->policy_loc = loc_of(jp, json_object_get(o, "policy"));
+		c->policy_expr = symbol_expr_alloc(&c->policy_loc, policy, false);
+	}
+	dev = json_object_get(o, "dev");
+	if (dev) {
+		struct expr *list = NULL;
+
+		c->has_devices = true;
+		c->dev_loc = loc_of(jp, dev);
+		if (json_is_string(dev)) {
+			list_add_tail(&string_parse(jp, dev)->list, &c->devices);
+		} else if (json_is_array(dev) && json_array_size(dev)) {
+			list = compound_expr_alloc(&c->dev_loc, EXPR_SET);
+			json_array_foreach(dev, i, d) {
+				if (!json_is_string(d)) {
+					jerr(jp, d, "a device name must be a string");
+					expr_free(list);
+					goto fail;
+				}
+				compound_expr_add(list, string_parse(jp, d));
+			}
+			list_add_tail(&list->list, &c->devices);
+		} else {
+			jerr(jp, dev, "property \"dev\" must be a string or an array of strings");
+			goto fail;
+		}
+	}
+	return c;
+fail:
+	chain_free(c);
+	jp->errors++;
+	return NULL;
+}
+
+static struct rule *rule_parse(struct jp *jp, json_t *o)
+{
+	json_t *exprs = json_object_get(o, "expr"), *e;
+	struct location loc = loc_of(jp, exprs);
+	const char *comment = get_str(jp, o, "comment", false);
+	struct rule *r;
+	size_t i;
+
+	if (!json_is_array(exprs) || !json_array_size(exprs)) {
+		jerr(jp, exprs ? exprs : o, "a rule needs \"expr\": an array of statements");
+		return NULL;
+	}
+	r = rule_alloc(&loc);
+	json_array_foreach(exprs, i, e) {
+		struct stmt *s = stmt_parse(jp, e);
+
+		if (!s) {
+			rule_free(r);
+			return NULL;
+		}
+		list_add_tail(&s->list, &r->stmts);
+	}
+	if (comment)
+		r->comment = xstrdup(comment);
+	return r;
+}
+
+static const char *const table_keys[] = { "family", "name", "handle", "flags", NULL };
+static const char *const chain_keys[] = {
+	"family", "table", "name", "handle", "type", "hook", "prio", "policy", "dev", NULL
+};
+static const char *const rule_keys[] = {
+	"family", "table", "chain", "handle", "index", "expr", "comment", NULL
+};
+
+static void add_cmd(struct jp *jp, struct cmd *cmd)
+{
+	list_add_tail(&cmd->list, jp->state->cmds);
+}
+
+static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		      json_t *whole)
+{
+	struct location loc = loc_of(jp, whole);
+	struct handle h;
+	struct cmd *cmd;
+	void *data = NULL;
+	uint64_t index;
+
+	if (!strcmp(k, "ruleset") || !strcmp(k, "tables") || !strcmp(k, "chains")) {
+		enum cmd_obj obj = k[0] == 'r' ? CMD_OBJ_RULESET :
+				   k[0] == 't' ? CMD_OBJ_TABLES : CMD_OBJ_CHAINS;
+		const char *fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
+		int f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
+
+		if (op != CMD_LIST && !(op == CMD_FLUSH && obj == CMD_OBJ_RULESET))
+			return jerr(jp, whole, "\"%s\" cannot be used with this command", k);
+		if (!json_is_null(o) && !json_is_object(o))
+			return jerr(jp, o, "expected null or { \"family\": ... }");
+		if (f < 0)
+			return jerr(jp, json_object_get(o, "family"),
+				    "unknown address family \"%s\"", fam);
+		memset(&h, 0, sizeof(h));
+		h.family = f;
+		cmd = cmd_alloc(op, obj, &h, &loc, NULL);
+		cmd->family_given = f != NFPROTO_UNSPEC;
+		add_cmd(jp, cmd);
+		return 0;
+	}
+	if (!json_is_object(o))
+		return jerr(jp, o, "expected an object");
+	if (!strcmp(k, "table")) {
+		if (check_keys(jp, o, "table", table_keys) < 0 ||
+		    handle_parse(jp, o, &h, "name", NULL, op == CMD_DELETE || op == CMD_DESTROY) < 0)
+			return -1;
+		if (op == CMD_ADD || op == CMD_CREATE)
+			data = table_parse(jp, o, &h);
+		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
+		    op == CMD_DELETE || op == CMD_DESTROY) {
+			add_cmd(jp, cmd_alloc(op, CMD_OBJ_TABLE, &h, &loc, data));
+			return 0;
+		}
+	} else if (!strcmp(k, "chain")) {
+		if (check_keys(jp, o, "chain", chain_keys) < 0 ||
+		    handle_parse(jp, o, &h, "table", "name", op == CMD_DELETE || op == CMD_DESTROY) < 0)
+			return -1;
+		if (op == CMD_ADD || op == CMD_CREATE) {
+			data = chain_parse(jp, o, &h);
+			if (!data && jp->errors) {
+				handle_free(&h);
+				return -1;
+			}
+		}
+		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
+		    op == CMD_DELETE || op == CMD_DESTROY) {
+			add_cmd(jp, cmd_alloc(op, CMD_OBJ_CHAIN, &h, &loc, data));
+			return 0;
+		}
+	} else if (!strcmp(k, "rule")) {
+		if (check_keys(jp, o, "rule", rule_keys) < 0 ||
+		    handle_parse(jp, o, &h, "table", "chain", false) < 0)
+			return -1;
+		switch (get_u64(jp, o, "index", &index)) {
+		case 1:
+			h.index = index;
+			h.index_set = true;
+			h.handle_loc = loc_of(jp, json_object_get(o, "index"));
+			break;
+		case -1:
+			handle_free(&h);
+			return -1;
+		}
+		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_INSERT ||
+		    op == CMD_REPLACE) {
+			data = rule_parse(jp, o);
+			if (!data) {
+				handle_free(&h);
+				return -1;
+			}
+			add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
+					      CMD_OBJ_RULE, &h, &loc, data));
+			return 0;
+		}
+		if (op == CMD_DELETE || op == CMD_DESTROY) {
+			add_cmd(jp, cmd_alloc(op, CMD_OBJ_RULE, &h, &loc, NULL));
+			return 0;
+		}
+	} else {
+		return jerr(jp, whole, "\"%s\" objects are not supported in JSON input yet", k);
+	}
+	handle_free(&h);
+	return jerr(jp, whole, "this command does not apply to a %s", k);
+}
+
+static int command_parse(struct jp *jp, json_t *item)
+{
+	static const struct { const char *name; enum cmd_ops op; } cmds[] = {
+		{ "add", CMD_ADD }, { "create", CMD_CREATE },
+		{ "insert", CMD_INSERT }, { "replace", CMD_REPLACE },
+		{ "delete", CMD_DELETE }, { "destroy", CMD_DESTROY },
+		{ "list", CMD_LIST }, { "flush", CMD_FLUSH },
+	};
+	const char *k, *obj;
+	json_t *v, *o;
+
+	k = only_key(jp, item, &v, "a command or a ruleset object");
+	if (!k)
+		return -1;
+	if (!strcmp(k, "metainfo")) {
+		uint64_t ver;
+
+		if (json_is_object(v) && get_u64(jp, v, "json_schema_version", &ver) == 1 &&
+		    ver > 1)
+			return jerr(jp, json_object_get(v, "json_schema_version"),
+				    "JSON schema version %llu is newer than the supported version 1",
+				    (unsigned long long)ver);
+		return 0;
+	}
+	if (!strcmp(k, "rename") || !strcmp(k, "reset"))
+		return jerr(jp, item, "command \"%s\" is not supported yet", k);
+	for (unsigned int i = 0; i < array_size(cmds); i++) {
+		if (strcmp(k, cmds[i].name))
+			continue;
+		obj = only_key(jp, v, &o, "an object to act on");
+		if (!obj)
+			return -1;
+		return object_cmd(jp, cmds[i].op, obj, o, item);
+	}
+	/* a listed object, as -j list prints it, adds itself */
+	return object_cmd(jp, CMD_ADD, k, v, item);
+}
+
+static struct input_desc *input_add(struct parser_state *state,
+				    const char *name, const char *buf)
+{
+	struct input_desc *in = xzalloc(sizeof(*in));
+
+	in->name = name ? xstrdup(name) : NULL;
+	in->data = xstrdup(buf);
+	in->len = strlen(buf);
+	list_add_tail(&in->list, &state->ctx->inputs);
+	return in;
+}
+
+bool json_looks_like(const char *buf)
+{
+	while (*buf == ' ' || *buf == '\t' || *buf == '\n' || *buf == '\r')
+		buf++;
+	return *buf == '{';
+}
+
+int json_parse(struct parser_state *state, const char *name, const char *buf)
+{
+	struct jp jp = { .state = state, .msgs = state->msgs };
+	json_t *root, *items, *item;
+	json_error_t err;
+	size_t i;
+
+	jp.in = input_add(state, name, buf);
+	root = json_loads(jp.in->data, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		struct location loc = offset_loc(&jp, err.position > 0 ? err.position - 1 : 0,
+						 err.position);
+
+		return error_queue(state->msgs, &loc, "invalid JSON: %s", err.text);
+	}
+	index_value(&jp, root, jp.in->data);
+	items = json_object_get(root, "nftables");
+	if (!json_is_object(root) || !json_is_array(items) || json_object_size(root) != 1) {
+		jerr(&jp, root, "expected { \"nftables\": [ ... ] }");
+	} else {
+		json_array_foreach(items, i, item)
+			command_parse(&jp, item);
+	}
+	json_decref(root);
+	free(jp.spans);
+	return jp.errors || !list_empty(state->msgs) ? -1 : 0;
+}
