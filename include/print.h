@@ -13,6 +13,8 @@ void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 /* whether the inclusive range @r is exactly a prefix; its length in @plen */
 bool range_is_prefix(const struct expr *r, unsigned int *plen);
+/* the comment in a table's or chain's user data, or NULL; free it */
+char *udata_comment(const void *ud, uint32_t len);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* delinearize.c: kernel expressions back into statements */

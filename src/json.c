@@ -569,15 +569,31 @@ static json_t *metainfo_json(void)
 	return wrap("metainfo", m);
 }
 
+/*
+ * nft 1.0.6 leaves table and chain comments out of its JSON, so they would
+ * not survive a JSON round trip; later nft prints them, and so do we.
+ */
+static void comment_json(json_t *o, const void *ud, const uint32_t *len)
+{
+	char *cm = ud ? udata_comment(ud, *len) : NULL;
+
+	if (cm)
+		json_object_set_new(o, "comment", json_string(cm));
+	free(cm);
+}
+
 static json_t *table_json(struct nftnl_table *t)
 {
 	unsigned int family = nftnl_table_get_u32(t, NFTNL_TABLE_FAMILY);
 	json_t *o = json_object();
+	uint32_t len = 0;
 
 	json_object_set_new(o, "family", json_string(family_name(family)));
 	json_object_set_new(o, "name", json_string(nftnl_table_get_str(t, NFTNL_TABLE_NAME)));
 	json_object_set_new(o, "handle",
 			    json_integer(nftnl_table_get_u64(t, NFTNL_TABLE_HANDLE)));
+	comment_json(o, nftnl_table_is_set(t, NFTNL_TABLE_USERDATA) ?
+		     nftnl_table_get_data(t, NFTNL_TABLE_USERDATA, &len) : NULL, &len);
 	/*
 	 * nft 1.0.6 prints garbage here (freed memory); the schema wants the
 	 * flag names, one as a string, more as an array.
@@ -613,12 +629,15 @@ static json_t *chain_json(struct nftnl_chain *c, const char *table)
 {
 	unsigned int family = nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY);
 	json_t *o = json_object(), *dev;
+	uint32_t len = 0;
 
 	json_object_set_new(o, "family", json_string(family_name(family)));
 	json_object_set_new(o, "table", json_string(table));
 	json_object_set_new(o, "name", json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_NAME)));
 	json_object_set_new(o, "handle",
 			    json_integer(nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE)));
+	comment_json(o, nftnl_chain_is_set(c, NFTNL_CHAIN_USERDATA) ?
+		     nftnl_chain_get_data(c, NFTNL_CHAIN_USERDATA, &len) : NULL, &len);
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM)) {
 		unsigned int hook = nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM);
 

@@ -904,9 +904,10 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
  * where a handle names the object instead
  */
 static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
-			const char *tkey, const char *ckey, bool by_handle)
+			const char *tkey, const char *ckey, enum cmd_ops op)
 {
 	const char *fam = get_str(jp, o, "family", false), *t, *c;
+	bool by_handle;
 	int f = NFPROTO_IPV4;
 
 	memset(h, 0, sizeof(*h));
@@ -920,9 +921,12 @@ static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
 	h->family = f;
 	if (get_u64(jp, o, "handle", &h->handle) < 0)
 		return -1;
+	/* as nft does, adding ignores the handles that a listing carries */
+	if (op == CMD_ADD || op == CMD_CREATE)
+		h->handle = 0;
 	if (h->handle)
 		h->handle_loc = loc_of(jp, json_object_get(o, "handle"));
-	by_handle = by_handle && h->handle;
+	by_handle = (op == CMD_DELETE || op == CMD_DESTROY) && h->handle;
 	t = get_str(jp, o, tkey, !(by_handle && !ckey));
 	if (!t)
 		return by_handle && !ckey && !json_object_get(o, tkey) ? 0 : -1;
@@ -945,15 +949,20 @@ static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
 static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *h)
 {
 	json_t *flags = json_object_get(o, "flags");
+	const char *comment = get_str(jp, o, "comment", false);
 	struct table *t;
 	size_t i;
 	json_t *f;
 
-	if (!flags)
+	if (!flags && !comment)
 		return NULL;
 	t = table_alloc();
 	handle_copy(&t->h, h);
 	t->loc = h->table_loc;
+	if (comment)
+		t->comment = xstrdup(comment);
+	if (!flags)
+		return t;
 	t->flags_set = true;
 	if (json_is_string(flags)) {
 		json_t *a = json_array();
@@ -981,15 +990,21 @@ static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *
 static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *h)
 {
 	json_t *type = json_object_get(o, "type"), *prio, *dev, *d;
+	const char *comment = get_str(jp, o, "comment", false);
 	const char *hook, *policy;
 	struct chain *c;
 	size_t i;
 
-	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy"))
+	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy") &&
+	    !comment)
 		return NULL;
 	c = chain_alloc();
 	handle_copy(&c->h, h);
 	c->loc = h->chain_loc;
+	if (comment)
+		c->comment = xstrdup(comment);
+	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy"))
+		return c;
 	if (!get_str(jp, o, "type", true) || !(hook = get_str(jp, o, "hook", true)))
 		goto fail;
 	prio = json_object_get(o, "prio");
@@ -1077,9 +1092,12 @@ static struct rule *rule_parse(struct jp *jp, json_t *o)
 	return r;
 }
 
-static const char *const table_keys[] = { "family", "name", "handle", "flags", NULL };
+static const char *const table_keys[] = {
+	"family", "name", "handle", "flags", "comment", NULL
+};
 static const char *const chain_keys[] = {
-	"family", "table", "name", "handle", "type", "hook", "prio", "policy", "dev", NULL
+	"family", "table", "name", "handle", "type", "hook", "prio", "policy",
+	"dev", "comment", NULL
 };
 static const char *const rule_keys[] = {
 	"family", "table", "chain", "handle", "index", "expr", "comment", NULL
@@ -1123,7 +1141,7 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		return jerr(jp, o, "expected an object");
 	if (!strcmp(k, "table")) {
 		if (check_keys(jp, o, "table", table_keys) < 0 ||
-		    handle_parse(jp, o, &h, "name", NULL, op == CMD_DELETE || op == CMD_DESTROY) < 0)
+		    handle_parse(jp, o, &h, "name", NULL, op) < 0)
 			return -1;
 		if (op == CMD_ADD || op == CMD_CREATE)
 			data = table_parse(jp, o, &h);
@@ -1134,7 +1152,7 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		}
 	} else if (!strcmp(k, "chain")) {
 		if (check_keys(jp, o, "chain", chain_keys) < 0 ||
-		    handle_parse(jp, o, &h, "table", "name", op == CMD_DELETE || op == CMD_DESTROY) < 0)
+		    handle_parse(jp, o, &h, "table", "name", op) < 0)
 			return -1;
 		if (op == CMD_ADD || op == CMD_CREATE) {
 			data = chain_parse(jp, o, &h);
@@ -1150,7 +1168,7 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		}
 	} else if (!strcmp(k, "rule")) {
 		if (check_keys(jp, o, "rule", rule_keys) < 0 ||
-		    handle_parse(jp, o, &h, "table", "chain", false) < 0)
+		    handle_parse(jp, o, &h, "table", "chain", op) < 0)
 			return -1;
 		switch (get_u64(jp, o, "index", &index)) {
 		case 1:

@@ -400,7 +400,7 @@ void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
 
 /* --- listings ----------------------------------------------------------- */
 
-static char *udata_comment(const void *ud, uint32_t len)
+char *udata_comment(const void *ud, uint32_t len)
 {
 	const struct nftnl_udata *attr;
 
