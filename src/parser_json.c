@@ -1259,6 +1259,28 @@ bool json_looks_like(const char *buf)
 	return *buf == '{';
 }
 
+/* jansson reports the offset just past the token it choked on: mark it */
+static struct location error_loc(const struct jp *jp, int pos)
+{
+	const char *d = jp->in->data;
+	int end = pos > (int)jp->in->len ? (int)jp->in->len : pos, start;
+
+	if (end <= 0)
+		return offset_loc(jp, 0, 1);
+	start = end - 1;
+	if (d[start] == '"') {
+		while (start > 0 && (d[start - 1] != '"' ||
+				     (start > 1 && d[start - 2] == '\\')))
+			start--;
+		start = start > 0 ? start - 1 : 0;
+	} else {
+		while (start > 0 && !strchr(" \t\r\n,:[]{}\"", d[start - 1]) &&
+		       !strchr(" \t\r\n,:[]{}\"", d[start]))
+			start--;
+	}
+	return offset_loc(jp, start, end);
+}
+
 int json_parse(struct parser_state *state, const char *name, const char *buf)
 {
 	struct jp jp = { .state = state, .msgs = state->msgs };
@@ -1269,8 +1291,7 @@ int json_parse(struct parser_state *state, const char *name, const char *buf)
 	jp.in = input_add(state, name, buf);
 	root = json_loads(jp.in->data, JSON_REJECT_DUPLICATES, &err);
 	if (!root) {
-		struct location loc = offset_loc(&jp, err.position > 0 ? err.position - 1 : 0,
-						 err.position);
+		struct location loc = error_loc(&jp, err.position);
 
 		return error_queue(state->msgs, &loc, "invalid JSON: %s", err.text);
 	}
