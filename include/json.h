@@ -17,6 +17,11 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 		 const char *table, const char *chain,
 		 const struct output_ctx *o, FILE *f, struct list_head *msgs);
 
+/* one ruleset change as nft -j monitor prints it: {"add": {"rule": ...}} */
+int json_monitor_event(bool add, enum nl_obj type, void *obj,
+		       struct cache_table *t, const struct output_ctx *o,
+		       FILE *f, struct list_head *msgs);
+
 /* parser_json.c: JSON commands into the same commands the grammar builds */
 int json_parse(struct parser_state *state, const char *name, const char *buf);
 /* whether @buf holds JSON rather than nft syntax: it starts with '{' */

@@ -2,6 +2,7 @@
 #ifndef NFH_PRINT_H
 #define NFH_PRINT_H
 
+#include <netlink.h>
 #include <rule.h>
 
 struct cache;
@@ -32,5 +33,10 @@ enum list_what {
 int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		  const char *table, const char *chain,
 		  const struct output_ctx *octx, FILE *f);
+
+/* prints one ruleset change as nft monitor does ("add rule ip t c ...") */
+void print_monitor_event(bool add, enum nl_obj type, void *obj,
+			 struct cache_table *t, const struct output_ctx *o,
+			 FILE *f);
 
 #endif

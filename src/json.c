@@ -15,6 +15,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
+#include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
 #include <cache.h>
@@ -661,15 +662,15 @@ static json_t *chain_json(struct nftnl_chain *c, const char *table)
 	return wrap("chain", o);
 }
 
-static int rule_json(json_t *out, struct cache_table *t, struct nftnl_chain *c,
-		     struct cache_rule *cr, const struct output_ctx *octx,
-		     struct list_head *msgs)
+/* a rule object, or NULL with an error queued for what cannot be written */
+static json_t *rule_json(struct cache_table *t, struct nftnl_rule *nlr,
+			 const struct output_ctx *octx, struct list_head *msgs)
 {
-	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-	const char *chain = nftnl_chain_get_str(c, NFTNL_CHAIN_NAME);
+	unsigned int family = nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY);
+	const char *table = nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE);
+	const char *chain = nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN);
 	struct json_ctx jc = { .octx = octx, .family = family };
-	struct rule *r = delin_rule(t, cr->nlr);
+	struct rule *r = delin_rule(t, nlr);
 	json_t *o = json_object(), *exprs = json_array();
 	const struct stmt *s;
 
@@ -694,11 +695,10 @@ static int rule_json(json_t *out, struct cache_table *t, struct nftnl_chain *c,
 			    (unsigned long long)r->h.handle, family_name(family),
 			    table, chain, jc.what);
 		rule_free(r);
-		return -1;
+		return NULL;
 	}
 	rule_free(r);
-	json_array_append_new(out, wrap("rule", o));
-	return 0;
+	return wrap("rule", o);
 }
 
 static int table_json_full(json_t *out, struct cache_table *t,
@@ -726,9 +726,14 @@ static int table_json_full(json_t *out, struct cache_table *t,
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
 			continue;
-		list_for_each_entry(cr, &ch->rules, list)
-			if (rule_json(out, t, ch->nlc, cr, octx, msgs) < 0)
+		list_for_each_entry(cr, &ch->rules, list) {
+			json_t *r = rule_json(t, cr->nlr, octx, msgs);
+
+			if (r)
+				json_array_append_new(out, r);
+			else
 				ret = -1;
+		}
 	}
 	return ret;
 }
@@ -781,5 +786,53 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 	json_dumpf(root, f, 0);
 	fputc('\n', f);
 	json_decref(root);
+	return 0;
+}
+
+/* a deleted set: what names it (the set printer is not there yet) */
+static json_t *set_deleted_json(struct nftnl_set *s)
+{
+	const struct datatype *dt = nftnl_set_is_set(s, NFTNL_SET_KEY_TYPE) ?
+		datatype_lookup(nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE)) : NULL;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "family",
+			    json_string(family_name(nftnl_set_get_u32(s, NFTNL_SET_FAMILY))));
+	json_object_set_new(o, "name", json_string(nftnl_set_get_str(s, NFTNL_SET_NAME)));
+	json_object_set_new(o, "table", json_string(nftnl_set_get_str(s, NFTNL_SET_TABLE)));
+	json_object_set_new(o, "type", json_string(dt ? dt->name : "invalid"));
+	json_object_set_new(o, "handle",
+			    json_integer(nftnl_set_get_u64(s, NFTNL_SET_HANDLE)));
+	return wrap("set", o);
+}
+
+int json_monitor_event(bool add, enum nl_obj type, void *obj,
+		       struct cache_table *t, const struct output_ctx *o,
+		       FILE *f, struct list_head *msgs)
+{
+	json_t *v;
+
+	switch (type) {
+	case NLO_TABLE:
+		v = table_json(obj);
+		break;
+	case NLO_CHAIN:
+		v = chain_json(obj, nftnl_chain_get_str(obj, NFTNL_CHAIN_TABLE));
+		break;
+	case NLO_RULE:
+		v = rule_json(t, obj, o, msgs);
+		if (!v)
+			return -1;
+		break;
+	case NLO_SET:
+		v = set_deleted_json(obj);
+		break;
+	default:
+		return 0;
+	}
+	v = wrap(add ? "add" : "delete", v);
+	json_dumpf(v, f, 0);
+	fputc('\n', f);
+	json_decref(v);
 	return 0;
 }

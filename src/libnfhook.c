@@ -12,6 +12,7 @@
 #include <evaluate.h>
 #include <json.h>
 #include <linearize.h>
+#include <monitor.h>
 #include <parser.h>
 #include <print.h>
 
@@ -356,8 +357,27 @@ evaluate:
 	return ret < 0 ? 1 : 0;
 }
 
+/* "monitor ..." on its own: it streams events rather than being a command */
+static bool is_monitor(const char *buf, const char **args)
+{
+	buf += strspn(buf, " \t\n");
+	if (strncmp(buf, "monitor", 7) || (buf[7] && !strchr(" \t\n", buf[7])))
+		return false;
+	*args = buf + 7;
+	return true;
+}
+
 EXPORT int nfh_run_cmd_from_buffer(struct nfh_ctx *ctx, const char *buf)
 {
+	const char *args;
+
+	if (is_monitor(buf, &args)) {
+		LIST_HEAD(msgs);
+		int ret = monitor_run(ctx, args, &internal_location, &msgs);
+
+		erec_print_list(ctx->octx.err, &msgs);
+		return ret < 0 ? 1 : 0;
+	}
 	return run(ctx, NULL, buf);
 }
 

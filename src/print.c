@@ -558,3 +558,88 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 	}
 	return (what == LIST_TABLE || what == LIST_CHAIN) && !found ? -1 : 0;
 }
+
+/* --- monitor events ------------------------------------------------------ */
+
+static void chain_event_print(struct nftnl_chain *c, FILE *f)
+{
+	unsigned int family = nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY);
+	unsigned int hook;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
+		return;
+	hook = nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM);
+	fprintf(f, " { type %s hook %s", nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
+		hook_name(family, hook));
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
+		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+
+		if (devs[0] && !devs[1]) {
+			fprintf(f, " device \"%s\"", devs[0]);
+		} else {
+			fprintf(f, " devices = { ");
+			for (unsigned int i = 0; devs[i]; i++)
+				fprintf(f, "%s%s", i ? ", " : "", devs[i]);
+			fprintf(f, " }");
+		}
+	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
+		fprintf(f, " device \"%s\"", nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+	}
+	fprintf(f, " priority ");
+	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO), false);
+	fprintf(f, "; policy %s; }",
+		nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) == NF_DROP ?
+		"drop" : "accept");
+}
+
+void print_monitor_event(bool add, enum nl_obj type, void *obj,
+			 struct cache_table *t, const struct output_ctx *o,
+			 FILE *f)
+{
+	const char *op = add ? "add" : "delete";
+	struct nftnl_table *nlt = obj;
+	struct nftnl_chain *nlc = obj;
+	struct nftnl_rule *nlr = obj;
+	struct rule *r;
+
+	switch (type) {
+	case NLO_TABLE:
+		fprintf(f, "%s table %s %s\n", op,
+			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)),
+			nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+		break;
+	case NLO_CHAIN:
+		fprintf(f, "%s chain %s %s %s", op,
+			family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
+			nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
+			nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+		if (add)
+			chain_event_print(nlc, f);
+		fputc('\n', f);
+		break;
+	case NLO_RULE:
+		fprintf(f, "%s rule %s %s %s ", op,
+			family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
+			nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
+			nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		if (!add) {
+			fprintf(f, "handle %llu\n", (unsigned long long)
+				nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
+			break;
+		}
+		r = delin_rule(t, nlr);
+		rule_print(r, o, f);
+		fputc('\n', f);
+		rule_free(r);
+		break;
+	case NLO_SET:
+		/* deletions only: adding a set needs the set printer */
+		fprintf(f, "delete set %s %s %s\n",
+			family_name(nftnl_set_get_u32(obj, NFTNL_SET_FAMILY)),
+			nftnl_set_get_str(obj, NFTNL_SET_TABLE),
+			nftnl_set_get_str(obj, NFTNL_SET_NAME));
+		break;
+	default:
+		break;
+	}
+}
