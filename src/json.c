@@ -576,7 +576,7 @@ static json_t *metainfo_json(void)
  */
 static void comment_json(json_t *o, const void *ud, const uint32_t *len)
 {
-	char *cm = ud ? udata_comment(ud, *len) : NULL;
+	char *cm = ud ? udata_get_comment(ud, *len) : NULL;
 
 	if (cm)
 		json_object_set_new(o, "comment", json_string(cm));
