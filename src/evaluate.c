@@ -810,6 +810,17 @@ static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	return 0;
 }
 
+static bool set_in_batch(struct eval_ctx *ctx, const struct set *set)
+{
+	struct cmd *c;
+
+	list_for_each_entry(c, ctx->cmds, list)
+		if ((c->obj == CMD_OBJ_SET || c->obj == CMD_OBJ_MAP) && c->set == set &&
+		    (c->op == CMD_ADD || c->op == CMD_CREATE))
+			return true;
+	return false;
+}
+
 static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	struct stmt *i;
@@ -821,6 +832,13 @@ static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 	if (setref_eval(ctx, s->set.key, s->set.set, false) < 0)
 		return -1;
 	set = s->set.set->setref.set;
+	/*
+	 * As nft does: a set this batch creates and the packet path fills is
+	 * dynamic, whether or not its declaration says so (nft's JSON drops
+	 * the flag, so a listing loads back only thanks to this).
+	 */
+	if (set_in_batch(ctx, set))
+		set->flags |= NFT_SET_EVAL;
 	if (s->set.timeout && !(set->flags & NFT_SET_TIMEOUT))
 		return err(ctx, &s->loc,
 			   "a timeout needs \"flags timeout\" in the declaration of set %s",

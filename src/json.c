@@ -23,6 +23,7 @@
 #include <json.h>
 #include <print.h>
 #include <proto.h>
+#include <set.h>
 
 /**
  * struct json_ctx - one listing being built
@@ -57,6 +58,15 @@ static json_t *obj_set(json_t *o, const char *key, json_t *v)
 static json_t *wrap(const char *key, json_t *v)
 {
 	return obj_set(json_object(), key, v);
+}
+
+static json_t *counter_json(uint64_t packets, uint64_t bytes,
+			    const struct json_ctx *jc)
+{
+	if (jc->octx->flags & NFH_OUTPUT_STATELESS)
+		return json_null();
+	return obj_set(obj_set(json_object(), "packets", json_integer(packets)),
+		       "bytes", json_integer(bytes));
 }
 
 static json_t *text_of(const struct expr *e, const struct output_ctx *o)
@@ -212,6 +222,22 @@ static json_t *list_json(const struct expr *e, struct json_ctx *jc)
 	return a;
 }
 
+/* an element with options; times in whole seconds, as nft writes them */
+static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
+{
+	json_t *o = wrap("val", expr_json(e->elem.key, jc));
+
+	if (e->elem.timeout)
+		o = obj_set(o, "timeout", json_integer(e->elem.timeout / 1000));
+	if (e->elem.expires && !(jc->octx->flags & NFH_OUTPUT_STATELESS))
+		o = obj_set(o, "expires", json_integer(e->elem.expires / 1000));
+	if (e->elem.comment)
+		o = obj_set(o, "comment", json_string(e->elem.comment));
+	if (e->elem.counter)
+		o = obj_set(o, "counter", counter_json(e->elem.packets, e->elem.bytes, jc));
+	return wrap("elem", o);
+}
+
 static const char *binop_name(enum ops op)
 {
 	switch (op) {
@@ -288,6 +314,24 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	}
 	case EXPR_VERDICT:
 		return verdict_json(e, jc);
+	case EXPR_MAP:
+		return wrap("map", obj_set(obj_set(json_object(), "key",
+						   expr_json(e->op.left, jc)),
+					   "data", expr_json(e->op.right, jc)));
+	case EXPR_MAPPING:
+		/* a map element: [ key, value ] */
+		a = json_array();
+		o = expr_json(e->op.left, jc);
+		if (!o)
+			goto fail;
+		json_array_append_new(a, o);
+		o = expr_json(e->op.right, jc);
+		if (!o)
+			goto fail;
+		json_array_append_new(a, o);
+		return a;
+	case EXPR_SET_ELEM:
+		return elem_json(e, jc);
 	case EXPR_EXTHDR:	return unsupported(jc, "an extension header or tcp option");
 	case EXPR_RT:		return unsupported(jc, "rt");
 	case EXPR_FIB:		return unsupported(jc, "fib");
@@ -499,6 +543,48 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap(names[s->nat.type], o);
 }
 
+static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
+
+/* add|update|delete @set { key [timeout T] [statements] } */
+static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
+{
+	static const char *const ops[] = { "add", "update", "delete" };
+	struct output_ctx inner = *jc->octx;
+	struct json_ctx ijc = *jc;
+	const struct stmt *i;
+	json_t *o, *elem, *stmts;
+	char *ref;
+
+	if (s->set.op > 2)
+		return unsupported(jc, "a set statement");
+	elem = expr_json(s->set.key, jc);
+	if (elem && s->set.timeout)
+		elem = wrap("elem", obj_set(wrap("val", elem), "timeout",
+					    json_integer(s->set.timeout / 1000)));
+	ref = xasprintf("@%s", s->set.set->setref.name);
+	o = obj_set(wrap("op", json_string(ops[s->set.op])), "elem", elem);
+	o = obj_set(o, "set", json_string(ref));
+	free(ref);
+	if (list_empty(&s->set.stmts))
+		return wrap("set", o);
+	/* the statements kept per element are templates: no values */
+	inner.flags |= NFH_OUTPUT_STATELESS;
+	ijc.octx = &inner;
+	stmts = json_array();
+	list_for_each_entry(i, &s->set.stmts, list) {
+		json_t *v = stmt_json(i, &ijc);
+
+		if (!v) {
+			jc->what = ijc.what;
+			json_decref(stmts);
+			json_decref(o);
+			return NULL;
+		}
+		json_array_append_new(stmts, v);
+	}
+	return wrap("set", obj_set(o, "stmt", stmts));
+}
+
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
 	const struct meta_template *mt;
@@ -509,14 +595,16 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_EXPRESSION:
 		return match_json(s->expr, jc);
 	case STMT_VERDICT:
+		if (s->verdict.expr->kind == EXPR_MAP)
+			return wrap("vmap", obj_set(obj_set(json_object(), "key",
+					expr_json(s->verdict.expr->op.left, jc)),
+				"data", expr_json(s->verdict.expr->op.right, jc)));
 		return expr_json(s->verdict.expr, jc);
+	case STMT_SET:
+		return dynset_json(s, jc);
 	case STMT_COUNTER:
-		if (jc->octx->flags & NFH_OUTPUT_STATELESS)
-			return wrap("counter", json_null());
-		return wrap("counter",
-			    obj_set(obj_set(json_object(), "packets",
-					    json_integer(s->counter.packets)),
-				    "bytes", json_integer(s->counter.bytes)));
+		return wrap("counter", counter_json(s->counter.packets,
+						    s->counter.bytes, jc));
 	case STMT_LIMIT:
 		return limit_json(s, jc);
 	case STMT_QUOTA:
@@ -559,6 +647,112 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 }
 
 /* --- listings ----------------------------------------------------------- */
+
+/* "ipv4_addr", or [ "ipv4_addr", "inet_service" ] for a concatenation */
+static json_t *set_type_json(const struct expr *key)
+{
+	const struct expr *i;
+	json_t *a;
+
+	if (key->kind != EXPR_CONCAT)
+		return json_string(key->dtype->name);
+	a = json_array();
+	list_for_each_entry(i, &key->set.exprs, list)
+		json_array_append_new(a, json_string(i->dtype->name));
+	return a;
+}
+
+static json_t *set_flags_json(uint32_t flags)
+{
+	/* nft's schema knows these three; "dynamic" it leaves out */
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_INTERVAL, "interval" },
+		{ NFT_SET_TIMEOUT, "timeout" },
+	};
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (flags & names[i].flag)
+			json_array_append_new(a, json_string(names[i].name));
+	if (!json_array_size(a)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* a named set or map with its elements; NULL with jc->what set on failure */
+static json_t *set_json(const struct set *s, struct json_ctx *jc)
+{
+	json_t *o = json_object(), *flags;
+
+	o = obj_set(o, "family", json_string(family_name(s->h.family)));
+	o = obj_set(o, "name", json_string(s->h.set));
+	o = obj_set(o, "table", json_string(s->h.table));
+	o = obj_set(o, "type", set_type_json(s->key));
+	o = obj_set(o, "handle", json_integer(s->h.handle));
+	if (s->data)
+		o = obj_set(o, "map", set_type_json(s->data));
+	if (s->comment)
+		o = obj_set(o, "comment", json_string(s->comment));
+	if (s->policy == NFT_SET_POL_MEMORY)
+		o = obj_set(o, "policy", json_string("memory"));
+	if (s->size)
+		o = obj_set(o, "size", json_integer(s->size));
+	flags = set_flags_json(s->flags);
+	if (flags)
+		o = obj_set(o, "flags", flags);
+	if (s->timeout)
+		o = obj_set(o, "timeout", json_integer(s->timeout / 1000));
+	if (s->gc_int)
+		o = obj_set(o, "gc-interval", json_integer(s->gc_int / 1000));
+	/* nft 1.0.6 leaves it out, and loses it on a JSON round trip */
+	if (s->automerge)
+		o = obj_set(o, "auto-merge", json_true());
+	if (s->init && !list_empty(&s->init->set.exprs) &&
+	    !(jc->octx->flags & NFH_OUTPUT_TERSE))
+		o = obj_set(o, "elem", list_json(s->init, jc));
+	return wrap(s->is_map ? "map" : "set", o);
+}
+
+/* the named sets of @t: all (-1), sets only (0) or maps only (1) */
+static int table_sets_json(json_t *out, struct cache_table *t, int which,
+			   const char *only, const struct output_ctx *octx,
+			   struct list_head *msgs)
+{
+	struct cache_set *cs;
+	int ret = 0;
+
+	list_for_each_entry(cs, &t->sets, list) {
+		uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
+		struct json_ctx jc = { .octx = octx,
+				       .family = nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY) };
+		struct set *s;
+		json_t *v;
+
+		if (flags & NFT_SET_ANONYMOUS)
+			continue;
+		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+			continue;
+		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
+			continue;
+		s = delin_set(t, cs, true);
+		v = set_json(s, &jc);
+		if (v) {
+			json_array_append_new(out, v);
+		} else {
+			ret = error_queue(msgs, &internal_location,
+					  "%s %s %s %s: %s cannot be written as JSON yet",
+					  s->is_map ? "map" : "set", family_name(s->h.family),
+					  s->h.table, s->h.set, jc.what ? jc.what : "an element");
+		}
+		set_free(s);
+	}
+	return ret;
+}
 
 static json_t *metainfo_json(void)
 {
@@ -713,7 +907,9 @@ static int table_json_full(json_t *out, struct cache_table *t,
 
 	if (with_table)
 		json_array_append_new(out, table_json(t->nlt));
-	/* named sets and maps go here, before the chains, as nft orders them */
+	/* named sets and maps come before the chains, as nft orders them */
+	if (with_table && table_sets_json(out, t, -1, NULL, octx, msgs) < 0)
+		ret = -1;
 	list_for_each_entry(ch, &t->chains, list) {
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
@@ -721,7 +917,7 @@ static int table_json_full(json_t *out, struct cache_table *t,
 		json_array_append_new(out, chain_json(ch->nlc, name));
 	}
 	if (!with_rules)
-		return 0;
+		return ret;
 	list_for_each_entry(ch, &t->chains, list) {
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
@@ -767,13 +963,26 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 		case LIST_CHAINS:
 			ret |= table_json_full(out, t, NULL, false, false, o, msgs);
 			break;
+		case LIST_SETS:
+		case LIST_MAPS:
+		case LIST_SET: {
+			struct cache_set *cs = chain ? cache_set_find(t, chain) : NULL;
+
+			if (what == LIST_SET && (!cs ||
+			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
+				continue;
+			ret |= table_sets_json(out, t, what == LIST_SETS ? 0 :
+					       what == LIST_MAPS ? 1 : -1,
+					       what == LIST_SET ? chain : NULL, o, msgs);
+			break;
+		}
 		default:
 			ret |= table_json_full(out, t, NULL, true, true, o, msgs);
 			break;
 		}
 		found++;
 	}
-	if ((what == LIST_TABLE || what == LIST_CHAIN) && !found) {
+	if ((what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) && !found) {
 		json_decref(out);
 		return -1;
 	}

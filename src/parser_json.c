@@ -274,6 +274,15 @@ static int check_keys(struct jp *jp, json_t *o, const char *what,
 
 /* --- expressions ------------------------------------------------------- */
 
+static const struct {
+	const char	*name;
+	int		verdict;
+} verdicts[] = {
+	{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
+	{ "continue", NFT_CONTINUE }, { "return", NFT_RETURN },
+	{ "jump", NFT_JUMP }, { "goto", NFT_GOTO },
+};
+
 static struct expr *expr_parse(struct jp *jp, json_t *v);
 
 static struct expr *list_parse(struct jp *jp, json_t *a, enum expr_kind kind)
@@ -374,6 +383,97 @@ static struct expr *binop_parse(struct jp *jp, enum ops op, json_t *a,
 	return binop_expr_alloc(loc, op, l, r);
 }
 
+/* seconds in JSON, milliseconds in the AST */
+static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
+{
+	uint64_t v;
+	int r = get_u64(jp, o, key, &v);
+
+	if (r == 1)
+		*ms = v * 1000;
+	return r;
+}
+
+/* { "val": KEY, "timeout": S, "expires": S, "comment": C, "counter": ... } */
+static struct expr *elem_parse(struct jp *jp, json_t *v,
+			       const struct location *loc)
+{
+	static const char *const keys[] = {
+		"val", "timeout", "expires", "comment", "counter", NULL
+	};
+	const char *comment;
+	struct expr *key, *e;
+	json_t *ctr;
+
+	if (!json_is_object(v) || !json_object_get(v, "val") ||
+	    check_keys(jp, v, "elem", keys) < 0)
+		return jerr(jp, v, "elem: expected { \"val\": ... }"), NULL;
+	key = expr_parse(jp, json_object_get(v, "val"));
+	if (!key)
+		return NULL;
+	e = set_elem_expr_alloc(loc, key);
+	comment = get_str(jp, v, "comment", false);
+	if (comment)
+		e->elem.comment = xstrdup(comment);
+	ctr = json_object_get(v, "counter");
+	if (ctr) {
+		e->elem.counter = true;
+		if (json_is_object(ctr) &&
+		    (get_u64(jp, ctr, "packets", &e->elem.packets) < 0 ||
+		     get_u64(jp, ctr, "bytes", &e->elem.bytes) < 0))
+			goto fail;
+	}
+	if (seconds_of(jp, v, "timeout", &e->elem.timeout) < 0 ||
+	    seconds_of(jp, v, "expires", &e->elem.expires) < 0)
+		goto fail;
+	return e;
+fail:
+	expr_free(e);
+	return NULL;
+}
+
+/* set elements: one expression or an array; [ KEY, VALUE ] maps */
+static struct expr *elems_parse(struct jp *jp, json_t *v,
+				const struct location *loc)
+{
+	struct expr *set = compound_expr_alloc(loc, EXPR_SET), *e;
+	json_t *one = json_is_array(v) ? NULL : v, *i;
+	size_t n;
+
+	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
+		i = one ? one : json_array_get(v, n);
+		if (json_is_array(i)) {
+			struct location l = loc_of(jp, i);
+			struct expr *key, *val;
+
+			if (json_array_size(i) != 2) {
+				jerr(jp, i, "a map element is [ key, value ]");
+				goto fail;
+			}
+			key = expr_parse(jp, json_array_get(i, 0));
+			val = key ? expr_parse(jp, json_array_get(i, 1)) : NULL;
+			if (!val) {
+				expr_free(key);
+				goto fail;
+			}
+			e = mapping_expr_alloc(&l, key, val);
+		} else {
+			e = expr_parse(jp, i);
+			if (!e)
+				goto fail;
+		}
+		compound_expr_add(set, e);
+	}
+	if (!n) {
+		jerr(jp, v, "an empty set is not an expression");
+		goto fail;
+	}
+	return set;
+fail:
+	expr_free(set);
+	return NULL;
+}
+
 static struct expr *object_parse(struct jp *jp, json_t *o)
 {
 	static const struct { const char *name; enum ops op; } binops[] = {
@@ -415,28 +515,46 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		}
 		return range_expr_alloc(&loc, l, r);
 	}
-	if (!strcmp(k, "set")) {
-		struct expr *set;
+	if (!strcmp(k, "set"))
+		return elems_parse(jp, v, &loc);
+	if (!strcmp(k, "concat")) {
+		struct expr *c;
 
-		if (!json_is_array(v)) {
-			l = expr_parse(jp, v);
-			if (!l)
-				return NULL;
-			set = compound_expr_alloc(&loc, EXPR_SET);
-			compound_expr_add(set, l);
-			return set;
+		if (!json_is_array(v) || json_array_size(v) < 2)
+			return jerr(jp, v, "concat: expected an array of two or more expressions"), NULL;
+		c = list_parse(jp, v, EXPR_CONCAT);
+		if (c)
+			c->loc = loc;
+		return c;
+	}
+	if (!strcmp(k, "map")) {
+		if (!json_is_object(v) || !json_object_get(v, "key") ||
+		    !json_object_get(v, "data"))
+			return jerr(jp, v, "map: expected { \"key\": ..., \"data\": ... }"), NULL;
+		l = expr_parse(jp, json_object_get(v, "key"));
+		r = l ? expr_parse(jp, json_object_get(v, "data")) : NULL;
+		if (!r) {
+			expr_free(l);
+			return NULL;
 		}
-		for (size_t i = 0; i < json_array_size(v); i++)
-			if (json_is_array(json_array_get(v, i)))
-				return jerr(jp, json_array_get(v, i),
-					    "anonymous maps are not supported yet"), NULL;
-		set = list_parse(jp, v, EXPR_SET);
-		if (set)
-			set->loc = loc;
-		return set;
+		return map_expr_alloc(&loc, l, r);
 	}
 	if (!strcmp(k, "elem"))
-		return jerr(jp, o, "set elements with properties are not supported yet"), NULL;
+		return elem_parse(jp, v, &loc);
+	for (unsigned int i = 0; i < array_size(verdicts); i++) {
+		const char *target = NULL;
+
+		if (strcmp(k, verdicts[i].name))
+			continue;
+		/* as in nft syntax, accept and drop stay words for eval to type */
+		if (verdicts[i].verdict == NF_ACCEPT || verdicts[i].verdict == NF_DROP)
+			return symbol_expr_alloc(&loc, k, false);
+		if (verdicts[i].verdict == NFT_JUMP || verdicts[i].verdict == NFT_GOTO) {
+			if (!json_is_object(v) || !(target = get_str(jp, v, "target", true)))
+				return jerr(jp, v, "expected { \"target\": CHAIN }"), NULL;
+		}
+		return verdict_expr_alloc(&loc, verdicts[i].verdict, target);
+	}
 	return jerr(jp, o, "expression \"%s\" is not supported yet", k), NULL;
 }
 
@@ -466,15 +584,6 @@ static struct expr *expr_parse(struct jp *jp, json_t *v)
 }
 
 /* --- statements ------------------------------------------------------- */
-
-static const struct {
-	const char	*name;
-	int		verdict;
-} verdicts[] = {
-	{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
-	{ "continue", NFT_CONTINUE }, { "return", NFT_RETURN },
-	{ "jump", NFT_JUMP }, { "goto", NFT_GOTO },
-};
 
 static struct stmt *verdict_parse(struct jp *jp, int verdict, json_t *v,
 				  const struct location *loc)
@@ -857,6 +966,98 @@ fail:
 	return NULL;
 }
 
+static struct stmt *vmap_parse(struct jp *jp, json_t *o,
+			       const struct location *loc)
+{
+	struct expr *key, *data;
+
+	if (!json_is_object(o) || !json_object_get(o, "key") ||
+	    !json_object_get(o, "data") || json_object_size(o) != 2)
+		return jerr(jp, o, "vmap: expected { \"key\": ..., \"data\": ... }"), NULL;
+	key = expr_parse(jp, json_object_get(o, "key"));
+	data = key ? expr_parse(jp, json_object_get(o, "data")) : NULL;
+	if (!data) {
+		expr_free(key);
+		return NULL;
+	}
+	return verdict_stmt_alloc(loc, map_expr_alloc(loc, key, data));
+}
+
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+/* { "op": "add", "elem": KEY, "set": "@name", "stmt": [ ... ] } */
+static struct stmt *dynset_parse(struct jp *jp, json_t *o,
+				 const struct location *loc)
+{
+	static const char *const keys[] = { "op", "elem", "set", "stmt", NULL };
+	static const struct { const char *name; unsigned int op; } ops[] = {
+		{ "add", NFT_DYNSET_OP_ADD }, { "update", NFT_DYNSET_OP_UPDATE },
+		{ "delete", NFT_DYNSET_OP_DELETE },
+	};
+	const char *op, *set;
+	json_t *elem, *stmts, *i;
+	struct stmt *s;
+	struct location l;
+	unsigned int n;
+	size_t k;
+
+	if (!json_is_object(o) || check_keys(jp, o, "set", keys) < 0)
+		return jerr(jp, o, "set: expected an object"), NULL;
+	op = get_str(jp, o, "op", true);
+	set = get_str(jp, o, "set", true);
+	elem = json_object_get(o, "elem");
+	if (!op || !set)
+		return NULL;
+	if (!elem)
+		return jerr(jp, o, "set: property \"elem\" is missing"), NULL;
+	for (n = 0; n < array_size(ops) && strcmp(ops[n].name, op); n++)
+		;
+	if (n == array_size(ops))
+		return jerr(jp, json_object_get(o, "op"),
+			    "unknown set operation \"%s\"; expected add, update or delete", op), NULL;
+	if (set[0] != '@')
+		return jerr(jp, json_object_get(o, "set"),
+			    "set: expected a set reference \"@name\""), NULL;
+	s = stmt_alloc(loc, STMT_SET);
+	s->set.op = ops[n].op;
+	l = loc_of(jp, json_object_get(o, "set"));
+	s->set.set = set_ref_expr_alloc(&l, set + 1);
+	if (json_is_object(elem) && json_object_get(elem, "elem")) {
+		json_t *e = json_object_get(elem, "elem");
+
+		static const char *const ekeys[] = { "val", "timeout", NULL };
+
+		if (!json_is_object(e) || !json_object_get(e, "val")) {
+			jerr(jp, e, "set: expected { \"val\": ... }");
+			goto fail;
+		}
+		if (check_keys(jp, e, "set element", ekeys) < 0)
+			goto fail;
+		if (seconds_of(jp, e, "timeout", &s->set.timeout) < 0)
+			goto fail;
+		elem = json_object_get(e, "val");
+	}
+	s->set.key = expr_parse(jp, elem);
+	if (!s->set.key)
+		goto fail;
+	stmts = json_object_get(o, "stmt");
+	if (stmts && !json_is_array(stmts)) {
+		jerr(jp, stmts, "set: \"stmt\" must be an array of statements");
+		goto fail;
+	}
+	json_array_foreach(stmts, k, i) {
+		struct stmt *x = stmt_parse(jp, i);
+
+		if (!x)
+			goto fail;
+		list_add_tail(&x->list, &s->set.stmts);
+	}
+	return s;
+fail:
+	stmt_free(s);
+	return NULL;
+}
+
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
 	struct location loc = loc_of(jp, o);
@@ -888,6 +1089,10 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
 	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
 		return nat_parse(jp, k, v, &loc);
+	if (!strcmp(k, "vmap"))
+		return vmap_parse(jp, v, &loc);
+	if (!strcmp(k, "set"))
+		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "notrack")) {
 		if (!json_is_null(v))
 			return jerr(jp, v, "notrack takes null"), NULL;
@@ -1092,6 +1297,147 @@ static struct rule *rule_parse(struct jp *jp, json_t *o)
 	return r;
 }
 
+/* "ipv4_addr" or [ "ipv4_addr", "inet_service" ], as "type" takes them */
+static struct expr *type_parse(struct jp *jp, json_t *v)
+{
+	struct location loc = loc_of(jp, v);
+	struct expr *c;
+	size_t i;
+	json_t *t;
+
+	if (json_is_string(v))
+		return symbol_expr_alloc(&loc, json_string_value(v), false);
+	if (!json_is_array(v) || json_array_size(v) < 2)
+		return jerr(jp, v, "a set type is a type name or an array of them"), NULL;
+	c = compound_expr_alloc(&loc, EXPR_CONCAT);
+	json_array_foreach(v, i, t) {
+		struct location l = loc_of(jp, t);
+
+		if (!json_is_string(t)) {
+			jerr(jp, t, "a set type is a type name or an array of them");
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, symbol_expr_alloc(&l, json_string_value(t), false));
+	}
+	return c;
+}
+
+static int set_flags_parse(struct jp *jp, json_t *v, struct set *set)
+{
+	static const struct { const char *name; uint32_t flag; } names[] = {
+		{ "constant", NFT_SET_CONSTANT }, { "interval", NFT_SET_INTERVAL },
+		{ "timeout", NFT_SET_TIMEOUT }, { "dynamic", NFT_SET_EVAL },
+	};
+	json_t *one = json_is_array(v) ? NULL : v, *f;
+	size_t n;
+
+	set->flags_loc = loc_of(jp, v);
+	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
+		unsigned int i;
+
+		f = one ? one : json_array_get(v, n);
+		for (i = 0; i < array_size(names); i++)
+			if (json_is_string(f) && !strcmp(json_string_value(f), names[i].name))
+				break;
+		if (i == array_size(names))
+			return jerr(jp, f, "unknown set flag");
+		set->flags |= names[i].flag;
+	}
+	return 0;
+}
+
+static const char *const set_keys[] = {
+	"family", "table", "name", "handle", "type", "map", "flags", "timeout",
+	"gc-interval", "size", "policy", "comment", "elem", "auto-merge", NULL
+};
+
+static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
+			     bool is_map)
+{
+	struct set *set = set_alloc(NULL);
+	const char *policy = get_str(jp, o, "policy", false);
+	const char *comment = get_str(jp, o, "comment", false);
+	json_t *v;
+	uint64_t n;
+
+	handle_copy(&set->h, h);
+	set->loc = h->set_loc;
+	set->is_map = is_map;
+	if (!json_object_get(o, "type")) {
+		jerr(jp, o, "property \"type\" is missing");
+		goto fail;
+	}
+	set->key = type_parse(jp, json_object_get(o, "type"));
+	if (!set->key)
+		goto fail;
+	v = json_object_get(o, "map");
+	if (is_map != !!v) {
+		jerr(jp, v ? v : o, is_map ? "a map needs its \"map\" type" :
+					     "a set has no \"map\" type; make it a map");
+		goto fail;
+	}
+	if (v && !(set->data = type_parse(jp, v)))
+		goto fail;
+	v = json_object_get(o, "flags");
+	if (v && set_flags_parse(jp, v, set) < 0)
+		goto fail;
+	switch (seconds_of(jp, o, "timeout", &set->timeout)) {
+	case 1:
+		set->flags |= NFT_SET_TIMEOUT;
+		break;
+	case -1:
+		goto fail;
+	}
+	if (seconds_of(jp, o, "gc-interval", &n) < 0)
+		goto fail;
+	set->gc_int = json_object_get(o, "gc-interval") ? n : 0;
+	if (get_u64(jp, o, "size", &n) < 0)
+		goto fail;
+	set->size = json_object_get(o, "size") ? n : 0;
+	if (policy && !strcmp(policy, "performance"))
+		set->policy = NFT_SET_POL_PERFORMANCE;
+	else if (policy && !strcmp(policy, "memory"))
+		set->policy = NFT_SET_POL_MEMORY;
+	else if (policy) {
+		jerr(jp, json_object_get(o, "policy"), "unknown set policy \"%s\"", policy);
+		goto fail;
+	}
+	if (comment)
+		set->comment = xstrdup(comment);
+	set->automerge = get_bool(jp, o, "auto-merge");
+	v = json_object_get(o, "elem");
+	if (v) {
+		struct location l = loc_of(jp, v);
+
+		set->init = elems_parse(jp, v, &l);
+		if (!set->init)
+			goto fail;
+	}
+	return set;
+fail:
+	set_free(set);
+	return NULL;
+}
+
+/* the set a set, map or element object names: "table" and "name" */
+static int set_handle_parse(struct jp *jp, json_t *o, struct handle *h,
+			    enum cmd_ops op)
+{
+	const char *name;
+
+	if (handle_parse(jp, o, h, "table", NULL, op) < 0)
+		return -1;
+	name = get_str(jp, o, "name", true);
+	if (!name) {
+		handle_free(h);
+		return -1;
+	}
+	h->set = xstrdup(name);
+	h->set_loc = loc_of(jp, json_object_get(o, "name"));
+	return 0;
+}
+
 static const char *const table_keys[] = {
 	"family", "name", "handle", "flags", "comment", NULL
 };
@@ -1117,9 +1463,12 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 	void *data = NULL;
 	uint64_t index;
 
-	if (!strcmp(k, "ruleset") || !strcmp(k, "tables") || !strcmp(k, "chains")) {
+	if (!strcmp(k, "ruleset") || !strcmp(k, "tables") || !strcmp(k, "chains") ||
+	    !strcmp(k, "sets") || !strcmp(k, "maps")) {
 		enum cmd_obj obj = k[0] == 'r' ? CMD_OBJ_RULESET :
-				   k[0] == 't' ? CMD_OBJ_TABLES : CMD_OBJ_CHAINS;
+				   k[0] == 't' ? CMD_OBJ_TABLES :
+				   k[0] == 'c' ? CMD_OBJ_CHAINS :
+				   k[0] == 's' ? CMD_OBJ_SETS : CMD_OBJ_MAPS;
 		const char *fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
 		int f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
 
@@ -1195,6 +1544,45 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 			add_cmd(jp, cmd_alloc(op, CMD_OBJ_RULE, &h, &loc, NULL));
 			return 0;
 		}
+	} else if (!strcmp(k, "set") || !strcmp(k, "map")) {
+		enum cmd_obj obj = k[0] == 's' ? CMD_OBJ_SET : CMD_OBJ_MAP;
+
+		if (check_keys(jp, o, k, set_keys) < 0 ||
+		    set_handle_parse(jp, o, &h, op) < 0)
+			return -1;
+		if (op == CMD_ADD || op == CMD_CREATE) {
+			data = set_parse(jp, o, &h, obj == CMD_OBJ_MAP);
+			if (!data) {
+				handle_free(&h);
+				return -1;
+			}
+		}
+		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
+		    op == CMD_DELETE || op == CMD_DESTROY) {
+			add_cmd(jp, cmd_alloc(op, obj, &h, &loc, data));
+			return 0;
+		}
+	} else if (!strcmp(k, "element")) {
+		static const char *const keys[] = { "family", "table", "name", "elem", NULL };
+		struct location l;
+
+		if (check_keys(jp, o, k, keys) < 0 || set_handle_parse(jp, o, &h, op) < 0)
+			return -1;
+		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_DELETE || op == CMD_DESTROY) {
+			if (!json_object_get(o, "elem")) {
+				handle_free(&h);
+				return jerr(jp, o, "element: property \"elem\" is missing");
+			}
+			l = loc_of(jp, json_object_get(o, "elem"));
+			data = elems_parse(jp, json_object_get(o, "elem"), &l);
+			if (!data) {
+				handle_free(&h);
+				return -1;
+			}
+			add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
+					      CMD_OBJ_ELEMENTS, &h, &loc, data));
+			return 0;
+		}
 	} else {
 		return jerr(jp, whole, "\"%s\" objects are not supported in JSON input yet", k);
 	}
@@ -1252,6 +1640,59 @@ static struct input_desc *input_add(struct parser_state *state,
 	return in;
 }
 
+static int add_rank(const struct cmd *cmd)
+{
+	if (cmd->op != CMD_ADD && cmd->op != CMD_CREATE &&
+	    cmd->op != CMD_INSERT && cmd->op != CMD_REPLACE)
+		return -1;
+	switch (cmd->obj) {
+	case CMD_OBJ_TABLE:	return 0;
+	case CMD_OBJ_CHAIN:	return 1;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:	return 2;
+	case CMD_OBJ_ELEMENTS:	return 3;
+	default:		return 4;
+	}
+}
+
+/*
+ * nft lists a table's sets before its chains, so a verdict map that jumps
+ * to a chain comes before the chain exists (nft 1.0.6 cannot load such a
+ * listing back).  Within each run of additions, tables go first, then
+ * chains, sets, elements and rules, each kind in the order given; that
+ * order satisfies every dependency between them.
+ */
+static void order_additions(struct list_head *cmds, struct list_head *first)
+{
+	struct list_head *pos = first;
+
+	while (pos != cmds) {
+		struct list_head run, *end = pos;
+		struct cmd *cmd, *next;
+
+		if (add_rank(list_entry(pos, struct cmd, list)) < 0) {
+			pos = pos->next;
+			continue;
+		}
+		while (end != cmds && add_rank(list_entry(end, struct cmd, list)) >= 0)
+			end = end->next;
+		/* move the run out, then back rank by rank before @end */
+		init_list_head(&run);
+		for (struct list_head *p = pos, *n; p != end; p = n) {
+			n = p->next;
+			list_del(p);
+			list_add_tail(p, &run);
+		}
+		for (int rank = 0; rank <= 4; rank++)
+			list_for_each_entry_safe(cmd, next, &run, list)
+				if (add_rank(cmd) == rank) {
+					list_del(&cmd->list);
+					list_add_tail(&cmd->list, end);
+				}
+		pos = end;
+	}
+}
+
 bool json_looks_like(const char *buf)
 {
 	while (*buf == ' ' || *buf == '\t' || *buf == '\n' || *buf == '\r')
@@ -1300,8 +1741,11 @@ int json_parse(struct parser_state *state, const char *name, const char *buf)
 	if (!json_is_object(root) || !json_is_array(items) || json_object_size(root) != 1) {
 		jerr(&jp, root, "expected { \"nftables\": [ ... ] }");
 	} else {
+		struct list_head *last = state->cmds->prev;
+
 		json_array_foreach(items, i, item)
 			command_parse(&jp, item);
+		order_additions(state->cmds, last->next);
 	}
 	json_decref(root);
 	free(jp.spans);

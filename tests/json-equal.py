@@ -10,8 +10,9 @@ normalizations, each a known difference from nft 1.0.6:
   - metainfo: nfh names its own version and release;
   - a dormant table's "flags": nft 1.0.6 prints freed memory there; nfh
     prints "dormant" (when nft's output is not even valid JSON, exit 77);
-  - nfh prints a base chain's "dev" and the "comment" of tables and chains,
-    as later nft does, which nft 1.0.6 leaves out.
+  - nfh prints a base chain's "dev", the "comment" of tables and chains
+    and a set's "auto-merge", which nft 1.0.6 leaves out (so that they
+    survive a JSON round trip).
 A difference is shown as the first two objects that differ.
 """
 import json
@@ -47,6 +48,9 @@ def normalize(doc, nft):
                 obj[kind].pop("comment", None)
         if not nft and "chain" in obj:
             obj["chain"].pop("dev", None)
+        for kind in ("set", "map"):
+            if not nft and kind in obj:
+                obj[kind].pop("auto-merge", None)
     return doc
 
 
