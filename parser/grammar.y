@@ -570,6 +570,8 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	SETS
+			|	MAPS
 			;
 
 string			:	STRING
@@ -739,8 +741,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 			|	set_block COUNTER stmt_separator
 			{
 				$$ = $1;
-				error_queue(state->msgs, &@2,
-					    "per-element counters in a set declaration are not supported yet");
+				$1->counter = true;
 				free($2);
 			}
 			;
