@@ -29,11 +29,14 @@
  * struct json_ctx - one listing being built
  * @family:	family of the table being walked (nat prints it in inet)
  * @what:	what failed, for the error message; NULL while all is well
+ * @in_set:	depth inside set elements, where ranges print as nft lists
+ *		them: a prefix where they are one, one value where it is one
  */
 struct json_ctx {
 	const struct output_ctx	*octx;
 	unsigned int		family;
 	const char		*what;
+	unsigned int		in_set;	/* inside set elements */
 };
 
 static json_t *unsupported(struct json_ctx *jc, const char *what)
@@ -176,8 +179,9 @@ static json_t *range_json(const struct expr *e, struct json_ctx *jc)
 
 	if (lo.kind != EXPR_VALUE || hi.kind != EXPR_VALUE)
 		return unsupported(jc, "a range of non-constant values");
-	if (hi.flags & EXPR_F_INTERVAL_END) {
+	if (hi.flags & EXPR_F_INTERVAL_END)
 		value_minus_one(&hi);
+	if ((hi.flags & EXPR_F_INTERVAL_END) || jc->in_set) {
 		if (!expr_value_cmp(&lo, &hi))
 			return value_json(&lo, jc);
 		r.range.left = &lo;
@@ -300,7 +304,10 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_RANGE:
 		return range_json(e, jc);
 	case EXPR_SET:
-		return wrap("set", list_json(e, jc));
+		jc->in_set++;
+		o = wrap("set", list_json(e, jc));
+		jc->in_set--;
+		return o;
 	case EXPR_LIST:
 		return list_json(e, jc);
 	case EXPR_CONCAT:
@@ -662,6 +669,29 @@ static json_t *set_type_json(const struct expr *key)
 	return a;
 }
 
+/* nft writes a map's concatenated value type as one string */
+static json_t *map_type_json(const struct expr *data)
+{
+	const struct expr *i;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *s;
+
+	if (data->kind != EXPR_CONCAT)
+		return json_string(data->dtype->name);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		memory_allocation_error();
+	list_for_each_entry(i, &data->set.exprs, list)
+		fprintf(f, "%s%s", i == list_first_entry(&data->set.exprs, struct expr, list) ?
+			"" : " . ", i->dtype->name);
+	fclose(f);
+	s = json_string(buf);
+	free(buf);
+	return s;
+}
+
 static json_t *set_flags_json(uint32_t flags)
 {
 	/* nft's schema knows these three; "dynamic" it leaves out */
@@ -695,12 +725,13 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 	o = obj_set(o, "type", set_type_json(s->key));
 	o = obj_set(o, "handle", json_integer(s->h.handle));
 	if (s->data)
-		o = obj_set(o, "map", set_type_json(s->data));
+		o = obj_set(o, "map", map_type_json(s->data));
 	if (s->comment)
 		o = obj_set(o, "comment", json_string(s->comment));
 	if (s->policy == NFT_SET_POL_MEMORY)
 		o = obj_set(o, "policy", json_string("memory"));
-	if (s->size)
+	/* a constant set's size is its element count, which nft does not show */
+	if (s->size && !(s->flags & NFT_SET_CONSTANT))
 		o = obj_set(o, "size", json_integer(s->size));
 	flags = set_flags_json(s->flags);
 	if (flags)
@@ -713,8 +744,17 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 	if (s->automerge)
 		o = obj_set(o, "auto-merge", json_true());
 	if (s->init && !list_empty(&s->init->set.exprs) &&
-	    !(jc->octx->flags & NFH_OUTPUT_TERSE))
+	    !(jc->octx->flags & NFH_OUTPUT_TERSE)) {
+		jc->in_set++;
 		o = obj_set(o, "elem", list_json(s->init, jc));
+		jc->in_set--;
+	}
+	if (s->counter) {
+		json_t *a = json_array();
+
+		json_array_append_new(a, wrap("counter", json_null()));
+		o = obj_set(o, "stmt", a);
+	}
 	return wrap(s->is_map ? "map" : "set", o);
 }
 

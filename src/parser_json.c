@@ -1323,6 +1323,23 @@ static struct expr *type_parse(struct jp *jp, json_t *v)
 	return c;
 }
 
+/* a map's value type: as "type", or "ipv4_addr . inet_service" as nft writes it */
+static struct expr *map_type_parse(struct jp *jp, json_t *v)
+{
+	struct location loc = loc_of(jp, v);
+	char *copy, *w, *save = NULL;
+	struct expr *c;
+
+	if (!json_is_string(v) || !strstr(json_string_value(v), " . "))
+		return type_parse(jp, v);
+	c = compound_expr_alloc(&loc, EXPR_CONCAT);
+	copy = xstrdup(json_string_value(v));
+	for (w = strtok_r(copy, " .", &save); w; w = strtok_r(NULL, " .", &save))
+		compound_expr_add(c, symbol_expr_alloc(&loc, w, false));
+	free(copy);
+	return c;
+}
+
 static int set_flags_parse(struct jp *jp, json_t *v, struct set *set)
 {
 	static const struct { const char *name; uint32_t flag; } names[] = {
@@ -1349,8 +1366,22 @@ static int set_flags_parse(struct jp *jp, json_t *v, struct set *set)
 
 static const char *const set_keys[] = {
 	"family", "table", "name", "handle", "type", "map", "flags", "timeout",
-	"gc-interval", "size", "policy", "comment", "elem", "auto-merge", NULL
+	"gc-interval", "size", "policy", "comment", "elem", "auto-merge", "stmt",
+	NULL
 };
+
+/* "stmt": [ { "counter": null } ], a counter in each element, is all nfh keeps */
+static int set_stmts_parse(struct jp *jp, json_t *v, struct set *set)
+{
+	json_t *c;
+
+	if (!json_is_array(v) || json_array_size(v) != 1 ||
+	    !json_is_object(c = json_array_get(v, 0)) || json_object_size(c) != 1 ||
+	    !json_object_get(c, "counter"))
+		return jerr(jp, v, "a set keeps no statement per element but a counter yet");
+	set->counter = true;
+	return 0;
+}
 
 static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 			     bool is_map)
@@ -1377,7 +1408,7 @@ static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 					     "a set has no \"map\" type; make it a map");
 		goto fail;
 	}
-	if (v && !(set->data = type_parse(jp, v)))
+	if (v && !(set->data = map_type_parse(jp, v)))
 		goto fail;
 	v = json_object_get(o, "flags");
 	if (v && set_flags_parse(jp, v, set) < 0)
@@ -1406,6 +1437,9 @@ static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 	if (comment)
 		set->comment = xstrdup(comment);
 	set->automerge = get_bool(jp, o, "auto-merge");
+	v = json_object_get(o, "stmt");
+	if (v && set_stmts_parse(jp, v, set) < 0)
+		goto fail;
 	v = json_object_get(o, "elem");
 	if (v) {
 		struct location l = loc_of(jp, v);
