@@ -22,6 +22,12 @@ int json_monitor_event(bool add, enum nl_obj type, void *obj,
 		       struct cache_table *t, const struct output_ctx *o,
 		       FILE *f, struct list_head *msgs);
 
+struct set;
+/* an added set or map, and one element of one, as nft -j monitor prints them */
+void json_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f);
+int json_monitor_elem(bool add, const struct set *s, const struct expr *elem,
+		      const struct output_ctx *o, FILE *f, struct list_head *msgs);
+
 /* parser_json.c: JSON commands into the same commands the grammar builds */
 int json_parse(struct parser_state *state, const char *name, const char *buf);
 /* whether @buf holds JSON rather than nft syntax: it starts with '{' */

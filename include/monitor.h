@@ -7,7 +7,7 @@
 struct nfh_ctx;
 
 /*
- * monitor.c: "monitor [new|destroy] [tables|chains|rules|ruleset]" (the
+ * monitor.c: "monitor [new|destroy] [tables|chains|rules|sets|elements|ruleset]" (the
  * words after "monitor" in @args); prints events until killed, returns -1
  * with an error queued when it cannot go on
  */

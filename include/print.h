@@ -47,4 +47,9 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,
 			 FILE *f);
 
+struct set;
+void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f);
+void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
+			const struct output_ctx *o, FILE *f);
+
 #endif

@@ -1085,3 +1085,44 @@ int json_monitor_event(bool add, enum nl_obj type, void *obj,
 	json_decref(v);
 	return 0;
 }
+
+/* {"add": {"set": {...}}}, without elements: they follow as their own events */
+void json_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	struct json_ctx jc = { .octx = o, .family = s->h.family };
+	json_t *v = set_json(s, &jc);
+
+	v = wrap("add", v);
+	if (!v)
+		return;
+	json_dumpf(v, f, 0);
+	fputc('\n', f);
+	json_decref(v);
+}
+
+/* {"add": {"element": {"family", "table", "name", "elem": {"set": [E]}}}} */
+int json_monitor_elem(bool add, const struct set *s, const struct expr *elem,
+		      const struct output_ctx *o, FILE *f, struct list_head *msgs)
+{
+	struct json_ctx jc = { .octx = o, .family = s->h.family, .in_set = 1 };
+	json_t *v = json_object(), *a = json_array(), *e = expr_json(elem, &jc);
+
+	if (!e) {
+		json_decref(v);
+		json_decref(a);
+		return error_queue(msgs, &internal_location,
+				   "an element of set %s %s %s: %s cannot be written as JSON yet",
+				   family_name(s->h.family), s->h.table, s->h.set,
+				   jc.what ? jc.what : "it");
+	}
+	json_array_append_new(a, e);
+	json_object_set_new(v, "family", json_string(family_name(s->h.family)));
+	json_object_set_new(v, "table", json_string(s->h.table));
+	json_object_set_new(v, "name", json_string(s->h.set));
+	json_object_set_new(v, "elem", wrap("set", a));
+	v = wrap(add ? "add" : "delete", wrap("element", v));
+	json_dumpf(v, f, 0);
+	fputc('\n', f);
+	json_decref(v);
+	return 0;
+}

@@ -6,7 +6,7 @@
  * A rule event names its anonymous sets, which arrive as set and element
  * events of the same transaction just before it; so the monitor keeps the
  * tables and sets it has seen (starting from a dump) to delinearize rules
- * against.
+ * and elements against.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -26,13 +27,15 @@
 #include <json.h>
 #include <monitor.h>
 #include <print.h>
+#include <set.h>
 
 enum {
 	MON_TABLES	= 1 << 0,
 	MON_CHAINS	= 1 << 1,
 	MON_RULES	= 1 << 2,
-	MON_SETS	= 1 << 3,	/* sets and elements */
-	MON_ALL		= MON_TABLES | MON_CHAINS | MON_RULES | MON_SETS,
+	MON_SETS	= 1 << 3,
+	MON_ELEMS	= 1 << 4,
+	MON_ALL		= MON_TABLES | MON_CHAINS | MON_RULES | MON_SETS | MON_ELEMS,
 };
 
 struct monitor {
@@ -42,6 +45,9 @@ struct monitor {
 	bool			want_new, want_del;
 	unsigned int		objs;
 	bool			gen;	/* "# new generation" lines */
+	struct nftnl_set	*pend;	/* elements waiting to print */
+	struct cache_table	*pend_table;
+	bool			pend_add;
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -67,14 +73,17 @@ static int words_parse(struct monitor *m, const char *args,
 			m->objs = MON_RULES;
 		} else if (!obj && !strcmp(w, "ruleset")) {
 			m->objs = MON_ALL;
-		} else if (!obj && (!strcmp(w, "sets") || !strcmp(w, "elements") ||
-				    !strcmp(w, "trace"))) {
+		} else if (!obj && !strcmp(w, "sets")) {
+			m->objs = MON_SETS;
+		} else if (!obj && !strcmp(w, "elements")) {
+			m->objs = MON_ELEMS;
+		} else if (!obj && !strcmp(w, "trace")) {
 			ret = error_queue(m->msgs, loc,
 					  "monitor %s is not supported yet", w);
 			break;
 		} else {
 			ret = error_queue(m->msgs, loc,
-					  "unexpected \"%s\": usage: monitor [new|destroy] [tables|chains|rules|ruleset]",
+					  "unexpected \"%s\": usage: monitor [new|destroy] [tables|chains|rules|sets|elements|ruleset]",
 					  w);
 			break;
 		}
@@ -113,15 +122,35 @@ static void cache_set_del(struct cache_table *t, const char *name)
 	free(s);
 }
 
-/* what delinearizing a lookup reads of an element (libnftnl 1.2.4 has no
+/* an element's counter; the only statement elements keep in nfh */
+static int counter_copy(struct nftnl_expr *x, void *data)
+{
+	struct nftnl_expr *c;
+
+	if (strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
+		return 0;
+	c = nftnl_expr_alloc("counter");
+	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
+			   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
+	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES,
+			   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_BYTES));
+	nftnl_set_elem_add_expr(data, c);
+	return 0;
+}
+
+/* what delinearizing reads of an element (libnftnl 1.2.4 has no
  * exported clone) */
 static struct nftnl_set_elem *elem_copy(struct nftnl_set_elem *e)
 {
 	static const uint16_t attrs[] = {
 		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
 		NFTNL_SET_ELEM_FLAGS, NFTNL_SET_ELEM_VERDICT, NFTNL_SET_ELEM_CHAIN,
+		NFTNL_SET_ELEM_TIMEOUT, NFTNL_SET_ELEM_EXPIRATION,
+		NFTNL_SET_ELEM_USERDATA,
 	};
 	struct nftnl_set_elem *c = nftnl_set_elem_alloc();
+
+	nftnl_set_elem_expr_foreach(e, counter_copy, c);
 
 	for (unsigned int i = 0; i < array_size(attrs); i++) {
 		const void *data;
@@ -237,11 +266,104 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 
 static bool wanted(const struct monitor *m, bool add, unsigned int obj);
 
+/* a set's description without its elements: what delinearizing needs */
+static struct nftnl_set *set_shell(const struct nftnl_set *from)
+{
+	static const uint16_t attrs[] = {
+		NFTNL_SET_TABLE, NFTNL_SET_NAME, NFTNL_SET_FAMILY, NFTNL_SET_FLAGS,
+		NFTNL_SET_KEY_TYPE, NFTNL_SET_KEY_LEN, NFTNL_SET_DATA_TYPE,
+		NFTNL_SET_DATA_LEN, NFTNL_SET_HANDLE, NFTNL_SET_USERDATA,
+	};
+	struct nftnl_set *s = nftnl_set_alloc();
+
+	for (unsigned int i = 0; i < array_size(attrs); i++) {
+		const void *data;
+		uint32_t len;
+
+		if (!nftnl_set_is_set(from, attrs[i]))
+			continue;
+		data = nftnl_set_get_data(from, attrs[i], &len);
+		nftnl_set_set_data(s, attrs[i], data, len);
+	}
+	return s;
+}
+
 /*
- * Sets are kept to delinearize rules.  Printing an added set or element
- * needs the set printer (not there yet): such an event of a named set is
- * reported as not printed rather than dropped silently.  An anonymous set
- * shows inside its rule, as nft shows it; deleted sets print, as in nft.
+ * The kernel announces each element on its own, and an interval as its
+ * start and its end: elements wait here until the next other event, then
+ * print one a line, intervals whole, as nft monitor prints them.
+ */
+static void elems_flush(struct monitor *m)
+{
+	const struct output_ctx *o = &m->ctx->octx;
+	struct cache_set cs = { .nls = m->pend };
+	const struct expr *e;
+	struct set *s;
+
+	if (!m->pend)
+		return;
+	s = delin_set(m->pend_table, &cs, true);
+	if (s->init) {
+		list_for_each_entry(e, &s->init->set.exprs, list) {
+			if (o->flags & NFH_OUTPUT_JSON) {
+				LIST_HEAD(msgs);
+
+				json_monitor_elem(m->pend_add, s, e, o, o->out, &msgs);
+				erec_print_list(o->err, &msgs);
+			} else {
+				print_monitor_elem(m->pend_add, s, e, o, o->out);
+			}
+		}
+	}
+	fflush(o->out);
+	set_free(s);
+	nftnl_set_free(m->pend);
+	m->pend = NULL;
+}
+
+static void elems_event(struct monitor *m, struct cache_table *t,
+			struct nftnl_set *msg, bool add)
+{
+	const char *name = nftnl_set_get_str(msg, NFTNL_SET_NAME);
+	struct cache_set *cs = cache_set_find(t, name);
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+
+	if (!cs)
+		return;
+	if (m->pend && (m->pend_add != add || m->pend_table != t ||
+			strcmp(nftnl_set_get_str(m->pend, NFTNL_SET_NAME), name)))
+		elems_flush(m);
+	if (!m->pend) {
+		m->pend = set_shell(cs->nls);
+		m->pend_table = t;
+		m->pend_add = add;
+	}
+	it = nftnl_set_elems_iter_create(msg);
+	while ((e = nftnl_set_elems_iter_next(it)))
+		nftnl_set_elem_add(m->pend, elem_copy(e));
+	nftnl_set_elems_iter_destroy(it);
+}
+
+static void set_added_print(struct monitor *m, struct cache_table *t,
+			    struct nftnl_set *nls)
+{
+	const struct output_ctx *o = &m->ctx->octx;
+	struct cache_set cs = { .nls = nls };
+	struct set *s = delin_set(t, &cs, false);
+
+	if (o->flags & NFH_OUTPUT_JSON)
+		json_monitor_set(s, o, o->out);
+	else
+		print_monitor_set(s, o, o->out);
+	fflush(o->out);
+	set_free(s);
+}
+
+/*
+ * Sets are kept to delinearize rules.  An anonymous set shows inside its
+ * rule, as nft shows it, except that a deleted one is announced as nft
+ * announces it.
  */
 static void set_event(struct monitor *m, const struct nlmsghdr *nlh,
 		      bool add, bool elems)
@@ -249,31 +371,32 @@ static void set_event(struct monitor *m, const struct nlmsghdr *nlh,
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct cache_table *t;
 	const char *name;
+	bool anon, show;
 
 	if ((elems ? nftnl_set_elems_nlmsg_parse(nlh, s) : nftnl_set_nlmsg_parse(nlh, s)) < 0)
 		goto out;
 	name = nftnl_set_get_str(s, NFTNL_SET_NAME);
+	anon = !strncmp(name, "__set", 5);
 	t = cache_table_find(m->cache, nftnl_set_get_u32(s, NFTNL_SET_FAMILY),
 			     nftnl_set_get_str(s, NFTNL_SET_TABLE));
-	if (wanted(m, add, MON_SETS) && !add && !elems)
-		event_print(m, false, NLO_SET, s, NULL);
-	else if (wanted(m, add, MON_SETS) && strncmp(name, "__set", 5))
-		fprintf(m->ctx->octx.err,
-			"nfh: monitor: %s %s %s %s %s is not printed: set events are not supported yet\n",
-			add ? "add" : "delete", elems ? "element" : "set",
-			family_name(nftnl_set_get_u32(s, NFTNL_SET_FAMILY)),
-			nftnl_set_get_str(s, NFTNL_SET_TABLE), name);
 	if (!t)
 		goto out;
+	show = wanted(m, add, elems ? MON_ELEMS : MON_SETS);
 	if (elems) {
+		if (show && !anon)
+			elems_event(m, t, s, add);
 		if (add)
 			elems_add(t, s);
 	} else if (add) {
+		if (show && !anon)
+			set_added_print(m, t, s);
 		if (!cache_set_find(t, name)) {
 			cache_add_set(t, s);
 			return;
 		}
 	} else {
+		if (show)
+			event_print(m, false, NLO_SET, s, NULL);
 		cache_set_del(t, name);
 	}
 out:
@@ -286,6 +409,9 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
 		return MNL_CB_OK;
+	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM &&
+	    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_DELSETELEM)
+		elems_flush(m);
 	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
 	case NFT_MSG_NEWTABLE:	table_event(m, nlh, true); break;
 	case NFT_MSG_DELTABLE:	table_event(m, nlh, false); break;
@@ -347,6 +473,8 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		}
 	}
 out:
+	if (m.pend)
+		nftnl_set_free(m.pend);
 	cache_free(m.cache);
 	if (nl)
 		mnl_socket_close(nl);

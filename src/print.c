@@ -854,3 +854,68 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 		break;
 	}
 }
+
+/* "add set ip t s { type ipv4_addr; flags interval; } ", as nft monitor */
+void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_EVAL, "dynamic" },
+		{ NFT_SET_INTERVAL, "interval" }, { NFT_SET_TIMEOUT, "timeout" },
+	};
+
+	fprintf(f, "add %s %s %s %s { type ", s->is_map ? "map" : "set",
+		family_name(s->h.family), s->h.table, s->h.set);
+	set_key_print(s->key, f);
+	if (s->data) {
+		fprintf(f, " : ");
+		set_key_print(s->data, f);
+	}
+	fprintf(f, "; ");
+	if (s->policy == NFT_SET_POL_MEMORY)
+		fprintf(f, "policy memory; ");
+	if (s->size)
+		fprintf(f, "size %u; ", s->size);
+	/* nft monitor leaves out a timeout flag that comes alone */
+	if (s->flags & (NFT_SET_CONSTANT | NFT_SET_EVAL | NFT_SET_INTERVAL)) {
+		const char *sep = "";
+
+		fprintf(f, "flags ");
+		for (unsigned int i = 0; i < array_size(names); i++)
+			if (s->flags & names[i].flag) {
+				fprintf(f, "%s%s", sep, names[i].name);
+				sep = ",";
+			}
+		fprintf(f, "; ");
+	}
+	if (s->counter)
+		fprintf(f, "counter; ");
+	if (s->automerge)
+		fprintf(f, "auto-merge; ");
+	if (s->timeout) {
+		fprintf(f, "timeout ");
+		time_print(s->timeout, f);
+		fprintf(f, "; ");
+	}
+	if (s->gc_int) {
+		fprintf(f, "gc-interval ");
+		time_print(s->gc_int, f);
+		fprintf(f, "; ");
+	}
+	if (s->comment)
+		fprintf(f, "comment \"%s\"; ", s->comment);
+	/* nft ends the line with a space, too */
+	fprintf(f, "} \n");
+}
+
+/* "add element ip t s { 10.0.0.0/8 }": one element a line, as nft monitor */
+void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
+			const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s element %s %s %s { ", add ? "add" : "delete",
+		family_name(s->h.family), s->h.table, s->h.set);
+	expr_print(elem, o, f);
+	fprintf(f, " }\n");
+}

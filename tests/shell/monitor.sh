@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# checks: a background "monitor" sees exactly the objects that a concurrent
-# "-f" adds and then deletes, in nft monitor's format; "monitor new rules"
-# sees only the added rules; "-j monitor" prints one JSON object a line,
-# one for each of those events
+# checks: a background "monitor" sees exactly the objects (tables, chains,
+# rules, sets, elements) that a concurrent "-f" adds and then deletes, in nft
+# monitor's format; "monitor new rules" sees only the added rules; "-j
+# monitor" prints one JSON object a line, one for each of those events
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -44,6 +44,17 @@ done
 
 tool "$NS" -f - <<'EOF'
 table inet t {
+	set blk {
+		type ipv4_addr
+		flags interval
+		elements = { 10.0.0.0/8, 192.0.2.1 }
+	}
+
+	map ports {
+		type inet_service : verdict
+		elements = { 22 : accept }
+	}
+
 	chain in {
 		type filter hook input priority filter; policy accept;
 		tcp dport { 22, 80 } counter jump other comment "web"
@@ -62,6 +73,8 @@ table netdev n {
 EOF
 handle=$(tool "$NS" -a list chain inet t in | sed -n 's/.*drop # handle //p')
 tool "$NS" -f - <<EOF
+add element inet t blk { 198.51.100.0/24 }
+delete element inet t blk { 192.0.2.1 }
 delete rule inet t in handle $handle
 delete chain netdev n c
 delete table netdev n
@@ -79,6 +92,11 @@ expect_eq "monitor prints each added and deleted object" \
 'add table inet t
 add chain inet t in { type filter hook input priority filter; policy accept; }
 add chain inet t other
+add set inet t blk { type ipv4_addr; flags interval; } 
+add element inet t blk { 10.0.0.0/8 }
+add element inet t blk { 192.0.2.1 }
+add map inet t ports { type inet_service : verdict; } 
+add element inet t ports { 22 : accept }
 add rule inet t in tcp dport { 22, 80 } counter packets 0 bytes 0 jump other comment "web"
 add rule inet t in ip saddr 10.0.0.0/8 drop
 add rule inet t other ct state established,related accept
@@ -86,6 +104,8 @@ add table netdev n
 add chain netdev n c
 add rule netdev n c ether type arp accept
 # new generation N by process P
+add element inet t blk { 198.51.100.0/24 }
+delete element inet t blk { 192.0.2.1 }
 delete rule inet t in handle H
 delete rule netdev n c handle H
 delete chain netdev n c
@@ -93,6 +113,8 @@ delete table netdev n
 delete rule inet t in handle H
 delete set inet t __set0
 delete rule inet t other handle H
+delete set inet t blk
+delete set inet t ports
 delete chain inet t in
 delete chain inet t other
 delete table inet t
