@@ -644,6 +644,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
 			s->log.flags |= LOG_F_LEVEL;
 		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
+			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
+			s->log.flags |= LOG_F_FLAGS;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
@@ -448,6 +449,34 @@ static json_t *quota_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap("quota", o);
 }
 
+/* "all", one name, or an array of them */
+static json_t *log_flags_json(uint32_t flags)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NF_LOG_TCPSEQ, "tcp sequence" }, { NF_LOG_TCPOPT, "tcp options" },
+		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
+		{ NF_LOG_MACDECODE, "ether" },
+	};
+	json_t *a;
+
+	if ((flags & NF_LOG_MASK) == NF_LOG_MASK)
+		return json_string("all");
+	a = json_array();
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (flags & names[i].flag)
+			json_array_append_new(a, json_string(names[i].name));
+	if (json_array_size(a) == 1) {
+		json_t *one = json_incref(json_array_get(a, 0));
+
+		json_decref(a);
+		return one;
+	}
+	return a;
+}
+
 static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
 {
 	json_t *o = json_object();
@@ -462,10 +491,8 @@ static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
 		o = obj_set(o, "queue-threshold", json_integer(s->log.qthreshold));
 	if ((s->log.flags & LOG_F_LEVEL) && s->log.level != 4)
 		o = obj_set(o, "level", json_string(log_level_name(s->log.level)));
-	if (s->log.flags & LOG_F_FLAGS) {
-		json_decref(o);
-		return unsupported(jc, "log flags");
-	}
+	if (s->log.flags & LOG_F_FLAGS)
+		o = obj_set(o, "flags", log_flags_json(s->log.logflags));
 	if (o && json_object_size(o) == 0) {
 		json_decref(o);
 		return wrap("log", json_null());

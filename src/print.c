@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
@@ -314,6 +315,30 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	expr_print(&v, o, f);
 }
 
+/* "flags tcp sequence,options flags ip options", or "flags all" */
+static void log_flags_print(uint32_t flags, FILE *f)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} others[] = {
+		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
+		{ NF_LOG_MACDECODE, "ether" },
+	};
+
+	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
+		fprintf(f, " flags all");
+		return;
+	}
+	if (flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
+		fprintf(f, " flags tcp %s%s%s", flags & NF_LOG_TCPSEQ ? "sequence" : "",
+			(flags & NF_LOG_TCPSEQ) && (flags & NF_LOG_TCPOPT) ? "," : "",
+			flags & NF_LOG_TCPOPT ? "options" : "");
+	for (unsigned int i = 0; i < array_size(others); i++)
+		if (flags & others[i].flag)
+			fprintf(f, " flags %s", others[i].name);
+}
+
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
 	switch (s->kind) {
@@ -396,6 +421,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, " snaplen %u", s->log.snaplen);
 		if (s->log.flags & LOG_F_QTHRESH)
 			fprintf(f, " queue-threshold %u", s->log.qthreshold);
+		if (s->log.flags & LOG_F_FLAGS)
+			log_flags_print(s->log.logflags, f);
 		break;
 	case STMT_REJECT:
 		reject_print(s, f);
