@@ -8,6 +8,9 @@
 . "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd python3
+# the system's python starts fast; a version manager's shim may not
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 
 dir=$(tmpdir)
 ns_new NS || exit 99
@@ -128,7 +131,7 @@ add rule inet t other ct state established,related accept
 add rule netdev n c ether type arp accept' "$(cat "$dir/rules")"
 
 # each text event but the generation lines has its JSON object, in order
-got=$(python3 - "$dir/all.norm" "$dir/json" <<'EOF'
+got=$("$py" - "$dir/all.norm" "$dir/json" <<'EOF'
 import json, sys
 text = [l.split() for l in open(sys.argv[1]) if not l.startswith("#")]
 objs = [json.loads(l) for l in open(sys.argv[2])]

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# checks, for every listing golden that nfh passes (tests/parse/ok/X.out
+# whose X.in is not in TODO.list):
+# - loaded by nfh, "nfh -j list ruleset" prints what "nft -j list ruleset"
+#   prints with the same file loaded by nft (tests/json-equal.py)
+# - round trip: load -> list -> -j list -> flush -> -j -f -> list gives the
+#   same listing
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root
+require_cmd nft python3
+# the system's python starts fast; a version manager's shim may not
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+dir=$(tmpdir)
+equal="$REPO_DIR/tests/json-equal.py"
+
+for f in "$REPO_DIR"/tests/parse/ok/*.out; do
+	name=$(basename "${f%.out}")
+	grep -qx "parse/ok/$name.in" "$REPO_DIR/tests/TODO.list" && continue
+	ns_new NFT && ns_new NFH || exit 99
+	for ns in "$NFT" "$NFH"; do
+		ip -n "$ns" link add veth0 type veth peer name veth1 || exit 99
+	done
+	check "$name: nfh loads it" tool "$NFH" -f "$f"
+	if in_ns "$NFT" nft -f "$f" >/dev/null 2>&1; then
+		in_ns "$NFT" nft -j list ruleset >"$dir/want"
+		tool "$NFH" -j list ruleset >"$dir/got" 2>&1
+		"$py" "$equal" "$name: loaded by nfh, -j list ruleset" \
+			"$dir/want" "$dir/got" || FAILED=$((FAILED + 1))
+	else
+		echo "ok - $name: loaded by nfh, -j list ruleset # SKIP nft cannot load it"
+	fi
+
+	tool "$NFH" list ruleset >"$dir/first"
+	tool "$NFH" -j list ruleset >"$dir/json"
+	tool "$NFH" flush ruleset
+	check "$name: -j -f loads the JSON listing" tool "$NFH" -j -f "$dir/json"
+	tool "$NFH" list ruleset >"$dir/second"
+	if diff -u --label text --label "after JSON" "$dir/first" "$dir/second" >"$dir/diff"; then
+		ok "$name: JSON round trip lists the same ruleset"
+	else
+		not_ok "$name: JSON round trip lists the same ruleset"
+		diag <"$dir/diff"
+	fi
+	ip netns del "$NFT"
+	ip netns del "$NFH"
+done
+finish
