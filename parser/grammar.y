@@ -6,6 +6,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
+#include <evaluate.h>
 #include <parser.h>
 #include <proto.h>
 #include <rule.h>
@@ -68,6 +69,7 @@ static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 		set->loc = h->set_loc;
 		set->is_map = obj == CMD_OBJ_MAP;
 		state->cur_set = NULL;
+		state->elem_set = NULL;
 	}
 	return cmd_alloc(op, obj, h, loc, set);
 }
@@ -191,7 +193,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args notrack_stmt vmap_stmt set_stmt set_stmt_key
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list mask_list
@@ -203,6 +205,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
+%type <val> nat_flags nat_flag
 
 %destructor { free($$); } <string>
 %destructor { expr_free($$); } <expr>
@@ -211,6 +214,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free(&$$); } <handle>
 
+%precedence HDR_SYM
+%precedence STRING
 %nonassoc MASK_LIST
 %left COMMA
 %left '|'
@@ -617,6 +622,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->loc = @3;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
+				state->elem_set = NULL;
 				$$ = $1;
 				free($2);
 			}
@@ -628,6 +634,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->is_map = true;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
+				state->elem_set = NULL;
 				$$ = $1;
 				free($2);
 			}
@@ -635,6 +642,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 
 set_block_alloc		:	%empty
 			{
+				state->elem_set = NULL;
 				set_free(state->cur_set);
 				$$ = set_alloc(NULL);
 				state->cur_set = $$;
@@ -643,7 +651,12 @@ set_block_alloc		:	%empty
 
 set_block		:	%empty		{ $$ = state->cur_set; }
 			|	set_block common_block
-			|	set_block error stmt_separator	{ $$ = $1; yyerrok; }
+			|	set_block error stmt_separator
+			{
+				$$ = $1;
+				state->elem_set = NULL;
+				yyerrok;
+			}
 			|	set_block stmt_separator
 			|	set_block TYPE type_list stmt_separator
 			{
@@ -731,11 +744,22 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->comment = $3;
 				free($2);
 			}
-			|	set_block ELEMENTS '=' set_block_expr stmt_separator
+			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr stmt_separator
 			{
 				$$ = $1;
-				expr_free($1->init);
-				$1->init = $4;
+				state->elem_set = NULL;
+				if ($1->init) {
+					/* a second elements line adds to the first */
+					struct expr *i, *n;
+
+					list_for_each_entry_safe(i, n, &$5->set.exprs, list) {
+						list_del(&i->list);
+						compound_expr_add($1->init, i);
+					}
+					expr_free($5);
+				} else {
+					$1->init = $5;
+				}
 				free($2);
 			}
 			|	set_block COUNTER stmt_separator
@@ -1284,11 +1308,27 @@ dup_stmt		:	DUP TO stmt_value
 			}
 			;
 
-nat_stmt		:	SNAT TO stmt_value
+nat_stmt		:	nat_stmt_args
+			|	nat_stmt_args nat_flags
+			{
+				$$ = $1;
+				$$->nat.flags |= $2;
+			}
+			;
+
+nat_stmt_args		:	SNAT TO stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_SNAT;
 				$$->nat.addr = $3;
+				free($1); free($2);
+			}
+			|	SNAT TO stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_SNAT;
+				$$->nat.addr = $3;
+				$$->nat.proto = $5;
 				free($1); free($2);
 			}
 			|	DNAT TO stmt_value
@@ -1298,16 +1338,58 @@ nat_stmt		:	SNAT TO stmt_value
 				$$->nat.addr = $3;
 				free($1); free($2);
 			}
+			|	DNAT TO stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_DNAT;
+				$$->nat.addr = $3;
+				$$->nat.proto = $5;
+				free($1); free($2);
+			}
 			|	MASQUERADE
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_MASQ;
 				free($1);
 			}
+			|	MASQUERADE TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_MASQ;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
 			|	REDIRECT
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
+				free($1);
+			}
+			|	REDIRECT TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			;
+
+nat_flags		:	nat_flag
+			|	nat_flags COMMA nat_flag	{ $$ = $1 | $3; }
+			;
+
+nat_flag		:	STRING
+			{
+				int f = stmt_nat_flag($1);
+
+				if (f < 0) {
+					error_queue(state->msgs, &@1,
+						    "unknown nat flag \"%s\": random, fully-random or persistent",
+						    $1);
+					state->nerrs++;
+					f = 0;
+				}
+				$$ = f;
 				free($1);
 			}
 			;
@@ -1580,7 +1662,11 @@ primary_rhs_expr	:	symbol_value
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); }
-			|	HDR		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	HDR %prec HDR_SYM
+			{
+				/* "snat to tcp random": no; "snat to ip saddr": yes */
+				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
+			}
 			|	ACCEPT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	DROP		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	INET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
@@ -1613,12 +1699,16 @@ set_expr		:	'{' opt_newlines set_list opt_newlines '}'
 set_list		:	set_elem
 			{
 				$$ = compound_expr_alloc(&@$, EXPR_SET);
-				compound_expr_add($$, $1);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $1))
+					compound_expr_add($$, $1);
 			}
 			|	set_list COMMA opt_newlines set_elem
 			{
 				$$ = $1;
-				compound_expr_add($$, $4);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $4))
+					compound_expr_add($$, $4);
 			}
 			;
 

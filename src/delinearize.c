@@ -10,6 +10,7 @@
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -234,6 +235,21 @@ struct raw_elem {
 	uint64_t	bytes;
 };
 
+/*
+ * Concatenated keys list in the order nft lists them: as one integer read
+ * in host (little-endian) byte order, so from the last byte to the first.
+ */
+static int raw_elem_cmp_concat(const void *a, const void *b)
+{
+	const struct raw_elem *x = a, *y = b;
+	unsigned int n = x->len < y->len ? x->len : y->len;
+
+	for (unsigned int i = n; i > 0; i--)
+		if (x->key[i - 1] != y->key[i - 1])
+			return x->key[i - 1] < y->key[i - 1] ? -1 : 1;
+	return 0;
+}
+
 /* by key; at equal keys an interval's end sorts before the next start */
 static int raw_elem_cmp(const void *a, const void *b)
 {
@@ -345,6 +361,8 @@ static struct expr *elem_wrap(struct expr *key, struct raw_elem *r)
 	return e;
 }
 
+static struct expr *set_key_of(const struct nftnl_set *nls);
+
 /*
  * Elements as raw values, typed later against what is looked up.  Interval
  * sets come as start and end (exclusive) pairs, in whatever order the
@@ -356,10 +374,14 @@ static struct expr *set_elements(struct nftnl_set *s)
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
 	struct raw_elem *el, *start = NULL;
+	struct expr *key;
 	unsigned int n;
 
 	el = collect_elems(s, &n);
-	qsort(el, n, sizeof(*el), raw_elem_cmp);
+	key = set_key_of(s);
+	qsort(el, n, sizeof(*el), key->kind == EXPR_CONCAT ? raw_elem_cmp_concat :
+							     raw_elem_cmp);
+	expr_free(key);
 	for (unsigned int i = 0; i < n; i++) {
 		struct raw_elem *r = &el[i];
 		struct expr *v = raw_value(r->key, r->len);
@@ -574,6 +596,26 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
+/* a nat statement's port range and flags */
+static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
+		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
+		      uint16_t aflags)
+{
+	struct expr *lo = NULL, *hi = NULL;
+
+	if (nftnl_expr_is_set(e, amin))
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
+	if (nftnl_expr_is_set(e, amax))
+		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
+	if (lo && hi)
+		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
+	else
+		s->nat.proto = lo ? lo : hi;
+	if (nftnl_expr_is_set(e, aflags))
+		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
+			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -670,20 +712,20 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
+		bool masq = name[0] == 'm';
+
 		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
-		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
 			unsupported(ctx, name);
 			return;
 		}
@@ -695,6 +737,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
 	} else {
 		unsupported(ctx, name);
