@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -549,6 +550,53 @@ static json_t *register_value_json(const struct expr *e,
 	return value_json(&v, jc);
 }
 
+/* an address or port of a nat statement: a value, or a range of two */
+static json_t *nat_value_json(const struct expr *e, const struct datatype *dt,
+			      struct json_ctx *jc)
+{
+	struct expr *a = expr_clone(e);
+	json_t *v;
+
+	if (a->kind == EXPR_RANGE) {
+		a->range.left->dtype = dt;
+		a->range.right->dtype = dt;
+		if (a->range.left->kind == EXPR_VALUE && a->range.right->kind == EXPR_VALUE &&
+		    !expr_value_cmp(a->range.left, a->range.right))
+			v = expr_json(a->range.left, jc);
+		else
+			v = expr_json(a, jc);
+	} else {
+		a->dtype = dt;
+		v = expr_json(a, jc);
+	}
+	expr_free(a);
+	return v;
+}
+
+static json_t *nat_flags_json(uint32_t flags)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
+		{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
+		{ NF_NAT_RANGE_PERSISTENT, "persistent" },
+	};
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (flags & names[i].flag)
+			json_array_append_new(a, json_string(names[i].name));
+	if (json_array_size(a) == 1) {
+		json_t *one = json_incref(json_array_get(a, 0));
+
+		json_decref(a);
+		return one;
+	}
+	return a;
+}
+
 static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 {
 	static const char *const names[] = {
@@ -557,23 +605,23 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 	};
 	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 				    &ip6addr_type : &ipaddr_type;
+	/* the kernel adds range bits of its own: only these are the user's */
+	uint32_t flags = s->nat.flags & (NF_NAT_RANGE_PROTO_RANDOM |
+					 NF_NAT_RANGE_PROTO_RANDOM_FULLY |
+					 NF_NAT_RANGE_PERSISTENT);
 	json_t *o;
-	struct expr *a;
 
-	if (!s->nat.addr)
+	if (!s->nat.addr && !s->nat.proto && !flags)
 		return wrap(names[s->nat.type], json_null());
 	o = json_object();
-	if (jc->family == NFPROTO_INET)
+	if (s->nat.addr && jc->family == NFPROTO_INET)
 		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
-	a = expr_clone(s->nat.addr);
-	if (a->kind == EXPR_RANGE) {
-		a->range.left->dtype = dt;
-		a->range.right->dtype = dt;
-	} else {
-		a->dtype = dt;
-	}
-	o = obj_set(o, "addr", expr_json(a, jc));
-	expr_free(a);
+	if (s->nat.addr)
+		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));
+	if (s->nat.proto)
+		o = obj_set(o, "port", nat_value_json(s->nat.proto, &inet_service_type, jc));
+	if (flags)
+		o = obj_set(o, "flags", nat_flags_json(flags));
 	return wrap(names[s->nat.type], o);
 }
 

@@ -44,15 +44,23 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		continue
 	fi
 	in_ns "$NFT" nft -j list ruleset >"$dir/ruleset.nft"
+	mapfile -t cmds < <(list_cmds "$dir/ruleset.nft")
+	# nfh lists them all in one run, one JSON document a line
+	printf '%s\n' "${cmds[@]}" | tool "$NFT" -j -f - >"$dir/got.all" 2>&1
+	mapfile -t got <"$dir/got.all"
 	pairs=() i=0
-	while read -r cmd; do
+	for cmd in "${cmds[@]}"; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086 # the command is split into words
 		in_ns "$NFT" nft -j $cmd >"$dir/want.$i" 2>&1
-		# shellcheck disable=SC2086
-		tool "$NFT" -j $cmd >"$dir/got.$i" 2>&1
+		if [ ${#got[@]} -eq ${#cmds[@]} ]; then
+			printf '%s\n' "${got[i - 1]}" >"$dir/got.$i"
+		else
+			# shellcheck disable=SC2086
+			tool "$NFT" -j $cmd >"$dir/got.$i" 2>&1
+		fi
 		pairs+=("$name: nfh -j $cmd" "$dir/want.$i" "$dir/got.$i")
-	done < <(list_cmds "$dir/ruleset.nft")
+	done
 	"$py" "$equal" "${pairs[@]}" || FAILED=$((FAILED + 1))
 	ip netns del "$NFT"
 done
