@@ -33,14 +33,15 @@ for o in json.load(sys.stdin)["nftables"]:
 ' <"$1"
 }
 
+# one namespace for all: both tools list whatever state it holds
+ns_new NFT || exit 99
+ip -n "$NFT" link add veth0 type veth peer name veth1 || exit 99
 for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	name=$(basename "${f%.out}")
 	grep -qx "parse/ok/$name.in" "$REPO_DIR/tests/TODO.list" && continue
-	ns_new NFT || exit 99
-	ip -n "$NFT" link add veth0 type veth peer name veth1 || exit 99
+	in_ns "$NFT" nft flush ruleset
 	if ! out=$(in_ns "$NFT" nft -f "$f" 2>&1); then
 		echo "ok - $name: nft -j # SKIP nft cannot load it: $out"
-		ip netns del "$NFT"
 		continue
 	fi
 	in_ns "$NFT" nft -j list ruleset >"$dir/ruleset.nft"
@@ -62,6 +63,5 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		pairs+=("$name: nfh -j $cmd" "$dir/want.$i" "$dir/got.$i")
 	done
 	"$py" "$equal" "${pairs[@]}" || FAILED=$((FAILED + 1))
-	ip netns del "$NFT"
 done
 finish
