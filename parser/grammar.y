@@ -4,6 +4,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_log.h>
 
 #include <ctx.h>
 #include <evaluate.h>
@@ -205,7 +206,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
-%type <val> nat_flags nat_flag
+%type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
 %destructor { free($$); } <string>
 %destructor { expr_free($$); } <expr>
@@ -1206,18 +1207,82 @@ log_args		:	log_stmt PREFIX string
 			}
 			|	log_stmt FLAGS log_flags
 			{
-				$$ = $1; free($2);
+				$$ = $1;
+				$$->log.logflags |= $3;
+				$$->log.flags |= LOG_F_FLAGS;
+				free($2);
 			}
 			;
 
-log_flags		:	log_flag
-			|	log_flags COMMA log_flag
+/* "tcp sequence,options", "ip options", "skuid", "ether", "all" */
+log_flags		:	HDR log_tcp_flags
+			{
+				$$ = $2;
+				if (!strcmp($1, "ip") && $2 == NF_LOG_TCPOPT) {
+					$$ = NF_LOG_IPOPT;
+				} else if (strcmp($1, "tcp")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": tcp sequence,options or ip options",
+						    $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	HDR
+			{
+				$$ = NF_LOG_MACDECODE;
+				if (strcmp($1, "ether")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	METAKEY
+			{
+				$$ = NF_LOG_UID;
+				if (strcmp($1, "skuid")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	STRING
+			{
+				$$ = 0;
+				if (!strcmp($1, "skuid"))
+					$$ = NF_LOG_UID;
+				else if (!strcmp($1, "all"))
+					$$ = NF_LOG_MASK;
+				else {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": tcp, ip, skuid, ether or all",
+						    $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
 			;
 
-log_flag		:	word
+log_tcp_flags		:	log_tcp_flag
+			|	log_tcp_flags COMMA log_tcp_flag	{ $$ = $1 | $3; }
+			;
+
+/* "options" also follows "ip" */
+log_tcp_flag		:	STRING
 			{
-				error_queue(state->msgs, &@1,
-					    "log flags are not supported yet");
+				$$ = 0;
+				if (!strcmp($1, "sequence"))
+					$$ = NF_LOG_TCPSEQ;
+				else if (!strcmp($1, "options"))
+					$$ = NF_LOG_TCPOPT;
+				else {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": sequence or options",
+						    $1);
+					state->nerrs++;
+				}
 				free($1);
 			}
 			;
@@ -1395,7 +1460,7 @@ nat_flag		:	STRING
 			;
 
 stmt_value		:	basic_rhs_expr
-			|	selector_expr
+			|	concat_expr
 			|	map_expr
 			;
 
@@ -1673,6 +1738,8 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BRIDGE		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	NETDEV		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	REDIRECT	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	SNAT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	DNAT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	ORIGINAL	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	REPLY		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BADNUMBER

@@ -686,6 +686,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
 			s->log.flags |= LOG_F_LEVEL;
 		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
+			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
+			s->log.flags |= LOG_F_FLAGS;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
@@ -1186,6 +1191,22 @@ static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 		type_set_elems(m->op.right, m->op.left, data);
 }
 
+/* "meta mark | 0x10" as a value: the constant takes the selector's type */
+static void binop_type(struct expr *b)
+{
+	const struct expr *sel = b->op.left;
+
+	if (sel->kind == EXPR_BINOP) {
+		binop_type(b->op.left);
+		sel = b->op.left;
+	}
+	if (b->op.right->kind == EXPR_VALUE)
+		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
+	b->dtype = sel->dtype;
+	b->len = sel->len;
+	b->byteorder = sel->byteorder;
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -1202,6 +1223,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_META:
+		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
+			binop_type(s->meta.expr);
 		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
 			break;
 		want = meta_expr_alloc(&internal_location, s->meta.key);
@@ -1209,6 +1232,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_CT:
+		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
+			binop_type(s->ct.expr);
 		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
 			break;
 		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);

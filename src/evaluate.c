@@ -1169,9 +1169,21 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT)
-		return err(ctx, &(*val)->loc,
-			   "setting a value from another expression is not supported yet");
+	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+		/* a value taken from the packet: "ct mark set meta mark" */
+		const struct expr *v;
+
+		if ((*val)->kind == EXPR_BINOP && binop_eval(ctx, val) < 0)
+			return -1;
+		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
+			return -1;
+		v = *val;
+		if (div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
+			return err(ctx, &v->loc,
+				   "%s is %u bits long, but %u bits are needed here",
+				   v->dtype->name, v->len, lhs->len);
+		return 0;
+	}
 	if (rhs_eval(ctx, lhs, val) < 0)
 		return -1;
 	if ((*val)->kind != EXPR_VALUE)
@@ -1293,10 +1305,13 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
+	case STMT_LOG:
+		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
+			return err(ctx, &s->loc, "log level and group are mutually exclusive");
+		return 0;
 	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:
-	case STMT_LOG:
 		return 0;
 	case STMT_NOTRACK:
 		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||

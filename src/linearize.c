@@ -717,6 +717,8 @@ static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
 	if (s->log.flags & LOG_F_LEVEL)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
+	if (s->log.flags & LOG_F_FLAGS)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_FLAGS, s->log.logflags);
 }
 
 static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
@@ -871,6 +873,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->meta.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->meta.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
 		}
@@ -889,6 +895,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->ct.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->ct.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
 		}
