@@ -203,7 +203,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
-%type <expr> symbol_value prio_expr dev_list dev_expr relational_expr
+%type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
 %type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
@@ -1303,7 +1303,7 @@ reject_stmt		:	REJECT_T
 					state->nerrs++;
 				free($1); free($2); free($3); free($4);
 			}
-			|	REJECT_T WITH reject_proto symbol_value
+			|	REJECT_T WITH reject_proto reject_code
 			{
 				$$ = stmt_alloc(&@$, STMT_REJECT);
 				$$->reject.type = -1;
@@ -1316,6 +1316,10 @@ reject_stmt		:	REJECT_T
 
 reject_proto		:	HDR
 			|	STRING
+			;
+
+reject_code		:	symbol_value
+			|	RESET	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			;
 
 meta_stmt		:	META word SET stmt_value

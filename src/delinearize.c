@@ -1243,6 +1243,17 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
 		break;
+	case STMT_REJECT:
+		/* in inet, netdev and bridge the icmp flavour follows the match */
+		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
+					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* the protocol test is the reject's own dependency */
+			kill(&deps->nh);
+		}
+		break;
 	default:
 		break;
 	}

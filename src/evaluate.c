@@ -1214,6 +1214,19 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &s->loc, "reject is not supported in the arp family");
+	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
+				   ctx->family == NFPROTO_NETDEV ||
+				   ctx->family == NFPROTO_BRIDGE)) {
+		/* a known network protocol gets its own port-unreachable */
+		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh == &proto_ip || nh == &proto_ip6) {
+			s->reject.type = NFT_REJECT_ICMP_UNREACH;
+			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
+		}
+		return 0;
+	}
 	if (s->reject.type == NFT_REJECT_TCP_RST) {
 		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
 			return -1;

@@ -276,9 +276,11 @@ static void reject_print(const struct stmt *s, FILE *f)
 		fprintf(f, " with icmpx");
 		break;
 	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3)
+		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
+		    !s->reject.print_default)
 			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4)
+		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
+		    !s->reject.print_default)
 			return;
 		if (s->reject.family == NFPROTO_IPV6) {
 			dt = &icmpv6_code_type;
