@@ -1559,7 +1559,40 @@ selector_expr		:	payload_expr
 			|	ct_expr
 			;
 
-payload_expr		:	HDR field_word
+payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
+			{
+				/* raw: @ll|@nh|@th,OFFSET,LENGTH in bits */
+				static const struct {
+					const char	*name;
+					enum proto_base	base;
+				} bases[] = {
+					{ "ll", PROTO_BASE_LL_HDR },
+					{ "nh", PROTO_BASE_NETWORK_HDR },
+					{ "th", PROTO_BASE_TRANSPORT_HDR },
+					{ "ih", PROTO_BASE_INNER_HDR },
+				};
+				unsigned int i;
+
+				for (i = 0; i < array_size(bases); i++)
+					if (!strcmp($1, bases[i].name))
+						break;
+				if (i == array_size(bases)) {
+					error_queue(state->msgs, &@1,
+						    "unknown payload base \"%s\": ll, nh, th or ih", $1);
+					free($1);
+					YYERROR;
+				}
+				if ($5 == 0 || $5 > NFH_VAL_MAXLEN * 8 || $3 > 0xffff * 8) {
+					error_queue(state->msgs, &@$,
+						    "raw payload length must be 1 to %u bits and the offset below %u",
+						    NFH_VAL_MAXLEN * 8, 0xffff * 8);
+					free($1);
+					YYERROR;
+				}
+				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
+				free($1);
+			}
+			|	HDR field_word
 			{
 				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
 				free($1); free($2);

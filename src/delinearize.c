@@ -992,6 +992,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
+		d = &proto_th;
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1363,6 +1365,12 @@ static void postprocess(struct delin_ctx *ctx)
 				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
 					deps.nh = s;
 			}
+			/* "ip protocol tcp" is what a later tcp match needs */
+			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+			    (d == &proto_ip || d == &proto_ip6))
+				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}

@@ -232,6 +232,17 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
+		/* raw bits print as a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(r), i = 0;
+
+		while (i + 1 < n && !r->val.data[i])
+			i++;
+		fprintf(f, "0x%x", r->val.data[i]);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", r->val.data[i]);
+		return;
+	}
 	expr_print(r, o, f);
 }
 
