@@ -83,6 +83,7 @@ enum cmd_ops {
 	CMD_FLUSH,
 	CMD_LIST,
 	CMD_RESET,
+	CMD_DESCRIBE,
 };
 
 enum cmd_obj {
@@ -94,6 +95,7 @@ enum cmd_obj {
 	CMD_OBJ_TABLES,
 	CMD_OBJ_CHAINS,
 	CMD_OBJ_COUNTERS,
+	CMD_OBJ_EXPR,
 };
 
 /**
@@ -110,6 +112,7 @@ struct cmd {
 		struct table	*table;
 		struct chain	*chain;
 		struct rule	*rule;
+		struct expr	*expr;
 		void		*data;
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */

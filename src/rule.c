@@ -138,6 +138,9 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_RULE:
 		rule_free(cmd->rule);
 		break;
+	case CMD_OBJ_EXPR:
+		expr_free(cmd->expr);
+		break;
 	default:
 		break;
 	}
