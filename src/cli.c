@@ -223,11 +223,11 @@ static const char *const chain_shapes[] = {
 /* words that start a statement or a match in a rule */
 static const char *const rule_words[] = {
 	"accept", "ah", "arp", "comp", "continue", "counter", "ct", "dccp",
-	"drop", "dup", "esp", "ether", "fwd", "goto", "icmp", "icmpv6",
-	"iif", "iifname", "iiftype", "igmp", "ip", "ip6", "jump", "l4proto",
-	"limit", "log", "mark", "meta", "notrack", "nfproto", "oif",
-	"oifname", "oiftype", "pkttype", "priority", "protocol", "quota",
-	"reject", "return", "sctp", "tcp", "th", "udp", "udplite", "vlan",
+	"dnat", "drop", "dup", "esp", "ether", "fwd", "goto", "icmp",
+	"icmpv6", "iif", "iifname", "iiftype", "igmp", "ip", "ip6", "jump",
+	"limit", "log", "mark", "masquerade", "meta", "notrack", "oif",
+	"oifname", "oiftype", "pkttype", "quota", "redirect", "reject",
+	"return", "sctp", "snat", "tcp", "th", "udp", "udplite", "vlan",
 	NULL,
 };
 
