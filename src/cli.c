@@ -170,7 +170,7 @@ out:
  * shape), and '$' slots take their words from elsewhere:
  *   $F family   $T existing table   $C existing chain   $H rule handle
  *   $N a new name or any word (nothing to complete)   $D device
- *   $R rule statements (rest of the line)   $X describe's expression
+ *   $R rule statements (rest of the line)   $X a selector (describe's)
  */
 static const char *const top_shapes[] = {
 	"list ruleset ?$F",
@@ -221,14 +221,24 @@ static const char *const chain_shapes[] = {
 };
 
 /* words that start a statement or a match in a rule */
-static const char *const rule_words[] = {
-	"accept", "ah", "arp", "comp", "continue", "counter", "ct", "dccp",
-	"dnat", "drop", "dup", "esp", "ether", "fwd", "goto", "icmp",
-	"icmpv6", "iif", "iifname", "iiftype", "igmp", "ip", "ip6", "jump",
-	"limit", "log", "mark", "masquerade", "meta", "notrack", "oif",
-	"oifname", "oiftype", "pkttype", "quota", "redirect", "reject",
-	"return", "sctp", "snat", "tcp", "th", "udp", "udplite", "vlan",
+/* statements that may start a rule's next word; selectors come from the library */
+static const char *const stmt_words[] = {
+	"accept", "continue", "counter", "dnat", "drop", "dup", "fwd",
+	"goto", "jump", "limit", "log", "masquerade", "notrack", "quota",
+	"redirect", "reject", "return", "snat",
 	NULL,
+};
+
+/* statements that take no argument: a statement may follow at once */
+static const char *const bare_stmts[] = {
+	"accept", "continue", "counter", "drop", "masquerade", "notrack",
+	"redirect", "reject", "return",
+	NULL,
+};
+
+/* relational operators and "set" sit between a selector and its value */
+static const char *const operators[] = {
+	"==", "!=", "<", ">", "<=", ">=", "set", NULL,
 };
 
 static const char *const families[] = {
@@ -389,34 +399,125 @@ static bool in_list(const char *const *words, const char *w)
 	return false;
 }
 
-/* $R: what may follow the words of a rule typed so far */
+static int word_add(const char *word, void *data)
+{
+	cand_add(data, word);
+	return 0;
+}
+
+static int expr_words(char **w, int n, struct cands *c)
+{
+	return nfh_expr_words((const char *const *)w, n, c ? word_add : NULL, c);
+}
+
+#define MAX_SEL	3	/* words in the longest selector: ct original proto-src */
+
+static int expr_count(const char *word, void *data)
+{
+	return 0;
+}
+
+/* whether w[0..n) start a selector, and whether they are all of one */
+static bool selector_start(char **w, int n)
+{
+	return nfh_expr_words((const char *const *)w, n, expr_count, NULL) >= 0;
+}
+
+static int first_word(const char *word, void *data)
+{
+	*(char **)data = strdup(word);
+	return 1;
+}
+
+/*
+ * Whether w[0..n) are a whole selector rather than the start of a longer
+ * one: they are, unless the first word that may follow makes a selector.
+ */
+static bool selector_whole(char **w, int n)
+{
+	char *v[MAX_SEL + 1], *next = NULL;
+	bool longer = false;
+
+	if (n > MAX_SEL)
+		return true;
+	nfh_expr_words((const char *const *)w, n, first_word, &next);
+	if (next) {
+		memcpy(v, w, n * sizeof(*v));
+		v[n] = next;
+		longer = selector_start(v, n + 1);
+		free(next);
+	}
+	return !longer;
+}
+
+static void add_rule_starts(struct cands *c)
+{
+	add_list(c, stmt_words);
+	expr_words(NULL, 0, c);
+}
+
+/*
+ * $R: what may follow the words of a rule typed so far. The words are
+ * read left to right as selectors (as far as the library's tables take
+ * them), each followed by an optional operator and one value, and
+ * statements; what is left open at the cursor says what comes next.
+ */
 static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 {
-	const char *prev = n > 0 ? w[n - 1] : NULL;
-	const char *prev2 = n > 1 ? w[n - 2] : NULL;
 	static const char *const not_rules[] = {
 		"comment", "policy", "type", NULL,
 	};
+	const char *prev = n > 0 ? w[n - 1] : NULL;
+	const char *prev2 = n > 1 ? w[n - 2] : NULL;
+	int i = 0, sel = -1, len = 0;
 
-	if (n > 0 && in_list(not_rules, w[0])) {
-		/* a chain's own settings, not a rule */
+	if (n > 0 && in_list(not_rules, w[0]))
+		return;		/* a chain's own settings, not a rule */
+	while (i < n) {
+		sel = -1;
+		if (!selector_start(&w[i], 1)) {
+			i++;
+			continue;
+		}
+		sel = i;
+		for (len = 1; i + len < n && len < MAX_SEL &&
+			      selector_start(&w[i], len + 1); len++)
+			;
+		i += len;
+		if (i == n || !selector_whole(&w[sel], len))
+			continue;
+		if (i < n && in_list(operators, w[i]))
+			i++;
+		if (i < n) {
+			i++;	/* the value */
+			sel = -1;
+		}
+	}
+
+	if (sel >= 0 && !selector_whole(&w[sel], len)) {
+		expr_words(&w[sel], len, c);	/* fields or keys */
+	} else if (sel >= 0) {
+		/* a value: symbolic constants, devices for interface names */
+		const char *key = w[sel + len - 1];
+
+		if (!strcmp(key, "iifname") || !strcmp(key, "oifname") ||
+		    !strcmp(key, "iif") || !strcmp(key, "oif"))
+			add_devices(c);
+		else
+			expr_words(&w[sel], len, c);
+		if (!in_list(operators, prev))
+			cand_add(c, "set");
 	} else if (!prev) {
-		add_list(c, rule_words);
+		add_rule_starts(c);
 	} else if (!strcmp(prev, "jump") || !strcmp(prev, "goto")) {
 		add_objects(c, NFH_OBJ_CHAIN, wh);
 	} else if (!strcmp(prev, "fwd") || !strcmp(prev, "dup")) {
 		cand_add(c, "to");
-	} else if (!strcmp(prev, "iifname") || !strcmp(prev, "oifname") ||
-		   !strcmp(prev, "iif") || !strcmp(prev, "oif") ||
-		   (!strcmp(prev, "to") && prev2 &&
-		    (!strcmp(prev2, "fwd") || !strcmp(prev2, "dup")))) {
+	} else if (!strcmp(prev, "to") && prev2 &&
+		   (!strcmp(prev2, "fwd") || !strcmp(prev2, "dup"))) {
 		add_devices(c);
-	} else if (in_list(rule_words, prev) &&
-		   strcmp(prev, "counter") && strcmp(prev, "accept") &&
-		   strcmp(prev, "drop") && strcmp(prev, "notrack")) {
-		/* a selector or a statement that wants its argument first */
-	} else {
-		add_list(c, rule_words);
+	} else if (!in_list(stmt_words, prev) || in_list(bare_stmts, prev)) {
+		add_rule_starts(c);
 	}
 }
 
@@ -467,7 +568,7 @@ static void slot_cands(const char *slot, struct cands *c, struct where *wh)
 		case 'C': add_objects(c, NFH_OBJ_CHAIN, wh); break;
 		case 'H': add_objects(c, NFH_OBJ_RULE, wh); break;
 		case 'D': add_devices(c); break;
-		case 'R': add_list(c, rule_words); break;
+		case 'R': add_rule_starts(c); break;
 		default: break;
 		}
 		return;
@@ -504,8 +605,11 @@ static void shape_walk(const char *shape, char **w, int n, struct where wh,
 		rule_cands(c, w, n, &wh);
 		return;
 	}
-	if (!strncmp(slot, "$X", 2))
+	if (!strncmp(slot, "$X", 2)) {
+		if (n == 0 || (selector_start(w, n) && !selector_whole(w, n)))
+			expr_words(w, n, c);
 		return;
+	}
 	if (n == 0) {
 		slot_cands(slot, c, &wh);
 		return;

@@ -116,6 +116,27 @@ int nfh_ruleset_foreach(struct nfh_ctx *ctx,
 			int (*cb)(const struct nfh_obj *obj, void *data),
 			void *data);
 
+/**
+ * nfh_expr_words - the words that may come next in a match's selector
+ * @words:	the words of the selector typed so far; none at all, a
+ *		header ("tcp"), "meta", "ct", "ct original", or a whole
+ *		selector ("tcp flags", "ct state", "mark")
+ * @n:		how many
+ * @cb:		called with each word that may follow: with no words, the
+ *		selector keywords (headers, "meta", "ct", the meta keys that
+ *		stand alone); after a header, "meta" or "ct", its fields or
+ *		keys; after a whole selector, the symbolic values its datatype
+ *		accepts. A non-zero return stops the walk.
+ * @data:	passed to @cb
+ *
+ * For completion and help in front ends: the words come from the same
+ * protocol, meta, ct and datatype tables the parser uses.
+ * Return: the number of words reported, or -1 if @words do not start a
+ * selector
+ */
+int nfh_expr_words(const char *const *words, unsigned int n,
+		   int (*cb)(const char *word, void *data), void *data);
+
 #ifdef __cplusplus
 }
 #endif

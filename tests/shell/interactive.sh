@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: nfh -i on a real pseudo-terminal (tmux): a multi-line table typed
-# with a continuation prompt, Tab completion of keywords, a device, a chain
-# name and a rule handle, the caret under a typing error, the listing, and
+# with a continuation prompt, Tab completion of keywords, a device, a
+# header field, a chain name and a rule handle, the caret under a typing error, the listing, and
 # Ctrl-D leaving with status 1 because a command failed; then the same
 # session through a pipe: no prompts, same output, same status, and quit
 # stops reading.
@@ -68,13 +68,17 @@ wait_last "the closed block runs, back to the prompt" "nfh>"
 
 tm send-keys -t cli 'add rule netdev t ' Tab
 wait_last "Tab completes the chain name from the kernel" "nfh> add rule netdev t in"
-tm send-keys -t cli 'ip saddr 10.1.2.3 dropp' Enter
+tm send-keys -t cli 'tcp dp' Tab
+wait_last "Tab completes a header field" "nfh> add rule netdev t in tcp dport"
+tm send-keys -t cli '22 jump o' Tab
+wait_last "no chain starts so: nothing completed" "nfh> add rule netdev t in tcp dport 22 jump o"
+tm send-keys -t cli BSpace BSpace BSpace BSpace BSpace BSpace 'dropp' Enter
 wait_for "the error is reported" '^Error: syntax error'
 screen | grep -A2 '^Error: syntax error' >"$dir/err"
 expect_eq "the typed line and a caret under the typo" \
 "Error: syntax error, unexpected string
-add rule netdev t in ip saddr 10.1.2.3 dropp
-                                       ^^^^^" "$(cat "$dir/err")"
+add rule netdev t in tcp dport 22 dropp
+                                  ^^^^^" "$(cat "$dir/err")"
 wait_last "the shell goes on" "nfh>"
 
 tm send-keys -t cli 'list rul' Tab
@@ -113,15 +117,15 @@ table netdev t {
 		counter accept
 	}
 }
-add rule netdev t in ip saddr 10.1.2.3 dropp
+add rule netdev t in tcp dport 22 dropp
 list ruleset
 EOF
 expect_eq "pipe: status 1 after a failed command" 1 "$rc"
 expect_eq "pipe: the listing, no prompt" "$typed" "$(cat "$dir/out")"
 expect_eq "pipe: the error with its caret" \
 "Error: syntax error, unexpected string
-add rule netdev t in ip saddr 10.1.2.3 dropp
-                                       ^^^^^" "$(cat "$dir/err")"
+add rule netdev t in tcp dport 22 dropp
+                                  ^^^^^" "$(cat "$dir/err")"
 
 rc=0
 out=$(printf 'list tables\nquit\nflush ruleset\n' | tool "$NS" -i 2>&1) || rc=$?
