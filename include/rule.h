@@ -23,6 +23,7 @@ struct handle {
 	bool		index_set;
 	struct location	table_loc;
 	struct location	chain_loc;
+	struct location	set_loc;
 	struct location	handle_loc;
 	struct location	family_loc;
 };
@@ -38,6 +39,7 @@ struct table {
 	bool			flags_set;
 	char			*comment;
 	struct list_head	chains;		/* block syntax */
+	struct list_head	sets;		/* block syntax */
 };
 
 struct chain {
@@ -72,6 +74,36 @@ struct rule {
 	char			*comment;
 };
 
+/**
+ * struct set - a named set or map
+ * @key:	what the keys look like: a selector (typeof) or a typed
+ *		placeholder, a concatenation of them for concatenated keys
+ * @data:	a map's values, likewise; NULL for a set
+ * @flags:	NFT_SET_*
+ * @init:	elements given with the declaration (EXPR_SET), or NULL
+ */
+struct set {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	bool			is_map;
+	struct expr		*key;
+	bool			key_typeof;
+	struct expr		*data;
+	bool			data_typeof;
+	uint32_t		flags;
+	uint64_t		timeout;	/* ms */
+	uint32_t		gc_int;		/* ms */
+	uint32_t		size;
+	int			policy;		/* -1: unset */
+	bool			automerge;
+	char			*comment;
+	struct expr		*init;
+	struct location		flags_loc;
+	uint32_t		id;		/* batch id, 0: exists already */
+	bool			is_anon;
+};
+
 enum cmd_ops {
 	CMD_INVALID,
 	CMD_ADD,
@@ -96,6 +128,11 @@ enum cmd_obj {
 	CMD_OBJ_CHAINS,
 	CMD_OBJ_COUNTERS,
 	CMD_OBJ_EXPR,
+	CMD_OBJ_SET,
+	CMD_OBJ_MAP,
+	CMD_OBJ_SETS,
+	CMD_OBJ_MAPS,
+	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
 };
 
 /**
@@ -113,9 +150,12 @@ struct cmd {
 		struct chain	*chain;
 		struct rule	*rule;
 		struct expr	*expr;
+		struct set	*set;
+		struct expr	*elems;
 		void		*data;
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */
+	struct set		*target;	/* elements: the set, not owned */
 };
 
 void handle_free(struct handle *h);
@@ -131,6 +171,8 @@ struct cmd *cmd_alloc(enum cmd_ops op, enum cmd_obj obj,
 		      const struct handle *h, const struct location *loc,
 		      void *data);
 void cmd_free(struct cmd *cmd);
+struct set *set_alloc(const struct location *loc);
+void set_free(struct set *s);
 
 const char *family_name(unsigned int family);
 int family_lookup(const char *name);

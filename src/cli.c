@@ -169,6 +169,7 @@ out:
  * makes one slot optional (a longer optional part is written as a second
  * shape), and '$' slots take their words from elsewhere:
  *   $F family   $T existing table   $C existing chain   $H rule handle
+ *   $S existing set   $M existing map
  *   $N a new name or any word (nothing to complete)   $D device
  *   $R rule statements (rest of the line)   $X a selector (describe's)
  */
@@ -178,19 +179,32 @@ static const char *const top_shapes[] = {
 	"list table ?$F $T",
 	"list chains ?$F",
 	"list chain ?$F $T $C",
+	"list sets|maps ?$F",
+	"list set ?$F $T $S",
+	"list map ?$F $T $M",
 	"flush ruleset ?$F",
 	"flush table ?$F $T",
 	"flush chain ?$F $T $C",
+	"flush set ?$F $T $S",
+	"flush map ?$F $T $M",
 	"add|create table ?$F $N",
 	"add|create chain ?$F $T $N",
+	"add|create set|map ?$F $T $N",
+	"add|delete element ?$F $T $S",
+	"add|delete element ?$F $T $M",
 	"add|insert rule ?$F $T $C $R",
 	"add|insert rule ?$F $T $C position|index|handle $N $R",
 	"replace rule ?$F $T $C handle $H $R",
 	"delete|destroy table ?$F $T",
 	"delete|destroy chain ?$F $T $C",
 	"delete|destroy rule ?$F $T $C handle $H",
+	"delete|destroy set ?$F $T $S",
+	"delete|destroy map ?$F $T $M",
 	"table ?$F $N",
 	"chain ?$F $T $N",
+	"set|map ?$F $T $N",
+	"element ?$F $T $S",
+	"element ?$F $T $M",
 	"rule ?$F $T $C $R",
 	"describe $X",
 	"define|redefine $N",
@@ -204,6 +218,7 @@ static const char *const top_shapes[] = {
 /* inside "table ... {" */
 static const char *const table_shapes[] = {
 	"chain $N",
+	"set|map $N",
 	"comment",
 	"flags dormant|owner",
 	NULL,
@@ -217,6 +232,14 @@ static const char *const chain_shapes[] = {
 	"policy accept|drop",
 	"comment",
 	"$R",
+	NULL,
+};
+
+/* inside "set ... {" or "map ... {" */
+static const char *const set_shapes[] = {
+	"type|typeof|elements|size|timeout|gc-interval|comment|counter|auto-merge",
+	"policy performance|memory",
+	"flags constant|interval|dynamic|timeout",
 	NULL,
 };
 
@@ -375,6 +398,22 @@ static void add_objects(struct cands *c, enum nfh_obj_kind kind,
 	}
 }
 
+/* "@name" references to the sets and maps of the table */
+static void add_setrefs(struct cands *c, const struct where *w)
+{
+	char ref[300];
+
+	objs_load();
+	for (size_t i = 0; i < objs.n; i++) {
+		const struct obj *o = &objs.v[i];
+
+		if (!obj_in(o, NFH_OBJ_SET, w) && !obj_in(o, NFH_OBJ_MAP, w))
+			continue;
+		snprintf(ref, sizeof(ref), "@%s", o->name);
+		cand_add(c, ref);
+	}
+}
+
 static void add_devices(struct cands *c)
 {
 	struct if_nameindex *ifs = if_nameindex();
@@ -505,6 +544,7 @@ static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 			add_devices(c);
 		else
 			expr_words(&w[sel], len, c);
+		add_setrefs(c, wh);
 		if (!in_list(operators, prev))
 			cand_add(c, "set");
 	} else if (!prev) {
@@ -540,6 +580,10 @@ static bool slot_match(const char *slot, const char *word, struct where *wh)
 		case 'C':
 			wh->chain = word;
 			return obj_exists(NFH_OBJ_CHAIN, wh, word);
+		case 'S':
+			return obj_exists(NFH_OBJ_SET, wh, word);
+		case 'M':
+			return obj_exists(NFH_OBJ_MAP, wh, word);
 		case 'H':
 			return isdigit((unsigned char)*word);
 		default:
@@ -566,6 +610,8 @@ static void slot_cands(const char *slot, struct cands *c, struct where *wh)
 		case 'F': add_list(c, families); break;
 		case 'T': add_objects(c, NFH_OBJ_TABLE, wh); break;
 		case 'C': add_objects(c, NFH_OBJ_CHAIN, wh); break;
+		case 'S': add_objects(c, NFH_OBJ_SET, wh); break;
+		case 'M': add_objects(c, NFH_OBJ_MAP, wh); break;
 		case 'H': add_objects(c, NFH_OBJ_RULE, wh); break;
 		case 'D': add_devices(c); break;
 		case 'R': add_rule_starts(c); break;
@@ -623,7 +669,7 @@ static void shape_walk(const char *shape, char **w, int n, struct where wh,
  * typed, and finds the block it sits in. Braces of anonymous sets are
  * skipped over; names learnt from "table ip t {" carry into the block.
  */
-enum block_kind { IN_TOP, IN_TABLE, IN_CHAIN, IN_OTHER };
+enum block_kind { IN_TOP, IN_TABLE, IN_CHAIN, IN_SET, IN_OTHER };
 
 #define MAX_WORDS	64
 #define MAX_DEPTH	8
@@ -662,6 +708,16 @@ static void scan_open(struct scan *s)
 			w.table = s->words[i];
 	} else if (k == IN_TABLE && s->n > 0 && !strcmp(s->words[0], "chain")) {
 		nk = IN_CHAIN;
+	} else if (s->n > i && (!strcmp(s->words[i], "set") ||
+				!strcmp(s->words[i], "map")) &&
+		   (k == IN_TABLE || (k == IN_TOP && s->n - i >= 3))) {
+		nk = IN_SET;
+		if (k == IN_TOP) {
+			i++;
+			if (in_list(families, s->words[i]))
+				w.family = s->words[i++];
+			w.table = s->words[i];
+		}
 	}
 	if (s->depth + 1 < MAX_DEPTH) {
 		s->depth++;
@@ -726,6 +782,7 @@ static void complete_words(char *before)
 	case IN_TOP:	shapes = top_shapes; break;
 	case IN_TABLE:	shapes = table_shapes; break;
 	case IN_CHAIN:	shapes = chain_shapes; break;
+	case IN_SET:	shapes = set_shapes; break;
 	default:	shapes = NULL; break;
 	}
 	for (; shapes && *shapes; shapes++)

@@ -21,7 +21,9 @@
 #include <ctx.h>
 #include <linearize.h>
 #include <nftables-compat.h>
+#include <print.h>
 #include <proto.h>
+#include <set.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -32,6 +34,10 @@ struct lin_ctx {
 	struct list_head	*msgs;
 	struct cmd		*cmd;
 	struct nftnl_rule	*nlr;
+	uint32_t		dreg;		/* where selectors load to */
+	/* while set, expressions are collected here instead of the rule */
+	struct nftnl_expr	**collect;
+	unsigned int		ncollect;
 };
 
 static int lerr(struct lin_ctx *ctx, const struct location *loc,
@@ -46,7 +52,10 @@ static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 
 	if (!e)
 		memory_allocation_error();
-	nftnl_rule_add_expr(ctx->nlr, e);
+	if (ctx->collect)
+		ctx->collect[ctx->ncollect++] = e;
+	else
+		nftnl_rule_add_expr(ctx->nlr, e);
 	return e;
 }
 
@@ -82,8 +91,8 @@ static void put_bitwise(struct lin_ctx *ctx, const void *mask,
 {
 	struct nftnl_expr *e = add_expr(ctx, "bitwise");
 
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, ctx->dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, ctx->dreg);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, xor, len);
@@ -135,7 +144,7 @@ static void payload_load(struct lin_ctx *ctx, const struct expr *p,
 		ld->masked = true;
 		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
 	}
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, ctx->dreg);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, ld->len);
@@ -168,7 +177,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	case EXPR_META:
 		x = add_expr(ctx, "meta");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_META_KEY, e->meta.key);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, REG_1);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_CT:
@@ -176,7 +185,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_KEY, e->ct.key);
 		if (e->ct.dir >= 0)
 			nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, REG_1);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_BINOP: {
@@ -250,89 +259,38 @@ static bool needs_hton(const struct expr *lhs, enum ops op)
 	       div_round_up(sel->len, 8) > 1;
 }
 
-static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
-			     const struct expr *lhs, struct expr *set);
-static bool set_is_interval(const struct expr *set);
+/* --- registers ------------------------------------------------------------ */
 
-static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
-			struct expr *set, bool invert)
+/*
+ * Register numbers as nft writes them: a 32-bit slot that starts a 128-bit
+ * register is named by the 128-bit number (1..4), any other by its 32-bit
+ * number (NFT_REG32_00 + slot).
+ */
+static uint32_t reg_of_slot(unsigned int slot)
 {
-	struct nftnl_set *nls = nftnl_set_alloc(), *elems;
-	const struct expr *sel = selector_of(lhs);
-	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
-	struct nftnl_expr *e;
-	unsigned int id = ++ctx->nfh->set_id;
-	unsigned int nelems;
+	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
+}
+
+/* loads a selector, or each part of a concatenation into adjacent slots */
+static void key_load(struct lin_ctx *ctx, const struct expr *key)
+{
+	const struct expr *i;
+	unsigned int slot = 0;
 	struct load ld;
 
-	if (set_is_interval(set))
-		flags |= NFT_SET_INTERVAL;
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, ctx->cmd->h.table);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, "__set%d");
-	nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
-	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, ctx->cmd->h.family);
-	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, sel->dtype->type);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, div_round_up(sel->len, 8));
-
-	elems = nftnl_set_alloc();
-	nftnl_set_set_str(elems, NFTNL_SET_TABLE, ctx->cmd->h.table);
-	nftnl_set_set_str(elems, NFTNL_SET_NAME, "__set%d");
-	nftnl_set_set_u32(elems, NFTNL_SET_ID, id);
-	nftnl_set_set_u32(elems, NFTNL_SET_FAMILY, ctx->cmd->h.family);
-	lin_set_elements(ctx, elems, lhs, set);
-	nelems = 0;
-	{
-		struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(elems);
-
-		while (nftnl_set_elems_iter_next(it))
-			nelems++;
-		nftnl_set_elems_iter_destroy(it);
+	if (key->kind != EXPR_CONCAT) {
+		selector_load(ctx, key, 0, &ld);
+		return;
 	}
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, nelems);
-	{
-		/* userdata: key byte order, as nft stores it */
-		struct nftnl_udata_buf *udbuf = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-
-		nftnl_udata_put_u32(udbuf, 0 /* NFTNL_UDATA_SET_KEYBYTEORDER */,
-				    sel->byteorder);
-		nftnl_set_set_data(nls, NFTNL_SET_USERDATA,
-				   nftnl_udata_buf_data(udbuf),
-				   nftnl_udata_buf_len(udbuf));
-		nftnl_udata_buf_free(udbuf);
+	list_for_each_entry(i, &key->set.exprs, list) {
+		ctx->dreg = reg_of_slot(slot);
+		selector_load(ctx, i, 0, &ld);
+		slot += div_round_up(i->len, 32);
 	}
-	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE, ctx->cmd->h.family,
-		     NLO_SET, nls, &set->loc);
-	nl_batch_add(ctx->batch, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
-		     ctx->cmd->h.family, NLO_SETELEM, elems, &set->loc);
-
-	selector_load(ctx, lhs, 0, &ld);
-	e = add_expr(ctx, "lookup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
-	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, "__set%d");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
-	if (invert)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
-	return 0;
+	ctx->dreg = REG_1;
 }
 
 /* --- set elements --------------------------------------------------------- */
-
-struct ival {
-	uint8_t		lo[NFH_VAL_MAXLEN];
-	uint8_t		hi[NFH_VAL_MAXLEN];	/* inclusive */
-	const struct expr *e;
-};
-
-static bool set_is_interval(const struct expr *set)
-{
-	const struct expr *i;
-
-	list_for_each_entry(i, &set->set.exprs, list)
-		if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
-			return true;
-	return false;
-}
 
 static void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
 {
@@ -346,35 +304,196 @@ static void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
 	}
 }
 
-static void elem_bounds(const struct expr *i, struct ival *iv)
+/* a key's bytes as the kernel keeps them; concatenations in 32-bit slots */
+static unsigned int key_data(const struct expr *key, const struct expr *v,
+			     bool hi, uint8_t *out)
 {
-	unsigned int n;
+	const struct expr *i, *c;
+	unsigned int off = 0;
 
-	memset(iv, 0, sizeof(*iv));
-	iv->e = i;
-	switch (i->kind) {
-	case EXPR_RANGE:
-		n = expr_value_bytes(i->range.left);
-		memcpy(iv->lo, i->range.left->val.data, n);
-		memcpy(iv->hi, i->range.right->val.data, n);
-		break;
-	case EXPR_PREFIX:
-		prefix_bounds(i, iv->lo, iv->hi);
-		break;
-	default:
-		n = expr_value_bytes(i);
-		memcpy(iv->lo, i->val.data, n);
-		memcpy(iv->hi, i->val.data, n);
-		break;
+	memset(out, 0, NFH_VAL_MAXLEN);
+	if (key->kind != EXPR_CONCAT) {
+		if (v->kind == EXPR_RANGE)
+			v = hi ? v->range.right : v->range.left;
+		if (v->kind == EXPR_PREFIX) {
+			uint8_t lo[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
+			struct expr tmp = *v->prefix.expr;
+
+			prefix_bounds(v, lo, h);
+			memcpy(tmp.val.data, hi ? h : lo, sizeof(tmp.val.data));
+			value_data(&tmp, key->byteorder, out);
+			return div_round_up(key->len, 8);
+		}
+		value_data(v, key->byteorder, out);
+		return div_round_up(key->len, 8);
+	}
+	c = list_first_entry(&v->set.exprs, struct expr, list);
+	list_for_each_entry(i, &key->set.exprs, list) {
+		const struct expr *part = c;
+
+		if (part->kind == EXPR_RANGE)
+			part = hi ? part->range.right : part->range.left;
+		if (part->kind == EXPR_PREFIX) {
+			uint8_t lo[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
+			struct expr tmp = *part->prefix.expr;
+
+			prefix_bounds(part, lo, h);
+			memcpy(tmp.val.data, hi ? h : lo, sizeof(tmp.val.data));
+			value_data(&tmp, i->byteorder, out + off);
+		} else {
+			value_data(part, i->byteorder, out + off);
+		}
+		off += div_round_up(i->len, 32) * 4;
+		c = list_next_entry(c, list);
+	}
+	return off;
+}
+
+struct elem_opts {
+	const struct expr	*e;		/* SET_ELEM or NULL */
+	const struct expr	*data;		/* a map's value or NULL */
+};
+
+static const struct expr *elem_split(const struct expr *e, struct elem_opts *o)
+{
+	o->e = NULL;
+	o->data = NULL;
+	if (e->kind == EXPR_MAPPING) {
+		o->data = e->op.right;
+		e = e->op.left;
+	}
+	if (e->kind == EXPR_SET_ELEM) {
+		o->e = e;
+		e = e->elem.key;
+	}
+	return e;
+}
+
+static struct nftnl_set_elem *elem_new(const uint8_t *key, unsigned int len,
+				       uint32_t flags)
+{
+	struct nftnl_set_elem *el = nftnl_set_elem_alloc();
+
+	if (!el)
+		memory_allocation_error();
+	nftnl_set_elem_set(el, NFTNL_SET_ELEM_KEY, key, len);
+	if (flags)
+		nftnl_set_elem_set_u32(el, NFTNL_SET_ELEM_FLAGS, flags);
+	return el;
+}
+
+static void elem_opts_put(struct nftnl_set_elem *el, const struct expr *data,
+			  const struct elem_opts *o)
+{
+	if (o->data && o->data->kind == EXPR_VERDICT) {
+		nftnl_set_elem_set_u32(el, NFTNL_SET_ELEM_VERDICT,
+				       o->data->verdict.verdict);
+		if (o->data->verdict.chain)
+			nftnl_set_elem_set_str(el, NFTNL_SET_ELEM_CHAIN,
+					       o->data->verdict.chain);
+	} else if (o->data) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		value_data(o->data, data->byteorder, buf);
+		nftnl_set_elem_set(el, NFTNL_SET_ELEM_DATA, buf,
+				   div_round_up(data->len, 8));
+	}
+	if (!o->e)
+		return;
+	if (o->e->elem.timeout)
+		nftnl_set_elem_set_u64(el, NFTNL_SET_ELEM_TIMEOUT, o->e->elem.timeout);
+	if (o->e->elem.expires)
+		nftnl_set_elem_set_u64(el, NFTNL_SET_ELEM_EXPIRATION,
+				       o->e->elem.expires);
+	if (o->e->elem.comment) {
+		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		nftnl_udata_put_strz(b, SET_ELEM_UDATA_COMMENT, o->e->elem.comment);
+		nftnl_set_elem_set(el, NFTNL_SET_ELEM_USERDATA,
+				   nftnl_udata_buf_data(b), nftnl_udata_buf_len(b));
+		nftnl_udata_buf_free(b);
+	}
+	if (o->e->elem.counter) {
+		struct nftnl_expr *c = nftnl_expr_alloc("counter");
+
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS, o->e->elem.packets);
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES, o->e->elem.bytes);
+		nftnl_set_elem_add_expr(el, c);
 	}
 }
+
+/*
+ * Elements go into batches of messages of at most about 64 KiB each, so
+ * that any number of them fits through netlink in one transaction.
+ */
+struct elem_sink {
+	struct lin_ctx		*ctx;
+	const struct nftnl_set	*proto;		/* table, name, id, family */
+	uint16_t		msg_type;
+	uint16_t		flags;
+	const struct location	*loc;
+	struct nftnl_set	*cur;
+	size_t			bytes;
+	unsigned int		count;
+};
+
+#define ELEM_MSG_BYTES	(1 << 16)
+
+static void sink_flush(struct elem_sink *k)
+{
+	if (!k->cur)
+		return;
+	nl_batch_add(k->ctx->batch, k->msg_type, k->flags,
+		     nftnl_set_get_u32(k->proto, NFTNL_SET_FAMILY), NLO_SETELEM,
+		     k->cur, k->loc);
+	k->cur = NULL;
+	k->bytes = 0;
+}
+
+static void sink_put(struct elem_sink *k, struct nftnl_set_elem *el,
+		     size_t size)
+{
+	if (k->cur && k->bytes + size > ELEM_MSG_BYTES)
+		sink_flush(k);
+	if (!k->cur) {
+		k->cur = nftnl_set_alloc();
+		nftnl_set_set_str(k->cur, NFTNL_SET_TABLE,
+				  nftnl_set_get_str(k->proto, NFTNL_SET_TABLE));
+		nftnl_set_set_str(k->cur, NFTNL_SET_NAME,
+				  nftnl_set_get_str(k->proto, NFTNL_SET_NAME));
+		nftnl_set_set_u32(k->cur, NFTNL_SET_FAMILY,
+				  nftnl_set_get_u32(k->proto, NFTNL_SET_FAMILY));
+		if (nftnl_set_is_set(k->proto, NFTNL_SET_ID))
+			nftnl_set_set_u32(k->cur, NFTNL_SET_ID,
+					  nftnl_set_get_u32(k->proto, NFTNL_SET_ID));
+	}
+	nftnl_set_elem_add(k->cur, el);
+	k->bytes += size;
+	k->count++;
+}
+
+static size_t elem_size(unsigned int keylen, const struct elem_opts *o)
+{
+	return 64 + 2 * keylen + (o->data ? 80 : 0) +
+	       (o->e && o->e->elem.comment ? strlen(o->e->elem.comment) + 8 : 0) +
+	       (o->e && o->e->elem.counter ? 64 : 0);
+}
+
+struct ival {
+	uint8_t			lo[NFH_VAL_MAXLEN];
+	uint8_t			hi[NFH_VAL_MAXLEN];	/* inclusive */
+	const struct expr	*e;
+	struct elem_opts	o;
+};
 
 static unsigned int ival_len;
 
 static int ival_cmp(const void *a, const void *b)
 {
-	return memcmp(((const struct ival *)a)->lo, ((const struct ival *)b)->lo,
-		      ival_len);
+	const struct ival *x = a, *y = b;
+	int d = memcmp(x->lo, y->lo, ival_len);
+
+	return d ? d : memcmp(x->hi, y->hi, ival_len);
 }
 
 /* big-endian increment; returns true on wrap-around past the maximum */
@@ -386,54 +505,414 @@ static bool be_inc(uint8_t *v, unsigned int n)
 	return true;
 }
 
-static void add_elem(struct nftnl_set *s, const uint8_t *key, unsigned int len,
-		     uint32_t flags, const struct expr *sel)
+/* interval bounds in big-endian byte order, for sorting */
+static void ival_bounds(const struct expr *key, const struct expr *k,
+			struct ival *iv)
 {
-	struct nftnl_set_elem *e = nftnl_set_elem_alloc();
-	uint8_t data[NFH_VAL_MAXLEN];
+	unsigned int n = div_round_up(key->len, 8);
 
-	memcpy(data, key, len);
-	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(sel->dtype))
-		bytes_reverse(data, len);
-	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, data, len);
-	if (flags)
-		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
-	nftnl_set_elem_add(s, e);
+	switch (k->kind) {
+	case EXPR_RANGE:
+		memcpy(iv->lo, k->range.left->val.data, n);
+		memcpy(iv->hi, k->range.right->val.data, n);
+		break;
+	case EXPR_PREFIX:
+		prefix_bounds(k, iv->lo, iv->hi);
+		break;
+	default:
+		memcpy(iv->lo, k->val.data, n);
+		memcpy(iv->hi, k->val.data, n);
+		break;
+	}
 }
 
-static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
-			     const struct expr *lhs, struct expr *set)
+static void ival_put(struct elem_sink *k, const struct expr *key,
+		     const uint8_t *v, uint32_t flags, const struct expr *data,
+		     const struct elem_opts *o)
 {
-	const struct expr *sel = selector_of(lhs);
-	unsigned int len = div_round_up(sel->len, 8), n = 0, k;
-	struct ival *iv;
-	struct expr *i;
-	uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+	unsigned int n = div_round_up(key->len, 8);
+	struct elem_opts none = { 0 };
+	struct nftnl_set_elem *el;
+	uint8_t buf[NFH_VAL_MAXLEN];
 
-	if (!set_is_interval(set)) {
-		list_for_each_entry(i, &set->set.exprs, list)
-			add_elem(nls, i->val.data, len, 0, sel);
-		return;
+	memcpy(buf, v, n);
+	if (key->byteorder == BYTEORDER_HOST && !dtype_is_string(key->dtype))
+		bytes_reverse(buf, n);
+	el = elem_new(buf, n, flags);
+	elem_opts_put(el, data, o ? o : &none);
+	sink_put(k, el, elem_size(n, o ? o : &none));
+}
+
+static char *elem_text(const struct expr *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	expr_print(e, &(struct output_ctx){ 0 }, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
+ * then sent as start elements and exclusive end elements, with a closing
+ * element before the first start, as the kernel's interval tree wants.
+ */
+static int lin_intervals(struct elem_sink *k, const struct expr *key,
+			 const struct expr *data, const struct expr *elems,
+			 bool automerge)
+{
+	unsigned int n = 0, m, len = div_round_up(key->len, 8);
+	uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+	const struct expr *i;
+	struct ival *iv;
+	int ret = 0;
+
+	iv = xzalloc(sizeof(*iv) * (elems->set.size + 1));
+	list_for_each_entry(i, &elems->set.exprs, list) {
+		const struct expr *kx = elem_split(i, &iv[n].o);
+
+		iv[n].e = i;
+		ival_bounds(key, kx, &iv[n]);
+		n++;
 	}
-	iv = xzalloc(sizeof(*iv) * (set->set.size + 1));
-	list_for_each_entry(i, &set->set.exprs, list)
-		elem_bounds(i, &iv[n++]);
 	ival_len = len;
 	qsort(iv, n, sizeof(*iv), ival_cmp);
-	/* the kernel's interval tree wants a closing element before the first */
-	if (n && memcmp(iv[0].lo, zero, len))
-		add_elem(nls, zero, len, NFT_SET_ELEM_INTERVAL_END, sel);
-	for (k = 0; k < n; k++) {
+	for (unsigned int a = 0, b = 1; b < n; b++) {
+		if (memcmp(iv[b].lo, iv[a].hi, len) > 0) {
+			a = b;
+			continue;
+		}
+		if (!automerge) {
+			char *x = elem_text(elem_key(iv[a].e)), *y = elem_text(elem_key(iv[b].e));
+
+			ret = error_queue2(k->ctx->msgs, &iv[b].e->loc, &iv[a].e->loc,
+					   "interval %s overlaps with %s; use auto-merge to join them",
+					   y, x);
+			free(x);
+			free(y);
+			continue;
+		}
+		if (memcmp(iv[b].hi, iv[a].hi, len) > 0)
+			memcpy(iv[a].hi, iv[b].hi, len);
+		iv[b].e = NULL;
+	}
+	if (ret < 0) {
+		free(iv);
+		return -1;
+	}
+	for (unsigned int a = 0, b = 0; b < n; b++)
+		if (iv[b].e)
+			iv[a++] = iv[b];
+	for (m = 0; m < n && iv[m].e; m++)
+		;
+	if (automerge) {
+		/* adjacent intervals join too */
+		unsigned int a = 0;
+
+		for (unsigned int b = 1; b < m; b++) {
+			uint8_t next[NFH_VAL_MAXLEN];
+
+			memcpy(next, iv[a].hi, len);
+			if (!be_inc(next, len) && !memcmp(next, iv[b].lo, len) &&
+			    !iv[a].o.data && !iv[b].o.data) {
+				memcpy(iv[a].hi, iv[b].hi, len);
+				continue;
+			}
+			iv[++a] = iv[b];
+		}
+		if (m)
+			m = a + 1;
+	}
+	if (m && memcmp(iv[0].lo, zero, len))
+		ival_put(k, key, zero, NFT_SET_ELEM_INTERVAL_END, data, NULL);
+	for (unsigned int a = 0; a < m; a++) {
 		uint8_t end[NFH_VAL_MAXLEN];
 		bool wrap;
 
-		add_elem(nls, iv[k].lo, len, 0, sel);
-		memcpy(end, iv[k].hi, len);
+		ival_put(k, key, iv[a].lo, 0, data, &iv[a].o);
+		memcpy(end, iv[a].hi, len);
 		wrap = be_inc(end, len);
-		if (!wrap && !(k + 1 < n && !memcmp(end, iv[k + 1].lo, len)))
-			add_elem(nls, end, len, NFT_SET_ELEM_INTERVAL_END, sel);
+		if (!wrap && !(a + 1 < m && !memcmp(end, iv[a + 1].lo, len)))
+			ival_put(k, key, end, NFT_SET_ELEM_INTERVAL_END, data, NULL);
 	}
 	free(iv);
+	return 0;
+}
+
+static int lin_elems(struct elem_sink *k, const struct expr *key,
+		     const struct expr *data, const struct expr *elems,
+		     uint32_t set_flags, bool automerge)
+{
+	const struct expr *i;
+
+	if ((set_flags & NFT_SET_INTERVAL) && key->kind != EXPR_CONCAT)
+		return lin_intervals(k, key, data, elems, automerge);
+	list_for_each_entry(i, &elems->set.exprs, list) {
+		struct elem_opts o;
+		const struct expr *kx = elem_split(i, &o);
+		uint8_t buf[NFH_VAL_MAXLEN];
+		unsigned int n = key_data(key, kx, false, buf);
+		struct nftnl_set_elem *el = elem_new(buf, n, 0);
+
+		if (set_flags & NFT_SET_INTERVAL) {
+			/* concatenated intervals: an inclusive end with each */
+			key_data(key, kx, true, buf);
+			nftnl_set_elem_set(el, NFTNL_SET_ELEM_KEY_END, buf, n);
+		}
+		elem_opts_put(el, data, &o);
+		sink_put(k, el, elem_size(n, &o));
+	}
+	return 0;
+}
+
+static bool elems_have_interval(const struct expr *set)
+{
+	const struct expr *i, *j;
+
+	list_for_each_entry(i, &set->set.exprs, list) {
+		const struct expr *k = elem_key(i);
+
+		if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+			return true;
+		if (k->kind == EXPR_CONCAT)
+			list_for_each_entry(j, &k->set.exprs, list)
+				if (j->kind == EXPR_RANGE || j->kind == EXPR_PREFIX)
+					return true;
+	}
+	return false;
+}
+
+/* --- sets --------------------------------------------------------------- */
+
+static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
+			  const struct expr *data, bool merge,
+			  const char *comment)
+{
+	struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+	nftnl_udata_put_u32(b, SET_UDATA_KEYBYTEORDER, key->byteorder);
+	if (data && data->dtype != &verdict_type)
+		nftnl_udata_put_u32(b, SET_UDATA_DATABYTEORDER, data->byteorder);
+	if (merge)
+		nftnl_udata_put_u32(b, SET_UDATA_MERGE_ELEMENTS, 1);
+	if (comment)
+		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
+	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
+			   nftnl_udata_buf_len(b));
+	nftnl_udata_buf_free(b);
+}
+
+/* the attributes every set message names its set by */
+static void set_ident(struct nftnl_set *nls, unsigned int family,
+		      const char *table, const char *name, uint32_t id)
+{
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, table);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, name);
+	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
+	if (id)
+		nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
+}
+
+static void set_key_put(struct nftnl_set *nls, const struct expr *key,
+			const struct expr *data, uint32_t flags)
+{
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, set_key_type(key));
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, set_key_bytes(key));
+	if (key->kind == EXPR_CONCAT && (flags & NFT_SET_CONCAT)) {
+		/* the field layout, which concatenated intervals need */
+		uint8_t field_len[NFT_REG32_COUNT];
+		unsigned int n = 0;
+		const struct expr *i;
+
+		list_for_each_entry(i, &key->set.exprs, list)
+			field_len[n++] = div_round_up(i->len, 8);
+		nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
+	}
+	if (!data)
+		return;
+	if (data->dtype == &verdict_type) {
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, NFT_DATA_VERDICT);
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, 16);
+	} else {
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, set_key_type(data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data));
+	}
+}
+
+static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct set *s = cmd->set;
+	struct nftnl_set *nls = nftnl_set_alloc();
+	struct elem_sink k = {
+		.ctx = ctx, .msg_type = NFT_MSG_NEWSETELEM,
+		.flags = NLM_F_CREATE, .loc = &cmd->loc,
+	};
+	int ret = 0;
+
+	s->id = ++ctx->nfh->set_id;
+	set_ident(nls, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, s->flags);
+	set_key_put(nls, s->key, s->data, s->flags);
+	if (s->timeout)
+		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, s->timeout);
+	if (s->gc_int)
+		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, s->gc_int);
+	if (s->policy >= 0)
+		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
+	if (s->size)
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
+	set_udata_put(nls, s->key, s->data, s->automerge, s->comment);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
+		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
+		     cmd->h.family, NLO_SET, nls, &cmd->loc);
+	if (s->init && s->init->set.size) {
+		k.proto = nls;
+		ret = lin_elems(&k, s->key, s->data, s->init, s->flags,
+				s->automerge);
+		sink_flush(&k);
+	}
+	return ret;
+}
+
+static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct set *s = cmd->target;
+	struct nftnl_set *proto = nftnl_set_alloc();
+	bool del = cmd->op == CMD_DELETE || cmd->op == CMD_DESTROY;
+	struct elem_sink k = {
+		.ctx = ctx, .proto = proto, .loc = &cmd->loc,
+		.msg_type = del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
+		.flags = del ? 0 : NLM_F_CREATE,
+	};
+	int ret;
+
+	set_ident(proto, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
+	ret = lin_elems(&k, s->key, del ? NULL : s->data, cmd->elems, s->flags,
+			false);
+	sink_flush(&k);
+	nftnl_set_free(proto);
+	return ret;
+}
+
+static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
+			struct expr *set, bool invert, const struct expr *data,
+			uint32_t dreg)
+{
+	struct nftnl_set *nls = nftnl_set_alloc();
+	const struct expr *sel = selector_of(lhs);
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+	const char *name = data ? "__map%d" : "__set%d";
+	struct elem_sink k = {
+		.ctx = ctx, .msg_type = NFT_MSG_NEWSETELEM,
+		.flags = NLM_F_CREATE, .loc = &set->loc, .proto = nls,
+	};
+	struct nftnl_expr *e;
+	unsigned int id = ++ctx->nfh->set_id;
+	struct nl_item *it;
+
+	if (data)
+		flags |= NFT_SET_MAP;
+	if (elems_have_interval(set)) {
+		flags |= NFT_SET_INTERVAL;
+		if (sel->kind == EXPR_CONCAT)
+			flags |= NFT_SET_CONCAT;
+	}
+	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
+	set_key_put(nls, sel, data, flags);
+	it = nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+			  ctx->cmd->h.family, NLO_SET, nls, &set->loc);
+	if (lin_elems(&k, sel, data, set, flags, false) < 0)
+		return -1;
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, k.count);
+	set_udata_put(nls, sel, data, false, NULL);
+	(void)it;
+	sink_flush(&k);
+
+	key_load(ctx, lhs);
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
+	if (data)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+	return 0;
+}
+
+/* a lookup in a named set or map */
+static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
+			   const struct expr *ref, bool invert, bool map,
+			   uint32_t dreg)
+{
+	const struct set *s = ref->setref.set;
+	struct nftnl_expr *e;
+
+	key_load(ctx, lhs);
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);
+	if (s->id)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, s->id);
+	if (map)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+}
+
+/* sel map { ... } / map @m, its value into @dreg (0: the verdict) */
+static int lin_map(struct lin_ctx *ctx, const struct expr *m,
+		   const struct expr *want, uint32_t dreg)
+{
+	if (m->op.right->kind == EXPR_SET_REF) {
+		lin_set_lookup(ctx, m->op.left, m->op.right, false, true, dreg);
+		return 0;
+	}
+	return lin_anon_set(ctx, m->op.left, m->op.right, false, want, dreg);
+}
+
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
+
+static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
+{
+	const struct set *set = s->set.set->setref.set;
+	struct nftnl_expr *v[16], *e;
+	const struct stmt *i;
+	int ret = 0;
+
+	key_load(ctx, s->set.key);
+	e = add_expr(ctx, "dynset");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
+	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, set->h.set);
+	if (set->id)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, set->id);
+	if (s->set.timeout)
+		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
+	/* the per-element statements go inside, not into the rule */
+	ctx->collect = v;
+	ctx->ncollect = 0;
+	list_for_each_entry(i, &s->set.stmts, list) {
+		if (ctx->ncollect >= array_size(v) - 2) {
+			ret = lerr(ctx, &i->loc, "too many statements for one element");
+			break;
+		}
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
+	}
+	ctx->collect = NULL;
+	for (unsigned int k = 0; k < ctx->ncollect; k++) {
+		if (ctx->ncollect == 1)
+			nftnl_expr_set(e, NFTNL_EXPR_DYNSET_EXPR, v[k], 0);
+		else
+			nftnl_expr_add_expr(e, NFTNL_EXPR_DYNSET_EXPRESSIONS, v[k]);
+	}
+	return ret;
 }
 
 /* --- relational --------------------------------------------------------- */
@@ -522,14 +1001,19 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		put_cmp(ctx, NFT_CMP_LTE, data2, n);
 		return 0;
 	case EXPR_SET:
-		if (rhs->set.size == 1) {
+		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
+		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM) {
 			/* a one-element set is an ordinary comparison */
 			struct expr r = *rel;
 
 			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
 			return lin_relational(ctx, &r);
 		}
-		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ);
+		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ,
+				    NULL, 0);
+	case EXPR_SET_REF:
+		lin_set_lookup(ctx, lhs, rhs, op == OP_NEQ, false, 0);
+		return 0;
 	default:
 		return lerr(ctx, &rhs->loc, "unsupported right-hand side");
 	}
@@ -647,8 +1131,18 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_EXPRESSION:
 		return lin_relational(ctx, s->expr);
 	case STMT_VERDICT:
+		if (s->verdict.expr->kind == EXPR_MAP) {
+			struct expr *want = set_type_placeholder(NULL, &verdict_type, 0,
+								 BYTEORDER_INVALID);
+			int ret = lin_map(ctx, s->verdict.expr, want, REG_VERDICT);
+
+			expr_free(want);
+			return ret;
+		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
+	case STMT_SET:
+		return lin_dynset(ctx, s);
 	case STMT_COUNTER:
 		e = add_expr(ctx, "counter");
 		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
@@ -680,7 +1174,16 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_META: {
 		const struct meta_template *t = meta_template(s->meta.key);
 
-		lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
+		if (s->meta.expr->kind == EXPR_MAP) {
+			struct expr *want = meta_expr_alloc(NULL, s->meta.key);
+			int ret = lin_map(ctx, s->meta.expr, want, NFT_REG_1);
+
+			expr_free(want);
+			if (ret < 0)
+				return -1;
+		} else {
+			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
+		}
 		e = add_expr(ctx, "meta");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, s->meta.key);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
@@ -689,7 +1192,16 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_CT: {
 		const struct ct_template *t = ct_template(s->ct.key);
 
-		lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
+		if (s->ct.expr->kind == EXPR_MAP) {
+			struct expr *want = ct_expr_alloc(NULL, s->ct.key, s->ct.dir);
+			int ret = lin_map(ctx, s->ct.expr, want, NFT_REG_1);
+
+			expr_free(want);
+			if (ret < 0)
+				return -1;
+		} else {
+			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
+		}
 		e = add_expr(ctx, "ct");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, s->ct.key);
 		if (s->ct.dir >= 0)
@@ -859,6 +1371,7 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 	struct nftnl_table *t;
 	struct nftnl_chain *c;
 	struct nftnl_rule *r;
+	struct nftnl_set *st;
 
 	switch (cmd->obj) {
 	case CMD_OBJ_TABLE:
@@ -895,6 +1408,14 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 			     NFT_MSG_DELRULE, 0, cmd->h.family, NLO_RULE, r,
 			     &cmd->loc);
 		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		st = nftnl_set_alloc();
+		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYSET :
+			     NFT_MSG_DELSET, 0, cmd->h.family, NLO_SET, st,
+			     &cmd->loc);
+		break;
 	default:
 		break;
 	}
@@ -923,6 +1444,16 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 		nl_batch_add(ctx->batch, NFT_MSG_DELRULE, 0, cmd->h.family,
 			     NLO_RULE, r, &cmd->loc);
 		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP: {
+		/* a set element message without elements empties the set */
+		struct nftnl_set *st = nftnl_set_alloc();
+
+		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		nl_batch_add(ctx->batch, NFT_MSG_DELSETELEM, 0, cmd->h.family,
+			     NLO_SETELEM, st, &cmd->loc);
+		break;
+	}
 	default:
 		break;
 	}
@@ -931,7 +1462,8 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
 {
-	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs };
+	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs,
+			       .dreg = REG_1 };
 	struct cmd *cmd;
 	int ret = 0;
 
@@ -948,9 +1480,20 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 				lin_chain(&ctx, cmd);
 			else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
 				ret = -1;
+			else if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
+				 cmd->set && lin_set_decl(&ctx, cmd) < 0)
+				ret = -1;
+			else if (cmd->obj == CMD_OBJ_ELEMENTS &&
+				 lin_elems_cmd(&ctx, cmd) < 0)
+				ret = -1;
 			break;
 		case CMD_DELETE:
 		case CMD_DESTROY:
+			if (cmd->obj == CMD_OBJ_ELEMENTS) {
+				if (lin_elems_cmd(&ctx, cmd) < 0)
+					ret = -1;
+				break;
+			}
 			lin_delete(&ctx, cmd);
 			break;
 		case CMD_FLUSH:

@@ -43,7 +43,7 @@ static const struct option_desc options[] = {
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
 	{ "service",	OPT_SERVICE,	NULL,	"accepted for nft compatibility; services always print as numbers" },
 	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values" },
-	{ "terse",	OPT_TERSE,	NULL,	"omit set contents (no effect yet: sets are not listed)" },
+	{ "terse",	OPT_TERSE,	NULL,	"omit set contents" },
 	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all" },
 };
 

@@ -559,3 +559,20 @@ fail:
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
 			   strerror(errno));
 }
+
+int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)
+{
+	struct dump_ctx d = { .cache = c };
+	int tries = 0;
+
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	do {
+		cache_flush(c);
+		if (dump(ctx, NFT_MSG_GETTABLE, NFPROTO_UNSPEC, table_cb, &d) == 0 &&
+		    dump(ctx, NFT_MSG_GETSET, NFPROTO_UNSPEC, set_cb, &d) == 0)
+			return 0;
+	} while (errno == EINTR && ++tries < 10);
+	return error_queue(msgs, NULL, "cannot read the kernel's sets: %s",
+			   strerror(errno));
+}
