@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: nfh -i on a real pseudo-terminal (tmux): a multi-line table typed
 # with a continuation prompt, Tab completion of keywords, a device, a
-# header field, a chain name and a rule handle, the caret under a typing error, the listing, and
+# header field, a chain name, a set name and reference and a rule handle, the caret under a typing error, the listing, and
 # Ctrl-D leaving with status 1 because a command failed; then the same
 # session through a pipe: no prompts, same output, same status, and quit
 # stops reading.
@@ -87,6 +87,14 @@ tm send-keys -t cli Enter
 wait_for "the listing shows the typed chain" 'type filter hook ingress device "veth-cli" priority filter; policy accept;'
 wait_for "the listing shows the rule" 'counter packets 0 bytes 0 accept'
 
+tm send-keys -t cli 'add set netdev t blocked { type ipv4_addr; }' Enter
+wait_last "a set is added" "nfh>"
+tm send-keys -t cli 'add rule netdev t in ip saddr @b' Tab
+wait_last "Tab completes a set reference" "nfh> add rule netdev t in ip saddr @blocked"
+tm send-keys -t cli C-u 'delete set netdev t b' Tab
+wait_last "Tab completes a set name" "nfh> delete set netdev t blocked"
+tm send-keys -t cli Enter
+wait_last "the set is deleted" "nfh>"
 tm send-keys -t cli 'delete rule netdev t in handle ' Tab
 wait_last "Tab completes the rule's handle" "nfh> delete rule netdev t in handle 2"
 tm send-keys -t cli C-u
