@@ -389,17 +389,24 @@ static int gen_cb(const struct nlmsghdr *nlh, void *data)
 static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	/* a big buffer: the kernel fills dump messages up to its size */
+	const size_t len = 1 << 17;
+	char *buf = xmalloc(len);
 	uint32_t portid = mnl_socket_get_portid(ctx->nl);
-	int ret;
+	int ret, saved;
 
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
+	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
+		free(buf);
 		return -1;
-	while ((ret = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf))) > 0) {
+	}
+	while ((ret = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
 		ret = mnl_cb_run(buf, ret, nlh->nlmsg_seq, portid, cb, data);
 		if (ret <= 0)
 			break;
 	}
+	saved = errno;
+	free(buf);
+	errno = saved;
 	return ret;
 }
 
