@@ -576,6 +576,9 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			/* keywords of "list sets" and "list maps" only, fine as names */
+			|	SETS
+			|	MAPS
 			;
 
 string			:	STRING
