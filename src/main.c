@@ -119,7 +119,7 @@ int main(int argc, char *argv[])
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			show_help(stdout, argv[0]);
+			show_help(stdout, "nfh");
 			nfh_ctx_free(ctx);
 			return 0;
 		case OPT_VERSION:

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: make install puts nfh, the library and its header, both man
 # pages, the unit and the bash completion where they belong, make uninstall
-# takes them all away again, and nfh(8) documents every option --help
-# lists, and no other
+# takes them all away again, -V and --help say what they should, and nfh(8)
+# documents every option --help lists, and no other
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 if [ ! -f "$REPO_DIR/Makefile" ]; then
@@ -34,6 +34,20 @@ else
 fi
 check "make uninstall" mk uninstall
 expect_eq "nothing left after uninstall" "" "$(find "$dest" -type f -o -type l)"
+
+version=$(make -s -C "$REPO_DIR" -f - print-version <<'EOF2'
+include Makefile
+print-version:
+	@echo "$(VERSION)"
+EOF2
+)
+if [[ $TOOL == *nfh* ]]; then
+	# shellcheck disable=SC2086
+	expect_eq "-V names nfh and the package version" "nfh $version (nfhook)" "$($TOOL -V)"
+	# shellcheck disable=SC2086
+	expect_eq "--help starts with the usage line" "Usage: nfh [ options ] [ cmds... ]" \
+		"$($TOOL --help | head -n1)"
+fi
 
 # shellcheck disable=SC2086
 help=$($TOOL --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
