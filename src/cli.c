@@ -844,8 +844,8 @@ static char *history_path(void)
 static int cli_terminal(struct nfh_ctx *ctx)
 {
 	char *hist = history_path(), *line;
+	bool failed = false, hist_warned = false;
 	struct block b = { 0 };
-	bool failed = false;
 
 	comp_ctx = ctx;
 	comp_null = fopen("/dev/null", "w");
@@ -866,17 +866,21 @@ static int cli_terminal(struct nfh_ctx *ctx)
 			feed_eof(ctx, &b, &failed);
 			break;
 		}
-		if (!is_blank(line))
+		if (!is_blank(line)) {
 			add_history(line);
+			/* saved at once: Ctrl-C ends the shell without a word */
+			if (hist && write_history(hist) != 0 && !hist_warned) {
+				fprintf(stderr, "nfh: cannot write history to %s: %s\n",
+					hist, strerror(errno));
+				hist_warned = true;
+			}
+		}
 		if (feed_line(ctx, &b, line, &failed)) {
 			free(line);
 			break;
 		}
 		free(line);
 	}
-	if (hist && write_history(hist) != 0)
-		fprintf(stderr, "nfh: cannot write history to %s: %s\n", hist,
-			strerror(errno));
 	free(hist);
 	block_reset(&b);
 	for (size_t i = 0; i < cands.n; i++)
