@@ -97,6 +97,7 @@ struct set {
 	uint32_t		size;
 	int			policy;		/* -1: unset */
 	bool			automerge;
+	bool			counter;	/* a counter in each element */
 	char			*comment;
 	struct expr		*init;
 	struct location		flags_loc;

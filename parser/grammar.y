@@ -576,7 +576,6 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
-			/* keywords of "list sets" and "list maps" only, fine as names */
 			|	SETS
 			|	MAPS
 			;
@@ -748,8 +747,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 			|	set_block COUNTER stmt_separator
 			{
 				$$ = $1;
-				error_queue(state->msgs, &@2,
-					    "per-element counters in a set declaration are not supported yet");
+				$1->counter = true;
 				free($2);
 			}
 			;

@@ -818,7 +818,10 @@ static struct expr *type_elem(struct expr *e, const struct expr *key,
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
-		if (data && e->op.right->kind == EXPR_VALUE)
+		if (data && data->kind == EXPR_CONCAT &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = concat_split(e->op.right, data);
+		else if (data && e->op.right->kind == EXPR_VALUE)
 			type_value(e->op.right, data->dtype, data->byteorder,
 				   data->len);
 		return e;
@@ -1314,6 +1317,15 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 	return ctx.rule;
 }
 
+static int set_expr_cb(struct nftnl_expr *e, void *data)
+{
+	struct set *s = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
+		s->counter = true;
+	return 0;
+}
+
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 {
 	struct nftnl_set *nls = cs->nls;
@@ -1355,6 +1367,7 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
 	s->comment = ud.comment;
 	s->automerge = ud.merge;
+	nftnl_set_expr_foreach(nls, set_expr_cb, s);
 	if (elems) {
 		s->init = set_elements(nls);
 		type_set_elems(s->init, s->key, s->data);

@@ -380,9 +380,16 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	}
 	if (rhs_eval(ctx, data, v) < 0)
 		return -1;
+	if ((*v)->kind == EXPR_CONCAT) {
+		const struct expr *i;
+
+		list_for_each_entry(i, &(*v)->set.exprs, list)
+			if (i->kind != EXPR_VALUE)
+				return err(ctx, &i->loc, "map values must be single values");
+		return 0;
+	}
 	if ((*v)->kind != EXPR_VALUE)
-		return err(ctx, &(*v)->loc, "a %s value is expected here",
-			   data->dtype->name);
+		return err(ctx, &(*v)->loc, "a single value is expected here");
 	return 0;
 }
 

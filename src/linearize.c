@@ -393,10 +393,9 @@ static void elem_opts_put(struct nftnl_set_elem *el, const struct expr *data,
 					       o->data->verdict.chain);
 	} else if (o->data) {
 		uint8_t buf[NFH_VAL_MAXLEN];
+		unsigned int n = key_data(data, o->data, false, buf);
 
-		value_data(o->data, data->byteorder, buf);
-		nftnl_set_elem_set(el, NFTNL_SET_ELEM_DATA, buf,
-				   div_round_up(data->len, 8));
+		nftnl_set_elem_set(el, NFTNL_SET_ELEM_DATA, buf, n);
 	}
 	if (!o->e)
 		return;
@@ -766,6 +765,8 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	if (s->size)
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
 	set_udata_put(nls, s->key, s->data, s->automerge, s->comment);
+	if (s->counter)
+		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
 		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
 		     cmd->h.family, NLO_SET, nls, &cmd->loc);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -299,7 +300,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	struct nl_item *it;
 	unsigned int pending = 0;
 	uint32_t genid = 0, seq;
-	int ret = 0, bufsz = 1 << 22;
+	int ret = 0, bufsz = 1 << 22, one = 1;
 
 	if (list_empty(&b->items))
 		return 0;
@@ -323,10 +324,26 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		out.len += nlh->nlmsg_len;
 	}
 
+	/* the whole batch goes in one send: the buffer must hold it */
+	if (out.len + (1 << 16) > (size_t)bufsz)
+		bufsz = out.len + (1 << 16) > INT_MAX / 2 ? INT_MAX / 2 :
+			(int)(out.len + (1 << 16));
 	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_SNDBUFFORCE,
 		   &bufsz, sizeof(bufsz));
+	/*
+	 * The kernel queues every ack before the send returns: room for all
+	 * of them (an ack takes about 1 KiB of buffer), and acks that do not
+	 * echo the message they answer.
+	 */
+	bufsz = 1 << 22;
+	if (pending > (unsigned int)(INT_MAX / 4096))
+		bufsz = INT_MAX / 2;
+	else if ((int)pending * 2048 > bufsz)
+		bufsz = (int)pending * 2048;
 	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_RCVBUFFORCE,
 		   &bufsz, sizeof(bufsz));
+	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
 	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
 		ret = error_queue(msgs, NULL, "cannot send the batch: %s",
 				  strerror(errno));
