@@ -316,6 +316,8 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	}
 	cmds_free(&lists);
 	parser_exit(&state);
+	/* the errors are out: a long-lived context (nfh -i) keeps no text */
+	free_inputs(ctx);
 	return ret < 0 ? 1 : 0;
 }
 
