@@ -193,7 +193,8 @@ static const char *const top_shapes[] = {
 	"add|delete element ?$F $T $S",
 	"add|delete element ?$F $T $M",
 	"add|insert rule ?$F $T $C $R",
-	"add|insert rule ?$F $T $C position|index|handle $N $R",
+	"add|insert rule ?$F $T $C position|handle $H $R",
+	"add|insert rule ?$F $T $C index $N $R",
 	"replace rule ?$F $T $C handle $H $R",
 	"delete|destroy table ?$F $T",
 	"delete|destroy chain ?$F $T $C",
@@ -503,15 +504,16 @@ static void add_rule_starts(struct cands *c)
  */
 static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 {
+	/* a chain's own settings, or where a rule goes: not a rule */
 	static const char *const not_rules[] = {
-		"comment", "policy", "type", NULL,
+		"comment", "handle", "index", "policy", "position", "type", NULL,
 	};
 	const char *prev = n > 0 ? w[n - 1] : NULL;
 	const char *prev2 = n > 1 ? w[n - 2] : NULL;
 	int i = 0, sel = -1, len = 0;
 
 	if (n > 0 && in_list(not_rules, w[0]))
-		return;		/* a chain's own settings, not a rule */
+		return;
 	while (i < n) {
 		sel = -1;
 		if (!selector_start(&w[i], 1)) {
