@@ -244,8 +244,7 @@ static const char *const set_shapes[] = {
 	NULL,
 };
 
-/* words that start a statement or a match in a rule */
-/* statements that may start a rule's next word; selectors come from the library */
+/* statements that may come next in a rule; selectors come from the library */
 static const char *const stmt_words[] = {
 	"accept", "continue", "counter", "dnat", "drop", "dup", "fwd",
 	"goto", "jump", "limit", "log", "masquerade", "notrack", "quota",
@@ -260,9 +259,9 @@ static const char *const bare_stmts[] = {
 	NULL,
 };
 
-/* relational operators and "set" sit between a selector and its value */
+/* relational operators, "set" and "vmap" sit between a selector and its value */
 static const char *const operators[] = {
-	"==", "!=", "<", ">", "<=", ">=", "set", NULL,
+	"==", "!=", "<", ">", "<=", ">=", "set", "vmap", NULL,
 };
 
 static const char *const families[] = {
@@ -547,8 +546,10 @@ static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 		else
 			expr_words(&w[sel], len, c);
 		add_setrefs(c, wh);
-		if (!in_list(operators, prev))
+		if (!in_list(operators, prev)) {
 			cand_add(c, "set");
+			cand_add(c, "vmap");
+		}
 	} else if (!prev) {
 		add_rule_starts(c);
 	} else if (!strcmp(prev, "jump") || !strcmp(prev, "goto")) {
