@@ -13,6 +13,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <nftables-compat.h>
 
 struct cache *cache_alloc(void)
@@ -663,9 +664,21 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	struct nl_item *it;
 	int ret = 0;
 
-	list_for_each_entry(it, &b->items, list)
+	list_for_each_entry(it, &b->items, list) {
+		void *raw = NULL;
+
+		if (it->type == NLO_RAW) {
+			/* built elements: read back as the kernel would */
+			raw = it->obj;
+			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
+		}
 		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
+		if (raw) {
+			nftnl_set_free(it->obj);
+			it->obj = raw;
+		}
+	}
 	if (ret < 0) {
 		cache_free(work);
 		return -1;

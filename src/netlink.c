@@ -24,6 +24,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <netlink.h>
 #include <nftables-compat.h>
@@ -69,6 +70,9 @@ static void item_obj_free(struct nl_item *it)
 	case NLO_SET:
 	case NLO_SETELEM:
 		nftnl_set_free(it->obj);
+		break;
+	case NLO_RAW:
+		free(it->obj);
 		break;
 	}
 }
@@ -177,6 +181,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			set_debug(f, it->obj, false);
 			break;
 		case NFT_MSG_NEWSETELEM:
+			if (it->type == NLO_RAW) {
+				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
+								       it->msg_type,
+								       it->family);
+
+				set_debug(f, s, true);
+				nftnl_set_free(s);
+				break;
+			}
 			set_debug(f, it->obj, true);
 			break;
 		case NFT_MSG_NEWRULE:
@@ -262,6 +275,13 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	case NLO_SETELEM:
 		nftnl_set_elems_nlmsg_build_payload(nlh, it->obj);
 		break;
+	case NLO_RAW: {
+		const struct raw_msg *m = it->obj;
+
+		memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
+		nlh->nlmsg_len += m->len;
+		break;
+	}
 	}
 	b->len += nlh->nlmsg_len;
 	it->seq = seq;
@@ -274,7 +294,8 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_CHAIN:		return "chain";
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
-	case NLO_SETELEM:	return "set elements";
+	case NLO_SETELEM:
+	case NLO_RAW:		return "set elements";
 	}
 	return "object";
 }
@@ -317,6 +338,11 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	list_for_each_entry(it, &b->items, list) {
 		put_item(&out, it, ++ctx->seq);
 		pending++;
+		if (it->type == NLO_RAW) {
+			/* copied: no need to hold element messages twice */
+			free(it->obj);
+			it->obj = NULL;
+		}
 	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {
