@@ -2,6 +2,7 @@
 # bash completion for nfh(8). Options come from "nfh --help", so they stay
 # in step with nfh's option table; table names come from "nfh list tables"
 # (as root). The interactive shell (nfh -i) completes far more.
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)) is the idiom: words never have spaces
 
 _nfh_tables()
 {
@@ -13,7 +14,7 @@ _nfh_tables()
 
 _nfh()
 {
-	local cur prev words cword i cmd= family=
+	local cur prev words cword i cmd='' family=''
 	_init_completion || return
 
 	case $prev in

@@ -18,6 +18,7 @@ table ip filt { chain c { counter; }; }
 EOF2
 
 # complete LINE: what Tab offers after LINE (which ends where the cursor is)
+# shellcheck disable=SC2016 # the bash -c script takes its own arguments
 complete_line() {
 	ip netns exec "$NS" bash -c '
 		. "$1"; . "$2"

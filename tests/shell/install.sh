@@ -11,6 +11,7 @@ if [ ! -f "$REPO_DIR/Makefile" ]; then
 	exit 77
 fi
 dest=$(tmpdir)/dest
+# shellcheck disable=SC2317 # run through check
 mk() { make -s -C "$REPO_DIR" "$@" DESTDIR="$dest" >/dev/null 2>&1; }
 # installed paths, relative to the prefix where there is one
 vars=$(make -s -C "$REPO_DIR" -f - print-dirs <<'EOF2'

@@ -25,6 +25,7 @@ export HOME=$dir
 
 tm() { tmux -S "$sock" "$@"; }
 screen() { tm capture-pane -p -t cli | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }
+# shellcheck disable=SC2016 # the sh -c scripts take their own $1 $2
 # wait_for DESC PATTERN: the screen shows a line matching PATTERN (grep -E)
 wait_for() {
 	if retry 50 sh -c 'tmux -S "$1" capture-pane -p -t cli | grep -Eq -e "$2"' \
@@ -38,6 +39,7 @@ wait_for() {
 # the last line on the screen, the one being typed
 last_line() { screen | tail -n1; }
 wait_last() {
+	# shellcheck disable=SC2016
 	retry 50 sh -c '[ "$(tmux -S "$1" capture-pane -p -t cli |
 		sed -e "s/[[:space:]]*\$//" -e "/^\$/d" | tail -n1)" = "$2" ]' \
 		sh "$sock" "$2"
