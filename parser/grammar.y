@@ -194,7 +194,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args notrack_stmt vmap_stmt set_stmt set_stmt_key
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list mask_list
@@ -206,6 +206,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
+%type <val> nat_flags nat_flag
 
 %destructor { free($$); } <string>
 %destructor { expr_free($$); } <expr>
@@ -214,6 +215,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free(&$$); } <handle>
 
+%precedence HDR_SYM
+%precedence STRING
 %nonassoc MASK_LIST
 %left COMMA
 %left '|'
@@ -1311,11 +1314,27 @@ dup_stmt		:	DUP TO stmt_value
 			}
 			;
 
-nat_stmt		:	SNAT TO stmt_value
+nat_stmt		:	nat_stmt_args
+			|	nat_stmt_args nat_flags
+			{
+				$$ = $1;
+				$$->nat.flags |= $2;
+			}
+			;
+
+nat_stmt_args		:	SNAT TO stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_SNAT;
 				$$->nat.addr = $3;
+				free($1); free($2);
+			}
+			|	SNAT TO stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_SNAT;
+				$$->nat.addr = $3;
+				$$->nat.proto = $5;
 				free($1); free($2);
 			}
 			|	DNAT TO stmt_value
@@ -1325,16 +1344,58 @@ nat_stmt		:	SNAT TO stmt_value
 				$$->nat.addr = $3;
 				free($1); free($2);
 			}
+			|	DNAT TO stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_DNAT;
+				$$->nat.addr = $3;
+				$$->nat.proto = $5;
+				free($1); free($2);
+			}
 			|	MASQUERADE
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_MASQ;
 				free($1);
 			}
+			|	MASQUERADE TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_MASQ;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
 			|	REDIRECT
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
+				free($1);
+			}
+			|	REDIRECT TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			;
+
+nat_flags		:	nat_flag
+			|	nat_flags COMMA nat_flag	{ $$ = $1 | $3; }
+			;
+
+nat_flag		:	STRING
+			{
+				int f = stmt_nat_flag($1);
+
+				if (f < 0) {
+					error_queue(state->msgs, &@1,
+						    "unknown nat flag \"%s\": random, fully-random or persistent",
+						    $1);
+					state->nerrs++;
+					f = 0;
+				}
+				$$ = f;
 				free($1);
 			}
 			;
@@ -1607,7 +1668,11 @@ primary_rhs_expr	:	symbol_value
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); }
-			|	HDR		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	HDR %prec HDR_SYM
+			{
+				/* "snat to tcp random": no; "snat to ip saddr": yes */
+				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
+			}
 			|	ACCEPT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	DROP		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	INET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }

@@ -10,6 +10,7 @@
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -595,6 +596,26 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
+/* a nat statement's port range and flags */
+static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
+		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
+		      uint16_t aflags)
+{
+	struct expr *lo = NULL, *hi = NULL;
+
+	if (nftnl_expr_is_set(e, amin))
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
+	if (nftnl_expr_is_set(e, amax))
+		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
+	if (lo && hi)
+		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
+	else
+		s->nat.proto = lo ? lo : hi;
+	if (nftnl_expr_is_set(e, aflags))
+		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
+			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -686,20 +707,20 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
+		bool masq = name[0] == 'm';
+
 		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
-		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
 			unsupported(ctx, name);
 			return;
 		}
@@ -711,6 +732,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
 	} else {
 		unsupported(ctx, name);

@@ -1245,6 +1245,23 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	    ctx->family != NFPROTO_INET)
 		return err(ctx, &s->loc, "nat is not supported in family %s",
 			   family_name(ctx->family));
+	if (s->nat.proto) {
+		const struct proto_desc *th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
+
+		if (!th || th == &proto_icmp || th == &proto_icmp6)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+					  BYTEORDER_BIG, 16, NULL);
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+		expr_free(lhs);
+		if (ret < 0)
+			return -1;
+		if (s->nat.proto->kind != EXPR_VALUE &&
+		    s->nat.proto->kind != EXPR_RANGE)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port or a port range is expected here");
+	}
 	if (!s->nat.addr)
 		return 0;
 	if (ctx->family == NFPROTO_INET)

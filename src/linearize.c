@@ -10,6 +10,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netlink.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
@@ -749,18 +750,10 @@ static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 
 static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 {
+	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
+	uint32_t flags = s->nat.flags;
 	struct nftnl_expr *e;
 
-	switch (s->nat.type) {
-	case NFH_NAT_MASQ:
-		add_expr(ctx, "masq");
-		return;
-	case NFH_NAT_REDIR:
-		add_expr(ctx, "redir");
-		return;
-	default:
-		break;
-	}
 	if (s->nat.addr) {
 		const struct expr *lo = s->nat.addr, *hi = NULL;
 
@@ -768,19 +761,56 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		lin_immediate(ctx, NFT_REG_1, lo, BYTEORDER_BIG);
+		lin_immediate(ctx, amin = reg++, lo, BYTEORDER_BIG);
 		if (hi)
-			lin_immediate(ctx, NFT_REG_2, hi, BYTEORDER_BIG);
-		e = add_expr(ctx, "nat");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
-				   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT :
-								  NFT_NAT_DNAT);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, NFT_REG_1);
-		if (hi)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX,
-					   NFT_REG_2);
+			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
 	}
+	if (s->nat.proto) {
+		const struct expr *lo = s->nat.proto, *hi = NULL;
+
+		if (lo->kind == EXPR_RANGE) {
+			hi = lo->range.right;
+			lo = lo->range.left;
+		}
+		lin_immediate(ctx, pmin = reg++, lo, BYTEORDER_BIG);
+		if (hi)
+			lin_immediate(ctx, pmax = reg++, hi, BYTEORDER_BIG);
+		flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
+	}
+	switch (s->nat.type) {
+	case NFH_NAT_MASQ:
+	case NFH_NAT_REDIR: {
+		bool masq = s->nat.type == NFH_NAT_MASQ;
+
+		e = add_expr(ctx, masq ? "masq" : "redir");
+		if (pmin)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					   NFTNL_EXPR_REDIR_REG_PROTO_MIN, pmin);
+		if (pmax)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+					   NFTNL_EXPR_REDIR_REG_PROTO_MAX, pmax);
+		if (flags)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
+					   NFTNL_EXPR_REDIR_FLAGS, flags);
+		return;
+	}
+	default:
+		break;
+	}
+	e = add_expr(ctx, "nat");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
+			   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT : NFT_NAT_DNAT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
+	if (amin)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, amin);
+	if (amax)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX, amax);
+	if (pmin)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN, pmin);
+	if (pmax)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX, pmax);
+	if (flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
 }
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -440,6 +441,36 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, " to ");
 			expr_print(a, o, f);
 			expr_free(a);
+		}
+		if (s->nat.proto) {
+			struct expr *p = expr_clone(s->nat.proto);
+
+			if (p->kind == EXPR_RANGE) {
+				p->range.left->dtype = &inet_service_type;
+				p->range.right->dtype = &inet_service_type;
+			} else {
+				p->dtype = &inet_service_type;
+			}
+			fprintf(f, "%s:", s->nat.addr ? "" : " to ");
+			expr_print(p, o, f);
+			expr_free(p);
+		}
+		if (s->nat.flags) {
+			static const struct {
+				uint32_t	flag;
+				const char	*name;
+			} flag_names[] = {
+				{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
+				{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
+				{ NF_NAT_RANGE_PERSISTENT, "persistent" },
+			};
+			char sep = ' ';
+
+			for (unsigned int i = 0; i < array_size(flag_names); i++)
+				if (s->nat.flags & flag_names[i].flag) {
+					fprintf(f, "%c%s", sep, flag_names[i].name);
+					sep = ',';
+				}
 		}
 		break;
 	}
