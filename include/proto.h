@@ -40,6 +40,8 @@ extern const struct proto_desc proto_eth, proto_vlan, proto_arp, proto_ip,
 	proto_th;
 
 const struct proto_desc *proto_lookup(const char *name);
+/* the headers in table order; NULL past the last */
+const struct proto_desc *proto_nth(unsigned int i);
 const struct proto_field *proto_field_lookup(const struct proto_desc *d,
 					     const char *name);
 /* finds the header of @base announced by @id (ethertype, l4proto) */

@@ -163,6 +163,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> BURST "burst" BYTES "bytes" CHAIN "chain" CHAINS "chains"
 %token <string> COMMENT "comment" CONTINUE "continue" COUNTER "counter"
 %token <string> COUNTERS "counters" CREATE "create" CT "ct" DEFINE "define"
+%token <string> DESCRIBE "describe"
 %token <string> DELETE "delete" DESTROY "destroy" DEVICE "device"
 %token <string> DEVICES "devices" DROP "drop" DNAT "dnat" DUP "dup"
 %token <string> FLAGS "flags" FLUSH "flush" FWD "fwd" GOTO "goto"
@@ -289,6 +290,11 @@ base_cmd		:	add_cmd			{ $$ = $1; }
 			|	LIST list_cmd		{ $$ = $2; free($1); }
 			|	FLUSH flush_cmd		{ $$ = $2; free($1); }
 			|	RESET reset_cmd		{ $$ = $2; free($1); }
+			|	DESCRIBE primary_expr
+			{
+				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$, $2);
+				free($1);
+			}
 			;
 
 add_cmd			:	TABLE table_spec

@@ -499,7 +499,7 @@ DT(ethertype_type, TYPE_ETHERTYPE, "ether_type", "Ethernet protocol",
    &integer_type, BYTEORDER_BIG, 16, 0, ethertype_syms, integer_parse,
    hex_print);
 DT(arpop_type, TYPE_ARPOP, "arp_op", "ARP operation", &integer_type,
-   BYTEORDER_BIG, 16, 0, arpop_syms, integer_parse, integer_print);
+   BYTEORDER_BIG, 16, DTYPE_F_HEXSYMS, arpop_syms, integer_parse, integer_print);
 DT(inet_protocol_type, TYPE_INET_PROTOCOL, "inet_proto",
    "Internet protocol", &integer_type, BYTEORDER_BIG, 8, 0, NULL,
    inet_protocol_parse, inet_protocol_print);
@@ -534,8 +534,8 @@ DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
 DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, ifindex_parse,
    ifindex_print);
-DT(arphrd_type, TYPE_ARPHRD, "iface_type", "hardware type", &integer_type,
-   BYTEORDER_HOST, 16, 0, arphrd_syms, integer_parse, integer_print);
+DT(arphrd_type, TYPE_ARPHRD, "iface_type", "network interface type",
+   &integer_type, BYTEORDER_HOST, 16, DTYPE_F_HEXSYMS, arphrd_syms, integer_parse, integer_print);
 DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
 DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,

@@ -837,3 +837,59 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 	return (what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
 	       !found ? -1 : 0;
 }
+
+static const char *describe_kind(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAYLOAD:	return "payload";
+	case EXPR_EXTHDR:	return "exthdr";
+	case EXPR_META:		return "meta";
+	case EXPR_CT:		return "ct";
+	default:		return "symbol";
+	}
+}
+
+static bool dtype_is_string(const struct datatype *d)
+{
+	for (; d; d = d->basetype)
+		if (d == &string_type)
+			return true;
+	return false;
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+
+	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+		d->name, d->desc);
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (dtype_is_string(d))
+		fprintf(f, ", %u characters", e->len / 8);
+	else if (e->len)
+		fprintf(f, ", %u bits", e->len);
+	fputc('\n', f);
+	if (e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	if (!d->symbols)
+		return;
+	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
+		hex ? "hexadecimal" : "decimal");
+	for (const struct symbol *s = d->symbols; s->name; s++) {
+		if (hex)
+			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
+				(int)((e->len + 7) / 8 * 2),
+				(unsigned long long)s->value);
+		else
+			fprintf(f, "\t%-30s\t%20llu\n", s->name,
+				(unsigned long long)s->value);
+	}
+}

@@ -216,6 +216,11 @@ static const struct proto_desc *const protocols[] = {
 	&proto_comp, &proto_th,
 };
 
+const struct proto_desc *proto_nth(unsigned int i)
+{
+	return i < array_size(protocols) ? protocols[i] : NULL;
+}
+
 const struct proto_desc *proto_lookup(const char *name)
 {
 	for (unsigned int i = 0; i < array_size(protocols); i++)
