@@ -452,6 +452,11 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
+	case STMT_PAYLOAD:
+		expr_print(s->payload.expr, o, f);
+		fprintf(f, " set ");
+		expr_print(s->payload.val, o, f);
+		break;
 	case STMT_FWD:
 	case STMT_DUP:
 		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
