@@ -1121,7 +1121,8 @@ static bool is_ether_type(const struct stmt *s, uint64_t *value)
 	rel = s->expr;
 	l = rel->op.left;
 	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
-	    l->kind != EXPR_PAYLOAD || l->payload.desc != &proto_eth || !l->payload.tmpl ||
+	    l->kind != EXPR_PAYLOAD || !l->payload.tmpl ||
+	    (l->payload.desc != &proto_eth && l->payload.desc != &proto_vlan) ||
 	    strcmp(l->payload.tmpl->name, "type"))
 		return false;
 	*value = expr_value_u64(rel->op.right);
@@ -1451,11 +1452,17 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			header_used(&deps, d);
+			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			if (d == &proto_vlan && p->payload.tmpl &&
+			    !strcmp(p->payload.tmpl->name, "type"))
+				kill(&deps.ll);
+			else
+				header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
-				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
+				else if (ctx->family == NFPROTO_BRIDGE &&
+					 (v == 0x0806 || v == 0x0800 || v == 0x86dd))
 					deps.nh = s;
 			}
 			/* "ip protocol tcp" is what a later tcp match needs */

@@ -170,7 +170,18 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 			want->id);
 		return 0;
 	case NFPROTO_BRIDGE:
-		if (want == &proto_arp) {
+		/*
+		 * nft tests the link layer's type field for arp, after a vlan
+		 * header, and for icmp; a plain ip header gets meta protocol
+		 */
+		if (ctx->pctx.vlan) {
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+							proto_field_lookup(&proto_vlan, "type")),
+				want->id);
+			return 0;
+		}
+		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
