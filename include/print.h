@@ -16,6 +16,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 bool range_is_prefix(const struct expr *r, unsigned int *plen);
 /* the comment in a table's or chain's user data, or NULL; free it */
 char *udata_get_comment(const void *ud, uint32_t len);
+/* nfh describe: an expression's datatype, byte order, size and symbols */
+void describe_print(const struct expr *e, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* delinearize.c: kernel expressions back into statements */

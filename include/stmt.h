@@ -73,6 +73,7 @@ struct stmt {
 			int		icmp_code; /* -1: none */
 			struct expr	*expr;
 			unsigned int	family;
+			bool		print_default;	/* netdev, bridge */
 		} reject;
 		struct {
 			unsigned int	key;

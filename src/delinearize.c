@@ -89,8 +89,24 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
 
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
-		unsupported(ctx, "payload write");
+	if (b > 3) {
+		unsupported(ctx, "payload");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
+		/* a write; its field is found once the protocols are known */
+		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
+
+		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
+		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
+		if (!s->payload.val) {
+			stmt_free(s);
+			unsupported(ctx, "payload write");
+			return;
+		}
+		add_stmt(ctx, s);
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
@@ -160,7 +176,15 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (((const uint8_t *)xor)[i])
 			xor_zero = false;
 	if (!xor_zero) {
-		/* x & ~v ^ v is "x | v" */
+		bool pure_or = len == xlen;
+
+		for (uint32_t i = 0; pure_or && i < len; i++)
+			if ((uint8_t)~((const uint8_t *)mask)[i] != ((const uint8_t *)xor)[i])
+				pure_or = false;
+		/* x & ~v ^ v is "x | v"; otherwise keep both */
+		if (!pure_or)
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(mask, len));
 		b = binop_expr_alloc(&internal_location, OP_OR, l,
 				     raw_value(xor, xlen));
 	} else {
@@ -992,6 +1016,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
+		d = &proto_th;
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1095,7 +1121,8 @@ static bool is_ether_type(const struct stmt *s, uint64_t *value)
 	rel = s->expr;
 	l = rel->op.left;
 	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
-	    l->kind != EXPR_PAYLOAD || l->payload.desc != &proto_eth || !l->payload.tmpl ||
+	    l->kind != EXPR_PAYLOAD || !l->payload.tmpl ||
+	    (l->payload.desc != &proto_eth && l->payload.desc != &proto_vlan) ||
 	    strcmp(l->payload.tmpl->name, "type"))
 		return false;
 	*value = expr_value_u64(rel->op.right);
@@ -1191,6 +1218,88 @@ static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 		type_set_elems(m->op.right, m->op.left, data);
 }
 
+/* "meta mark | 0x10" as a value: the constant takes the selector's type */
+static void binop_type(struct expr *b)
+{
+	const struct expr *sel = b->op.left;
+
+	if (sel->kind == EXPR_BINOP) {
+		binop_type(b->op.left);
+		sel = b->op.left;
+	}
+	if (b->op.right->kind == EXPR_VALUE)
+		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
+	b->dtype = sel->dtype;
+	b->len = sel->len;
+	b->byteorder = sel->byteorder;
+}
+
+static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n && i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * A header write back to "FIELD set VALUE": a whole field written from an
+ * immediate, or the bits a mask leaves open in a load-modify-write.
+ */
+static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
+				struct stmt *s)
+{
+	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
+	const struct proto_desc *d = payload_desc(pctx, p);
+	const struct proto_field *f;
+	unsigned int bytes = p->len / 8;
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d)
+		return;
+	if (v->kind == EXPR_VALUE) {
+		f = field_at(d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		type_value(v, f->dtype, f->byteorder, f->len);
+	} else {
+		/* load, & mask (keeps the other bits), | value */
+		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
+					 v->op.left : v;
+		const struct expr *mask, *x = v->kind == EXPR_BINOP &&
+					     v->op.op == OP_OR ? v->op.right : NULL;
+		uint64_t m, bits, val;
+		unsigned int first, len;
+
+		if (and->kind != EXPR_BINOP || and->op.op != OP_AND ||
+		    bytes > 8 || bytes == 0)
+			return;
+		mask = and->op.right;
+		m = ~be_to_u64(mask->val.data, bytes);
+		if (bytes < 8)
+			m &= (1ULL << (bytes * 8)) - 1;
+		if (!m)
+			return;
+		first = __builtin_clzll(m) - (64 - bytes * 8);
+		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
+		f = field_at(d, p->payload.offset + first, len);
+		if (!f)
+			return;
+		bits = m >> __builtin_ctzll(m);
+		val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
+		n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
+				      f->len, val);
+		n->byteorder = f->byteorder;
+		expr_free(s->payload.val);
+		s->payload.val = n;
+	}
+	expr_free(s->payload.expr);
+	s->payload.expr = payload_expr_alloc(&internal_location, d, f);
+	header_used(deps, d);
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -1207,6 +1316,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_META:
+		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
+			binop_type(s->meta.expr);
 		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
 			break;
 		want = meta_expr_alloc(&internal_location, s->meta.key);
@@ -1214,6 +1325,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_CT:
+		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
+			binop_type(s->ct.expr);
 		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
 			break;
 		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
@@ -1222,6 +1335,20 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	case STMT_PAYLOAD:
+		payload_set_resolve(pctx, deps, s);
+		break;
+	case STMT_REJECT:
+		/* in inet, netdev and bridge the icmp flavour follows the match */
+		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
+					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* the protocol test is the reject's own dependency */
+			kill(&deps->nh);
+		}
 		break;
 	default:
 		break;
@@ -1325,13 +1452,25 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			header_used(&deps, d);
+			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			if (d == &proto_vlan && p->payload.tmpl &&
+			    !strcmp(p->payload.tmpl->name, "type"))
+				kill(&deps.ll);
+			else
+				header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
-				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
+				else if (ctx->family == NFPROTO_BRIDGE &&
+					 (v == 0x0806 || v == 0x0800 || v == 0x86dd))
 					deps.nh = s;
 			}
+			/* "ip protocol tcp" is what a later tcp match needs */
+			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+			    (d == &proto_ip || d == &proto_ip6))
+				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}

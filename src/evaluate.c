@@ -170,7 +170,18 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 			want->id);
 		return 0;
 	case NFPROTO_BRIDGE:
-		if (want == &proto_arp) {
+		/*
+		 * nft tests the link layer's type field for arp, after a vlan
+		 * header, and for icmp; a plain ip header gets meta protocol
+		 */
+		if (ctx->pctx.vlan) {
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+							proto_field_lookup(&proto_vlan, "type")),
+				want->id);
+			return 0;
+		}
+		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -1187,9 +1198,21 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT)
-		return err(ctx, &(*val)->loc,
-			   "setting a value from another expression is not supported yet");
+	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+		/* a value taken from the packet: "ct mark set meta mark" */
+		const struct expr *v;
+
+		if ((*val)->kind == EXPR_BINOP && binop_eval(ctx, val) < 0)
+			return -1;
+		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
+			return -1;
+		v = *val;
+		if (div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
+			return err(ctx, &v->loc,
+				   "%s is %u bits long, but %u bits are needed here",
+				   v->dtype->name, v->len, lhs->len);
+		return 0;
+	}
 	if (rhs_eval(ctx, lhs, val) < 0)
 		return -1;
 	if ((*val)->kind != EXPR_VALUE)
@@ -1220,6 +1243,19 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &s->loc, "reject is not supported in the arp family");
+	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
+				   ctx->family == NFPROTO_NETDEV ||
+				   ctx->family == NFPROTO_BRIDGE)) {
+		/* a known network protocol gets its own port-unreachable */
+		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh == &proto_ip || nh == &proto_ip6) {
+			s->reject.type = NFT_REJECT_ICMP_UNREACH;
+			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
+		}
+		return 0;
+	}
 	if (s->reject.type == NFT_REJECT_TCP_RST) {
 		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
 			return -1;
@@ -1311,10 +1347,13 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
+	case STMT_LOG:
+		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
+			return err(ctx, &s->loc, "log level and group are mutually exclusive");
+		return 0;
 	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:
-	case STMT_LOG:
 		return 0;
 	case STMT_NOTRACK:
 		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||

@@ -717,6 +717,8 @@ static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
 	if (s->log.flags & LOG_F_LEVEL)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
+	if (s->log.flags & LOG_F_FLAGS)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_FLAGS, s->log.logflags);
 }
 
 static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
@@ -813,6 +815,65 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
 }
 
+/*
+ * A header field write: whole bytes take an immediate; other fields (and
+ * any field under a 16-bit checksum, which is updated a word at a time)
+ * load the bytes around them, replace their bits and write them back.
+ */
+static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
+{
+	static const unsigned int base[] = {
+		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
+		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
+		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
+		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+	};
+	const struct expr *p = s->payload.expr, *v = s->payload.val;
+	unsigned int off = p->payload.offset, len = p->len;
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+	uint32_t csum_type, csum_off, csum_flags;
+	struct nftnl_expr *e;
+
+	if (v->kind != EXPR_VALUE)
+		return lerr(ctx, &v->loc,
+			    "setting a header field from another expression is not supported yet");
+	payload_csum(p, &csum_type, &csum_off, &csum_flags);
+	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
+		first &= ~1u;
+		if ((last - first) & 1)
+			last++;
+	}
+	if (first * 8 == off && last * 8 == off + len) {
+		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
+	} else {
+		uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];
+		unsigned int n = last - first, shift = last * 8 - (off + len);
+		uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
+		struct load ld;
+
+		if (n > 8)
+			return lerr(ctx, &s->loc, "this header field is too wide to set");
+		e = add_expr(ctx, "payload");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, n);
+		u64_to_be(~(bits << shift), mask, n);
+		u64_to_be((expr_value_u64(v) & bits) << shift, xor, n);
+		put_bitwise(ctx, mask, xor, n);
+		(void)ld;
+	}
+	e = add_expr(ctx, "payload");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, last - first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_TYPE, csum_type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_OFFSET, csum_off);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_FLAGS, csum_flags);
+	return 0;
+}
+
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
 	struct nftnl_expr *e;
@@ -871,6 +932,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->meta.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->meta.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
 		}
@@ -889,6 +954,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->ct.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->ct.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
 		}
@@ -914,7 +983,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		lin_nat(ctx, s);
 		return 0;
 	case STMT_PAYLOAD:
-		return lerr(ctx, &s->loc, "setting header fields is not supported yet");
+		return lin_payload_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -232,6 +232,17 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
+		/* raw bits print as a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(r), i = 0;
+
+		while (i + 1 < n && !r->val.data[i])
+			i++;
+		fprintf(f, "0x%x", r->val.data[i]);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", r->val.data[i]);
+		return;
+	}
 	expr_print(r, o, f);
 }
 
@@ -276,9 +287,11 @@ static void reject_print(const struct stmt *s, FILE *f)
 		fprintf(f, " with icmpx");
 		break;
 	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3)
+		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
+		    !s->reject.print_default)
 			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4)
+		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
+		    !s->reject.print_default)
 			return;
 		if (s->reject.family == NFPROTO_IPV6) {
 			dt = &icmpv6_code_type;
@@ -316,28 +329,25 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	expr_print(&v, o, f);
 }
 
-/* "flags tcp sequence,options flags ip options", or "flags all" */
 static void log_flags_print(uint32_t flags, FILE *f)
 {
-	static const struct {
-		uint32_t	flag;
-		const char	*name;
-	} others[] = {
-		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
-		{ NF_LOG_MACDECODE, "ether" },
-	};
-
 	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
 		fprintf(f, " flags all");
 		return;
 	}
-	if (flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
-		fprintf(f, " flags tcp %s%s%s", flags & NF_LOG_TCPSEQ ? "sequence" : "",
-			(flags & NF_LOG_TCPSEQ) && (flags & NF_LOG_TCPOPT) ? "," : "",
-			flags & NF_LOG_TCPOPT ? "options" : "");
-	for (unsigned int i = 0; i < array_size(others); i++)
-		if (flags & others[i].flag)
-			fprintf(f, " flags %s", others[i].name);
+	if ((flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) ==
+	    (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
+		fprintf(f, " flags tcp sequence,options");
+	else if (flags & NF_LOG_TCPSEQ)
+		fprintf(f, " flags tcp sequence");
+	else if (flags & NF_LOG_TCPOPT)
+		fprintf(f, " flags tcp options");
+	if (flags & NF_LOG_IPOPT)
+		fprintf(f, " flags ip options");
+	if (flags & NF_LOG_UID)
+		fprintf(f, " flags skuid");
+	if (flags & NF_LOG_MACDECODE)
+		fprintf(f, " flags ether");
 }
 
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
@@ -414,14 +424,14 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "log");
 		if (s->log.flags & LOG_F_PREFIX)
 			fprintf(f, " prefix \"%s\"", s->log.prefix);
-		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
-			fprintf(f, " level %s", log_level_name(s->log.level));
 		if (s->log.flags & LOG_F_GROUP)
 			fprintf(f, " group %u", s->log.group);
 		if (s->log.flags & LOG_F_SNAPLEN)
 			fprintf(f, " snaplen %u", s->log.snaplen);
 		if (s->log.flags & LOG_F_QTHRESH)
 			fprintf(f, " queue-threshold %u", s->log.qthreshold);
+		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
+			fprintf(f, " level %s", log_level_name(s->log.level));
 		if (s->log.flags & LOG_F_FLAGS)
 			log_flags_print(s->log.logflags, f);
 		break;
@@ -441,6 +451,11 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "ct %s set ", ct_template(s->ct.key)->name);
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
+		break;
+	case STMT_PAYLOAD:
+		expr_print(s->payload.expr, o, f);
+		fprintf(f, " set ");
+		expr_print(s->payload.val, o, f);
 		break;
 	case STMT_FWD:
 	case STMT_DUP:
@@ -976,4 +991,60 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 		family_name(s->h.family), s->h.table, s->h.set);
 	expr_print(elem, o, f);
 	fprintf(f, " }\n");
+}
+
+static const char *describe_kind(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAYLOAD:	return "payload";
+	case EXPR_EXTHDR:	return "exthdr";
+	case EXPR_META:		return "meta";
+	case EXPR_CT:		return "ct";
+	default:		return "symbol";
+	}
+}
+
+static bool dtype_is_string(const struct datatype *d)
+{
+	for (; d; d = d->basetype)
+		if (d == &string_type)
+			return true;
+	return false;
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+
+	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+		d->name, d->desc);
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (dtype_is_string(d))
+		fprintf(f, ", %u characters", e->len / 8);
+	else if (e->len)
+		fprintf(f, ", %u bits", e->len);
+	fputc('\n', f);
+	if (e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	if (!d->symbols)
+		return;
+	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
+		hex ? "hexadecimal" : "decimal");
+	for (const struct symbol *s = d->symbols; s->name; s++) {
+		if (hex)
+			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
+				(int)((e->len + 7) / 8 * 2),
+				(unsigned long long)s->value);
+		else
+			fprintf(f, "\t%-30s\t%20llu\n", s->name,
+				(unsigned long long)s->value);
+	}
 }
