@@ -128,6 +128,14 @@ static json_t *bitmask_json(const struct expr *e)
 	return a;
 }
 
+/* decimal or 0x hexadecimal digits, as integers print */
+static bool is_number(const char *t)
+{
+	if (!strncmp(t, "0x", 2) && t[2])
+		return strspn(t + 2, "0123456789abcdef") == strlen(t + 2);
+	return *t && strspn(t, "0123456789") == strlen(t);
+}
+
 /* a typed constant: a symbol or a text form as a string, else a number */
 static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 {
@@ -146,19 +154,18 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 		}
 	}
 	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
-	    dt == &ipaddr_type || dt == &ip6addr_type)
+	    dt == &ipaddr_type || dt == &ip6addr_type || e->len > 64)
 		return text_of(e, jc->octx);
-	if (dt == &inet_protocol_type || dt == &ifindex_type) {
-		/* a name where one is known, else the number */
-		s = text_of(e, jc->octx);
-		if (strspn(json_string_value(s), "0123456789") !=
-		    strlen(json_string_value(s)))
-			return s;
+	/*
+	 * Anything else is a number unless its text form says otherwise
+	 * ("1:2" class ids, "09:00" hours, protocol and interface names).
+	 */
+	s = text_of(e, jc->octx);
+	if (is_number(json_string_value(s))) {
 		json_decref(s);
+		return json_integer(expr_value_u64(e));
 	}
-	if (e->len > 64)
-		return text_of(e, jc->octx);
-	return json_integer(expr_value_u64(e));
+	return s;
 }
 
 static void value_minus_one(struct expr *v)
@@ -719,7 +726,8 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
-		return unsupported(jc, "a payload statement");
+		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
+					      "value", expr_json(s->payload.val, jc)));
 	case STMT_EXTHDR:
 		return unsupported(jc, "an extension header statement");
 	default:

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
@@ -322,6 +323,37 @@ static struct expr *string_parse(struct jp *jp, json_t *v)
 	return symbol_expr_alloc(&loc, s, true);
 }
 
+/* { "base": "nh", "offset": BITS, "len": BITS }, as @nh,OFFSET,LEN */
+static struct expr *raw_payload_parse(struct jp *jp, json_t *o,
+				      const struct location *loc)
+{
+	static const char *const keys[] = { "base", "offset", "len", NULL };
+	static const struct {
+		const char	*name;
+		enum proto_base	base;
+	} bases[] = {
+		{ "ll", PROTO_BASE_LL_HDR }, { "nh", PROTO_BASE_NETWORK_HDR },
+		{ "th", PROTO_BASE_TRANSPORT_HDR }, { "ih", PROTO_BASE_INNER_HDR },
+	};
+	const char *base = get_str(jp, o, "base", true);
+	uint64_t off, len;
+	unsigned int i;
+
+	if (!base || check_keys(jp, o, "payload", keys) < 0)
+		return NULL;
+	for (i = 0; i < array_size(bases) && strcmp(base, bases[i].name); i++)
+		;
+	if (i == array_size(bases))
+		return jerr(jp, json_object_get(o, "base"),
+			    "unknown payload base \"%s\": ll, nh, th or ih", base), NULL;
+	if (get_u64(jp, o, "offset", &off) != 1 || get_u64(jp, o, "len", &len) != 1)
+		return jerr(jp, o, "payload: \"offset\" and \"len\" (in bits) are required"), NULL;
+	if (len == 0 || len > NFH_VAL_MAXLEN * 8 || off > 0xffff * 8)
+		return jerr(jp, o, "raw payload length must be 1 to %u bits and the offset below %u",
+			    NFH_VAL_MAXLEN * 8, 0xffff * 8), NULL;
+	return payload_raw_alloc(loc, bases[i].base, off, len);
+}
+
 static struct expr *payload_parse(struct jp *jp, json_t *o,
 				  const struct location *loc)
 {
@@ -332,7 +364,7 @@ static struct expr *payload_parse(struct jp *jp, json_t *o,
 	if (!json_is_object(o))
 		return jerr(jp, o, "payload: expected an object"), NULL;
 	if (json_object_get(o, "base"))
-		return jerr(jp, o, "raw payload expressions are not supported yet"), NULL;
+		return raw_payload_parse(jp, o, loc);
 	if (check_keys(jp, o, "payload", keys) < 0)
 		return NULL;
 	proto = get_str(jp, o, "protocol", true);
@@ -741,11 +773,40 @@ static struct stmt *quota_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
+/* "all", one flag or an array of them: "tcp sequence", "ip options", ... */
+static int log_flags_parse(struct jp *jp, json_t *v, struct stmt *s)
+{
+	static const struct {
+		const char	*name;
+		uint32_t	flags;
+	} names[] = {
+		{ "tcp sequence", NF_LOG_TCPSEQ }, { "tcp options", NF_LOG_TCPOPT },
+		{ "ip options", NF_LOG_IPOPT }, { "skuid", NF_LOG_UID },
+		{ "ether", NF_LOG_MACDECODE }, { "all", NF_LOG_MASK },
+	};
+	json_t *one = json_is_array(v) ? NULL : v, *f;
+	size_t n;
+
+	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
+		unsigned int i;
+
+		f = one ? one : json_array_get(v, n);
+		for (i = 0; i < array_size(names); i++)
+			if (json_is_string(f) && !strcmp(json_string_value(f), names[i].name))
+				break;
+		if (i == array_size(names))
+			return jerr(jp, f, "unknown log flag");
+		s->log.logflags |= names[i].flags;
+	}
+	s->log.flags |= LOG_F_FLAGS;
+	return 0;
+}
+
 static struct stmt *log_parse(struct jp *jp, json_t *o,
 			      const struct location *loc)
 {
 	static const char *const keys[] = {
-		"prefix", "group", "snaplen", "queue-threshold", "level", NULL
+		"prefix", "group", "snaplen", "queue-threshold", "level", "flags", NULL
 	};
 	struct stmt *s = stmt_alloc(loc, STMT_LOG);
 	const char *prefix, *level;
@@ -754,10 +815,6 @@ static struct stmt *log_parse(struct jp *jp, json_t *o,
 
 	if (json_is_null(o))
 		return s;
-	if (json_is_object(o) && json_object_get(o, "flags")) {
-		jerr(jp, json_object_get(o, "flags"), "log flags are not supported yet");
-		goto fail;
-	}
 	if (!json_is_object(o) || check_keys(jp, o, "log", keys) < 0) {
 		jerr(jp, o, "log: expected null or an object");
 		goto fail;
@@ -779,6 +836,9 @@ static struct stmt *log_parse(struct jp *jp, json_t *o,
 		s->log.qthreshold = v;
 		s->log.flags |= LOG_F_QTHRESH;
 	}
+	if (json_object_get(o, "flags") &&
+	    log_flags_parse(jp, json_object_get(o, "flags"), s) < 0)
+		goto fail;
 	level = get_str(jp, o, "level", false);
 	l = loc_of(jp, json_object_get(o, "level"));
 	if (level && stmt_log_level(s, level, &l, jp->msgs) < 0) {
