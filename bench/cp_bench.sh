@@ -27,6 +27,7 @@
 # around fork..wait4, user/sys CPU and peak RSS from wait4's rusage.
 #
 # Environment: MODE (full|quick) REPS WORKLOADS CHECK (rules|all|none)
+#   OPS (operations to time, default "check load list add1 delete"; load always runs)
 #   NFT (nft) NFH (this tree's src/.libs/nfh) TIMEOUT (s per command, 600)
 #   OUT (results dir, default bench/results)
 set -uo pipefail
@@ -42,6 +43,7 @@ full) def_reps=5 def_wl="rules50k incr50k pset1m cset1m iset1m" ;;
 esac
 REPS=${REPS:-$def_reps}; WORKLOADS=${WORKLOADS:-$def_wl}
 CHECK=${CHECK:-rules}; TIMEOUT=${TIMEOUT:-600}
+OPS=${OPS:-check load list add1 delete}
 NFT=${NFT:-nft}
 OUT=${OUT:-$HERE/results}
 NS=pb-cp DEV=pb-cp0
@@ -56,7 +58,7 @@ if [ -z "${PB_CP_INNER:-}" ]; then
 	[ "$(id -u)" = 0 ] || pb_die "must run as root"
 	command -v "${NFT%% *}" >/dev/null || pb_die "$NFT not found (apt-get install nftables)"
 	PB_TIME=$(pb_build pb_time) || exit 1
-	export PB_TIME NFH MODE REPS WORKLOADS CHECK TIMEOUT NFT OUT
+	export PB_TIME NFH MODE REPS WORKLOADS CHECK OPS TIMEOUT NFT OUT
 	pb_ns_cleanup $NS
 	trap 'pb_ns_cleanup $NS' EXIT
 	trap 'exit 130' INT TERM
@@ -76,6 +78,7 @@ STAMP=$(date -u +%Y%m%d-%H%M%S)
 RAW=$OUT/cp-$STAMP.tsv; : > "$RAW"
 tools=("$NFT" "$NFH"); labels=(nft nfh)
 
+has_op() { case " $OPS " in *" $1 "*) return 0 ;; esac; return 1; }
 num() { local n=$1; case $n in *k) echo $(( ${n%k} * 1000 )) ;; *m) echo $(( ${n%m} * 1000000 )) ;; *) echo "$n" ;; esac; }
 
 # emit WORKLOAD LABEL REP OP METRIC VALUE
@@ -105,7 +108,7 @@ echo 'delete table netdev pbbench' > "$SCR/del.nft"
 echo 'add rule netdev pbbench in ip saddr 10.255.255.1 tcp dport 1 counter drop' > "$SCR/add1.nft"
 
 pb_log "nft: $(command -v "${NFT%% *}") ($($NFT --version 2>&1 | head -n 1)); nfh: $NFH"
-pb_log "mode $MODE, $REPS reps, workloads: $WORKLOADS; raw: $RAW"
+pb_log "mode $MODE, $REPS reps, workloads: $WORKLOADS, ops: $OPS; raw: $RAW"
 for w in $WORKLOADS; do
 	kind=${w%%[0-9]*}; n=$(num "${w#"$kind"}")
 	f=$SCR/$w.nft
@@ -117,6 +120,7 @@ for w in $WORKLOADS; do
 	esac
 	docheck=0
 	case $CHECK in all) docheck=1 ;; rules) case $kind in rules|incr) docheck=1 ;; esac ;; esac
+	has_op check || docheck=0
 	pb_log "workload $w: $(wc -l < "$f") lines, $(( $(stat -c %s "$f") / 1024 )) KiB"
 	for rep in $(seq 1 "$REPS"); do
 		order=(0 1); [ $((rep % 2)) = 0 ] && order=(1 0)
@@ -127,14 +131,14 @@ for w in $WORKLOADS; do
 				timed "$w" $lab "$rep" check /dev/null $T -c -f "$f"
 			fi
 			timed "$w" $lab "$rep" load /dev/null $T -f "$f"; lm=$T_MS lr=${T_RSS:-NA}
-			if timed "$w" $lab "$rep" list "$SCR/list.$lab" $T list ruleset; then
+			if has_op list && timed "$w" $lab "$rep" list "$SCR/list.$lab" $T list ruleset; then
 				emit "$w" $lab "$rep" list lines "$(wc -l < "$SCR/list.$lab")"
 			fi
-			if [ "$kind" = incr ]; then
+			if [ "$kind" = incr ] && has_op add1; then
 				timed "$w" $lab "$rep" add1_file /dev/null $T -f "$SCR/add1.nft"
 				timed "$w" $lab "$rep" add1_cli /dev/null $T add rule netdev pbbench in ip saddr 10.255.255.2 tcp dport 2 counter drop
 			fi
-			timed "$w" $lab "$rep" delete /dev/null $T -f "$SCR/del.nft"
+			has_op delete && timed "$w" $lab "$rep" delete /dev/null $T -f "$SCR/del.nft"
 			pb_log "  rep $rep $lab: load $lm ms, $lr MB"
 		done
 	done
