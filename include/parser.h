@@ -24,6 +24,7 @@ struct parser_state {
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;
+	struct set		*elem_set;	/* elements stream into it */
 	struct location		cur_loc;
 };
 

@@ -82,6 +82,8 @@ struct rule {
  * @flags:	NFT_SET_*
  * @init:	elements given with the declaration (EXPR_SET), or NULL
  */
+struct elem_store;
+
 struct set {
 	struct list_head	list;
 	struct location		loc;
@@ -97,8 +99,11 @@ struct set {
 	uint32_t		size;
 	int			policy;		/* -1: unset */
 	bool			automerge;
+	bool			counter;	/* a counter in each element */
 	char			*comment;
 	struct expr		*init;
+	struct elem_store	*store;		/* elements packed as read */
+	bool			types_done;	/* key and data evaluated */
 	struct location		flags_loc;
 	uint32_t		id;		/* batch id, 0: exists already */
 	bool			is_anon;

@@ -6,6 +6,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
+#include <evaluate.h>
 #include <parser.h>
 #include <proto.h>
 #include <rule.h>
@@ -68,6 +69,7 @@ static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 		set->loc = h->set_loc;
 		set->is_map = obj == CMD_OBJ_MAP;
 		state->cur_set = NULL;
+		state->elem_set = NULL;
 	}
 	return cmd_alloc(op, obj, h, loc, set);
 }
@@ -570,6 +572,8 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	SETS
+			|	MAPS
 			;
 
 string			:	STRING
@@ -615,6 +619,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->loc = @3;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
+				state->elem_set = NULL;
 				$$ = $1;
 				free($2);
 			}
@@ -626,6 +631,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->is_map = true;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
+				state->elem_set = NULL;
 				$$ = $1;
 				free($2);
 			}
@@ -633,6 +639,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 
 set_block_alloc		:	%empty
 			{
+				state->elem_set = NULL;
 				set_free(state->cur_set);
 				$$ = set_alloc(NULL);
 				state->cur_set = $$;
@@ -641,7 +648,12 @@ set_block_alloc		:	%empty
 
 set_block		:	%empty		{ $$ = state->cur_set; }
 			|	set_block common_block
-			|	set_block error stmt_separator	{ $$ = $1; yyerrok; }
+			|	set_block error stmt_separator
+			{
+				$$ = $1;
+				state->elem_set = NULL;
+				yyerrok;
+			}
 			|	set_block stmt_separator
 			|	set_block TYPE type_list stmt_separator
 			{
@@ -729,18 +741,28 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->comment = $3;
 				free($2);
 			}
-			|	set_block ELEMENTS '=' set_block_expr stmt_separator
+			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr stmt_separator
 			{
 				$$ = $1;
-				expr_free($1->init);
-				$1->init = $4;
+				state->elem_set = NULL;
+				if ($1->init) {
+					/* a second elements line adds to the first */
+					struct expr *i, *n;
+
+					list_for_each_entry_safe(i, n, &$5->set.exprs, list) {
+						list_del(&i->list);
+						compound_expr_add($1->init, i);
+					}
+					expr_free($5);
+				} else {
+					$1->init = $5;
+				}
 				free($2);
 			}
 			|	set_block COUNTER stmt_separator
 			{
 				$$ = $1;
-				error_queue(state->msgs, &@2,
-					    "per-element counters in a set declaration are not supported yet");
+				$1->counter = true;
 				free($2);
 			}
 			;
@@ -1612,12 +1634,16 @@ set_expr		:	'{' opt_newlines set_list opt_newlines '}'
 set_list		:	set_elem
 			{
 				$$ = compound_expr_alloc(&@$, EXPR_SET);
-				compound_expr_add($$, $1);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $1))
+					compound_expr_add($$, $1);
 			}
 			|	set_list COMMA opt_newlines set_elem
 			{
 				$$ = $1;
-				compound_expr_add($$, $4);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $4))
+					compound_expr_add($$, $4);
 			}
 			;
 

@@ -13,6 +13,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <nftables-compat.h>
 
 struct cache *cache_alloc(void)
@@ -166,7 +167,7 @@ static int elem_expr_copy(struct nftnl_expr *x, void *data)
 	return 0;
 }
 
-static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 {
 	static const uint16_t blobs[] = {
 		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
@@ -195,7 +196,19 @@ static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
 		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_EXPIRATION,
 				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_EXPIRATION));
 	nftnl_set_elem_expr_foreach(e, elem_expr_copy, n);
-	nftnl_set_elem_add(dst, n);
+	return n;
+}
+
+static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+{
+	nftnl_set_elem_add(dst, elem_dup(e));
+}
+
+static int set_has_counter(struct nftnl_expr *x, void *data)
+{
+	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
+		*(bool *)data = true;
+	return 0;
 }
 
 static bool elem_same_key(struct nftnl_set_elem *a, struct nftnl_set_elem *b)
@@ -468,9 +481,20 @@ static int apply_item(struct cache *c, struct nl_item *it,
 
 		if (!s)
 			return oerr(msgs, it, "set elements", ENOENT);
+		bool counted = false;
+
+		/* the set's own statements go into each element without any */
+		nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
 		i = nftnl_set_elems_iter_create(it->obj);
-		while ((e = nftnl_set_elems_iter_next(i)))
-			elem_copy(s->nls, e);
+		while ((e = nftnl_set_elems_iter_next(i))) {
+			struct nftnl_set_elem *n = elem_dup(e);
+			bool has = false;
+
+			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
+			if (counted && !has)
+				nftnl_set_elem_add_expr(n, nftnl_expr_alloc("counter"));
+			nftnl_set_elem_add(s->nls, n);
+		}
 		nftnl_set_elems_iter_destroy(i);
 		return 0;
 	}
@@ -640,9 +664,21 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	struct nl_item *it;
 	int ret = 0;
 
-	list_for_each_entry(it, &b->items, list)
+	list_for_each_entry(it, &b->items, list) {
+		void *raw = NULL;
+
+		if (it->type == NLO_RAW) {
+			/* built elements: read back as the kernel would */
+			raw = it->obj;
+			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
+		}
 		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
+		if (raw) {
+			nftnl_set_free(it->obj);
+			it->obj = raw;
+		}
+	}
 	if (ret < 0) {
 		cache_free(work);
 		return -1;

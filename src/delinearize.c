@@ -234,6 +234,21 @@ struct raw_elem {
 	uint64_t	bytes;
 };
 
+/*
+ * Concatenated keys list in the order nft lists them: as one integer read
+ * in host (little-endian) byte order, so from the last byte to the first.
+ */
+static int raw_elem_cmp_concat(const void *a, const void *b)
+{
+	const struct raw_elem *x = a, *y = b;
+	unsigned int n = x->len < y->len ? x->len : y->len;
+
+	for (unsigned int i = n; i > 0; i--)
+		if (x->key[i - 1] != y->key[i - 1])
+			return x->key[i - 1] < y->key[i - 1] ? -1 : 1;
+	return 0;
+}
+
 /* by key; at equal keys an interval's end sorts before the next start */
 static int raw_elem_cmp(const void *a, const void *b)
 {
@@ -345,6 +360,8 @@ static struct expr *elem_wrap(struct expr *key, struct raw_elem *r)
 	return e;
 }
 
+static struct expr *set_key_of(const struct nftnl_set *nls);
+
 /*
  * Elements as raw values, typed later against what is looked up.  Interval
  * sets come as start and end (exclusive) pairs, in whatever order the
@@ -356,10 +373,14 @@ static struct expr *set_elements(struct nftnl_set *s)
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
 	struct raw_elem *el, *start = NULL;
+	struct expr *key;
 	unsigned int n;
 
 	el = collect_elems(s, &n);
-	qsort(el, n, sizeof(*el), raw_elem_cmp);
+	key = set_key_of(s);
+	qsort(el, n, sizeof(*el), key->kind == EXPR_CONCAT ? raw_elem_cmp_concat :
+							     raw_elem_cmp);
+	expr_free(key);
 	for (unsigned int i = 0; i < n; i++) {
 		struct raw_elem *r = &el[i];
 		struct expr *v = raw_value(r->key, r->len);
@@ -818,7 +839,10 @@ static struct expr *type_elem(struct expr *e, const struct expr *key,
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
-		if (data && e->op.right->kind == EXPR_VALUE)
+		if (data && data->kind == EXPR_CONCAT &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = concat_split(e->op.right, data);
+		else if (data && e->op.right->kind == EXPR_VALUE)
 			type_value(e->op.right, data->dtype, data->byteorder,
 				   data->len);
 		return e;
@@ -1314,6 +1338,15 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 	return ctx.rule;
 }
 
+static int set_expr_cb(struct nftnl_expr *e, void *data)
+{
+	struct set *s = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
+		s->counter = true;
+	return 0;
+}
+
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 {
 	struct nftnl_set *nls = cs->nls;
@@ -1355,6 +1388,7 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
 	s->comment = ud.comment;
 	s->automerge = ud.merge;
+	nftnl_set_expr_foreach(nls, set_expr_cb, s);
 	if (elems) {
 		s->init = set_elements(nls);
 		type_set_elems(s->init, s->key, s->data);

@@ -12,6 +12,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
 #include <parser.h>
@@ -380,9 +381,16 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	}
 	if (rhs_eval(ctx, data, v) < 0)
 		return -1;
+	if ((*v)->kind == EXPR_CONCAT) {
+		const struct expr *i;
+
+		list_for_each_entry(i, &(*v)->set.exprs, list)
+			if (i->kind != EXPR_VALUE)
+				return err(ctx, &i->loc, "map values must be single values");
+		return 0;
+	}
 	if ((*v)->kind != EXPR_VALUE)
-		return err(ctx, &(*v)->loc, "a %s value is expected here",
-			   data->dtype->name);
+		return err(ctx, &(*v)->loc, "a single value is expected here");
 	return 0;
 }
 
@@ -729,29 +737,14 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 				    BYTEORDER_BIG : dt->byteorder);
 }
 
-static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
+/* the key and value types; once, so that elements can stream in */
+static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 {
-	const char *what = s->is_map ? "map" : "set";
 	struct expr *k;
-	int ret = 0;
 
-	if (!s->key) {
-		s->key = NULL;
-		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
-			   what, s->h.set);
-	}
-	if (s->is_map && !s->data) {
-		expr_free(s->key);
-		s->key = NULL;
-		return err(ctx, &s->loc, "map %s needs a value type: \"type KEY : VALUE\"",
-			   s->h.set);
-	}
-	if (!s->is_map && s->data) {
-		expr_free(s->key);
-		s->key = NULL;
-		return err(ctx, &s->loc, "set %s cannot have values: declare it as a map",
-			   s->h.set);
-	}
+	if (s->types_done)
+		return s->key ? 0 : -1;
+	s->types_done = true;
 	k = type_list_eval(ctx, s->key, false);
 	expr_free(s->key);
 	s->key = k;
@@ -765,7 +758,49 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 			s->key = NULL;
 		}
 	}
+	return s->key ? 0 : -1;
+}
+
+bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
+		      struct set *s, struct expr *e)
+{
+	struct eval_ctx ctx = { .nfh = nfh, .state = state, .msgs = state->msgs };
+
+	/* without its types yet, or with a whole set in a variable, later */
+	if (e->kind == EXPR_VARIABLE || !s->key)
+		return false;
+	if (!s->types_done && set_types_eval(&ctx, s) < 0) {
+		expr_free(e);
+		return true;
+	}
+	if (!s->key || elem_eval(&ctx, s->key, s->data, &e) < 0) {
+		expr_free(e);
+		return true;
+	}
+	if (!s->store)
+		s->store = elem_store_new(s->key, s->data);
+	elem_store_add(s->store, s->key, s->data, e);
+	return true;
+}
+
+static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
+{
+	const char *what = s->is_map ? "map" : "set";
+	const struct elem_store *st;
+	int ret = 0;
+
+	if (s->types_done && !s->key)
+		return -1;	/* reported while its elements were read */
 	if (!s->key)
+		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
+			   what, s->h.set);
+	if (s->is_map && !s->data)
+		return err(ctx, &s->loc, "map %s needs a value type: \"type KEY : VALUE\"",
+			   s->h.set);
+	if (!s->is_map && s->data)
+		return err(ctx, &s->loc, "set %s cannot have values: declare it as a map",
+			   s->h.set);
+	if (set_types_eval(ctx, s) < 0)
 		return -1;
 	if (s->is_map)
 		s->flags |= NFT_SET_MAP;
@@ -778,6 +813,15 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		    elems_check(ctx, s, s->init) < 0)
 			ret = -1;
 	}
+	st = s->store;
+	if (st && st->has_interval && !(s->flags & NFT_SET_INTERVAL))
+		ret = err(ctx, &st->interval_loc,
+			  "ranges and prefixes need \"flags interval\" in the declaration of %s %s",
+			  what, s->h.set);
+	if (st && st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
+		ret = err(ctx, &st->timeout_loc,
+			  "element timeouts need \"flags timeout\" in the declaration of %s %s",
+			  what, s->h.set);
 	(void)cmd;
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include <libnftnl/udata.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <linearize.h>
 #include <nftables-compat.h>
@@ -68,12 +69,7 @@ static bool dtype_is_string(const struct datatype *dt)
 static unsigned int value_data(const struct expr *v, enum byteorder bo,
 			       uint8_t *out)
 {
-	unsigned int n = expr_value_bytes(v);
-
-	memcpy(out, v->val.data, n);
-	if (bo == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-		bytes_reverse(out, n);
-	return n;
+	return value_wire(v, bo, out);
 }
 
 static void put_cmp(struct lin_ctx *ctx, enum nft_cmp_ops op,
@@ -292,383 +288,6 @@ static void key_load(struct lin_ctx *ctx, const struct expr *key)
 
 /* --- set elements --------------------------------------------------------- */
 
-static void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
-{
-	unsigned int n = expr_value_bytes(p->prefix.expr);
-
-	memcpy(lo, p->prefix.expr->val.data, n);
-	memcpy(hi, p->prefix.expr->val.data, n);
-	for (unsigned int bit = p->prefix.prefix_len; bit < n * 8; bit++) {
-		lo[bit / 8] &= ~(0x80 >> (bit % 8));
-		hi[bit / 8] |= 0x80 >> (bit % 8);
-	}
-}
-
-/* a key's bytes as the kernel keeps them; concatenations in 32-bit slots */
-static unsigned int key_data(const struct expr *key, const struct expr *v,
-			     bool hi, uint8_t *out)
-{
-	const struct expr *i, *c;
-	unsigned int off = 0;
-
-	memset(out, 0, NFH_VAL_MAXLEN);
-	if (key->kind != EXPR_CONCAT) {
-		if (v->kind == EXPR_RANGE)
-			v = hi ? v->range.right : v->range.left;
-		if (v->kind == EXPR_PREFIX) {
-			uint8_t lo[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
-			struct expr tmp = *v->prefix.expr;
-
-			prefix_bounds(v, lo, h);
-			memcpy(tmp.val.data, hi ? h : lo, sizeof(tmp.val.data));
-			value_data(&tmp, key->byteorder, out);
-			return div_round_up(key->len, 8);
-		}
-		value_data(v, key->byteorder, out);
-		return div_round_up(key->len, 8);
-	}
-	c = list_first_entry(&v->set.exprs, struct expr, list);
-	list_for_each_entry(i, &key->set.exprs, list) {
-		const struct expr *part = c;
-
-		if (part->kind == EXPR_RANGE)
-			part = hi ? part->range.right : part->range.left;
-		if (part->kind == EXPR_PREFIX) {
-			uint8_t lo[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
-			struct expr tmp = *part->prefix.expr;
-
-			prefix_bounds(part, lo, h);
-			memcpy(tmp.val.data, hi ? h : lo, sizeof(tmp.val.data));
-			value_data(&tmp, i->byteorder, out + off);
-		} else {
-			value_data(part, i->byteorder, out + off);
-		}
-		off += div_round_up(i->len, 32) * 4;
-		c = list_next_entry(c, list);
-	}
-	return off;
-}
-
-struct elem_opts {
-	const struct expr	*e;		/* SET_ELEM or NULL */
-	const struct expr	*data;		/* a map's value or NULL */
-};
-
-static const struct expr *elem_split(const struct expr *e, struct elem_opts *o)
-{
-	o->e = NULL;
-	o->data = NULL;
-	if (e->kind == EXPR_MAPPING) {
-		o->data = e->op.right;
-		e = e->op.left;
-	}
-	if (e->kind == EXPR_SET_ELEM) {
-		o->e = e;
-		e = e->elem.key;
-	}
-	return e;
-}
-
-static struct nftnl_set_elem *elem_new(const uint8_t *key, unsigned int len,
-				       uint32_t flags)
-{
-	struct nftnl_set_elem *el = nftnl_set_elem_alloc();
-
-	if (!el)
-		memory_allocation_error();
-	nftnl_set_elem_set(el, NFTNL_SET_ELEM_KEY, key, len);
-	if (flags)
-		nftnl_set_elem_set_u32(el, NFTNL_SET_ELEM_FLAGS, flags);
-	return el;
-}
-
-static void elem_opts_put(struct nftnl_set_elem *el, const struct expr *data,
-			  const struct elem_opts *o)
-{
-	if (o->data && o->data->kind == EXPR_VERDICT) {
-		nftnl_set_elem_set_u32(el, NFTNL_SET_ELEM_VERDICT,
-				       o->data->verdict.verdict);
-		if (o->data->verdict.chain)
-			nftnl_set_elem_set_str(el, NFTNL_SET_ELEM_CHAIN,
-					       o->data->verdict.chain);
-	} else if (o->data) {
-		uint8_t buf[NFH_VAL_MAXLEN];
-
-		value_data(o->data, data->byteorder, buf);
-		nftnl_set_elem_set(el, NFTNL_SET_ELEM_DATA, buf,
-				   div_round_up(data->len, 8));
-	}
-	if (!o->e)
-		return;
-	if (o->e->elem.timeout)
-		nftnl_set_elem_set_u64(el, NFTNL_SET_ELEM_TIMEOUT, o->e->elem.timeout);
-	if (o->e->elem.expires)
-		nftnl_set_elem_set_u64(el, NFTNL_SET_ELEM_EXPIRATION,
-				       o->e->elem.expires);
-	if (o->e->elem.comment) {
-		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-
-		nftnl_udata_put_strz(b, SET_ELEM_UDATA_COMMENT, o->e->elem.comment);
-		nftnl_set_elem_set(el, NFTNL_SET_ELEM_USERDATA,
-				   nftnl_udata_buf_data(b), nftnl_udata_buf_len(b));
-		nftnl_udata_buf_free(b);
-	}
-	if (o->e->elem.counter) {
-		struct nftnl_expr *c = nftnl_expr_alloc("counter");
-
-		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS, o->e->elem.packets);
-		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES, o->e->elem.bytes);
-		nftnl_set_elem_add_expr(el, c);
-	}
-}
-
-/*
- * Elements go into batches of messages of at most about 64 KiB each, so
- * that any number of them fits through netlink in one transaction.
- */
-struct elem_sink {
-	struct lin_ctx		*ctx;
-	const struct nftnl_set	*proto;		/* table, name, id, family */
-	uint16_t		msg_type;
-	uint16_t		flags;
-	const struct location	*loc;
-	struct nftnl_set	*cur;
-	size_t			bytes;
-	unsigned int		count;
-};
-
-#define ELEM_MSG_BYTES	(1 << 16)
-
-static void sink_flush(struct elem_sink *k)
-{
-	if (!k->cur)
-		return;
-	nl_batch_add(k->ctx->batch, k->msg_type, k->flags,
-		     nftnl_set_get_u32(k->proto, NFTNL_SET_FAMILY), NLO_SETELEM,
-		     k->cur, k->loc);
-	k->cur = NULL;
-	k->bytes = 0;
-}
-
-static void sink_put(struct elem_sink *k, struct nftnl_set_elem *el,
-		     size_t size)
-{
-	if (k->cur && k->bytes + size > ELEM_MSG_BYTES)
-		sink_flush(k);
-	if (!k->cur) {
-		k->cur = nftnl_set_alloc();
-		nftnl_set_set_str(k->cur, NFTNL_SET_TABLE,
-				  nftnl_set_get_str(k->proto, NFTNL_SET_TABLE));
-		nftnl_set_set_str(k->cur, NFTNL_SET_NAME,
-				  nftnl_set_get_str(k->proto, NFTNL_SET_NAME));
-		nftnl_set_set_u32(k->cur, NFTNL_SET_FAMILY,
-				  nftnl_set_get_u32(k->proto, NFTNL_SET_FAMILY));
-		if (nftnl_set_is_set(k->proto, NFTNL_SET_ID))
-			nftnl_set_set_u32(k->cur, NFTNL_SET_ID,
-					  nftnl_set_get_u32(k->proto, NFTNL_SET_ID));
-	}
-	nftnl_set_elem_add(k->cur, el);
-	k->bytes += size;
-	k->count++;
-}
-
-static size_t elem_size(unsigned int keylen, const struct elem_opts *o)
-{
-	return 64 + 2 * keylen + (o->data ? 80 : 0) +
-	       (o->e && o->e->elem.comment ? strlen(o->e->elem.comment) + 8 : 0) +
-	       (o->e && o->e->elem.counter ? 64 : 0);
-}
-
-struct ival {
-	uint8_t			lo[NFH_VAL_MAXLEN];
-	uint8_t			hi[NFH_VAL_MAXLEN];	/* inclusive */
-	const struct expr	*e;
-	struct elem_opts	o;
-};
-
-static unsigned int ival_len;
-
-static int ival_cmp(const void *a, const void *b)
-{
-	const struct ival *x = a, *y = b;
-	int d = memcmp(x->lo, y->lo, ival_len);
-
-	return d ? d : memcmp(x->hi, y->hi, ival_len);
-}
-
-/* big-endian increment; returns true on wrap-around past the maximum */
-static bool be_inc(uint8_t *v, unsigned int n)
-{
-	for (unsigned int i = n; i > 0; i--)
-		if (++v[i - 1])
-			return false;
-	return true;
-}
-
-/* interval bounds in big-endian byte order, for sorting */
-static void ival_bounds(const struct expr *key, const struct expr *k,
-			struct ival *iv)
-{
-	unsigned int n = div_round_up(key->len, 8);
-
-	switch (k->kind) {
-	case EXPR_RANGE:
-		memcpy(iv->lo, k->range.left->val.data, n);
-		memcpy(iv->hi, k->range.right->val.data, n);
-		break;
-	case EXPR_PREFIX:
-		prefix_bounds(k, iv->lo, iv->hi);
-		break;
-	default:
-		memcpy(iv->lo, k->val.data, n);
-		memcpy(iv->hi, k->val.data, n);
-		break;
-	}
-}
-
-static void ival_put(struct elem_sink *k, const struct expr *key,
-		     const uint8_t *v, uint32_t flags, const struct expr *data,
-		     const struct elem_opts *o)
-{
-	unsigned int n = div_round_up(key->len, 8);
-	struct elem_opts none = { 0 };
-	struct nftnl_set_elem *el;
-	uint8_t buf[NFH_VAL_MAXLEN];
-
-	memcpy(buf, v, n);
-	if (key->byteorder == BYTEORDER_HOST && !dtype_is_string(key->dtype))
-		bytes_reverse(buf, n);
-	el = elem_new(buf, n, flags);
-	elem_opts_put(el, data, o ? o : &none);
-	sink_put(k, el, elem_size(n, o ? o : &none));
-}
-
-static char *elem_text(const struct expr *e)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		memory_allocation_error();
-	expr_print(e, &(struct output_ctx){ 0 }, f);
-	fclose(f);
-	return buf;
-}
-
-/*
- * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
- * then sent as start elements and exclusive end elements, with a closing
- * element before the first start, as the kernel's interval tree wants.
- */
-static int lin_intervals(struct elem_sink *k, const struct expr *key,
-			 const struct expr *data, const struct expr *elems,
-			 bool automerge)
-{
-	unsigned int n = 0, m, len = div_round_up(key->len, 8);
-	uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
-	const struct expr *i;
-	struct ival *iv;
-	int ret = 0;
-
-	iv = xzalloc(sizeof(*iv) * (elems->set.size + 1));
-	list_for_each_entry(i, &elems->set.exprs, list) {
-		const struct expr *kx = elem_split(i, &iv[n].o);
-
-		iv[n].e = i;
-		ival_bounds(key, kx, &iv[n]);
-		n++;
-	}
-	ival_len = len;
-	qsort(iv, n, sizeof(*iv), ival_cmp);
-	for (unsigned int a = 0, b = 1; b < n; b++) {
-		if (memcmp(iv[b].lo, iv[a].hi, len) > 0) {
-			a = b;
-			continue;
-		}
-		if (!automerge) {
-			char *x = elem_text(elem_key(iv[a].e)), *y = elem_text(elem_key(iv[b].e));
-
-			ret = error_queue2(k->ctx->msgs, &iv[b].e->loc, &iv[a].e->loc,
-					   "interval %s overlaps with %s; use auto-merge to join them",
-					   y, x);
-			free(x);
-			free(y);
-			continue;
-		}
-		if (memcmp(iv[b].hi, iv[a].hi, len) > 0)
-			memcpy(iv[a].hi, iv[b].hi, len);
-		iv[b].e = NULL;
-	}
-	if (ret < 0) {
-		free(iv);
-		return -1;
-	}
-	for (unsigned int a = 0, b = 0; b < n; b++)
-		if (iv[b].e)
-			iv[a++] = iv[b];
-	for (m = 0; m < n && iv[m].e; m++)
-		;
-	if (automerge) {
-		/* adjacent intervals join too */
-		unsigned int a = 0;
-
-		for (unsigned int b = 1; b < m; b++) {
-			uint8_t next[NFH_VAL_MAXLEN];
-
-			memcpy(next, iv[a].hi, len);
-			if (!be_inc(next, len) && !memcmp(next, iv[b].lo, len) &&
-			    !iv[a].o.data && !iv[b].o.data) {
-				memcpy(iv[a].hi, iv[b].hi, len);
-				continue;
-			}
-			iv[++a] = iv[b];
-		}
-		if (m)
-			m = a + 1;
-	}
-	if (m && memcmp(iv[0].lo, zero, len))
-		ival_put(k, key, zero, NFT_SET_ELEM_INTERVAL_END, data, NULL);
-	for (unsigned int a = 0; a < m; a++) {
-		uint8_t end[NFH_VAL_MAXLEN];
-		bool wrap;
-
-		ival_put(k, key, iv[a].lo, 0, data, &iv[a].o);
-		memcpy(end, iv[a].hi, len);
-		wrap = be_inc(end, len);
-		if (!wrap && !(a + 1 < m && !memcmp(end, iv[a + 1].lo, len)))
-			ival_put(k, key, end, NFT_SET_ELEM_INTERVAL_END, data, NULL);
-	}
-	free(iv);
-	return 0;
-}
-
-static int lin_elems(struct elem_sink *k, const struct expr *key,
-		     const struct expr *data, const struct expr *elems,
-		     uint32_t set_flags, bool automerge)
-{
-	const struct expr *i;
-
-	if ((set_flags & NFT_SET_INTERVAL) && key->kind != EXPR_CONCAT)
-		return lin_intervals(k, key, data, elems, automerge);
-	list_for_each_entry(i, &elems->set.exprs, list) {
-		struct elem_opts o;
-		const struct expr *kx = elem_split(i, &o);
-		uint8_t buf[NFH_VAL_MAXLEN];
-		unsigned int n = key_data(key, kx, false, buf);
-		struct nftnl_set_elem *el = elem_new(buf, n, 0);
-
-		if (set_flags & NFT_SET_INTERVAL) {
-			/* concatenated intervals: an inclusive end with each */
-			key_data(key, kx, true, buf);
-			nftnl_set_elem_set(el, NFTNL_SET_ELEM_KEY_END, buf, n);
-		}
-		elem_opts_put(el, data, &o);
-		sink_put(k, el, elem_size(n, &o));
-	}
-	return 0;
-}
-
 static bool elems_have_interval(const struct expr *set)
 {
 	const struct expr *i, *j;
@@ -684,6 +303,31 @@ static bool elems_have_interval(const struct expr *set)
 					return true;
 	}
 	return false;
+}
+
+/* packs the elements of @elems (which it empties) into @st */
+static void pack_elems(struct elem_store *st, const struct expr *key,
+		       const struct expr *data, struct expr *elems)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &elems->set.exprs, list) {
+		list_del(&i->list);
+		elem_store_add(st, key, data, i);
+	}
+	elems->set.size = 0;
+}
+
+static int lin_elems(struct lin_ctx *ctx, struct elem_emit *em,
+		     struct elem_store *st, uint32_t set_flags)
+{
+	em->batch = ctx->batch;
+	em->msgs = ctx->msgs;
+	em->interval = (set_flags & NFT_SET_INTERVAL) &&
+		       em->key->kind != EXPR_CONCAT;
+	em->concat_interval = (set_flags & NFT_SET_INTERVAL) &&
+			      em->key->kind == EXPR_CONCAT;
+	return elem_emit(em, st);
 }
 
 /* --- sets --------------------------------------------------------------- */
@@ -747,13 +391,16 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->set;
 	struct nftnl_set *nls = nftnl_set_alloc();
-	struct elem_sink k = {
-		.ctx = ctx, .msg_type = NFT_MSG_NEWSETELEM,
-		.flags = NLM_F_CREATE, .loc = &cmd->loc,
+	struct elem_emit em = {
+		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
+		.family = cmd->h.family, .table = cmd->h.table, .set = cmd->h.set,
+		.loc = &cmd->loc, .key = s->key, .data = s->data,
+		.automerge = s->automerge,
 	};
 	int ret = 0;
 
 	s->id = ++ctx->nfh->set_id;
+	em.set_id = s->id;
 	set_ident(nls, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, s->flags);
 	set_key_put(nls, s->key, s->data, s->flags);
@@ -766,14 +413,21 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	if (s->size)
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
 	set_udata_put(nls, s->key, s->data, s->automerge, s->comment);
+	if (s->counter)
+		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
 		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
 		     cmd->h.family, NLO_SET, nls, &cmd->loc);
 	if (s->init && s->init->set.size) {
-		k.proto = nls;
-		ret = lin_elems(&k, s->key, s->data, s->init, s->flags,
-				s->automerge);
-		sink_flush(&k);
+		if (!s->store)
+			s->store = elem_store_new(s->key, s->data);
+		pack_elems(s->store, s->key, s->data, s->init);
+	}
+	if (s->store && s->store->n) {
+		ret = lin_elems(ctx, &em, s->store, s->flags);
+		/* the messages hold them now */
+		elem_store_free(s->store);
+		s->store = NULL;
 	}
 	return ret;
 }
@@ -781,20 +435,21 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->target;
-	struct nftnl_set *proto = nftnl_set_alloc();
 	bool del = cmd->op == CMD_DELETE || cmd->op == CMD_DESTROY;
-	struct elem_sink k = {
-		.ctx = ctx, .proto = proto, .loc = &cmd->loc,
+	const struct expr *data = del ? NULL : s->data;
+	struct elem_emit em = {
 		.msg_type = del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
-		.flags = del ? 0 : NLM_F_CREATE,
+		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
+		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
+		.loc = &cmd->loc, .key = s->key, .data = data,
+		.automerge = s->automerge,
 	};
+	struct elem_store *st = elem_store_new(s->key, data);
 	int ret;
 
-	set_ident(proto, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
-	ret = lin_elems(&k, s->key, del ? NULL : s->data, cmd->elems, s->flags,
-			false);
-	sink_flush(&k);
-	nftnl_set_free(proto);
+	pack_elems(st, s->key, data, cmd->elems);
+	ret = lin_elems(ctx, &em, st, s->flags);
+	elem_store_free(st);
 	return ret;
 }
 
@@ -806,13 +461,16 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	const struct expr *sel = selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
 	const char *name = data ? "__map%d" : "__set%d";
-	struct elem_sink k = {
-		.ctx = ctx, .msg_type = NFT_MSG_NEWSETELEM,
-		.flags = NLM_F_CREATE, .loc = &set->loc, .proto = nls,
-	};
-	struct nftnl_expr *e;
 	unsigned int id = ++ctx->nfh->set_id;
-	struct nl_item *it;
+	struct elem_emit em = {
+		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
+		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
+		.set = name, .set_id = id, .loc = &set->loc, .key = sel,
+		.data = data,
+	};
+	struct elem_store *st;
+	struct nftnl_expr *e;
+	int ret;
 
 	if (data)
 		flags |= NFT_SET_MAP;
@@ -824,14 +482,16 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
 	set_key_put(nls, sel, data, flags);
-	it = nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
-			  ctx->cmd->h.family, NLO_SET, nls, &set->loc);
-	if (lin_elems(&k, sel, data, set, flags, false) < 0)
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+		     ctx->cmd->h.family, NLO_SET, nls, &set->loc);
+	st = elem_store_new(sel, data);
+	pack_elems(st, sel, data, set);
+	ret = lin_elems(ctx, &em, st, flags);
+	elem_store_free(st);
+	if (ret < 0)
 		return -1;
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, k.count);
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
 	set_udata_put(nls, sel, data, false, NULL);
-	(void)it;
-	sink_flush(&k);
 
 	key_load(ctx, lhs);
 	e = add_expr(ctx, "lookup");

@@ -620,6 +620,8 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 	if (s->size)
 		fprintf(f, "\t\tsize %u\n", s->size);
 	set_flags_print(s->flags, f);
+	if (s->counter)
+		fprintf(f, "\t\tcounter\n");
 	if (s->automerge)
 		fprintf(f, "\t\tauto-merge\n");
 	if (s->timeout) {

@@ -5,6 +5,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter_bridge.h>
 
+#include <elems.h>
 #include <rule.h>
 
 void handle_free(struct handle *h)
@@ -176,6 +177,7 @@ void set_free(struct set *s)
 	expr_free(s->key);
 	expr_free(s->data);
 	expr_free(s->init);
+	elem_store_free(s->store);
 	free(s->comment);
 	free(s);
 }
