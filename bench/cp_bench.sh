@@ -29,7 +29,8 @@
 # Environment: MODE (full|quick) REPS WORKLOADS CHECK (rules|all|none)
 #   OPS (operations to time, default "check load list add1 delete"; load always runs)
 #   NFT (nft) NFH (this tree's src/.libs/nfh) TIMEOUT (s per command, 600)
-#   OUT (results dir, default bench/results)
+#   OUT (results dir, default bench/results) PB_NS (namespace, default pb-cp;
+#   another name lets two runs go at once)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
@@ -46,7 +47,8 @@ CHECK=${CHECK:-rules}; TIMEOUT=${TIMEOUT:-600}
 OPS=${OPS:-check load list add1 delete}
 NFT=${NFT:-nft}
 OUT=${OUT:-$HERE/results}
-NS=pb-cp DEV=pb-cp0
+NS=${PB_NS:-pb-cp} DEV=pb-cp0
+case $NS in pb-*) ;; *) pb_die "PB_NS must start with pb-" ;; esac
 
 if [ -z "${NFH:-}" ]; then
 	[ -x "$TOP/src/.libs/nfh" ] || pb_die "no $TOP/src/.libs/nfh: build first (scripts/setup.sh)"
@@ -58,7 +60,7 @@ if [ -z "${PB_CP_INNER:-}" ]; then
 	[ "$(id -u)" = 0 ] || pb_die "must run as root"
 	command -v "${NFT%% *}" >/dev/null || pb_die "$NFT not found (apt-get install nftables)"
 	PB_TIME=$(pb_build pb_time) || exit 1
-	export PB_TIME NFH MODE REPS WORKLOADS CHECK OPS TIMEOUT NFT OUT
+	export PB_NS=$NS PB_TIME NFH MODE REPS WORKLOADS CHECK OPS TIMEOUT NFT OUT
 	pb_ns_cleanup $NS
 	trap 'pb_ns_cleanup $NS' EXIT
 	trap 'exit 130' INT TERM
@@ -75,7 +77,7 @@ SCR=$(mktemp -d /tmp/bench-cp.XXXXXX)
 trap 'rm -rf "$SCR"' EXIT
 mkdir -p "$OUT"
 STAMP=$(date -u +%Y%m%d-%H%M%S)
-RAW=$OUT/cp-$STAMP.tsv; : > "$RAW"
+RAW=$OUT/cp-$STAMP-$NS.tsv; : > "$RAW"
 tools=("$NFT" "$NFH"); labels=(nft nfh)
 
 has_op() { case " $OPS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -123,6 +125,12 @@ for w in $WORKLOADS; do
 	has_op check || docheck=0
 	pb_log "workload $w: $(wc -l < "$f") lines, $(( $(stat -c %s "$f") / 1024 )) KiB"
 	for rep in $(seq 1 "$REPS"); do
+		lis=$(pb_nfnl_listeners)
+		if [ -n "$lis" ]; then
+			pb_log "WARNING: nf_tables event listeners present, loads will be slow for both tools:"
+			pb_log "$lis"
+		fi
+		emit "$w" - "$rep" env listeners "$(printf '%s' "$lis" | grep -c .)"
 		order=(0 1); [ $((rep % 2)) = 0 ] && order=(1 0)
 		for ti in "${order[@]}"; do
 			T=${tools[$ti]} lab=${labels[$ti]}
@@ -145,7 +153,7 @@ for w in $WORKLOADS; do
 done
 $NFT flush ruleset
 
-SUM=$OUT/cp-$STAMP.summary.md
+SUM=$OUT/cp-$STAMP-$NS.summary.md
 {
 	echo "# cp_bench $STAMP: mode $MODE, $REPS reps, $(nproc) CPUs, kernel $(uname -r), $($NFT --version 2>&1 | head -n 1)"
 	echo

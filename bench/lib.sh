@@ -14,6 +14,23 @@ pb_ns_cleanup() {
   done
 }
 
+# pb_nfnl_listeners: print one line per nfnetlink socket, in any network
+# namespace, subscribed to NFNLGRP_NFTABLES (group 7), e.g. an 'nft monitor'.
+# Netlink keeps its listener bitmap per protocol for the whole machine, so
+# while one exists every nf_tables commit in every namespace builds a
+# notification per rule and per set element: loads get several times slower.
+# (Groups is hex; bit 0x40 is group 7.)
+pb_nfnl_listeners() {
+  local p ino
+  for p in /proc/[0-9]*; do
+    ino=$(stat -L -c %i "$p/ns/net" 2>/dev/null) || continue
+    echo "$ino ${p#/proc/}"
+  done | sort -u -k1,1 | while read -r ino p; do
+    awk -v pid="$p" -v ino="$ino" 'NR > 1 && $2 == 12 && substr($4, length($4) - 1, 1) ~ /[4-7c-fC-F]/ {
+      print "netns " ino " (seen from pid " pid "): nfnetlink socket portid " $3 " listens to nf_tables events" }' "/proc/$p/net/netlink" 2>/dev/null
+  done
+}
+
 # pb_build NAME  -- compile bench/NAME.c into a scratch dir, echo binary path
 pb_build() {
   local src="$PB_DIR/$1.c" out="${PB_SCRATCH:-/tmp/bench-build}/$1"
@@ -112,6 +129,7 @@ pb_user_share_md() {
 pb_checks_md() {
 	awk -F'\t' '
 	$5 == "fail" { fail[++nf] = $1 " " $2 " rep " $3 " " $4 }
+	$4 == "env" && $5 == "listeners" && $6 > 0 { lis[++nl] = $1 " rep " $3 ": " $6 }
 	$4 == "list" && $5 == "lines" { lines[$1, $3, $2] = $6; ws[$1] = 1; if ($3 + 0 > maxrep) maxrep = $3 + 0 }
 	END {
 		print "Checks:"
@@ -120,6 +138,8 @@ pb_checks_md() {
 		for (w in ws) for (r = 1; r <= maxrep; r++)
 			if (((w, r, "nft") in lines) && ((w, r, "nfh") in lines) && lines[w, r, "nft"] != lines[w, r, "nfh"]) {
 				print "- listing length differs: " w " rep " r ": nft " lines[w, r, "nft"] " lines, nfh " lines[w, r, "nfh"]; bad++ }
+		for (i = 1; i <= nl; i++) print "- nf_tables event listeners present (kernel builds a notification per element, loads slowed for both tools): " lis[i]
 		if (!nf && !bad) print "- every command succeeded; nft and nfh listings have the same number of lines"
+		if (!nl) print "- no nf_tables event listener (nft monitor) anywhere on the machine during the run"
 	}' "$1"
 }
