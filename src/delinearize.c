@@ -1145,6 +1145,70 @@ static void kill(struct stmt **s)
 	}
 }
 
+/*
+ * A load nft merged from matches on adjacent fields ("udp sport 67 udp
+ * dport 68" as one 4-byte compare) is split into those fields again: @s
+ * keeps the first, the others follow it.  True if split.
+ */
+static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
+{
+	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
+	const struct proto_field *f[8];
+	const struct proto_desc *d;
+	unsigned int n = 0, off, end, pos = 0;
+	enum proto_base base = p->payload.base;
+	uint8_t bytes[NFH_VAL_MAXLEN];
+	struct stmt *at = s;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
+	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
+		return false;
+	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d || field_at(d, p->payload.offset, p->len))
+		return false;
+	off = p->payload.offset;
+	end = off + p->len;
+	while (off < end && n < array_size(f)) {
+		const struct proto_field *g = NULL;
+
+		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
+			    off + d->fields[i].len <= end) {
+				g = &d->fields[i];
+				break;
+			}
+		if (!g)
+			return false;
+		f[n++] = g;
+		off += g->len;
+	}
+	if (off != end || n < 2)
+		return false;
+	memcpy(bytes, r->val.data, sizeof(bytes));
+	for (unsigned int i = 0; i < n; i++) {
+		struct expr *v = raw_value(bytes + pos, f[i]->len / 8);
+		struct expr *l = payload_raw_alloc(&internal_location, base,
+						   f[i]->offset, f[i]->len);
+		struct stmt *ns;
+
+		pos += f[i]->len / 8;
+		if (i == 0) {
+			expr_free(rel->op.left);
+			expr_free(rel->op.right);
+			rel->op.left = l;
+			rel->op.right = v;
+			continue;
+		}
+		ns = match_stmt_alloc(&internal_location,
+				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
+		list_add(&ns->list, &at->list);
+		at = ns;
+	}
+	return true;
+}
+
 /* the header @d is used: its implicit test goes */
 static void header_used(struct deps *deps, const struct proto_desc *d)
 {
@@ -1431,6 +1495,10 @@ static void postprocess(struct delin_ctx *ctx)
 				deps.ll = s;
 			proto_ctx_update(&pctx, rel);
 			continue;
+		}
+		if (payload_expand(&pctx, s)) {
+			rel = s->expr;
+			next = list_next_entry(s, list);
 		}
 		if (!payload_match(&pctx, rel))
 			continue;

@@ -1378,6 +1378,59 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 }
 
+/* "FIELD == VALUE" on a whole-byte header field */
+static bool mergeable(const struct stmt *s)
+{
+	const struct expr *rel, *l;
+
+	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
+	       l->len % 8 == 0 && !(l->dtype->flags & DTYPE_F_BITMASK) &&
+	       l->dtype != &string_type && l->dtype != &ifname_type;
+}
+
+/*
+ * Matches on adjacent header fields load once, as in nft: "udp sport 67
+ * udp dport 68" is one 4-byte load and compare (nft merges up to 32 bits).
+ */
+static void payload_merge(struct rule *r)
+{
+	struct stmt *s, *next;
+
+	list_for_each_entry_safe(s, next, &r->stmts, list) {
+		struct expr *a, *b, *v;
+		unsigned int la, lb;
+
+		if (&next->list == &r->stmts || !mergeable(s) || !mergeable(next))
+			continue;
+		a = s->expr->op.left;
+		b = next->expr->op.left;
+		if (a->payload.base != b->payload.base ||
+		    a->payload.offset + a->len != b->payload.offset ||
+		    a->len + b->len > 32)
+			continue;
+		la = a->len / 8;
+		lb = b->len / 8;
+		v = constant_expr_alloc(&s->expr->op.right->loc, &integer_type,
+					BYTEORDER_BIG, a->len + b->len, NULL);
+		memcpy(v->val.data, s->expr->op.right->val.data, la);
+		memcpy(v->val.data + la, next->expr->op.right->val.data, lb);
+		s->expr->op.left = payload_raw_alloc(&a->loc, a->payload.base,
+						     a->payload.offset, a->len + b->len);
+		expr_free(a);
+		expr_free(s->expr->op.right);
+		s->expr->op.right = v;
+		list_del(&next->list);
+		stmt_free(next);
+		/* the merged match may merge with the one after it */
+		next = s;
+	}
+}
+
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 {
 	struct stmt *s, *next;
@@ -1399,6 +1452,8 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	}
 	if (r->comment && strlen(r->comment) > 128)
 		ret = err(ctx, &r->loc, "comment too long, 128 characters at most");
+	if (ret == 0)
+		payload_merge(r);
 	return ret;
 }
 
