@@ -1134,6 +1134,7 @@ struct deps {
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
 	struct stmt	*th;		/* meta l4proto */
+	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 };
 
 static void kill(struct stmt **s)
@@ -1519,6 +1520,17 @@ static void postprocess(struct delin_ctx *ctx)
 				rel->op.left = expr_clone(p);
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
+			}
+			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
+				const char *fn = p->payload.tmpl->name;
+
+				/* nft drops a single type it implied, not a set */
+				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
+				    rel->op.right->kind == EXPR_VALUE)
+					deps.icmp = s;
+				else if (strcmp(fn, "code") && strcmp(fn, "checksum") &&
+					 strcmp(fn, "type"))
+					kill(&deps.icmp);
 			}
 			/* a lone "vlan type" match keeps its "ether type 8021q" */
 			if (d == &proto_vlan && p->payload.tmpl &&

@@ -72,6 +72,13 @@ static bool rel_is_eq_const(const struct expr *rel)
 
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
+	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
+	    rel->op.left->payload.tmpl &&
+	    (rel->op.left->payload.desc == &proto_icmp ||
+	     rel->op.left->payload.desc == &proto_icmp6) &&
+	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT))
+		pctx->icmp_type = true;
 	const struct expr *l, *r;
 	const struct proto_desc *d;
 	uint64_t v;
@@ -223,6 +230,61 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	return 0;
 }
 
+/*
+ * Fields that only exist in some icmp messages test the type first, as
+ * nft does: "icmp id 10" is "icmp type { echo-request, echo-reply }".
+ */
+static void icmp_dep(struct eval_ctx *ctx, const struct expr *p)
+{
+	static const struct {
+		const struct proto_desc	*desc;
+		const char		*field;
+		uint8_t			types[3];
+		unsigned int		n;
+	} deps[] = {
+		{ &proto_icmp, "id", { 8, 0 }, 2 },
+		{ &proto_icmp, "sequence", { 8, 0 }, 2 },
+		{ &proto_icmp, "gateway", { 5 }, 1 },
+		{ &proto_icmp, "mtu", { 3 }, 1 },
+		{ &proto_icmp6, "id", { 128, 129 }, 2 },
+		{ &proto_icmp6, "sequence", { 128, 129 }, 2 },
+		{ &proto_icmp6, "mtu", { 2 }, 1 },
+		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
+		{ &proto_icmp6, "max-delay", { 130, 131, 132 }, 3 },
+	};
+	const struct proto_field *type;
+	struct expr *lhs, *rhs, *rel;
+	struct stmt *s;
+
+	if (ctx->pctx.icmp_type || !p->payload.tmpl)
+		return;
+	for (unsigned int i = 0; i < array_size(deps); i++) {
+		if (deps[i].desc != p->payload.desc ||
+		    strcmp(deps[i].field, p->payload.tmpl->name))
+			continue;
+		type = proto_field_lookup(deps[i].desc, "type");
+		lhs = payload_expr_alloc(&internal_location, deps[i].desc, type);
+		if (deps[i].n == 1) {
+			rhs = constant_expr_u64(&internal_location, type->dtype,
+						BYTEORDER_BIG, 8, deps[i].types[0]);
+		} else {
+			rhs = compound_expr_alloc(&internal_location, EXPR_SET);
+			for (unsigned int k = 0; k < deps[i].n; k++)
+				compound_expr_add(rhs, constant_expr_u64(&internal_location,
+									 type->dtype, BYTEORDER_BIG,
+									 8, deps[i].types[k]));
+			rhs->dtype = type->dtype;
+			rhs->len = 8;
+			rhs->byteorder = BYTEORDER_BIG;
+		}
+		rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+		s = match_stmt_alloc(&internal_location, rel);
+		list_add_tail(&s->list, &ctx->stmt->list);
+		ctx->pctx.icmp_type = true;
+		return;
+	}
+}
+
 static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 {
 	const struct proto_desc *d = p->payload.desc;
@@ -247,7 +309,11 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	case PROTO_BASE_NETWORK_HDR:
 		return nh_dep(ctx, p, d);
 	case PROTO_BASE_TRANSPORT_HDR:
-		return th_dep(ctx, p, d);
+		if (th_dep(ctx, p, d) < 0)
+			return -1;
+		if (d == &proto_icmp || d == &proto_icmp6)
+			icmp_dep(ctx, p);
+		return 0;
 	default:
 		return 0;
 	}
