@@ -147,8 +147,10 @@ static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG),
-			ct_expr_alloc(&internal_location, key, dir));
+		struct expr *c = ct_expr_alloc(&internal_location, key, dir);
+
+		ct_expr_family(c, ctx->family);
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
 		return;
 	}
 	s = stmt_alloc(&internal_location, STMT_CT);

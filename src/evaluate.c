@@ -338,6 +338,13 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   family_name(ctx->family));
 	if (t->dir_only && c->ct.dir < 0)
 		return err(ctx, &c->loc, "ct %s needs a direction", t->name);
+	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
+	    ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
+		return err(ctx, &c->loc,
+			   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
+			   t->name, family_name(ctx->family),
+			   c->ct.dir ? "reply" : "original", t->name, t->name);
+	ct_expr_family(c, ctx->family);
 	return 0;
 }
 
