@@ -42,6 +42,11 @@ const struct proto_desc proto_arp = {
 		FI("hlen", 32, 8),
 		FI("plen", 40, 8),
 		F("operation", arpop_type, 48, 16, BIG),
+		/* addresses for ethernet and ipv4, the only layout in use */
+		F("saddr ether", etheraddr_type, 64, 48, BIG),
+		F("saddr ip", ipaddr_type, 112, 32, BIG),
+		F("daddr ether", etheraddr_type, 144, 48, BIG),
+		F("daddr ip", ipaddr_type, 192, 32, BIG),
 	},
 };
 
