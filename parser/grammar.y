@@ -85,6 +85,20 @@ static struct expr *elem_set_expr(struct expr *key, const struct location *loc)
 	return set_elem_expr_alloc(loc, key);
 }
 
+/* "snat ip to", "dnat ip6 to": the address family of a nat statement */
+static int nat_family(struct parser_state *state, struct stmt *s,
+		      const char *name, const struct location *loc)
+{
+	if (!strcmp(name, "ip"))
+		s->nat.family = NFPROTO_IPV4;
+	else if (!strcmp(name, "ip6"))
+		s->nat.family = NFPROTO_IPV6;
+	else
+		return error_queue(state->msgs, loc,
+				   "nat takes ip or ip6 here, not %s", name);
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -196,7 +210,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key
+%type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list mask_list
@@ -1392,35 +1408,21 @@ nat_stmt		:	nat_stmt_args
 			}
 			;
 
-nat_stmt_args		:	SNAT TO stmt_value
+nat_stmt_args		:	nat_type TO nat_addr
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_SNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
+				$$ = $3;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				free($2);
 			}
-			|	SNAT TO stmt_value COLON basic_rhs_expr
+			|	nat_type HDR TO nat_addr
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_SNAT;
-				$$->nat.addr = $3;
-				$$->nat.proto = $5;
-				free($1); free($2);
-			}
-			|	DNAT TO stmt_value
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_DNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
-			}
-			|	DNAT TO stmt_value COLON basic_rhs_expr
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_DNAT;
-				$$->nat.addr = $3;
-				$$->nat.proto = $5;
-				free($1); free($2);
+				$$ = $4;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($3);
 			}
 			|	MASQUERADE
 			{
@@ -1447,6 +1449,30 @@ nat_stmt_args		:	SNAT TO stmt_value
 				$$->nat.type = NFH_NAT_REDIR;
 				$$->nat.proto = $4;
 				free($1); free($2);
+			}
+			;
+
+nat_type		:	SNAT	{ $$ = NFH_NAT_SNAT; free($1); }
+			|	DNAT	{ $$ = NFH_NAT_DNAT; free($1); }
+			;
+
+/* after "snat ip" or "dnat ip6" */
+nat_addr		:	stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+			}
+			|	stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+				$$->nat.proto = $3;
+			}
+			|	'[' basic_rhs_expr ']' COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $2;
+				$$->nat.proto = $5;
 			}
 			;
 

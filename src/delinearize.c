@@ -759,6 +759,7 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->nat.type = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
 			      NFH_NAT_SNAT : NFH_NAT_DNAT;
 		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
+		s->nat.print_family = ctx->family == NFPROTO_INET;
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));

@@ -1373,10 +1373,24 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 	if (!s->nat.addr)
 		return 0;
-	if (ctx->family == NFPROTO_INET)
+	if (s->nat.family) {
+		/* "snat ip to": in inet the statement names its family */
+		const struct proto_desc *want = s->nat.family == NFPROTO_IPV4 ?
+						&proto_ip : &proto_ip6;
+
+		if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+		    ctx->family != s->nat.family)
+			return err(ctx, &s->loc, "nat %s is not valid in family %s",
+				   want->name, family_name(ctx->family));
+		if (ctx->family == NFPROTO_INET &&
+		    nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
+			return -1;
+	} else if (ctx->family == NFPROTO_INET) {
 		return err(ctx, &s->loc,
-			   "nat to an address in the inet family needs \"ip\" or \"ip6\" after the statement, which is not supported yet");
-	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+			   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
+	}
+	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
+	     &ipaddr_type : &ip6addr_type;
 	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
 				  dt->size, NULL);
 	ret = rhs_eval(ctx, lhs, &s->nat.addr);
@@ -1385,6 +1399,8 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	    s->nat.addr->kind != EXPR_RANGE)
 		return err(ctx, &s->nat.addr->loc,
 			   "nat address must be an address or a range");
+	if (s->nat.family)
+		return ret;
 	s->nat.family = ctx->family;
 	return ret;
 }

@@ -476,6 +476,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		};
 
 		fprintf(f, "%s", names[s->nat.type]);
+		if (s->nat.addr && s->nat.print_family)
+			fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
 		if (s->nat.addr) {
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;
@@ -488,7 +490,14 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				a->dtype = dt;
 			}
 			fprintf(f, " to ");
-			expr_print(a, o, f);
+			/* an ip6 address before a port goes in brackets */
+			if (s->nat.proto && dt == &ip6addr_type) {
+				fputc('[', f);
+				expr_print(a, o, f);
+				fputc(']', f);
+			} else {
+				expr_print(a, o, f);
+			}
 			expr_free(a);
 		}
 		if (s->nat.proto) {
