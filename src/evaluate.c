@@ -1467,6 +1467,27 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 }
 
+static bool implied_by_family(const struct eval_ctx *ctx, const struct stmt *s)
+{
+	const struct expr *rel, *l;
+	uint64_t want;
+
+	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
+	    l->kind != EXPR_META || l->meta.key != NFT_META_PROTOCOL)
+		return false;
+	if (ctx->family == NFPROTO_IPV4)
+		want = 0x0800;
+	else if (ctx->family == NFPROTO_IPV6)
+		want = 0x86dd;
+	else
+		return false;
+	return expr_value_u64(rel->op.right) == want;
+}
+
 /* "FIELD == VALUE" on a whole-byte header field */
 static bool mergeable(const struct stmt *s)
 {
@@ -1531,6 +1552,12 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
 			ret = -1;
+		else if (implied_by_family(ctx, s)) {
+			/* "meta protocol ip6" in an ip6 table: nft drops it */
+			list_del(&s->list);
+			stmt_free(s);
+			continue;
+		}
 		if (s->kind == STMT_VERDICT && &next->list != &r->stmts &&
 		    next->kind != STMT_COUNTER) {
 			/* nft refuses statements after a verdict, too */
