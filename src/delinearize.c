@@ -680,10 +680,28 @@ static const struct expr *elem_low(const struct expr *e)
 	       e->kind == EXPR_PREFIX ? e->prefix.expr : e;
 }
 
+/*
+ * Values compare as numbers; strings as nft compares them: as one integer
+ * read from the last byte to the first, so "lo" sorts before "eth0".
+ */
+static int typed_value_cmp(const struct expr *a, const struct expr *b)
+{
+	unsigned int n;
+
+	if (a->dtype != &ifname_type && a->dtype != &string_type)
+		return expr_value_cmp(a, b);
+	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :
+							expr_value_bytes(b);
+	for (unsigned int i = n; i > 0; i--)
+		if (a->val.data[i - 1] != b->val.data[i - 1])
+			return a->val.data[i - 1] < b->val.data[i - 1] ? -1 : 1;
+	return 0;
+}
+
 static int elem_cmp(const void *a, const void *b)
 {
-	return expr_value_cmp(elem_low(*(struct expr *const *)a),
-			      elem_low(*(struct expr *const *)b));
+	return typed_value_cmp(elem_low(*(struct expr *const *)a),
+			       elem_low(*(struct expr *const *)b));
 }
 
 /* elements print in ascending order, whatever order the kernel kept */
@@ -834,7 +852,7 @@ static int pair_cmp(const void *a, const void *b, void *data)
 
 	pair_low(data, a, &x);
 	pair_low(data, b, &y);
-	return expr_value_cmp(&x, &y);
+	return typed_value_cmp(&x, &y);
 }
 
 struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
