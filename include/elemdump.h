@@ -67,9 +67,19 @@ int elem_dump_add_msg(struct elem_dump *ed, const struct nlmsghdr *nlh);
 /* the elements held by a libnftnl set (offline cache, anonymous sets) */
 struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s);
 
-/* sorts by key: concatenations as nft lists them, others by value with an
- * interval's end before a start at the same value */
-void elem_dump_sort(struct elem_dump *ed, bool concat);
+enum elem_order {
+	ELEM_ORDER_BE,		/* keys are big-endian values (or strings) */
+	ELEM_ORDER_HOST,	/* keys are values in host byte order */
+	ELEM_ORDER_CONCAT,	/* concatenations */
+};
+
+/*
+ * Sorts by key, as nft lists elements: values by value, with an interval's
+ * end before a start at the same value; concatenations as one integer read
+ * from the last byte; concatenated intervals (a closing key each) stay in
+ * the order the kernel listed them.
+ */
+void elem_dump_sort(struct elem_dump *ed, enum elem_order order);
 
 static inline struct elem_drec *elem_drec(const struct elem_dump *ed, size_t i)
 {

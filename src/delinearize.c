@@ -329,14 +329,26 @@ static struct expr *elem_pair_expr(const struct elem_dump *ed,
 	return e;
 }
 
+/* how the kernel's bytes of keys like @key sort */
+static enum elem_order key_order(const struct expr *key)
+{
+	if (key->kind == EXPR_CONCAT)
+		return ELEM_ORDER_CONCAT;
+	if (key->byteorder == BYTEORDER_HOST && key->dtype != &ifname_type &&
+	    key->dtype != &string_type)
+		return ELEM_ORDER_HOST;
+	return ELEM_ORDER_BE;
+}
+
 /* the elements of @ed as raw values, typed later against what is looked up */
-static struct expr *elems_expr(struct elem_dump *ed, bool interval, bool concat)
+static struct expr *elems_expr(struct elem_dump *ed, bool interval,
+			       const struct expr *key)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	struct elem_pair *p;
 	size_t n;
 
-	elem_dump_sort(ed, concat);
+	elem_dump_sort(ed, key_order(key));
 	p = elem_pairs(ed, interval, &n);
 	for (size_t i = 0; i < n; i++)
 		compound_expr_add(set, elem_pair_expr(ed, &p[i]));
@@ -353,7 +365,7 @@ static struct expr *set_elements(struct nftnl_set *s)
 	struct expr *key = set_key_of(s), *set;
 
 	set = elems_expr(ed, nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL,
-			 key->kind == EXPR_CONCAT);
+			 key);
 	expr_free(key);
 	elem_dump_free(ed);
 	return set;
@@ -830,8 +842,25 @@ struct set_elem_iter {
 	size_t			n;
 	size_t			next;
 	const struct expr	*key;
+	struct expr		*be_key;	/* owned, when @key is it */
 	const struct expr	*data;
 };
+
+/*
+ * The key the elements are typed by: interval sets keep values of host
+ * byte order big-endian in the kernel, so that they sort as numbers.
+ */
+static struct expr *interval_key(const struct set *s)
+{
+	struct expr *k;
+
+	if (!(s->flags & NFT_SET_INTERVAL) ||
+	    key_order(s->key) != ELEM_ORDER_HOST)
+		return NULL;
+	k = expr_clone(s->key);
+	k->byteorder = BYTEORDER_BIG;
+	return k;
+}
 
 /* an element's lowest value, typed as type_set_elems types it */
 static void pair_low(const struct set_elem_iter *it, const struct elem_pair *p,
@@ -864,9 +893,10 @@ struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
 	it->ed = cs->elems;
 	if (!it->ed)
 		it->ed = it->owned = elem_dump_from_nftnl(cs->nls);
-	it->key = s->key;
+	it->be_key = interval_key(s);
+	it->key = it->be_key ? it->be_key : s->key;
 	it->data = s->data;
-	elem_dump_sort(it->ed, concat);
+	elem_dump_sort(it->ed, key_order(it->key));
 	it->pairs = elem_pairs(it->ed, s->flags & NFT_SET_INTERVAL, &it->n);
 	if (!concat) {
 		/* values in ascending order, as set_sort puts them */
@@ -893,6 +923,7 @@ void set_elem_iter_free(struct set_elem_iter *it)
 	if (!it)
 		return;
 	elem_dump_free(it->owned);
+	expr_free(it->be_key);
 	free(it->pairs);
 	free(it);
 }
@@ -1412,11 +1443,14 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		struct elem_dump *ed = cs->elems ? cs->elems :
 				       elem_dump_from_nftnl(nls);
 
-		s->init = elems_expr(ed, s->flags & NFT_SET_INTERVAL,
-				     s->key->kind == EXPR_CONCAT);
+		struct expr *be_key = interval_key(s);
+		const struct expr *key = be_key ? be_key : s->key;
+
+		s->init = elems_expr(ed, s->flags & NFT_SET_INTERVAL, key);
 		if (ed != cs->elems)
 			elem_dump_free(ed);
-		type_set_elems(s->init, s->key, s->data);
+		type_set_elems(s->init, key, s->data);
+		expr_free(be_key);
 	}
 	return s;
 }

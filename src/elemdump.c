@@ -432,13 +432,9 @@ struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s)
 
 /* --- order ----------------------------------------------------------------- */
 
-/*
- * Concatenated keys list in the order nft lists them: as one integer read
- * in host (little-endian) byte order, so from the last byte to the first.
- */
-static int cmp_concat(const void *a, const void *b)
+/* keys as one integer in host (little-endian) byte order: last byte first */
+static int cmp_le(const struct elem_drec *x, const struct elem_drec *y)
 {
-	const struct elem_drec *x = a, *y = b;
 	const uint8_t *kx = (const uint8_t *)(x + 1), *ky = (const uint8_t *)(y + 1);
 	unsigned int n = x->klen < y->klen ? x->klen : y->klen;
 
@@ -446,6 +442,19 @@ static int cmp_concat(const void *a, const void *b)
 		if (kx[i - 1] != ky[i - 1])
 			return kx[i - 1] < ky[i - 1] ? -1 : 1;
 	return 0;
+}
+
+static int cmp_concat(const void *a, const void *b)
+{
+	return cmp_le(a, b);
+}
+
+static int cmp_host(const void *a, const void *b)
+{
+	const struct elem_drec *x = a, *y = b;
+	int d = cmp_le(x, y);
+
+	return d ? d : (int)(y->flags & ELEM_D_END) - (int)(x->flags & ELEM_D_END);
 }
 
 /* by key; at equal keys an interval's end sorts before the next start */
@@ -466,10 +475,15 @@ static void swap_recs(struct elem_dump *ed, size_t i, size_t j)
 	memcpy(elem_drec(ed, j), tmp, ed->recsz);
 }
 
-void elem_dump_sort(struct elem_dump *ed, bool concat)
+void elem_dump_sort(struct elem_dump *ed, enum elem_order order)
 {
-	int (*cmp)(const void *, const void *) = concat ? cmp_concat : cmp_value;
+	int (*cmp)(const void *, const void *) = order == ELEM_ORDER_CONCAT ? cmp_concat :
+						 order == ELEM_ORDER_HOST ? cmp_host :
+						 cmp_value;
 	bool up = true, down = true;
+
+	if (order == ELEM_ORDER_CONCAT && ed->kend)
+		return;
 
 	/* set backends dump in key order or its reverse more often than not */
 	for (size_t i = 1; i < ed->n && (up || down); i++) {
