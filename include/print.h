@@ -11,6 +11,8 @@ struct nftnl_rule;
 
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
+/* nfh describe: an expression's datatype, byte order, size and symbols */
+void describe_print(const struct expr *e, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* delinearize.c: kernel expressions back into statements */

@@ -10,6 +10,7 @@
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -89,8 +90,24 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
 
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
-		unsupported(ctx, "payload write");
+	if (b > 3) {
+		unsupported(ctx, "payload");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
+		/* a write; its field is found once the protocols are known */
+		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
+
+		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
+		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
+		if (!s->payload.val) {
+			stmt_free(s);
+			unsupported(ctx, "payload write");
+			return;
+		}
+		add_stmt(ctx, s);
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
@@ -160,7 +177,15 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (((const uint8_t *)xor)[i])
 			xor_zero = false;
 	if (!xor_zero) {
-		/* x & ~v ^ v is "x | v" */
+		bool pure_or = len == xlen;
+
+		for (uint32_t i = 0; pure_or && i < len; i++)
+			if ((uint8_t)~((const uint8_t *)mask)[i] != ((const uint8_t *)xor)[i])
+				pure_or = false;
+		/* x & ~v ^ v is "x | v"; otherwise keep both */
+		if (!pure_or)
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(mask, len));
 		b = binop_expr_alloc(&internal_location, OP_OR, l,
 				     raw_value(xor, xlen));
 	} else {
@@ -532,6 +557,26 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
+/* a nat statement's port range and flags */
+static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
+		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
+		      uint16_t aflags)
+{
+	struct expr *lo = NULL, *hi = NULL;
+
+	if (nftnl_expr_is_set(e, amin))
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
+	if (nftnl_expr_is_set(e, amax))
+		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
+	if (lo && hi)
+		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
+	else
+		s->nat.proto = lo ? lo : hi;
+	if (nftnl_expr_is_set(e, aflags))
+		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
+			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -602,6 +647,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
 			s->log.flags |= LOG_F_LEVEL;
 		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
+			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
+			s->log.flags |= LOG_F_FLAGS;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
@@ -623,20 +673,20 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
+		bool masq = name[0] == 'm';
+
 		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
-		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
 			unsupported(ctx, name);
 			return;
 		}
@@ -648,6 +698,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
 	} else {
 		unsupported(ctx, name);
@@ -1014,6 +1066,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
+		d = &proto_th;
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1213,6 +1267,88 @@ static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 		type_set_elems(m->op.right, m->op.left, data);
 }
 
+/* "meta mark | 0x10" as a value: the constant takes the selector's type */
+static void binop_type(struct expr *b)
+{
+	const struct expr *sel = b->op.left;
+
+	if (sel->kind == EXPR_BINOP) {
+		binop_type(b->op.left);
+		sel = b->op.left;
+	}
+	if (b->op.right->kind == EXPR_VALUE)
+		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
+	b->dtype = sel->dtype;
+	b->len = sel->len;
+	b->byteorder = sel->byteorder;
+}
+
+static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n && i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * A header write back to "FIELD set VALUE": a whole field written from an
+ * immediate, or the bits a mask leaves open in a load-modify-write.
+ */
+static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
+				struct stmt *s)
+{
+	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
+	const struct proto_desc *d = payload_desc(pctx, p);
+	const struct proto_field *f;
+	unsigned int bytes = p->len / 8;
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d)
+		return;
+	if (v->kind == EXPR_VALUE) {
+		f = field_at(d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		type_value(v, f->dtype, f->byteorder, f->len);
+	} else {
+		/* load, & mask (keeps the other bits), | value */
+		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
+					 v->op.left : v;
+		const struct expr *mask, *x = v->kind == EXPR_BINOP &&
+					     v->op.op == OP_OR ? v->op.right : NULL;
+		uint64_t m, bits, val;
+		unsigned int first, len;
+
+		if (and->kind != EXPR_BINOP || and->op.op != OP_AND ||
+		    bytes > 8 || bytes == 0)
+			return;
+		mask = and->op.right;
+		m = ~be_to_u64(mask->val.data, bytes);
+		if (bytes < 8)
+			m &= (1ULL << (bytes * 8)) - 1;
+		if (!m)
+			return;
+		first = __builtin_clzll(m) - (64 - bytes * 8);
+		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
+		f = field_at(d, p->payload.offset + first, len);
+		if (!f)
+			return;
+		bits = m >> __builtin_ctzll(m);
+		val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
+		n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
+				      f->len, val);
+		n->byteorder = f->byteorder;
+		expr_free(s->payload.val);
+		s->payload.val = n;
+	}
+	expr_free(s->payload.expr);
+	s->payload.expr = payload_expr_alloc(&internal_location, d, f);
+	header_used(deps, d);
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -1229,6 +1365,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_META:
+		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
+			binop_type(s->meta.expr);
 		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
 			break;
 		want = meta_expr_alloc(&internal_location, s->meta.key);
@@ -1236,6 +1374,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_CT:
+		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
+			binop_type(s->ct.expr);
 		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
 			break;
 		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
@@ -1244,6 +1384,20 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	case STMT_PAYLOAD:
+		payload_set_resolve(pctx, deps, s);
+		break;
+	case STMT_REJECT:
+		/* in inet, netdev and bridge the icmp flavour follows the match */
+		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
+					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* the protocol test is the reject's own dependency */
+			kill(&deps->nh);
+		}
 		break;
 	default:
 		break;
@@ -1354,6 +1508,12 @@ static void postprocess(struct delin_ctx *ctx)
 				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
 					deps.nh = s;
 			}
+			/* "ip protocol tcp" is what a later tcp match needs */
+			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+			    (d == &proto_ip || d == &proto_ip6))
+				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}

@@ -1169,9 +1169,21 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT)
-		return err(ctx, &(*val)->loc,
-			   "setting a value from another expression is not supported yet");
+	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+		/* a value taken from the packet: "ct mark set meta mark" */
+		const struct expr *v;
+
+		if ((*val)->kind == EXPR_BINOP && binop_eval(ctx, val) < 0)
+			return -1;
+		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
+			return -1;
+		v = *val;
+		if (div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
+			return err(ctx, &v->loc,
+				   "%s is %u bits long, but %u bits are needed here",
+				   v->dtype->name, v->len, lhs->len);
+		return 0;
+	}
 	if (rhs_eval(ctx, lhs, val) < 0)
 		return -1;
 	if ((*val)->kind != EXPR_VALUE)
@@ -1202,6 +1214,19 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &s->loc, "reject is not supported in the arp family");
+	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
+				   ctx->family == NFPROTO_NETDEV ||
+				   ctx->family == NFPROTO_BRIDGE)) {
+		/* a known network protocol gets its own port-unreachable */
+		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh == &proto_ip || nh == &proto_ip6) {
+			s->reject.type = NFT_REJECT_ICMP_UNREACH;
+			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
+		}
+		return 0;
+	}
 	if (s->reject.type == NFT_REJECT_TCP_RST) {
 		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
 			return -1;
@@ -1245,6 +1270,23 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	    ctx->family != NFPROTO_INET)
 		return err(ctx, &s->loc, "nat is not supported in family %s",
 			   family_name(ctx->family));
+	if (s->nat.proto) {
+		const struct proto_desc *th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
+
+		if (!th || th == &proto_icmp || th == &proto_icmp6)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+					  BYTEORDER_BIG, 16, NULL);
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+		expr_free(lhs);
+		if (ret < 0)
+			return -1;
+		if (s->nat.proto->kind != EXPR_VALUE &&
+		    s->nat.proto->kind != EXPR_RANGE)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port or a port range is expected here");
+	}
 	if (!s->nat.addr)
 		return 0;
 	if (ctx->family == NFPROTO_INET)
@@ -1276,10 +1318,13 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
+	case STMT_LOG:
+		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
+			return err(ctx, &s->loc, "log level and group are mutually exclusive");
+		return 0;
 	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:
-	case STMT_LOG:
 		return 0;
 	case STMT_NOTRACK:
 		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||

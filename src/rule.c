@@ -145,6 +145,9 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_RULE:
 		rule_free(cmd->rule);
 		break;
+	case CMD_OBJ_EXPR:
+		expr_free(cmd->expr);
+		break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:
 		set_free(cmd->set);
