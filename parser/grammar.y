@@ -1644,6 +1644,17 @@ ct_expr			:	CT word
 				if (!$$)
 					YYERROR;
 			}
+			|	CT ct_dir HDR word
+			{
+				/* "ct original ip6 saddr" */
+				char *key = xasprintf("%s %s", $3, $4);
+
+				$$ = ct_expr_parse(&@$, key, &@3, $2, &@2, state->msgs);
+				free(key);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 ct_dir			:	ORIGINAL
