@@ -99,6 +99,7 @@ struct stmt {
 			struct expr	*addr;
 			struct expr	*proto;
 			uint32_t	flags;
+			bool		print_family;	/* inet: "snat ip to" */
 		} nat;
 		struct {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */

@@ -85,6 +85,20 @@ static struct expr *elem_set_expr(struct expr *key, const struct location *loc)
 	return set_elem_expr_alloc(loc, key);
 }
 
+/* "snat ip to", "dnat ip6 to": the address family of a nat statement */
+static int nat_family(struct parser_state *state, struct stmt *s,
+		      const char *name, const struct location *loc)
+{
+	if (!strcmp(name, "ip"))
+		s->nat.family = NFPROTO_IPV4;
+	else if (!strcmp(name, "ip6"))
+		s->nat.family = NFPROTO_IPV6;
+	else
+		return error_queue(state->msgs, loc,
+				   "nat takes ip or ip6 here, not %s", name);
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -184,6 +198,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
+%token <string> SADDR "saddr" DADDR "daddr"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -195,7 +210,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key
+%type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list mask_list
@@ -217,7 +234,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { handle_free(&$$); } <handle>
 
 %precedence HDR_SYM
-%precedence STRING
+%precedence STRING HDR
 %nonassoc MASK_LIST
 %left COMMA
 %left '|'
@@ -1391,35 +1408,21 @@ nat_stmt		:	nat_stmt_args
 			}
 			;
 
-nat_stmt_args		:	SNAT TO stmt_value
+nat_stmt_args		:	nat_type TO nat_addr
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_SNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
+				$$ = $3;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				free($2);
 			}
-			|	SNAT TO stmt_value COLON basic_rhs_expr
+			|	nat_type HDR TO nat_addr
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_SNAT;
-				$$->nat.addr = $3;
-				$$->nat.proto = $5;
-				free($1); free($2);
-			}
-			|	DNAT TO stmt_value
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_DNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
-			}
-			|	DNAT TO stmt_value COLON basic_rhs_expr
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_DNAT;
-				$$->nat.addr = $3;
-				$$->nat.proto = $5;
-				free($1); free($2);
+				$$ = $4;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($3);
 			}
 			|	MASQUERADE
 			{
@@ -1446,6 +1449,30 @@ nat_stmt_args		:	SNAT TO stmt_value
 				$$->nat.type = NFH_NAT_REDIR;
 				$$->nat.proto = $4;
 				free($1); free($2);
+			}
+			;
+
+nat_type		:	SNAT	{ $$ = NFH_NAT_SNAT; free($1); }
+			|	DNAT	{ $$ = NFH_NAT_DNAT; free($1); }
+			;
+
+/* after "snat ip" or "dnat ip6" */
+nat_addr		:	stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+			}
+			|	stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+				$$->nat.proto = $3;
+			}
+			|	'[' basic_rhs_expr ']' COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $2;
+				$$->nat.proto = $5;
 			}
 			;
 
@@ -1598,6 +1625,25 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
 				free($1);
 			}
+			|	HDR SADDR HDR
+			{
+				/* arp saddr ip, arp saddr ether */
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR DADDR HDR
+			{
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
 			|	HDR field_word
 			{
 				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
@@ -1644,6 +1690,17 @@ ct_expr			:	CT word
 				if (!$$)
 					YYERROR;
 			}
+			|	CT ct_dir HDR word
+			{
+				/* "ct original ip6 saddr" */
+				char *key = xasprintf("%s %s", $3, $4);
+
+				$$ = ct_expr_parse(&@$, key, &@3, $2, &@2, state->msgs);
+				free(key);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 ct_dir			:	ORIGINAL
@@ -1661,6 +1718,8 @@ field_word		:	STRING
 
 keyword_word		:	PRIORITY | BYTES | PACKETS | PREFIX | LEVEL
 			|	DEVICE | GROUP | FLAGS | HANDLE | INDEX | RATE
+			|	SADDR %prec HDR_SYM
+			|	DADDR %prec HDR_SYM
 			;
 
 rhs_expr		:	concat_rhs_expr

@@ -120,13 +120,20 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		else
 			fprintf(f, "meta %s", meta_template(e->meta.key)->name);
 		break;
-	case EXPR_CT:
+	case EXPR_CT: {
+		const char *name = ct_template(e->ct.key)->name;
+		const char *fam = "";
+
+		/* nft names the address family of saddr and daddr */
+		if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
+			fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
 		if (e->ct.dir >= 0)
-			fprintf(f, "ct %s %s", e->ct.dir ? "reply" : "original",
-				ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s %s%s", e->ct.dir ? "reply" : "original",
+				fam, name);
 		else
-			fprintf(f, "ct %s", ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s%s", fam, name);
 		break;
+	}
 	case EXPR_BINOP:
 		expr_print(e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
@@ -469,6 +476,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		};
 
 		fprintf(f, "%s", names[s->nat.type]);
+		if (s->nat.addr && s->nat.print_family)
+			fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
 		if (s->nat.addr) {
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;
@@ -481,7 +490,14 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				a->dtype = dt;
 			}
 			fprintf(f, " to ");
-			expr_print(a, o, f);
+			/* an ip6 address before a port goes in brackets */
+			if (s->nat.proto && dt == &ip6addr_type) {
+				fputc('[', f);
+				expr_print(a, o, f);
+				fputc(']', f);
+			} else {
+				expr_print(a, o, f);
+			}
 			expr_free(a);
 		}
 		if (s->nat.proto) {
@@ -672,12 +688,9 @@ static void set_flags_print(uint32_t flags, FILE *f)
 	fputc('\n', f);
 }
 
-void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+static void set_head_print(const struct set *s, const struct output_ctx *o,
+			   FILE *f)
 {
-	const struct expr *i;
-	unsigned int count = 0;
-	const char *d = "";
-
 	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
@@ -709,6 +722,15 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 	}
 	if (s->comment)
 		fprintf(f, "\t\tcomment \"%s\"\n", s->comment);
+}
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *i;
+	unsigned int count = 0;
+	const char *d = "";
+
+	set_head_print(s, o, f);
 	if (s->init && !list_empty(&s->init->set.exprs) &&
 	    !(o->flags & NFH_OUTPUT_TERSE)) {
 		fprintf(f, "\t\telements = { ");
@@ -719,6 +741,37 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 			d = elem_delim(s->key, &count);
 		}
 		fprintf(f, " }\n");
+	}
+	fprintf(f, "\t}\n");
+}
+
+/*
+ * A kernel set: its elements are typed and printed one at a time, so that
+ * listing a million elements never holds a million expressions.
+ */
+static void kernel_set_print(struct cache_set *cs, const struct set *s,
+			     const struct output_ctx *o, FILE *f)
+{
+	struct set_elem_iter *it;
+	unsigned int count = 0;
+	const char *d = "\t\telements = { ";
+	bool any = false;
+	struct expr *e;
+
+	set_head_print(s, o, f);
+	if (!(o->flags & NFH_OUTPUT_TERSE)) {
+		it = set_elem_iter_new(cs, s);
+		while ((e = set_elem_iter_next(it))) {
+			fputs(d, f);
+			expr_print(e, o, f);
+			expr_free(e);
+			count++;
+			d = elem_delim(s->key, &count);
+			any = true;
+		}
+		if (any)
+			fprintf(f, " }\n");
+		set_elem_iter_free(it);
 	}
 	fprintf(f, "\t}\n");
 }
@@ -738,10 +791,10 @@ static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;
-		s = delin_set(t, cs, true);
+		s = delin_set(t, cs, false);
 		if (!*first && which < 0)
 			fputc('\n', f);
-		set_decl_print(s, o, f);
+		kernel_set_print(cs, s, o, f);
 		set_free(s);
 		*first = false;
 	}
