@@ -36,6 +36,7 @@ struct symbol {
 
 #define DTYPE_F_BITMASK		0x1	/* values combine with ',' and print as a list */
 #define DTYPE_F_PREFIX		0x2	/* prefixes print as a/n */
+#define DTYPE_F_HEXSYMS		0x4	/* describe lists the symbols in hex */
 
 /**
  * struct datatype - how a value is read from text and printed back
@@ -80,6 +81,11 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);
+
+/* "1d2h3m4s5ms" or a plain number of seconds -> milliseconds; 0 or -1 */
+int time_parse(const char *str, uint64_t *ms);
+/* milliseconds -> "1d2h3m4s5ms", as nft prints timeouts */
+void time_print(uint64_t ms, FILE *f);
 bool datatype_is_integer(const struct datatype *dtype);
 
 /* symbol table helpers */

@@ -11,10 +11,15 @@ struct nftnl_rule;
 
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
+/* nfh describe: an expression's datatype, byte order, size and symbols */
+void describe_print(const struct expr *e, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
+struct cache_set;
+/* a kernel set as a declaration; its elements too if @elems */
+struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems);
 
 enum list_what {
 	LIST_RULESET,
@@ -22,7 +27,12 @@ enum list_what {
 	LIST_TABLE,
 	LIST_CHAINS,
 	LIST_CHAIN,
+	LIST_SETS,
+	LIST_MAPS,
+	LIST_SET,	/* also a map; its name is passed as @chain */
 };
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f);
 
 /* prints the listing as nft list does; returns -1 if the object is missing */
 int print_listing(struct cache *c, enum list_what what, unsigned int family,

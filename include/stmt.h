@@ -21,6 +21,7 @@ enum stmt_kind {
 	STMT_FWD,
 	STMT_DUP,
 	STMT_NAT,
+	STMT_SET,		/* add|update|delete @set { key ... } */
 };
 
 enum nat_type {
@@ -72,6 +73,7 @@ struct stmt {
 			int		icmp_code; /* -1: none */
 			struct expr	*expr;
 			unsigned int	family;
+			bool		print_default;	/* netdev, bridge */
 		} reject;
 		struct {
 			unsigned int	key;
@@ -98,6 +100,13 @@ struct stmt {
 			struct expr	*proto;
 			uint32_t	flags;
 		} nat;
+		struct {
+			unsigned int	op;	/* NFT_DYNSET_OP_* */
+			struct expr	*set;	/* EXPR_SET_REF */
+			struct expr	*key;
+			uint64_t	timeout;	/* ms, 0: none */
+			struct list_head stmts;	/* per-element statements */
+		} set;
 	};
 };
 
@@ -129,5 +138,7 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   struct list_head *msgs);
 
 const char *log_level_name(unsigned int level);
+/* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
+int stmt_nat_flag(const char *name);
 
 #endif

@@ -10,6 +10,7 @@
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -20,6 +21,7 @@
 #include <evaluate.h>
 #include <print.h>
 #include <proto.h>
+#include <set.h>
 
 #define NREGS	(NFT_REG32_15 + 1)
 
@@ -87,8 +89,24 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
 
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
-		unsupported(ctx, "payload write");
+	if (b > 3) {
+		unsupported(ctx, "payload");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
+		/* a write; its field is found once the protocols are known */
+		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
+
+		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
+		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
+		if (!s->payload.val) {
+			stmt_free(s);
+			unsupported(ctx, "payload write");
+			return;
+		}
+		add_stmt(ctx, s);
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
@@ -158,7 +176,15 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (((const uint8_t *)xor)[i])
 			xor_zero = false;
 	if (!xor_zero) {
-		/* x & ~v ^ v is "x | v" */
+		bool pure_or = len == xlen;
+
+		for (uint32_t i = 0; pure_or && i < len; i++)
+			if ((uint8_t)~((const uint8_t *)mask)[i] != ((const uint8_t *)xor)[i])
+				pure_or = false;
+		/* x & ~v ^ v is "x | v"; otherwise keep both */
+		if (!pure_or)
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(mask, len));
 		b = binop_expr_alloc(&internal_location, OP_OR, l,
 				     raw_value(xor, xlen));
 	} else {
@@ -220,9 +246,33 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 struct raw_elem {
 	uint8_t		key[NFH_VAL_MAXLEN];
+	uint8_t		key_end[NFH_VAL_MAXLEN];
 	uint32_t	len;
+	bool		has_key_end;
 	bool		end;
+	struct expr	*data;		/* a map's value: raw or a verdict */
+	uint64_t	timeout;
+	uint64_t	expires;
+	char		*comment;
+	bool		counter;
+	uint64_t	packets;
+	uint64_t	bytes;
 };
+
+/*
+ * Concatenated keys list in the order nft lists them: as one integer read
+ * in host (little-endian) byte order, so from the last byte to the first.
+ */
+static int raw_elem_cmp_concat(const void *a, const void *b)
+{
+	const struct raw_elem *x = a, *y = b;
+	unsigned int n = x->len < y->len ? x->len : y->len;
+
+	for (unsigned int i = n; i > 0; i--)
+		if (x->key[i - 1] != y->key[i - 1])
+			return x->key[i - 1] < y->key[i - 1] ? -1 : 1;
+	return 0;
+}
 
 /* by key; at equal keys an interval's end sorts before the next start */
 static int raw_elem_cmp(const void *a, const void *b)
@@ -231,6 +281,58 @@ static int raw_elem_cmp(const void *a, const void *b)
 	int d = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
 
 	return d ? d : (int)y->end - (int)x->end;
+}
+
+static int counter_cb(struct nftnl_expr *e, void *data)
+{
+	struct raw_elem *r = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter")) {
+		r->counter = true;
+		r->packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
+		r->bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
+	}
+	return 0;
+}
+
+static void raw_elem_read(struct nftnl_set_elem *el, struct raw_elem *r)
+{
+	uint32_t len;
+	const void *p;
+
+	p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY_END, &len);
+	if (p) {
+		r->has_key_end = true;
+		memcpy(r->key_end, p, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
+	}
+	r->end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
+		 (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+		  NFT_SET_ELEM_INTERVAL_END);
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_VERDICT)) {
+		const char *chain = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_CHAIN) ?
+				    nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_CHAIN) : NULL;
+
+		r->data = verdict_expr_alloc(&internal_location,
+					     (int)nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_VERDICT),
+					     chain);
+	} else if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_DATA, &len))) {
+		r->data = raw_value(p, len);
+	}
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_TIMEOUT))
+		r->timeout = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_TIMEOUT);
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_EXPIRATION))
+		r->expires = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_EXPIRATION);
+	if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_USERDATA, &len))) {
+		const struct nftnl_udata *attr;
+
+		nftnl_udata_for_each_data(p, len, attr)
+			if (nftnl_udata_type(attr) == SET_ELEM_UDATA_COMMENT) {
+				free(r->comment);
+				r->comment = xstrndup(nftnl_udata_get(attr),
+						      nftnl_udata_len(attr));
+			}
+	}
+	nftnl_set_elem_expr_foreach(el, counter_cb, r);
 }
 
 static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
@@ -254,42 +356,74 @@ static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
 		memset(&v[*n], 0, sizeof(v[*n]));
 		v[*n].len = len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len;
 		memcpy(v[*n].key, key, v[*n].len);
-		v[*n].end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
-			    (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
-			     NFT_SET_ELEM_INTERVAL_END);
+		raw_elem_read(el, &v[*n]);
 		(*n)++;
 	}
 	nftnl_set_elems_iter_destroy(it);
 	return v;
 }
 
+/* the key, under the element's options and its value */
+static struct expr *elem_wrap(struct expr *key, struct raw_elem *r)
+{
+	struct expr *e = key;
+
+	if (r->timeout || r->expires || r->comment || r->counter) {
+		e = set_elem_expr_alloc(&internal_location, key);
+		e->elem.timeout = r->timeout;
+		e->elem.expires = r->expires;
+		e->elem.comment = r->comment;
+		e->elem.counter = r->counter;
+		e->elem.packets = r->packets;
+		e->elem.bytes = r->bytes;
+		r->comment = NULL;
+	}
+	if (r->data) {
+		e = mapping_expr_alloc(&internal_location, e, r->data);
+		r->data = NULL;
+	}
+	return e;
+}
+
+static struct expr *set_key_of(const struct nftnl_set *nls);
+
 /*
- * Interval sets come as start and end (exclusive) pairs, in whatever order
- * the kernel's set backend dumps them: sort them first.
+ * Elements as raw values, typed later against what is looked up.  Interval
+ * sets come as start and end (exclusive) pairs, in whatever order the
+ * kernel's set backend dumps them: sort them first.  Concatenated intervals
+ * carry an inclusive end in the same element instead.
  */
 static struct expr *set_elements(struct nftnl_set *s)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
-	struct expr *start = NULL;
-	struct raw_elem *el;
+	struct raw_elem *el, *start = NULL;
+	struct expr *key;
 	unsigned int n;
 
 	el = collect_elems(s, &n);
-	if (interval)
-		qsort(el, n, sizeof(*el), raw_elem_cmp);
+	key = set_key_of(s);
+	qsort(el, n, sizeof(*el), key->kind == EXPR_CONCAT ? raw_elem_cmp_concat :
+							     raw_elem_cmp);
+	expr_free(key);
 	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v = raw_value(el[i].key, el[i].len);
+		struct raw_elem *r = &el[i];
+		struct expr *v = raw_value(r->key, r->len);
 
-		if (!interval) {
-			compound_expr_add(set, v);
+		if (r->has_key_end) {
+			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+						v, raw_value(r->key_end, r->len)), r));
 			continue;
 		}
-		if (el[i].end) {
+		if (!interval) {
+			compound_expr_add(set, elem_wrap(v, r));
+			continue;
+		}
+		if (r->end) {
 			if (start) {
 				v->flags |= EXPR_F_INTERVAL_END;
-				compound_expr_add(set, range_expr_alloc(&internal_location,
-									start, v));
+				compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+							raw_value(start->key, start->len), v), start));
 				start = NULL;
 			} else {
 				expr_free(v);
@@ -301,49 +435,166 @@ static struct expr *set_elements(struct nftnl_set *s)
 			struct expr *end = expr_clone(v);
 
 			end->flags |= EXPR_F_INTERVAL_END;
-			compound_expr_add(set, range_expr_alloc(&internal_location,
-								start, end));
+			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+						raw_value(start->key, start->len), end), start));
 		}
-		start = v;
+		expr_free(v);
+		start = r;
 	}
 	if (start) {
 		/* runs to the largest value */
-		struct expr *end = expr_clone(start);
+		struct expr *lo = raw_value(start->key, start->len);
+		struct expr *end = expr_clone(lo);
 
 		/* an inclusive end: no INTERVAL_END flag to subtract from */
 		memset(end->val.data, 0xff, expr_value_bytes(end));
-		compound_expr_add(set, range_expr_alloc(&internal_location, start, end));
+		compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+							lo, end), start));
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		expr_free(el[i].data);
+		free(el[i].comment);
 	}
 	free(el);
 	return set;
+}
+
+static struct expr *set_key_of(const struct nftnl_set *nls)
+{
+	struct set_udata ud;
+	struct expr *k;
+
+	set_udata_parse(nls, &ud);
+	free(ud.comment);
+	k = set_key_decode(nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE),
+			   nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN), ud.key_bo);
+	if (!k)
+		k = set_type_placeholder(NULL, &integer_type,
+					 nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN) * 8,
+					 BYTEORDER_BIG);
+	return k;
+}
+
+/* what a lookup reads: one register, or one per concatenated component */
+static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
+			       const struct expr *key)
+{
+	unsigned int slot = reg_index(sreg);
+	const struct expr *i;
+	struct expr *c;
+
+	if (key->kind != EXPR_CONCAT)
+		return reg_get(ctx, sreg);
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (slot >= NREGS || !ctx->regs[slot]) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, expr_clone(ctx->regs[slot]));
+		slot += div_round_up(i->len, 32);
+	}
+	c->len = key->len;
+	return c;
+}
+
+static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
+				    bool has_id, uint32_t id)
+{
+	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
+
+	/* offline, a rule still names its anonymous set by batch id */
+	if (!cs && has_id)
+		cs = cache_set_find_id(ctx->table, id);
+	return cs;
 }
 
 static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
-	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
-	struct expr *l = reg_get(ctx, sreg), *r;
+	struct cache_set *cs = lookup_set(ctx, name,
+					  nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID),
+					  nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID));
 	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) ?
 			 nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) : 0;
+	struct expr *l, *r, *key;
 
-	/* offline, a rule still names its anonymous set by batch id */
-	if (!cs && nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID))
-		cs = cache_set_find_id(ctx->table,
-				       nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID));
-	if (!l || !cs || nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
-		expr_free(l);
+	if (!cs) {
+		unsupported(ctx, "lookup");
+		return;
+	}
+	key = set_key_of(cs->nls);
+	l = lookup_lhs(ctx, sreg, key);
+	expr_free(key);
+	if (!l) {
 		unsupported(ctx, "lookup");
 		return;
 	}
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(cs->nls);
 	else
-		r = set_ref_expr_alloc(&internal_location, name);
+		r = set_ref_expr_alloc(&internal_location,
+				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
+		uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_DREG);
+		struct expr *m = map_expr_alloc(&internal_location, l, r);
+
+		if (dreg == NFT_REG_VERDICT)
+			add_stmt(ctx, verdict_stmt_alloc(&internal_location, m));
+		else
+			reg_set(ctx, dreg, m);
+		return;
+	}
 	add_stmt(ctx, match_stmt_alloc(&internal_location,
 				       relational_expr_alloc(&internal_location,
 							     flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ,
 							     l, r)));
+}
+
+static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
+
+static int dynset_expr_cb(struct nftnl_expr *e, void *data)
+{
+	delin_stmt_expr(data, e);
+	return 0;
+}
+
+static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
+	struct cache_set *cs = lookup_set(ctx, name,
+					  nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_ID),
+					  nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SET_ID));
+	struct rule *saved = ctx->rule, *tmp;
+	struct expr *key, *l;
+	struct stmt *s;
+
+	if (!cs || nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
+		unsupported(ctx, "dynset");
+		return;
+	}
+	key = set_key_of(cs->nls);
+	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
+	expr_free(key);
+	if (!l) {
+		unsupported(ctx, "dynset");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_SET);
+	s->set.op = nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_OP);
+	s->set.key = l;
+	s->set.set = set_ref_expr_alloc(&internal_location,
+					nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))
+		s->set.timeout = nftnl_expr_get_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
+	tmp = rule_alloc(&internal_location);
+	ctx->rule = tmp;
+	nftnl_expr_expr_foreach(e, dynset_expr_cb, ctx);
+	ctx->rule = saved;
+	list_splice_tail_init(&tmp->stmts, &s->set.stmts);
+	rule_free(tmp);
+	add_stmt(ctx, s);
 }
 
 static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -367,6 +618,26 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	reg_set(ctx, dreg, raw_value(data, len));
+}
+
+/* a nat statement's port range and flags */
+static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
+		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
+		      uint16_t aflags)
+{
+	struct expr *lo = NULL, *hi = NULL;
+
+	if (nftnl_expr_is_set(e, amin))
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
+	if (nftnl_expr_is_set(e, amax))
+		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
+	if (lo && hi)
+		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
+	else
+		s->nat.proto = lo ? lo : hi;
+	if (nftnl_expr_is_set(e, aflags))
+		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
+			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
 }
 
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -394,6 +665,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_range(ctx, e);
 	else if (!strcmp(name, "lookup"))
 		delin_lookup(ctx, e);
+	else if (!strcmp(name, "dynset"))
+		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "counter")) {
@@ -437,6 +710,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
 			s->log.flags |= LOG_F_LEVEL;
 		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
+			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
+			s->log.flags |= LOG_F_FLAGS;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
@@ -458,20 +736,20 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
+		bool masq = name[0] == 'm';
+
 		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
-		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
 			unsupported(ctx, name);
 			return;
 		}
@@ -483,6 +761,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
 	} else {
 		unsupported(ctx, name);
@@ -522,6 +802,7 @@ static void type_value(struct expr *v, const struct datatype *dt,
 
 static const struct expr *elem_low(const struct expr *e)
 {
+	e = elem_key(e);
 	return e->kind == EXPR_RANGE ? e->range.left :
 	       e->kind == EXPR_PREFIX ? e->prefix.expr : e;
 }
@@ -549,10 +830,11 @@ static void set_sort(struct expr *set)
 	free(v);
 }
 
+static void type_set_elems(struct expr *set, const struct expr *key,
+			   const struct expr *data);
+
 static void type_rhs(struct expr *r, const struct expr *lhs)
 {
-	struct expr *i;
-
 	switch (r->kind) {
 	case EXPR_VALUE:
 		type_value(r, lhs->dtype, lhs->byteorder, lhs->len);
@@ -563,14 +845,89 @@ static void type_rhs(struct expr *r, const struct expr *lhs)
 		r->dtype = lhs->dtype;
 		break;
 	case EXPR_SET:
-		list_for_each_entry(i, &r->set.exprs, list)
-			type_rhs(i, lhs);
-		r->dtype = lhs->dtype;
-		set_sort(r);
+		type_set_elems(r, lhs, NULL);
 		break;
 	default:
 		break;
 	}
+}
+
+/* a concatenated key or range, cut into its typed components */
+static struct expr *concat_split(struct expr *e, const struct expr *key)
+{
+	const struct expr *lo = e->kind == EXPR_RANGE ? e->range.left : e;
+	const struct expr *hi = e->kind == EXPR_RANGE ? e->range.right : e;
+	struct expr *c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	const struct expr *i;
+	unsigned int off = 0;
+
+	list_for_each_entry(i, &key->set.exprs, list) {
+		unsigned int w = div_round_up(i->len, 32) * 4;
+		unsigned int b = div_round_up(i->len, 8);
+		struct expr *l, *h;
+
+		if (off + w > NFH_VAL_MAXLEN)
+			break;
+		l = raw_value(lo->val.data + off, b);
+		type_value(l, i->dtype, i->byteorder, i->len);
+		if (lo != hi && memcmp(lo->val.data + off, hi->val.data + off, b)) {
+			h = raw_value(hi->val.data + off, b);
+			type_value(h, i->dtype, i->byteorder, i->len);
+			compound_expr_add(c, range_expr_alloc(&internal_location, l, h));
+		} else {
+			compound_expr_add(c, l);
+		}
+		off += w;
+	}
+	c->len = key->len;
+	c->dtype = key->dtype;
+	expr_free(e);
+	return c;
+}
+
+static struct expr *type_elem(struct expr *e, const struct expr *key,
+			      const struct expr *data)
+{
+	switch (e->kind) {
+	case EXPR_MAPPING:
+		e->op.left = type_elem(e->op.left, key, NULL);
+		if (data && data->kind == EXPR_CONCAT &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = concat_split(e->op.right, data);
+		else if (data && e->op.right->kind == EXPR_VALUE)
+			type_value(e->op.right, data->dtype, data->byteorder,
+				   data->len);
+		return e;
+	case EXPR_SET_ELEM:
+		e->elem.key = type_elem(e->elem.key, key, NULL);
+		return e;
+	default:
+		break;
+	}
+	if (key->kind == EXPR_CONCAT)
+		return concat_split(e, key);
+	type_rhs(e, key);
+	return e;
+}
+
+/* elements typed by the key (and a map's values by @data), in order */
+static void type_set_elems(struct expr *set, const struct expr *key,
+			   const struct expr *data)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
+		struct expr *n;
+
+		list_del(&i->list);
+		n = type_elem(i, key, data);
+		list_add_tail(&n->list, &next->list);
+	}
+	set->dtype = key->dtype;
+	set->len = key->len;
+	set->byteorder = key->byteorder;
+	if (key->kind != EXPR_CONCAT)
+		set_sort(set);
 }
 
 static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
@@ -659,6 +1016,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
+		d = &proto_th;
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -785,6 +1144,216 @@ static void kill(struct stmt **s)
 	}
 }
 
+/* the header @d is used: its implicit test goes */
+static void header_used(struct deps *deps, const struct proto_desc *d)
+{
+	switch (d->base) {
+	case PROTO_BASE_LL_HDR:
+		kill(&deps->ll);
+		if (d == &proto_vlan)
+			kill(&deps->vlan);
+		break;
+	case PROTO_BASE_NETWORK_HDR:
+		kill(&deps->nh);
+		break;
+	case PROTO_BASE_TRANSPORT_HDR:
+		kill(&deps->th);
+		if (d == &proto_icmp || d == &proto_icmp6)
+			kill(&deps->nh);
+		break;
+	default:
+		break;
+	}
+}
+
+/* a raw load that a lookup or map reads, named again; NULL: unchanged */
+static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
+				  const struct expr *p)
+{
+	const struct proto_desc *d;
+	const struct proto_field *f;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
+		return NULL;
+	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	f = d ? field_at(d, p->payload.offset, p->len) : NULL;
+	if (!f)
+		return NULL;
+	header_used(deps, d);
+	return payload_expr_alloc(&internal_location, d, f);
+}
+
+static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
+			     struct expr **e)
+{
+	struct expr *p = *e, *i, *n;
+
+	if (p->kind != EXPR_CONCAT) {
+		n = field_resolve(pctx, deps, p);
+		if (n) {
+			expr_free(p);
+			*e = n;
+		}
+		return;
+	}
+	list_for_each_entry(i, &p->set.exprs, list) {
+		n = field_resolve(pctx, deps, i);
+		if (!n)
+			continue;
+		list_add(&n->list, &i->list);
+		list_del(&i->list);
+		expr_free(i);
+		i = n;
+	}
+}
+
+static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
+			struct expr *m, const struct expr *data)
+{
+	selector_resolve(pctx, deps, &m->op.left);
+	if (m->op.right->kind == EXPR_SET)
+		type_set_elems(m->op.right, m->op.left, data);
+}
+
+/* "meta mark | 0x10" as a value: the constant takes the selector's type */
+static void binop_type(struct expr *b)
+{
+	const struct expr *sel = b->op.left;
+
+	if (sel->kind == EXPR_BINOP) {
+		binop_type(b->op.left);
+		sel = b->op.left;
+	}
+	if (b->op.right->kind == EXPR_VALUE)
+		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
+	b->dtype = sel->dtype;
+	b->len = sel->len;
+	b->byteorder = sel->byteorder;
+}
+
+static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n && i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * A header write back to "FIELD set VALUE": a whole field written from an
+ * immediate, or the bits a mask leaves open in a load-modify-write.
+ */
+static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
+				struct stmt *s)
+{
+	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
+	const struct proto_desc *d = payload_desc(pctx, p);
+	const struct proto_field *f;
+	unsigned int bytes = p->len / 8;
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d)
+		return;
+	if (v->kind == EXPR_VALUE) {
+		f = field_at(d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		type_value(v, f->dtype, f->byteorder, f->len);
+	} else {
+		/* load, & mask (keeps the other bits), | value */
+		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
+					 v->op.left : v;
+		const struct expr *mask, *x = v->kind == EXPR_BINOP &&
+					     v->op.op == OP_OR ? v->op.right : NULL;
+		uint64_t m, bits, val;
+		unsigned int first, len;
+
+		if (and->kind != EXPR_BINOP || and->op.op != OP_AND ||
+		    bytes > 8 || bytes == 0)
+			return;
+		mask = and->op.right;
+		m = ~be_to_u64(mask->val.data, bytes);
+		if (bytes < 8)
+			m &= (1ULL << (bytes * 8)) - 1;
+		if (!m)
+			return;
+		first = __builtin_clzll(m) - (64 - bytes * 8);
+		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
+		f = field_at(d, p->payload.offset + first, len);
+		if (!f)
+			return;
+		bits = m >> __builtin_ctzll(m);
+		val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
+		n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
+				      f->len, val);
+		n->byteorder = f->byteorder;
+		expr_free(s->payload.val);
+		s->payload.val = n;
+	}
+	expr_free(s->payload.expr);
+	s->payload.expr = payload_expr_alloc(&internal_location, d, f);
+	header_used(deps, d);
+}
+
+/* statements that read the packet besides matches: maps and set updates */
+static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct stmt *s)
+{
+	struct expr *want;
+
+	switch (s->kind) {
+	case STMT_VERDICT:
+		if (s->verdict.expr->kind != EXPR_MAP)
+			break;
+		want = set_type_placeholder(NULL, &verdict_type, 0,
+					    BYTEORDER_INVALID);
+		map_resolve(pctx, deps, s->verdict.expr, want);
+		expr_free(want);
+		break;
+	case STMT_META:
+		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
+			binop_type(s->meta.expr);
+		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
+			break;
+		want = meta_expr_alloc(&internal_location, s->meta.key);
+		map_resolve(pctx, deps, s->meta.expr, want);
+		expr_free(want);
+		break;
+	case STMT_CT:
+		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
+			binop_type(s->ct.expr);
+		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
+			break;
+		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
+		map_resolve(pctx, deps, s->ct.expr, want);
+		expr_free(want);
+		break;
+	case STMT_SET:
+		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	case STMT_PAYLOAD:
+		payload_set_resolve(pctx, deps, s);
+		break;
+	case STMT_REJECT:
+		/* in inet, netdev and bridge the icmp flavour follows the match */
+		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
+					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* the protocol test is the reject's own dependency */
+			kill(&deps->nh);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
@@ -796,8 +1365,16 @@ static void postprocess(struct delin_ctx *ctx)
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
 		struct expr *rel, *lhs;
 
-		if (s->kind != STMT_EXPRESSION)
+		if (s->kind != STMT_EXPRESSION) {
+			stmt_resolve(&pctx, &deps, s);
 			continue;
+		}
+		if (s->expr->op.left->kind == EXPR_CONCAT) {
+			selector_resolve(&pctx, &deps, &s->expr->op.left);
+			if (s->expr->op.right->kind == EXPR_SET)
+				type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+			continue;
+		}
 		rel = s->expr;
 		lhs = rel->op.left;
 		/* cmp gte + cmp lte on the same load is a range */
@@ -874,30 +1451,19 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			/* the header is used: its implicit test goes */
-			switch (d->base) {
-			case PROTO_BASE_LL_HDR:
-				kill(&deps.ll);
-				if (d == &proto_vlan)
-					kill(&deps.vlan);
-				break;
-			case PROTO_BASE_NETWORK_HDR:
-				kill(&deps.nh);
-				break;
-			case PROTO_BASE_TRANSPORT_HDR:
-				kill(&deps.th);
-				if (d == &proto_icmp || d == &proto_icmp6)
-					kill(&deps.nh);
-				break;
-			default:
-				break;
-			}
+			header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
 				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
 					deps.nh = s;
 			}
+			/* "ip protocol tcp" is what a later tcp match needs */
+			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+			    (d == &proto_ip || d == &proto_ip6))
+				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}
@@ -930,4 +1496,62 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 		}
 	}
 	return ctx.rule;
+}
+
+static int set_expr_cb(struct nftnl_expr *e, void *data)
+{
+	struct set *s = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
+		s->counter = true;
+	return 0;
+}
+
+struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
+{
+	struct nftnl_set *nls = cs->nls;
+	struct set *s = set_alloc(NULL);
+	struct set_udata ud;
+
+	(void)t;
+	set_udata_parse(nls, &ud);
+	s->h.family = nftnl_set_get_u32(nls, NFTNL_SET_FAMILY);
+	s->h.table = xstrdup(nftnl_set_get_str(nls, NFTNL_SET_TABLE));
+	s->h.set = xstrdup(nftnl_set_get_str(nls, NFTNL_SET_NAME));
+	if (nftnl_set_is_set(nls, NFTNL_SET_HANDLE))
+		s->h.handle = nftnl_set_get_u64(nls, NFTNL_SET_HANDLE);
+	s->flags = nftnl_set_get_u32(nls, NFTNL_SET_FLAGS);
+	s->is_map = s->flags & NFT_SET_MAP;
+	s->is_anon = s->flags & NFT_SET_ANONYMOUS;
+	s->key = set_key_of(nls);
+	if (s->is_map) {
+		uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
+
+		if (dt == NFT_DATA_VERDICT)
+			s->data = set_type_placeholder(NULL, &verdict_type, 0,
+						       BYTEORDER_INVALID);
+		else
+			s->data = set_key_decode(dt, nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
+						 ud.data_bo);
+		if (!s->data)
+			s->data = set_type_placeholder(NULL, &integer_type,
+						       nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN) * 8,
+						       BYTEORDER_BIG);
+	}
+	if (nftnl_set_is_set(nls, NFTNL_SET_TIMEOUT))
+		s->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
+	if (nftnl_set_is_set(nls, NFTNL_SET_GC_INTERVAL))
+		s->gc_int = nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL);
+	if (nftnl_set_is_set(nls, NFTNL_SET_DESC_SIZE))
+		s->size = nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE);
+	if (nftnl_set_is_set(nls, NFTNL_SET_POLICY))
+		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
+	s->comment = ud.comment;
+	s->automerge = ud.merge;
+	nftnl_set_expr_foreach(nls, set_expr_cb, s);
+	if (elems) {
+		s->init = set_elements(nls);
+		type_set_elems(s->init, s->key, s->data);
+	}
+	return s;
 }

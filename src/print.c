@@ -8,6 +8,8 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -18,6 +20,7 @@
 #include <ctx.h>
 #include <print.h>
 #include <proto.h>
+#include <set.h>
 
 static bool meta_bare(unsigned int key)
 {
@@ -157,6 +160,45 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_SET_REF:
 		fprintf(f, "@%s", e->setref.name);
 		break;
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->set.exprs, list) {
+			if (!first)
+				fprintf(f, " . ");
+			expr_print(i, o, f);
+			first = false;
+		}
+		break;
+	case EXPR_MAP:
+		expr_print(e->op.left, o, f);
+		fprintf(f, " map ");
+		expr_print(e->op.right, o, f);
+		break;
+	case EXPR_MAPPING:
+		expr_print(e->op.left, o, f);
+		fprintf(f, " : ");
+		expr_print(e->op.right, o, f);
+		break;
+	case EXPR_SET_ELEM:
+		expr_print(e->elem.key, o, f);
+		if (e->elem.counter) {
+			if (o->flags & NFH_OUTPUT_STATELESS)
+				fprintf(f, " counter");
+			else
+				fprintf(f, " counter packets %llu bytes %llu",
+					(unsigned long long)e->elem.packets,
+					(unsigned long long)e->elem.bytes);
+		}
+		if (e->elem.timeout) {
+			fprintf(f, " timeout ");
+			time_print(e->elem.timeout, f);
+		}
+		if (e->elem.expires && !(o->flags & NFH_OUTPUT_STATELESS)) {
+			fprintf(f, " expires ");
+			time_print(e->elem.expires, f);
+		}
+		if (e->elem.comment)
+			fprintf(f, " comment \"%s\"", e->elem.comment);
+		break;
 	case EXPR_VERDICT:
 		fprintf(f, "%s", verdict_name(e->verdict.verdict));
 		if (e->verdict.chain)
@@ -190,6 +232,17 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
+		/* raw bits print as a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(r), i = 0;
+
+		while (i + 1 < n && !r->val.data[i])
+			i++;
+		fprintf(f, "0x%x", r->val.data[i]);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", r->val.data[i]);
+		return;
+	}
 	expr_print(r, o, f);
 }
 
@@ -234,9 +287,11 @@ static void reject_print(const struct stmt *s, FILE *f)
 		fprintf(f, " with icmpx");
 		break;
 	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3)
+		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
+		    !s->reject.print_default)
 			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4)
+		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
+		    !s->reject.print_default)
 			return;
 		if (s->reject.family == NFPROTO_IPV6) {
 			dt = &icmpv6_code_type;
@@ -274,6 +329,27 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	expr_print(&v, o, f);
 }
 
+static void log_flags_print(uint32_t flags, FILE *f)
+{
+	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
+		fprintf(f, " flags all");
+		return;
+	}
+	if ((flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) ==
+	    (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
+		fprintf(f, " flags tcp sequence,options");
+	else if (flags & NF_LOG_TCPSEQ)
+		fprintf(f, " flags tcp sequence");
+	else if (flags & NF_LOG_TCPOPT)
+		fprintf(f, " flags tcp options");
+	if (flags & NF_LOG_IPOPT)
+		fprintf(f, " flags ip options");
+	if (flags & NF_LOG_UID)
+		fprintf(f, " flags skuid");
+	if (flags & NF_LOG_MACDECODE)
+		fprintf(f, " flags ether");
+}
+
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
 	switch (s->kind) {
@@ -281,8 +357,35 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		relational_print(s->expr, o, f);
 		break;
 	case STMT_VERDICT:
+		if (s->verdict.expr->kind == EXPR_MAP) {
+			expr_print(s->verdict.expr->op.left, o, f);
+			fprintf(f, " vmap ");
+			expr_print(s->verdict.expr->op.right, o, f);
+			break;
+		}
 		expr_print(s->verdict.expr, o, f);
 		break;
+	case STMT_SET: {
+		static const char *const ops[] = { "add", "update", "delete" };
+		struct output_ctx inner = *o;
+		const struct stmt *i;
+
+		/* the statements kept per element print as templates */
+		inner.flags |= NFH_OUTPUT_STATELESS;
+		fprintf(f, "%s @%s { ", s->set.op < 3 ? ops[s->set.op] : "add",
+			s->set.set->setref.name);
+		expr_print(s->set.key, o, f);
+		if (s->set.timeout) {
+			fprintf(f, " timeout ");
+			time_print(s->set.timeout, f);
+		}
+		list_for_each_entry(i, &s->set.stmts, list) {
+			fputc(' ', f);
+			stmt_print(i, &inner, f);
+		}
+		fprintf(f, " }");
+		break;
+	}
 	case STMT_COUNTER:
 		if (o->flags & NFH_OUTPUT_STATELESS)
 			fprintf(f, "counter");
@@ -321,14 +424,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "log");
 		if (s->log.flags & LOG_F_PREFIX)
 			fprintf(f, " prefix \"%s\"", s->log.prefix);
-		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
-			fprintf(f, " level %s", log_level_name(s->log.level));
 		if (s->log.flags & LOG_F_GROUP)
 			fprintf(f, " group %u", s->log.group);
 		if (s->log.flags & LOG_F_SNAPLEN)
 			fprintf(f, " snaplen %u", s->log.snaplen);
 		if (s->log.flags & LOG_F_QTHRESH)
 			fprintf(f, " queue-threshold %u", s->log.qthreshold);
+		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
+			fprintf(f, " level %s", log_level_name(s->log.level));
+		if (s->log.flags & LOG_F_FLAGS)
+			log_flags_print(s->log.logflags, f);
 		break;
 	case STMT_REJECT:
 		reject_print(s, f);
@@ -346,6 +451,11 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "ct %s set ", ct_template(s->ct.key)->name);
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
+		break;
+	case STMT_PAYLOAD:
+		expr_print(s->payload.expr, o, f);
+		fprintf(f, " set ");
+		expr_print(s->payload.val, o, f);
 		break;
 	case STMT_FWD:
 	case STMT_DUP:
@@ -373,6 +483,36 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, " to ");
 			expr_print(a, o, f);
 			expr_free(a);
+		}
+		if (s->nat.proto) {
+			struct expr *p = expr_clone(s->nat.proto);
+
+			if (p->kind == EXPR_RANGE) {
+				p->range.left->dtype = &inet_service_type;
+				p->range.right->dtype = &inet_service_type;
+			} else {
+				p->dtype = &inet_service_type;
+			}
+			fprintf(f, "%s:", s->nat.addr ? "" : " to ");
+			expr_print(p, o, f);
+			expr_free(p);
+		}
+		if (s->nat.flags) {
+			static const struct {
+				uint32_t	flag;
+				const char	*name;
+			} flag_names[] = {
+				{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
+				{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
+				{ NF_NAT_RANGE_PERSISTENT, "persistent" },
+			};
+			char sep = ' ';
+
+			for (unsigned int i = 0; i < array_size(flag_names); i++)
+				if (s->nat.flags & flag_names[i].flag) {
+					fprintf(f, "%c%s", sep, flag_names[i].name);
+					sep = ',';
+				}
 		}
 		break;
 	}
@@ -482,6 +622,131 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 	fprintf(f, "\t}\n");
 }
 
+/* how nft breaks long element lists: a few values a line, by type */
+static const char *elem_delim(const struct expr *key, unsigned int *count)
+{
+	static const char newline[] = ",\n\t\t\t     ";
+
+	if (key->kind == EXPR_CONCAT)
+		return newline;
+	switch (key->dtype->type) {
+	case TYPE_NFPROTO: case TYPE_INTEGER: case TYPE_ARPOP:
+	case TYPE_INET_PROTOCOL: case TYPE_INET_SERVICE: case TYPE_TCP_FLAG:
+	case TYPE_DCCP_PKTTYPE: case TYPE_MARK: case TYPE_IFINDEX:
+	case TYPE_CLASSID: case TYPE_UID: case TYPE_GID: case TYPE_CT_DIR:
+		if (*count < 5)
+			return ", ";
+		*count = 0;
+		return newline;
+	case TYPE_IPADDR: case TYPE_CT_STATE: case TYPE_CT_STATUS:
+	case TYPE_PKTTYPE:
+		if (*count < 2)
+			return ", ";
+		*count = 0;
+		return newline;
+	default:
+		return newline;
+	}
+}
+
+static void set_flags_print(uint32_t flags, FILE *f)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_EVAL, "dynamic" },
+		{ NFT_SET_INTERVAL, "interval" }, { NFT_SET_TIMEOUT, "timeout" },
+	};
+	const char *sep = "";
+
+	if (!(flags & (NFT_SET_CONSTANT | NFT_SET_EVAL | NFT_SET_INTERVAL |
+		       NFT_SET_TIMEOUT)))
+		return;
+	fprintf(f, "\t\tflags ");
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (flags & names[i].flag) {
+			fprintf(f, "%s%s", sep, names[i].name);
+			sep = ",";
+		}
+	fputc('\n', f);
+}
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *i;
+	unsigned int count = 0;
+	const char *d = "";
+
+	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
+	fprintf(f, "\n\t\ttype ");
+	set_key_print(s->key, f);
+	if (s->data) {
+		fprintf(f, " : ");
+		set_key_print(s->data, f);
+	}
+	fputc('\n', f);
+	if (s->policy == NFT_SET_POL_MEMORY)
+		fprintf(f, "\t\tpolicy memory\n");
+	if (s->size)
+		fprintf(f, "\t\tsize %u\n", s->size);
+	set_flags_print(s->flags, f);
+	if (s->counter)
+		fprintf(f, "\t\tcounter\n");
+	if (s->automerge)
+		fprintf(f, "\t\tauto-merge\n");
+	if (s->timeout) {
+		fprintf(f, "\t\ttimeout ");
+		time_print(s->timeout, f);
+		fputc('\n', f);
+	}
+	if (s->gc_int) {
+		fprintf(f, "\t\tgc-interval ");
+		time_print(s->gc_int, f);
+		fputc('\n', f);
+	}
+	if (s->comment)
+		fprintf(f, "\t\tcomment \"%s\"\n", s->comment);
+	if (s->init && !list_empty(&s->init->set.exprs) &&
+	    !(o->flags & NFH_OUTPUT_TERSE)) {
+		fprintf(f, "\t\telements = { ");
+		list_for_each_entry(i, &s->init->set.exprs, list) {
+			fputs(d, f);
+			expr_print(i, o, f);
+			count++;
+			d = elem_delim(s->key, &count);
+		}
+		fprintf(f, " }\n");
+	}
+	fprintf(f, "\t}\n");
+}
+
+static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
+			     FILE *f, bool *first, int which, const char *only)
+{
+	struct cache_set *cs;
+
+	list_for_each_entry(cs, &t->sets, list) {
+		uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
+		struct set *s;
+
+		if (flags & NFT_SET_ANONYMOUS)
+			continue;
+		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+			continue;
+		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
+			continue;
+		s = delin_set(t, cs, true);
+		if (!*first && which < 0)
+			fputc('\n', f);
+		set_decl_print(s, o, f);
+		set_free(s);
+		*first = false;
+	}
+}
+
 static void table_print(struct cache_table *t, const struct output_ctx *o,
 			FILE *f, const char *only_chain, bool chains_only)
 {
@@ -511,6 +776,8 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 		if (flags & NFT_TABLE_F_DORMANT)
 			fprintf(f, "\tflags dormant\n");
 	}
+	if (!only_chain && !chains_only)
+		table_sets_print(t, o, f, &first, -1, NULL);
 	list_for_each_entry(ch, &t->chains, list) {
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
@@ -550,11 +817,84 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		case LIST_CHAINS:
 			table_print(t, o, f, NULL, true);
 			break;
+		case LIST_SETS:
+		case LIST_MAPS:
+		case LIST_SET: {
+			bool first = true;
+			int which = what == LIST_SETS ? 0 : what == LIST_MAPS ? 1 : -1;
+			struct cache_set *cs = chain ? cache_set_find(t, chain) : NULL;
+
+			if (what == LIST_SET && (!cs ||
+			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
+				continue;
+			fprintf(f, "table %s %s {\n", family_name(fam), name);
+			table_sets_print(t, o, f, &first, which,
+					 what == LIST_SET ? chain : NULL);
+			fprintf(f, "}\n");
+			break;
+		}
 		default:
 			table_print(t, o, f, NULL, false);
 			break;
 		}
 		found++;
 	}
-	return (what == LIST_TABLE || what == LIST_CHAIN) && !found ? -1 : 0;
+	return (what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
+	       !found ? -1 : 0;
+}
+
+static const char *describe_kind(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAYLOAD:	return "payload";
+	case EXPR_EXTHDR:	return "exthdr";
+	case EXPR_META:		return "meta";
+	case EXPR_CT:		return "ct";
+	default:		return "symbol";
+	}
+}
+
+static bool dtype_is_string(const struct datatype *d)
+{
+	for (; d; d = d->basetype)
+		if (d == &string_type)
+			return true;
+	return false;
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+
+	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+		d->name, d->desc);
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (dtype_is_string(d))
+		fprintf(f, ", %u characters", e->len / 8);
+	else if (e->len)
+		fprintf(f, ", %u bits", e->len);
+	fputc('\n', f);
+	if (e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	if (!d->symbols)
+		return;
+	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
+		hex ? "hexadecimal" : "decimal");
+	for (const struct symbol *s = d->symbols; s->name; s++) {
+		if (hex)
+			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
+				(int)((e->len + 7) / 8 * 2),
+				(unsigned long long)s->value);
+		else
+			fprintf(f, "\t%-30s\t%20llu\n", s->name,
+				(unsigned long long)s->value);
+	}
 }

@@ -216,6 +216,11 @@ static const struct proto_desc *const protocols[] = {
 	&proto_comp, &proto_th,
 };
 
+const struct proto_desc *proto_nth(unsigned int i)
+{
+	return i < array_size(protocols) ? protocols[i] : NULL;
+}
+
 const struct proto_desc *proto_lookup(const char *name)
 {
 	for (unsigned int i = 0; i < array_size(protocols); i++)
@@ -323,4 +328,30 @@ const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name)
 const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type)
 {
 	return NULL;
+}
+
+void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
+		  uint32_t *flags)
+{
+	const struct proto_desc *d = p->payload.desc;
+	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+
+	*type = NFT_PAYLOAD_CSUM_NONE;
+	*off = 0;
+	*flags = 0;
+	if (p->payload.is_raw || !d)
+		return;
+	if ((d == &proto_ip || d == &proto_ip6) &&
+	    (!strcmp(f, "saddr") || !strcmp(f, "daddr")))
+		*flags = NFT_PAYLOAD_L4CSUM_PSEUDOHDR;
+	if (d == &proto_ip)
+		*off = 10;
+	else if (d == &proto_tcp)
+		*off = 16;
+	else if (d == &proto_udp || d == &proto_udplite)
+		*off = 6;
+	else if (d == &proto_icmp || d == &proto_icmp6)
+		*off = 2;
+	if (*off)
+		*type = NFT_PAYLOAD_CSUM_INET;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -14,6 +15,8 @@ struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 	init_list_head(&s->list);
 	s->loc = loc ? *loc : internal_location;
 	s->kind = kind;
+	if (kind == STMT_SET)
+		init_list_head(&s->set.stmts);
 	return s;
 }
 
@@ -54,6 +57,17 @@ void stmt_free(struct stmt *s)
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;
+	case STMT_SET: {
+		struct stmt *i, *next;
+
+		expr_free(s->set.set);
+		expr_free(s->set.key);
+		list_for_each_entry_safe(i, next, &s->set.stmts, list) {
+			list_del(&i->list);
+			stmt_free(i);
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -210,4 +224,15 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 	s->meta.key = k;
 	s->meta.expr = val;
 	return s;
+}
+
+int stmt_nat_flag(const char *name)
+{
+	if (!strcmp(name, "random"))
+		return NF_NAT_RANGE_PROTO_RANDOM;
+	if (!strcmp(name, "fully-random"))
+		return NF_NAT_RANGE_PROTO_RANDOM_FULLY;
+	if (!strcmp(name, "persistent"))
+		return NF_NAT_RANGE_PERSISTENT;
+	return -1;
 }
