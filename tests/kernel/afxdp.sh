@@ -11,9 +11,9 @@
 # shellcheck source=tests/kernel/lib-hooks.bash
 . "$(dirname "$0")/lib-hooks.bash"
 require_feature netdev_egress
-XSK=$REPO_DIR/tests/kernel/xsk-tx
+XSK=$REPO_DIR/kernel/xsk-tx
 if [ ! -x "$XSK" ]; then
-	echo "# tests/kernel/xsk-tx is not built (make)"
+	echo "# kernel/xsk-tx is not built (make)"
 	exit 77
 fi
 ns_pair "" ""
