@@ -29,6 +29,7 @@ check "switched to the jiffies clocksource" sh -c "echo jiffies >$CS/current_clo
 
 zero=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	r=$(in_ns "$NS_A" sh -e -c '
 		pg() { echo "$2" >"/proc/net/pktgen/$1"; }
 		pg kpktgend_0 rem_device_all

@@ -25,6 +25,7 @@ EOF2
 # pktgen_run MODE COUNT: send COUNT frames from veth-a with pktgen; prints
 # pktgen's result line.
 pktgen_run() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	in_ns "$NS_A" sh -e -c '
 		pg() { echo "$2" >"/proc/net/pktgen/$1"; }
 		pg kpktgend_0 rem_device_all
