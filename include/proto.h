@@ -84,6 +84,7 @@ struct ct_template {
 };
 
 const struct ct_template *ct_template(unsigned int key);
+void ct_expr_family(struct expr *e, unsigned int family);
 int ct_key_lookup(const char *name);
 unsigned int ct_key_max(void);
 

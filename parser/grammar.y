@@ -184,6 +184,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
+%token <string> SADDR "saddr" DADDR "daddr"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -217,7 +218,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { handle_free(&$$); } <handle>
 
 %precedence HDR_SYM
-%precedence STRING
+%precedence STRING HDR
 %nonassoc MASK_LIST
 %left COMMA
 %left '|'
@@ -1598,6 +1599,25 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
 				free($1);
 			}
+			|	HDR SADDR HDR
+			{
+				/* arp saddr ip, arp saddr ether */
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR DADDR HDR
+			{
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
 			|	HDR field_word
 			{
 				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
@@ -1644,6 +1664,17 @@ ct_expr			:	CT word
 				if (!$$)
 					YYERROR;
 			}
+			|	CT ct_dir HDR word
+			{
+				/* "ct original ip6 saddr" */
+				char *key = xasprintf("%s %s", $3, $4);
+
+				$$ = ct_expr_parse(&@$, key, &@3, $2, &@2, state->msgs);
+				free(key);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 ct_dir			:	ORIGINAL
@@ -1661,6 +1692,8 @@ field_word		:	STRING
 
 keyword_word		:	PRIORITY | BYTES | PACKETS | PREFIX | LEVEL
 			|	DEVICE | GROUP | FLAGS | HANDLE | INDEX | RATE
+			|	SADDR %prec HDR_SYM
+			|	DADDR %prec HDR_SYM
 			;
 
 rhs_expr		:	concat_rhs_expr

@@ -339,7 +339,7 @@ static void ifindex_print(const struct expr *e, const struct output_ctx *o,
 
 static const struct symbol ethertype_syms[] = {
 	{ "ip", 0x0800 }, { "arp", 0x0806 }, { "ip6", 0x86dd },
-	{ "vlan", 0x8100 }, { "8021q", 0x8100 }, { "8021ad", 0x88a8 },
+	{ "8021q", 0x8100 }, { "vlan", 0x8100 }, { "8021ad", 0x88a8 },
 	{ NULL, 0 },
 };
 

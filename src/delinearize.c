@@ -147,8 +147,10 @@ static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG),
-			ct_expr_alloc(&internal_location, key, dir));
+		struct expr *c = ct_expr_alloc(&internal_location, key, dir);
+
+		ct_expr_family(c, ctx->family);
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
 		return;
 	}
 	s = stmt_alloc(&internal_location, STMT_CT);
@@ -1121,7 +1123,8 @@ static bool is_ether_type(const struct stmt *s, uint64_t *value)
 	rel = s->expr;
 	l = rel->op.left;
 	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
-	    l->kind != EXPR_PAYLOAD || l->payload.desc != &proto_eth || !l->payload.tmpl ||
+	    l->kind != EXPR_PAYLOAD || !l->payload.tmpl ||
+	    (l->payload.desc != &proto_eth && l->payload.desc != &proto_vlan) ||
 	    strcmp(l->payload.tmpl->name, "type"))
 		return false;
 	*value = expr_value_u64(rel->op.right);
@@ -1133,6 +1136,7 @@ struct deps {
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
 	struct stmt	*th;		/* meta l4proto */
+	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 };
 
 static void kill(struct stmt **s)
@@ -1142,6 +1146,70 @@ static void kill(struct stmt **s)
 		stmt_free(*s);
 		*s = NULL;
 	}
+}
+
+/*
+ * A load nft merged from matches on adjacent fields ("udp sport 67 udp
+ * dport 68" as one 4-byte compare) is split into those fields again: @s
+ * keeps the first, the others follow it.  True if split.
+ */
+static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
+{
+	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
+	const struct proto_field *f[8];
+	const struct proto_desc *d;
+	unsigned int n = 0, off, end, pos = 0;
+	enum proto_base base = p->payload.base;
+	uint8_t bytes[NFH_VAL_MAXLEN];
+	struct stmt *at = s;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
+	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
+		return false;
+	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d || field_at(d, p->payload.offset, p->len))
+		return false;
+	off = p->payload.offset;
+	end = off + p->len;
+	while (off < end && n < array_size(f)) {
+		const struct proto_field *g = NULL;
+
+		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
+			    off + d->fields[i].len <= end) {
+				g = &d->fields[i];
+				break;
+			}
+		if (!g)
+			return false;
+		f[n++] = g;
+		off += g->len;
+	}
+	if (off != end || n < 2)
+		return false;
+	memcpy(bytes, r->val.data, sizeof(bytes));
+	for (unsigned int i = 0; i < n; i++) {
+		struct expr *v = raw_value(bytes + pos, f[i]->len / 8);
+		struct expr *l = payload_raw_alloc(&internal_location, base,
+						   f[i]->offset, f[i]->len);
+		struct stmt *ns;
+
+		pos += f[i]->len / 8;
+		if (i == 0) {
+			expr_free(rel->op.left);
+			expr_free(rel->op.right);
+			rel->op.left = l;
+			rel->op.right = v;
+			continue;
+		}
+		ns = match_stmt_alloc(&internal_location,
+				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
+		list_add(&ns->list, &at->list);
+		at = ns;
+	}
+	return true;
 }
 
 /* the header @d is used: its implicit test goes */
@@ -1431,6 +1499,10 @@ static void postprocess(struct delin_ctx *ctx)
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}
+		if (payload_expand(&pctx, s)) {
+			rel = s->expr;
+			next = list_next_entry(s, list);
+		}
 		if (!payload_match(&pctx, rel))
 			continue;
 		lhs = rel->op.left;
@@ -1451,11 +1523,28 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			header_used(&deps, d);
+			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
+				const char *fn = p->payload.tmpl->name;
+
+				/* nft drops a single type it implied, not a set */
+				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
+				    rel->op.right->kind == EXPR_VALUE)
+					deps.icmp = s;
+				else if (strcmp(fn, "code") && strcmp(fn, "checksum") &&
+					 strcmp(fn, "type"))
+					kill(&deps.icmp);
+			}
+			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			if (d == &proto_vlan && p->payload.tmpl &&
+			    !strcmp(p->payload.tmpl->name, "type"))
+				kill(&deps.ll);
+			else
+				header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
-				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
+				else if (ctx->family == NFPROTO_BRIDGE &&
+					 (v == 0x0806 || v == 0x0800 || v == 0x86dd))
 					deps.nh = s;
 			}
 			/* "ip protocol tcp" is what a later tcp match needs */

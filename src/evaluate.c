@@ -72,6 +72,13 @@ static bool rel_is_eq_const(const struct expr *rel)
 
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
+	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
+	    rel->op.left->payload.tmpl &&
+	    (rel->op.left->payload.desc == &proto_icmp ||
+	     rel->op.left->payload.desc == &proto_icmp6) &&
+	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT))
+		pctx->icmp_type = true;
 	const struct expr *l, *r;
 	const struct proto_desc *d;
 	uint64_t v;
@@ -170,7 +177,18 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 			want->id);
 		return 0;
 	case NFPROTO_BRIDGE:
-		if (want == &proto_arp) {
+		/*
+		 * nft tests the link layer's type field for arp, after a vlan
+		 * header, and for icmp; a plain ip header gets meta protocol
+		 */
+		if (ctx->pctx.vlan) {
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+							proto_field_lookup(&proto_vlan, "type")),
+				want->id);
+			return 0;
+		}
+		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -212,6 +230,61 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	return 0;
 }
 
+/*
+ * Fields that only exist in some icmp messages test the type first, as
+ * nft does: "icmp id 10" is "icmp type { echo-request, echo-reply }".
+ */
+static void icmp_dep(struct eval_ctx *ctx, const struct expr *p)
+{
+	static const struct {
+		const struct proto_desc	*desc;
+		const char		*field;
+		uint8_t			types[3];
+		unsigned int		n;
+	} deps[] = {
+		{ &proto_icmp, "id", { 8, 0 }, 2 },
+		{ &proto_icmp, "sequence", { 8, 0 }, 2 },
+		{ &proto_icmp, "gateway", { 5 }, 1 },
+		{ &proto_icmp, "mtu", { 3 }, 1 },
+		{ &proto_icmp6, "id", { 128, 129 }, 2 },
+		{ &proto_icmp6, "sequence", { 128, 129 }, 2 },
+		{ &proto_icmp6, "mtu", { 2 }, 1 },
+		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
+		{ &proto_icmp6, "max-delay", { 130, 131, 132 }, 3 },
+	};
+	const struct proto_field *type;
+	struct expr *lhs, *rhs, *rel;
+	struct stmt *s;
+
+	if (ctx->pctx.icmp_type || !p->payload.tmpl)
+		return;
+	for (unsigned int i = 0; i < array_size(deps); i++) {
+		if (deps[i].desc != p->payload.desc ||
+		    strcmp(deps[i].field, p->payload.tmpl->name))
+			continue;
+		type = proto_field_lookup(deps[i].desc, "type");
+		lhs = payload_expr_alloc(&internal_location, deps[i].desc, type);
+		if (deps[i].n == 1) {
+			rhs = constant_expr_u64(&internal_location, type->dtype,
+						BYTEORDER_BIG, 8, deps[i].types[0]);
+		} else {
+			rhs = compound_expr_alloc(&internal_location, EXPR_SET);
+			for (unsigned int k = 0; k < deps[i].n; k++)
+				compound_expr_add(rhs, constant_expr_u64(&internal_location,
+									 type->dtype, BYTEORDER_BIG,
+									 8, deps[i].types[k]));
+			rhs->dtype = type->dtype;
+			rhs->len = 8;
+			rhs->byteorder = BYTEORDER_BIG;
+		}
+		rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+		s = match_stmt_alloc(&internal_location, rel);
+		list_add_tail(&s->list, &ctx->stmt->list);
+		ctx->pctx.icmp_type = true;
+		return;
+	}
+}
+
 static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 {
 	const struct proto_desc *d = p->payload.desc;
@@ -236,7 +309,11 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	case PROTO_BASE_NETWORK_HDR:
 		return nh_dep(ctx, p, d);
 	case PROTO_BASE_TRANSPORT_HDR:
-		return th_dep(ctx, p, d);
+		if (th_dep(ctx, p, d) < 0)
+			return -1;
+		if (d == &proto_icmp || d == &proto_icmp6)
+			icmp_dep(ctx, p);
+		return 0;
 	default:
 		return 0;
 	}
@@ -261,6 +338,13 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   family_name(ctx->family));
 	if (t->dir_only && c->ct.dir < 0)
 		return err(ctx, &c->loc, "ct %s needs a direction", t->name);
+	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
+	    ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
+		return err(ctx, &c->loc,
+			   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
+			   t->name, family_name(ctx->family),
+			   c->ct.dir ? "reply" : "original", t->name, t->name);
+	ct_expr_family(c, ctx->family);
 	return 0;
 }
 
@@ -1367,6 +1451,59 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 }
 
+/* "FIELD == VALUE" on a whole-byte header field */
+static bool mergeable(const struct stmt *s)
+{
+	const struct expr *rel, *l;
+
+	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
+	       l->len % 8 == 0 && !(l->dtype->flags & DTYPE_F_BITMASK) &&
+	       l->dtype != &string_type && l->dtype != &ifname_type;
+}
+
+/*
+ * Matches on adjacent header fields load once, as in nft: "udp sport 67
+ * udp dport 68" is one 4-byte load and compare (nft merges up to 32 bits).
+ */
+static void payload_merge(struct rule *r)
+{
+	struct stmt *s, *next;
+
+	list_for_each_entry_safe(s, next, &r->stmts, list) {
+		struct expr *a, *b, *v;
+		unsigned int la, lb;
+
+		if (&next->list == &r->stmts || !mergeable(s) || !mergeable(next))
+			continue;
+		a = s->expr->op.left;
+		b = next->expr->op.left;
+		if (a->payload.base != b->payload.base ||
+		    a->payload.offset + a->len != b->payload.offset ||
+		    a->len + b->len > 32)
+			continue;
+		la = a->len / 8;
+		lb = b->len / 8;
+		v = constant_expr_alloc(&s->expr->op.right->loc, &integer_type,
+					BYTEORDER_BIG, a->len + b->len, NULL);
+		memcpy(v->val.data, s->expr->op.right->val.data, la);
+		memcpy(v->val.data + la, next->expr->op.right->val.data, lb);
+		s->expr->op.left = payload_raw_alloc(&a->loc, a->payload.base,
+						     a->payload.offset, a->len + b->len);
+		expr_free(a);
+		expr_free(s->expr->op.right);
+		s->expr->op.right = v;
+		list_del(&next->list);
+		stmt_free(next);
+		/* the merged match may merge with the one after it */
+		next = s;
+	}
+}
+
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 {
 	struct stmt *s, *next;
@@ -1388,6 +1525,8 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	}
 	if (r->comment && strlen(r->comment) > 128)
 		ret = err(ctx, &r->loc, "comment too long, 128 characters at most");
+	if (ret == 0)
+		payload_merge(r);
 	return ret;
 }
 

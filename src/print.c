@@ -120,13 +120,20 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		else
 			fprintf(f, "meta %s", meta_template(e->meta.key)->name);
 		break;
-	case EXPR_CT:
+	case EXPR_CT: {
+		const char *name = ct_template(e->ct.key)->name;
+		const char *fam = "";
+
+		/* nft names the address family of saddr and daddr */
+		if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
+			fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
 		if (e->ct.dir >= 0)
-			fprintf(f, "ct %s %s", e->ct.dir ? "reply" : "original",
-				ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s %s%s", e->ct.dir ? "reply" : "original",
+				fam, name);
 		else
-			fprintf(f, "ct %s", ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s%s", fam, name);
 		break;
+	}
 	case EXPR_BINOP:
 		expr_print(e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));

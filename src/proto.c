@@ -42,6 +42,11 @@ const struct proto_desc proto_arp = {
 		FI("hlen", 32, 8),
 		FI("plen", 40, 8),
 		F("operation", arpop_type, 48, 16, BIG),
+		/* addresses for ethernet and ipv4, the only layout in use */
+		F("saddr ether", etheraddr_type, 64, 48, BIG),
+		F("saddr ip", ipaddr_type, 112, 32, BIG),
+		F("daddr ether", etheraddr_type, 144, 48, BIG),
+		F("daddr ip", ipaddr_type, 192, 32, BIG),
 	},
 };
 
@@ -98,8 +103,8 @@ const struct proto_desc proto_icmp6 = {
 		F("type", icmp6_type_type, 0, 8, BIG),
 		F("code", icmpv6_code_type, 8, 8, BIG),
 		FI("checksum", 16, 16),
-		FI("parameter-problem", 32, 32),
 		FI("mtu", 32, 32),
+		FI("parameter-problem", 32, 32),
 		FI("id", 32, 16),
 		FI("sequence", 48, 16),
 		FI("max-delay", 32, 16),
