@@ -13,6 +13,9 @@ void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
+/* the comment in an object's user data, or NULL; checks every length */
+char *udata_comment(const void *ud, uint32_t len);
+
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
 

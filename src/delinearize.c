@@ -62,10 +62,16 @@ static void add_stmt(struct delin_ctx *ctx, struct stmt *s)
 
 static struct expr *raw_value(const void *data, uint32_t len)
 {
-	struct expr *v = constant_expr_alloc(&internal_location, &integer_type,
-					     BYTEORDER_BIG, len * 8, NULL);
+	struct expr *v;
 
-	memcpy(v->val.data, data, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
+	if (!data)	/* a reply may lack the attribute */
+		len = 0;
+	if (len > NFH_VAL_MAXLEN)
+		len = NFH_VAL_MAXLEN;
+	v = constant_expr_alloc(&internal_location, &integer_type,
+				BYTEORDER_BIG, len * 8, NULL);
+	if (len)
+		memcpy(v->val.data, data, len);
 	return v;
 }
 
@@ -86,15 +92,20 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
+	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
+	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
 
+	/* the kernel loads at most a value's worth, at a 16-bit offset */
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff) {
+		unsupported(ctx, "payload");
+		return;
+	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
 		unsupported(ctx, "payload write");
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
-		payload_raw_alloc(&internal_location, base[b],
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8));
+		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
 static void delin_meta(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -276,7 +287,7 @@ static struct expr *set_elements(struct nftnl_set *s)
 	unsigned int n;
 
 	el = collect_elems(s, &n);
-	if (interval)
+	if (interval && n > 1)
 		qsort(el, n, sizeof(*el), raw_elem_cmp);
 	for (unsigned int i = 0; i < n; i++) {
 		struct expr *v = raw_value(el[i].key, el[i].len);
@@ -666,6 +677,10 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (mask) {
 		unsigned int mlen = mask_bits(mask, &first);
 
+		/* a mask wider than the load selects nothing we can name */
+		if (first + mlen > len)
+			return false;
+
 		f = field_at(d, off + first, mlen);
 		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
 		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
@@ -921,13 +936,8 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 	if (nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
-		const struct nftnl_udata *attr;
 
-		nftnl_udata_for_each_data(ud, len, attr) {
-			if (nftnl_udata_type(attr) == 0 /* comment */)
-				ctx.rule->comment = xstrndup(nftnl_udata_get(attr),
-							     nftnl_udata_len(attr));
-		}
+		ctx.rule->comment = udata_comment(ud, len);
 	}
 	return ctx.rule;
 }

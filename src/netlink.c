@@ -386,6 +386,27 @@ static int gen_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * libmnl compares a message's length with what is left as signed ints, so
+ * a length over 2 GiB would pass and send it far past the buffer: check
+ * every reply before walking it.
+ */
+static bool msgs_sane(const char *buf, size_t len)
+{
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const void *)buf;
+		size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+			return false;
+		if (step >= len)
+			return true;
+		buf += step;
+		len -= step;
+	}
+	return len == 0;
+}
+
 static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
@@ -396,6 +417,10 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	while ((ret = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf))) > 0) {
+		if (!msgs_sane(buf, ret)) {
+			errno = EBADMSG;
+			return -1;
+		}
 		ret = mnl_cb_run(buf, ret, nlh->nlmsg_seq, portid, cb, data);
 		if (ret <= 0)
 			break;
@@ -426,7 +451,8 @@ static int table_cb(const struct nlmsghdr *nlh, void *data)
 	struct dump_ctx *d = data;
 	struct nftnl_table *t = nftnl_table_alloc();
 
-	if (nftnl_table_nlmsg_parse(nlh, t) < 0) {
+	if (nftnl_table_nlmsg_parse(nlh, t) < 0 ||
+	    !nftnl_table_is_set(t, NFTNL_TABLE_NAME)) {
 		nftnl_table_free(t);
 		return MNL_CB_OK;
 	}
@@ -440,7 +466,9 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_chain *c = nftnl_chain_alloc();
 	struct cache_table *t;
 
-	if (nftnl_chain_nlmsg_parse(nlh, c) < 0)
+	if (nftnl_chain_nlmsg_parse(nlh, c) < 0 ||
+	    !nftnl_chain_is_set(c, NFTNL_CHAIN_TABLE) ||
+	    !nftnl_chain_is_set(c, NFTNL_CHAIN_NAME))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY),
 			     nftnl_chain_get_str(c, NFTNL_CHAIN_TABLE));
@@ -453,6 +481,120 @@ drop:
 	return MNL_CB_OK;
 }
 
+/*
+ * libnftnl 1.2.4 trusts a reply in two places and crashes when it lies: an
+ * expression without a name, and a jump or goto without a chain.  Check
+ * those before handing it a message.
+ */
+static bool verdict_sane(const struct nlattr *data)
+{
+	const struct nlattr *a, *v;
+
+	mnl_attr_for_each_nested(a, data) {
+		bool chain = false;
+		uint32_t code = 0;
+
+		if (mnl_attr_get_type(a) != NFTA_DATA_VERDICT)
+			continue;
+		mnl_attr_for_each_nested(v, a) {
+			if (mnl_attr_get_type(v) == NFTA_VERDICT_CODE &&
+			    mnl_attr_validate(v, MNL_TYPE_U32) == 0)
+				code = ntohl(mnl_attr_get_u32(v));
+			if (mnl_attr_get_type(v) == NFTA_VERDICT_CHAIN &&
+			    mnl_attr_validate(v, MNL_TYPE_NUL_STRING) == 0)
+				chain = true;
+		}
+		if ((code == (uint32_t)NFT_JUMP || code == (uint32_t)NFT_GOTO) && !chain)
+			return false;
+	}
+	return true;
+}
+
+static bool expr_sane(const struct nlattr *expr)
+{
+	const struct nlattr *a, *d;
+	const char *name = NULL;
+
+	mnl_attr_for_each_nested(a, expr)
+		if (mnl_attr_get_type(a) == NFTA_EXPR_NAME &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			name = mnl_attr_get_str(a);
+	if (!name)
+		return false;
+	if (strcmp(name, "immediate"))
+		return true;
+	mnl_attr_for_each_nested(a, expr) {
+		if (mnl_attr_get_type(a) != NFTA_EXPR_DATA)
+			continue;
+		mnl_attr_for_each_nested(d, a)
+			if (mnl_attr_get_type(d) == NFTA_IMMEDIATE_DATA &&
+			    !verdict_sane(d))
+				return false;
+	}
+	return true;
+}
+
+static bool exprs_sane(const struct nlattr *list)
+{
+	const struct nlattr *l;
+
+	mnl_attr_for_each_nested(l, list)
+		if (!expr_sane(l))
+			return false;
+	return true;
+}
+
+static bool elems_sane(const struct nlattr *list)
+{
+	const struct nlattr *l, *a;
+
+	mnl_attr_for_each_nested(l, list)
+		mnl_attr_for_each_nested(a, l)
+			switch (mnl_attr_get_type(a)) {
+			case NFTA_SET_ELEM_EXPR:
+				if (!expr_sane(a))
+					return false;
+				break;
+			case NFTA_SET_ELEM_EXPRESSIONS:
+				if (!exprs_sane(a))
+					return false;
+				break;
+			case NFTA_SET_ELEM_DATA:
+				if (!verdict_sane(a))
+					return false;
+				break;
+			}
+	return true;
+}
+
+static bool msg_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nfgenmsg)))
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+		case NFT_MSG_NEWRULE:
+			if (type == NFTA_RULE_EXPRESSIONS && !exprs_sane(a))
+				return false;
+			break;
+		case NFT_MSG_NEWSET:
+			if ((type == NFTA_SET_EXPR && !expr_sane(a)) ||
+			    (type == NFTA_SET_EXPRESSIONS && !exprs_sane(a)))
+				return false;
+			break;
+		case NFT_MSG_NEWSETELEM:
+			if (type == NFTA_SET_ELEM_LIST_ELEMENTS && !elems_sane(a))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -460,7 +602,9 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 	struct cache_table *t;
 	struct cache_chain *ch;
 
-	if (nftnl_rule_nlmsg_parse(nlh, r) < 0)
+	if (!msg_sane(nlh) || nftnl_rule_nlmsg_parse(nlh, r) < 0 ||
+	    !nftnl_rule_is_set(r, NFTNL_RULE_TABLE) ||
+	    !nftnl_rule_is_set(r, NFTNL_RULE_CHAIN))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY),
 			     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
@@ -482,7 +626,9 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct cache_table *t;
 
-	if (nftnl_set_nlmsg_parse(nlh, s) < 0)
+	if (!msg_sane(nlh) || nftnl_set_nlmsg_parse(nlh, s) < 0 ||
+	    !nftnl_set_is_set(s, NFTNL_SET_TABLE) ||
+	    !nftnl_set_is_set(s, NFTNL_SET_NAME))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_set_get_u32(s, NFTNL_SET_FAMILY),
 			     nftnl_set_get_str(s, NFTNL_SET_TABLE));
@@ -499,7 +645,46 @@ static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
 
-	nftnl_set_elems_nlmsg_parse(nlh, d->set);
+	if (msg_sane(nlh))
+		nftnl_set_elems_nlmsg_parse(nlh, d->set);
+	return MNL_CB_OK;
+}
+
+/*
+ * nlio_dump_msg - file one dump reply into @c as a listing would.  The
+ * listing fuzzer (tests/fuzz/fuzz-netlink.c) feeds it arbitrary messages;
+ * element replies go to the set they name.
+ */
+int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh)
+{
+	struct dump_ctx d = { .cache = c };
+	struct nftnl_set *tmp;
+	struct cache_table *t;
+	struct cache_set *s;
+
+	if (!msg_sane(nlh))
+		return MNL_CB_OK;
+	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+	case NFT_MSG_NEWTABLE:	return table_cb(nlh, &d);
+	case NFT_MSG_NEWCHAIN:	return chain_cb(nlh, &d);
+	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
+	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
+	case NFT_MSG_NEWSETELEM:
+		tmp = nftnl_set_alloc();
+		s = NULL;
+		if (nftnl_set_elems_nlmsg_parse(nlh, tmp) == 0 &&
+		    nftnl_set_is_set(tmp, NFTNL_SET_TABLE) &&
+		    nftnl_set_is_set(tmp, NFTNL_SET_NAME)) {
+			t = cache_table_find(c, nftnl_set_get_u32(tmp, NFTNL_SET_FAMILY),
+					     nftnl_set_get_str(tmp, NFTNL_SET_TABLE));
+			s = t ? cache_set_find(t, nftnl_set_get_str(tmp, NFTNL_SET_NAME)) : NULL;
+		}
+		nftnl_set_free(tmp);
+		if (!s)
+			return MNL_CB_OK;
+		d.set = s->nls;
+		return elem_cb(nlh, &d);
+	}
 	return MNL_CB_OK;
 }
 
