@@ -604,10 +604,18 @@ dev_list		:	'{' opt_newlines set_list opt_newlines '}'	{ $$ = $3; $$->loc = @$; 
 
 prio_expr		:	NUMBER
 			{
+				if ($1 > INT32_MAX)
+					error_queue(state->msgs, &@1,
+						    "priority %llu exceeds valid range %d-%d",
+						    (unsigned long long)$1, INT32_MIN, INT32_MAX);
 				$$ = constant_expr_u64(&@1, &integer_type, BYTEORDER_HOST, 32, $1);
 			}
 			|	DASH NUMBER
 			{
+				if ($2 > (uint64_t)INT32_MAX + 1)
+					error_queue(state->msgs, &@$,
+						    "priority -%llu exceeds valid range %d-%d",
+						    (unsigned long long)$2, INT32_MIN, INT32_MAX);
 				$$ = constant_expr_u64(&@$, &integer_type, BYTEORDER_HOST, 32, -(int64_t)$2);
 			}
 			|	STRING

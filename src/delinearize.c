@@ -350,7 +350,9 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(cs->nls);
 	else
-		r = set_ref_expr_alloc(&internal_location, name);
+		/* found by id, the lookup may not name it: use the set's name */
+		r = set_ref_expr_alloc(&internal_location,
+				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
 	add_stmt(ctx, match_stmt_alloc(&internal_location,
 				       relational_expr_alloc(&internal_location,
 							     flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ,
