@@ -244,7 +244,7 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	struct nlmsghdr *nlh;
 
 	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
-				    it->family, it->flags | NLM_F_ACK, seq);
+				    it->family, it->flags, seq);
 	switch (it->type) {
 	case NLO_TABLE:
 		nftnl_table_nlmsg_build_payload(nlh, it->obj);
@@ -289,86 +289,164 @@ static struct nl_item *item_by_seq(struct nl_batch *b, uint32_t seq)
 }
 
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid);
+static bool msgs_sane(const char *buf, size_t len);
 
+struct answers {
+	struct nl_batch		*b;
+	struct list_head	*msgs;
+	uint32_t		begin_seq;	/* the batch's begin message */
+	uint32_t		sync_seq;	/* the request sent after it */
+	bool			synced;		/* its answer came: all read */
+	bool			restart;
+	int			ret;
+};
+
+static void answers_read(struct answers *a, const char *buf, ssize_t n)
+{
+	const struct nlmsghdr *h = (const void *)buf;
+	int left = n;
+
+	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
+		const struct nlmsgerr *e;
+		struct nl_item *it;
+
+		if (h->nlmsg_seq == a->sync_seq && h->nlmsg_type == NLMSG_ERROR)
+			a->synced = true;
+		if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq == a->sync_seq)
+			continue;
+		e = mnl_nlmsg_get_payload(h);
+		if (e->error == 0)
+			continue;
+		if (e->error == -ERESTART && h->nlmsg_seq == a->begin_seq) {
+			/*
+			 * Another process committed after we read the
+			 * generation: the kernel took nothing.  The batch
+			 * does not depend on what the kernel holds, so it
+			 * can go again.
+			 */
+			a->restart = true;
+			continue;
+		}
+		it = item_by_seq(a->b, h->nlmsg_seq);
+		if (e->error == -ERESTART || e->error == -ERANGE) {
+			a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
+					     "the ruleset changed while this batch was sent; nothing was applied, try again");
+			continue;
+		}
+		a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
+				     "Could not process %s: %s",
+				     it ? item_what(it) : "batch",
+				     strerror(-e->error));
+		if (e->error == -EPERM)
+			a->ret = error_queue(a->msgs, NULL,
+					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
+	}
+}
+
+/*
+ * Only failing messages are answered (no NLM_F_ACK), so a batch of 20,000
+ * rules does not need 20,000 answers to fit in the socket's buffer.  The
+ * kernel has queued every answer by the time sendto() returns: read them,
+ * then send a request of our own (the generation) and read up to its
+ * answer, which tells that nothing else is coming.
+ */
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		    struct list_head *msgs)
 {
-	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2];
+	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
+	int fd, ret = 0, bufsz = 1 << 22;
+	struct answers a = { .b = b, .msgs = msgs };
 	struct buf out = { 0 };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
-	unsigned int pending = 0;
-	uint32_t genid = 0, seq;
-	int ret = 0, bufsz = 1 << 22;
+	unsigned int tries = 0;
+	bool overflow;
+	uint32_t genid = 0;
+	ssize_t n;
 
 	if (list_empty(&b->items))
 		return 0;
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
-	if (get_genid(ctx, &genid) < 0)
-		return error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
-				   strerror(errno));
+	fd = mnl_socket_get_fd(ctx->nl);
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz));
+again:
+	a.restart = a.synced = overflow = false;
+	a.ret = 0;
+	out.len = 0;
+	if (get_genid(ctx, &genid) < 0) {
+		if (errno == EPERM)
+			ret = error_queue(msgs, NULL,
+					  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
+		else
+			ret = error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
+					  strerror(errno));
+		goto out;
+	}
 
-	seq = ++ctx->seq;
-	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), seq);
+	a.begin_seq = ++ctx->seq;
+	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, htonl(genid));
 	out.len += nlh->nlmsg_len;
-	list_for_each_entry(it, &b->items, list) {
+	list_for_each_entry(it, &b->items, list)
 		put_item(&out, it, ++ctx->seq);
-		pending++;
-	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {
 		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), ++ctx->seq);
 		out.len += nlh->nlmsg_len;
 	}
-
-	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_SNDBUFFORCE,
-		   &bufsz, sizeof(bufsz));
-	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_RCVBUFFORCE,
-		   &bufsz, sizeof(bufsz));
 	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
 		ret = error_queue(msgs, NULL, "cannot send the batch: %s",
 				  strerror(errno));
 		goto out;
 	}
-	while (pending > 0) {
-		ssize_t n = mnl_socket_recvfrom(ctx->nl, rbuf, sizeof(rbuf));
-		struct nlmsghdr *h;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	while ((n = recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT)) != 0) {
+		if (n > 0) {
+			if (msgs_sane(rbuf, n))
+				answers_read(&a, rbuf, n);
+			continue;
+		}
+		if (errno == ENOBUFS)
+			overflow = true;	/* answers were lost: errors */
+		else if (errno != EINTR)
+			break;
+	}
+	a.sync_seq = ++ctx->seq;
+	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
+				    a.sync_seq);
+	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = error_queue(msgs, NULL, "cannot talk to the kernel: %s",
+				  strerror(errno));
+		goto out;
+	}
+	while (!a.synced) {
+		n = mnl_socket_recvfrom(ctx->nl, rbuf, sizeof(rbuf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			overflow = true;
+			continue;
+		}
+		if (n <= 0) {
 			ret = error_queue(msgs, NULL,
 					  "cannot read the kernel's answer: %s",
 					  strerror(errno));
-			break;
+			goto out;
 		}
-		for (h = (struct nlmsghdr *)rbuf; mnl_nlmsg_ok(h, n);
-		     h = mnl_nlmsg_next(h, (int *)&n)) {
-			struct nlmsgerr *e;
-
-			if (h->nlmsg_type != NLMSG_ERROR)
-				continue;
-			e = mnl_nlmsg_get_payload(h);
-			pending--;
-			if (e->error == 0)
-				continue;
-			it = item_by_seq(b, h->nlmsg_seq);
-			if (e->error == -ERESTART || e->error == -ERANGE) {
-				ret = error_queue(msgs, it ? &it->loc : NULL,
-						  "the ruleset changed while this batch was sent; nothing was applied, try again");
-				continue;
-			}
-			ret = error_queue(msgs, it ? &it->loc : NULL,
-					  "Could not process %s: %s",
-					  it ? item_what(it) : "batch",
-					  strerror(-e->error));
-			if (e->error == -EPERM)
-				ret = error_queue(msgs, NULL,
-						  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
-		}
+		if (msgs_sane(rbuf, n))
+			answers_read(&a, rbuf, n);
 	}
+	if (a.restart && !a.ret) {
+		if (++tries < 10)
+			goto again;
+		a.ret = error_queue(msgs, NULL,
+				    "the ruleset changed each time this batch was sent (10 tries); nothing was applied, try again");
+	}
+	if (overflow)
+		a.ret = error_queue(msgs, NULL,
+				    "more errors than the socket could hold: some are not shown; nothing was applied");
+	ret = a.ret;
 out:
 	free(out.data);
 	return ret;
@@ -407,25 +485,54 @@ static bool msgs_sane(const char *buf, size_t len)
 	return len == 0;
 }
 
+/* whether @buf holds the last message (done or error) of request @seq */
+static bool reply_ends(const char *buf, size_t len, uint32_t seq)
+{
+	const struct nlmsghdr *h = (const void *)buf;
+	int left = len;
+
+	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left))
+		if (h->nlmsg_seq == seq &&
+		    (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR))
+			return true;
+	return false;
+}
+
 static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	uint32_t portid = mnl_socket_get_portid(ctx->nl);
+	bool intr = false;
+	ssize_t n;
 	int ret;
 
 	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
-	while ((ret = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf))) > 0) {
-		if (!msgs_sane(buf, ret)) {
+	while ((n = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf))) > 0) {
+		if (!msgs_sane(buf, n)) {
 			errno = EBADMSG;
 			return -1;
 		}
-		ret = mnl_cb_run(buf, ret, nlh->nlmsg_seq, portid, cb, data);
-		if (ret <= 0)
-			break;
+		if (!intr) {
+			ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
+			if (ret > 0)
+				continue;
+			if (ret == 0 || errno != EINTR)
+				return ret;
+			intr = true;
+		}
+		/*
+		 * The ruleset changed during the dump: the kernel still sends
+		 * the rest of it.  Read it to its end, or the next request
+		 * would get it for an answer.
+		 */
+		if (reply_ends(buf, n, nlh->nlmsg_seq)) {
+			errno = EINTR;
+			return -1;
+		}
 	}
-	return ret;
+	return -1;
 }
 
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid)
@@ -715,6 +822,7 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
 	struct dump_ctx d = { .cache = c };
+	uint32_t gen_before, gen_after;
 	struct cache_table *t;
 	struct cache_set *s;
 	int tries = 0;
@@ -723,7 +831,13 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 		return -1;
 retry:
 	cache_flush(c);
-	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
+	/*
+	 * Tables, chains, sets and rules come in separate dumps: a commit
+	 * between two of them would list a mix.  Same generation before and
+	 * after, or read it all again.
+	 */
+	if (get_genid(ctx, &gen_before) < 0 ||
+	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0)
@@ -732,6 +846,12 @@ retry:
 		list_for_each_entry(s, &t->sets, list)
 			if (dump_elems(ctx, s) < 0)
 				goto fail;
+	if (get_genid(ctx, &gen_after) < 0)
+		goto fail;
+	if (gen_after != gen_before) {
+		errno = EINTR;
+		goto fail;
+	}
 	return 0;
 fail:
 	/* an interrupted dump means the ruleset changed under us: redo it */
