@@ -589,29 +589,34 @@ drop:
 }
 
 /*
- * libnftnl 1.2.4 trusts a reply in two places and crashes when it lies: an
- * expression without a name, and a jump or goto without a chain.  Check
- * those before handing it a message.
+ * libnftnl 1.2.4 trusts a reply in places and crashes, reads uninitialised
+ * memory or writes past a buffer when it lies: an expression without a
+ * name, a verdict without a code, a jump or goto without a chain, a set
+ * element attribute of an unknown type.  Check those before handing it a
+ * message.
  */
 static bool verdict_sane(const struct nlattr *data)
 {
 	const struct nlattr *a, *v;
 
 	mnl_attr_for_each_nested(a, data) {
-		bool chain = false;
+		bool chain = false, has_code = false;
 		uint32_t code = 0;
 
 		if (mnl_attr_get_type(a) != NFTA_DATA_VERDICT)
 			continue;
 		mnl_attr_for_each_nested(v, a) {
 			if (mnl_attr_get_type(v) == NFTA_VERDICT_CODE &&
-			    mnl_attr_validate(v, MNL_TYPE_U32) == 0)
+			    mnl_attr_validate(v, MNL_TYPE_U32) == 0) {
 				code = ntohl(mnl_attr_get_u32(v));
+				has_code = true;
+			}
 			if (mnl_attr_get_type(v) == NFTA_VERDICT_CHAIN &&
 			    mnl_attr_validate(v, MNL_TYPE_NUL_STRING) == 0)
 				chain = true;
 		}
-		if ((code == (uint32_t)NFT_JUMP || code == (uint32_t)NFT_GOTO) && !chain)
+		if (!has_code ||
+		    ((code == (uint32_t)NFT_JUMP || code == (uint32_t)NFT_GOTO) && !chain))
 			return false;
 	}
 	return true;
@@ -656,7 +661,14 @@ static bool elems_sane(const struct nlattr *list)
 	const struct nlattr *l, *a;
 
 	mnl_attr_for_each_nested(l, list)
-		mnl_attr_for_each_nested(a, l)
+		mnl_attr_for_each_nested(a, l) {
+			/*
+			 * libnftnl 1.2.4 checks an element's attribute types
+			 * against the set's maximum, not the element's, and
+			 * writes past its table for types in between.
+			 */
+			if (mnl_attr_get_type(a) > NFTA_SET_ELEM_EXPRESSIONS)
+				return false;
 			switch (mnl_attr_get_type(a)) {
 			case NFTA_SET_ELEM_EXPR:
 				if (!expr_sane(a))
@@ -671,6 +683,7 @@ static bool elems_sane(const struct nlattr *list)
 					return false;
 				break;
 			}
+		}
 	return true;
 }
 
