@@ -28,6 +28,8 @@ struct nfh_ctx {
 	uint32_t		seq;
 	uint32_t		set_id;		/* last anonymous set id used */
 	struct cache		*offline_cache;	/* offline ruleset */
+	struct cache		*set_cache;	/* kernel sets, read for a run */
+	struct list_head	ext_sets;	/* struct set made from them */
 };
 
 #endif

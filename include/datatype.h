@@ -80,6 +80,11 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);
+
+/* "1d2h3m4s5ms" or a plain number of seconds -> milliseconds; 0 or -1 */
+int time_parse(const char *str, uint64_t *ms);
+/* milliseconds -> "1d2h3m4s5ms", as nft prints timeouts */
+void time_print(uint64_t ms, FILE *f);
 bool datatype_is_integer(const struct datatype *dtype);
 
 /* symbol table helpers */

@@ -22,6 +22,16 @@ void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
 /* learns from a match such as "meta l4proto tcp" */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
 
+/*
+ * Called by the parser for each element of a set declaration: evaluates
+ * and packs it, so that big sets never exist as expressions.  False when
+ * the element must wait for the whole declaration (the types are not
+ * known yet); errors are queued.
+ */
+struct set;
+bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
+		      struct set *s, struct expr *e);
+
 /* expands blocks into flat commands and checks them; 0 or -1 */
 int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	      struct list_head *cmds, struct list_head *msgs);

@@ -33,6 +33,9 @@ enum expr_kind {
 	EXPR_SET_REF,		/* @name */
 	EXPR_CONCAT,
 	EXPR_VERDICT,
+	EXPR_MAPPING,		/* key : value, in a map's elements */
+	EXPR_MAP,		/* selector map { ... } or map @name */
+	EXPR_SET_ELEM,		/* an element with options (timeout, ...) */
 };
 
 enum ops {
@@ -50,6 +53,7 @@ enum ops {
 	OP_LSHIFT,
 	OP_RSHIFT,
 	OP_NEG,
+	OP_MASK,		/* VALUE / MASK: (x & MASK) == VALUE */
 };
 
 enum proto_base {
@@ -62,6 +66,7 @@ enum proto_base {
 };
 
 struct proto_desc;
+struct set;
 struct proto_field;
 struct exthdr_desc;
 
@@ -149,7 +154,7 @@ struct expr {
 			enum ops	op;
 			struct expr	*left;
 			struct expr	*right;
-		} op;			/* binop and relational */
+		} op;			/* binop, relational, mapping, map */
 		struct {
 			struct expr	*expr;
 			unsigned int	prefix_len;
@@ -167,7 +172,17 @@ struct expr {
 		} set;			/* list, set, concat */
 		struct {
 			char		*name;
+			struct set	*set;	/* resolved by evaluation */
 		} setref;
+		struct {
+			struct expr	*key;
+			uint64_t	timeout;	/* ms, 0: none */
+			uint64_t	expires;	/* ms, 0: none */
+			char		*comment;
+			bool		counter;
+			uint64_t	packets;
+			uint64_t	bytes;
+		} elem;
 		struct {
 			int		verdict;	/* NF_ACCEPT, NFT_JUMP, ... */
 			char		*chain;
@@ -206,6 +221,13 @@ void compound_expr_add(struct expr *c, struct expr *e);
 struct expr *verdict_expr_alloc(const struct location *loc, int verdict,
 				const char *chain);
 struct expr *set_ref_expr_alloc(const struct location *loc, const char *name);
+struct expr *mapping_expr_alloc(const struct location *loc, struct expr *key,
+				struct expr *value);
+struct expr *map_expr_alloc(const struct location *loc, struct expr *sel,
+			    struct expr *map);
+struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
+/* the key of a set element, under its options */
+const struct expr *elem_key(const struct expr *e);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

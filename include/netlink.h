@@ -14,6 +14,7 @@ enum nl_obj {
 	NLO_RULE,
 	NLO_SET,
 	NLO_SETELEM,
+	NLO_RAW,	/* struct raw_msg: set elements, built already */
 };
 
 /**
@@ -55,6 +56,9 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
+
+/* reads only the tables and sets (no elements) */
+int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
 
 struct nlmsghdr;
 /* files one dump reply message into @c, as nlio_dump does (for the fuzzer) */

@@ -23,6 +23,8 @@ struct parser_state {
 	unsigned int		nerrs;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
+	struct set		*cur_set;
+	struct set		*elem_set;	/* elements stream into it */
 	struct location		cur_loc;
 };
 

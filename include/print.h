@@ -14,10 +14,13 @@ void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* the comment in an object's user data, or NULL; checks every length */
-char *udata_comment(const void *ud, uint32_t len);
+char *udata_comment_get(const void *ud, uint32_t len);
 
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
+struct cache_set;
+/* a kernel set as a declaration; its elements too if @elems */
+struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems);
 
 enum list_what {
 	LIST_RULESET,
@@ -25,7 +28,12 @@ enum list_what {
 	LIST_TABLE,
 	LIST_CHAINS,
 	LIST_CHAIN,
+	LIST_SETS,
+	LIST_MAPS,
+	LIST_SET,	/* also a map; its name is passed as @chain */
 };
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f);
 
 /* prints the listing as nft list does; returns -1 if the object is missing */
 int print_listing(struct cache *c, enum list_what what, unsigned int family,

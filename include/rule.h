@@ -23,6 +23,7 @@ struct handle {
 	bool		index_set;
 	struct location	table_loc;
 	struct location	chain_loc;
+	struct location	set_loc;
 	struct location	handle_loc;
 	struct location	family_loc;
 };
@@ -38,6 +39,7 @@ struct table {
 	bool			flags_set;
 	char			*comment;
 	struct list_head	chains;		/* block syntax */
+	struct list_head	sets;		/* block syntax */
 };
 
 struct chain {
@@ -72,6 +74,41 @@ struct rule {
 	char			*comment;
 };
 
+/**
+ * struct set - a named set or map
+ * @key:	what the keys look like: a selector (typeof) or a typed
+ *		placeholder, a concatenation of them for concatenated keys
+ * @data:	a map's values, likewise; NULL for a set
+ * @flags:	NFT_SET_*
+ * @init:	elements given with the declaration (EXPR_SET), or NULL
+ */
+struct elem_store;
+
+struct set {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	bool			is_map;
+	struct expr		*key;
+	bool			key_typeof;
+	struct expr		*data;
+	bool			data_typeof;
+	uint32_t		flags;
+	uint64_t		timeout;	/* ms */
+	uint32_t		gc_int;		/* ms */
+	uint32_t		size;
+	int			policy;		/* -1: unset */
+	bool			automerge;
+	bool			counter;	/* a counter in each element */
+	char			*comment;
+	struct expr		*init;
+	struct elem_store	*store;		/* elements packed as read */
+	bool			types_done;	/* key and data evaluated */
+	struct location		flags_loc;
+	uint32_t		id;		/* batch id, 0: exists already */
+	bool			is_anon;
+};
+
 enum cmd_ops {
 	CMD_INVALID,
 	CMD_ADD,
@@ -94,6 +131,11 @@ enum cmd_obj {
 	CMD_OBJ_TABLES,
 	CMD_OBJ_CHAINS,
 	CMD_OBJ_COUNTERS,
+	CMD_OBJ_SET,
+	CMD_OBJ_MAP,
+	CMD_OBJ_SETS,
+	CMD_OBJ_MAPS,
+	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
 };
 
 /**
@@ -110,9 +152,12 @@ struct cmd {
 		struct table	*table;
 		struct chain	*chain;
 		struct rule	*rule;
+		struct set	*set;
+		struct expr	*elems;
 		void		*data;
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */
+	struct set		*target;	/* elements: the set, not owned */
 };
 
 void handle_free(struct handle *h);
@@ -128,6 +173,8 @@ struct cmd *cmd_alloc(enum cmd_ops op, enum cmd_obj obj,
 		      const struct handle *h, const struct location *loc,
 		      void *data);
 void cmd_free(struct cmd *cmd);
+struct set *set_alloc(const struct location *loc);
+void set_free(struct set *s);
 
 const char *family_name(unsigned int family);
 int family_lookup(const char *name);

@@ -21,6 +21,7 @@ enum stmt_kind {
 	STMT_FWD,
 	STMT_DUP,
 	STMT_NAT,
+	STMT_SET,		/* add|update|delete @set { key ... } */
 };
 
 enum nat_type {
@@ -98,6 +99,13 @@ struct stmt {
 			struct expr	*proto;
 			uint32_t	flags;
 		} nat;
+		struct {
+			unsigned int	op;	/* NFT_DYNSET_OP_* */
+			struct expr	*set;	/* EXPR_SET_REF */
+			struct expr	*key;
+			uint64_t	timeout;	/* ms, 0: none */
+			struct list_head stmts;	/* per-element statements */
+		} set;
 	};
 };
 

@@ -6,6 +6,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
+#include <evaluate.h>
 #include <parser.h>
 #include <proto.h>
 #include <rule.h>
@@ -49,6 +50,40 @@ static struct stmt *counter_stmt(const struct location *loc, uint64_t p, uint64_
 	return s;
 }
 
+/* "1h30m", "500ms", "10" (seconds) -> milliseconds; -1 on a bad unit */
+static int time_of(struct parser_state *state, const char *str,
+		   const struct location *loc, uint64_t *ms)
+{
+	if (time_parse(str, ms) < 0)
+		return error_queue(state->msgs, loc, "wrong time format \"%s\"",
+				   str);
+	return 0;
+}
+
+static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
+			   enum cmd_obj obj, struct handle *h,
+			   const struct location *loc, struct set *set)
+{
+	if (set) {
+		handle_copy(&set->h, h);
+		set->loc = h->set_loc;
+		set->is_map = obj == CMD_OBJ_MAP;
+		state->cur_set = NULL;
+		state->elem_set = NULL;
+	}
+	return cmd_alloc(op, obj, h, loc, set);
+}
+
+/* wraps a set element key so that it can carry options */
+static struct expr *elem_set_expr(struct expr *key, const struct location *loc)
+{
+	if (key->kind == EXPR_SET_ELEM) {
+		key->loc = *loc;
+		return key;
+	}
+	return set_elem_expr_alloc(loc, key);
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -85,6 +120,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 	struct table		*table;
 	struct chain		*chain;
 	struct rule		*rule;
+	struct set		*set;
 	struct handle		handle;
 	int			num;
 }
@@ -142,10 +178,14 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> TABLE "table" TABLES "tables" TO "to" TYPE "type"
 %token <string> ORIGINAL "original" REPLY "reply"
 %token <string> UNDEFINE "undefine" UNTIL "until" USED "used" WITH "with"
+%token <string> MAP "map" VMAP "vmap" MAPS "maps" SETS "sets"
+%token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
+%token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
+%token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
-%type <handle> table_spec chain_spec rule_spec
+%type <handle> table_spec chain_spec rule_spec set_spec
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
 %type <cmd> list_cmd flush_cmd reset_cmd
 %type <table> table_block table_block_alloc
@@ -153,7 +193,12 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt notrack_stmt
+%type <stmt> fwd_stmt dup_stmt nat_stmt notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <set> set_block set_block_alloc
+%type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
+%type <expr> set_elem_key set_rhs type_list typeof_list mask_list
+%type <val> time_spec
+%type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
@@ -168,6 +213,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free(&$$); } <handle>
 
+%nonassoc MASK_LIST
+%left COMMA
 %left '|'
 %left CARET
 %left AMPERSAND
@@ -272,6 +319,21 @@ add_cmd			:	TABLE table_spec
 				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_RULE, &$2, &@$, $3);
 				free($1);
 			}
+			|	SET set_spec set_block_alloc '{' set_block '}'
+			{
+				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_SET, &$2, &@$, $5);
+				free($1);
+			}
+			|	MAP set_spec set_block_alloc '{' set_block '}'
+			{
+				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_MAP, &$2, &@$, $5);
+				free($1);
+			}
+			|	ELEMENT set_spec set_block_expr
+			{
+				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				free($1);
+			}
 			;
 
 create_cmd		:	add_cmd		{ $$ = $1; $$->op = CMD_CREATE; }
@@ -322,6 +384,21 @@ delete_cmd		:	TABLE table_spec
 				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_RULE, &$2, &@$, NULL);
 				free($1);
 			}
+			|	SET set_spec
+			{
+				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_SET, &$2, &@$, NULL);
+				free($1);
+			}
+			|	MAP set_spec
+			{
+				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_MAP, &$2, &@$, NULL);
+				free($1);
+			}
+			|	ELEMENT set_spec set_block_expr
+			{
+				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				free($1);
+			}
 			;
 
 list_cmd		:	RULESET family_spec
@@ -358,6 +435,32 @@ list_cmd		:	RULESET family_spec
 				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_CHAIN, &$2, &@$, NULL);
 				free($1);
 			}
+			|	SET set_spec
+			{
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_SET, &$2, &@$, NULL);
+				free($1);
+			}
+			|	MAP set_spec
+			{
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_MAP, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SETS family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_SETS, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	MAPS family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_MAPS, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
 			;
 
 flush_cmd		:	RULESET family_spec
@@ -376,6 +479,16 @@ flush_cmd		:	RULESET family_spec
 			|	CHAIN chain_spec
 			{
 				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SET set_spec
+			{
+				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_SET, &$2, &@$, NULL);
+				free($1);
+			}
+			|	MAP set_spec
+			{
+				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_MAP, &$2, &@$, NULL);
 				free($1);
 			}
 			;
@@ -430,6 +543,14 @@ chain_spec		:	table_spec chain_name
 			}
 			;
 
+set_spec		:	table_spec identifier
+			{
+				$$ = $1;
+				$$.set = $2;
+				$$.set_loc = @2;
+			}
+			;
+
 rule_spec		:	chain_spec
 			|	chain_spec POSITION NUMBER
 			{
@@ -451,6 +572,8 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	SETS
+			|	MAPS
 			;
 
 string			:	STRING
@@ -491,6 +614,236 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
+			|	table_block SET identifier set_block_alloc '{' set_block '}'
+			{
+				$6->h.set = $3;
+				$6->h.set_loc = @3;
+				$6->loc = @3;
+				list_add_tail(&$6->list, &$1->sets);
+				state->cur_set = NULL;
+				state->elem_set = NULL;
+				$$ = $1;
+				free($2);
+			}
+			|	table_block MAP identifier set_block_alloc '{' set_block '}'
+			{
+				$6->h.set = $3;
+				$6->h.set_loc = @3;
+				$6->loc = @3;
+				$6->is_map = true;
+				list_add_tail(&$6->list, &$1->sets);
+				state->cur_set = NULL;
+				state->elem_set = NULL;
+				$$ = $1;
+				free($2);
+			}
+			;
+
+set_block_alloc		:	%empty
+			{
+				state->elem_set = NULL;
+				set_free(state->cur_set);
+				$$ = set_alloc(NULL);
+				state->cur_set = $$;
+			}
+			;
+
+set_block		:	%empty		{ $$ = state->cur_set; }
+			|	set_block common_block
+			|	set_block error stmt_separator
+			{
+				$$ = $1;
+				state->elem_set = NULL;
+				yyerrok;
+			}
+			|	set_block stmt_separator
+			|	set_block TYPE type_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				$1->key = $3;
+				$1->key_typeof = false;
+				free($2);
+			}
+			|	set_block TYPE type_list COLON type_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $5;
+				$1->key_typeof = $1->data_typeof = false;
+				free($2);
+			}
+			|	set_block TYPEOF typeof_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				$1->key = $3;
+				$1->key_typeof = true;
+				free($2);
+			}
+			|	set_block TYPEOF typeof_list COLON typeof_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $5;
+				$1->key_typeof = $1->data_typeof = true;
+				free($2);
+			}
+			|	set_block FLAGS set_flags stmt_separator
+			{
+				$$ = $1;
+				$1->flags_loc = @3;
+				free($2);
+			}
+			|	set_block TIMEOUT time_spec stmt_separator
+			{
+				$$ = $1;
+				$1->timeout = $3;
+				$1->flags |= NFT_SET_TIMEOUT;
+				free($2);
+			}
+			|	set_block GC_INTERVAL time_spec stmt_separator
+			{
+				$$ = $1;
+				$1->gc_int = $3;
+				free($2);
+			}
+			|	set_block SIZE NUMBER stmt_separator
+			{
+				$$ = $1;
+				$1->size = $3;
+				free($2);
+			}
+			|	set_block POLICY STRING stmt_separator
+			{
+				$$ = $1;
+				if (!strcmp($3, "performance"))
+					$1->policy = NFT_SET_POL_PERFORMANCE;
+				else if (!strcmp($3, "memory"))
+					$1->policy = NFT_SET_POL_MEMORY;
+				else
+					error_queue(state->msgs, &@3,
+						    "unknown set policy \"%s\"", $3);
+				free($2); free($3);
+			}
+			|	set_block AUTO_MERGE stmt_separator
+			{
+				$$ = $1;
+				$1->automerge = true;
+				free($2);
+			}
+			|	set_block COMMENT string stmt_separator
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr stmt_separator
+			{
+				$$ = $1;
+				state->elem_set = NULL;
+				if ($1->init) {
+					/* a second elements line adds to the first */
+					struct expr *i, *n;
+
+					list_for_each_entry_safe(i, n, &$5->set.exprs, list) {
+						list_del(&i->list);
+						compound_expr_add($1->init, i);
+					}
+					expr_free($5);
+				} else {
+					$1->init = $5;
+				}
+				free($2);
+			}
+			|	set_block COUNTER stmt_separator
+			{
+				$$ = $1;
+				$1->counter = true;
+				free($2);
+			}
+			;
+
+set_flags		:	set_flag
+			|	set_flags COMMA set_flag
+			;
+
+set_flag		:	STRING
+			{
+				struct set *set = state->cur_set;
+
+				if (!strcmp($1, "constant"))
+					set->flags |= NFT_SET_CONSTANT;
+				else if (!strcmp($1, "interval"))
+					set->flags |= NFT_SET_INTERVAL;
+				else if (!strcmp($1, "dynamic"))
+					set->flags |= NFT_SET_EVAL;
+				else
+					error_queue(state->msgs, &@1,
+						    "unknown set flag \"%s\"", $1);
+				free($1);
+			}
+			|	TIMEOUT
+			{
+				state->cur_set->flags |= NFT_SET_TIMEOUT;
+				free($1);
+			}
+			;
+
+type_list		:	STRING
+			{
+				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
+			}
+			|	METAKEY
+			{
+				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
+			}
+			|	type_list DOT STRING
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, symbol_expr_alloc(&@3, $3, false));
+				$1->loc = @$;
+				$$ = $1;
+				free($3);
+			}
+			;
+
+typeof_list		:	primary_expr
+			|	typeof_list DOT primary_expr
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
+			}
+			;
+
+time_spec		:	STRING
+			{
+				if (time_of(state, $1, &@1, &$$) < 0)
+					$$ = 0;
+				free($1);
+			}
+			|	NUMBER		{ $$ = $1 * 1000; }
+			;
+
+set_block_expr		:	set_expr
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); }
 			;
 
 table_flags		:	table_flag
@@ -670,6 +1023,58 @@ stmt			:	match_stmt
 			|	dup_stmt
 			|	nat_stmt
 			|	notrack_stmt
+			|	vmap_stmt
+			|	set_stmt
+			;
+
+vmap_stmt		:	concat_expr VMAP rhs_map
+			{
+				$$ = verdict_stmt_alloc(&@$, map_expr_alloc(&@$, $1, $3));
+				free($2);
+			}
+			;
+
+set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->set.op = $1;
+				$$->set.set = set_ref_expr_alloc(&@2, $2);
+				free($2);
+			}
+			;
+
+set_stmt_op		:	ADD	{ $$ = NFT_DYNSET_OP_ADD; free($1); }
+			|	UPDATE	{ $$ = NFT_DYNSET_OP_UPDATE; free($1); }
+			|	DELETE	{ $$ = NFT_DYNSET_OP_DELETE; free($1); }
+			;
+
+set_stmt_key		:	concat_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_SET);
+				$$->set.key = $1;
+			}
+			|	set_stmt_key TIMEOUT time_spec
+			{
+				$$ = $1;
+				$$->set.timeout = $3;
+				free($2);
+			}
+			|	set_stmt_key counter_stmt
+			{
+				$$ = $1;
+				list_add_tail(&$2->list, &$$->set.stmts);
+			}
+			|	set_stmt_key limit_stmt
+			{
+				$$ = $1;
+				list_add_tail(&$2->list, &$$->set.stmts);
+			}
+			|	set_stmt_key quota_stmt
+			{
+				$$ = $1;
+				list_add_tail(&$2->list, &$$->set.stmts);
+			}
 			;
 
 verdict_stmt		:	verdict_expr	{ $$ = verdict_stmt_alloc(&@$, $1); }
@@ -947,6 +1352,18 @@ nat_stmt		:	SNAT TO stmt_value
 
 stmt_value		:	basic_rhs_expr
 			|	selector_expr
+			|	map_expr
+			;
+
+map_expr		:	concat_expr MAP rhs_map
+			{
+				$$ = map_expr_alloc(&@$, $1, $3);
+				free($2);
+			}
+			;
+
+rhs_map			:	set_expr
+			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); }
 			;
 
 match_stmt		:	relational_expr	{ $$ = match_stmt_alloc(&@$, $1); }
@@ -979,24 +1396,42 @@ relop			:	EQ	{ $$ = OP_EQ; }
 			|	NOT	{ $$ = OP_NEQ; }
 			;
 
-expr			:	primary_expr
-			|	expr AMPERSAND primary_rhs_expr
+expr			:	concat_expr
+			;
+
+concat_expr		:	basic_expr
+			|	concat_expr DOT basic_expr
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
+			}
+			;
+
+basic_expr		:	primary_expr
+			|	basic_expr AMPERSAND primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
 			}
-			|	expr '|' primary_rhs_expr
+			|	basic_expr '|' primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
 			}
-			|	expr CARET primary_rhs_expr
+			|	basic_expr CARET primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
 			}
-			|	expr LSHIFT primary_rhs_expr
+			|	basic_expr LSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
 			}
-			|	expr RSHIFT primary_rhs_expr
+			|	basic_expr RSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
 			}
@@ -1076,7 +1511,7 @@ keyword_word		:	PRIORITY | BYTES | PACKETS | PREFIX | LEVEL
 			|	DEVICE | GROUP | FLAGS | HANDLE | INDEX | RATE
 			;
 
-rhs_expr		:	basic_rhs_expr
+rhs_expr		:	concat_rhs_expr
 			|	set_expr
 			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); }
 			;
@@ -1085,13 +1520,43 @@ list_rhs_expr		:	basic_rhs_expr COMMA basic_rhs_expr
 			{
 				$$ = compound_expr_alloc(&@$, EXPR_LIST);
 				compound_expr_add($$, $1);
-				compound_expr_add($$, $3);
+				if ($3->kind == EXPR_BINOP && $3->op.op == OP_MASK) {
+					compound_expr_add($$, $3->op.left);
+					$3->op.left = $$;
+					$3->loc = @$;
+					$$ = $3;
+				} else {
+					compound_expr_add($$, $3);
+				}
 			}
 			|	list_rhs_expr COMMA basic_rhs_expr
 			{
 				$$ = $1;
 				$$->loc = @$;
-				compound_expr_add($$, $3);
+				if ($3->kind == EXPR_BINOP && $3->op.op == OP_MASK) {
+					/* "a,b / c,d": the mask applies to the whole list */
+					compound_expr_add($$, $3->op.left);
+					$3->op.left = $$;
+					$3->loc = @$;
+					$$ = $3;
+				} else {
+					compound_expr_add($$, $3);
+				}
+			}
+			;
+
+concat_rhs_expr		:	basic_rhs_expr
+			|	concat_rhs_expr DOT basic_rhs_expr
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
 			}
 			;
 
@@ -1103,6 +1568,25 @@ basic_rhs_expr		:	rhs_or_expr
 			|	rhs_or_expr SLASH NUMBER
 			{
 				$$ = prefix_expr_alloc(&@$, $1, $3);
+			}
+			|	rhs_or_expr SLASH mask_list %prec MASK_LIST
+			{
+				$$ = binop_expr_alloc(&@$, OP_MASK, $1, $3);
+			}
+			;
+
+mask_list		:	symbol_value
+			|	mask_list COMMA symbol_value
+			{
+				if ($1->kind != EXPR_LIST) {
+					struct expr *l = compound_expr_alloc(&@$, EXPR_LIST);
+
+					compound_expr_add(l, $1);
+					$1 = l;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
 			}
 			;
 
@@ -1167,16 +1651,73 @@ set_expr		:	'{' opt_newlines set_list opt_newlines '}'
 set_list		:	set_elem
 			{
 				$$ = compound_expr_alloc(&@$, EXPR_SET);
-				compound_expr_add($$, $1);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $1))
+					compound_expr_add($$, $1);
 			}
 			|	set_list COMMA opt_newlines set_elem
 			{
 				$$ = $1;
-				compound_expr_add($$, $4);
+				if (!state->elem_set ||
+				    !eval_elem_stream(state->ctx, state, state->elem_set, $4))
+					compound_expr_add($$, $4);
 			}
 			;
 
-set_elem		:	basic_rhs_expr
+set_elem		:	set_elem_key
+			|	set_elem_key COLON set_rhs
+			{
+				$$ = mapping_expr_alloc(&@$, $1, $3);
+			}
+			;
+
+set_elem_key		:	concat_rhs_expr
+			|	set_elem_key TIMEOUT time_spec
+			{
+				$$ = elem_set_expr($1, &@$);
+				$$->elem.timeout = $3;
+				free($2);
+			}
+			|	set_elem_key EXPIRES time_spec
+			{
+				$$ = elem_set_expr($1, &@$);
+				$$->elem.expires = $3;
+				free($2);
+			}
+			|	set_elem_key COMMENT string
+			{
+				$$ = elem_set_expr($1, &@$);
+				free($$->elem.comment);
+				$$->elem.comment = $3;
+				free($2);
+			}
+			|	set_elem_key COUNTER
+			{
+				$$ = elem_set_expr($1, &@$);
+				$$->elem.counter = true;
+				free($2);
+			}
+			|	set_elem_key COUNTER PACKETS NUMBER BYTES NUMBER
+			{
+				$$ = elem_set_expr($1, &@$);
+				$$->elem.counter = true;
+				$$->elem.packets = $4;
+				$$->elem.bytes = $6;
+				free($2); free($3); free($5);
+			}
+			;
+
+set_rhs			:	concat_rhs_expr
+			|	JUMP chain_name
+			{
+				$$ = verdict_expr_alloc(&@$, NFT_JUMP, $2); free($1); free($2);
+			}
+			|	GOTO chain_name
+			{
+				$$ = verdict_expr_alloc(&@$, NFT_GOTO, $2); free($1); free($2);
+			}
+			|	CONTINUE { $$ = verdict_expr_alloc(&@$, NFT_CONTINUE, NULL); free($1); }
+			|	RETURN	{ $$ = verdict_expr_alloc(&@$, NFT_RETURN, NULL); free($1); }
 			;
 
 %%

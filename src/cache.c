@@ -13,6 +13,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <nftables-compat.h>
 
 struct cache *cache_alloc(void)
@@ -149,22 +150,173 @@ void cache_add_set(struct cache_table *t, struct nftnl_set *nls)
 
 /* --- offline: apply a batch as the kernel would ------------------------- */
 
-static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+static int elem_expr_copy(struct nftnl_expr *x, void *data)
 {
+	struct nftnl_set_elem *n = data;
+
+	/* element statements are counters; the kernel keeps no others */
+	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter")) {
+		struct nftnl_expr *c = nftnl_expr_alloc("counter");
+
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
+				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES,
+				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_BYTES));
+		nftnl_set_elem_add_expr(n, c);
+	}
+	return 0;
+}
+
+static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
+{
+	static const uint16_t blobs[] = {
+		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
+		NFTNL_SET_ELEM_USERDATA,
+	};
 	struct nftnl_set_elem *n = nftnl_set_elem_alloc();
-	const void *key;
+	const void *p;
 	uint32_t len;
 
-	key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
-	if (key)
-		nftnl_set_elem_set(n, NFTNL_SET_ELEM_KEY, key, len);
+	for (unsigned int i = 0; i < array_size(blobs); i++)
+		if ((p = nftnl_set_elem_get(e, blobs[i], &len)))
+			nftnl_set_elem_set(n, blobs[i], p, len);
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
 		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_FLAGS,
 				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS));
-	nftnl_set_elem_add(dst, n);
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_VERDICT))
+		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_VERDICT,
+				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_VERDICT));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN))
+		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
+				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_TIMEOUT))
+		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_TIMEOUT,
+				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_TIMEOUT));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_EXPIRATION))
+		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_EXPIRATION,
+				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_EXPIRATION));
+	nftnl_set_elem_expr_foreach(e, elem_expr_copy, n);
+	return n;
+}
+
+static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+{
+	nftnl_set_elem_add(dst, elem_dup(e));
+}
+
+static int set_has_counter(struct nftnl_expr *x, void *data)
+{
+	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
+		*(bool *)data = true;
+	return 0;
+}
+
+static bool elem_same_key(struct nftnl_set_elem *a, struct nftnl_set_elem *b)
+{
+	uint32_t la, lb, fa = 0, fb = 0;
+	const void *ka = nftnl_set_elem_get(a, NFTNL_SET_ELEM_KEY, &la);
+	const void *kb = nftnl_set_elem_get(b, NFTNL_SET_ELEM_KEY, &lb);
+
+	if (nftnl_set_elem_is_set(a, NFTNL_SET_ELEM_FLAGS))
+		fa = nftnl_set_elem_get_u32(a, NFTNL_SET_ELEM_FLAGS);
+	if (nftnl_set_elem_is_set(b, NFTNL_SET_ELEM_FLAGS))
+		fb = nftnl_set_elem_get_u32(b, NFTNL_SET_ELEM_FLAGS);
+	return ka && kb && la == lb && !memcmp(ka, kb, la) &&
+	       (fa & NFT_SET_ELEM_INTERVAL_END) == (fb & NFT_SET_ELEM_INTERVAL_END);
+}
+
+static struct nftnl_set *set_copy_bare(struct nftnl_set *s);
+
+/* removes the elements of @del from @s (all of them if @del has none) */
+static int set_del_elems(struct cache_set *cs, struct nftnl_set *del,
+			 bool must_exist)
+{
+	struct nftnl_set *n = set_copy_bare(cs->nls);
+	struct nftnl_set_elems_iter *it, *dit;
+	struct nftnl_set_elem *e, *d;
+	unsigned int want = 0, found = 0;
+
+	dit = nftnl_set_elems_iter_create(del);
+	while (nftnl_set_elems_iter_next(dit))
+		want++;
+	nftnl_set_elems_iter_destroy(dit);
+	it = nftnl_set_elems_iter_create(cs->nls);
+	while ((e = nftnl_set_elems_iter_next(it))) {
+		bool gone = want == 0;
+
+		dit = nftnl_set_elems_iter_create(del);
+		while (!gone && (d = nftnl_set_elems_iter_next(dit)))
+			gone = elem_same_key(e, d);
+		nftnl_set_elems_iter_destroy(dit);
+		if (gone)
+			found++;
+		else
+			elem_copy(n, e);
+	}
+	nftnl_set_elems_iter_destroy(it);
+	if (must_exist && want && found < want) {
+		nftnl_set_free(n);
+		return -ENOENT;
+	}
+	nftnl_set_free(cs->nls);
+	cs->nls = n;
+	return 0;
+}
+
+/* a set found by batch id, else by name */
+static struct cache_set *item_set(struct cache *c, struct nl_item *it)
+{
+	struct cache_table *t;
+	struct cache_set *s = NULL;
+
+	t = cache_table_find(c, it->family,
+			     nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+	if (!t)
+		return NULL;
+	if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
+		s = cache_set_find_id(t, nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
+	if (!s && nftnl_set_is_set(it->obj, NFTNL_SET_NAME))
+		s = cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
+	return s;
+}
+
+static bool rule_uses_set(struct nftnl_rule *r, const char *name)
+{
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool used = false;
+
+	while (!used && (e = nftnl_expr_iter_next(it))) {
+		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+		if (!strcmp(n, "lookup"))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET), name);
+		else if (!strcmp(n, "dynset"))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME), name);
+	}
+	nftnl_expr_iter_destroy(it);
+	return used;
 }
 
 /* libnftnl 1.2.4 exports no set clone: copy through the wire format */
+static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
+{
+	struct nftnl_set *n = nftnl_set_alloc();
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWSET,
+				    nftnl_set_get_u32(s, NFTNL_SET_FAMILY), 0, 0);
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	nftnl_set_nlmsg_parse(nlh, n);
+	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
+		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
+				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
+	if (nftnl_set_is_set(s, NFTNL_SET_ID))
+		nftnl_set_set_u32(n, NFTNL_SET_ID, nftnl_set_get_u32(s, NFTNL_SET_ID));
+	return n;
+}
+
 static struct nftnl_set *set_copy(struct nftnl_set *s)
 {
 	struct nftnl_set *n = nftnl_set_alloc();
@@ -328,10 +480,24 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		if (!t)
 			return oerr(msgs, it, "set", ENOENT);
 		if (nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
+			const char *tmpl = nftnl_set_get_str(it->obj, NFTNL_SET_NAME);
 			char name[32];
 
-			snprintf(name, sizeof(name), "__set%u", t->next_anon_set++);
+			snprintf(name, sizeof(name), "%.*s%u",
+				 (int)(strchr(tmpl, '%') ? strchr(tmpl, '%') - tmpl :
+				       (long)strlen(tmpl)), tmpl, t->next_anon_set++);
 			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
+		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
+			struct cache_set *old = cache_set_find(t,
+				nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
+
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "set", EEXIST);
+			/* the batch id still finds it for the elements */
+			if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
+				nftnl_set_set_u32(old->nls, NFTNL_SET_ID,
+						  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
+			return 0;
 		}
 		nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
 		cache_add_set(t, it->obj);
@@ -340,16 +506,24 @@ static int apply_item(struct cache *c, struct nl_item *it,
 	case NFT_MSG_NEWSETELEM: {
 		struct nftnl_set_elems_iter *i;
 		struct nftnl_set_elem *e;
-		struct cache_set *s = NULL;
+		struct cache_set *s = item_set(c, it);
 
-		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
-		if (t)
-			s = cache_set_find_id(t, nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
 		if (!s)
 			return oerr(msgs, it, "set elements", ENOENT);
+		bool counted = false;
+
+		/* the set's own statements go into each element without any */
+		nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
 		i = nftnl_set_elems_iter_create(it->obj);
-		while ((e = nftnl_set_elems_iter_next(i)))
-			elem_copy(s->nls, e);
+		while ((e = nftnl_set_elems_iter_next(i))) {
+			struct nftnl_set_elem *n = elem_dup(e);
+			bool has = false;
+
+			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
+			if (counted && !has)
+				nftnl_set_elem_add_expr(n, nftnl_expr_alloc("counter"));
+			nftnl_set_elem_add(s->nls, n);
+		}
 		nftnl_set_elems_iter_destroy(i);
 		return 0;
 	}
@@ -404,6 +578,39 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		} else {
 			list_add(&cr->list, &ch->rules);
 		}
+		return 0;
+	}
+	case NFT_MSG_DELSETELEM: {
+		struct cache_set *s = item_set(c, it);
+		int err;
+
+		if (!s)
+			return oerr(msgs, it, "set elements", ENOENT);
+		err = set_del_elems(s, it->obj, true);
+		if (err < 0)
+			return oerr(msgs, it, "set elements", -err);
+		return 0;
+	}
+	case NFT_MSG_DELSET:
+	case NFT_MSG_DESTROYSET: {
+		struct cache_set *s = item_set(c, it);
+		const char *name;
+
+		if (!s)
+			return it->msg_type == NFT_MSG_DELSET ?
+			       oerr(msgs, it, "set", ENOENT) : 0;
+		name = nftnl_set_get_str(s->nls, NFTNL_SET_NAME);
+		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+		list_for_each_entry(ch, &t->chains, list) {
+			struct cache_rule *cr;
+
+			list_for_each_entry(cr, &ch->rules, list)
+				if (rule_uses_set(cr->nlr, name))
+					return oerr(msgs, it, "set", EBUSY);
+		}
+		list_del(&s->list);
+		nftnl_set_free(s->nls);
+		free(s);
 		return 0;
 	}
 	case NFT_MSG_DELTABLE:
@@ -489,9 +696,21 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	struct nl_item *it;
 	int ret = 0;
 
-	list_for_each_entry(it, &b->items, list)
+	list_for_each_entry(it, &b->items, list) {
+		void *raw = NULL;
+
+		if (it->type == NLO_RAW) {
+			/* built elements: read back as the kernel would */
+			raw = it->obj;
+			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
+		}
 		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
+		if (raw) {
+			nftnl_set_free(it->obj);
+			it->obj = raw;
+		}
+	}
 	if (ret < 0) {
 		cache_free(work);
 		return -1;

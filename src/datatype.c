@@ -5,6 +5,7 @@
 #include <grp.h>
 #include <net/if.h>
 #include <netdb.h>
+#include <inttypes.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -655,4 +656,64 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		}
 	}
 	integer_print(e, o, f);
+}
+
+int time_parse(const char *str, uint64_t *ms)
+{
+	static const struct {
+		const char	*unit;
+		uint64_t	ms;
+	} units[] = {
+		{ "ms", 1 }, { "d", 86400000 }, { "h", 3600000 },
+		{ "m", 60000 }, { "s", 1000 },
+	};
+	uint64_t total = 0;
+	const char *p = str;
+
+	if (!*p)
+		return -1;
+	while (*p) {
+		uint64_t n = 0;
+		unsigned int i;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		while (*p >= '0' && *p <= '9') {
+			if (n > UINT64_MAX / 10)
+				return -1;
+			n = n * 10 + (uint64_t)(*p++ - '0');
+		}
+		if (!*p && p != str && total == 0) {
+			*ms = n * 1000;		/* plain seconds */
+			return 0;
+		}
+		for (i = 0; i < array_size(units); i++)
+			if (!strncmp(p, units[i].unit, strlen(units[i].unit)))
+				break;
+		if (i == array_size(units))
+			return -1;
+		if (n > (UINT64_MAX - total) / units[i].ms)
+			return -1;
+		total += n * units[i].ms;
+		p += strlen(units[i].unit);
+	}
+	*ms = total;
+	return 0;
+}
+
+void time_print(uint64_t ms, FILE *f)
+{
+	uint64_t d = ms / 86400000, h = ms / 3600000 % 24, m = ms / 60000 % 60,
+		 s = ms / 1000 % 60, r = ms % 1000;
+
+	if (d)
+		fprintf(f, "%" PRIu64 "d", d);
+	if (h)
+		fprintf(f, "%" PRIu64 "h", h);
+	if (m)
+		fprintf(f, "%" PRIu64 "m", m);
+	if (s)
+		fprintf(f, "%" PRIu64 "s", s);
+	if (r || !ms)
+		fprintf(f, "%" PRIu64 "ms", r);
 }

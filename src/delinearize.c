@@ -20,6 +20,7 @@
 #include <evaluate.h>
 #include <print.h>
 #include <proto.h>
+#include <set.h>
 
 #define NREGS	(NFT_REG32_15 + 1)
 
@@ -231,9 +232,33 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 struct raw_elem {
 	uint8_t		key[NFH_VAL_MAXLEN];
+	uint8_t		key_end[NFH_VAL_MAXLEN];
 	uint32_t	len;
+	bool		has_key_end;
 	bool		end;
+	struct expr	*data;		/* a map's value: raw or a verdict */
+	uint64_t	timeout;
+	uint64_t	expires;
+	char		*comment;
+	bool		counter;
+	uint64_t	packets;
+	uint64_t	bytes;
 };
+
+/*
+ * Concatenated keys list in the order nft lists them: as one integer read
+ * in host (little-endian) byte order, so from the last byte to the first.
+ */
+static int raw_elem_cmp_concat(const void *a, const void *b)
+{
+	const struct raw_elem *x = a, *y = b;
+	unsigned int n = x->len < y->len ? x->len : y->len;
+
+	for (unsigned int i = n; i > 0; i--)
+		if (x->key[i - 1] != y->key[i - 1])
+			return x->key[i - 1] < y->key[i - 1] ? -1 : 1;
+	return 0;
+}
 
 /* by key; at equal keys an interval's end sorts before the next start */
 static int raw_elem_cmp(const void *a, const void *b)
@@ -242,6 +267,58 @@ static int raw_elem_cmp(const void *a, const void *b)
 	int d = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
 
 	return d ? d : (int)y->end - (int)x->end;
+}
+
+static int counter_cb(struct nftnl_expr *e, void *data)
+{
+	struct raw_elem *r = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter")) {
+		r->counter = true;
+		r->packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
+		r->bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
+	}
+	return 0;
+}
+
+static void raw_elem_read(struct nftnl_set_elem *el, struct raw_elem *r)
+{
+	uint32_t len;
+	const void *p;
+
+	p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY_END, &len);
+	if (p) {
+		r->has_key_end = true;
+		memcpy(r->key_end, p, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
+	}
+	r->end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
+		 (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+		  NFT_SET_ELEM_INTERVAL_END);
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_VERDICT)) {
+		const char *chain = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_CHAIN) ?
+				    nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_CHAIN) : NULL;
+
+		r->data = verdict_expr_alloc(&internal_location,
+					     (int)nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_VERDICT),
+					     chain);
+	} else if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_DATA, &len))) {
+		r->data = raw_value(p, len);
+	}
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_TIMEOUT))
+		r->timeout = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_TIMEOUT);
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_EXPIRATION))
+		r->expires = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_EXPIRATION);
+	if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_USERDATA, &len))) {
+		const struct nftnl_udata *attr;
+
+		nftnl_udata_for_each_data(p, len, attr)
+			if (nftnl_udata_type(attr) == SET_ELEM_UDATA_COMMENT) {
+				free(r->comment);
+				r->comment = xstrndup(nftnl_udata_get(attr),
+						      nftnl_udata_len(attr));
+			}
+	}
+	nftnl_set_elem_expr_foreach(el, counter_cb, r);
 }
 
 static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
@@ -265,42 +342,75 @@ static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
 		memset(&v[*n], 0, sizeof(v[*n]));
 		v[*n].len = len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len;
 		memcpy(v[*n].key, key, v[*n].len);
-		v[*n].end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
-			    (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
-			     NFT_SET_ELEM_INTERVAL_END);
+		raw_elem_read(el, &v[*n]);
 		(*n)++;
 	}
 	nftnl_set_elems_iter_destroy(it);
 	return v;
 }
 
+/* the key, under the element's options and its value */
+static struct expr *elem_wrap(struct expr *key, struct raw_elem *r)
+{
+	struct expr *e = key;
+
+	if (r->timeout || r->expires || r->comment || r->counter) {
+		e = set_elem_expr_alloc(&internal_location, key);
+		e->elem.timeout = r->timeout;
+		e->elem.expires = r->expires;
+		e->elem.comment = r->comment;
+		e->elem.counter = r->counter;
+		e->elem.packets = r->packets;
+		e->elem.bytes = r->bytes;
+		r->comment = NULL;
+	}
+	if (r->data) {
+		e = mapping_expr_alloc(&internal_location, e, r->data);
+		r->data = NULL;
+	}
+	return e;
+}
+
+static struct expr *set_key_of(const struct nftnl_set *nls);
+
 /*
- * Interval sets come as start and end (exclusive) pairs, in whatever order
- * the kernel's set backend dumps them: sort them first.
+ * Elements as raw values, typed later against what is looked up.  Interval
+ * sets come as start and end (exclusive) pairs, in whatever order the
+ * kernel's set backend dumps them: sort them first.  Concatenated intervals
+ * carry an inclusive end in the same element instead.
  */
 static struct expr *set_elements(struct nftnl_set *s)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
-	struct expr *start = NULL;
-	struct raw_elem *el;
+	struct raw_elem *el, *start = NULL;
+	struct expr *key;
 	unsigned int n;
 
 	el = collect_elems(s, &n);
-	if (interval && n > 1)
-		qsort(el, n, sizeof(*el), raw_elem_cmp);
+	key = set_key_of(s);
+	if (n > 1)	/* qsort() of no elements is qsort(NULL) */
+		qsort(el, n, sizeof(*el), key->kind == EXPR_CONCAT ?
+		      raw_elem_cmp_concat : raw_elem_cmp);
+	expr_free(key);
 	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v = raw_value(el[i].key, el[i].len);
+		struct raw_elem *r = &el[i];
+		struct expr *v = raw_value(r->key, r->len);
 
-		if (!interval) {
-			compound_expr_add(set, v);
+		if (r->has_key_end) {
+			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+						v, raw_value(r->key_end, r->len)), r));
 			continue;
 		}
-		if (el[i].end) {
+		if (!interval) {
+			compound_expr_add(set, elem_wrap(v, r));
+			continue;
+		}
+		if (r->end) {
 			if (start) {
 				v->flags |= EXPR_F_INTERVAL_END;
-				compound_expr_add(set, range_expr_alloc(&internal_location,
-									start, v));
+				compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+							raw_value(start->key, start->len), v), start));
 				start = NULL;
 			} else {
 				expr_free(v);
@@ -312,38 +422,99 @@ static struct expr *set_elements(struct nftnl_set *s)
 			struct expr *end = expr_clone(v);
 
 			end->flags |= EXPR_F_INTERVAL_END;
-			compound_expr_add(set, range_expr_alloc(&internal_location,
-								start, end));
+			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+						raw_value(start->key, start->len), end), start));
 		}
-		start = v;
+		expr_free(v);
+		start = r;
 	}
 	if (start) {
 		/* runs to the largest value */
-		struct expr *end = expr_clone(start);
+		struct expr *lo = raw_value(start->key, start->len);
+		struct expr *end = expr_clone(lo);
 
 		/* an inclusive end: no INTERVAL_END flag to subtract from */
 		memset(end->val.data, 0xff, expr_value_bytes(end));
-		compound_expr_add(set, range_expr_alloc(&internal_location, start, end));
+		compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
+							lo, end), start));
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		expr_free(el[i].data);
+		free(el[i].comment);
 	}
 	free(el);
 	return set;
+}
+
+static struct expr *set_key_of(const struct nftnl_set *nls)
+{
+	struct set_udata ud;
+	struct expr *k;
+
+	set_udata_parse(nls, &ud);
+	free(ud.comment);
+	k = set_key_decode(nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE),
+			   nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN), ud.key_bo);
+	if (!k)
+		k = set_type_placeholder(NULL, &integer_type,
+					 nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN) * 8,
+					 BYTEORDER_BIG);
+	return k;
+}
+
+/* what a lookup reads: one register, or one per concatenated component */
+static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
+			       const struct expr *key)
+{
+	unsigned int slot = reg_index(sreg);
+	const struct expr *i;
+	struct expr *c;
+
+	if (key->kind != EXPR_CONCAT)
+		return reg_get(ctx, sreg);
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (slot >= NREGS || !ctx->regs[slot]) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, expr_clone(ctx->regs[slot]));
+		slot += div_round_up(i->len, 32);
+	}
+	c->len = key->len;
+	return c;
+}
+
+static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
+				    bool has_id, uint32_t id)
+{
+	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
+
+	/* offline, a rule still names its anonymous set by batch id */
+	if (!cs && has_id)
+		cs = cache_set_find_id(ctx->table, id);
+	return cs;
 }
 
 static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
-	struct cache_set *cs = name ? cache_set_find(ctx->table, name) : NULL;
-	struct expr *l = reg_get(ctx, sreg), *r;
+	struct cache_set *cs = lookup_set(ctx, name,
+					  nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID),
+					  nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID));
 	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) ?
 			 nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) : 0;
+	struct expr *l, *r, *key;
 
-	/* offline, a rule still names its anonymous set by batch id */
-	if (!cs && nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID))
-		cs = cache_set_find_id(ctx->table,
-				       nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SET_ID));
-	if (!l || !cs || nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
-		expr_free(l);
+	if (!cs) {
+		unsupported(ctx, "lookup");
+		return;
+	}
+	key = set_key_of(cs->nls);
+	l = lookup_lhs(ctx, sreg, key);
+	expr_free(key);
+	if (!l) {
 		unsupported(ctx, "lookup");
 		return;
 	}
@@ -353,10 +524,65 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		/* found by id, the lookup may not name it: use the set's name */
 		r = set_ref_expr_alloc(&internal_location,
 				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
+		uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_DREG);
+		struct expr *m = map_expr_alloc(&internal_location, l, r);
+
+		if (dreg == NFT_REG_VERDICT)
+			add_stmt(ctx, verdict_stmt_alloc(&internal_location, m));
+		else
+			reg_set(ctx, dreg, m);
+		return;
+	}
 	add_stmt(ctx, match_stmt_alloc(&internal_location,
 				       relational_expr_alloc(&internal_location,
 							     flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ,
 							     l, r)));
+}
+
+static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
+
+static int dynset_expr_cb(struct nftnl_expr *e, void *data)
+{
+	delin_stmt_expr(data, e);
+	return 0;
+}
+
+static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
+	struct cache_set *cs = lookup_set(ctx, name,
+					  nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_ID),
+					  nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SET_ID));
+	struct rule *saved = ctx->rule, *tmp;
+	struct expr *key, *l;
+	struct stmt *s;
+
+	if (!cs || nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
+		unsupported(ctx, "dynset");
+		return;
+	}
+	key = set_key_of(cs->nls);
+	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
+	expr_free(key);
+	if (!l) {
+		unsupported(ctx, "dynset");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_SET);
+	s->set.op = nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_OP);
+	s->set.key = l;
+	s->set.set = set_ref_expr_alloc(&internal_location,
+					nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))
+		s->set.timeout = nftnl_expr_get_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
+	tmp = rule_alloc(&internal_location);
+	ctx->rule = tmp;
+	nftnl_expr_expr_foreach(e, dynset_expr_cb, ctx);
+	ctx->rule = saved;
+	list_splice_tail_init(&tmp->stmts, &s->set.stmts);
+	rule_free(tmp);
+	add_stmt(ctx, s);
 }
 
 static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -407,6 +633,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_range(ctx, e);
 	else if (!strcmp(name, "lookup"))
 		delin_lookup(ctx, e);
+	else if (!strcmp(name, "dynset"))
+		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "counter")) {
@@ -535,6 +763,7 @@ static void type_value(struct expr *v, const struct datatype *dt,
 
 static const struct expr *elem_low(const struct expr *e)
 {
+	e = elem_key(e);
 	return e->kind == EXPR_RANGE ? e->range.left :
 	       e->kind == EXPR_PREFIX ? e->prefix.expr : e;
 }
@@ -562,10 +791,11 @@ static void set_sort(struct expr *set)
 	free(v);
 }
 
+static void type_set_elems(struct expr *set, const struct expr *key,
+			   const struct expr *data);
+
 static void type_rhs(struct expr *r, const struct expr *lhs)
 {
-	struct expr *i;
-
 	switch (r->kind) {
 	case EXPR_VALUE:
 		type_value(r, lhs->dtype, lhs->byteorder, lhs->len);
@@ -576,14 +806,89 @@ static void type_rhs(struct expr *r, const struct expr *lhs)
 		r->dtype = lhs->dtype;
 		break;
 	case EXPR_SET:
-		list_for_each_entry(i, &r->set.exprs, list)
-			type_rhs(i, lhs);
-		r->dtype = lhs->dtype;
-		set_sort(r);
+		type_set_elems(r, lhs, NULL);
 		break;
 	default:
 		break;
 	}
+}
+
+/* a concatenated key or range, cut into its typed components */
+static struct expr *concat_split(struct expr *e, const struct expr *key)
+{
+	const struct expr *lo = e->kind == EXPR_RANGE ? e->range.left : e;
+	const struct expr *hi = e->kind == EXPR_RANGE ? e->range.right : e;
+	struct expr *c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	const struct expr *i;
+	unsigned int off = 0;
+
+	list_for_each_entry(i, &key->set.exprs, list) {
+		unsigned int w = div_round_up(i->len, 32) * 4;
+		unsigned int b = div_round_up(i->len, 8);
+		struct expr *l, *h;
+
+		if (off + w > NFH_VAL_MAXLEN)
+			break;
+		l = raw_value(lo->val.data + off, b);
+		type_value(l, i->dtype, i->byteorder, i->len);
+		if (lo != hi && memcmp(lo->val.data + off, hi->val.data + off, b)) {
+			h = raw_value(hi->val.data + off, b);
+			type_value(h, i->dtype, i->byteorder, i->len);
+			compound_expr_add(c, range_expr_alloc(&internal_location, l, h));
+		} else {
+			compound_expr_add(c, l);
+		}
+		off += w;
+	}
+	c->len = key->len;
+	c->dtype = key->dtype;
+	expr_free(e);
+	return c;
+}
+
+static struct expr *type_elem(struct expr *e, const struct expr *key,
+			      const struct expr *data)
+{
+	switch (e->kind) {
+	case EXPR_MAPPING:
+		e->op.left = type_elem(e->op.left, key, NULL);
+		if (data && data->kind == EXPR_CONCAT &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = concat_split(e->op.right, data);
+		else if (data && e->op.right->kind == EXPR_VALUE)
+			type_value(e->op.right, data->dtype, data->byteorder,
+				   data->len);
+		return e;
+	case EXPR_SET_ELEM:
+		e->elem.key = type_elem(e->elem.key, key, NULL);
+		return e;
+	default:
+		break;
+	}
+	if (key->kind == EXPR_CONCAT)
+		return concat_split(e, key);
+	type_rhs(e, key);
+	return e;
+}
+
+/* elements typed by the key (and a map's values by @data), in order */
+static void type_set_elems(struct expr *set, const struct expr *key,
+			   const struct expr *data)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
+		struct expr *n;
+
+		list_del(&i->list);
+		n = type_elem(i, key, data);
+		list_add_tail(&n->list, &next->list);
+	}
+	set->dtype = key->dtype;
+	set->len = key->len;
+	set->byteorder = key->byteorder;
+	if (key->kind != EXPR_CONCAT)
+		set_sort(set);
 }
 
 static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
@@ -802,6 +1107,116 @@ static void kill(struct stmt **s)
 	}
 }
 
+/* the header @d is used: its implicit test goes */
+static void header_used(struct deps *deps, const struct proto_desc *d)
+{
+	switch (d->base) {
+	case PROTO_BASE_LL_HDR:
+		kill(&deps->ll);
+		if (d == &proto_vlan)
+			kill(&deps->vlan);
+		break;
+	case PROTO_BASE_NETWORK_HDR:
+		kill(&deps->nh);
+		break;
+	case PROTO_BASE_TRANSPORT_HDR:
+		kill(&deps->th);
+		if (d == &proto_icmp || d == &proto_icmp6)
+			kill(&deps->nh);
+		break;
+	default:
+		break;
+	}
+}
+
+/* a raw load that a lookup or map reads, named again; NULL: unchanged */
+static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
+				  const struct expr *p)
+{
+	const struct proto_desc *d;
+	const struct proto_field *f;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
+		return NULL;
+	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	f = d ? field_at(d, p->payload.offset, p->len) : NULL;
+	if (!f)
+		return NULL;
+	header_used(deps, d);
+	return payload_expr_alloc(&internal_location, d, f);
+}
+
+static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
+			     struct expr **e)
+{
+	struct expr *p = *e, *i, *n;
+
+	if (p->kind != EXPR_CONCAT) {
+		n = field_resolve(pctx, deps, p);
+		if (n) {
+			expr_free(p);
+			*e = n;
+		}
+		return;
+	}
+	list_for_each_entry(i, &p->set.exprs, list) {
+		n = field_resolve(pctx, deps, i);
+		if (!n)
+			continue;
+		list_add(&n->list, &i->list);
+		list_del(&i->list);
+		expr_free(i);
+		i = n;
+	}
+}
+
+static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
+			struct expr *m, const struct expr *data)
+{
+	selector_resolve(pctx, deps, &m->op.left);
+	if (m->op.right->kind == EXPR_SET)
+		type_set_elems(m->op.right, m->op.left, data);
+}
+
+/* statements that read the packet besides matches: maps and set updates */
+static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct stmt *s)
+{
+	struct expr *want;
+
+	switch (s->kind) {
+	case STMT_VERDICT:
+		if (s->verdict.expr->kind != EXPR_MAP)
+			break;
+		want = set_type_placeholder(NULL, &verdict_type, 0,
+					    BYTEORDER_INVALID);
+		map_resolve(pctx, deps, s->verdict.expr, want);
+		expr_free(want);
+		break;
+	case STMT_META:
+		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
+			break;
+		want = meta_expr_alloc(&internal_location, s->meta.key);
+		map_resolve(pctx, deps, s->meta.expr, want);
+		expr_free(want);
+		break;
+	case STMT_CT:
+		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
+			break;
+		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
+		map_resolve(pctx, deps, s->ct.expr, want);
+		expr_free(want);
+		break;
+	case STMT_SET:
+		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	default:
+		break;
+	}
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
@@ -813,8 +1228,16 @@ static void postprocess(struct delin_ctx *ctx)
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
 		struct expr *rel, *lhs;
 
-		if (s->kind != STMT_EXPRESSION)
+		if (s->kind != STMT_EXPRESSION) {
+			stmt_resolve(&pctx, &deps, s);
 			continue;
+		}
+		if (s->expr->op.left->kind == EXPR_CONCAT) {
+			selector_resolve(&pctx, &deps, &s->expr->op.left);
+			if (s->expr->op.right->kind == EXPR_SET)
+				type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+			continue;
+		}
 		rel = s->expr;
 		lhs = rel->op.left;
 		/* cmp gte + cmp lte on the same load is a range */
@@ -891,24 +1314,7 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			/* the header is used: its implicit test goes */
-			switch (d->base) {
-			case PROTO_BASE_LL_HDR:
-				kill(&deps.ll);
-				if (d == &proto_vlan)
-					kill(&deps.vlan);
-				break;
-			case PROTO_BASE_NETWORK_HDR:
-				kill(&deps.nh);
-				break;
-			case PROTO_BASE_TRANSPORT_HDR:
-				kill(&deps.th);
-				if (d == &proto_icmp || d == &proto_icmp6)
-					kill(&deps.nh);
-				break;
-			default:
-				break;
-			}
+			header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
@@ -939,7 +1345,65 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 		uint32_t len;
 		const void *ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
 
-		ctx.rule->comment = udata_comment(ud, len);
+		ctx.rule->comment = udata_comment_get(ud, len);
 	}
 	return ctx.rule;
+}
+
+static int set_expr_cb(struct nftnl_expr *e, void *data)
+{
+	struct set *s = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
+		s->counter = true;
+	return 0;
+}
+
+struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
+{
+	struct nftnl_set *nls = cs->nls;
+	struct set *s = set_alloc(NULL);
+	struct set_udata ud;
+
+	(void)t;
+	set_udata_parse(nls, &ud);
+	s->h.family = nftnl_set_get_u32(nls, NFTNL_SET_FAMILY);
+	s->h.table = xstrdup(nftnl_set_get_str(nls, NFTNL_SET_TABLE));
+	s->h.set = xstrdup(nftnl_set_get_str(nls, NFTNL_SET_NAME));
+	if (nftnl_set_is_set(nls, NFTNL_SET_HANDLE))
+		s->h.handle = nftnl_set_get_u64(nls, NFTNL_SET_HANDLE);
+	s->flags = nftnl_set_get_u32(nls, NFTNL_SET_FLAGS);
+	s->is_map = s->flags & NFT_SET_MAP;
+	s->is_anon = s->flags & NFT_SET_ANONYMOUS;
+	s->key = set_key_of(nls);
+	if (s->is_map) {
+		uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
+
+		if (dt == NFT_DATA_VERDICT)
+			s->data = set_type_placeholder(NULL, &verdict_type, 0,
+						       BYTEORDER_INVALID);
+		else
+			s->data = set_key_decode(dt, nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
+						 ud.data_bo);
+		if (!s->data)
+			s->data = set_type_placeholder(NULL, &integer_type,
+						       nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN) * 8,
+						       BYTEORDER_BIG);
+	}
+	if (nftnl_set_is_set(nls, NFTNL_SET_TIMEOUT))
+		s->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
+	if (nftnl_set_is_set(nls, NFTNL_SET_GC_INTERVAL))
+		s->gc_int = nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL);
+	if (nftnl_set_is_set(nls, NFTNL_SET_DESC_SIZE))
+		s->size = nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE);
+	if (nftnl_set_is_set(nls, NFTNL_SET_POLICY))
+		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
+	s->comment = ud.comment;
+	s->automerge = ud.merge;
+	nftnl_set_expr_foreach(nls, set_expr_cb, s);
+	if (elems) {
+		s->init = set_elements(nls);
+		type_set_elems(s->init, s->key, s->data);
+	}
+	return s;
 }

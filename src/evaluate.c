@@ -12,10 +12,14 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
 #include <parser.h>
+#include <print.h>
 #include <proto.h>
+#include <set.h>
 
 struct eval_ctx {
 	struct nfh_ctx		*nfh;
@@ -23,6 +27,8 @@ struct eval_ctx {
 	struct list_head	*msgs;
 	struct rule		*rule;
 	struct stmt		*stmt;		/* statement being evaluated */
+	struct cmd		*cmd;		/* command being evaluated */
+	struct list_head	*cmds;		/* all of them, for set lookups */
 	unsigned int		family;
 	struct proto_ctx	pctx;
 };
@@ -30,6 +36,8 @@ struct eval_ctx {
 static int expr_eval(struct eval_ctx *ctx, struct expr **e);
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
+static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr *x, bool want_map);
 
 /* a check is one line: queue the error, return -1 */
 #define err(ctx, loc, ...) error_queue((ctx)->msgs, loc, __VA_ARGS__)
@@ -342,41 +350,566 @@ static int constant_fold(struct eval_ctx *ctx, struct expr **e)
 	return 0;
 }
 
-static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
-		    struct expr *set)
+/* --- sets and maps -------------------------------------------------------- */
+
+static int data_eval(struct eval_ctx *ctx, const struct expr *data,
+		     struct expr **v)
 {
-	struct expr *i, *next;
+	struct expr *x = *v;
+
+	if (x->kind == EXPR_VARIABLE) {
+		if (variable_expand(ctx, v) < 0)
+			return -1;
+		return data_eval(ctx, data, v);
+	}
+	if (data->dtype == &verdict_type) {
+		if (x->kind == EXPR_SYMBOL && !x->sym.quoted &&
+		    (!strcmp(x->sym.str, "accept") || !strcmp(x->sym.str, "drop"))) {
+			*v = verdict_expr_alloc(&x->loc, x->sym.str[0] == 'a' ?
+						NF_ACCEPT : NF_DROP, NULL);
+			expr_free(x);
+			x = *v;
+		}
+		if (x->kind != EXPR_VERDICT)
+			return err(ctx, &x->loc,
+				   "a verdict is expected here: accept, drop, jump CHAIN, goto CHAIN, continue or return");
+		if (x->verdict.chain &&
+		    strlen(x->verdict.chain) >= NFT_CHAIN_MAXNAMELEN)
+			return err(ctx, &x->loc, "chain name \"%s\" is too long",
+				   x->verdict.chain);
+		x->dtype = &verdict_type;
+		return 0;
+	}
+	if (rhs_eval(ctx, data, v) < 0)
+		return -1;
+	if ((*v)->kind == EXPR_CONCAT) {
+		const struct expr *i;
+
+		list_for_each_entry(i, &(*v)->set.exprs, list)
+			if (i->kind != EXPR_VALUE)
+				return err(ctx, &i->loc, "map values must be single values");
+		return 0;
+	}
+	if ((*v)->kind != EXPR_VALUE)
+		return err(ctx, &(*v)->loc, "a single value is expected here");
+	return 0;
+}
+
+static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
+		     const struct expr *data, struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (x->kind == EXPR_MAPPING) {
+		if (!data)
+			return err(ctx, &x->loc,
+				   "a \"key : value\" element belongs in a map, not in a set");
+		if (rhs_eval(ctx, key, &x->op.left) < 0 ||
+		    data_eval(ctx, data, &x->op.right) < 0)
+			return -1;
+		x->dtype = key->dtype;
+		x->len = key->len;
+		x->byteorder = key->byteorder;
+		return 0;
+	}
+	if (data)
+		return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
+	return rhs_eval(ctx, key, e);
+}
+
+/*
+ * Elements are checked against the key (and a map's values against @data).
+ * Every element is checked, so that all bad ones are reported; a variable
+ * holding a set is merged into this one.
+ */
+static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
+			 const struct expr *data, struct expr *set)
+{
+	struct list_head *pos = set->set.exprs.next, *nextpos;
 	int ret = 0;
 
-	/* every element is checked, so that all bad ones are reported */
-	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
-		struct expr *n = i;
+	for (; pos != &set->set.exprs; pos = nextpos) {
+		struct expr *n = list_entry(pos, struct expr, list);
 
-		list_del(&i->list);
-		if (rhs_eval(ctx, lhs, &n) < 0) {
+		nextpos = pos->next;
+		list_del(&n->list);
+		if (n->kind == EXPR_VARIABLE) {
+			if (variable_expand(ctx, &n) < 0) {
+				expr_free(n);
+				set->set.size--;
+				ret = -1;
+				continue;
+			}
+			if (n->kind == EXPR_SET) {
+				struct expr *j, *jn;
+				struct list_head *first = NULL;
+
+				list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
+					list_del(&j->list);
+					list_add_tail(&j->list, nextpos);
+					if (!first)
+						first = &j->list;
+					set->set.size++;
+				}
+				set->set.size--;
+				expr_free(n);
+				if (first)
+					nextpos = first;
+				continue;
+			}
+		}
+		if (elem_eval(ctx, key, data, &n) < 0) {
 			expr_free(n);
 			set->set.size--;
 			ret = -1;
 			continue;
 		}
-		list_add_tail(&n->list, &next->list);
-		if (n->kind == EXPR_SET) {
-			/* a variable holding a set, merged into this one */
-			struct expr *j, *jn;
+		list_add_tail(&n->list, nextpos);
+	}
+	set->dtype = key->dtype;
+	set->len = key->len;
+	set->byteorder = key->byteorder;
+	return ret;
+}
 
-			list_del(&n->list);
-			list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
-				list_del(&j->list);
-				list_add_tail(&j->list, &next->list);
-				set->set.size++;
+static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr *set)
+{
+	return set_eval_data(ctx, lhs, NULL, set);
+}
+
+static bool type_compatible(const struct expr *a, const struct expr *b)
+{
+	const struct expr *i, *j;
+
+	if (a->kind == EXPR_CONCAT || b->kind == EXPR_CONCAT) {
+		if (a->kind != EXPR_CONCAT || b->kind != EXPR_CONCAT)
+			return false;
+		j = list_first_entry(&b->set.exprs, struct expr, list);
+		list_for_each_entry(i, &a->set.exprs, list) {
+			if (&j->list == &b->set.exprs || !type_compatible(i, j))
+				return false;
+			j = list_next_entry(j, list);
+		}
+		return &j->list == &b->set.exprs;
+	}
+	if (div_round_up(a->len, 8) != div_round_up(b->len, 8))
+		return false;
+	return a->dtype == b->dtype || a->dtype == &integer_type ||
+	       b->dtype == &integer_type ||
+	       (a->dtype->basetype == b->dtype->basetype && a->dtype->basetype &&
+		a->dtype->basetype != &integer_type) ||
+	       (a->dtype->basetype == b->dtype && b->dtype != &integer_type) ||
+	       (b->dtype->basetype == a->dtype && a->dtype != &integer_type);
+}
+
+static char *type_name(const struct expr *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	set_key_print(e, f);
+	fclose(f);
+	return buf;
+}
+
+static struct set *ext_set_lookup(struct eval_ctx *ctx, unsigned int family,
+				  const char *table, const char *name)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	struct cache_table *t;
+	struct cache_set *cs;
+	struct cache *c;
+	struct set *s;
+
+	list_for_each_entry(s, &nfh->ext_sets, list)
+		if (s->h.family == family && !strcmp(s->h.table, table) &&
+		    !strcmp(s->h.set, name))
+			return s;
+	if (nfh->offline) {
+		c = nfh->offline_cache;
+	} else {
+		if (!nfh->set_cache) {
+			LIST_HEAD(msgs);
+
+			nfh->set_cache = cache_alloc();
+			/* without the kernel's sets, the set is not found */
+			if (nlio_dump_sets(nfh, nfh->set_cache, &msgs) < 0)
+				erec_free_list(&msgs);
+		}
+		c = nfh->set_cache;
+	}
+	t = c ? cache_table_find(c, family, table) : NULL;
+	cs = t ? cache_set_find(t, name) : NULL;
+	if (!cs)
+		return NULL;
+	s = delin_set(t, cs, false);
+	if (!s)
+		return NULL;
+	list_add_tail(&s->list, &nfh->ext_sets);
+	return s;
+}
+
+static struct set *set_lookup(struct eval_ctx *ctx, unsigned int family,
+			      const char *table, const char *name)
+{
+	struct cmd *c;
+
+	list_for_each_entry(c, ctx->cmds, list)
+		if ((c->obj == CMD_OBJ_SET || c->obj == CMD_OBJ_MAP) && c->set &&
+		    (c->op == CMD_ADD || c->op == CMD_CREATE) &&
+		    c->h.family == family && !strcmp(c->h.table, table) &&
+		    !strcmp(c->h.set, name))
+			return c->set;
+	return ext_set_lookup(ctx, family, table, name);
+}
+
+static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr *x, bool want_map)
+{
+	struct set *s = set_lookup(ctx, ctx->family, ctx->cmd->h.table,
+				   x->setref.name);
+
+	if (!s)
+		return err(ctx, &x->loc, "set \"%s\" does not exist in table %s %s",
+			   x->setref.name, family_name(ctx->family),
+			   ctx->cmd->h.table);
+	if (!s->key)
+		return -1;	/* its declaration was wrong: already reported */
+	if (s->is_map && !want_map)
+		return err(ctx, &x->loc,
+			   "@%s is a map: look it up with \"map @%s\" or \"vmap @%s\"",
+			   x->setref.name, x->setref.name, x->setref.name);
+	if (!s->is_map && want_map)
+		return err(ctx, &x->loc, "@%s is a set, not a map", x->setref.name);
+	if (!type_compatible(lhs, s->key)) {
+		char *h = type_name(lhs), *w = type_name(s->key);
+
+		err(ctx, &x->loc, "datatype mismatch: the expression is %s, set @%s holds %s",
+		    h, x->setref.name, w);
+		free(h);
+		free(w);
+		return -1;
+	}
+	x->setref.set = s;
+	x->dtype = s->key->dtype;
+	x->len = s->key->len;
+	x->byteorder = s->key->byteorder;
+	return 0;
+}
+
+/* sel map { ... } and sel map @m; @want is the type the value must have */
+static int map_eval(struct eval_ctx *ctx, struct expr *m,
+		    const struct expr *want)
+{
+	struct expr *r;
+
+	if (expr_eval(ctx, &m->op.left) < 0)
+		return -1;
+	r = m->op.right;
+	if (r->kind == EXPR_SET_REF) {
+		const struct expr *data;
+
+		if (setref_eval(ctx, m->op.left, r, true) < 0)
+			return -1;
+		data = r->setref.set->data;
+		if (!type_compatible(want, data)) {
+			char *h = type_name(data), *w = type_name(want);
+
+			err(ctx, &r->loc, "datatype mismatch: map @%s gives %s, %s is needed here",
+			    r->setref.name, h, w);
+			free(h);
+			free(w);
+			return -1;
+		}
+	} else if (r->kind == EXPR_SET) {
+		if (set_eval_data(ctx, m->op.left, want, r) < 0)
+			return -1;
+	} else {
+		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
+	}
+	m->dtype = want->dtype;
+	m->len = want->len;
+	m->byteorder = want->byteorder;
+	return 0;
+}
+
+static bool elem_is_interval(const struct expr *e)
+{
+	const struct expr *k = elem_key(e), *i;
+
+	if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+		return true;
+	if (k->kind == EXPR_CONCAT)
+		list_for_each_entry(i, &k->set.exprs, list)
+			if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
+				return true;
+	return false;
+}
+
+/* what the elements need of the set's flags */
+static int elems_check(struct eval_ctx *ctx, const struct set *s,
+		       const struct expr *elems)
+{
+	const struct expr *i;
+	int ret = 0;
+
+	list_for_each_entry(i, &elems->set.exprs, list) {
+		const struct expr *k = i->kind == EXPR_MAPPING ? i->op.left : i;
+
+		if (elem_is_interval(i) && !(s->flags & NFT_SET_INTERVAL))
+			ret = err(ctx, &i->loc,
+				  "ranges and prefixes need \"flags interval\" in the declaration of %s %s",
+				  s->is_map ? "map" : "set", s->h.set);
+		if (k->kind == EXPR_SET_ELEM && (k->elem.timeout || k->elem.expires) &&
+		    !(s->flags & NFT_SET_TIMEOUT))
+			ret = err(ctx, &k->loc,
+				  "element timeouts need \"flags timeout\" in the declaration of %s %s",
+				  s->is_map ? "map" : "set", s->h.set);
+	}
+	return ret;
+}
+
+static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
+				   bool is_data)
+{
+	const struct datatype *dt;
+	struct expr *c, *i, *n;
+
+	if (t->kind == EXPR_CONCAT) {
+		unsigned int bits = 0;
+
+		c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
+		list_for_each_entry(i, &t->set.exprs, list) {
+			n = type_list_eval(ctx, i, is_data);
+			if (!n) {
+				expr_free(c);
+				return NULL;
 			}
-			set->set.size--;
-			expr_free(n);
+			if (n->dtype == &verdict_type) {
+				expr_free(n);
+				expr_free(c);
+				err(ctx, &i->loc, "a verdict cannot be part of a concatenation");
+				return NULL;
+			}
+			bits += div_round_up(n->len, 32) * 32;
+			compound_expr_add(c, n);
+		}
+		if (bits > NFT_REG32_COUNT * 32) {
+			expr_free(c);
+			err(ctx, &t->loc, "the concatenation is longer than the %u bytes of all registers",
+			    NFT_REG32_COUNT * 4);
+			return NULL;
+		}
+		c->len = bits;
+		return c;
+	}
+	if (t->kind != EXPR_SYMBOL) {
+		/* typeof: the selector itself says what it holds */
+		if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
+		    t->kind != EXPR_CT) {
+			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
+			return NULL;
+		}
+		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
+	}
+	dt = datatype_lookup_byname(t->sym.str);
+	if (!dt) {
+		err(ctx, &t->loc, "unknown datatype \"%s\"", t->sym.str);
+		return NULL;
+	}
+	if (dt == &verdict_type) {
+		if (!is_data) {
+			err(ctx, &t->loc, "verdict can only be the value type of a map");
+			return NULL;
+		}
+		return set_type_placeholder(&t->loc, dt, 0, BYTEORDER_INVALID);
+	}
+	if (!dt->size) {
+		err(ctx, &t->loc, "datatype %s has no fixed size: use \"typeof EXPR\" instead",
+		    dt->name);
+		return NULL;
+	}
+	return set_type_placeholder(&t->loc, dt, dt->size,
+				    dt->byteorder == BYTEORDER_INVALID ?
+				    BYTEORDER_BIG : dt->byteorder);
+}
+
+/* the key and value types; once, so that elements can stream in */
+static int set_types_eval(struct eval_ctx *ctx, struct set *s)
+{
+	struct expr *k;
+
+	if (s->types_done)
+		return s->key ? 0 : -1;
+	s->types_done = true;
+	k = type_list_eval(ctx, s->key, false);
+	expr_free(s->key);
+	s->key = k;
+	if (s->data) {
+		struct expr *d = type_list_eval(ctx, s->data, true);
+
+		expr_free(s->data);
+		s->data = d;
+		if (!d) {
+			expr_free(s->key);
+			s->key = NULL;
 		}
 	}
-	set->dtype = lhs->dtype;
-	set->len = lhs->len;
-	set->byteorder = lhs->byteorder;
+	return s->key ? 0 : -1;
+}
+
+bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
+		      struct set *s, struct expr *e)
+{
+	struct eval_ctx ctx = { .nfh = nfh, .state = state, .msgs = state->msgs };
+
+	/* without its types yet, or with a whole set in a variable, later */
+	if (e->kind == EXPR_VARIABLE || !s->key)
+		return false;
+	if (!s->types_done && set_types_eval(&ctx, s) < 0) {
+		expr_free(e);
+		return true;
+	}
+	if (!s->key || elem_eval(&ctx, s->key, s->data, &e) < 0) {
+		expr_free(e);
+		return true;
+	}
+	if (!s->store)
+		s->store = elem_store_new(s->key, s->data);
+	elem_store_add(s->store, s->key, s->data, e);
+	return true;
+}
+
+static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
+{
+	const char *what = s->is_map ? "map" : "set";
+	const struct elem_store *st;
+	int ret = 0;
+
+	if (s->types_done && !s->key)
+		return -1;	/* reported while its elements were read */
+	if (!s->key)
+		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
+			   what, s->h.set);
+	if (s->is_map && !s->data)
+		return err(ctx, &s->loc, "map %s needs a value type: \"type KEY : VALUE\"",
+			   s->h.set);
+	if (!s->is_map && s->data)
+		return err(ctx, &s->loc, "set %s cannot have values: declare it as a map",
+			   s->h.set);
+	if (set_types_eval(ctx, s) < 0)
+		return -1;
+	if (s->is_map)
+		s->flags |= NFT_SET_MAP;
+	if (s->key->kind == EXPR_CONCAT && (s->flags & NFT_SET_INTERVAL))
+		s->flags |= NFT_SET_CONCAT;
+	if (s->comment && strlen(s->comment) > 128)
+		ret = err(ctx, &s->loc, "comment too long, 128 characters at most");
+	if (s->init) {
+		if (set_eval_data(ctx, s->key, s->data, s->init) < 0 ||
+		    elems_check(ctx, s, s->init) < 0)
+			ret = -1;
+	}
+	st = s->store;
+	if (st && st->has_interval && !(s->flags & NFT_SET_INTERVAL))
+		ret = err(ctx, &st->interval_loc,
+			  "ranges and prefixes need \"flags interval\" in the declaration of %s %s",
+			  what, s->h.set);
+	if (st && st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
+		ret = err(ctx, &st->timeout_loc,
+			  "element timeouts need \"flags timeout\" in the declaration of %s %s",
+			  what, s->h.set);
+	(void)cmd;
+	return ret;
+}
+
+static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct set *s = set_lookup(ctx, cmd->h.family, cmd->h.table, cmd->h.set);
+	const struct expr *data = NULL;
+
+	if (!s)
+		return err(ctx, &cmd->h.set_loc, "set \"%s\" does not exist in table %s %s",
+			   cmd->h.set, family_name(cmd->h.family), cmd->h.table);
+	if (!s->key)
+		return -1;
+	if (s->is_map && cmd->elems->kind == EXPR_SET &&
+	    (cmd->op != CMD_DELETE ||
+	     (!list_empty(&cmd->elems->set.exprs) &&
+	      list_first_entry(&cmd->elems->set.exprs, struct expr, list)->kind ==
+	      EXPR_MAPPING)))
+		data = s->data;
+	if (cmd->elems->kind == EXPR_VARIABLE &&
+	    variable_expand(ctx, &cmd->elems) < 0)
+		return -1;
+	if (cmd->elems->kind != EXPR_SET)
+		return err(ctx, &cmd->elems->loc, "a set of elements { ... } is expected here");
+	if (set_eval_data(ctx, s->key, data, cmd->elems) < 0 ||
+	    elems_check(ctx, s, cmd->elems) < 0)
+		return -1;
+	cmd->target = s;
+	return 0;
+}
+
+static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct stmt *i;
+	struct set *set;
+
+	if (expr_eval(ctx, &s->set.key) < 0)
+		return -1;
+	ctx->stmt = s;
+	if (setref_eval(ctx, s->set.key, s->set.set, false) < 0)
+		return -1;
+	set = s->set.set->setref.set;
+	if (s->set.timeout && !(set->flags & NFT_SET_TIMEOUT))
+		return err(ctx, &s->loc,
+			   "a timeout needs \"flags timeout\" in the declaration of set %s",
+			   set->h.set);
+	list_for_each_entry(i, &s->set.stmts, list)
+		if (i->kind != STMT_COUNTER && i->kind != STMT_LIMIT &&
+		    i->kind != STMT_QUOTA)
+			return err(ctx, &i->loc,
+				   "only counter, limit and quota can be kept per element");
+	return 0;
+}
+
+static int concat_rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
+			   struct expr *x)
+{
+	struct expr *i, *next, *l;
+	unsigned int n = 0, want = 0;
+	int ret = 0;
+
+	list_for_each_entry(l, &lhs->set.exprs, list)
+		want++;
+	list_for_each_entry(i, &x->set.exprs, list)
+		n++;
+	if (n != want)
+		return err(ctx, &x->loc,
+			   "a concatenation of %u values is expected here, not %u",
+			   want, n);
+	l = list_first_entry(&lhs->set.exprs, struct expr, list);
+	list_for_each_entry_safe(i, next, &x->set.exprs, list) {
+		struct expr *v = i;
+
+		list_del(&i->list);
+		if (rhs_eval(ctx, l, &v) < 0)
+			ret = -1;
+		else if (v->kind != EXPR_VALUE && v->kind != EXPR_RANGE &&
+			 v->kind != EXPR_PREFIX)
+			ret = err(ctx, &v->loc,
+				  "a value, range or prefix is expected in a concatenation");
+		list_add_tail(&v->list, &next->list);
+		l = list_next_entry(l, list);
+	}
+	x->dtype = lhs->dtype;
+	x->len = lhs->len;
+	x->byteorder = lhs->byteorder;
 	return ret;
 }
 
@@ -385,7 +918,24 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 {
 	struct expr *x = *e;
 
+	if (lhs->kind == EXPR_CONCAT && x->kind != EXPR_CONCAT &&
+	    x->kind != EXPR_SET && x->kind != EXPR_SET_ELEM &&
+	    x->kind != EXPR_VARIABLE && x->kind != EXPR_SET_REF)
+		return err(ctx, &x->loc, "a concatenation is expected here");
 	switch (x->kind) {
+	case EXPR_CONCAT:
+		if (lhs->kind != EXPR_CONCAT)
+			return err(ctx, &x->loc,
+				   "a concatenation cannot be compared with %s",
+				   lhs->dtype->name);
+		return concat_rhs_eval(ctx, lhs, x);
+	case EXPR_SET_ELEM:
+		if (rhs_eval(ctx, lhs, &x->elem.key) < 0)
+			return -1;
+		x->dtype = lhs->dtype;
+		x->len = lhs->len;
+		x->byteorder = lhs->byteorder;
+		return 0;
 	case EXPR_VARIABLE:
 		if (variable_expand(ctx, e) < 0)
 			return -1;
@@ -398,6 +948,15 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
 		    rhs_eval(ctx, lhs, &x->op.right) < 0)
 			return -1;
+		if (x->op.op == OP_MASK) {
+			if (x->op.left->kind != EXPR_VALUE ||
+			    x->op.right->kind != EXPR_VALUE)
+				return err(ctx, &x->loc, "VALUE / MASK needs constants on both sides");
+			x->dtype = lhs->dtype;
+			x->len = lhs->len;
+			x->byteorder = lhs->byteorder;
+			return 0;
+		}
 		return constant_fold(ctx, e);
 	case EXPR_PREFIX:
 		if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
@@ -452,9 +1011,11 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		return 0;
 	}
 	case EXPR_SET_REF:
-		return err(ctx, &x->loc, "named sets are not supported yet");
+		return setref_eval(ctx, lhs, x, false);
 	case EXPR_VERDICT:
 		return 0;
+	case EXPR_MAPPING:
+		return err(ctx, &x->loc, "a \"key : value\" element belongs in a map");
 	default:
 		return err(ctx, &x->loc, "unexpected expression on the right-hand side");
 	}
@@ -469,6 +1030,23 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	lhs = rel->op.left;
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
+	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK) {
+		/* "x v / m" is "x & m == v" */
+		struct expr *m = rel->op.right;
+
+		if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
+		    rel->op.op != OP_NEQ)
+			return err(ctx, &rel->loc, "VALUE / MASK can only be compared with == or !=");
+		rel->op.left = binop_expr_alloc(&lhs->loc, OP_AND, lhs, m->op.right);
+		rel->op.left->dtype = lhs->dtype;
+		rel->op.left->len = lhs->len;
+		rel->op.left->byteorder = lhs->byteorder;
+		rel->op.right = m->op.left;
+		m->op.left = m->op.right = NULL;
+		expr_free(m);
+		if (rel->op.op == OP_IMPLICIT)
+			rel->op.op = OP_EQ;
+	}
 	if (rel->op.op == OP_IMPLICIT) {
 		switch (rel->op.right->kind) {
 		case EXPR_VALUE:
@@ -481,12 +1059,13 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		}
 	}
 	if (rel->op.right->kind == EXPR_SET || rel->op.right->kind == EXPR_RANGE ||
-	    rel->op.right->kind == EXPR_PREFIX) {
+	    rel->op.right->kind == EXPR_PREFIX || rel->op.right->kind == EXPR_SET_REF) {
 		if (rel->op.op != OP_EQ && rel->op.op != OP_NEQ)
 			return err(ctx, &rel->loc,
 				   "%s cannot be used with a %s",
 				   expr_op_name(rel->op.op),
-				   rel->op.right->kind == EXPR_SET ? "set" :
+				   rel->op.right->kind == EXPR_SET ||
+				   rel->op.right->kind == EXPR_SET_REF ? "set" :
 				   rel->op.right->kind == EXPR_RANGE ? "range" : "prefix");
 	}
 	proto_ctx_update(&ctx->pctx, rel);
@@ -511,11 +1090,40 @@ static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 	return 0;
 }
 
+static int concat_eval(struct eval_ctx *ctx, struct expr *c)
+{
+	struct list_head *pos, *nextpos;
+	unsigned int bits = 0;
+
+	for (pos = c->set.exprs.next; pos != &c->set.exprs; pos = nextpos) {
+		struct expr *n = list_entry(pos, struct expr, list);
+
+		nextpos = pos->next;
+		list_del(&n->list);
+		if (expr_eval(ctx, &n) < 0) {
+			expr_free(n);
+			return -1;
+		}
+		list_add_tail(&n->list, nextpos);
+		if (n->kind == EXPR_CONCAT || n->kind == EXPR_RELATIONAL)
+			return err(ctx, &n->loc, "this cannot be part of a concatenation");
+		bits += div_round_up(n->len, 32) * 32;
+	}
+	if (bits > NFT_REG32_COUNT * 32)
+		return err(ctx, &c->loc,
+			   "the concatenation is longer than the %u bytes of all registers",
+			   NFT_REG32_COUNT * 4);
+	c->len = bits;
+	return 0;
+}
+
 static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *x = *e;
 
 	switch (x->kind) {
+	case EXPR_CONCAT:
+		return concat_eval(ctx, x);
 	case EXPR_PAYLOAD:
 		return payload_eval(ctx, x);
 	case EXPR_META:
@@ -541,6 +1149,15 @@ static int verdict_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	struct expr *v = s->verdict.expr;
 
+	if (v->kind == EXPR_MAP) {
+		struct expr *want = set_type_placeholder(NULL, &verdict_type, 0,
+							 BYTEORDER_INVALID);
+		int ret = map_eval(ctx, v, want);
+
+		expr_free(want);
+		return ret;
+	}
+
 	if (v->verdict.chain && strlen(v->verdict.chain) >= NFT_CHAIN_MAXNAMELEN)
 		return err(ctx, &v->loc, "chain name \"%s\" is too long",
 			   v->verdict.chain);
@@ -550,6 +1167,8 @@ static int verdict_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			   struct expr **val)
 {
+	if ((*val)->kind == EXPR_MAP)
+		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
 	    (*val)->kind == EXPR_CT)
 		return err(ctx, &(*val)->loc,
@@ -697,6 +1316,8 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return dev_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
+	case STMT_SET:
+		return dynset_eval(ctx, s);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -751,6 +1372,9 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		ret = -1;
 	if (name_check(ctx, cmd->h.chain, &cmd->h.chain_loc, "chain",
 		       NFT_CHAIN_MAXNAMELEN) < 0)
+		ret = -1;
+	if (name_check(ctx, cmd->h.set, &cmd->h.set_loc, "set",
+		       NFT_SET_MAXNAMELEN) < 0)
 		ret = -1;
 	return ret;
 }
@@ -926,6 +1550,7 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 	struct table *t = cmd->table;
 	struct chain *c, *cn;
 	struct rule *r, *rn;
+	struct set *st, *stn;
 	LIST_HEAD(rules);
 
 	cmd->table = NULL;
@@ -940,6 +1565,20 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 		cc = flat_cmd(out, CMD_OBJ_CHAIN, &cmd->h, c->h.chain, &c->loc, c);
 		cc->h.chain_loc = c->h.chain_loc;
 		cc->op = cmd->op;
+	}
+	list_for_each_entry_safe(st, stn, &t->sets, list) {
+		struct cmd *sc;
+
+		list_del(&st->list);
+		sc = flat_cmd(out, st->is_map ? CMD_OBJ_MAP : CMD_OBJ_SET, &cmd->h,
+			      NULL, &st->loc, st);
+		free(sc->h.set);
+		sc->h.set = xstrdup(st->h.set);
+		sc->h.set_loc = st->h.set_loc;
+		free(st->h.table);
+		st->h.table = xstrdup(cmd->h.table);
+		st->h.family = cmd->h.family;
+		sc->op = cmd->op;
 	}
 	list_splice_tail_init(&rules, out);
 	/* the table command itself keeps the flags and comment */
@@ -961,9 +1600,17 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	unsigned int family = cmd->h.family;
 
+	ctx->cmd = cmd;
 	if (handle_eval(ctx, cmd) < 0)
 		return -1;
 	switch (cmd->obj) {
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		if (!cmd->set)
+			return 0;
+		return set_decl_eval(ctx, cmd, cmd->set);
+	case CMD_OBJ_ELEMENTS:
+		return elems_cmd_eval(ctx, cmd);
 	case CMD_OBJ_TABLE:
 		if (cmd->table && cmd->table->comment &&
 		    strlen(cmd->table->comment) > 128)
@@ -1007,6 +1654,7 @@ int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 			expand_chain(cmd, &flat);
 	}
 	list_splice_tail_init(&flat, cmds);
+	ctx.cmds = cmds;
 	list_for_each_entry(cmd, cmds, list)
 		if (cmd_eval(&ctx, cmd) < 0)
 			ret = -1;

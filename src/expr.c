@@ -39,6 +39,8 @@ struct expr *expr_clone(const struct expr *e)
 		break;
 	case EXPR_BINOP:
 	case EXPR_RELATIONAL:
+	case EXPR_MAPPING:
+	case EXPR_MAP:
 		n->op.left = expr_clone(e->op.left);
 		n->op.right = expr_clone(e->op.right);
 		break;
@@ -59,6 +61,11 @@ struct expr *expr_clone(const struct expr *e)
 		break;
 	case EXPR_SET_REF:
 		n->setref.name = xstrdup(e->setref.name);
+		break;
+	case EXPR_SET_ELEM:
+		n->elem.key = expr_clone(e->elem.key);
+		n->elem.comment = e->elem.comment ? xstrdup(e->elem.comment) :
+						    NULL;
 		break;
 	case EXPR_VERDICT:
 		n->verdict.chain = e->verdict.chain ?
@@ -86,6 +93,8 @@ void expr_free(struct expr *e)
 		break;
 	case EXPR_BINOP:
 	case EXPR_RELATIONAL:
+	case EXPR_MAPPING:
+	case EXPR_MAP:
 		expr_free(e->op.left);
 		expr_free(e->op.right);
 		break;
@@ -107,6 +116,10 @@ void expr_free(struct expr *e)
 		break;
 	case EXPR_SET_REF:
 		free(e->setref.name);
+		break;
+	case EXPR_SET_ELEM:
+		expr_free(e->elem.key);
+		free(e->elem.comment);
 		break;
 	case EXPR_VERDICT:
 		free(e->verdict.chain);
@@ -312,6 +325,7 @@ const char *expr_op_name(enum ops op)
 		[OP_LSHIFT]	= "<<",
 		[OP_RSHIFT]	= ">>",
 		[OP_NEG]	= "!",
+		[OP_MASK]	= "/",
 	};
 
 	return op < array_size(names) && names[op] ? names[op] : "?";
@@ -320,4 +334,39 @@ const char *expr_op_name(enum ops op)
 bool expr_is_constant(const struct expr *e)
 {
 	return e->flags & EXPR_F_CONSTANT;
+}
+
+struct expr *mapping_expr_alloc(const struct location *loc, struct expr *key,
+				struct expr *value)
+{
+	struct expr *e = expr_alloc(loc, EXPR_MAPPING, NULL, BYTEORDER_INVALID, 0);
+
+	e->op.left = key;
+	e->op.right = value;
+	return e;
+}
+
+struct expr *map_expr_alloc(const struct location *loc, struct expr *sel,
+			    struct expr *map)
+{
+	struct expr *e = expr_alloc(loc, EXPR_MAP, NULL, BYTEORDER_INVALID, 0);
+
+	e->op.left = sel;
+	e->op.right = map;
+	return e;
+}
+
+struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key)
+{
+	struct expr *e = expr_alloc(loc, EXPR_SET_ELEM, NULL, BYTEORDER_INVALID, 0);
+
+	e->elem.key = key;
+	return e;
+}
+
+const struct expr *elem_key(const struct expr *e)
+{
+	if (e->kind == EXPR_MAPPING)
+		e = e->op.left;
+	return e->kind == EXPR_SET_ELEM ? e->elem.key : e;
 }

@@ -21,6 +21,7 @@ EXPORT struct nfh_ctx *nfh_ctx_new(void)
 	ctx->octx.out = stdout;
 	ctx->octx.err = stderr;
 	init_list_head(&ctx->inputs);
+	init_list_head(&ctx->ext_sets);
 	return ctx;
 }
 
@@ -128,6 +129,7 @@ void parser_exit(struct parser_state *state)
 	}
 	table_free(state->cur_table);
 	chain_free(state->cur_chain);
+	set_free(state->cur_set);
 }
 
 struct var *parser_var_lookup(struct parser_state *state, const char *name)
@@ -251,14 +253,21 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_TABLE:	what = LIST_TABLE; break;
 	case CMD_OBJ_CHAINS:	what = LIST_CHAINS; break;
 	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
+	case CMD_OBJ_SETS:	what = LIST_SETS; break;
+	case CMD_OBJ_MAPS:	what = LIST_MAPS; break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
 	ret = print_listing(c, what,
 			    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-			    cmd->h.table, cmd->h.chain, &ctx->octx, ctx->octx.out);
+			    cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+			    &ctx->octx, ctx->octx.out);
 	if (ret < 0)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
-			    cmd->obj == CMD_OBJ_CHAIN ? "chain" : "table");
+			    cmd->obj == CMD_OBJ_CHAIN ? "chain" :
+			    what == LIST_SET ? (cmd->obj == CMD_OBJ_MAP ? "map" : "set") :
+			    "table");
 	cache_free(tmp);
 	return ret;
 }
@@ -351,6 +360,16 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	fflush(ctx->octx.out);
 	erec_print_list(ctx->octx.err, &msgs);
 	cmds_free(&cmds);
+	{
+		struct set *s, *sn;
+
+		list_for_each_entry_safe(s, sn, &ctx->ext_sets, list) {
+			list_del(&s->list);
+			set_free(s);
+		}
+		cache_free(ctx->set_cache);
+		ctx->set_cache = NULL;
+	}
 	cmds_free(&lists);
 	parser_exit(&state);
 	return ret < 0 ? 1 : 0;

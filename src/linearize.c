@@ -18,10 +18,13 @@
 #include <libnftnl/udata.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <linearize.h>
 #include <nftables-compat.h>
+#include <print.h>
 #include <proto.h>
+#include <set.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -32,6 +35,10 @@ struct lin_ctx {
 	struct list_head	*msgs;
 	struct cmd		*cmd;
 	struct nftnl_rule	*nlr;
+	uint32_t		dreg;		/* where selectors load to */
+	/* while set, expressions are collected here instead of the rule */
+	struct nftnl_expr	**collect;
+	unsigned int		ncollect;
 };
 
 static int lerr(struct lin_ctx *ctx, const struct location *loc,
@@ -46,7 +53,10 @@ static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 
 	if (!e)
 		memory_allocation_error();
-	nftnl_rule_add_expr(ctx->nlr, e);
+	if (ctx->collect)
+		ctx->collect[ctx->ncollect++] = e;
+	else
+		nftnl_rule_add_expr(ctx->nlr, e);
 	return e;
 }
 
@@ -59,12 +69,7 @@ static bool dtype_is_string(const struct datatype *dt)
 static unsigned int value_data(const struct expr *v, enum byteorder bo,
 			       uint8_t *out)
 {
-	unsigned int n = expr_value_bytes(v);
-
-	memcpy(out, v->val.data, n);
-	if (bo == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-		bytes_reverse(out, n);
-	return n;
+	return value_wire(v, bo, out);
 }
 
 static void put_cmp(struct lin_ctx *ctx, enum nft_cmp_ops op,
@@ -82,8 +87,8 @@ static void put_bitwise(struct lin_ctx *ctx, const void *mask,
 {
 	struct nftnl_expr *e = add_expr(ctx, "bitwise");
 
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, ctx->dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, ctx->dreg);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, xor, len);
@@ -135,7 +140,7 @@ static void payload_load(struct lin_ctx *ctx, const struct expr *p,
 		ld->masked = true;
 		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
 	}
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, ctx->dreg);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, ld->len);
@@ -168,7 +173,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	case EXPR_META:
 		x = add_expr(ctx, "meta");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_META_KEY, e->meta.key);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, REG_1);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_CT:
@@ -176,7 +181,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_KEY, e->ct.key);
 		if (e->ct.dir >= 0)
 			nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, REG_1);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_BINOP: {
@@ -250,190 +255,324 @@ static bool needs_hton(const struct expr *lhs, enum ops op)
 	       div_round_up(sel->len, 8) > 1;
 }
 
-static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
-			     const struct expr *lhs, struct expr *set);
-static bool set_is_interval(const struct expr *set);
+/* --- registers ------------------------------------------------------------ */
 
-static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
-			struct expr *set, bool invert)
+/*
+ * Register numbers as nft writes them: a 32-bit slot that starts a 128-bit
+ * register is named by the 128-bit number (1..4), any other by its 32-bit
+ * number (NFT_REG32_00 + slot).
+ */
+static uint32_t reg_of_slot(unsigned int slot)
 {
-	struct nftnl_set *nls = nftnl_set_alloc(), *elems;
-	const struct expr *sel = selector_of(lhs);
-	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
-	struct nftnl_expr *e;
-	unsigned int id = ++ctx->nfh->set_id;
-	unsigned int nelems;
+	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
+}
+
+/* loads a selector, or each part of a concatenation into adjacent slots */
+static void key_load(struct lin_ctx *ctx, const struct expr *key)
+{
+	const struct expr *i;
+	unsigned int slot = 0;
 	struct load ld;
 
-	if (set_is_interval(set))
+	if (key->kind != EXPR_CONCAT) {
+		selector_load(ctx, key, 0, &ld);
+		return;
+	}
+	list_for_each_entry(i, &key->set.exprs, list) {
+		ctx->dreg = reg_of_slot(slot);
+		selector_load(ctx, i, 0, &ld);
+		slot += div_round_up(i->len, 32);
+	}
+	ctx->dreg = REG_1;
+}
+
+/* --- set elements --------------------------------------------------------- */
+
+static bool elems_have_interval(const struct expr *set)
+{
+	const struct expr *i, *j;
+
+	list_for_each_entry(i, &set->set.exprs, list) {
+		const struct expr *k = elem_key(i);
+
+		if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+			return true;
+		if (k->kind == EXPR_CONCAT)
+			list_for_each_entry(j, &k->set.exprs, list)
+				if (j->kind == EXPR_RANGE || j->kind == EXPR_PREFIX)
+					return true;
+	}
+	return false;
+}
+
+/* packs the elements of @elems (which it empties) into @st */
+static void pack_elems(struct elem_store *st, const struct expr *key,
+		       const struct expr *data, struct expr *elems)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &elems->set.exprs, list) {
+		list_del(&i->list);
+		elem_store_add(st, key, data, i);
+	}
+	elems->set.size = 0;
+}
+
+static int lin_elems(struct lin_ctx *ctx, struct elem_emit *em,
+		     struct elem_store *st, uint32_t set_flags)
+{
+	em->batch = ctx->batch;
+	em->msgs = ctx->msgs;
+	em->interval = (set_flags & NFT_SET_INTERVAL) &&
+		       em->key->kind != EXPR_CONCAT;
+	em->concat_interval = (set_flags & NFT_SET_INTERVAL) &&
+			      em->key->kind == EXPR_CONCAT;
+	return elem_emit(em, st);
+}
+
+/* --- sets --------------------------------------------------------------- */
+
+static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
+			  const struct expr *data, bool merge,
+			  const char *comment)
+{
+	struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+	nftnl_udata_put_u32(b, SET_UDATA_KEYBYTEORDER, key->byteorder);
+	if (data && data->dtype != &verdict_type)
+		nftnl_udata_put_u32(b, SET_UDATA_DATABYTEORDER, data->byteorder);
+	if (merge)
+		nftnl_udata_put_u32(b, SET_UDATA_MERGE_ELEMENTS, 1);
+	if (comment)
+		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
+	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
+			   nftnl_udata_buf_len(b));
+	nftnl_udata_buf_free(b);
+}
+
+/* the attributes every set message names its set by */
+static void set_ident(struct nftnl_set *nls, unsigned int family,
+		      const char *table, const char *name, uint32_t id)
+{
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, table);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, name);
+	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
+	if (id)
+		nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
+}
+
+static void set_key_put(struct nftnl_set *nls, const struct expr *key,
+			const struct expr *data, uint32_t flags)
+{
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, set_key_type(key));
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, set_key_bytes(key));
+	if (key->kind == EXPR_CONCAT && (flags & NFT_SET_CONCAT)) {
+		/* the field layout, which concatenated intervals need */
+		uint8_t field_len[NFT_REG32_COUNT];
+		unsigned int n = 0;
+		const struct expr *i;
+
+		list_for_each_entry(i, &key->set.exprs, list)
+			field_len[n++] = div_round_up(i->len, 8);
+		nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
+	}
+	if (!data)
+		return;
+	if (data->dtype == &verdict_type) {
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, NFT_DATA_VERDICT);
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, 16);
+	} else {
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, set_key_type(data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data));
+	}
+}
+
+static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct set *s = cmd->set;
+	struct nftnl_set *nls = nftnl_set_alloc();
+	struct elem_emit em = {
+		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
+		.family = cmd->h.family, .table = cmd->h.table, .set = cmd->h.set,
+		.loc = &cmd->loc, .key = s->key, .data = s->data,
+		.automerge = s->automerge,
+	};
+	int ret = 0;
+
+	s->id = ++ctx->nfh->set_id;
+	em.set_id = s->id;
+	set_ident(nls, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, s->flags);
+	set_key_put(nls, s->key, s->data, s->flags);
+	if (s->timeout)
+		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, s->timeout);
+	if (s->gc_int)
+		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, s->gc_int);
+	if (s->policy >= 0)
+		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
+	if (s->size)
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
+	set_udata_put(nls, s->key, s->data, s->automerge, s->comment);
+	if (s->counter)
+		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
+		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
+		     cmd->h.family, NLO_SET, nls, &cmd->loc);
+	if (s->init && s->init->set.size) {
+		if (!s->store)
+			s->store = elem_store_new(s->key, s->data);
+		pack_elems(s->store, s->key, s->data, s->init);
+	}
+	if (s->store && s->store->n) {
+		ret = lin_elems(ctx, &em, s->store, s->flags);
+		/* the messages hold them now */
+		elem_store_free(s->store);
+		s->store = NULL;
+	}
+	return ret;
+}
+
+static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct set *s = cmd->target;
+	bool del = cmd->op == CMD_DELETE || cmd->op == CMD_DESTROY;
+	const struct expr *data = del ? NULL : s->data;
+	struct elem_emit em = {
+		.msg_type = del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
+		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
+		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
+		.loc = &cmd->loc, .key = s->key, .data = data,
+		.automerge = s->automerge,
+	};
+	struct elem_store *st = elem_store_new(s->key, data);
+	int ret;
+
+	pack_elems(st, s->key, data, cmd->elems);
+	ret = lin_elems(ctx, &em, st, s->flags);
+	elem_store_free(st);
+	return ret;
+}
+
+static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
+			struct expr *set, bool invert, const struct expr *data,
+			uint32_t dreg)
+{
+	struct nftnl_set *nls = nftnl_set_alloc();
+	const struct expr *sel = selector_of(lhs);
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+	const char *name = data ? "__map%d" : "__set%d";
+	unsigned int id = ++ctx->nfh->set_id;
+	struct elem_emit em = {
+		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
+		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
+		.set = name, .set_id = id, .loc = &set->loc, .key = sel,
+		.data = data,
+	};
+	struct elem_store *st;
+	struct nftnl_expr *e;
+	int ret;
+
+	if (data)
+		flags |= NFT_SET_MAP;
+	if (elems_have_interval(set)) {
 		flags |= NFT_SET_INTERVAL;
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, ctx->cmd->h.table);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, "__set%d");
-	nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
-	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, ctx->cmd->h.family);
+		if (sel->kind == EXPR_CONCAT)
+			flags |= NFT_SET_CONCAT;
+	}
+	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, sel->dtype->type);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, div_round_up(sel->len, 8));
+	set_key_put(nls, sel, data, flags);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+		     ctx->cmd->h.family, NLO_SET, nls, &set->loc);
+	st = elem_store_new(sel, data);
+	pack_elems(st, sel, data, set);
+	ret = lin_elems(ctx, &em, st, flags);
+	elem_store_free(st);
+	if (ret < 0)
+		return -1;
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
+	set_udata_put(nls, sel, data, false, NULL);
 
-	elems = nftnl_set_alloc();
-	nftnl_set_set_str(elems, NFTNL_SET_TABLE, ctx->cmd->h.table);
-	nftnl_set_set_str(elems, NFTNL_SET_NAME, "__set%d");
-	nftnl_set_set_u32(elems, NFTNL_SET_ID, id);
-	nftnl_set_set_u32(elems, NFTNL_SET_FAMILY, ctx->cmd->h.family);
-	lin_set_elements(ctx, elems, lhs, set);
-	nelems = 0;
-	{
-		struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(elems);
-
-		while (nftnl_set_elems_iter_next(it))
-			nelems++;
-		nftnl_set_elems_iter_destroy(it);
-	}
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, nelems);
-	{
-		/* userdata: key byte order, as nft stores it */
-		struct nftnl_udata_buf *udbuf = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-
-		nftnl_udata_put_u32(udbuf, 0 /* NFTNL_UDATA_SET_KEYBYTEORDER */,
-				    sel->byteorder);
-		nftnl_set_set_data(nls, NFTNL_SET_USERDATA,
-				   nftnl_udata_buf_data(udbuf),
-				   nftnl_udata_buf_len(udbuf));
-		nftnl_udata_buf_free(udbuf);
-	}
-	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE, ctx->cmd->h.family,
-		     NLO_SET, nls, &set->loc);
-	nl_batch_add(ctx->batch, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
-		     ctx->cmd->h.family, NLO_SETELEM, elems, &set->loc);
-
-	selector_load(ctx, lhs, 0, &ld);
+	key_load(ctx, lhs);
 	e = add_expr(ctx, "lookup");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
-	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, "__set%d");
+	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
+	if (data)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
 	if (invert)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
 	return 0;
 }
 
-/* --- set elements --------------------------------------------------------- */
-
-struct ival {
-	uint8_t		lo[NFH_VAL_MAXLEN];
-	uint8_t		hi[NFH_VAL_MAXLEN];	/* inclusive */
-	const struct expr *e;
-};
-
-static bool set_is_interval(const struct expr *set)
+/* a lookup in a named set or map */
+static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
+			   const struct expr *ref, bool invert, bool map,
+			   uint32_t dreg)
 {
-	const struct expr *i;
+	const struct set *s = ref->setref.set;
+	struct nftnl_expr *e;
 
-	list_for_each_entry(i, &set->set.exprs, list)
-		if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
-			return true;
-	return false;
+	key_load(ctx, lhs);
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);
+	if (s->id)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, s->id);
+	if (map)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
 }
 
-static void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
+/* sel map { ... } / map @m, its value into @dreg (0: the verdict) */
+static int lin_map(struct lin_ctx *ctx, const struct expr *m,
+		   const struct expr *want, uint32_t dreg)
 {
-	unsigned int n = expr_value_bytes(p->prefix.expr);
-
-	memcpy(lo, p->prefix.expr->val.data, n);
-	memcpy(hi, p->prefix.expr->val.data, n);
-	for (unsigned int bit = p->prefix.prefix_len; bit < n * 8; bit++) {
-		lo[bit / 8] &= ~(0x80 >> (bit % 8));
-		hi[bit / 8] |= 0x80 >> (bit % 8);
+	if (m->op.right->kind == EXPR_SET_REF) {
+		lin_set_lookup(ctx, m->op.left, m->op.right, false, true, dreg);
+		return 0;
 	}
+	return lin_anon_set(ctx, m->op.left, m->op.right, false, want, dreg);
 }
 
-static void elem_bounds(const struct expr *i, struct ival *iv)
-{
-	unsigned int n;
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
 
-	memset(iv, 0, sizeof(*iv));
-	iv->e = i;
-	switch (i->kind) {
-	case EXPR_RANGE:
-		n = expr_value_bytes(i->range.left);
-		memcpy(iv->lo, i->range.left->val.data, n);
-		memcpy(iv->hi, i->range.right->val.data, n);
-		break;
-	case EXPR_PREFIX:
-		prefix_bounds(i, iv->lo, iv->hi);
-		break;
-	default:
-		n = expr_value_bytes(i);
-		memcpy(iv->lo, i->val.data, n);
-		memcpy(iv->hi, i->val.data, n);
-		break;
+static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
+{
+	const struct set *set = s->set.set->setref.set;
+	struct nftnl_expr *v[16], *e;
+	const struct stmt *i;
+	int ret = 0;
+
+	key_load(ctx, s->set.key);
+	e = add_expr(ctx, "dynset");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
+	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, set->h.set);
+	if (set->id)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, set->id);
+	if (s->set.timeout)
+		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
+	/* the per-element statements go inside, not into the rule */
+	ctx->collect = v;
+	ctx->ncollect = 0;
+	list_for_each_entry(i, &s->set.stmts, list) {
+		if (ctx->ncollect >= array_size(v) - 2) {
+			ret = lerr(ctx, &i->loc, "too many statements for one element");
+			break;
+		}
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
 	}
-}
-
-static unsigned int ival_len;
-
-static int ival_cmp(const void *a, const void *b)
-{
-	return memcmp(((const struct ival *)a)->lo, ((const struct ival *)b)->lo,
-		      ival_len);
-}
-
-/* big-endian increment; returns true on wrap-around past the maximum */
-static bool be_inc(uint8_t *v, unsigned int n)
-{
-	for (unsigned int i = n; i > 0; i--)
-		if (++v[i - 1])
-			return false;
-	return true;
-}
-
-static void add_elem(struct nftnl_set *s, const uint8_t *key, unsigned int len,
-		     uint32_t flags, const struct expr *sel)
-{
-	struct nftnl_set_elem *e = nftnl_set_elem_alloc();
-	uint8_t data[NFH_VAL_MAXLEN];
-
-	memcpy(data, key, len);
-	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(sel->dtype))
-		bytes_reverse(data, len);
-	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, data, len);
-	if (flags)
-		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
-	nftnl_set_elem_add(s, e);
-}
-
-static void lin_set_elements(struct lin_ctx *ctx, struct nftnl_set *nls,
-			     const struct expr *lhs, struct expr *set)
-{
-	const struct expr *sel = selector_of(lhs);
-	unsigned int len = div_round_up(sel->len, 8), n = 0, k;
-	struct ival *iv;
-	struct expr *i;
-	uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
-
-	if (!set_is_interval(set)) {
-		list_for_each_entry(i, &set->set.exprs, list)
-			add_elem(nls, i->val.data, len, 0, sel);
-		return;
+	ctx->collect = NULL;
+	for (unsigned int k = 0; k < ctx->ncollect; k++) {
+		if (ctx->ncollect == 1)
+			nftnl_expr_set(e, NFTNL_EXPR_DYNSET_EXPR, v[k], 0);
+		else
+			nftnl_expr_add_expr(e, NFTNL_EXPR_DYNSET_EXPRESSIONS, v[k]);
 	}
-	iv = xzalloc(sizeof(*iv) * (set->set.size + 1));
-	list_for_each_entry(i, &set->set.exprs, list)
-		elem_bounds(i, &iv[n++]);
-	ival_len = len;
-	qsort(iv, n, sizeof(*iv), ival_cmp);
-	/* the kernel's interval tree wants a closing element before the first */
-	if (n && memcmp(iv[0].lo, zero, len))
-		add_elem(nls, zero, len, NFT_SET_ELEM_INTERVAL_END, sel);
-	for (k = 0; k < n; k++) {
-		uint8_t end[NFH_VAL_MAXLEN];
-		bool wrap;
-
-		add_elem(nls, iv[k].lo, len, 0, sel);
-		memcpy(end, iv[k].hi, len);
-		wrap = be_inc(end, len);
-		if (!wrap && !(k + 1 < n && !memcmp(end, iv[k + 1].lo, len)))
-			add_elem(nls, end, len, NFT_SET_ELEM_INTERVAL_END, sel);
-	}
-	free(iv);
+	return ret;
 }
 
 /* --- relational --------------------------------------------------------- */
@@ -522,14 +661,19 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		put_cmp(ctx, NFT_CMP_LTE, data2, n);
 		return 0;
 	case EXPR_SET:
-		if (rhs->set.size == 1) {
+		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
+		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM) {
 			/* a one-element set is an ordinary comparison */
 			struct expr r = *rel;
 
 			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
 			return lin_relational(ctx, &r);
 		}
-		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ);
+		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ,
+				    NULL, 0);
+	case EXPR_SET_REF:
+		lin_set_lookup(ctx, lhs, rhs, op == OP_NEQ, false, 0);
+		return 0;
 	default:
 		return lerr(ctx, &rhs->loc, "unsupported right-hand side");
 	}
@@ -647,8 +791,18 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_EXPRESSION:
 		return lin_relational(ctx, s->expr);
 	case STMT_VERDICT:
+		if (s->verdict.expr->kind == EXPR_MAP) {
+			struct expr *want = set_type_placeholder(NULL, &verdict_type, 0,
+								 BYTEORDER_INVALID);
+			int ret = lin_map(ctx, s->verdict.expr, want, REG_VERDICT);
+
+			expr_free(want);
+			return ret;
+		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
+	case STMT_SET:
+		return lin_dynset(ctx, s);
 	case STMT_COUNTER:
 		e = add_expr(ctx, "counter");
 		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
@@ -680,7 +834,16 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_META: {
 		const struct meta_template *t = meta_template(s->meta.key);
 
-		lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
+		if (s->meta.expr->kind == EXPR_MAP) {
+			struct expr *want = meta_expr_alloc(NULL, s->meta.key);
+			int ret = lin_map(ctx, s->meta.expr, want, NFT_REG_1);
+
+			expr_free(want);
+			if (ret < 0)
+				return -1;
+		} else {
+			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
+		}
 		e = add_expr(ctx, "meta");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, s->meta.key);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
@@ -689,7 +852,16 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_CT: {
 		const struct ct_template *t = ct_template(s->ct.key);
 
-		lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
+		if (s->ct.expr->kind == EXPR_MAP) {
+			struct expr *want = ct_expr_alloc(NULL, s->ct.key, s->ct.dir);
+			int ret = lin_map(ctx, s->ct.expr, want, NFT_REG_1);
+
+			expr_free(want);
+			if (ret < 0)
+				return -1;
+		} else {
+			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
+		}
 		e = add_expr(ctx, "ct");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, s->ct.key);
 		if (s->ct.dir >= 0)
@@ -859,6 +1031,7 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 	struct nftnl_table *t;
 	struct nftnl_chain *c;
 	struct nftnl_rule *r;
+	struct nftnl_set *st;
 
 	switch (cmd->obj) {
 	case CMD_OBJ_TABLE:
@@ -895,6 +1068,14 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 			     NFT_MSG_DELRULE, 0, cmd->h.family, NLO_RULE, r,
 			     &cmd->loc);
 		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		st = nftnl_set_alloc();
+		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYSET :
+			     NFT_MSG_DELSET, 0, cmd->h.family, NLO_SET, st,
+			     &cmd->loc);
+		break;
 	default:
 		break;
 	}
@@ -923,6 +1104,16 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 		nl_batch_add(ctx->batch, NFT_MSG_DELRULE, 0, cmd->h.family,
 			     NLO_RULE, r, &cmd->loc);
 		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP: {
+		/* a set element message without elements empties the set */
+		struct nftnl_set *st = nftnl_set_alloc();
+
+		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		nl_batch_add(ctx->batch, NFT_MSG_DELSETELEM, 0, cmd->h.family,
+			     NLO_SETELEM, st, &cmd->loc);
+		break;
+	}
 	default:
 		break;
 	}
@@ -931,7 +1122,8 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
 {
-	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs };
+	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs,
+			       .dreg = REG_1 };
 	struct cmd *cmd;
 	int ret = 0;
 
@@ -948,9 +1140,20 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 				lin_chain(&ctx, cmd);
 			else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
 				ret = -1;
+			else if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
+				 cmd->set && lin_set_decl(&ctx, cmd) < 0)
+				ret = -1;
+			else if (cmd->obj == CMD_OBJ_ELEMENTS &&
+				 lin_elems_cmd(&ctx, cmd) < 0)
+				ret = -1;
 			break;
 		case CMD_DELETE:
 		case CMD_DESTROY:
+			if (cmd->obj == CMD_OBJ_ELEMENTS) {
+				if (lin_elems_cmd(&ctx, cmd) < 0)
+					ret = -1;
+				break;
+			}
 			lin_delete(&ctx, cmd);
 			break;
 		case CMD_FLUSH:

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +24,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elems.h>
 #include <ctx.h>
 #include <netlink.h>
 #include <nftables-compat.h>
@@ -68,6 +70,9 @@ static void item_obj_free(struct nl_item *it)
 	case NLO_SET:
 	case NLO_SETELEM:
 		nftnl_set_free(it->obj);
+		break;
+	case NLO_RAW:
+		free(it->obj);
 		break;
 	}
 }
@@ -176,6 +181,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			set_debug(f, it->obj, false);
 			break;
 		case NFT_MSG_NEWSETELEM:
+			if (it->type == NLO_RAW) {
+				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
+								       it->msg_type,
+								       it->family);
+
+				set_debug(f, s, true);
+				nftnl_set_free(s);
+				break;
+			}
 			set_debug(f, it->obj, true);
 			break;
 		case NFT_MSG_NEWRULE:
@@ -261,6 +275,13 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	case NLO_SETELEM:
 		nftnl_set_elems_nlmsg_build_payload(nlh, it->obj);
 		break;
+	case NLO_RAW: {
+		const struct raw_msg *m = it->obj;
+
+		memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
+		nlh->nlmsg_len += m->len;
+		break;
+	}
 	}
 	b->len += nlh->nlmsg_len;
 	it->seq = seq;
@@ -273,7 +294,8 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_CHAIN:		return "chain";
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
-	case NLO_SETELEM:	return "set elements";
+	case NLO_SETELEM:
+	case NLO_RAW:		return "set elements";
 	}
 	return "object";
 }
@@ -359,9 +381,11 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	struct buf out = { 0 };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
-	unsigned int tries = 0;
-	bool overflow;
+	unsigned int tries = 0, pending = 0;
 	uint32_t genid = 0;
+	size_t genid_off;
+	bool overflow;
+	int one = 1;
 	ssize_t n;
 
 	if (list_empty(&b->items))
@@ -369,12 +393,49 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 	fd = mnl_socket_get_fd(ctx->nl);
+	/* answers that do not echo the message they answer */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	/* built once: a resend only puts the new generation in */
+	a.begin_seq = ++ctx->seq;
+	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
+	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
+	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
+	out.len += nlh->nlmsg_len;
+	list_for_each_entry(it, &b->items, list) {
+		put_item(&out, it, ++ctx->seq);
+		pending++;
+		if (it->type == NLO_RAW) {
+			/* copied: no need to hold element messages twice */
+			free(it->obj);
+			it->obj = NULL;
+		}
+	}
+	/* without the end message the kernel validates and aborts: -c */
+	if (!ctx->dry_run) {
+		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), ++ctx->seq);
+		out.len += nlh->nlmsg_len;
+	}
+
+	/* the whole batch goes in one send: the buffer must hold it */
+	if (out.len + (1 << 16) > (size_t)bufsz)
+		bufsz = out.len + (1 << 16) > INT_MAX / 2 ? INT_MAX / 2 :
+			(int)(out.len + (1 << 16));
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
+	/*
+	 * The kernel queues every answer before the send returns; only
+	 * failing messages are answered, but room for all of them (an answer
+	 * takes about 1 KiB of buffer) keeps every error.
+	 */
+	bufsz = 1 << 22;
+	if (pending > (unsigned int)(INT_MAX / 4096))
+		bufsz = INT_MAX / 2;
+	else if ((int)pending * 2048 > bufsz)
+		bufsz = (int)pending * 2048;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz));
 again:
 	a.restart = a.synced = overflow = false;
 	a.ret = 0;
-	out.len = 0;
 	if (get_genid(ctx, &genid) < 0) {
 		if (errno == EPERM)
 			ret = error_queue(msgs, NULL,
@@ -384,18 +445,8 @@ again:
 					  strerror(errno));
 		goto out;
 	}
-
-	a.begin_seq = ++ctx->seq;
-	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
-	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, htonl(genid));
-	out.len += nlh->nlmsg_len;
-	list_for_each_entry(it, &b->items, list)
-		put_item(&out, it, ++ctx->seq);
-	/* without the end message the kernel validates and aborts: -c */
-	if (!ctx->dry_run) {
-		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), ++ctx->seq);
-		out.len += nlh->nlmsg_len;
-	}
+	genid = htonl(genid);
+	memcpy(out.data + genid_off, &genid, sizeof(genid));
 	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
 		ret = error_queue(msgs, NULL, "cannot send the batch: %s",
 				  strerror(errno));
@@ -501,25 +552,30 @@ static bool reply_ends(const char *buf, size_t len, uint32_t seq)
 static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	/* a big buffer: the kernel fills dump messages up to its size */
+	const size_t len = 1 << 17;
+	char *buf = xmalloc(len);
 	uint32_t portid = mnl_socket_get_portid(ctx->nl);
 	bool intr = false;
+	int ret = -1, saved;
 	ssize_t n;
-	int ret;
 
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
+	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
+		free(buf);
 		return -1;
-	while ((n = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf))) > 0) {
+	}
+	while ((n = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
 		if (!msgs_sane(buf, n)) {
 			errno = EBADMSG;
-			return -1;
+			ret = -1;
+			break;
 		}
 		if (!intr) {
 			ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
 			if (ret > 0)
 				continue;
 			if (ret == 0 || errno != EINTR)
-				return ret;
+				break;
 			intr = true;
 		}
 		/*
@@ -529,10 +585,16 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		 */
 		if (reply_ends(buf, n, nlh->nlmsg_seq)) {
 			errno = EINTR;
-			return -1;
+			ret = -1;
+			break;
 		}
 	}
-	return -1;
+	if (n <= 0)
+		ret = -1;
+	saved = errno;
+	free(buf);
+	errno = saved;
+	return ret;
 }
 
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid)
@@ -875,5 +937,22 @@ fail:
 				   "listing the ruleset needs CAP_NET_ADMIN (run as root): %s",
 				   strerror(errno));
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
+			   strerror(errno));
+}
+
+int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)
+{
+	struct dump_ctx d = { .cache = c };
+	int tries = 0;
+
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	do {
+		cache_flush(c);
+		if (dump(ctx, NFT_MSG_GETTABLE, NFPROTO_UNSPEC, table_cb, &d) == 0 &&
+		    dump(ctx, NFT_MSG_GETSET, NFPROTO_UNSPEC, set_cb, &d) == 0)
+			return 0;
+	} while (errno == EINTR && ++tries < 10);
+	return error_queue(msgs, NULL, "cannot read the kernel's sets: %s",
 			   strerror(errno));
 }

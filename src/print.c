@@ -18,6 +18,7 @@
 #include <ctx.h>
 #include <print.h>
 #include <proto.h>
+#include <set.h>
 
 static bool meta_bare(unsigned int key)
 {
@@ -157,6 +158,45 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_SET_REF:
 		fprintf(f, "@%s", e->setref.name);
 		break;
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->set.exprs, list) {
+			if (!first)
+				fprintf(f, " . ");
+			expr_print(i, o, f);
+			first = false;
+		}
+		break;
+	case EXPR_MAP:
+		expr_print(e->op.left, o, f);
+		fprintf(f, " map ");
+		expr_print(e->op.right, o, f);
+		break;
+	case EXPR_MAPPING:
+		expr_print(e->op.left, o, f);
+		fprintf(f, " : ");
+		expr_print(e->op.right, o, f);
+		break;
+	case EXPR_SET_ELEM:
+		expr_print(e->elem.key, o, f);
+		if (e->elem.counter) {
+			if (o->flags & NFH_OUTPUT_STATELESS)
+				fprintf(f, " counter");
+			else
+				fprintf(f, " counter packets %llu bytes %llu",
+					(unsigned long long)e->elem.packets,
+					(unsigned long long)e->elem.bytes);
+		}
+		if (e->elem.timeout) {
+			fprintf(f, " timeout ");
+			time_print(e->elem.timeout, f);
+		}
+		if (e->elem.expires && !(o->flags & NFH_OUTPUT_STATELESS)) {
+			fprintf(f, " expires ");
+			time_print(e->elem.expires, f);
+		}
+		if (e->elem.comment)
+			fprintf(f, " comment \"%s\"", e->elem.comment);
+		break;
 	case EXPR_VERDICT:
 		fprintf(f, "%s", verdict_name(e->verdict.verdict));
 		if (e->verdict.chain)
@@ -281,8 +321,35 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		relational_print(s->expr, o, f);
 		break;
 	case STMT_VERDICT:
+		if (s->verdict.expr->kind == EXPR_MAP) {
+			expr_print(s->verdict.expr->op.left, o, f);
+			fprintf(f, " vmap ");
+			expr_print(s->verdict.expr->op.right, o, f);
+			break;
+		}
 		expr_print(s->verdict.expr, o, f);
 		break;
+	case STMT_SET: {
+		static const char *const ops[] = { "add", "update", "delete" };
+		struct output_ctx inner = *o;
+		const struct stmt *i;
+
+		/* the statements kept per element print as templates */
+		inner.flags |= NFH_OUTPUT_STATELESS;
+		fprintf(f, "%s @%s { ", s->set.op < 3 ? ops[s->set.op] : "add",
+			s->set.set->setref.name);
+		expr_print(s->set.key, o, f);
+		if (s->set.timeout) {
+			fprintf(f, " timeout ");
+			time_print(s->set.timeout, f);
+		}
+		list_for_each_entry(i, &s->set.stmts, list) {
+			fputc(' ', f);
+			stmt_print(i, &inner, f);
+		}
+		fprintf(f, " }");
+		break;
+	}
 	case STMT_COUNTER:
 		if (o->flags & NFH_OUTPUT_STATELESS)
 			fprintf(f, "counter");
@@ -405,7 +472,7 @@ void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
  * record's length byte; a reply is not trusted here: every record (a type
  * byte, a length byte, the value) must lie inside @len.
  */
-char *udata_comment(const void *ud, uint32_t len)
+char *udata_comment_get(const void *ud, uint32_t len)
 {
 	const uint8_t *p = ud, *end = p + len;
 
@@ -469,7 +536,7 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_chain_get_data(c, NFTNL_CHAIN_USERDATA, &len);
-		char *cm = udata_comment(ud, len);
+		char *cm = udata_comment_get(ud, len);
 
 		if (cm)
 			fprintf(f, "\t\tcomment \"%s\"\n", cm);
@@ -493,6 +560,131 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 	fprintf(f, "\t}\n");
 }
 
+/* how nft breaks long element lists: a few values a line, by type */
+static const char *elem_delim(const struct expr *key, unsigned int *count)
+{
+	static const char newline[] = ",\n\t\t\t     ";
+
+	if (key->kind == EXPR_CONCAT)
+		return newline;
+	switch (key->dtype->type) {
+	case TYPE_NFPROTO: case TYPE_INTEGER: case TYPE_ARPOP:
+	case TYPE_INET_PROTOCOL: case TYPE_INET_SERVICE: case TYPE_TCP_FLAG:
+	case TYPE_DCCP_PKTTYPE: case TYPE_MARK: case TYPE_IFINDEX:
+	case TYPE_CLASSID: case TYPE_UID: case TYPE_GID: case TYPE_CT_DIR:
+		if (*count < 5)
+			return ", ";
+		*count = 0;
+		return newline;
+	case TYPE_IPADDR: case TYPE_CT_STATE: case TYPE_CT_STATUS:
+	case TYPE_PKTTYPE:
+		if (*count < 2)
+			return ", ";
+		*count = 0;
+		return newline;
+	default:
+		return newline;
+	}
+}
+
+static void set_flags_print(uint32_t flags, FILE *f)
+{
+	static const struct {
+		uint32_t	flag;
+		const char	*name;
+	} names[] = {
+		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_EVAL, "dynamic" },
+		{ NFT_SET_INTERVAL, "interval" }, { NFT_SET_TIMEOUT, "timeout" },
+	};
+	const char *sep = "";
+
+	if (!(flags & (NFT_SET_CONSTANT | NFT_SET_EVAL | NFT_SET_INTERVAL |
+		       NFT_SET_TIMEOUT)))
+		return;
+	fprintf(f, "\t\tflags ");
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (flags & names[i].flag) {
+			fprintf(f, "%s%s", sep, names[i].name);
+			sep = ",";
+		}
+	fputc('\n', f);
+}
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *i;
+	unsigned int count = 0;
+	const char *d = "";
+
+	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
+	fprintf(f, "\n\t\ttype ");
+	set_key_print(s->key, f);
+	if (s->data) {
+		fprintf(f, " : ");
+		set_key_print(s->data, f);
+	}
+	fputc('\n', f);
+	if (s->policy == NFT_SET_POL_MEMORY)
+		fprintf(f, "\t\tpolicy memory\n");
+	if (s->size)
+		fprintf(f, "\t\tsize %u\n", s->size);
+	set_flags_print(s->flags, f);
+	if (s->counter)
+		fprintf(f, "\t\tcounter\n");
+	if (s->automerge)
+		fprintf(f, "\t\tauto-merge\n");
+	if (s->timeout) {
+		fprintf(f, "\t\ttimeout ");
+		time_print(s->timeout, f);
+		fputc('\n', f);
+	}
+	if (s->gc_int) {
+		fprintf(f, "\t\tgc-interval ");
+		time_print(s->gc_int, f);
+		fputc('\n', f);
+	}
+	if (s->comment)
+		fprintf(f, "\t\tcomment \"%s\"\n", s->comment);
+	if (s->init && !list_empty(&s->init->set.exprs) &&
+	    !(o->flags & NFH_OUTPUT_TERSE)) {
+		fprintf(f, "\t\telements = { ");
+		list_for_each_entry(i, &s->init->set.exprs, list) {
+			fputs(d, f);
+			expr_print(i, o, f);
+			count++;
+			d = elem_delim(s->key, &count);
+		}
+		fprintf(f, " }\n");
+	}
+	fprintf(f, "\t}\n");
+}
+
+static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
+			     FILE *f, bool *first, int which, const char *only)
+{
+	struct cache_set *cs;
+
+	list_for_each_entry(cs, &t->sets, list) {
+		uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
+		struct set *s;
+
+		if (flags & NFT_SET_ANONYMOUS)
+			continue;
+		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+			continue;
+		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
+			continue;
+		s = delin_set(t, cs, true);
+		if (!*first && which < 0)
+			fputc('\n', f);
+		set_decl_print(s, o, f);
+		set_free(s);
+		*first = false;
+	}
+}
+
 static void table_print(struct cache_table *t, const struct output_ctx *o,
 			FILE *f, const char *only_chain, bool chains_only)
 {
@@ -510,7 +702,7 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
-		char *cm = udata_comment(ud, len);
+		char *cm = udata_comment_get(ud, len);
 
 		if (cm)
 			fprintf(f, "\tcomment \"%s\"\n", cm);
@@ -522,6 +714,8 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 		if (flags & NFT_TABLE_F_DORMANT)
 			fprintf(f, "\tflags dormant\n");
 	}
+	if (!only_chain && !chains_only)
+		table_sets_print(t, o, f, &first, -1, NULL);
 	list_for_each_entry(ch, &t->chains, list) {
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
@@ -561,11 +755,28 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		case LIST_CHAINS:
 			table_print(t, o, f, NULL, true);
 			break;
+		case LIST_SETS:
+		case LIST_MAPS:
+		case LIST_SET: {
+			bool first = true;
+			int which = what == LIST_SETS ? 0 : what == LIST_MAPS ? 1 : -1;
+			struct cache_set *cs = chain ? cache_set_find(t, chain) : NULL;
+
+			if (what == LIST_SET && (!cs ||
+			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
+				continue;
+			fprintf(f, "table %s %s {\n", family_name(fam), name);
+			table_sets_print(t, o, f, &first, which,
+					 what == LIST_SET ? chain : NULL);
+			fprintf(f, "}\n");
+			break;
+		}
 		default:
 			table_print(t, o, f, NULL, false);
 			break;
 		}
 		found++;
 	}
-	return (what == LIST_TABLE || what == LIST_CHAIN) && !found ? -1 : 0;
+	return (what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
+	       !found ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter_bridge.h>
 
+#include <elems.h>
 #include <rule.h>
 
 void handle_free(struct handle *h)
@@ -29,18 +30,24 @@ struct table *table_alloc(void)
 
 	init_list_head(&t->list);
 	init_list_head(&t->chains);
+	init_list_head(&t->sets);
 	return t;
 }
 
 void table_free(struct table *t)
 {
 	struct chain *c, *next;
+	struct set *s, *snext;
 
 	if (!t)
 		return;
 	list_for_each_entry_safe(c, next, &t->chains, list) {
 		list_del(&c->list);
 		chain_free(c);
+	}
+	list_for_each_entry_safe(s, snext, &t->sets, list) {
+		list_del(&s->list);
+		set_free(s);
 	}
 	handle_free(&t->h);
 	free(t->comment);
@@ -138,10 +145,41 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_RULE:
 		rule_free(cmd->rule);
 		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		set_free(cmd->set);
+		break;
+	case CMD_OBJ_ELEMENTS:
+		expr_free(cmd->elems);
+		break;
 	default:
 		break;
 	}
 	free(cmd);
+}
+
+struct set *set_alloc(const struct location *loc)
+{
+	struct set *s = xzalloc(sizeof(*s));
+
+	init_list_head(&s->list);
+	if (loc)
+		s->loc = *loc;
+	s->policy = -1;
+	return s;
+}
+
+void set_free(struct set *s)
+{
+	if (!s)
+		return;
+	handle_free(&s->h);
+	expr_free(s->key);
+	expr_free(s->data);
+	expr_free(s->init);
+	elem_store_free(s->store);
+	free(s->comment);
+	free(s);
 }
 
 static const char *const family_names[] = {

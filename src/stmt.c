@@ -14,6 +14,8 @@ struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 	init_list_head(&s->list);
 	s->loc = loc ? *loc : internal_location;
 	s->kind = kind;
+	if (kind == STMT_SET)
+		init_list_head(&s->set.stmts);
 	return s;
 }
 
@@ -55,6 +57,17 @@ void stmt_free(struct stmt *s)
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;
+	case STMT_SET: {
+		struct stmt *i, *next;
+
+		expr_free(s->set.set);
+		expr_free(s->set.key);
+		list_for_each_entry_safe(i, next, &s->set.stmts, list) {
+			list_del(&i->list);
+			stmt_free(i);
+		}
+		break;
+	}
 	default:
 		break;
 	}

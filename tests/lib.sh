@@ -185,8 +185,8 @@ replies_from() {
 # "$TOOL list ruleset" in NS that matches PATTERN (a grep -E pattern, e.g.
 # 'comment "icmp"').  Prints nothing if there is no such line.
 packets() {
-	tool "$1" list ruleset | grep -E -e "$2" | grep -m1 -o 'packets [0-9]*' |
-		cut -d' ' -f2
+	tool "$1" list ruleset | grep -E -e "$2" | grep -m1 -o 'counter packets [0-9]*' |
+		cut -d' ' -f3
 }
 
 # expect_packets DESC NS PATTERN N: the counter reaches N within 2 s (a
@@ -216,16 +216,18 @@ except OSError:
 PY
 }
 
-# udp_send NS ADDR PORT COUNT: sends exactly COUNT datagrams, then waits up
+# udp_send NS ADDR PORT COUNT [SRC]: sends exactly COUNT datagrams, then waits up
 # to 1 s for an answer; prints reply, refused (ICMP port unreachable came
 # back, i.e. the datagram reached the stack) or timeout.  Unlike ping, which
 # resends when a local hook drops (ENOBUFS), the count is exact.
 udp_send() {
-	ip netns exec "$1" python3 - "$2" "$3" "$4" <<'PY'
+	ip netns exec "$1" python3 - "$2" "$3" "$4" "${5:-}" <<'PY'
 import socket, sys
-addr, port, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+addr, port, count, src = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(1.0)
+if src:
+    s.bind((src, 0))
 s.connect((addr, port))
 state = "timeout"
 for i in range(count):

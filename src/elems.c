@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Set elements, packed as they are read and turned straight into netlink
+ * messages: no per-element libnftnl objects, no second copy.
+ */
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <libnftnl/set.h>
+#include <libnftnl/udata.h>
+
+#include <ctx.h>
+#include <elems.h>
+#include <netlink.h>
+#include <print.h>
+#include <set.h>
+
+/* --- bytes of values ----------------------------------------------------- */
+
+static bool is_string(const struct datatype *dt)
+{
+	return dt == &ifname_type || dt == &string_type;
+}
+
+unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out)
+{
+	unsigned int n = expr_value_bytes(v);
+
+	memcpy(out, v->val.data, n);
+	if (bo == BYTEORDER_HOST && !is_string(v->dtype))
+		bytes_reverse(out, n);
+	return n;
+}
+
+void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
+{
+	unsigned int n = expr_value_bytes(p->prefix.expr);
+
+	memcpy(lo, p->prefix.expr->val.data, n);
+	memcpy(hi, p->prefix.expr->val.data, n);
+	for (unsigned int bit = p->prefix.prefix_len; bit < n * 8; bit++) {
+		lo[bit / 8] &= ~(0x80 >> (bit % 8));
+		hi[bit / 8] |= 0x80 >> (bit % 8);
+	}
+}
+
+/* big-endian bounds of a value, range or prefix, @n bytes each */
+static void bounds(const struct expr *k, unsigned int n, uint8_t *lo,
+		   uint8_t *hi)
+{
+	memset(lo, 0, n);
+	memset(hi, 0, n);
+	switch (k->kind) {
+	case EXPR_RANGE:
+		memcpy(lo, k->range.left->val.data, n);
+		memcpy(hi, k->range.right->val.data, n);
+		break;
+	case EXPR_PREFIX:
+		prefix_bounds(k, lo, hi);
+		break;
+	default:
+		memcpy(lo, k->val.data, n);
+		memcpy(hi, k->val.data, n);
+		break;
+	}
+}
+
+unsigned int key_wire(const struct expr *key, const struct expr *v, bool hi,
+		      uint8_t *out)
+{
+	uint8_t l[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
+	const struct expr *i, *c;
+	unsigned int off = 0;
+
+	memset(out, 0, NFH_VAL_MAXLEN);
+	if (key->kind != EXPR_CONCAT) {
+		unsigned int n = div_round_up(key->len, 8);
+		struct expr tmp;
+
+		bounds(v, n, l, h);
+		tmp = *key;
+		tmp.kind = EXPR_VALUE;
+		memcpy(tmp.val.data, hi ? h : l, n);
+		value_wire(&tmp, key->byteorder, out);
+		return n;
+	}
+	c = list_first_entry(&v->set.exprs, struct expr, list);
+	list_for_each_entry(i, &key->set.exprs, list) {
+		unsigned int n = div_round_up(i->len, 8);
+		struct expr tmp = *i;
+
+		bounds(c, n, l, h);
+		tmp.kind = EXPR_VALUE;
+		memcpy(tmp.val.data, hi ? h : l, n);
+		value_wire(&tmp, i->byteorder, out + off);
+		off += div_round_up(i->len, 32) * 4;
+		c = list_next_entry(c, list);
+	}
+	return off;
+}
+
+/* --- the store ------------------------------------------------------------- */
+
+struct elem_store *elem_store_new(const struct expr *key,
+				  const struct expr *data)
+{
+	struct elem_store *st = xzalloc(sizeof(*st));
+
+	st->concat = key->kind == EXPR_CONCAT;
+	st->klen = st->concat ? set_key_bytes(key) : div_round_up(key->len, 8);
+	if (data && data->dtype != &verdict_type)
+		st->dlen = set_key_bytes(data);
+	st->recsz = (sizeof(struct elem_rec) + 2 * st->klen + st->dlen + 7) & ~7u;
+	return st;
+}
+
+void elem_store_free(struct elem_store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++)
+		expr_free(elem_rec(st, i)->extra);
+	free(st->recs);
+	free(st);
+}
+
+static bool key_is_interval(const struct expr *k)
+{
+	const struct expr *i;
+
+	if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+		return true;
+	if (k->kind == EXPR_CONCAT)
+		list_for_each_entry(i, &k->set.exprs, list)
+			if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
+				return true;
+	return false;
+}
+
+void elem_store_add(struct elem_store *st, const struct expr *key,
+		    const struct expr *data, struct expr *elem)
+{
+	const struct expr *k = elem, *v = NULL, *opts = NULL;
+	struct elem_rec *r;
+
+	if (k->kind == EXPR_MAPPING) {
+		v = k->op.right;
+		k = k->op.left;
+	}
+	if (k->kind == EXPR_SET_ELEM) {
+		opts = k;
+		k = k->elem.key;
+	}
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->recs = xrealloc(st->recs, st->cap * st->recsz);
+	}
+	r = elem_rec(st, st->n);
+	memset(r, 0, st->recsz);
+	if (st->concat) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		key_wire(key, k, false, buf);
+		memcpy(elem_lo(st, st->n), buf, st->klen);
+		key_wire(key, k, true, buf);
+		memcpy(elem_hi(st, st->n), buf, st->klen);
+	} else {
+		bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
+	}
+	if (v && st->dlen) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		key_wire(data, v, false, buf);
+		memcpy(elem_data(st, st->n), buf, st->dlen);
+	}
+	if (key_is_interval(k) && !st->has_interval) {
+		st->has_interval = true;
+		st->interval_loc = elem->loc;
+	}
+	if (opts && (opts->elem.timeout || opts->elem.expires) &&
+	    !st->has_timeout) {
+		st->has_timeout = true;
+		st->timeout_loc = elem->loc;
+	}
+	r->loc.indesc = elem->loc.indesc;
+	r->loc.line_offset = elem->loc.line_offset;
+	r->loc.line = elem->loc.first_line;
+	r->loc.first_col = elem->loc.first_col > 0xffff ? 0xffff : elem->loc.first_col;
+	r->loc.last_col = elem->loc.first_line != elem->loc.last_line ||
+			  elem->loc.last_col > 0xffff ? r->loc.first_col :
+			  elem->loc.last_col;
+	if (opts || (v && v->kind == EXPR_VERDICT))
+		r->extra = elem;
+	else
+		expr_free(elem);
+	st->n++;
+}
+
+void elem_loc_get(const struct elem_rec *r, struct location *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->indesc = r->loc.indesc;
+	loc->line_offset = r->loc.line_offset;
+	loc->first_line = loc->last_line = r->loc.line;
+	loc->first_col = r->loc.first_col;
+	loc->last_col = r->loc.last_col;
+}
+
+/* --- messages -------------------------------------------------------------- */
+
+#define MSG_PAYLOAD_MAX	(1 << 16)
+#define ELEM_MAX	(1 << 12)	/* an element's attributes, at most */
+
+struct builder {
+	struct elem_emit	*em;
+	char			*buf;
+	struct nlmsghdr		*nlh;
+	struct nlattr		*list;
+};
+
+static void msg_begin(struct builder *b)
+{
+	struct elem_emit *em = b->em;
+	struct nfgenmsg *nfg;
+
+	b->nlh = mnl_nlmsg_put_header(b->buf);
+	nfg = mnl_nlmsg_put_extra_header(b->nlh, sizeof(*nfg));
+	nfg->nfgen_family = em->family;
+	mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_LIST_TABLE, em->table);
+	mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_LIST_SET, em->set);
+	if (em->set_id)
+		mnl_attr_put_u32(b->nlh, NFTA_SET_ELEM_LIST_SET_ID, htonl(em->set_id));
+	b->list = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+}
+
+static void msg_end(struct builder *b)
+{
+	size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
+	struct raw_msg *m;
+
+	mnl_attr_nest_end(b->nlh, b->list);
+	m = xmalloc(sizeof(*m) + b->nlh->nlmsg_len - hdr);
+	m->len = b->nlh->nlmsg_len - hdr;
+	memcpy(m->data, b->buf + hdr, m->len);
+	nl_batch_add(b->em->batch, b->em->msg_type, b->em->flags, b->em->family,
+		     NLO_RAW, m, b->em->loc);
+	b->nlh = NULL;
+}
+
+static void put_data(struct nlmsghdr *nlh, uint16_t type, const void *p,
+		     unsigned int len)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, type);
+
+	mnl_attr_put(nlh, NFTA_DATA_VALUE, len, p);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* one element: key (wire order), optional key end, flags, value, options */
+static void put_elem(struct builder *b, const uint8_t *key,
+		     const uint8_t *key_end, uint32_t flags,
+		     const uint8_t *data, const struct expr *extra)
+{
+	struct elem_emit *em = b->em;
+	const struct expr *v = NULL, *opts = NULL;
+	struct nlattr *ne;
+
+	if (b->nlh && b->nlh->nlmsg_len + ELEM_MAX > MSG_PAYLOAD_MAX)
+		msg_end(b);
+	if (!b->nlh)
+		msg_begin(b);
+	if (extra && extra->kind == EXPR_MAPPING) {
+		v = extra->op.right;
+		extra = extra->op.left;
+	}
+	if (extra && extra->kind == EXPR_SET_ELEM)
+		opts = extra;
+
+	ne = mnl_attr_nest_start(b->nlh, NFTA_LIST_ELEM);
+	if (flags)
+		mnl_attr_put_u32(b->nlh, NFTA_SET_ELEM_FLAGS, htonl(flags));
+	if (opts && opts->elem.timeout)
+		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_TIMEOUT,
+				 htobe64(opts->elem.timeout));
+	if (opts && opts->elem.expires)
+		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_EXPIRATION,
+				 htobe64(opts->elem.expires));
+	put_data(b->nlh, NFTA_SET_ELEM_KEY, key, em->key->kind == EXPR_CONCAT ?
+		 set_key_bytes(em->key) : div_round_up(em->key->len, 8));
+	if (key_end)
+		put_data(b->nlh, NFTA_SET_ELEM_KEY_END, key_end,
+			 set_key_bytes(em->key));
+	if (v && v->kind == EXPR_VERDICT) {
+		struct nlattr *d = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_DATA);
+		struct nlattr *vn = mnl_attr_nest_start(b->nlh, NFTA_DATA_VERDICT);
+
+		mnl_attr_put_u32(b->nlh, NFTA_VERDICT_CODE,
+				 htonl((uint32_t)v->verdict.verdict));
+		if (v->verdict.chain)
+			mnl_attr_put_strz(b->nlh, NFTA_VERDICT_CHAIN, v->verdict.chain);
+		mnl_attr_nest_end(b->nlh, vn);
+		mnl_attr_nest_end(b->nlh, d);
+	} else if (data) {
+		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
+	}
+	if (opts && opts->elem.comment) {
+		struct nftnl_udata_buf *u = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT, opts->elem.comment);
+		mnl_attr_put(b->nlh, NFTA_SET_ELEM_USERDATA, nftnl_udata_buf_len(u),
+			     nftnl_udata_buf_data(u));
+		nftnl_udata_buf_free(u);
+	}
+	if (opts && opts->elem.counter) {
+		struct nlattr *x = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_EXPR);
+		struct nlattr *xd;
+
+		mnl_attr_put_strz(b->nlh, NFTA_EXPR_NAME, "counter");
+		xd = mnl_attr_nest_start(b->nlh, NFTA_EXPR_DATA);
+		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_BYTES, htobe64(opts->elem.bytes));
+		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_PACKETS,
+				 htobe64(opts->elem.packets));
+		mnl_attr_nest_end(b->nlh, xd);
+		mnl_attr_nest_end(b->nlh, x);
+	}
+	mnl_attr_nest_end(b->nlh, ne);
+	em->count++;
+}
+
+/* a plain key from its big-endian bytes to the kernel's order */
+static void plain_wire(const struct expr *key, const uint8_t *be, uint8_t *out,
+		       unsigned int n)
+{
+	memcpy(out, be, n);
+	if (key->byteorder == BYTEORDER_HOST && !is_string(key->dtype))
+		bytes_reverse(out, n);
+}
+
+static unsigned int sort_len;
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const uint8_t *x = (const uint8_t *)a + sizeof(struct elem_rec);
+	const uint8_t *y = (const uint8_t *)b + sizeof(struct elem_rec);
+	int d = memcmp(x, y, sort_len);
+
+	return d ? d : memcmp(x + sort_len, y + sort_len, sort_len);
+}
+
+/* big-endian increment; true on wrap-around past the maximum */
+static bool be_inc(uint8_t *v, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--)
+		if (++v[i - 1])
+			return false;
+	return true;
+}
+
+static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
+			 const uint8_t *hi)
+{
+	struct expr *l = constant_expr_alloc(NULL, em->key->dtype,
+					     em->key->byteorder, em->key->len, lo);
+	struct expr *h = constant_expr_alloc(NULL, em->key->dtype,
+					     em->key->byteorder, em->key->len, hi);
+	struct expr *r = range_expr_alloc(NULL, l, h);
+	struct output_ctx o = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	expr_print(r, &o, f);
+	fclose(f);
+	expr_free(r);
+	return buf;
+}
+
+/*
+ * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
+ * then sent as start elements and exclusive end elements, with a closing
+ * element before the first start, as the kernel's interval tree wants.
+ */
+static int emit_intervals(struct builder *b, struct elem_store *st)
+{
+	struct elem_emit *em = b->em;
+	unsigned int len = st->klen;
+	uint8_t zero[NFH_VAL_MAXLEN] = { 0 }, w[NFH_VAL_MAXLEN];
+	size_t m = 0;
+	int ret = 0;
+
+	sort_len = len;
+	qsort(st->recs, st->n, st->recsz, rec_cmp);
+	for (size_t i = 0; i < st->n; i++) {
+		uint8_t next[NFH_VAL_MAXLEN];
+		bool adjacent;
+
+		if (m == 0) {
+			if (i != 0)
+				memcpy(st->recs, st->recs + i * st->recsz, st->recsz);
+			m = 1;
+			continue;
+		}
+		memcpy(next, elem_hi(st, m - 1), len);
+		adjacent = !be_inc(next, len) && !memcmp(next, elem_lo(st, i), len);
+		if (memcmp(elem_lo(st, i), elem_hi(st, m - 1), len) > 0 &&
+		    !(adjacent && em->automerge && !st->dlen &&
+		      !elem_rec(st, m - 1)->extra && !elem_rec(st, i)->extra)) {
+			if (i != m)
+				memcpy(st->recs + m * st->recsz,
+				       st->recs + i * st->recsz, st->recsz);
+			m++;
+			continue;
+		}
+		if (!adjacent && !em->automerge) {
+			struct location la, lb;
+			char *x = bounds_text(em, elem_lo(st, m - 1), elem_hi(st, m - 1));
+			char *y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
+
+			elem_loc_get(elem_rec(st, m - 1), &la);
+			elem_loc_get(elem_rec(st, i), &lb);
+			ret = error_queue2(em->msgs, &lb, &la,
+					   "interval %s overlaps with %s; use auto-merge to join them",
+					   y, x);
+			free(x);
+			free(y);
+			expr_free(elem_rec(st, i)->extra);
+			elem_rec(st, i)->extra = NULL;
+			continue;
+		}
+		/* merged into the previous interval */
+		if (memcmp(elem_hi(st, i), elem_hi(st, m - 1), len) > 0)
+			memcpy(elem_hi(st, m - 1), elem_hi(st, i), len);
+		expr_free(elem_rec(st, i)->extra);
+		elem_rec(st, i)->extra = NULL;
+	}
+	for (size_t i = m; i < st->n; i++)
+		elem_rec(st, i)->extra = NULL;	/* moved or freed above */
+	st->n = m;
+	if (ret < 0)
+		return -1;
+	if (m && memcmp(elem_lo(st, 0), zero, len) &&
+	    em->msg_type != NFT_MSG_DELSETELEM) {
+		plain_wire(em->key, zero, w, len);
+		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+	}
+	for (size_t i = 0; i < m; i++) {
+		uint8_t end[NFH_VAL_MAXLEN];
+		bool wrap;
+
+		plain_wire(em->key, elem_lo(st, i), w, len);
+		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
+			 elem_rec(st, i)->extra);
+		memcpy(end, elem_hi(st, i), len);
+		wrap = be_inc(end, len);
+		if (!wrap && !(i + 1 < m && !memcmp(end, elem_lo(st, i + 1), len))) {
+			plain_wire(em->key, end, w, len);
+			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+		}
+	}
+	return 0;
+}
+
+int elem_emit(struct elem_emit *em, struct elem_store *st)
+{
+	struct builder b = { .em = em };
+	uint8_t w[NFH_VAL_MAXLEN];
+	int ret = 0;
+
+	b.buf = xmalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
+	if (em->interval && !st->concat) {
+		ret = emit_intervals(&b, st);
+	} else {
+		for (size_t i = 0; i < st->n; i++) {
+			const uint8_t *key = elem_lo(st, i);
+
+			if (!st->concat) {
+				plain_wire(em->key, key, w, st->klen);
+				key = w;
+			}
+			put_elem(&b, key, em->concat_interval ? elem_hi(st, i) : NULL,
+				 0, st->dlen ? elem_data(st, i) : NULL,
+				 elem_rec(st, i)->extra);
+		}
+	}
+	if (b.nlh && ret == 0)
+		msg_end(&b);
+	free(b.buf);
+	return ret;
+}
+
+struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
+				   unsigned int family)
+{
+	size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
+	char *buf = xzalloc(hdr + m->len);
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct nfgenmsg *nfg = (struct nfgenmsg *)(buf + MNL_NLMSG_HDRLEN);
+	struct nftnl_set *s = nftnl_set_alloc();
+
+	nlh->nlmsg_len = hdr + m->len;
+	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;
+	nfg->nfgen_family = family;
+	memcpy(buf + hdr, m->data, m->len);
+	nftnl_set_elems_nlmsg_parse(nlh, s);
+	free(buf);
+	return s;
+}
