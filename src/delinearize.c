@@ -956,7 +956,7 @@ static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
 
 	for (unsigned int i = 0; i < bytes && i < 8; i++)
 		x = (x << 8) | v->val.data[i];
-	x >>= shift;
+	x = shift < 64 ? x >> shift : 0;	/* a reply can ask for any shift */
 	memset(v->val.data, 0, sizeof(v->val.data));
 	v->len = bytes * 8;
 	expr_value_set_u64(v, x);
