@@ -893,6 +893,25 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs)
 	return talk(ctx, nlh, elem_cb, &d);
 }
 
+/*
+ * The kernel moves the generation on when a commit starts, before its
+ * changes show, so a dump can see a commit half done under a generation
+ * that does not change.  An empty batch takes the commit lock (and commits
+ * nothing): once the kernel has taken it, no commit is under way.
+ */
+static int commit_barrier(struct nfh_ctx *ctx)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	size_t len;
+
+	nlh = nftnl_batch_begin(buf, ++ctx->seq);
+	len = nlh->nlmsg_len;
+	nlh = nftnl_batch_end(buf + len, ++ctx->seq);
+	len += nlh->nlmsg_len;
+	return mnl_socket_sendto(ctx->nl, buf, len) < 0 ? -1 : 0;
+}
+
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
@@ -909,9 +928,11 @@ retry:
 	/*
 	 * Tables, chains, sets and rules come in separate dumps: a commit
 	 * between two of them would list a mix.  Same generation before and
-	 * after, or read it all again.
+	 * after, or read it all again.  (The first read tells a missing
+	 * permission apart; the barrier's batch would not.)
 	 */
-	if (get_genid(ctx, &gen_before) < 0 ||
+	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
+	    get_genid(ctx, &gen_before) < 0 ||
 	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
