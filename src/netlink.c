@@ -554,7 +554,7 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 {
 	/* a big buffer: the kernel fills dump messages up to its size */
 	const size_t len = 1 << 17;
-	char *buf = xmalloc(len);
+	char *buf = xmalloc(len + 1);
 	uint32_t portid = mnl_socket_get_portid(ctx->nl);
 	bool intr = false;
 	int ret = -1, saved;
@@ -565,6 +565,11 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		return -1;
 	}
 	while ((n = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
+		/*
+		 * libnftnl strdup()s string attributes that need not end in
+		 * a NUL: the last one of a reply must not run off the buffer
+		 */
+		buf[n] = '\0';
 		if (!msgs_sane(buf, n)) {
 			errno = EBADMSG;
 			ret = -1;

@@ -85,11 +85,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (size > 1 << 20)
 		return 0;
-	/* a copy, so that the messages are aligned as recv() leaves them */
-	buf = malloc(size ? size : 1);
+	/*
+	 * A copy, so that the messages are aligned as recv() leaves them,
+	 * with the NUL that netlink.c's talk() puts after what it received
+	 */
+	buf = malloc(size + 1);
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
+	((char *)buf)[size] = '\0';
 
 	c = cache_alloc();
 	if (!setjmp(jb)) {
