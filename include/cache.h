@@ -8,6 +8,7 @@ struct nftnl_table;
 struct nftnl_chain;
 struct nftnl_rule;
 struct nftnl_set;
+struct elem_dump;
 
 /**
  * struct cache - a ruleset as libnftnl objects: read from the kernel for
@@ -16,6 +17,8 @@ struct nftnl_set;
 struct cache_set {
 	struct list_head	list;
 	struct nftnl_set	*nls;
+	struct elem_dump	*elems;	/* a named set's elements as dumped for
+					   listing; NULL: those in @nls */
 };
 
 struct cache_rule {

@@ -16,6 +16,7 @@ struct proto_ctx {
 	unsigned int		family;
 	const struct proto_desc	*desc[__PROTO_BASE_MAX];
 	bool			vlan;
+	bool			icmp_type;	/* icmp(v6) type already tested */
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);

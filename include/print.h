@@ -11,6 +11,8 @@ struct nftnl_rule;
 
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
+/* nfh describe: an expression's datatype, byte order, size and symbols */
+void describe_print(const struct expr *e, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* the comment in an object's user data, or NULL; checks every length */
@@ -21,6 +23,13 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
 struct cache_set;
 /* a kernel set as a declaration; its elements too if @elems */
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems);
+/* a set's elements one at a time, sorted and typed as delin_set types them,
+ * each a new expression for the caller to free; NULL after the last */
+struct set_elem_iter;
+struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
+					const struct set *s);
+struct expr *set_elem_iter_next(struct set_elem_iter *it);
+void set_elem_iter_free(struct set_elem_iter *it);
 
 enum list_what {
 	LIST_RULESET,

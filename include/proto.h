@@ -40,6 +40,8 @@ extern const struct proto_desc proto_eth, proto_vlan, proto_arp, proto_ip,
 	proto_th;
 
 const struct proto_desc *proto_lookup(const char *name);
+/* the headers in table order; NULL past the last */
+const struct proto_desc *proto_nth(unsigned int i);
 const struct proto_field *proto_field_lookup(const struct proto_desc *d,
 					     const char *name);
 /* finds the header of @base announced by @id (ethertype, l4proto) */
@@ -82,6 +84,7 @@ struct ct_template {
 };
 
 const struct ct_template *ct_template(unsigned int key);
+void ct_expr_family(struct expr *e, unsigned int family);
 int ct_key_lookup(const char *name);
 unsigned int ct_key_max(void);
 
@@ -93,6 +96,13 @@ struct expr *payload_expr_parse(const struct location *loc, const char *proto,
 struct expr *payload_expr_alloc(const struct location *loc,
 				const struct proto_desc *desc,
 				const struct proto_field *tmpl);
+/*
+ * How a write to a header field keeps checksums right: the checksum's
+ * type (NFT_PAYLOAD_CSUM_*) and byte offset in the header, and whether
+ * the field is part of the transport pseudo-header (addresses).
+ */
+void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
+		  uint32_t *flags);
 struct expr *payload_raw_alloc(const struct location *loc,
 			       enum proto_base base, unsigned int offset,
 			       unsigned int len);

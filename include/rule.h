@@ -120,6 +120,7 @@ enum cmd_ops {
 	CMD_FLUSH,
 	CMD_LIST,
 	CMD_RESET,
+	CMD_DESCRIBE,
 };
 
 enum cmd_obj {
@@ -131,6 +132,7 @@ enum cmd_obj {
 	CMD_OBJ_TABLES,
 	CMD_OBJ_CHAINS,
 	CMD_OBJ_COUNTERS,
+	CMD_OBJ_EXPR,
 	CMD_OBJ_SET,
 	CMD_OBJ_MAP,
 	CMD_OBJ_SETS,
@@ -152,6 +154,7 @@ struct cmd {
 		struct table	*table;
 		struct chain	*chain;
 		struct rule	*rule;
+		struct expr	*expr;
 		struct set	*set;
 		struct expr	*elems;
 		void		*data;

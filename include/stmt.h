@@ -73,6 +73,7 @@ struct stmt {
 			int		icmp_code; /* -1: none */
 			struct expr	*expr;
 			unsigned int	family;
+			bool		print_default;	/* netdev, bridge */
 		} reject;
 		struct {
 			unsigned int	key;
@@ -98,6 +99,7 @@ struct stmt {
 			struct expr	*addr;
 			struct expr	*proto;
 			uint32_t	flags;
+			bool		print_family;	/* inet: "snat ip to" */
 		} nat;
 		struct {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */
@@ -137,5 +139,7 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   struct list_head *msgs);
 
 const char *log_level_name(unsigned int level);
+/* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
+int stmt_nat_flag(const char *name);
 
 #endif

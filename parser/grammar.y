@@ -4,6 +4,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_log.h>
 
 #include <ctx.h>
 #include <evaluate.h>
@@ -84,6 +85,20 @@ static struct expr *elem_set_expr(struct expr *key, const struct location *loc)
 	return set_elem_expr_alloc(loc, key);
 }
 
+/* "snat ip to", "dnat ip6 to": the address family of a nat statement */
+static int nat_family(struct parser_state *state, struct stmt *s,
+		      const char *name, const struct location *loc)
+{
+	if (!strcmp(name, "ip"))
+		s->nat.family = NFPROTO_IPV4;
+	else if (!strcmp(name, "ip6"))
+		s->nat.family = NFPROTO_IPV6;
+	else
+		return error_queue(state->msgs, loc,
+				   "nat takes ip or ip6 here, not %s", name);
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -162,6 +177,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> BURST "burst" BYTES "bytes" CHAIN "chain" CHAINS "chains"
 %token <string> COMMENT "comment" CONTINUE "continue" COUNTER "counter"
 %token <string> COUNTERS "counters" CREATE "create" CT "ct" DEFINE "define"
+%token <string> DESCRIBE "describe"
 %token <string> DELETE "delete" DESTROY "destroy" DEVICE "device"
 %token <string> DEVICES "devices" DROP "drop" DNAT "dnat" DUP "dup"
 %token <string> FLAGS "flags" FLUSH "flush" FWD "fwd" GOTO "goto"
@@ -182,6 +198,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
+%token <string> SADDR "saddr" DADDR "daddr"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -193,7 +210,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
-%type <stmt> fwd_stmt dup_stmt nat_stmt notrack_stmt vmap_stmt set_stmt set_stmt_key
+%type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key
+%type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list mask_list
@@ -202,9 +221,10 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
-%type <expr> symbol_value prio_expr dev_list dev_expr relational_expr
+%type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
+%type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
 %destructor { free($$); } <string>
 %destructor { expr_free($$); } <expr>
@@ -213,6 +233,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free(&$$); } <handle>
 
+%precedence HDR_SYM
+%precedence STRING HDR
 %nonassoc MASK_LIST
 %left COMMA
 %left '|'
@@ -285,6 +307,11 @@ base_cmd		:	add_cmd			{ $$ = $1; }
 			|	LIST list_cmd		{ $$ = $2; free($1); }
 			|	FLUSH flush_cmd		{ $$ = $2; free($1); }
 			|	RESET reset_cmd		{ $$ = $2; free($1); }
+			|	DESCRIBE primary_expr
+			{
+				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$, $2);
+				free($1);
+			}
 			;
 
 add_cmd			:	TABLE table_spec
@@ -1219,18 +1246,82 @@ log_args		:	log_stmt PREFIX string
 			}
 			|	log_stmt FLAGS log_flags
 			{
-				$$ = $1; free($2);
+				$$ = $1;
+				$$->log.logflags |= $3;
+				$$->log.flags |= LOG_F_FLAGS;
+				free($2);
 			}
 			;
 
-log_flags		:	log_flag
-			|	log_flags COMMA log_flag
+/* "tcp sequence,options", "ip options", "skuid", "ether", "all" */
+log_flags		:	HDR log_tcp_flags
+			{
+				$$ = $2;
+				if (!strcmp($1, "ip") && $2 == NF_LOG_TCPOPT) {
+					$$ = NF_LOG_IPOPT;
+				} else if (strcmp($1, "tcp")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": tcp sequence,options or ip options",
+						    $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	HDR
+			{
+				$$ = NF_LOG_MACDECODE;
+				if (strcmp($1, "ether")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	METAKEY
+			{
+				$$ = NF_LOG_UID;
+				if (strcmp($1, "skuid")) {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	STRING
+			{
+				$$ = 0;
+				if (!strcmp($1, "skuid"))
+					$$ = NF_LOG_UID;
+				else if (!strcmp($1, "all"))
+					$$ = NF_LOG_MASK;
+				else {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": tcp, ip, skuid, ether or all",
+						    $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
 			;
 
-log_flag		:	word
+log_tcp_flags		:	log_tcp_flag
+			|	log_tcp_flags COMMA log_tcp_flag	{ $$ = $1 | $3; }
+			;
+
+/* "options" also follows "ip" */
+log_tcp_flag		:	STRING
 			{
-				error_queue(state->msgs, &@1,
-					    "log flags are not supported yet");
+				$$ = 0;
+				if (!strcmp($1, "sequence"))
+					$$ = NF_LOG_TCPSEQ;
+				else if (!strcmp($1, "options"))
+					$$ = NF_LOG_TCPOPT;
+				else {
+					error_queue(state->msgs, &@1,
+						    "unknown log flag \"%s\": sequence or options",
+						    $1);
+					state->nerrs++;
+				}
 				free($1);
 			}
 			;
@@ -1251,7 +1342,7 @@ reject_stmt		:	REJECT_T
 					state->nerrs++;
 				free($1); free($2); free($3); free($4);
 			}
-			|	REJECT_T WITH reject_proto symbol_value
+			|	REJECT_T WITH reject_proto reject_code
 			{
 				$$ = stmt_alloc(&@$, STMT_REJECT);
 				$$->reject.type = -1;
@@ -1264,6 +1355,10 @@ reject_stmt		:	REJECT_T
 
 reject_proto		:	HDR
 			|	STRING
+			;
+
+reject_code		:	symbol_value
+			|	RESET	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			;
 
 meta_stmt		:	META word SET stmt_value
@@ -1322,19 +1417,29 @@ dup_stmt		:	DUP TO stmt_value
 			}
 			;
 
-nat_stmt		:	SNAT TO stmt_value
+nat_stmt		:	nat_stmt_args
+			|	nat_stmt_args nat_flags
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_SNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
+				$$ = $1;
+				$$->nat.flags |= $2;
 			}
-			|	DNAT TO stmt_value
+			;
+
+nat_stmt_args		:	nat_type TO nat_addr
 			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.type = NFH_NAT_DNAT;
-				$$->nat.addr = $3;
-				free($1); free($2);
+				$$ = $3;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				free($2);
+			}
+			|	nat_type HDR TO nat_addr
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($3);
 			}
 			|	MASQUERADE
 			{
@@ -1342,16 +1447,74 @@ nat_stmt		:	SNAT TO stmt_value
 				$$->nat.type = NFH_NAT_MASQ;
 				free($1);
 			}
+			|	MASQUERADE TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_MASQ;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
 			|	REDIRECT
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
 				free($1);
 			}
+			|	REDIRECT TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			;
+
+nat_type		:	SNAT	{ $$ = NFH_NAT_SNAT; free($1); }
+			|	DNAT	{ $$ = NFH_NAT_DNAT; free($1); }
+			;
+
+/* after "snat ip" or "dnat ip6" */
+nat_addr		:	stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+			}
+			|	stmt_value COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+				$$->nat.proto = $3;
+			}
+			|	'[' basic_rhs_expr ']' COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $2;
+				$$->nat.proto = $5;
+			}
+			;
+
+nat_flags		:	nat_flag
+			|	nat_flags COMMA nat_flag	{ $$ = $1 | $3; }
+			;
+
+nat_flag		:	STRING
+			{
+				int f = stmt_nat_flag($1);
+
+				if (f < 0) {
+					error_queue(state->msgs, &@1,
+						    "unknown nat flag \"%s\": random, fully-random or persistent",
+						    $1);
+					state->nerrs++;
+					f = 0;
+				}
+				$$ = f;
+				free($1);
+			}
 			;
 
 stmt_value		:	basic_rhs_expr
-			|	selector_expr
+			|	concat_expr
 			|	map_expr
 			;
 
@@ -1446,7 +1609,59 @@ selector_expr		:	payload_expr
 			|	ct_expr
 			;
 
-payload_expr		:	HDR field_word
+payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
+			{
+				/* raw: @ll|@nh|@th,OFFSET,LENGTH in bits */
+				static const struct {
+					const char	*name;
+					enum proto_base	base;
+				} bases[] = {
+					{ "ll", PROTO_BASE_LL_HDR },
+					{ "nh", PROTO_BASE_NETWORK_HDR },
+					{ "th", PROTO_BASE_TRANSPORT_HDR },
+					{ "ih", PROTO_BASE_INNER_HDR },
+				};
+				unsigned int i;
+
+				for (i = 0; i < array_size(bases); i++)
+					if (!strcmp($1, bases[i].name))
+						break;
+				if (i == array_size(bases)) {
+					error_queue(state->msgs, &@1,
+						    "unknown payload base \"%s\": ll, nh, th or ih", $1);
+					free($1);
+					YYERROR;
+				}
+				if ($5 == 0 || $5 > NFH_VAL_MAXLEN * 8 || $3 > 0xffff * 8) {
+					error_queue(state->msgs, &@$,
+						    "raw payload length must be 1 to %u bits and the offset below %u",
+						    NFH_VAL_MAXLEN * 8, 0xffff * 8);
+					free($1);
+					YYERROR;
+				}
+				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
+				free($1);
+			}
+			|	HDR SADDR HDR
+			{
+				/* arp saddr ip, arp saddr ether */
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR DADDR HDR
+			{
+				char *f = xasprintf("%s %s", $2, $3);
+
+				$$ = payload_expr_parse(&@$, $1, &@1, f, &@2, state->msgs);
+				free(f); free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR field_word
 			{
 				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
 				free($1); free($2);
@@ -1492,6 +1707,17 @@ ct_expr			:	CT word
 				if (!$$)
 					YYERROR;
 			}
+			|	CT ct_dir HDR word
+			{
+				/* "ct original ip6 saddr" */
+				char *key = xasprintf("%s %s", $3, $4);
+
+				$$ = ct_expr_parse(&@$, key, &@3, $2, &@2, state->msgs);
+				free(key);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 ct_dir			:	ORIGINAL
@@ -1509,6 +1735,8 @@ field_word		:	STRING
 
 keyword_word		:	PRIORITY | BYTES | PACKETS | PREFIX | LEVEL
 			|	DEVICE | GROUP | FLAGS | HANDLE | INDEX | RATE
+			|	SADDR %prec HDR_SYM
+			|	DADDR %prec HDR_SYM
 			;
 
 rhs_expr		:	concat_rhs_expr
@@ -1618,13 +1846,19 @@ primary_rhs_expr	:	symbol_value
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); }
-			|	HDR		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	HDR %prec HDR_SYM
+			{
+				/* "snat to tcp random": no; "snat to ip saddr": yes */
+				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
+			}
 			|	ACCEPT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	DROP		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	INET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BRIDGE		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	NETDEV		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	REDIRECT	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	SNAT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	DNAT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	ORIGINAL	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	REPLY		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BADNUMBER

@@ -13,6 +13,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elemdump.h>
 #include <elems.h>
 #include <nftables-compat.h>
 
@@ -40,6 +41,7 @@ static void table_free(struct cache_table *t)
 		free(ch);
 	}
 	list_for_each_entry_safe(s, sn, &t->sets, list) {
+		elem_dump_free(s->elems);
 		nftnl_set_free(s->nls);
 		free(s);
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <proto.h>
@@ -26,7 +27,24 @@ static const struct ct_template ct_templates[] = {
 	C(NFT_CT_ZONE,		"zone",		integer_type,	16, HOST, true),
 	C(NFT_CT_EVENTMASK,	"event",	ct_event_type,	32, HOST, false),
 	C(NFT_CT_ID,		"id",		integer_type,	32, BIG, false),
+	/* addresses: saddr and daddr take the table's family */
+	C(NFT_CT_SRC,		"saddr",	ipaddr_type,	32, BIG, true),
+	C(NFT_CT_DST,		"daddr",	ipaddr_type,	32, BIG, true),
+	C(NFT_CT_SRC_IP,	"ip saddr",	ipaddr_type,	32, BIG, true),
+	C(NFT_CT_DST_IP,	"ip daddr",	ipaddr_type,	32, BIG, true),
+	C(NFT_CT_SRC_IP6,	"ip6 saddr",	ip6addr_type,	128, BIG, true),
+	C(NFT_CT_DST_IP6,	"ip6 daddr",	ip6addr_type,	128, BIG, true),
 };
+
+/* ct saddr/daddr: the address type of the family */
+void ct_expr_family(struct expr *e, unsigned int family)
+{
+	if ((e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST) &&
+	    family == NFPROTO_IPV6) {
+		e->dtype = &ip6addr_type;
+		e->len = 128;
+	}
+}
 
 const struct ct_template *ct_template(unsigned int key)
 {

@@ -178,6 +178,51 @@ static int uid_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/* tc class ids: "major:minor" in hex, "root" or "none" */
+static int classid_parse(const struct datatype *dt, const char *s,
+			 struct expr *res, char *err, size_t errlen)
+{
+	unsigned long major, minor;
+	char *end;
+
+	(void)dt;
+	if (!strcmp(s, "root")) {
+		expr_value_set_u64(res, 0xffffffff);
+		return 0;
+	}
+	if (!strcmp(s, "none")) {
+		expr_value_set_u64(res, 0);
+		return 0;
+	}
+	major = strtoul(s, &end, 16);
+	if (*end != ':' || end == s || major > 0xffff)
+		goto bad;
+	s = end + 1;
+	minor = strtoul(s, &end, 16);
+	if (*end || end == s || minor > 0xffff)
+		goto bad;
+	expr_value_set_u64(res, major << 16 | minor);
+	return 0;
+bad:
+	snprintf(err, errlen, "could not parse class id \"%s\": MAJOR:MINOR in hex, root or none",
+		 s);
+	return -1;
+}
+
+static void classid_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	uint64_t v = expr_value_u64(e);
+
+	(void)o;
+	if (v == 0xffffffff)
+		fprintf(f, "root");
+	else if (v == 0)
+		fprintf(f, "none");
+	else
+		fprintf(f, "%x:%x", (unsigned int)(v >> 16), (unsigned int)(v & 0xffff));
+}
+
 static int gid_parse(const struct datatype *dt, const char *s,
 		     struct expr *res, char *err, size_t errlen)
 {
@@ -294,7 +339,7 @@ static void ifindex_print(const struct expr *e, const struct output_ctx *o,
 
 static const struct symbol ethertype_syms[] = {
 	{ "ip", 0x0800 }, { "arp", 0x0806 }, { "ip6", 0x86dd },
-	{ "vlan", 0x8100 }, { "8021q", 0x8100 }, { "8021ad", 0x88a8 },
+	{ "8021q", 0x8100 }, { "vlan", 0x8100 }, { "8021ad", 0x88a8 },
 	{ NULL, 0 },
 };
 
@@ -454,7 +499,7 @@ DT(ethertype_type, TYPE_ETHERTYPE, "ether_type", "Ethernet protocol",
    &integer_type, BYTEORDER_BIG, 16, 0, ethertype_syms, integer_parse,
    hex_print);
 DT(arpop_type, TYPE_ARPOP, "arp_op", "ARP operation", &integer_type,
-   BYTEORDER_BIG, 16, 0, arpop_syms, integer_parse, integer_print);
+   BYTEORDER_BIG, 16, DTYPE_F_HEXSYMS, arpop_syms, integer_parse, integer_print);
 DT(inet_protocol_type, TYPE_INET_PROTOCOL, "inet_proto",
    "Internet protocol", &integer_type, BYTEORDER_BIG, 8, 0, NULL,
    inet_protocol_parse, inet_protocol_print);
@@ -489,12 +534,12 @@ DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
 DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, ifindex_parse,
    ifindex_print);
-DT(arphrd_type, TYPE_ARPHRD, "iface_type", "hardware type", &integer_type,
-   BYTEORDER_HOST, 16, 0, arphrd_syms, integer_parse, integer_print);
+DT(arphrd_type, TYPE_ARPHRD, "iface_type", "network interface type",
+   &integer_type, BYTEORDER_HOST, 16, DTYPE_F_HEXSYMS, arphrd_syms, integer_parse, integer_print);
 DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
 DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,
-   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 32, 0, NULL, classid_parse, classid_print);
 DT(uid_type, TYPE_UID, "uid", "user ID", &integer_type, BYTEORDER_HOST, 32,
    0, NULL, uid_parse, integer_print);
 DT(gid_type, TYPE_GID, "gid", "group ID", &integer_type, BYTEORDER_HOST, 32,

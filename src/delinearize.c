@@ -10,6 +10,7 @@
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -17,6 +18,7 @@
 #include <libnftnl/udata.h>
 
 #include <cache.h>
+#include <elemdump.h>
 #include <evaluate.h>
 #include <print.h>
 #include <proto.h>
@@ -97,12 +99,24 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
 
 	/* the kernel loads at most a value's worth, at a 16-bit offset */
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff) {
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 3) {
 		unsupported(ctx, "payload");
 		return;
 	}
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG) || b > 3) {
-		unsupported(ctx, "payload write");
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
+		/* a write; its field is found once the protocols are known */
+		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
+
+		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
+		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
+		if (!s->payload.val) {
+			stmt_free(s);
+			unsupported(ctx, "payload write");
+			return;
+		}
+		add_stmt(ctx, s);
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
@@ -141,8 +155,10 @@ static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG),
-			ct_expr_alloc(&internal_location, key, dir));
+		struct expr *c = ct_expr_alloc(&internal_location, key, dir);
+
+		ct_expr_family(c, ctx->family);
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
 		return;
 	}
 	s = stmt_alloc(&internal_location, STMT_CT);
@@ -170,7 +186,15 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		if (((const uint8_t *)xor)[i])
 			xor_zero = false;
 	if (!xor_zero) {
-		/* x & ~v ^ v is "x | v" */
+		bool pure_or = len == xlen;
+
+		for (uint32_t i = 0; pure_or && i < len; i++)
+			if ((uint8_t)~((const uint8_t *)mask)[i] != ((const uint8_t *)xor)[i])
+				pure_or = false;
+		/* x & ~v ^ v is "x | v"; otherwise keep both */
+		if (!pure_or)
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(mask, len));
 		b = binop_expr_alloc(&internal_location, OP_OR, l,
 				     raw_value(xor, xlen));
 	} else {
@@ -230,219 +254,154 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 							     l, r)));
 }
 
-struct raw_elem {
-	uint8_t		key[NFH_VAL_MAXLEN];
-	uint8_t		key_end[NFH_VAL_MAXLEN];
-	uint32_t	len;
-	bool		has_key_end;
-	bool		end;
-	struct expr	*data;		/* a map's value: raw or a verdict */
-	uint64_t	timeout;
-	uint64_t	expires;
-	char		*comment;
-	bool		counter;
-	uint64_t	packets;
-	uint64_t	bytes;
+/* --- set elements ------------------------------------------------------------ */
+
+/*
+ * One listed element, from sorted records: a record's key alone, or a
+ * range from it to the key of record @hi (an exclusive end), to its own
+ * closing key, or to the largest value.
+ */
+enum elem_pair_kind {
+	PAIR_VALUE,
+	PAIR_KEY_END,
+	PAIR_END,
+	PAIR_MAX,
+};
+
+struct elem_pair {
+	uint32_t	lo;
+	uint32_t	hi;
+	uint32_t	kind;
 };
 
 /*
- * Concatenated keys list in the order nft lists them: as one integer read
- * in host (little-endian) byte order, so from the last byte to the first.
+ * Interval sets come as start and end (exclusive) pairs; a start without
+ * an end runs to the next start, the last one to the largest value.
+ * Concatenated intervals carry an inclusive end in the same element.
  */
-static int raw_elem_cmp_concat(const void *a, const void *b)
+static struct elem_pair *elem_pairs(const struct elem_dump *ed, bool interval,
+				    size_t *np)
 {
-	const struct raw_elem *x = a, *y = b;
-	unsigned int n = x->len < y->len ? x->len : y->len;
+	struct elem_pair *p = xmalloc((ed->n ? ed->n : 1) * sizeof(*p));
+	size_t n = 0, start = SIZE_MAX;
 
-	for (unsigned int i = n; i > 0; i--)
-		if (x->key[i - 1] != y->key[i - 1])
-			return x->key[i - 1] < y->key[i - 1] ? -1 : 1;
-	return 0;
-}
+	for (size_t i = 0; i < ed->n; i++) {
+		const struct elem_drec *r = elem_drec(ed, i);
 
-/* by key; at equal keys an interval's end sorts before the next start */
-static int raw_elem_cmp(const void *a, const void *b)
-{
-	const struct raw_elem *x = a, *y = b;
-	int d = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
-
-	return d ? d : (int)y->end - (int)x->end;
-}
-
-static int counter_cb(struct nftnl_expr *e, void *data)
-{
-	struct raw_elem *r = data;
-
-	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter")) {
-		r->counter = true;
-		r->packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
-		r->bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
-	}
-	return 0;
-}
-
-static void raw_elem_read(struct nftnl_set_elem *el, struct raw_elem *r)
-{
-	uint32_t len;
-	const void *p;
-
-	p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY_END, &len);
-	if (p) {
-		r->has_key_end = true;
-		memcpy(r->key_end, p, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
-	}
-	r->end = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
-		 (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
-		  NFT_SET_ELEM_INTERVAL_END);
-	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_VERDICT)) {
-		const char *chain = nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_CHAIN) ?
-				    nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_CHAIN) : NULL;
-
-		r->data = verdict_expr_alloc(&internal_location,
-					     (int)nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_VERDICT),
-					     chain);
-	} else if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_DATA, &len))) {
-		r->data = raw_value(p, len);
-	}
-	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_TIMEOUT))
-		r->timeout = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_TIMEOUT);
-	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_EXPIRATION))
-		r->expires = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_EXPIRATION);
-	if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_USERDATA, &len))) {
-		const struct nftnl_udata *attr;
-
-		nftnl_udata_for_each_data(p, len, attr)
-			if (nftnl_udata_type(attr) == SET_ELEM_UDATA_COMMENT) {
-				free(r->comment);
-				r->comment = xstrndup(nftnl_udata_get(attr),
-						      nftnl_udata_len(attr));
-			}
-	}
-	nftnl_set_elem_expr_foreach(el, counter_cb, r);
-}
-
-static struct raw_elem *collect_elems(struct nftnl_set *s, unsigned int *n)
-{
-	struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(s);
-	struct raw_elem *v = NULL;
-	struct nftnl_set_elem *el;
-	unsigned int cap = 0;
-
-	*n = 0;
-	while ((el = nftnl_set_elems_iter_next(it))) {
-		uint32_t len;
-		const void *key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
-
-		if (!key)
+		if (r->flags & ELEM_D_KEY_END) {
+			p[n++] = (struct elem_pair){ i, 0, PAIR_KEY_END };
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, cap * sizeof(*v));
 		}
-		memset(&v[*n], 0, sizeof(v[*n]));
-		v[*n].len = len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len;
-		memcpy(v[*n].key, key, v[*n].len);
-		raw_elem_read(el, &v[*n]);
-		(*n)++;
+		if (!interval) {
+			p[n++] = (struct elem_pair){ i, 0, PAIR_VALUE };
+			continue;
+		}
+		if (r->flags & ELEM_D_END) {
+			if (start != SIZE_MAX)
+				p[n++] = (struct elem_pair){ start, i, PAIR_END };
+			start = SIZE_MAX;
+			continue;
+		}
+		if (start != SIZE_MAX)
+			p[n++] = (struct elem_pair){ start, i, PAIR_END };
+		start = i;
 	}
-	nftnl_set_elems_iter_destroy(it);
-	return v;
+	if (start != SIZE_MAX)
+		p[n++] = (struct elem_pair){ start, 0, PAIR_MAX };
+	*np = n;
+	return n < ed->n ? xrealloc(p, (n ? n : 1) * sizeof(*p)) : p;
 }
 
-/* the key, under the element's options and its value */
-static struct expr *elem_wrap(struct expr *key, struct raw_elem *r)
+/* an element as raw values, under its options and its value */
+static struct expr *elem_pair_expr(const struct elem_dump *ed,
+				   const struct elem_pair *p)
 {
-	struct expr *e = key;
+	const struct elem_drec *r = elem_drec(ed, p->lo);
+	const struct elem_dopts *o = elem_dopts(ed, p->lo);
+	struct expr *e = raw_value(elem_dkey(ed, p->lo), r->klen), *hi;
 
-	if (r->timeout || r->expires || r->comment || r->counter) {
-		e = set_elem_expr_alloc(&internal_location, key);
-		e->elem.timeout = r->timeout;
-		e->elem.expires = r->expires;
-		e->elem.comment = r->comment;
-		e->elem.counter = r->counter;
-		e->elem.packets = r->packets;
-		e->elem.bytes = r->bytes;
-		r->comment = NULL;
+	switch (p->kind) {
+	case PAIR_KEY_END:
+		hi = raw_value(elem_dkey_end(ed, p->lo), r->klen);
+		e = range_expr_alloc(&internal_location, e, hi);
+		break;
+	case PAIR_END:
+		hi = raw_value(elem_dkey(ed, p->hi), elem_drec(ed, p->hi)->klen);
+		hi->flags |= EXPR_F_INTERVAL_END;
+		e = range_expr_alloc(&internal_location, e, hi);
+		break;
+	case PAIR_MAX:
+		/* an inclusive end: no INTERVAL_END flag to subtract from */
+		hi = expr_clone(e);
+		memset(hi->val.data, 0xff, expr_value_bytes(hi));
+		e = range_expr_alloc(&internal_location, e, hi);
+		break;
+	default:
+		break;
 	}
-	if (r->data) {
-		e = mapping_expr_alloc(&internal_location, e, r->data);
-		r->data = NULL;
+	if (o) {
+		e = set_elem_expr_alloc(&internal_location, e);
+		e->elem.timeout = o->timeout;
+		e->elem.expires = o->expires;
+		e->elem.comment = o->comment ? xstrdup(o->comment) : NULL;
+		e->elem.counter = o->counter;
+		e->elem.packets = o->packets;
+		e->elem.bytes = o->bytes;
+	}
+	if (r->flags & ELEM_D_VERDICT) {
+		const char *chain;
+		int code;
+
+		elem_dverdict(ed, p->lo, &code, &chain);
+		e = mapping_expr_alloc(&internal_location, e,
+				       verdict_expr_alloc(&internal_location,
+							  code, chain));
+	} else if (r->flags & ELEM_D_DATA) {
+		e = mapping_expr_alloc(&internal_location, e,
+				       raw_value(elem_ddata(ed, p->lo), r->dlen));
 	}
 	return e;
 }
 
-static struct expr *set_key_of(const struct nftnl_set *nls);
+/* how the kernel's bytes of keys like @key sort */
+static enum elem_order key_order(const struct expr *key)
+{
+	if (key->kind == EXPR_CONCAT)
+		return ELEM_ORDER_CONCAT;
+	if (key->byteorder == BYTEORDER_HOST && key->dtype != &ifname_type &&
+	    key->dtype != &string_type)
+		return ELEM_ORDER_HOST;
+	return ELEM_ORDER_BE;
+}
 
-/*
- * Elements as raw values, typed later against what is looked up.  Interval
- * sets come as start and end (exclusive) pairs, in whatever order the
- * kernel's set backend dumps them: sort them first.  Concatenated intervals
- * carry an inclusive end in the same element instead.
- */
-static struct expr *set_elements(struct nftnl_set *s)
+/* the elements of @ed as raw values, typed later against what is looked up */
+static struct expr *elems_expr(struct elem_dump *ed, bool interval,
+			       const struct expr *key)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
-	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
-	struct raw_elem *el, *start = NULL;
-	struct expr *key;
-	unsigned int n;
+	struct elem_pair *p;
+	size_t n;
 
-	el = collect_elems(s, &n);
-	key = set_key_of(s);
-	if (n > 1)	/* qsort() of no elements is qsort(NULL) */
-		qsort(el, n, sizeof(*el), key->kind == EXPR_CONCAT ?
-		      raw_elem_cmp_concat : raw_elem_cmp);
+	elem_dump_sort(ed, key_order(key));
+	p = elem_pairs(ed, interval, &n);
+	for (size_t i = 0; i < n; i++)
+		compound_expr_add(set, elem_pair_expr(ed, &p[i]));
+	free(p);
+	return set;
+}
+
+static struct expr *set_key_of(const struct nftnl_set *nls);
+
+/* the elements of a set held as libnftnl objects: anonymous sets */
+static struct expr *set_elements(struct nftnl_set *s)
+{
+	struct elem_dump *ed = elem_dump_from_nftnl(s);
+	struct expr *key = set_key_of(s), *set;
+
+	set = elems_expr(ed, nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL,
+			 key);
 	expr_free(key);
-	for (unsigned int i = 0; i < n; i++) {
-		struct raw_elem *r = &el[i];
-		struct expr *v = raw_value(r->key, r->len);
-
-		if (r->has_key_end) {
-			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
-						v, raw_value(r->key_end, r->len)), r));
-			continue;
-		}
-		if (!interval) {
-			compound_expr_add(set, elem_wrap(v, r));
-			continue;
-		}
-		if (r->end) {
-			if (start) {
-				v->flags |= EXPR_F_INTERVAL_END;
-				compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
-							raw_value(start->key, start->len), v), start));
-				start = NULL;
-			} else {
-				expr_free(v);
-			}
-			continue;
-		}
-		if (start) {
-			/* open interval up to the next start */
-			struct expr *end = expr_clone(v);
-
-			end->flags |= EXPR_F_INTERVAL_END;
-			compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
-						raw_value(start->key, start->len), end), start));
-		}
-		expr_free(v);
-		start = r;
-	}
-	if (start) {
-		/* runs to the largest value */
-		struct expr *lo = raw_value(start->key, start->len);
-		struct expr *end = expr_clone(lo);
-
-		/* an inclusive end: no INTERVAL_END flag to subtract from */
-		memset(end->val.data, 0xff, expr_value_bytes(end));
-		compound_expr_add(set, elem_wrap(range_expr_alloc(&internal_location,
-							lo, end), start));
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		expr_free(el[i].data);
-		free(el[i].comment);
-	}
-	free(el);
+	elem_dump_free(ed);
 	return set;
 }
 
@@ -608,6 +567,26 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
+/* a nat statement's port range and flags */
+static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
+		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
+		      uint16_t aflags)
+{
+	struct expr *lo = NULL, *hi = NULL;
+
+	if (nftnl_expr_is_set(e, amin))
+		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
+	if (nftnl_expr_is_set(e, amax))
+		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
+	if (lo && hi)
+		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
+	else
+		s->nat.proto = lo ? lo : hi;
+	if (nftnl_expr_is_set(e, aflags))
+		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
+			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -678,6 +657,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
 			s->log.flags |= LOG_F_LEVEL;
 		}
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
+			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
+			s->log.flags |= LOG_F_FLAGS;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
@@ -699,20 +683,20 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_FLAGS) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_MASQ_REG_PROTO_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
+		bool masq = name[0] == 'm';
+
 		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = name[0] == 'm' ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
+		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-		    nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS) ||
-		    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
 			unsupported(ctx, name);
 			return;
 		}
@@ -720,10 +704,13 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->nat.type = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
 			      NFH_NAT_SNAT : NFH_NAT_DNAT;
 		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
+		s->nat.print_family = ctx->family == NFPROTO_INET;
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
 	} else {
 		unsupported(ctx, name);
@@ -768,10 +755,28 @@ static const struct expr *elem_low(const struct expr *e)
 	       e->kind == EXPR_PREFIX ? e->prefix.expr : e;
 }
 
+/*
+ * Values compare as numbers; strings as nft compares them: as one integer
+ * read from the last byte to the first, so "lo" sorts before "eth0".
+ */
+static int typed_value_cmp(const struct expr *a, const struct expr *b)
+{
+	unsigned int n;
+
+	if (a->dtype != &ifname_type && a->dtype != &string_type)
+		return expr_value_cmp(a, b);
+	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :
+							expr_value_bytes(b);
+	for (unsigned int i = n; i > 0; i--)
+		if (a->val.data[i - 1] != b->val.data[i - 1])
+			return a->val.data[i - 1] < b->val.data[i - 1] ? -1 : 1;
+	return 0;
+}
+
 static int elem_cmp(const void *a, const void *b)
 {
-	return expr_value_cmp(elem_low(*(struct expr *const *)a),
-			      elem_low(*(struct expr *const *)b));
+	return typed_value_cmp(elem_low(*(struct expr *const *)a),
+			       elem_low(*(struct expr *const *)b));
 }
 
 /* elements print in ascending order, whatever order the kernel kept */
@@ -891,6 +896,101 @@ static void type_set_elems(struct expr *set, const struct expr *key,
 		set_sort(set);
 }
 
+/* --- a named set's elements, one at a time, for listing ---------------------- */
+
+struct set_elem_iter {
+	struct elem_dump	*ed;
+	struct elem_dump	*owned;		/* converted from libnftnl */
+	struct elem_pair	*pairs;
+	size_t			n;
+	size_t			next;
+	const struct expr	*key;
+	struct expr		*be_key;	/* owned, when @key is it */
+	const struct expr	*data;
+};
+
+/*
+ * The key the elements are typed by: interval sets keep values of host
+ * byte order big-endian in the kernel, so that they sort as numbers.
+ */
+static struct expr *interval_key(const struct set *s)
+{
+	struct expr *k;
+
+	if (!(s->flags & NFT_SET_INTERVAL) ||
+	    key_order(s->key) != ELEM_ORDER_HOST)
+		return NULL;
+	k = expr_clone(s->key);
+	k->byteorder = BYTEORDER_BIG;
+	return k;
+}
+
+/* an element's lowest value, typed as type_set_elems types it */
+static void pair_low(const struct set_elem_iter *it, const struct elem_pair *p,
+		     struct expr *v)
+{
+	const struct elem_drec *r = elem_drec(it->ed, p->lo);
+
+	memset(v->val.data, 0, sizeof(v->val.data));
+	memcpy(v->val.data, elem_dkey(it->ed, p->lo), r->klen);
+	v->flags = 0;
+	v->len = r->klen * 8;
+	type_value(v, it->key->dtype, it->key->byteorder, it->key->len);
+}
+
+static int pair_cmp(const void *a, const void *b, void *data)
+{
+	struct expr x, y;
+
+	pair_low(data, a, &x);
+	pair_low(data, b, &y);
+	return typed_value_cmp(&x, &y);
+}
+
+struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
+					const struct set *s)
+{
+	struct set_elem_iter *it = xzalloc(sizeof(*it));
+	bool concat = s->key->kind == EXPR_CONCAT;
+
+	it->ed = cs->elems;
+	if (!it->ed)
+		it->ed = it->owned = elem_dump_from_nftnl(cs->nls);
+	it->be_key = interval_key(s);
+	it->key = it->be_key ? it->be_key : s->key;
+	it->data = s->data;
+	elem_dump_sort(it->ed, key_order(it->key));
+	it->pairs = elem_pairs(it->ed, s->flags & NFT_SET_INTERVAL, &it->n);
+	if (!concat) {
+		/* values in ascending order, as set_sort puts them */
+		for (size_t i = 1; i < it->n; i++)
+			if (pair_cmp(&it->pairs[i - 1], &it->pairs[i], it) > 0) {
+				qsort_r(it->pairs, it->n, sizeof(*it->pairs),
+					pair_cmp, it);
+				break;
+			}
+	}
+	return it;
+}
+
+struct expr *set_elem_iter_next(struct set_elem_iter *it)
+{
+	if (it->next == it->n)
+		return NULL;
+	return type_elem(elem_pair_expr(it->ed, &it->pairs[it->next++]),
+			 it->key, it->data);
+}
+
+void set_elem_iter_free(struct set_elem_iter *it)
+{
+	if (!it)
+		return;
+	elem_dump_free(it->owned);
+	expr_free(it->be_key);
+	free(it->pairs);
+	free(it);
+}
+
 static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
 					     const struct expr *p)
 {
@@ -977,6 +1077,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
+		d = &proto_th;
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1084,7 +1186,8 @@ static bool is_ether_type(const struct stmt *s, uint64_t *value)
 	rel = s->expr;
 	l = rel->op.left;
 	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
-	    l->kind != EXPR_PAYLOAD || l->payload.desc != &proto_eth || !l->payload.tmpl ||
+	    l->kind != EXPR_PAYLOAD || !l->payload.tmpl ||
+	    (l->payload.desc != &proto_eth && l->payload.desc != &proto_vlan) ||
 	    strcmp(l->payload.tmpl->name, "type"))
 		return false;
 	*value = expr_value_u64(rel->op.right);
@@ -1096,6 +1199,7 @@ struct deps {
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
 	struct stmt	*th;		/* meta l4proto */
+	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 };
 
 static void kill(struct stmt **s)
@@ -1105,6 +1209,70 @@ static void kill(struct stmt **s)
 		stmt_free(*s);
 		*s = NULL;
 	}
+}
+
+/*
+ * A load nft merged from matches on adjacent fields ("udp sport 67 udp
+ * dport 68" as one 4-byte compare) is split into those fields again: @s
+ * keeps the first, the others follow it.  True if split.
+ */
+static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
+{
+	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
+	const struct proto_field *f[8];
+	const struct proto_desc *d;
+	unsigned int n = 0, off, end, pos = 0;
+	enum proto_base base = p->payload.base;
+	uint8_t bytes[NFH_VAL_MAXLEN];
+	struct stmt *at = s;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
+	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
+		return false;
+	d = payload_desc(pctx, p);
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d || field_at(d, p->payload.offset, p->len))
+		return false;
+	off = p->payload.offset;
+	end = off + p->len;
+	while (off < end && n < array_size(f)) {
+		const struct proto_field *g = NULL;
+
+		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
+			    off + d->fields[i].len <= end) {
+				g = &d->fields[i];
+				break;
+			}
+		if (!g)
+			return false;
+		f[n++] = g;
+		off += g->len;
+	}
+	if (off != end || n < 2)
+		return false;
+	memcpy(bytes, r->val.data, sizeof(bytes));
+	for (unsigned int i = 0; i < n; i++) {
+		struct expr *v = raw_value(bytes + pos, f[i]->len / 8);
+		struct expr *l = payload_raw_alloc(&internal_location, base,
+						   f[i]->offset, f[i]->len);
+		struct stmt *ns;
+
+		pos += f[i]->len / 8;
+		if (i == 0) {
+			expr_free(rel->op.left);
+			expr_free(rel->op.right);
+			rel->op.left = l;
+			rel->op.right = v;
+			continue;
+		}
+		ns = match_stmt_alloc(&internal_location,
+				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
+		list_add(&ns->list, &at->list);
+		at = ns;
+	}
+	return true;
 }
 
 /* the header @d is used: its implicit test goes */
@@ -1180,6 +1348,88 @@ static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 		type_set_elems(m->op.right, m->op.left, data);
 }
 
+/* "meta mark | 0x10" as a value: the constant takes the selector's type */
+static void binop_type(struct expr *b)
+{
+	const struct expr *sel = b->op.left;
+
+	if (sel->kind == EXPR_BINOP) {
+		binop_type(b->op.left);
+		sel = b->op.left;
+	}
+	if (b->op.right->kind == EXPR_VALUE)
+		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
+	b->dtype = sel->dtype;
+	b->len = sel->len;
+	b->byteorder = sel->byteorder;
+}
+
+static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n && i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * A header write back to "FIELD set VALUE": a whole field written from an
+ * immediate, or the bits a mask leaves open in a load-modify-write.
+ */
+static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
+				struct stmt *s)
+{
+	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
+	const struct proto_desc *d = payload_desc(pctx, p);
+	const struct proto_field *f;
+	unsigned int bytes = p->len / 8;
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	if (!d)
+		return;
+	if (v->kind == EXPR_VALUE) {
+		f = field_at(d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		type_value(v, f->dtype, f->byteorder, f->len);
+	} else {
+		/* load, & mask (keeps the other bits), | value */
+		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
+					 v->op.left : v;
+		const struct expr *mask, *x = v->kind == EXPR_BINOP &&
+					     v->op.op == OP_OR ? v->op.right : NULL;
+		uint64_t m, bits, val;
+		unsigned int first, len;
+
+		if (and->kind != EXPR_BINOP || and->op.op != OP_AND ||
+		    bytes > 8 || bytes == 0)
+			return;
+		mask = and->op.right;
+		m = ~be_to_u64(mask->val.data, bytes);
+		if (bytes < 8)
+			m &= (1ULL << (bytes * 8)) - 1;
+		if (!m)
+			return;
+		first = __builtin_clzll(m) - (64 - bytes * 8);
+		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
+		f = field_at(d, p->payload.offset + first, len);
+		if (!f)
+			return;
+		bits = m >> __builtin_ctzll(m);
+		val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
+		n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
+				      f->len, val);
+		n->byteorder = f->byteorder;
+		expr_free(s->payload.val);
+		s->payload.val = n;
+	}
+	expr_free(s->payload.expr);
+	s->payload.expr = payload_expr_alloc(&internal_location, d, f);
+	header_used(deps, d);
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -1196,6 +1446,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_META:
+		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
+			binop_type(s->meta.expr);
 		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
 			break;
 		want = meta_expr_alloc(&internal_location, s->meta.key);
@@ -1203,6 +1455,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_CT:
+		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
+			binop_type(s->ct.expr);
 		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
 			break;
 		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
@@ -1211,6 +1465,20 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	case STMT_PAYLOAD:
+		payload_set_resolve(pctx, deps, s);
+		break;
+	case STMT_REJECT:
+		/* in inet, netdev and bridge the icmp flavour follows the match */
+		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
+					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* the protocol test is the reject's own dependency */
+			kill(&deps->nh);
+		}
 		break;
 	default:
 		break;
@@ -1294,6 +1562,10 @@ static void postprocess(struct delin_ctx *ctx)
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}
+		if (payload_expand(&pctx, s)) {
+			rel = s->expr;
+			next = list_next_entry(s, list);
+		}
 		if (!payload_match(&pctx, rel))
 			continue;
 		lhs = rel->op.left;
@@ -1314,13 +1586,36 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
 			}
-			header_used(&deps, d);
+			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
+				const char *fn = p->payload.tmpl->name;
+
+				/* nft drops a single type it implied, not a set */
+				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
+				    rel->op.right->kind == EXPR_VALUE)
+					deps.icmp = s;
+				else if (strcmp(fn, "code") && strcmp(fn, "checksum") &&
+					 strcmp(fn, "type"))
+					kill(&deps.icmp);
+			}
+			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			if (d == &proto_vlan && p->payload.tmpl &&
+			    !strcmp(p->payload.tmpl->name, "type"))
+				kill(&deps.ll);
+			else
+				header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
 				if (v == 0x8100)
 					deps.vlan = s;
-				else if (ctx->family == NFPROTO_BRIDGE && v == 0x0806)
+				else if (ctx->family == NFPROTO_BRIDGE &&
+					 (v == 0x0806 || v == 0x0800 || v == 0x86dd))
 					deps.nh = s;
 			}
+			/* "ip protocol tcp" is what a later tcp match needs */
+			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+			    (d == &proto_ip || d == &proto_ip6))
+				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}
@@ -1402,8 +1697,17 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 	s->automerge = ud.merge;
 	nftnl_set_expr_foreach(nls, set_expr_cb, s);
 	if (elems) {
-		s->init = set_elements(nls);
-		type_set_elems(s->init, s->key, s->data);
+		struct elem_dump *ed = cs->elems ? cs->elems :
+				       elem_dump_from_nftnl(nls);
+
+		struct expr *be_key = interval_key(s);
+		const struct expr *key = be_key ? be_key : s->key;
+
+		s->init = elems_expr(ed, s->flags & NFT_SET_INTERVAL, key);
+		if (ed != cs->elems)
+			elem_dump_free(ed);
+		type_set_elems(s->init, key, s->data);
+		expr_free(be_key);
 	}
 	return s;
 }

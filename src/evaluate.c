@@ -73,6 +73,13 @@ static bool rel_is_eq_const(const struct expr *rel)
 
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
+	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
+	    rel->op.left->payload.tmpl &&
+	    (rel->op.left->payload.desc == &proto_icmp ||
+	     rel->op.left->payload.desc == &proto_icmp6) &&
+	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT))
+		pctx->icmp_type = true;
 	const struct expr *l, *r;
 	const struct proto_desc *d;
 	uint64_t v;
@@ -171,7 +178,18 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 			want->id);
 		return 0;
 	case NFPROTO_BRIDGE:
-		if (want == &proto_arp) {
+		/*
+		 * nft tests the link layer's type field for arp, after a vlan
+		 * header, and for icmp; a plain ip header gets meta protocol
+		 */
+		if (ctx->pctx.vlan) {
+			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+							proto_field_lookup(&proto_vlan, "type")),
+				want->id);
+			return 0;
+		}
+		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -213,6 +231,61 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	return 0;
 }
 
+/*
+ * Fields that only exist in some icmp messages test the type first, as
+ * nft does: "icmp id 10" is "icmp type { echo-request, echo-reply }".
+ */
+static void icmp_dep(struct eval_ctx *ctx, const struct expr *p)
+{
+	static const struct {
+		const struct proto_desc	*desc;
+		const char		*field;
+		uint8_t			types[3];
+		unsigned int		n;
+	} deps[] = {
+		{ &proto_icmp, "id", { 8, 0 }, 2 },
+		{ &proto_icmp, "sequence", { 8, 0 }, 2 },
+		{ &proto_icmp, "gateway", { 5 }, 1 },
+		{ &proto_icmp, "mtu", { 3 }, 1 },
+		{ &proto_icmp6, "id", { 128, 129 }, 2 },
+		{ &proto_icmp6, "sequence", { 128, 129 }, 2 },
+		{ &proto_icmp6, "mtu", { 2 }, 1 },
+		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
+		{ &proto_icmp6, "max-delay", { 130, 131, 132 }, 3 },
+	};
+	const struct proto_field *type;
+	struct expr *lhs, *rhs, *rel;
+	struct stmt *s;
+
+	if (ctx->pctx.icmp_type || !p->payload.tmpl)
+		return;
+	for (unsigned int i = 0; i < array_size(deps); i++) {
+		if (deps[i].desc != p->payload.desc ||
+		    strcmp(deps[i].field, p->payload.tmpl->name))
+			continue;
+		type = proto_field_lookup(deps[i].desc, "type");
+		lhs = payload_expr_alloc(&internal_location, deps[i].desc, type);
+		if (deps[i].n == 1) {
+			rhs = constant_expr_u64(&internal_location, type->dtype,
+						BYTEORDER_BIG, 8, deps[i].types[0]);
+		} else {
+			rhs = compound_expr_alloc(&internal_location, EXPR_SET);
+			for (unsigned int k = 0; k < deps[i].n; k++)
+				compound_expr_add(rhs, constant_expr_u64(&internal_location,
+									 type->dtype, BYTEORDER_BIG,
+									 8, deps[i].types[k]));
+			rhs->dtype = type->dtype;
+			rhs->len = 8;
+			rhs->byteorder = BYTEORDER_BIG;
+		}
+		rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+		s = match_stmt_alloc(&internal_location, rel);
+		list_add_tail(&s->list, &ctx->stmt->list);
+		ctx->pctx.icmp_type = true;
+		return;
+	}
+}
+
 static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 {
 	const struct proto_desc *d = p->payload.desc;
@@ -237,7 +310,11 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	case PROTO_BASE_NETWORK_HDR:
 		return nh_dep(ctx, p, d);
 	case PROTO_BASE_TRANSPORT_HDR:
-		return th_dep(ctx, p, d);
+		if (th_dep(ctx, p, d) < 0)
+			return -1;
+		if (d == &proto_icmp || d == &proto_icmp6)
+			icmp_dep(ctx, p);
+		return 0;
 	default:
 		return 0;
 	}
@@ -262,6 +339,13 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   family_name(ctx->family));
 	if (t->dir_only && c->ct.dir < 0)
 		return err(ctx, &c->loc, "ct %s needs a direction", t->name);
+	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
+	    ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
+		return err(ctx, &c->loc,
+			   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
+			   t->name, family_name(ctx->family),
+			   c->ct.dir ? "reply" : "original", t->name, t->name);
+	ct_expr_family(c, ctx->family);
 	return 0;
 }
 
@@ -1170,9 +1254,21 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT)
-		return err(ctx, &(*val)->loc,
-			   "setting a value from another expression is not supported yet");
+	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+		/* a value taken from the packet: "ct mark set meta mark" */
+		const struct expr *v;
+
+		if ((*val)->kind == EXPR_BINOP && binop_eval(ctx, val) < 0)
+			return -1;
+		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
+			return -1;
+		v = *val;
+		if (div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
+			return err(ctx, &v->loc,
+				   "%s is %u bits long, but %u bits are needed here",
+				   v->dtype->name, v->len, lhs->len);
+		return 0;
+	}
 	if (rhs_eval(ctx, lhs, val) < 0)
 		return -1;
 	if ((*val)->kind != EXPR_VALUE)
@@ -1203,6 +1299,19 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &s->loc, "reject is not supported in the arp family");
+	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
+				   ctx->family == NFPROTO_NETDEV ||
+				   ctx->family == NFPROTO_BRIDGE)) {
+		/* a known network protocol gets its own port-unreachable */
+		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh == &proto_ip || nh == &proto_ip6) {
+			s->reject.type = NFT_REJECT_ICMP_UNREACH;
+			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
+		}
+		return 0;
+	}
 	if (s->reject.type == NFT_REJECT_TCP_RST) {
 		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
 			return -1;
@@ -1246,12 +1355,43 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	    ctx->family != NFPROTO_INET)
 		return err(ctx, &s->loc, "nat is not supported in family %s",
 			   family_name(ctx->family));
+	if (s->nat.proto) {
+		const struct proto_desc *th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
+
+		if (!th || th == &proto_icmp || th == &proto_icmp6)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+					  BYTEORDER_BIG, 16, NULL);
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+		expr_free(lhs);
+		if (ret < 0)
+			return -1;
+		if (s->nat.proto->kind != EXPR_VALUE &&
+		    s->nat.proto->kind != EXPR_RANGE)
+			return err(ctx, &s->nat.proto->loc,
+				   "a port or a port range is expected here");
+	}
 	if (!s->nat.addr)
 		return 0;
-	if (ctx->family == NFPROTO_INET)
+	if (s->nat.family) {
+		/* "snat ip to": in inet the statement names its family */
+		const struct proto_desc *want = s->nat.family == NFPROTO_IPV4 ?
+						&proto_ip : &proto_ip6;
+
+		if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+		    ctx->family != s->nat.family)
+			return err(ctx, &s->loc, "nat %s is not valid in family %s",
+				   want->name, family_name(ctx->family));
+		if (ctx->family == NFPROTO_INET &&
+		    nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
+			return -1;
+	} else if (ctx->family == NFPROTO_INET) {
 		return err(ctx, &s->loc,
-			   "nat to an address in the inet family needs \"ip\" or \"ip6\" after the statement, which is not supported yet");
-	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+			   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
+	}
+	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
+	     &ipaddr_type : &ip6addr_type;
 	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
 				  dt->size, NULL);
 	ret = rhs_eval(ctx, lhs, &s->nat.addr);
@@ -1260,6 +1400,8 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	    s->nat.addr->kind != EXPR_RANGE)
 		return err(ctx, &s->nat.addr->loc,
 			   "nat address must be an address or a range");
+	if (s->nat.family)
+		return ret;
 	s->nat.family = ctx->family;
 	return ret;
 }
@@ -1277,10 +1419,13 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
+	case STMT_LOG:
+		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
+			return err(ctx, &s->loc, "log level and group are mutually exclusive");
+		return 0;
 	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:
-	case STMT_LOG:
 		return 0;
 	case STMT_NOTRACK:
 		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
@@ -1323,6 +1468,80 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 }
 
+static bool implied_by_family(const struct eval_ctx *ctx, const struct stmt *s)
+{
+	const struct expr *rel, *l;
+	uint64_t want;
+
+	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	if (rel->op.op != OP_EQ || rel->op.right->kind != EXPR_VALUE ||
+	    l->kind != EXPR_META || l->meta.key != NFT_META_PROTOCOL)
+		return false;
+	if (ctx->family == NFPROTO_IPV4)
+		want = 0x0800;
+	else if (ctx->family == NFPROTO_IPV6)
+		want = 0x86dd;
+	else
+		return false;
+	return expr_value_u64(rel->op.right) == want;
+}
+
+/* "FIELD == VALUE" on a whole-byte header field */
+static bool mergeable(const struct stmt *s)
+{
+	const struct expr *rel, *l;
+
+	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	rel = s->expr;
+	l = rel->op.left;
+	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
+	       l->len % 8 == 0 && !(l->dtype->flags & DTYPE_F_BITMASK) &&
+	       l->dtype != &string_type && l->dtype != &ifname_type;
+}
+
+/*
+ * Matches on adjacent header fields load once, as in nft: "udp sport 67
+ * udp dport 68" is one 4-byte load and compare (nft merges up to 32 bits).
+ */
+static void payload_merge(struct rule *r)
+{
+	struct stmt *s, *next;
+
+	list_for_each_entry_safe(s, next, &r->stmts, list) {
+		struct expr *a, *b, *v;
+		unsigned int la, lb;
+
+		if (&next->list == &r->stmts || !mergeable(s) || !mergeable(next))
+			continue;
+		a = s->expr->op.left;
+		b = next->expr->op.left;
+		if (a->payload.base != b->payload.base ||
+		    a->payload.offset + a->len != b->payload.offset ||
+		    a->len + b->len > 32)
+			continue;
+		la = a->len / 8;
+		lb = b->len / 8;
+		v = constant_expr_alloc(&s->expr->op.right->loc, &integer_type,
+					BYTEORDER_BIG, a->len + b->len, NULL);
+		memcpy(v->val.data, s->expr->op.right->val.data, la);
+		memcpy(v->val.data + la, next->expr->op.right->val.data, lb);
+		s->expr->op.left = payload_raw_alloc(&a->loc, a->payload.base,
+						     a->payload.offset, a->len + b->len);
+		expr_free(a);
+		expr_free(s->expr->op.right);
+		s->expr->op.right = v;
+		list_del(&next->list);
+		stmt_free(next);
+		/* the merged match may merge with the one after it */
+		next = s;
+	}
+}
+
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 {
 	struct stmt *s, *next;
@@ -1334,6 +1553,12 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
 			ret = -1;
+		else if (implied_by_family(ctx, s)) {
+			/* "meta protocol ip6" in an ip6 table: nft drops it */
+			list_del(&s->list);
+			stmt_free(s);
+			continue;
+		}
 		if (s->kind == STMT_VERDICT && &next->list != &r->stmts &&
 		    next->kind != STMT_COUNTER) {
 			/* nft refuses statements after a verdict, too */
@@ -1344,6 +1569,8 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	}
 	if (r->comment && strlen(r->comment) > 128)
 		ret = err(ctx, &r->loc, "comment too long, 128 characters at most");
+	if (ret == 0)
+		payload_merge(r);
 	return ret;
 }
 

@@ -324,7 +324,7 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 		ret = -1;
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)
-		if (cmd->op == CMD_LIST) {
+		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE) {
 			list_del(&cmd->list);
 			list_add_tail(&cmd->list, &lists);
 		}
@@ -354,7 +354,9 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	nl_batch_free(&batch);
 	if (ret == 0) {
 		list_for_each_entry(cmd, &lists, list)
-			if (run_list(ctx, cmd, &msgs) < 0)
+			if (cmd->op == CMD_DESCRIBE)
+				describe_print(cmd->expr, ctx->octx.out);
+			else if (run_list(ctx, cmd, &msgs) < 0)
 				ret = -1;
 	}
 	fflush(ctx->octx.out);
@@ -372,6 +374,8 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	}
 	cmds_free(&lists);
 	parser_exit(&state);
+	/* the errors are out: a long-lived context (nfh -i) keeps no text */
+	free_inputs(ctx);
 	return ret < 0 ? 1 : 0;
 }
 

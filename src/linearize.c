@@ -10,6 +10,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netlink.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
@@ -716,6 +717,8 @@ static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
 	if (s->log.flags & LOG_F_LEVEL)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
+	if (s->log.flags & LOG_F_FLAGS)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_FLAGS, s->log.logflags);
 }
 
 static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
@@ -749,18 +752,10 @@ static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 
 static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 {
+	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
+	uint32_t flags = s->nat.flags;
 	struct nftnl_expr *e;
 
-	switch (s->nat.type) {
-	case NFH_NAT_MASQ:
-		add_expr(ctx, "masq");
-		return;
-	case NFH_NAT_REDIR:
-		add_expr(ctx, "redir");
-		return;
-	default:
-		break;
-	}
 	if (s->nat.addr) {
 		const struct expr *lo = s->nat.addr, *hi = NULL;
 
@@ -768,19 +763,115 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		lin_immediate(ctx, NFT_REG_1, lo, BYTEORDER_BIG);
+		lin_immediate(ctx, amin = reg++, lo, BYTEORDER_BIG);
 		if (hi)
-			lin_immediate(ctx, NFT_REG_2, hi, BYTEORDER_BIG);
-		e = add_expr(ctx, "nat");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
-				   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT :
-								  NFT_NAT_DNAT);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, NFT_REG_1);
-		if (hi)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX,
-					   NFT_REG_2);
+			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
 	}
+	if (s->nat.proto) {
+		const struct expr *lo = s->nat.proto, *hi = NULL;
+
+		if (lo->kind == EXPR_RANGE) {
+			hi = lo->range.right;
+			lo = lo->range.left;
+		}
+		lin_immediate(ctx, pmin = reg++, lo, BYTEORDER_BIG);
+		if (hi)
+			lin_immediate(ctx, pmax = reg++, hi, BYTEORDER_BIG);
+		flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
+	}
+	switch (s->nat.type) {
+	case NFH_NAT_MASQ:
+	case NFH_NAT_REDIR: {
+		bool masq = s->nat.type == NFH_NAT_MASQ;
+
+		e = add_expr(ctx, masq ? "masq" : "redir");
+		if (pmin)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+					   NFTNL_EXPR_REDIR_REG_PROTO_MIN, pmin);
+		if (pmax)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+					   NFTNL_EXPR_REDIR_REG_PROTO_MAX, pmax);
+		if (flags)
+			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
+					   NFTNL_EXPR_REDIR_FLAGS, flags);
+		return;
+	}
+	default:
+		break;
+	}
+	e = add_expr(ctx, "nat");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
+			   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT : NFT_NAT_DNAT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
+	if (amin)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, amin);
+	if (amax)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX, amax);
+	if (pmin)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN, pmin);
+	if (pmax)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX, pmax);
+	if (flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
+}
+
+/*
+ * A header field write: whole bytes take an immediate; other fields (and
+ * any field under a 16-bit checksum, which is updated a word at a time)
+ * load the bytes around them, replace their bits and write them back.
+ */
+static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
+{
+	static const unsigned int base[] = {
+		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
+		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
+		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
+		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+	};
+	const struct expr *p = s->payload.expr, *v = s->payload.val;
+	unsigned int off = p->payload.offset, len = p->len;
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+	uint32_t csum_type, csum_off, csum_flags;
+	struct nftnl_expr *e;
+
+	if (v->kind != EXPR_VALUE)
+		return lerr(ctx, &v->loc,
+			    "setting a header field from another expression is not supported yet");
+	payload_csum(p, &csum_type, &csum_off, &csum_flags);
+	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
+		first &= ~1u;
+		if ((last - first) & 1)
+			last++;
+	}
+	if (first * 8 == off && last * 8 == off + len) {
+		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
+	} else {
+		uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];
+		unsigned int n = last - first, shift = last * 8 - (off + len);
+		uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
+		struct load ld;
+
+		if (n > 8)
+			return lerr(ctx, &s->loc, "this header field is too wide to set");
+		e = add_expr(ctx, "payload");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, n);
+		u64_to_be(~(bits << shift), mask, n);
+		u64_to_be((expr_value_u64(v) & bits) << shift, xor, n);
+		put_bitwise(ctx, mask, xor, n);
+		(void)ld;
+	}
+	e = add_expr(ctx, "payload");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, last - first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_TYPE, csum_type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_OFFSET, csum_off);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_FLAGS, csum_flags);
+	return 0;
 }
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
@@ -841,6 +932,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->meta.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->meta.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
 		}
@@ -859,6 +954,10 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			expr_free(want);
 			if (ret < 0)
 				return -1;
+		} else if (s->ct.expr->kind != EXPR_VALUE) {
+			struct load ld;
+
+			selector_load(ctx, s->ct.expr, 0, &ld);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
 		}
@@ -884,7 +983,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		lin_nat(ctx, s);
 		return 0;
 	case STMT_PAYLOAD:
-		return lerr(ctx, &s->loc, "setting header fields is not supported yet");
+		return lin_payload_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

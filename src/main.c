@@ -10,6 +10,8 @@
 
 #include <nfhook/libnfhook.h>
 
+#include "cli.h"
+
 enum opt_id {
 	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_CHECK = 'c', OPT_FILE = 'f',
 	OPT_INTERACTIVE = 'i', OPT_INCLUDEPATH = 'I', OPT_DEFINE = 'D',
@@ -31,7 +33,7 @@ static const struct option_desc options[] = {
 	{ "check",	OPT_CHECK,	NULL,	"check commands; the kernel validates, nothing is applied" },
 	{ "offline",	OPT_OFFLINE,	NULL,	"never talk to the kernel: check against an in-memory ruleset" },
 	{ "file",	OPT_FILE,	"FILE",	"read commands from FILE ('-' for standard input)" },
-	{ "interactive", OPT_INTERACTIVE, NULL,	"read commands from an interactive shell (not supported yet)" },
+	{ "interactive", OPT_INTERACTIVE, NULL,	"read commands from an interactive shell" },
 	{ "includepath", OPT_INCLUDEPATH, "DIR", "add DIR to the include search path" },
 	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME" },
 	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
@@ -41,7 +43,7 @@ static const struct option_desc options[] = {
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
 	{ "service",	OPT_SERVICE,	NULL,	"accepted for nft compatibility; services always print as numbers" },
 	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values" },
-	{ "terse",	OPT_TERSE,	NULL,	"omit set contents (no effect yet: sets are not listed)" },
+	{ "terse",	OPT_TERSE,	NULL,	"omit set contents" },
 	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all" },
 };
 
@@ -91,6 +93,7 @@ int main(int argc, char *argv[])
 	char shortopts[64] = "+";
 	unsigned int oflags = 0, dflags = 0;
 	const char *file = NULL;
+	bool interactive = false;
 	struct nfh_ctx *ctx;
 	int ret, c;
 
@@ -116,7 +119,7 @@ int main(int argc, char *argv[])
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			show_help(stdout, argv[0]);
+			show_help(stdout, "nfh");
 			nfh_ctx_free(ctx);
 			return 0;
 		case OPT_VERSION:
@@ -146,7 +149,7 @@ int main(int argc, char *argv[])
 				return 1;
 			}
 			break;
-		case OPT_INTERACTIVE:
+		case OPT_INTERACTIVE:	interactive = true; break;
 		case OPT_ECHO:
 		case OPT_JSON:
 			fprintf(stderr, "Error: option \"%s\" is not supported yet\n",
@@ -162,7 +165,15 @@ int main(int argc, char *argv[])
 	nfh_ctx_set_output_flags(ctx, oflags);
 	nfh_ctx_set_debug(ctx, dflags);
 
-	if (file) {
+	if (interactive) {
+		if (file || optind < argc) {
+			fprintf(stderr, "Error: -i takes no %s\n",
+				file ? "-f" : "commands");
+			nfh_ctx_free(ctx);
+			return 1;
+		}
+		ret = cli_run(ctx);
+	} else if (file) {
 		if (optind < argc) {
 			fprintf(stderr, "Error: -f takes no commands after the file name: \"%s\"\n",
 				argv[optind]);

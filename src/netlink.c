@@ -24,6 +24,7 @@
 #include <libnftnl/table.h>
 
 #include <cache.h>
+#include <elemdump.h>
 #include <elems.h>
 #include <ctx.h>
 #include <netlink.h>
@@ -618,6 +619,7 @@ struct dump_ctx {
 	struct cache	*cache;
 	struct cache_table *table;
 	struct nftnl_set *set;
+	struct elem_dump *elems;
 };
 
 static int table_cb(const struct nlmsghdr *nlh, void *data)
@@ -875,6 +877,18 @@ int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	return MNL_CB_OK;
 }
 
+/* a named set's elements, packed as they arrive */
+static int elem_packed_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+
+	if (elem_dump_add_msg(d->elems, nlh) < 0) {
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
 static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
 		mnl_cb_t cb, struct dump_ctx *d)
 {
@@ -885,17 +899,28 @@ static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
 	return talk(ctx, nlh, cb, d);
 }
 
+/*
+ * Anonymous sets are small and printed inside rules: their elements go
+ * into the libnftnl set.  A named set's go into packed records, so that a
+ * huge set never exists as a million libnftnl objects.
+ */
 static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .set = cs->nls };
 	struct nlmsghdr *nlh;
 
+	/* the names' attribute padding goes out as it is: no stack garbage */
+	memset(buf, 0, 1024);
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM,
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
 				    NLM_F_DUMP, ++ctx->seq);
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
-	return talk(ctx, nlh, elem_cb, &d);
+	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+		return talk(ctx, nlh, elem_cb, &d);
+	elem_dump_free(cs->elems);
+	cs->elems = d.elems = elem_dump_new();
+	return talk(ctx, nlh, elem_packed_cb, &d);
 }
 
 /*

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -118,13 +120,20 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		else
 			fprintf(f, "meta %s", meta_template(e->meta.key)->name);
 		break;
-	case EXPR_CT:
+	case EXPR_CT: {
+		const char *name = ct_template(e->ct.key)->name;
+		const char *fam = "";
+
+		/* nft names the address family of saddr and daddr */
+		if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
+			fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
 		if (e->ct.dir >= 0)
-			fprintf(f, "ct %s %s", e->ct.dir ? "reply" : "original",
-				ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s %s%s", e->ct.dir ? "reply" : "original",
+				fam, name);
 		else
-			fprintf(f, "ct %s", ct_template(e->ct.key)->name);
+			fprintf(f, "ct %s%s", fam, name);
 		break;
+	}
 	case EXPR_BINOP:
 		expr_print(e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
@@ -230,6 +239,17 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
+		/* raw bits print as a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(r), i = 0;
+
+		while (i + 1 < n && !r->val.data[i])
+			i++;
+		fprintf(f, "0x%x", r->val.data[i]);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", r->val.data[i]);
+		return;
+	}
 	expr_print(r, o, f);
 }
 
@@ -274,9 +294,11 @@ static void reject_print(const struct stmt *s, FILE *f)
 		fprintf(f, " with icmpx");
 		break;
 	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3)
+		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
+		    !s->reject.print_default)
 			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4)
+		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
+		    !s->reject.print_default)
 			return;
 		if (s->reject.family == NFPROTO_IPV6) {
 			dt = &icmpv6_code_type;
@@ -312,6 +334,27 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 		bytes_reverse(v.val.data, expr_value_bytes(&v));
 	v.dtype = dt;
 	expr_print(&v, o, f);
+}
+
+static void log_flags_print(uint32_t flags, FILE *f)
+{
+	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
+		fprintf(f, " flags all");
+		return;
+	}
+	if ((flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) ==
+	    (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
+		fprintf(f, " flags tcp sequence,options");
+	else if (flags & NF_LOG_TCPSEQ)
+		fprintf(f, " flags tcp sequence");
+	else if (flags & NF_LOG_TCPOPT)
+		fprintf(f, " flags tcp options");
+	if (flags & NF_LOG_IPOPT)
+		fprintf(f, " flags ip options");
+	if (flags & NF_LOG_UID)
+		fprintf(f, " flags skuid");
+	if (flags & NF_LOG_MACDECODE)
+		fprintf(f, " flags ether");
 }
 
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
@@ -388,14 +431,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "log");
 		if (s->log.flags & LOG_F_PREFIX)
 			fprintf(f, " prefix \"%s\"", s->log.prefix);
-		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
-			fprintf(f, " level %s", log_level_name(s->log.level));
 		if (s->log.flags & LOG_F_GROUP)
 			fprintf(f, " group %u", s->log.group);
 		if (s->log.flags & LOG_F_SNAPLEN)
 			fprintf(f, " snaplen %u", s->log.snaplen);
 		if (s->log.flags & LOG_F_QTHRESH)
 			fprintf(f, " queue-threshold %u", s->log.qthreshold);
+		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
+			fprintf(f, " level %s", log_level_name(s->log.level));
+		if (s->log.flags & LOG_F_FLAGS)
+			log_flags_print(s->log.logflags, f);
 		break;
 	case STMT_REJECT:
 		reject_print(s, f);
@@ -414,6 +459,11 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
+	case STMT_PAYLOAD:
+		expr_print(s->payload.expr, o, f);
+		fprintf(f, " set ");
+		expr_print(s->payload.val, o, f);
+		break;
 	case STMT_FWD:
 	case STMT_DUP:
 		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
@@ -426,6 +476,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		};
 
 		fprintf(f, "%s", names[s->nat.type]);
+		if (s->nat.addr && s->nat.print_family)
+			fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
 		if (s->nat.addr) {
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;
@@ -438,8 +490,45 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				a->dtype = dt;
 			}
 			fprintf(f, " to ");
-			expr_print(a, o, f);
+			/* an ip6 address before a port goes in brackets */
+			if (s->nat.proto && dt == &ip6addr_type) {
+				fputc('[', f);
+				expr_print(a, o, f);
+				fputc(']', f);
+			} else {
+				expr_print(a, o, f);
+			}
 			expr_free(a);
+		}
+		if (s->nat.proto) {
+			struct expr *p = expr_clone(s->nat.proto);
+
+			if (p->kind == EXPR_RANGE) {
+				p->range.left->dtype = &inet_service_type;
+				p->range.right->dtype = &inet_service_type;
+			} else {
+				p->dtype = &inet_service_type;
+			}
+			fprintf(f, "%s:", s->nat.addr ? "" : " to ");
+			expr_print(p, o, f);
+			expr_free(p);
+		}
+		if (s->nat.flags) {
+			static const struct {
+				uint32_t	flag;
+				const char	*name;
+			} flag_names[] = {
+				{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
+				{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
+				{ NF_NAT_RANGE_PERSISTENT, "persistent" },
+			};
+			char sep = ' ';
+
+			for (unsigned int i = 0; i < array_size(flag_names); i++)
+				if (s->nat.flags & flag_names[i].flag) {
+					fprintf(f, "%c%s", sep, flag_names[i].name);
+					sep = ',';
+				}
 		}
 		break;
 	}
@@ -610,12 +699,9 @@ static void set_flags_print(uint32_t flags, FILE *f)
 	fputc('\n', f);
 }
 
-void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+static void set_head_print(const struct set *s, const struct output_ctx *o,
+			   FILE *f)
 {
-	const struct expr *i;
-	unsigned int count = 0;
-	const char *d = "";
-
 	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
@@ -647,6 +733,15 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 	}
 	if (s->comment)
 		fprintf(f, "\t\tcomment \"%s\"\n", s->comment);
+}
+
+void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *i;
+	unsigned int count = 0;
+	const char *d = "";
+
+	set_head_print(s, o, f);
 	if (s->init && !list_empty(&s->init->set.exprs) &&
 	    !(o->flags & NFH_OUTPUT_TERSE)) {
 		fprintf(f, "\t\telements = { ");
@@ -657,6 +752,37 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 			d = elem_delim(s->key, &count);
 		}
 		fprintf(f, " }\n");
+	}
+	fprintf(f, "\t}\n");
+}
+
+/*
+ * A kernel set: its elements are typed and printed one at a time, so that
+ * listing a million elements never holds a million expressions.
+ */
+static void kernel_set_print(struct cache_set *cs, const struct set *s,
+			     const struct output_ctx *o, FILE *f)
+{
+	struct set_elem_iter *it;
+	unsigned int count = 0;
+	const char *d = "\t\telements = { ";
+	bool any = false;
+	struct expr *e;
+
+	set_head_print(s, o, f);
+	if (!(o->flags & NFH_OUTPUT_TERSE)) {
+		it = set_elem_iter_new(cs, s);
+		while ((e = set_elem_iter_next(it))) {
+			fputs(d, f);
+			expr_print(e, o, f);
+			expr_free(e);
+			count++;
+			d = elem_delim(s->key, &count);
+			any = true;
+		}
+		if (any)
+			fprintf(f, " }\n");
+		set_elem_iter_free(it);
 	}
 	fprintf(f, "\t}\n");
 }
@@ -676,10 +802,10 @@ static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;
-		s = delin_set(t, cs, true);
+		s = delin_set(t, cs, false);
 		if (!*first && which < 0)
 			fputc('\n', f);
-		set_decl_print(s, o, f);
+		kernel_set_print(cs, s, o, f);
 		set_free(s);
 		*first = false;
 	}
@@ -779,4 +905,60 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 	}
 	return (what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
 	       !found ? -1 : 0;
+}
+
+static const char *describe_kind(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAYLOAD:	return "payload";
+	case EXPR_EXTHDR:	return "exthdr";
+	case EXPR_META:		return "meta";
+	case EXPR_CT:		return "ct";
+	default:		return "symbol";
+	}
+}
+
+static bool dtype_is_string(const struct datatype *d)
+{
+	for (; d; d = d->basetype)
+		if (d == &string_type)
+			return true;
+	return false;
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+
+	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+		d->name, d->desc);
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (dtype_is_string(d))
+		fprintf(f, ", %u characters", e->len / 8);
+	else if (e->len)
+		fprintf(f, ", %u bits", e->len);
+	fputc('\n', f);
+	if (e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	if (!d->symbols)
+		return;
+	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
+		hex ? "hexadecimal" : "decimal");
+	for (const struct symbol *s = d->symbols; s->name; s++) {
+		if (hex)
+			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
+				(int)((e->len + 7) / 8 * 2),
+				(unsigned long long)s->value);
+		else
+			fprintf(f, "\t%-30s\t%20llu\n", s->name,
+				(unsigned long long)s->value);
+	}
 }

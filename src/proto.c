@@ -42,6 +42,11 @@ const struct proto_desc proto_arp = {
 		FI("hlen", 32, 8),
 		FI("plen", 40, 8),
 		F("operation", arpop_type, 48, 16, BIG),
+		/* addresses for ethernet and ipv4, the only layout in use */
+		F("saddr ether", etheraddr_type, 64, 48, BIG),
+		F("saddr ip", ipaddr_type, 112, 32, BIG),
+		F("daddr ether", etheraddr_type, 144, 48, BIG),
+		F("daddr ip", ipaddr_type, 192, 32, BIG),
 	},
 };
 
@@ -98,8 +103,8 @@ const struct proto_desc proto_icmp6 = {
 		F("type", icmp6_type_type, 0, 8, BIG),
 		F("code", icmpv6_code_type, 8, 8, BIG),
 		FI("checksum", 16, 16),
-		FI("parameter-problem", 32, 32),
 		FI("mtu", 32, 32),
+		FI("parameter-problem", 32, 32),
 		FI("id", 32, 16),
 		FI("sequence", 48, 16),
 		FI("max-delay", 32, 16),
@@ -216,6 +221,11 @@ static const struct proto_desc *const protocols[] = {
 	&proto_comp, &proto_th,
 };
 
+const struct proto_desc *proto_nth(unsigned int i)
+{
+	return i < array_size(protocols) ? protocols[i] : NULL;
+}
+
 const struct proto_desc *proto_lookup(const char *name)
 {
 	for (unsigned int i = 0; i < array_size(protocols); i++)
@@ -323,4 +333,30 @@ const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name)
 const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type)
 {
 	return NULL;
+}
+
+void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
+		  uint32_t *flags)
+{
+	const struct proto_desc *d = p->payload.desc;
+	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+
+	*type = NFT_PAYLOAD_CSUM_NONE;
+	*off = 0;
+	*flags = 0;
+	if (p->payload.is_raw || !d)
+		return;
+	if ((d == &proto_ip || d == &proto_ip6) &&
+	    (!strcmp(f, "saddr") || !strcmp(f, "daddr")))
+		*flags = NFT_PAYLOAD_L4CSUM_PSEUDOHDR;
+	if (d == &proto_ip)
+		*off = 10;
+	else if (d == &proto_tcp)
+		*off = 16;
+	else if (d == &proto_udp || d == &proto_udplite)
+		*off = 6;
+	else if (d == &proto_icmp || d == &proto_icmp6)
+		*off = 2;
+	if (*off)
+		*type = NFT_PAYLOAD_CSUM_INET;
 }

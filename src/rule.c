@@ -145,6 +145,9 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_RULE:
 		rule_free(cmd->rule);
 		break;
+	case CMD_OBJ_EXPR:
+		expr_free(cmd->expr);
+		break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:
 		set_free(cmd->set);
@@ -368,6 +371,11 @@ void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 
 		if (off < -10 || off > 10 ||
 		    !prio_compat(family, hooknum, t[i].name))
+			continue;
+		/* nft names nat priorities only on prerouting and postrouting */
+		if (family != NFPROTO_BRIDGE &&
+		    ((!strcmp(t[i].name, "dstnat") && hooknum != NF_INET_PRE_ROUTING) ||
+		     (!strcmp(t[i].name, "srcnat") && hooknum != NF_INET_POST_ROUTING)))
 			continue;
 		if (off == 0)
 			fprintf(f, "%s", t[i].name);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -224,4 +225,15 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 	s->meta.key = k;
 	s->meta.expr = val;
 	return s;
+}
+
+int stmt_nat_flag(const char *name)
+{
+	if (!strcmp(name, "random"))
+		return NF_NAT_RANGE_PROTO_RANDOM;
+	if (!strcmp(name, "fully-random"))
+		return NF_NAT_RANGE_PROTO_RANDOM_FULLY;
+	if (!strcmp(name, "persistent"))
+		return NF_NAT_RANGE_PERSISTENT;
+	return -1;
 }

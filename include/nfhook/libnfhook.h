@@ -3,6 +3,7 @@
 #define LIBNFHOOK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -66,6 +67,75 @@ void nfh_ctx_set_output(struct nfh_ctx *ctx, FILE *out, FILE *err);
 int nfh_run_cmd_from_buffer(struct nfh_ctx *ctx, const char *buf);
 /** nfh_run_cmd_from_filename - same for a file; "-" reads standard input */
 int nfh_run_cmd_from_filename(struct nfh_ctx *ctx, const char *filename);
+
+/**
+ * enum nfh_obj_kind - kinds of ruleset objects reported by nfh_ruleset_foreach()
+ */
+enum nfh_obj_kind {
+	NFH_OBJ_TABLE,
+	NFH_OBJ_CHAIN,
+	NFH_OBJ_SET,
+	NFH_OBJ_MAP,
+	NFH_OBJ_RULE,
+};
+
+/**
+ * struct nfh_obj - one named object of a ruleset, as seen by a callback
+ * @kind:	what it is
+ * @family:	family name as written in commands: "ip", "netdev", ...
+ * @table:	table it lives in (the table's own name for a table)
+ * @chain:	chain name for chains and rules, else NULL
+ * @name:	name of a table, chain, set or map; NULL for a rule
+ * @handle:	kernel handle
+ *
+ * The strings belong to the library and are valid during the callback only.
+ */
+struct nfh_obj {
+	enum nfh_obj_kind	kind;
+	const char		*family;
+	const char		*table;
+	const char		*chain;
+	const char		*name;
+	uint64_t		handle;
+};
+
+/**
+ * nfh_ruleset_foreach - call @cb for each table, chain, set, map and rule
+ * @ctx:	context; offline contexts walk their in-memory ruleset
+ * @cb:		called once per object, parents before children; a non-zero
+ *		return stops the walk and is returned
+ * @data:	passed to @cb
+ *
+ * Lets front ends (the shell's completion, for one) see the live ruleset
+ * without parsing a listing. Anonymous sets are skipped. Errors reading the
+ * ruleset are printed like command errors.
+ * Return: 0 after a full walk, -1 if the ruleset could not be read, or the
+ * non-zero value @cb returned
+ */
+int nfh_ruleset_foreach(struct nfh_ctx *ctx,
+			int (*cb)(const struct nfh_obj *obj, void *data),
+			void *data);
+
+/**
+ * nfh_expr_words - the words that may come next in a match's selector
+ * @words:	the words of the selector typed so far; none at all, a
+ *		header ("tcp"), "meta", "ct", "ct original", or a whole
+ *		selector ("tcp flags", "ct state", "mark")
+ * @n:		how many
+ * @cb:		called with each word that may follow: with no words, the
+ *		selector keywords (headers, "meta", "ct", the meta keys that
+ *		stand alone); after a header, "meta" or "ct", its fields or
+ *		keys; after a whole selector, the symbolic values its datatype
+ *		accepts. A non-zero return stops the walk.
+ * @data:	passed to @cb
+ *
+ * For completion and help in front ends: the words come from the same
+ * protocol, meta, ct and datatype tables the parser uses.
+ * Return: the number of words reported, or -1 if @words do not start a
+ * selector
+ */
+int nfh_expr_words(const char *const *words, unsigned int n,
+		   int (*cb)(const char *word, void *data), void *data);
 
 #ifdef __cplusplus
 }

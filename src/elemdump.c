@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Set elements for listing, packed as the dump messages are read: no
+ * per-element libnftnl object, no expression until one is printed.
+ */
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/set.h>
+#include <libnftnl/udata.h>
+
+#include <elemdump.h>
+#include <expr.h>
+#include <set.h>
+#include <utils.h>
+
+/* one element as read, before it is packed */
+struct elem_in {
+	const void		*key;
+	const void		*key_end;
+	const void		*data;
+	unsigned int		klen;
+	unsigned int		kelen;
+	unsigned int		dlen;
+	unsigned int		flags;		/* ELEM_D_* */
+	int			verdict;
+	const char		*chain;
+	struct elem_dopts	o;
+	bool			has_opts;
+};
+
+struct elem_dump *elem_dump_new(void)
+{
+	struct elem_dump *ed = xzalloc(sizeof(*ed));
+
+	ed->recsz = sizeof(struct elem_drec);
+	return ed;
+}
+
+void elem_dump_free(struct elem_dump *ed)
+{
+	if (!ed)
+		return;
+	for (size_t i = 0; i < ed->nopts; i++)
+		free(ed->opts[i].comment);
+	for (unsigned int i = 0; i < ed->nchains; i++)
+		free(ed->chains[i]);
+	free(ed->chains);
+	free(ed->opts);
+	free(ed->recs);
+	free(ed);
+}
+
+static unsigned int rec_size(unsigned int klen, bool kend, unsigned int dlen)
+{
+	return (sizeof(struct elem_drec) + klen * (kend ? 2 : 1) + dlen + 3) &
+	       ~3u;
+}
+
+/* makes room for longer keys, a closing key or a value: repacks once */
+static void relayout(struct elem_dump *ed, unsigned int klen, bool kend,
+		     unsigned int dlen)
+{
+	unsigned int recsz = rec_size(klen, kend, dlen);
+	uint8_t *recs = NULL;
+
+	if (ed->cap)
+		recs = xzalloc(ed->cap * recsz);
+	for (size_t i = 0; i < ed->n; i++) {
+		uint8_t *to = recs + i * recsz;
+		const uint8_t *from = ed->recs + i * ed->recsz;
+		const uint8_t *k = from + sizeof(struct elem_drec);
+
+		memcpy(to, from, sizeof(struct elem_drec));
+		to += sizeof(struct elem_drec);
+		memcpy(to, k, ed->klen);
+		if (ed->kend)
+			memcpy(to + klen, k + ed->klen, ed->klen);
+		memcpy(to + klen * (kend ? 2 : 1),
+		       k + ed->klen * (ed->kend ? 2 : 1), ed->dlen);
+	}
+	free(ed->recs);
+	ed->recs = recs;
+	ed->recsz = recsz;
+	ed->klen = klen;
+	ed->kend = kend;
+	ed->dlen = dlen;
+}
+
+static uint32_t chain_id(struct elem_dump *ed, const char *chain)
+{
+	if (ed->last_chain && !strcmp(ed->chains[ed->last_chain - 1], chain))
+		return ed->last_chain;
+	for (unsigned int i = 0; i < ed->nchains; i++)
+		if (!strcmp(ed->chains[i], chain))
+			return ed->last_chain = i + 1;
+	ed->chains = xrealloc(ed->chains, (ed->nchains + 1) * sizeof(char *));
+	ed->chains[ed->nchains++] = xstrdup(chain);
+	return ed->last_chain = ed->nchains;
+}
+
+static void push(struct elem_dump *ed, struct elem_in *in)
+{
+	unsigned int klen = in->klen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->klen;
+	unsigned int kelen = in->kelen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->kelen;
+	unsigned int dlen = in->flags & ELEM_D_VERDICT ? 8 :
+			    in->dlen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->dlen;
+	unsigned int room = klen > kelen ? klen : kelen;
+	bool kend = ed->kend || (in->flags & ELEM_D_KEY_END);
+	struct elem_drec *r;
+	uint8_t *p;
+
+	if (room > ed->klen || kend != ed->kend || dlen > ed->dlen)
+		relayout(ed, room > ed->klen ? room : ed->klen, kend,
+			 dlen > ed->dlen ? dlen : ed->dlen);
+	if (ed->n == ed->cap) {
+		size_t cap = ed->cap ? ed->cap * 2 : 256;
+
+		ed->recs = xrealloc(ed->recs, cap * ed->recsz);
+		ed->cap = cap;
+	}
+	r = elem_drec(ed, ed->n);
+	memset(r, 0, ed->recsz);
+	r->flags = in->flags;
+	r->klen = klen;
+	r->dlen = dlen;
+	p = (uint8_t *)r + sizeof(*r);
+	memcpy(p, in->key, klen);
+	if (in->flags & ELEM_D_KEY_END)
+		memcpy(p + ed->klen, in->key_end, kelen);
+	p += ed->klen * (ed->kend ? 2 : 1);
+	if (in->flags & ELEM_D_VERDICT) {
+		int32_t code = in->verdict;
+		uint32_t id = in->chain ? chain_id(ed, in->chain) : 0;
+
+		memcpy(p, &code, 4);
+		memcpy(p + 4, &id, 4);
+	} else if (in->flags & ELEM_D_DATA) {
+		memcpy(p, in->data, dlen);
+	}
+	if (in->has_opts) {
+		if (ed->nopts == ed->capopts) {
+			ed->capopts = ed->capopts ? ed->capopts * 2 : 16;
+			ed->opts = xrealloc(ed->opts,
+					    ed->capopts * sizeof(*ed->opts));
+		}
+		ed->opts[ed->nopts++] = in->o;
+		r->opts = ed->nopts;
+	} else {
+		free(in->o.comment);
+	}
+	ed->n++;
+}
+
+void elem_dverdict(const struct elem_dump *ed, size_t i, int *code,
+		   const char **chain)
+{
+	const uint8_t *p = elem_ddata(ed, i);
+	int32_t c;
+	uint32_t id;
+
+	memcpy(&c, p, 4);
+	memcpy(&id, p + 4, 4);
+	*code = c;
+	*chain = id ? ed->chains[id - 1] : NULL;
+}
+
+/* the last comment in an element's user data */
+static void udata_read(struct elem_in *in, const void *ud, uint32_t len)
+{
+	const struct nftnl_udata *attr;
+
+	nftnl_udata_for_each_data(ud, len, attr)
+		if (nftnl_udata_type(attr) == SET_ELEM_UDATA_COMMENT) {
+			free(in->o.comment);
+			in->o.comment = xstrndup(nftnl_udata_get(attr),
+						 nftnl_udata_len(attr));
+			in->has_opts = true;
+		}
+}
+
+/* --- from dump messages --------------------------------------------------- */
+
+struct attrs {
+	const struct nlattr	**tb;
+	int			max;
+};
+
+static int attr_cb(const struct nlattr *a, void *data)
+{
+	struct attrs *at = data;
+
+	/* attributes from a newer kernel are skipped, not refused */
+	if (mnl_attr_type_valid(a, at->max) < 0)
+		return MNL_CB_OK;
+	at->tb[mnl_attr_get_type(a)] = a;
+	return MNL_CB_OK;
+}
+
+static int parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+			int max)
+{
+	struct attrs at = { tb, max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	if (mnl_attr_validate(nest, MNL_TYPE_NESTED) < 0)
+		return -1;
+	return mnl_attr_parse_nested(nest, attr_cb, &at) < 0 ? -1 : 0;
+}
+
+/* the bytes of an nft_data value */
+static int data_value(const struct nlattr *nest, const void **p,
+		      unsigned int *len)
+{
+	const struct nlattr *tb[NFTA_DATA_MAX + 1];
+
+	if (parse_nested(nest, tb, NFTA_DATA_MAX) < 0 || !tb[NFTA_DATA_VALUE])
+		return -1;
+	*p = mnl_attr_get_payload(tb[NFTA_DATA_VALUE]);
+	*len = mnl_attr_get_payload_len(tb[NFTA_DATA_VALUE]);
+	return 0;
+}
+
+static int data_read(struct elem_in *in, const struct nlattr *nest)
+{
+	const struct nlattr *tb[NFTA_DATA_MAX + 1], *vt[NFTA_VERDICT_MAX + 1];
+
+	if (parse_nested(nest, tb, NFTA_DATA_MAX) < 0)
+		return -1;
+	if (tb[NFTA_DATA_VALUE]) {
+		in->data = mnl_attr_get_payload(tb[NFTA_DATA_VALUE]);
+		in->dlen = mnl_attr_get_payload_len(tb[NFTA_DATA_VALUE]);
+		in->flags |= ELEM_D_DATA;
+		return 0;
+	}
+	if (!tb[NFTA_DATA_VERDICT])
+		return -1;
+	if (parse_nested(tb[NFTA_DATA_VERDICT], vt, NFTA_VERDICT_MAX) < 0 ||
+	    !vt[NFTA_VERDICT_CODE] ||
+	    mnl_attr_validate(vt[NFTA_VERDICT_CODE], MNL_TYPE_U32) < 0)
+		return -1;
+	in->verdict = (int32_t)ntohl(mnl_attr_get_u32(vt[NFTA_VERDICT_CODE]));
+	if (vt[NFTA_VERDICT_CHAIN]) {
+		if (mnl_attr_validate(vt[NFTA_VERDICT_CHAIN], MNL_TYPE_NUL_STRING) < 0)
+			return -1;
+		in->chain = mnl_attr_get_str(vt[NFTA_VERDICT_CHAIN]);
+	}
+	in->flags |= ELEM_D_VERDICT;
+	return 0;
+}
+
+/* a counter among an element's expressions; the last one counts */
+static int expr_read(struct elem_in *in, const struct nlattr *nest)
+{
+	const struct nlattr *tb[NFTA_EXPR_MAX + 1], *ct[NFTA_COUNTER_MAX + 1];
+
+	if (parse_nested(nest, tb, NFTA_EXPR_MAX) < 0 || !tb[NFTA_EXPR_NAME] ||
+	    mnl_attr_validate(tb[NFTA_EXPR_NAME], MNL_TYPE_NUL_STRING) < 0)
+		return -1;
+	if (strcmp(mnl_attr_get_str(tb[NFTA_EXPR_NAME]), "counter"))
+		return 0;
+	in->o.counter = true;
+	in->o.packets = in->o.bytes = 0;
+	in->has_opts = true;
+	if (!tb[NFTA_EXPR_DATA])
+		return 0;
+	if (parse_nested(tb[NFTA_EXPR_DATA], ct, NFTA_COUNTER_MAX) < 0)
+		return -1;
+	if (ct[NFTA_COUNTER_PACKETS]) {
+		if (mnl_attr_validate(ct[NFTA_COUNTER_PACKETS], MNL_TYPE_U64) < 0)
+			return -1;
+		in->o.packets = be64toh(mnl_attr_get_u64(ct[NFTA_COUNTER_PACKETS]));
+	}
+	if (ct[NFTA_COUNTER_BYTES]) {
+		if (mnl_attr_validate(ct[NFTA_COUNTER_BYTES], MNL_TYPE_U64) < 0)
+			return -1;
+		in->o.bytes = be64toh(mnl_attr_get_u64(ct[NFTA_COUNTER_BYTES]));
+	}
+	return 0;
+}
+
+static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
+{
+	const struct nlattr *tb[NFTA_SET_ELEM_MAX + 1], *a;
+	struct elem_in in = { 0 };
+
+	if (parse_nested(nest, tb, NFTA_SET_ELEM_MAX) < 0)
+		return -1;
+	/* an element without a key (the catch-all) does not list */
+	if (!tb[NFTA_SET_ELEM_KEY])
+		return 0;
+	if (data_value(tb[NFTA_SET_ELEM_KEY], &in.key, &in.klen) < 0)
+		return -1;
+	if (tb[NFTA_SET_ELEM_KEY_END]) {
+		if (data_value(tb[NFTA_SET_ELEM_KEY_END], &in.key_end,
+			       &in.kelen) < 0)
+			return -1;
+		in.flags |= ELEM_D_KEY_END;
+	}
+	if (tb[NFTA_SET_ELEM_FLAGS]) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_FLAGS], MNL_TYPE_U32) < 0)
+			return -1;
+		if (ntohl(mnl_attr_get_u32(tb[NFTA_SET_ELEM_FLAGS])) &
+		    NFT_SET_ELEM_INTERVAL_END)
+			in.flags |= ELEM_D_END;
+	}
+	if (tb[NFTA_SET_ELEM_DATA] && data_read(&in, tb[NFTA_SET_ELEM_DATA]) < 0)
+		goto err;
+	if (tb[NFTA_SET_ELEM_TIMEOUT]) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_TIMEOUT], MNL_TYPE_U64) < 0)
+			goto err;
+		in.o.timeout = be64toh(mnl_attr_get_u64(tb[NFTA_SET_ELEM_TIMEOUT]));
+		in.has_opts |= in.o.timeout != 0;
+	}
+	if (tb[NFTA_SET_ELEM_EXPIRATION]) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_EXPIRATION], MNL_TYPE_U64) < 0)
+			goto err;
+		in.o.expires = be64toh(mnl_attr_get_u64(tb[NFTA_SET_ELEM_EXPIRATION]));
+		in.has_opts |= in.o.expires != 0;
+	}
+	if (tb[NFTA_SET_ELEM_USERDATA])
+		udata_read(&in, mnl_attr_get_payload(tb[NFTA_SET_ELEM_USERDATA]),
+			   mnl_attr_get_payload_len(tb[NFTA_SET_ELEM_USERDATA]));
+	if (tb[NFTA_SET_ELEM_EXPR] && expr_read(&in, tb[NFTA_SET_ELEM_EXPR]) < 0)
+		goto err;
+	if (tb[NFTA_SET_ELEM_EXPRESSIONS]) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_EXPRESSIONS],
+				      MNL_TYPE_NESTED) < 0)
+			goto err;
+		mnl_attr_for_each_nested(a, tb[NFTA_SET_ELEM_EXPRESSIONS])
+			if (mnl_attr_get_type(a) == NFTA_LIST_ELEM &&
+			    expr_read(&in, a) < 0)
+				goto err;
+	}
+	push(ed, &in);
+	return 0;
+err:
+	free(in.o.comment);
+	return -1;
+}
+
+int elem_dump_add_msg(struct elem_dump *ed, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NFTA_SET_ELEM_LIST_MAX + 1], *a;
+	struct attrs at = { tb, NFTA_SET_ELEM_LIST_MAX };
+
+	memset(tb, 0, sizeof(tb));
+	if (mnl_attr_parse(nlh, sizeof(struct nfgenmsg), attr_cb, &at) < 0)
+		return -1;
+	if (!tb[NFTA_SET_ELEM_LIST_ELEMENTS])
+		return 0;
+	if (mnl_attr_validate(tb[NFTA_SET_ELEM_LIST_ELEMENTS], MNL_TYPE_NESTED) < 0)
+		return -1;
+	mnl_attr_for_each_nested(a, tb[NFTA_SET_ELEM_LIST_ELEMENTS]) {
+		if (mnl_attr_get_type(a) != NFTA_LIST_ELEM)
+			return -1;
+		if (elem_read(ed, a) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- from libnftnl sets ---------------------------------------------------- */
+
+static int counter_cb(struct nftnl_expr *e, void *data)
+{
+	struct elem_in *in = data;
+
+	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter")) {
+		in->o.counter = true;
+		in->o.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
+		in->o.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
+		in->has_opts = true;
+	}
+	return 0;
+}
+
+static void nftnl_elem_read(struct elem_dump *ed, struct nftnl_set_elem *el)
+{
+	struct elem_in in = { 0 };
+	uint32_t len;
+	const void *p;
+
+	in.key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
+	if (!in.key)
+		return;
+	in.klen = len;
+	if ((in.key_end = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY_END, &len))) {
+		in.kelen = len;
+		in.flags |= ELEM_D_KEY_END;
+	}
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
+	    (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+	     NFT_SET_ELEM_INTERVAL_END))
+		in.flags |= ELEM_D_END;
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_VERDICT)) {
+		in.verdict = (int)nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_VERDICT);
+		if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_CHAIN))
+			in.chain = nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_CHAIN);
+		in.flags |= ELEM_D_VERDICT;
+	} else if ((in.data = nftnl_set_elem_get(el, NFTNL_SET_ELEM_DATA, &len))) {
+		in.dlen = len;
+		in.flags |= ELEM_D_DATA;
+	}
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_TIMEOUT))
+		in.o.timeout = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_TIMEOUT);
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_EXPIRATION))
+		in.o.expires = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_EXPIRATION);
+	in.has_opts = in.o.timeout || in.o.expires;
+	if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_USERDATA, &len)))
+		udata_read(&in, p, len);
+	nftnl_set_elem_expr_foreach(el, counter_cb, &in);
+	push(ed, &in);
+}
+
+struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s)
+{
+	struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(s);
+	struct elem_dump *ed = elem_dump_new();
+	struct nftnl_set_elem *el;
+
+	while ((el = nftnl_set_elems_iter_next(it)))
+		nftnl_elem_read(ed, el);
+	nftnl_set_elems_iter_destroy(it);
+	return ed;
+}
+
+/* --- order ----------------------------------------------------------------- */
+
+/* keys as one integer in host (little-endian) byte order: last byte first */
+static int cmp_le(const struct elem_drec *x, const struct elem_drec *y)
+{
+	const uint8_t *kx = (const uint8_t *)(x + 1), *ky = (const uint8_t *)(y + 1);
+	unsigned int n = x->klen < y->klen ? x->klen : y->klen;
+
+	for (unsigned int i = n; i > 0; i--)
+		if (kx[i - 1] != ky[i - 1])
+			return kx[i - 1] < ky[i - 1] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_concat(const void *a, const void *b)
+{
+	return cmp_le(a, b);
+}
+
+static int cmp_host(const void *a, const void *b)
+{
+	const struct elem_drec *x = a, *y = b;
+	int d = cmp_le(x, y);
+
+	return d ? d : (int)(y->flags & ELEM_D_END) - (int)(x->flags & ELEM_D_END);
+}
+
+/* by key; at equal keys an interval's end sorts before the next start */
+static int cmp_value(const void *a, const void *b)
+{
+	const struct elem_drec *x = a, *y = b;
+	int d = memcmp(x + 1, y + 1, x->klen < y->klen ? x->klen : y->klen);
+
+	return d ? d : (int)(y->flags & ELEM_D_END) - (int)(x->flags & ELEM_D_END);
+}
+
+static void swap_recs(struct elem_dump *ed, size_t i, size_t j)
+{
+	uint8_t tmp[sizeof(struct elem_drec) + 3 * NFH_VAL_MAXLEN + 8];
+
+	memcpy(tmp, elem_drec(ed, i), ed->recsz);
+	memcpy(elem_drec(ed, i), elem_drec(ed, j), ed->recsz);
+	memcpy(elem_drec(ed, j), tmp, ed->recsz);
+}
+
+void elem_dump_sort(struct elem_dump *ed, enum elem_order order)
+{
+	int (*cmp)(const void *, const void *) = order == ELEM_ORDER_CONCAT ? cmp_concat :
+						 order == ELEM_ORDER_HOST ? cmp_host :
+						 cmp_value;
+	bool up = true, down = true;
+
+	if (order == ELEM_ORDER_CONCAT && ed->kend)
+		return;
+
+	/* set backends dump in key order or its reverse more often than not */
+	for (size_t i = 1; i < ed->n && (up || down); i++) {
+		int d = cmp(elem_drec(ed, i - 1), elem_drec(ed, i));
+
+		up &= d <= 0;
+		down &= d > 0;
+	}
+	if (up)
+		return;
+	if (down) {
+		for (size_t i = 0, j = ed->n - 1; i < j; i++, j--)
+			swap_recs(ed, i, j);
+		return;
+	}
+	qsort(ed->recs, ed->n, ed->recsz, cmp);
+}
