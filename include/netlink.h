@@ -60,6 +60,10 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
 
+struct nlmsghdr;
+/* files one dump reply message into @c, as nlio_dump does (for the fuzzer) */
+int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh);
+
 /* prints the batch as nft --debug=netlink does */
 void nl_batch_debug(FILE *f, struct nl_batch *b);
 

@@ -609,6 +609,8 @@ string			:	STRING
 
 table_block_alloc	:	%empty
 			{
+				/* one a syntax error abandoned is freed here */
+				table_free(state->cur_table);
 				$$ = table_alloc();
 				state->cur_table = $$;
 			}
@@ -891,6 +893,7 @@ table_flag		:	STRING
 
 chain_block_alloc	:	%empty
 			{
+				chain_free(state->cur_chain);
 				$$ = chain_alloc();
 				state->cur_chain = $$;
 			}
@@ -903,6 +906,7 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block hook_spec stmt_separator
 			|	chain_block POLICY symbol_value stmt_separator
 			{
+				expr_free($1->policy_expr);	/* the last one counts */
 				$1->policy_expr = $3;
 				$1->policy_loc = @3;
 				free($2);
@@ -935,6 +939,10 @@ hook_spec		:	TYPE STRING HOOK STRING dev_spec PRIORITY prio_expr
 				struct chain *c = state->cur_chain;
 
 				c->base = true;
+				/* a second hook line replaces the first */
+				free(c->type);
+				free(c->hook);
+				expr_free(c->priority);
 				c->type = $2;
 				c->type_loc = @2;
 				c->hook = $4;
@@ -976,10 +984,18 @@ dev_list		:	'{' opt_newlines set_list opt_newlines '}'	{ $$ = $3; $$->loc = @$; 
 
 prio_expr		:	NUMBER
 			{
+				if ($1 > INT32_MAX)
+					error_queue(state->msgs, &@1,
+						    "priority %llu exceeds valid range %d-%d",
+						    (unsigned long long)$1, INT32_MIN, INT32_MAX);
 				$$ = constant_expr_u64(&@1, &integer_type, BYTEORDER_HOST, 32, $1);
 			}
 			|	DASH NUMBER
 			{
+				if ($2 > (uint64_t)INT32_MAX + 1)
+					error_queue(state->msgs, &@$,
+						    "priority -%llu exceeds valid range %d-%d",
+						    (unsigned long long)$2, INT32_MIN, INT32_MAX);
 				$$ = constant_expr_u64(&@$, &integer_type, BYTEORDER_HOST, 32, -(int64_t)$2);
 			}
 			|	STRING
@@ -1348,16 +1364,17 @@ reject_code		:	symbol_value
 meta_stmt		:	META word SET stmt_value
 			{
 				$$ = stmt_meta_set(&@$, $2, &@2, $4, state->msgs);
+				/* YYERROR frees nothing of this rule's symbols */
+				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;
-				free($1); free($2); free($3);
 			}
 			|	METAKEY SET stmt_value
 			{
 				$$ = stmt_meta_set(&@$, $1, &@1, $3, state->msgs);
+				free($1); free($2);
 				if (!$$)
 					YYERROR;
-				free($1); free($2);
 			}
 			;
 

@@ -400,6 +400,35 @@ static int oerr(struct list_head *msgs, const struct nl_item *it,
 			   strerror(err));
 }
 
+/* as the kernel does: a jump or goto names a regular chain of the table */
+static int check_jumps(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	int err = 0;
+
+	while (!err && (e = nftnl_expr_iter_next(i))) {
+		const char *chain;
+		struct cache_chain *ch;
+		int v;
+
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN))
+			continue;
+		v = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_VERDICT);
+		if (v != NFT_JUMP && v != NFT_GOTO)
+			continue;
+		chain = nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN);
+		ch = cache_chain_find(t, chain);
+		if (!ch)
+			err = ENOENT;
+		else if (nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
+			err = EOPNOTSUPP;
+	}
+	nftnl_expr_iter_destroy(i);
+	return err;
+}
+
 static int apply_item(struct cache *c, struct nl_item *it,
 		      struct list_head *msgs)
 {
@@ -503,6 +532,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 	case NFT_MSG_NEWRULE: {
 		struct nftnl_rule *r = it->obj;
 		struct cache_rule *cr;
+		int err;
 		uint64_t pos = nftnl_rule_is_set(r, NFTNL_RULE_POSITION) ?
 			       nftnl_rule_get_u64(r, NFTNL_RULE_POSITION) : 0;
 
@@ -512,6 +542,8 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 		if (!ch)
 			return oerr(msgs, it, "rule", ENOENT);
+		if ((err = check_jumps(t, r)))
+			return oerr(msgs, it, "rule", err);
 		if (it->flags & NLM_F_REPLACE) {
 			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
 

@@ -680,6 +680,8 @@ enum block_kind { IN_TOP, IN_TABLE, IN_CHAIN, IN_SET, IN_OTHER };
 struct scan {
 	char		*words[MAX_WORDS];
 	int		n;
+	char		**all;		/* every word scanned, to free at once: */
+	int		nall;		/* where[] keeps some past their statement */
 	enum block_kind	stack[MAX_DEPTH];
 	struct where	where[MAX_DEPTH];
 	int		depth;
@@ -758,8 +760,17 @@ static void scan_text(struct scan *s, char *text)
 			size_t m = strcspn(p, " \t\n;{}#");
 			bool keep = s->stack[s->depth] != IN_OTHER;
 
-			if (keep && s->n < MAX_WORDS)
+			if (keep && s->n < MAX_WORDS) {
 				s->words[s->n++] = strndup(p, m);
+				char **a = realloc(s->all, (s->nall + 1) * sizeof(*a));
+
+				if (a) {
+					s->all = a;
+					s->all[s->nall++] = s->words[s->n - 1];
+				} else {
+					free(s->words[--s->n]);
+				}
+			}
 			p += m;
 		}
 	}
@@ -775,8 +786,9 @@ static void complete_words(char *before)
 	const char *const *shapes;
 	char *text;
 
-	for (int i = 0; i < s.n; i++)
-		free(s.words[i]);
+	for (int i = 0; i < s.nall; i++)
+		free(s.all[i]);
+	free(s.all);
 	memset(&s, 0, sizeof(s));
 	if (asprintf(&text, "%s%s", pending->buf ? pending->buf : "", before) < 0)
 		return;

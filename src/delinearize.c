@@ -65,10 +65,16 @@ static void add_stmt(struct delin_ctx *ctx, struct stmt *s)
 
 static struct expr *raw_value(const void *data, uint32_t len)
 {
-	struct expr *v = constant_expr_alloc(&internal_location, &integer_type,
-					     BYTEORDER_BIG, len * 8, NULL);
+	struct expr *v;
 
-	memcpy(v->val.data, data, len > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : len);
+	if (!data)	/* a reply may lack the attribute */
+		len = 0;
+	if (len > NFH_VAL_MAXLEN)
+		len = NFH_VAL_MAXLEN;
+	v = constant_expr_alloc(&internal_location, &integer_type,
+				BYTEORDER_BIG, len * 8, NULL);
+	if (len)
+		memcpy(v->val.data, data, len);
 	return v;
 }
 
@@ -89,8 +95,11 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
+	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
+	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
 
-	if (b > 3) {
+	/* the kernel loads at most a value's worth, at a 16-bit offset */
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 3) {
 		unsupported(ctx, "payload");
 		return;
 	}
@@ -111,9 +120,7 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
-		payload_raw_alloc(&internal_location, base[b],
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8));
+		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
 static void delin_meta(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -473,6 +480,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(cs->nls);
 	else
+		/* found by id, the lookup may not name it: use the set's name */
 		r = set_ref_expr_alloc(&internal_location,
 				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG)) {
@@ -1048,7 +1056,7 @@ static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
 
 	for (unsigned int i = 0; i < bytes && i < 8; i++)
 		x = (x << 8) | v->val.data[i];
-	x >>= shift;
+	x = shift < 64 ? x >> shift : 0;	/* a reply can ask for any shift */
 	memset(v->val.data, 0, sizeof(v->val.data));
 	v->len = bytes * 8;
 	expr_value_set_u64(v, x);
@@ -1077,6 +1085,10 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	len = p->len;
 	if (mask) {
 		unsigned int mlen = mask_bits(mask, &first);
+
+		/* a mask wider than the load selects nothing we can name */
+		if (first + mlen > len)
+			return false;
 
 		f = field_at(d, off + first, mlen);
 		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
@@ -1627,13 +1639,8 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 	if (nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
-		const struct nftnl_udata *attr;
 
-		nftnl_udata_for_each_data(ud, len, attr) {
-			if (nftnl_udata_type(attr) == 0 /* comment */)
-				ctx.rule->comment = xstrndup(nftnl_udata_get(attr),
-							     nftnl_udata_len(attr));
-		}
+		ctx.rule->comment = udata_get_comment(ud, len);
 	}
 	return ctx.rule;
 }

@@ -6,6 +6,10 @@
 
 const struct location internal_location;
 
+#define MSG_MAX		512	/* longest message printed, in bytes */
+#define LINE_MAX_SHOWN	1024	/* longer source lines show a window ... */
+#define WINDOW		160	/* ... this wide, around the error */
+
 struct error_record *erec_vcreate(enum erec_type type,
 				  const struct location *loc,
 				  const char *fmt, va_list ap)
@@ -17,6 +21,9 @@ struct error_record *erec_vcreate(enum erec_type type,
 	erec->num_locs = 1;
 	if (vasprintf(&erec->msg, fmt, ap) < 0)
 		memory_allocation_error();
+	/* a 10 MB name in a message helps no one: keep the start */
+	if (strlen(erec->msg) > MSG_MAX)
+		strcpy(erec->msg + MSG_MAX - 3, "...");
 	init_list_head(&erec->list);
 	return erec;
 }
@@ -100,7 +107,8 @@ void erec_print(FILE *f, const struct error_record *erec)
 	const struct input_desc *in = loc->indesc;
 	const char *kind = erec->type == EREC_ERROR ? "Error" : "Warning";
 	unsigned int last_col;
-	size_t len, i;
+	size_t len, i, from = 0, to, pre = 0;
+	const char *line;
 	char *marks;
 
 	if (!in) {
@@ -116,13 +124,24 @@ void erec_print(FILE *f, const struct error_record *erec)
 	fprintf(f, "%s: %s\n", kind, erec->msg);
 
 	len = line_length(in, loc->line_offset);
-	fprintf(f, "%.*s\n", (int)len, in->data + loc->line_offset);
+	line = in->data + loc->line_offset;
+	to = len;
+	/* an enormous line: show a window that starts a little before the error */
+	if (len > LINE_MAX_SHOWN) {
+		from = loc->first_col > 41 ? loc->first_col - 41 : 0;
+		if (from > len)
+			from = len;
+		to = from + WINDOW < len ? from + WINDOW : len;
+		pre = from > 0 ? 3 : 0;
+	}
+	fprintf(f, "%s%.*s%s\n", pre ? "..." : "", (int)(to - from), line + from,
+		to < len ? "..." : "");
 
 	/* one marker line: '~' under secondary spans, '^' under the culprit */
-	marks = xmalloc(len + 2);
-	for (i = 0; i < len + 1; i++)
-		marks[i] = (i < len && in->data[loc->line_offset + i] == '\t') ?
-			   '\t' : ' ';
+	marks = xmalloc(pre + (to - from) + 2);
+	memset(marks, ' ', pre);
+	for (i = from; i < to + 1; i++)
+		marks[pre + i - from] = (i < to && line[i] == '\t') ? '\t' : ' ';
 	for (unsigned int l = erec->num_locs; l-- > 0;) {
 		const struct location *x = &erec->locations[l];
 		unsigned int lc;
@@ -130,10 +149,11 @@ void erec_print(FILE *f, const struct error_record *erec)
 		if (x->indesc != in || x->first_line != loc->first_line)
 			continue;
 		lc = x->last_line == x->first_line ? x->last_col : x->first_col;
-		for (unsigned int c = x->first_col; c <= lc && c - 1 <= len; c++)
-			marks[c - 1] = l == 0 ? '^' : '~';
+		for (size_t c = x->first_col; c <= lc && c - 1 <= to; c++)
+			if (c - 1 >= from)
+				marks[pre + c - 1 - from] = l == 0 ? '^' : '~';
 	}
-	i = len + 1;
+	i = pre + (to - from) + 1;
 	while (i > 0 && (marks[i - 1] == ' ' || marks[i - 1] == '\t'))
 		i--;
 	fprintf(f, "%.*s\n", (int)i, marks);

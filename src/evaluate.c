@@ -4,6 +4,7 @@
  * datatype, turn symbols into constants, add the protocol tests that nft
  * adds implicitly, and check hooks, types and priorities per family.
  */
+#include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1628,7 +1629,8 @@ static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 {
 	struct expr *p = c->priority;
 	char name[64];
-	int off = 0, base;
+	long long off = 0, v;
+	int base;
 	char sign = 0;
 
 	if (p->kind == EXPR_VARIABLE && variable_expand(ctx, &c->priority) < 0)
@@ -1640,30 +1642,40 @@ static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 	}
 	if (p->kind != EXPR_SYMBOL)
 		return err(ctx, &p->loc, "invalid priority expression");
-	if (sscanf(p->sym.str, "%63s %c %d", name, &sign, &off) < 1)
+	if (sscanf(p->sym.str, "%63s %c %lld", name, &sign, &off) < 1)
 		return err(ctx, &p->loc, "invalid priority \"%s\"", p->sym.str);
 	if (sign == '-')
 		off = -off;
 	{
 		char *end;
-		long v = strtol(name, &end, 10);
 
-		if (!*end) {
+		errno = 0;
+		v = strtoll(name, &end, 10);
+		if (!*end && !errno && v >= INT32_MIN && v <= INT32_MAX) {
 			c->prio = v;
 			return 0;
 		}
+		if (!*end)
+			return err(ctx, &p->loc,
+				   "priority %s exceeds valid range %d-%d",
+				   name, INT32_MIN, INT32_MAX);
 	}
 	if (prio_lookup(family, c->hooknum, name, &base) < 0)
 		return err(ctx, &p->loc,
 			   "'%s' is not a valid priority in this family/hook",
 			   name);
-	c->prio = base + off;
+	v = base + off;
+	if (off > INT32_MAX || off < -(long long)INT32_MAX || v < INT32_MIN || v > INT32_MAX)
+		return err(ctx, &p->loc, "priority %s %c %lld exceeds valid range %d-%d",
+			   name, sign, off < 0 ? -off : off, INT32_MIN, INT32_MAX);
+	c->prio = v;
 	return 0;
 }
 
 static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 {
 	struct expr *e, *next, *i;
+	unsigned int n = 0;
 	LIST_HEAD(flat);
 
 	list_for_each_entry_safe(e, next, &c->devices, list) {
@@ -1692,6 +1704,10 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 	}
 	list_splice_tail_init(&flat, &c->devices);
 	list_for_each_entry(i, &c->devices, list) {
+		/* the kernel's NFT_NETDEVICE_MAX */
+		if (++n > 256)
+			return err(ctx, &i->loc,
+				   "too many devices: a chain hooks 256 at most");
 		if (i->kind != EXPR_SYMBOL)
 			return err(ctx, &i->loc, "expected a device name");
 		if (strlen(i->sym.str) >= IFNAMSIZ)

@@ -257,7 +257,10 @@ struct expr *set_ref_expr_alloc(const struct location *loc, const char *name)
 
 unsigned int expr_value_bytes(const struct expr *e)
 {
-	return div_round_up(e->len, 8);
+	unsigned int n = div_round_up(e->len, 8);
+
+	/* a length read from the kernel can claim more than a value holds */
+	return n > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : n;
 }
 
 uint64_t expr_value_u64(const struct expr *e)

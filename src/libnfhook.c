@@ -144,10 +144,68 @@ struct var *parser_var_lookup(struct parser_state *state, const char *name)
 	return NULL;
 }
 
+/*
+ * The reference in @e that leads back to variable @name through the
+ * variables defined so far, or NULL.  Variables expand when a command is
+ * evaluated, so a definition that reaches itself would expand forever.
+ * var->in_use marks the ones visited; the caller clears the marks.
+ */
+static const struct expr *var_cycle(struct parser_state *state,
+				    const struct expr *e, const char *name)
+{
+	const struct expr *i, *r;
+	struct var *v;
+
+	if (!e)
+		return NULL;
+	switch (e->kind) {
+	case EXPR_VARIABLE:
+		if (!strcmp(e->sym.str, name))
+			return e;
+		v = parser_var_lookup(state, e->sym.str);
+		if (!v || v->in_use)
+			return NULL;
+		v->in_use = true;
+		return var_cycle(state, v->expr, name) ? e : NULL;
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+		r = var_cycle(state, e->op.left, name);
+		return r ? r : var_cycle(state, e->op.right, name);
+	case EXPR_RANGE:
+		r = var_cycle(state, e->range.left, name);
+		return r ? r : var_cycle(state, e->range.right, name);
+	case EXPR_PREFIX:
+		return var_cycle(state, e->prefix.expr, name);
+	case EXPR_HASH:
+		return var_cycle(state, e->hash.expr, name);
+	case EXPR_LIST:
+	case EXPR_SET:
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->set.exprs, list)
+			if ((r = var_cycle(state, i, name)))
+				return r;
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
 int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc)
 {
 	struct var *v = parser_var_lookup(state, name);
+	const struct expr *ref = var_cycle(state, e, name);
+	struct var *m;
+
+	list_for_each_entry(m, &state->vars, list)
+		m->in_use = false;
+	if (ref) {
+		error_queue(state->msgs, &ref->loc,
+			    "recursive definition: \"$%s\" refers back to \"%s\"",
+			    ref->sym.str, name);
+		expr_free(e);
+		return -1;
+	}
 
 	if (v) {
 		/* redefinition replaces, as nft's redefine does */

@@ -259,7 +259,7 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	struct nlmsghdr *nlh;
 
 	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
-				    it->family, it->flags | NLM_F_ACK, seq);
+				    it->family, it->flags, seq);
 	switch (it->type) {
 	case NLO_TABLE:
 		nftnl_table_nlmsg_build_payload(nlh, it->obj);
@@ -312,29 +312,96 @@ static struct nl_item *item_by_seq(struct nl_batch *b, uint32_t seq)
 }
 
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid);
+static bool msgs_sane(const char *buf, size_t len);
 
+struct answers {
+	struct nl_batch		*b;
+	struct list_head	*msgs;
+	uint32_t		begin_seq;	/* the batch's begin message */
+	uint32_t		sync_seq;	/* the request sent after it */
+	bool			synced;		/* its answer came: all read */
+	bool			restart;
+	int			ret;
+};
+
+static void answers_read(struct answers *a, const char *buf, ssize_t n)
+{
+	const struct nlmsghdr *h = (const void *)buf;
+	int left = n;
+
+	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
+		const struct nlmsgerr *e;
+		struct nl_item *it;
+
+		if (h->nlmsg_seq == a->sync_seq && h->nlmsg_type == NLMSG_ERROR)
+			a->synced = true;
+		if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq == a->sync_seq)
+			continue;
+		e = mnl_nlmsg_get_payload(h);
+		if (e->error == 0)
+			continue;
+		if (e->error == -ERESTART && h->nlmsg_seq == a->begin_seq) {
+			/*
+			 * Another process committed after we read the
+			 * generation: the kernel took nothing.  The batch
+			 * does not depend on what the kernel holds, so it
+			 * can go again.
+			 */
+			a->restart = true;
+			continue;
+		}
+		it = item_by_seq(a->b, h->nlmsg_seq);
+		if (e->error == -ERESTART || e->error == -ERANGE) {
+			a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
+					     "the ruleset changed while this batch was sent; nothing was applied, try again");
+			continue;
+		}
+		a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
+				     "Could not process %s: %s",
+				     it ? item_what(it) : "batch",
+				     strerror(-e->error));
+		if (e->error == -EPERM)
+			a->ret = error_queue(a->msgs, NULL,
+					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
+	}
+}
+
+/*
+ * Only failing messages are answered (no NLM_F_ACK), so a batch of 20,000
+ * rules does not need 20,000 answers to fit in the socket's buffer.  The
+ * kernel has queued every answer by the time sendto() returns: read them,
+ * then send a request of our own (the generation) and read up to its
+ * answer, which tells that nothing else is coming.
+ */
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		    struct list_head *msgs)
 {
-	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2];
+	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
+	int fd, ret = 0, bufsz = 1 << 22;
+	struct answers a = { .b = b, .msgs = msgs };
 	struct buf out = { 0 };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
-	unsigned int pending = 0;
-	uint32_t genid = 0, seq;
-	int ret = 0, bufsz = 1 << 22, one = 1;
+	unsigned int tries = 0, pending = 0;
+	uint32_t genid = 0;
+	size_t genid_off;
+	bool overflow;
+	int one = 1;
+	ssize_t n;
 
 	if (list_empty(&b->items))
 		return 0;
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
-	if (get_genid(ctx, &genid) < 0)
-		return error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
-				   strerror(errno));
+	fd = mnl_socket_get_fd(ctx->nl);
+	/* answers that do not echo the message they answer */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 
-	seq = ++ctx->seq;
-	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), seq);
-	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, htonl(genid));
+	/* built once: a resend only puts the new generation in */
+	a.begin_seq = ++ctx->seq;
+	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
+	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
+	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
 	out.len += nlh->nlmsg_len;
 	list_for_each_entry(it, &b->items, list) {
 		put_item(&out, it, ++ctx->seq);
@@ -355,64 +422,83 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	if (out.len + (1 << 16) > (size_t)bufsz)
 		bufsz = out.len + (1 << 16) > INT_MAX / 2 ? INT_MAX / 2 :
 			(int)(out.len + (1 << 16));
-	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_SNDBUFFORCE,
-		   &bufsz, sizeof(bufsz));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
 	/*
-	 * The kernel queues every ack before the send returns: room for all
-	 * of them (an ack takes about 1 KiB of buffer), and acks that do not
-	 * echo the message they answer.
+	 * The kernel queues every answer before the send returns; only
+	 * failing messages are answered, but room for all of them (an answer
+	 * takes about 1 KiB of buffer) keeps every error.
 	 */
 	bufsz = 1 << 22;
 	if (pending > (unsigned int)(INT_MAX / 4096))
 		bufsz = INT_MAX / 2;
 	else if ((int)pending * 2048 > bufsz)
 		bufsz = (int)pending * 2048;
-	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_SOCKET, SO_RCVBUFFORCE,
-		   &bufsz, sizeof(bufsz));
-	setsockopt(mnl_socket_get_fd(ctx->nl), SOL_NETLINK, NETLINK_CAP_ACK,
-		   &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz));
+again:
+	a.restart = a.synced = overflow = false;
+	a.ret = 0;
+	if (get_genid(ctx, &genid) < 0) {
+		if (errno == EPERM)
+			ret = error_queue(msgs, NULL,
+					  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
+		else
+			ret = error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
+					  strerror(errno));
+		goto out;
+	}
+	genid = htonl(genid);
+	memcpy(out.data + genid_off, &genid, sizeof(genid));
 	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
 		ret = error_queue(msgs, NULL, "cannot send the batch: %s",
 				  strerror(errno));
 		goto out;
 	}
-	while (pending > 0) {
-		ssize_t n = mnl_socket_recvfrom(ctx->nl, rbuf, sizeof(rbuf));
-		struct nlmsghdr *h;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	while ((n = recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT)) != 0) {
+		if (n > 0) {
+			if (msgs_sane(rbuf, n))
+				answers_read(&a, rbuf, n);
+			continue;
+		}
+		if (errno == ENOBUFS)
+			overflow = true;	/* answers were lost: errors */
+		else if (errno != EINTR)
+			break;
+	}
+	a.sync_seq = ++ctx->seq;
+	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
+				    a.sync_seq);
+	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = error_queue(msgs, NULL, "cannot talk to the kernel: %s",
+				  strerror(errno));
+		goto out;
+	}
+	while (!a.synced) {
+		n = mnl_socket_recvfrom(ctx->nl, rbuf, sizeof(rbuf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			overflow = true;
+			continue;
+		}
+		if (n <= 0) {
 			ret = error_queue(msgs, NULL,
 					  "cannot read the kernel's answer: %s",
 					  strerror(errno));
-			break;
+			goto out;
 		}
-		for (h = (struct nlmsghdr *)rbuf; mnl_nlmsg_ok(h, n);
-		     h = mnl_nlmsg_next(h, (int *)&n)) {
-			struct nlmsgerr *e;
-
-			if (h->nlmsg_type != NLMSG_ERROR)
-				continue;
-			e = mnl_nlmsg_get_payload(h);
-			pending--;
-			if (e->error == 0)
-				continue;
-			it = item_by_seq(b, h->nlmsg_seq);
-			if (e->error == -ERESTART || e->error == -ERANGE) {
-				ret = error_queue(msgs, it ? &it->loc : NULL,
-						  "the ruleset changed while this batch was sent; nothing was applied, try again");
-				continue;
-			}
-			ret = error_queue(msgs, it ? &it->loc : NULL,
-					  "Could not process %s: %s",
-					  it ? item_what(it) : "batch",
-					  strerror(-e->error));
-			if (e->error == -EPERM)
-				ret = error_queue(msgs, NULL,
-						  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
-		}
+		if (msgs_sane(rbuf, n))
+			answers_read(&a, rbuf, n);
 	}
+	if (a.restart && !a.ret) {
+		if (++tries < 10)
+			goto again;
+		a.ret = error_queue(msgs, NULL,
+				    "the ruleset changed each time this batch was sent (10 tries); nothing was applied, try again");
+	}
+	if (overflow)
+		a.ret = error_queue(msgs, NULL,
+				    "more errors than the socket could hold: some are not shown; nothing was applied");
+	ret = a.ret;
 out:
 	free(out.data);
 	return ret;
@@ -430,24 +516,87 @@ static int gen_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * libmnl compares a message's length with what is left as signed ints, so
+ * a length over 2 GiB would pass and send it far past the buffer: check
+ * every reply before walking it.
+ */
+static bool msgs_sane(const char *buf, size_t len)
+{
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const void *)buf;
+		size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+			return false;
+		if (step >= len)
+			return true;
+		buf += step;
+		len -= step;
+	}
+	return len == 0;
+}
+
+/* whether @buf holds the last message (done or error) of request @seq */
+static bool reply_ends(const char *buf, size_t len, uint32_t seq)
+{
+	const struct nlmsghdr *h = (const void *)buf;
+	int left = len;
+
+	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left))
+		if (h->nlmsg_seq == seq &&
+		    (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR))
+			return true;
+	return false;
+}
+
 static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
 	/* a big buffer: the kernel fills dump messages up to its size */
 	const size_t len = 1 << 17;
-	char *buf = xmalloc(len);
+	char *buf = xmalloc(len + 1);
 	uint32_t portid = mnl_socket_get_portid(ctx->nl);
-	int ret, saved;
+	bool intr = false;
+	int ret = -1, saved;
+	ssize_t n;
 
 	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
 		free(buf);
 		return -1;
 	}
-	while ((ret = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
-		ret = mnl_cb_run(buf, ret, nlh->nlmsg_seq, portid, cb, data);
-		if (ret <= 0)
+	while ((n = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
+		/*
+		 * libnftnl strdup()s string attributes that need not end in
+		 * a NUL: the last one of a reply must not run off the buffer
+		 */
+		buf[n] = '\0';
+		if (!msgs_sane(buf, n)) {
+			errno = EBADMSG;
+			ret = -1;
 			break;
+		}
+		if (!intr) {
+			ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
+			if (ret > 0)
+				continue;
+			if (ret == 0 || errno != EINTR)
+				break;
+			intr = true;
+		}
+		/*
+		 * The ruleset changed during the dump: the kernel still sends
+		 * the rest of it.  Read it to its end, or the next request
+		 * would get it for an answer.
+		 */
+		if (reply_ends(buf, n, nlh->nlmsg_seq)) {
+			errno = EINTR;
+			ret = -1;
+			break;
+		}
 	}
+	if (n <= 0)
+		ret = -1;
 	saved = errno;
 	free(buf);
 	errno = saved;
@@ -478,7 +627,8 @@ static int table_cb(const struct nlmsghdr *nlh, void *data)
 	struct dump_ctx *d = data;
 	struct nftnl_table *t = nftnl_table_alloc();
 
-	if (nftnl_table_nlmsg_parse(nlh, t) < 0) {
+	if (nftnl_table_nlmsg_parse(nlh, t) < 0 ||
+	    !nftnl_table_is_set(t, NFTNL_TABLE_NAME)) {
 		nftnl_table_free(t);
 		return MNL_CB_OK;
 	}
@@ -492,7 +642,9 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_chain *c = nftnl_chain_alloc();
 	struct cache_table *t;
 
-	if (nftnl_chain_nlmsg_parse(nlh, c) < 0)
+	if (nftnl_chain_nlmsg_parse(nlh, c) < 0 ||
+	    !nftnl_chain_is_set(c, NFTNL_CHAIN_TABLE) ||
+	    !nftnl_chain_is_set(c, NFTNL_CHAIN_NAME))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY),
 			     nftnl_chain_get_str(c, NFTNL_CHAIN_TABLE));
@@ -505,6 +657,133 @@ drop:
 	return MNL_CB_OK;
 }
 
+/*
+ * libnftnl 1.2.4 trusts a reply in places and crashes, reads uninitialised
+ * memory or writes past a buffer when it lies: an expression without a
+ * name, a verdict without a code, a jump or goto without a chain, a set
+ * element attribute of an unknown type.  Check those before handing it a
+ * message.
+ */
+static bool verdict_sane(const struct nlattr *data)
+{
+	const struct nlattr *a, *v;
+
+	mnl_attr_for_each_nested(a, data) {
+		bool chain = false, has_code = false;
+		uint32_t code = 0;
+
+		if (mnl_attr_get_type(a) != NFTA_DATA_VERDICT)
+			continue;
+		mnl_attr_for_each_nested(v, a) {
+			if (mnl_attr_get_type(v) == NFTA_VERDICT_CODE &&
+			    mnl_attr_validate(v, MNL_TYPE_U32) == 0) {
+				code = ntohl(mnl_attr_get_u32(v));
+				has_code = true;
+			}
+			if (mnl_attr_get_type(v) == NFTA_VERDICT_CHAIN &&
+			    mnl_attr_validate(v, MNL_TYPE_NUL_STRING) == 0)
+				chain = true;
+		}
+		if (!has_code ||
+		    ((code == (uint32_t)NFT_JUMP || code == (uint32_t)NFT_GOTO) && !chain))
+			return false;
+	}
+	return true;
+}
+
+static bool expr_sane(const struct nlattr *expr)
+{
+	const struct nlattr *a, *d;
+	const char *name = NULL;
+
+	mnl_attr_for_each_nested(a, expr)
+		if (mnl_attr_get_type(a) == NFTA_EXPR_NAME &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			name = mnl_attr_get_str(a);
+	if (!name)
+		return false;
+	if (strcmp(name, "immediate"))
+		return true;
+	mnl_attr_for_each_nested(a, expr) {
+		if (mnl_attr_get_type(a) != NFTA_EXPR_DATA)
+			continue;
+		mnl_attr_for_each_nested(d, a)
+			if (mnl_attr_get_type(d) == NFTA_IMMEDIATE_DATA &&
+			    !verdict_sane(d))
+				return false;
+	}
+	return true;
+}
+
+static bool exprs_sane(const struct nlattr *list)
+{
+	const struct nlattr *l;
+
+	mnl_attr_for_each_nested(l, list)
+		if (!expr_sane(l))
+			return false;
+	return true;
+}
+
+static bool elems_sane(const struct nlattr *list)
+{
+	const struct nlattr *l, *a;
+
+	mnl_attr_for_each_nested(l, list)
+		mnl_attr_for_each_nested(a, l) {
+			/*
+			 * libnftnl 1.2.4 checks an element's attribute types
+			 * against the set's maximum, not the element's, and
+			 * writes past its table for types in between.
+			 */
+			if (mnl_attr_get_type(a) > NFTA_SET_ELEM_EXPRESSIONS)
+				return false;
+			switch (mnl_attr_get_type(a)) {
+			case NFTA_SET_ELEM_EXPR:
+				if (!expr_sane(a))
+					return false;
+				break;
+			case NFTA_SET_ELEM_EXPRESSIONS:
+				if (!exprs_sane(a))
+					return false;
+				break;
+			case NFTA_SET_ELEM_DATA:
+				if (!verdict_sane(a))
+					return false;
+				break;
+			}
+		}
+	return true;
+}
+
+static bool msg_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nfgenmsg)))
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+		case NFT_MSG_NEWRULE:
+			if (type == NFTA_RULE_EXPRESSIONS && !exprs_sane(a))
+				return false;
+			break;
+		case NFT_MSG_NEWSET:
+			if ((type == NFTA_SET_EXPR && !expr_sane(a)) ||
+			    (type == NFTA_SET_EXPRESSIONS && !exprs_sane(a)))
+				return false;
+			break;
+		case NFT_MSG_NEWSETELEM:
+			if (type == NFTA_SET_ELEM_LIST_ELEMENTS && !elems_sane(a))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -512,7 +791,9 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 	struct cache_table *t;
 	struct cache_chain *ch;
 
-	if (nftnl_rule_nlmsg_parse(nlh, r) < 0)
+	if (!msg_sane(nlh) || nftnl_rule_nlmsg_parse(nlh, r) < 0 ||
+	    !nftnl_rule_is_set(r, NFTNL_RULE_TABLE) ||
+	    !nftnl_rule_is_set(r, NFTNL_RULE_CHAIN))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY),
 			     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
@@ -534,7 +815,9 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct cache_table *t;
 
-	if (nftnl_set_nlmsg_parse(nlh, s) < 0)
+	if (!msg_sane(nlh) || nftnl_set_nlmsg_parse(nlh, s) < 0 ||
+	    !nftnl_set_is_set(s, NFTNL_SET_TABLE) ||
+	    !nftnl_set_is_set(s, NFTNL_SET_NAME))
 		goto drop;
 	t = cache_table_find(d->cache, nftnl_set_get_u32(s, NFTNL_SET_FAMILY),
 			     nftnl_set_get_str(s, NFTNL_SET_TABLE));
@@ -551,7 +834,46 @@ static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
 
-	nftnl_set_elems_nlmsg_parse(nlh, d->set);
+	if (msg_sane(nlh))
+		nftnl_set_elems_nlmsg_parse(nlh, d->set);
+	return MNL_CB_OK;
+}
+
+/*
+ * nlio_dump_msg - file one dump reply into @c as a listing would.  The
+ * listing fuzzer (tests/fuzz/fuzz-netlink.c) feeds it arbitrary messages;
+ * element replies go to the set they name.
+ */
+int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh)
+{
+	struct dump_ctx d = { .cache = c };
+	struct nftnl_set *tmp;
+	struct cache_table *t;
+	struct cache_set *s;
+
+	if (!msg_sane(nlh))
+		return MNL_CB_OK;
+	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+	case NFT_MSG_NEWTABLE:	return table_cb(nlh, &d);
+	case NFT_MSG_NEWCHAIN:	return chain_cb(nlh, &d);
+	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
+	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
+	case NFT_MSG_NEWSETELEM:
+		tmp = nftnl_set_alloc();
+		s = NULL;
+		if (nftnl_set_elems_nlmsg_parse(nlh, tmp) == 0 &&
+		    nftnl_set_is_set(tmp, NFTNL_SET_TABLE) &&
+		    nftnl_set_is_set(tmp, NFTNL_SET_NAME)) {
+			t = cache_table_find(c, nftnl_set_get_u32(tmp, NFTNL_SET_FAMILY),
+					     nftnl_set_get_str(tmp, NFTNL_SET_TABLE));
+			s = t ? cache_set_find(t, nftnl_set_get_str(tmp, NFTNL_SET_NAME)) : NULL;
+		}
+		nftnl_set_free(tmp);
+		if (!s)
+			return MNL_CB_OK;
+		d.set = s->nls;
+		return elem_cb(nlh, &d);
+	}
 	return MNL_CB_OK;
 }
 
@@ -601,10 +923,30 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs)
 	return talk(ctx, nlh, elem_packed_cb, &d);
 }
 
+/*
+ * The kernel moves the generation on when a commit starts, before its
+ * changes show, so a dump can see a commit half done under a generation
+ * that does not change.  An empty batch takes the commit lock (and commits
+ * nothing): once the kernel has taken it, no commit is under way.
+ */
+static int commit_barrier(struct nfh_ctx *ctx)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	size_t len;
+
+	nlh = nftnl_batch_begin(buf, ++ctx->seq);
+	len = nlh->nlmsg_len;
+	nlh = nftnl_batch_end(buf + len, ++ctx->seq);
+	len += nlh->nlmsg_len;
+	return mnl_socket_sendto(ctx->nl, buf, len) < 0 ? -1 : 0;
+}
+
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
 	struct dump_ctx d = { .cache = c };
+	uint32_t gen_before, gen_after;
 	struct cache_table *t;
 	struct cache_set *s;
 	int tries = 0;
@@ -613,7 +955,15 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 		return -1;
 retry:
 	cache_flush(c);
-	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
+	/*
+	 * Tables, chains, sets and rules come in separate dumps: a commit
+	 * between two of them would list a mix.  Same generation before and
+	 * after, or read it all again.  (The first read tells a missing
+	 * permission apart; the barrier's batch would not.)
+	 */
+	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
+	    get_genid(ctx, &gen_before) < 0 ||
+	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0)
@@ -622,6 +972,12 @@ retry:
 		list_for_each_entry(s, &t->sets, list)
 			if (dump_elems(ctx, s) < 0)
 				goto fail;
+	if (get_genid(ctx, &gen_after) < 0)
+		goto fail;
+	if (gen_after != gen_before) {
+		errno = EINTR;
+		goto fail;
+	}
 	return 0;
 fail:
 	/* an interrupted dump means the ruleset changed under us: redo it */

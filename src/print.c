@@ -556,13 +556,24 @@ void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
 
 /* --- listings ----------------------------------------------------------- */
 
+/*
+ * The first comment (type 0) in user data.  libnftnl's iterator trusts each
+ * record's length byte; a reply is not trusted here: every record (a type
+ * byte, a length byte, the value) must lie inside @len.
+ */
 char *udata_get_comment(const void *ud, uint32_t len)
 {
-	const struct nftnl_udata *attr;
+	const uint8_t *p = ud, *end = p + len;
 
-	nftnl_udata_for_each_data(ud, len, attr)
-		if (nftnl_udata_type(attr) == 0)
-			return xstrndup(nftnl_udata_get(attr), nftnl_udata_len(attr));
+	while (p && end - p >= 2) {
+		uint8_t type = p[0], n = p[1];
+
+		if (n > end - p - 2)
+			break;
+		if (type == 0)
+			return xstrndup((const char *)p + 2, n);
+		p += 2 + n;
+	}
 	return NULL;
 }
 

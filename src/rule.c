@@ -367,7 +367,7 @@ void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 	const struct prio_tag *t = family_prios(family, &n);
 
 	for (unsigned int i = 0; !numeric && i < n; i++) {
-		int off = prio - t[i].prio;
+		long long off = (long long)prio - t[i].prio;
 
 		if (off < -10 || off > 10 ||
 		    !prio_compat(family, hooknum, t[i].name))
@@ -381,7 +381,7 @@ void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 			fprintf(f, "%s", t[i].name);
 		else
 			fprintf(f, "%s %c %d", t[i].name, off < 0 ? '-' : '+',
-				off < 0 ? -off : off);
+				(int)(off < 0 ? -off : off));
 		return;
 	}
 	fprintf(f, "%d", prio);

@@ -29,6 +29,7 @@ void stmt_free(struct stmt *s)
 		expr_free(s->expr);
 		break;
 	case STMT_VERDICT:
+	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
 	case STMT_LOG:

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fuzz target: the text front end.  Each input is a rule file, run offline
+ * (scanner, grammar, evaluator, linearizer, the in-memory ruleset), then
+ * listed back (delinearizer, printer).  Nothing here opens a socket.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nfhook/libnfhook.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	struct nfh_ctx *ctx;
+	char *text;
+
+	if (!null && !(null = fopen("/dev/null", "w")))
+		abort();
+	/* the buffer API takes a string: the text ends at a NUL, as C's do */
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+
+	ctx = nfh_ctx_new();
+	nfh_ctx_set_offline(ctx, true);
+	nfh_ctx_set_output(ctx, null, null);
+	/* a check run, then the same text applied and listed back */
+	nfh_ctx_set_dry_run(ctx, true);
+	nfh_run_cmd_from_buffer(ctx, text);
+	nfh_ctx_set_dry_run(ctx, false);
+	if (nfh_run_cmd_from_buffer(ctx, text) == 0) {
+		nfh_run_cmd_from_buffer(ctx, "list ruleset");
+		nfh_ctx_set_output_flags(ctx, NFH_OUTPUT_HANDLE | NFH_OUTPUT_NUMERIC);
+		nfh_run_cmd_from_buffer(ctx, "list ruleset");
+	}
+	nfh_ctx_free(ctx);
+	free(text);
+	return 0;
+}

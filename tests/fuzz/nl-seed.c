@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nl-seed FILE OUT: seeds for fuzz-netlink.  Loads the rule file FILE
+ * offline, then writes the resulting ruleset to OUT as the messages of a
+ * kernel dump (tables, chains, sets, set elements, rules).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/common.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+
+#include <cache.h>
+#include <ctx.h>
+
+static char buf[1 << 20];
+
+static void put(FILE *f, struct nlmsghdr *nlh)
+{
+	if (fwrite(nlh, 1, NLMSG_ALIGN(nlh->nlmsg_len), f) != NLMSG_ALIGN(nlh->nlmsg_len)) {
+		perror("nl-seed");
+		exit(1);
+	}
+}
+
+static struct nlmsghdr *hdr(uint16_t type, uint32_t family)
+{
+	return nftnl_nlmsg_build_hdr(buf, type, family, NLM_F_MULTI, 0);
+}
+
+int main(int argc, char *argv[])
+{
+	struct nfh_ctx *ctx;
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache_rule *r;
+	struct cache_set *s;
+	struct nlmsghdr *nlh;
+	FILE *out;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: nl-seed FILE OUT\n");
+		return 2;
+	}
+	ctx = nfh_ctx_new();
+	nfh_ctx_set_offline(ctx, true);
+	if (nfh_run_cmd_from_filename(ctx, argv[1]) != 0 || !ctx->offline_cache) {
+		nfh_ctx_free(ctx);
+		return 1;
+	}
+	out = fopen(argv[2], "wb");
+	if (!out) {
+		perror(argv[2]);
+		return 1;
+	}
+	list_for_each_entry(t, &ctx->offline_cache->tables, list) {
+		uint32_t fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+
+		nlh = hdr(NFT_MSG_NEWTABLE, fam);
+		nftnl_table_nlmsg_build_payload(nlh, t->nlt);
+		put(out, nlh);
+		list_for_each_entry(ch, &t->chains, list) {
+			nlh = hdr(NFT_MSG_NEWCHAIN, fam);
+			nftnl_chain_nlmsg_build_payload(nlh, ch->nlc);
+			put(out, nlh);
+		}
+		list_for_each_entry(s, &t->sets, list) {
+			nlh = hdr(NFT_MSG_NEWSET, fam);
+			nftnl_set_nlmsg_build_payload(nlh, s->nls);
+			put(out, nlh);
+			nlh = hdr(NFT_MSG_NEWSETELEM, fam);
+			nftnl_set_elems_nlmsg_build_payload(nlh, s->nls);
+			put(out, nlh);
+		}
+		list_for_each_entry(ch, &t->chains, list)
+			list_for_each_entry(r, &ch->rules, list) {
+				nlh = hdr(NFT_MSG_NEWRULE, fam);
+				nftnl_rule_nlmsg_build_payload(nlh, r->nlr);
+				put(out, nlh);
+			}
+	}
+	fclose(out);
+	nfh_ctx_free(ctx);
+	return 0;
+}
