@@ -51,4 +51,13 @@ struct set_udata {
 };
 void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud);
 
+/*
+ * Userdata records (a type byte, a length byte, the value), read without
+ * trusting the lengths: calls @cb for each record that lies inside @len.
+ */
+void udata_foreach(const void *data, uint32_t len,
+		   void (*cb)(uint8_t type, const uint8_t *val, uint8_t n,
+			      void *arg),
+		   void *arg);
+
 #endif

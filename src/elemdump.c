@@ -170,18 +170,21 @@ void elem_dverdict(const struct elem_dump *ed, size_t i, int *code,
 	*chain = id ? ed->chains[id - 1] : NULL;
 }
 
+static void elem_udata_cb(uint8_t type, const uint8_t *v, uint8_t n, void *arg)
+{
+	struct elem_in *in = arg;
+
+	if (type != SET_ELEM_UDATA_COMMENT)
+		return;
+	free(in->o.comment);
+	in->o.comment = xstrndup((const char *)v, n);
+	in->has_opts = true;
+}
+
 /* the last comment in an element's user data */
 static void udata_read(struct elem_in *in, const void *ud, uint32_t len)
 {
-	const struct nftnl_udata *attr;
-
-	nftnl_udata_for_each_data(ud, len, attr)
-		if (nftnl_udata_type(attr) == SET_ELEM_UDATA_COMMENT) {
-			free(in->o.comment);
-			in->o.comment = xstrndup(nftnl_udata_get(attr),
-						 nftnl_udata_len(attr));
-			in->has_opts = true;
-		}
+	udata_foreach(ud, len, elem_udata_cb, in);
 }
 
 /* --- from dump messages --------------------------------------------------- */

@@ -691,6 +691,8 @@ static bool verdict_sane(const struct nlattr *data)
 	return true;
 }
 
+static bool exprs_sane(const struct nlattr *list);
+
 static bool expr_sane(const struct nlattr *expr)
 {
 	const struct nlattr *a, *d;
@@ -702,6 +704,20 @@ static bool expr_sane(const struct nlattr *expr)
 			name = mnl_attr_get_str(a);
 	if (!name)
 		return false;
+	if (!strcmp(name, "dynset")) {
+		/* its per-element expressions are parsed the same way */
+		mnl_attr_for_each_nested(a, expr) {
+			if (mnl_attr_get_type(a) != NFTA_EXPR_DATA)
+				continue;
+			mnl_attr_for_each_nested(d, a)
+				if ((mnl_attr_get_type(d) == NFTA_DYNSET_EXPR &&
+				     !expr_sane(d)) ||
+				    (mnl_attr_get_type(d) == NFTA_DYNSET_EXPRESSIONS &&
+				     !exprs_sane(d)))
+					return false;
+		}
+		return true;
+	}
 	if (strcmp(name, "immediate"))
 		return true;
 	mnl_attr_for_each_nested(a, expr) {
@@ -844,7 +860,22 @@ static int elem_cb(const struct nlmsghdr *nlh, void *data)
  * listing fuzzer (tests/fuzz/fuzz-netlink.c) feeds it arbitrary messages;
  * element replies go to the set they name.
  */
+static int dump_msg(struct cache *c, const struct nlmsghdr *nlh);
+
 int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh)
+{
+	/* as with a kernel reply (see talk()): a NUL after the message, so
+	 * that a string attribute without one stays inside the buffer */
+	char *copy = xzalloc(nlh->nlmsg_len + 1);
+	int ret;
+
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	ret = dump_msg(c, (const struct nlmsghdr *)copy);
+	free(copy);
+	return ret;
+}
+
+static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 {
 	struct dump_ctx d = { .cache = c };
 	struct nftnl_set *tmp;

@@ -95,9 +95,58 @@ void set_key_print(const struct expr *key, FILE *f)
 	}
 }
 
+void udata_foreach(const void *data, uint32_t len,
+		   void (*cb)(uint8_t type, const uint8_t *val, uint8_t n,
+			      void *arg),
+		   void *arg)
+{
+	const uint8_t *p = data, *end = p + len;
+
+	while (p && end - p >= 2) {
+		uint8_t type = p[0], n = p[1];
+
+		if (n > end - p - 2)
+			break;
+		cb(type, p + 2, n, arg);
+		p += 2 + n;
+	}
+}
+
+static uint32_t u32_of(const uint8_t *v)
+{
+	uint32_t x;
+
+	memcpy(&x, v, sizeof(x));
+	return x;
+}
+
+static void set_udata_cb(uint8_t type, const uint8_t *v, uint8_t n, void *arg)
+{
+	struct set_udata *ud = arg;
+
+	switch (type) {
+	case SET_UDATA_KEYBYTEORDER:
+		if (n == 4)
+			ud->key_bo = u32_of(v);
+		break;
+	case SET_UDATA_DATABYTEORDER:
+		if (n == 4)
+			ud->data_bo = u32_of(v);
+		break;
+	case SET_UDATA_MERGE_ELEMENTS:
+		ud->merge = true;
+		break;
+	case SET_UDATA_COMMENT:
+		free(ud->comment);
+		ud->comment = xstrndup((const char *)v, n);
+		break;
+	default:
+		break;
+	}
+}
+
 void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud)
 {
-	const struct nftnl_udata *attr;
 	const void *data;
 	uint32_t len;
 
@@ -105,28 +154,10 @@ void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud)
 	if (!nftnl_set_is_set(nls, NFTNL_SET_USERDATA))
 		return;
 	data = nftnl_set_get_data(nls, NFTNL_SET_USERDATA, &len);
-	nftnl_udata_for_each_data(data, len, attr) {
-		const void *v = nftnl_udata_get(attr);
-		uint8_t n = nftnl_udata_len(attr);
-
-		switch (nftnl_udata_type(attr)) {
-		case SET_UDATA_KEYBYTEORDER:
-			if (n == 4)
-				ud->key_bo = nftnl_udata_get_u32(attr);
-			break;
-		case SET_UDATA_DATABYTEORDER:
-			if (n == 4)
-				ud->data_bo = nftnl_udata_get_u32(attr);
-			break;
-		case SET_UDATA_MERGE_ELEMENTS:
-			ud->merge = true;
-			break;
-		case SET_UDATA_COMMENT:
-			free(ud->comment);
-			ud->comment = xstrndup(v, n);
-			break;
-		default:
-			break;
-		}
-	}
+	if (data)
+		udata_foreach(data, len, set_udata_cb, ud);
+	if (ud->key_bo > BYTEORDER_BIG)
+		ud->key_bo = BYTEORDER_INVALID;
+	if (ud->data_bo > BYTEORDER_BIG)
+		ud->data_bo = BYTEORDER_INVALID;
 }
