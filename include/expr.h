@@ -228,6 +228,8 @@ struct expr *map_expr_alloc(const struct location *loc, struct expr *sel,
 struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
 /* the key of a set element, under its options */
 const struct expr *elem_key(const struct expr *e);
+/* whether an element (or key) is a range or prefix, or holds one */
+bool elem_is_interval(const struct expr *e);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

@@ -1002,6 +1002,17 @@ static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
 	return d;
 }
 
+/* the same, naming a transport field through th when no protocol is known */
+static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
+						const struct expr *p)
+{
+	const struct proto_desc *d = payload_desc(pctx, p);
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	return d;
+}
+
 /* a field whose bits are exactly [off, off+len) */
 static const struct proto_field *field_at(const struct proto_desc *d,
 					  unsigned int off, unsigned int len)
@@ -1076,9 +1087,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	}
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
-	d = payload_desc(pctx, p);
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR && !mask)
-		d = &proto_th;
+	d = mask ? payload_desc(pctx, p) : payload_desc_th(pctx, p);
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1229,9 +1238,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
 	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
 		return false;
-	d = payload_desc(pctx, p);
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
-		d = &proto_th;
+	d = payload_desc_th(pctx, p);
 	if (!d || field_at(d, p->payload.offset, p->len))
 		return false;
 	off = p->payload.offset;
@@ -1306,9 +1313,7 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return NULL;
-	d = payload_desc(pctx, p);
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
-		d = &proto_th;
+	d = payload_desc_th(pctx, p);
 	f = d ? field_at(d, p->payload.offset, p->len) : NULL;
 	if (!f)
 		return NULL;
@@ -1381,12 +1386,10 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 				struct stmt *s)
 {
 	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
-	const struct proto_desc *d = payload_desc(pctx, p);
+	const struct proto_desc *d = payload_desc_th(pctx, p);
 	const struct proto_field *f;
 	unsigned int bytes = p->len / 8;
 
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
-		d = &proto_th;
 	if (!d)
 		return;
 	if (v->kind == EXPR_VALUE) {

@@ -128,19 +128,6 @@ void elem_store_free(struct elem_store *st)
 	free(st);
 }
 
-static bool key_is_interval(const struct expr *k)
-{
-	const struct expr *i;
-
-	if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
-		return true;
-	if (k->kind == EXPR_CONCAT)
-		list_for_each_entry(i, &k->set.exprs, list)
-			if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
-				return true;
-	return false;
-}
-
 void elem_store_add(struct elem_store *st, const struct expr *key,
 		    const struct expr *data, struct expr *elem)
 {
@@ -177,7 +164,7 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		key_wire(data, v, false, buf);
 		memcpy(elem_data(st, st->n), buf, st->dlen);
 	}
-	if (key_is_interval(k) && !st->has_interval) {
+	if (elem_is_interval(k) && !st->has_interval) {
 		st->has_interval = true;
 		st->interval_loc = elem->loc;
 	}

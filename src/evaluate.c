@@ -721,19 +721,6 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 	return 0;
 }
 
-static bool elem_is_interval(const struct expr *e)
-{
-	const struct expr *k = elem_key(e), *i;
-
-	if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
-		return true;
-	if (k->kind == EXPR_CONCAT)
-		list_for_each_entry(i, &k->set.exprs, list)
-			if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
-				return true;
-	return false;
-}
-
 /* what the elements need of the set's flags */
 static int elems_check(struct eval_ctx *ctx, const struct set *s,
 		       const struct expr *elems)

@@ -373,3 +373,16 @@ const struct expr *elem_key(const struct expr *e)
 		e = e->op.left;
 	return e->kind == EXPR_SET_ELEM ? e->elem.key : e;
 }
+
+bool elem_is_interval(const struct expr *e)
+{
+	const struct expr *k = elem_key(e), *i;
+
+	if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+		return true;
+	if (k->kind == EXPR_CONCAT)
+		list_for_each_entry(i, &k->set.exprs, list)
+			if (i->kind == EXPR_RANGE || i->kind == EXPR_PREFIX)
+				return true;
+	return false;
+}

@@ -291,18 +291,11 @@ static void key_load(struct lin_ctx *ctx, const struct expr *key)
 
 static bool elems_have_interval(const struct expr *set)
 {
-	const struct expr *i, *j;
+	const struct expr *i;
 
-	list_for_each_entry(i, &set->set.exprs, list) {
-		const struct expr *k = elem_key(i);
-
-		if (k->kind == EXPR_RANGE || k->kind == EXPR_PREFIX)
+	list_for_each_entry(i, &set->set.exprs, list)
+		if (elem_is_interval(i))
 			return true;
-		if (k->kind == EXPR_CONCAT)
-			list_for_each_entry(j, &k->set.exprs, list)
-				if (j->kind == EXPR_RANGE || j->kind == EXPR_PREFIX)
-					return true;
-	}
 	return false;
 }
 
