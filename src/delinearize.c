@@ -708,7 +708,10 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
-		s->nat.addr = hi ? range_expr_alloc(&internal_location, lo, hi) : lo;
+		if (lo && hi)
+			s->nat.addr = range_expr_alloc(&internal_location, lo, hi);
+		else
+			s->nat.addr = lo ? lo : hi;
 		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
 			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
 		add_stmt(ctx, s);
