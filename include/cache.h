@@ -24,6 +24,8 @@ struct cache_set {
 struct cache_rule {
 	struct list_head	list;
 	struct nftnl_rule	*nlr;
+	const struct nl_item	*item;	/* the batch item that added it, while
+					   cache_apply() runs; else NULL */
 };
 
 struct cache_chain {

@@ -15,6 +15,7 @@
 #include <cache.h>
 #include <elemdump.h>
 #include <elems.h>
+#include <jumps.h>
 #include <nftables-compat.h>
 
 struct cache *cache_alloc(void)
@@ -551,6 +552,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 				if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == h) {
 					nftnl_rule_free(cr->nlr);
 					cr->nlr = r;
+					cr->item = it;
 					it->obj = NULL;
 					return 0;
 				}
@@ -559,6 +561,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);
 		cr = xzalloc(sizeof(*cr));
 		cr->nlr = r;
+		cr->item = it;
 		it->obj = NULL;
 		if (pos) {
 			struct cache_rule *p;
@@ -695,11 +698,15 @@ static int apply_item(struct cache *c, struct nl_item *it,
 int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 {
 	struct cache *work = clone_cache(c);
-	struct nl_item *it;
+	struct nl_item *it, *last = NULL;
+	uint32_t seq = 0;
 	int ret = 0;
 
 	list_for_each_entry(it, &b->items, list) {
 		void *raw = NULL;
+
+		it->seq = ++seq;	/* orders the items for cache_check_jumps */
+		last = it;
 
 		if (it->type == NLO_RAW) {
 			/* built elements: read back as the kernel would */
@@ -713,6 +720,9 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 			it->obj = raw;
 		}
 	}
+	/* the kernel validates the jumps of the tables before it commits */
+	if (!ret && last && cache_check_jumps(work, msgs, &last->loc) < 0)
+		ret = -1;
 	if (ret < 0) {
 		cache_free(work);
 		return -1;

@@ -116,4 +116,46 @@ table ip t {
 NFT
 expect_error "jump to a chain that does not exist" missing.nft missing.nft:5
 expect_eq "nothing was loaded" "" "$(tool "$NS" list ruleset)"
+# the offline model finds the loop on the same line, and nesting past the
+# kernel's 15 levels too; the deepest nesting allowed and a loop that no
+# base chain reaches load in both
+FLAGS="--offline -c"
+expect_error "jump loop, offline" loop.nft loop.nft:10
+python3 -c '
+print("table ip t {\n chain in { type filter hook input priority 0; jump c1; }")
+for i in range(1, 17):
+    print(" chain c%d { %s; }" % (i, "jump c%d" % (i + 1) if i < 16 else "accept"))
+print("}")' >deep-jumps.nft
+expect_error "jumps nested 16 deep, offline" deep-jumps.nft deep-jumps.nft:17
+FLAGS=
+expect_error "jumps nested 16 deep" deep-jumps.nft deep-jumps.nft:17
+cat >jumps-ok.nft <<'NFT'
+# the deepest the kernel allows, and a loop no base chain reaches: both load
+table ip t {
+ chain in { type filter hook input priority 0; jump c1; }
+ chain c1 { jump c2; }
+ chain c2 { jump c3; }
+ chain c3 { jump c4; }
+ chain c4 { jump c5; }
+ chain c5 { jump c6; }
+ chain c6 { jump c7; }
+ chain c7 { jump c8; }
+ chain c8 { jump c9; }
+ chain c9 { jump c10; }
+ chain c10 { jump c11; }
+ chain c11 { jump c12; }
+ chain c12 { jump c13; }
+ chain c13 { jump c14; }
+ chain c14 { jump c15; }
+ chain c15 { accept; }
+ chain x { jump y; }
+ chain y { ip saddr 10.0.0.9 goto x; }
+ chain z { jump c1; jump x; }
+}
+NFT
+expect_eq "15 nested jumps and an unreachable loop load" 0 \
+	"$(ip netns exec "$NS" $TOOL -f jumps-ok.nft >/dev/null 2>&1; echo $?)"
+expect_eq "and offline" 0 \
+	"$(ip netns exec "$NS" $TOOL --offline -c -f jumps-ok.nft >/dev/null 2>&1; echo $?)"
+tool "$NS" delete table ip t
 finish
