@@ -193,6 +193,8 @@ struct expr {
 struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder bo,
 			unsigned int len);
+/* also adds the number of expressions made to *@nodes */
+struct expr *expr_clone_counted(const struct expr *e, size_t *nodes);
 struct expr *expr_clone(const struct expr *e);
 void expr_free(struct expr *e);
 

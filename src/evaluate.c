@@ -31,7 +31,18 @@ struct eval_ctx {
 	struct list_head	*cmds;		/* all of them, for set lookups */
 	unsigned int		family;
 	struct proto_ctx	pctx;
+	size_t			expanded;	/* expressions made from
+						   variables, this rule or command */
+	const struct var	*first_var;	/* its first variable */
+	struct location		first_loc;	/* and where it is used */
 };
+
+/*
+ * Variables expand as they are met, so definitions that each use the one
+ * before twice double at every step: past this many expressions made for
+ * one rule or command, expanding stops with an error instead of eating memory.
+ */
+#define EXPAND_MAX	(1UL << 22)
 
 static int expr_eval(struct eval_ctx *ctx, struct expr **e);
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
@@ -367,7 +378,19 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 	if (v->in_use)
 		return err(ctx, &(*e)->loc, "variable \"$%s\" refers to itself",
 			   (*e)->sym.str);
-	n = expr_clone(v->expr);
+	if (ctx->expanded > EXPAND_MAX)
+		return -1;	/* said once for the command */
+	if (!ctx->expanded) {
+		ctx->first_var = v;
+		ctx->first_loc = (*e)->loc;
+	}
+	n = expr_clone_counted(v->expr, &ctx->expanded);
+	if (ctx->expanded > EXPAND_MAX) {
+		expr_free(n);
+		return err(ctx, &ctx->first_loc,
+			   "variable \"$%s\" expands to more than %lu expressions",
+			   ctx->first_var->name, EXPAND_MAX);
+	}
 	expr_free(*e);
 	*e = n;
 	return 0;
@@ -1553,6 +1576,7 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	int ret = 0;
 
 	ctx->rule = r;
+	ctx->expanded = 0;
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
@@ -1833,6 +1857,7 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	unsigned int family = cmd->h.family;
 
 	ctx->cmd = cmd;
+	ctx->expanded = 0;
 	if (handle_eval(ctx, cmd) < 0)
 		return -1;
 	switch (cmd->obj) {

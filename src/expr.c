@@ -21,12 +21,13 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 	return e;
 }
 
-struct expr *expr_clone(const struct expr *e)
+static struct expr *clone(const struct expr *e, size_t *nodes)
 {
 	struct expr *n, *i;
 
 	if (!e)
 		return NULL;
+	(*nodes)++;
 	n = xmalloc(sizeof(*n));
 	*n = *e;
 	init_list_head(&n->list);
@@ -41,15 +42,15 @@ struct expr *expr_clone(const struct expr *e)
 	case EXPR_RELATIONAL:
 	case EXPR_MAPPING:
 	case EXPR_MAP:
-		n->op.left = expr_clone(e->op.left);
-		n->op.right = expr_clone(e->op.right);
+		n->op.left = clone(e->op.left, nodes);
+		n->op.right = clone(e->op.right, nodes);
 		break;
 	case EXPR_PREFIX:
-		n->prefix.expr = expr_clone(e->prefix.expr);
+		n->prefix.expr = clone(e->prefix.expr, nodes);
 		break;
 	case EXPR_RANGE:
-		n->range.left = expr_clone(e->range.left);
-		n->range.right = expr_clone(e->range.right);
+		n->range.left = clone(e->range.left, nodes);
+		n->range.right = clone(e->range.right, nodes);
 		break;
 	case EXPR_LIST:
 	case EXPR_SET:
@@ -57,13 +58,13 @@ struct expr *expr_clone(const struct expr *e)
 		init_list_head(&n->set.exprs);
 		n->set.name = e->set.name ? xstrdup(e->set.name) : NULL;
 		list_for_each_entry(i, &e->set.exprs, list)
-			list_add_tail(&expr_clone(i)->list, &n->set.exprs);
+			list_add_tail(&clone(i, nodes)->list, &n->set.exprs);
 		break;
 	case EXPR_SET_REF:
 		n->setref.name = xstrdup(e->setref.name);
 		break;
 	case EXPR_SET_ELEM:
-		n->elem.key = expr_clone(e->elem.key);
+		n->elem.key = clone(e->elem.key, nodes);
 		n->elem.comment = e->elem.comment ? xstrdup(e->elem.comment) :
 						    NULL;
 		break;
@@ -72,12 +73,24 @@ struct expr *expr_clone(const struct expr *e)
 				   xstrdup(e->verdict.chain) : NULL;
 		break;
 	case EXPR_HASH:
-		n->hash.expr = expr_clone(e->hash.expr);
+		n->hash.expr = clone(e->hash.expr, nodes);
 		break;
 	default:
 		break;
 	}
 	return n;
+}
+
+struct expr *expr_clone_counted(const struct expr *e, size_t *nodes)
+{
+	return clone(e, nodes);
+}
+
+struct expr *expr_clone(const struct expr *e)
+{
+	size_t nodes = 0;
+
+	return clone(e, &nodes);
 }
 
 void expr_free(struct expr *e)
