@@ -459,7 +459,8 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	uint8_t w[NFH_VAL_MAXLEN];
 	int ret = 0;
 
-	b.buf = xmalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
+	/* zeroed: libmnl 1.0.4 leaves the padding after attributes as it is */
+	b.buf = xzalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
 	if (em->interval && !st->concat) {
 		ret = emit_intervals(&b, st);
 	} else {

@@ -239,6 +239,7 @@ void nlio_close(struct nfh_ctx *ctx)
 struct buf {
 	char	*data;
 	size_t	len, cap;
+	size_t	zeroed;		/* bytes zeroed from the start */
 };
 
 static char *buf_reserve(struct buf *b, size_t need)
@@ -248,7 +249,12 @@ static char *buf_reserve(struct buf *b, size_t need)
 			b->cap = b->cap ? b->cap * 2 : 1 << 16;
 		b->data = xrealloc(b->data, b->cap);
 	}
-	memset(b->data + b->len, 0, need);
+	/* libmnl 1.0.4 leaves the padding after attributes unwritten: zero
+	   each byte of the buffer once, not a whole reservation per message */
+	if (b->len + need > b->zeroed) {
+		memset(b->data + b->zeroed, 0, b->len + need - b->zeroed);
+		b->zeroed = b->len + need;
+	}
 	return b->data + b->len;
 }
 

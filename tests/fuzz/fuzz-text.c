@@ -3,6 +3,9 @@
  * Fuzz target: the text front end.  Each input is a rule file, run offline
  * (scanner, grammar, evaluator, linearizer, the in-memory ruleset), then
  * listed back (delinearizer, printer).  Nothing here opens a socket.
+ *
+ * Built with FUZZ_JSON (fuzz-json.c), only inputs that nfh reads as JSON
+ * (json_looks_like) go in, so the mutations stay in the JSON front end.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include <nfhook/libnfhook.h>
+#include <json.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,6 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
+#ifdef FUZZ_JSON
+	if (!json_looks_like(text)) {
+		free(text);
+		return 0;
+	}
+#endif
 
 	ctx = nfh_ctx_new();
 	nfh_ctx_set_offline(ctx, true);
