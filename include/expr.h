@@ -124,6 +124,7 @@ struct expr {
 		} ct;
 		struct {
 			unsigned int	key;
+			bool		family_given;	/* "rt ip nexthop" */
 		} rt;
 		struct {
 			unsigned int	flags;
@@ -243,6 +244,8 @@ void bytes_reverse(uint8_t *data, unsigned int n);
 unsigned int expr_value_bytes(const struct expr *e);
 
 const char *expr_op_name(enum ops op);
+/* whether @e reads the packet or its context into a register */
+bool expr_is_selector(const struct expr *e);
 bool expr_is_constant(const struct expr *e);
 
 #endif

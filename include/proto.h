@@ -116,4 +116,66 @@ struct expr *ct_expr_parse(const struct location *loc, const char *key,
 struct expr *ct_expr_alloc(const struct location *loc, unsigned int key,
 			   int dir);
 
+/* rt keys (NFT_RT_*); nexthop is nexthop4 or nexthop6 by family */
+struct rt_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+};
+
+const struct rt_template *rt_template(unsigned int key);
+struct expr *rt_expr_alloc(const struct location *loc, unsigned int key,
+			   bool family_given);
+/* "rt [ip|ip6] KEY"; @family NULL when not given */
+struct expr *rt_expr_parse(const struct location *loc, const char *family,
+			   const struct location *floc, const char *key,
+			   const struct location *kloc, struct list_head *msgs);
+/* rt nexthop without a family: the table's (ip or ip6); -1 if neither */
+int rt_expr_family(struct expr *e, unsigned int family);
+
+/* fib: NFTA_FIB_F_* lookup flags and an NFT_FIB_RESULT_* */
+int fib_flag_lookup(const char *name);
+const char *fib_flag_name(unsigned int bit);
+const char *fib_result_name(unsigned int result);
+struct expr *fib_expr_alloc(const struct location *loc, unsigned int flags,
+			    unsigned int result);
+struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
+			    const char *result, const struct location *rloc,
+			    struct list_head *msgs);
+/* "fib ... oif exists": only whether there is a route */
+void fib_expr_present(struct expr *e);
+
+/* socket keys (NFT_SOCKET_*) */
+struct socket_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+};
+
+const struct socket_template *socket_template(unsigned int key);
+struct expr *socket_expr_alloc(const struct location *loc, unsigned int key);
+struct expr *socket_expr_parse(const struct location *loc, const char *key,
+			       const struct location *kloc,
+			       struct list_head *msgs);
+
+/* numgen (NFT_NG_*) and jhash/symhash (NFT_HASH_*) */
+const char *numgen_type_name(unsigned int type);
+struct expr *numgen_expr_alloc(const struct location *loc, unsigned int type,
+			       unsigned int mod, unsigned int offset);
+struct expr *numgen_expr_parse(const struct location *loc, const char *type,
+			       const struct location *tloc, uint64_t mod,
+			       uint64_t offset, struct list_head *msgs);
+const char *hash_type_name(unsigned int type);
+/* @key: the hashed expression, NULL for symhash */
+struct expr *hash_expr_alloc(const struct location *loc, unsigned int type,
+			     struct expr *key, unsigned int mod,
+			     bool seed_set, unsigned int seed,
+			     unsigned int offset);
+/* checks the numbers of "jhash KEY mod M seed S offset O" */
+struct expr *hash_expr_parse(const struct location *loc, unsigned int type,
+			     struct expr *key, uint64_t mod, int64_t seed,
+			     uint64_t offset, struct list_head *msgs);
+
 #endif

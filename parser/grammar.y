@@ -99,6 +99,20 @@ static int nat_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/* "fwd ip to ADDR device DEV": the family of the next hop */
+static int fwd_family(struct parser_state *state, struct stmt *s,
+		      const char *name, const struct location *loc)
+{
+	if (!strcmp(name, "ip"))
+		s->fwd.family = NFPROTO_IPV4;
+	else if (!strcmp(name, "ip6"))
+		s->fwd.family = NFPROTO_IPV6;
+	else
+		return error_queue(state->msgs, loc,
+				   "fwd takes ip or ip6 here, not %s", name);
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -199,6 +213,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
+%token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
+%token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
+%token <string> OFFSET "offset"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -223,6 +240,10 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
+%type <expr> fib_expr rt_expr socket_expr numgen_expr hash_expr
+%type <num> fib_flags fib_flag
+%type <string> fib_result
+%type <val> numgen_offset
 %type <num> relop limit_over quota_mode
 %type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
@@ -1407,6 +1428,15 @@ fwd_stmt		:	FWD TO stmt_value
 				$$->fwd.dev = $3;
 				free($1); free($2);
 			}
+			|	FWD HDR TO basic_rhs_expr DEVICE stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_FWD);
+				$$->fwd.addr = $4;
+				$$->fwd.dev = $6;
+				if (fwd_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($1); free($2); free($3); free($5);
+			}
 			;
 
 dup_stmt		:	DUP TO stmt_value
@@ -1607,6 +1637,110 @@ primary_expr		:	selector_expr
 selector_expr		:	payload_expr
 			|	meta_expr
 			|	ct_expr
+			|	fib_expr
+			|	rt_expr
+			|	socket_expr
+			|	numgen_expr
+			|	hash_expr
+			;
+
+fib_expr		:	FIB fib_flags fib_result
+			{
+				$$ = fib_expr_parse(&@$, $2, $3, &@3, state->msgs);
+				free($1); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+fib_flags		:	fib_flag
+			|	fib_flags DOT fib_flag	{ $$ = $1 | $3; }
+			;
+
+fib_flag		:	SADDR	{ $$ = NFTA_FIB_F_SADDR; free($1); }
+			|	DADDR	{ $$ = NFTA_FIB_F_DADDR; free($1); }
+			|	METAKEY
+			{
+				/* mark, iif, oif */
+				$$ = fib_flag_lookup($1);
+				if ($$ < 0) {
+					error_queue(state->msgs, &@1,
+						    "unknown fib flag \"%s\"; expected saddr, daddr, mark, iif or oif",
+						    $1);
+					state->nerrs++;
+					$$ = 0;
+				}
+				free($1);
+			}
+			;
+
+fib_result		:	METAKEY
+			|	TYPE
+			;
+
+rt_expr			:	RT word
+			{
+				$$ = rt_expr_parse(&@$, NULL, NULL, $2, &@2, state->msgs);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	RT HDR word
+			{
+				$$ = rt_expr_parse(&@$, $2, &@2, $3, &@3, state->msgs);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+socket_expr		:	SOCKET word
+			{
+				$$ = socket_expr_parse(&@$, $2, &@2, state->msgs);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+numgen_expr		:	NUMGEN STRING MOD NUMBER numgen_offset
+			{
+				$$ = numgen_expr_parse(&@$, $2, &@2, $4, $5, state->msgs);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+numgen_offset		:	%empty	{ $$ = 0; }
+			|	OFFSET NUMBER	{ $$ = $2; free($1); }
+			;
+
+hash_expr		:	JHASH concat_expr MOD NUMBER numgen_offset
+			{
+				$$ = hash_expr_parse(&@$, NFT_HASH_JENKINS, $2, $4, -1,
+						     $5, state->msgs);
+				free($1); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	JHASH concat_expr MOD NUMBER SEED NUMBER numgen_offset
+			{
+				$$ = hash_expr_parse(&@$, NFT_HASH_JENKINS, $2, $4,
+						     $6 > UINT32_MAX ? (int64_t)UINT32_MAX + 1 : (int64_t)$6,
+						     $7, state->msgs);
+				free($1); free($3); free($5);
+				if (!$$)
+					YYERROR;
+			}
+			|	SYMHASH MOD NUMBER numgen_offset
+			{
+				$$ = hash_expr_parse(&@$, NFT_HASH_SYM, NULL, $3, -1, $4,
+						     state->msgs);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER

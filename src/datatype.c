@@ -453,6 +453,15 @@ static const struct symbol boolean_syms[] = {
 	{ "exists", 1 }, { "missing", 0 }, { NULL, 0 },
 };
 
+/* route types, RTN_* of linux/rtnetlink.h */
+static const struct symbol fib_addr_syms[] = {
+	{ "unspec", 0 }, { "unicast", 1 }, { "local", 2 }, { "broadcast", 3 },
+	{ "anycast", 4 }, { "multicast", 5 }, { "blackhole", 6 },
+	{ "unreachable", 7 }, { "prohibit", 8 }, { "throw", 9 }, { "nat", 10 },
+	{ "xresolve", 11 },
+	{ NULL, 0 },
+};
+
 static const struct symbol igmp_type_syms[] = {
 	{ "membership-query", 0x11 }, { "membership-report-v1", 0x12 },
 	{ "membership-report-v2", 0x16 }, { "membership-report-v3", 0x22 },
@@ -569,7 +578,7 @@ DT(ecn_type, TYPE_ECN, "ecn", "Explicit Congestion Notification",
    &integer_type, BYTEORDER_BIG, 2, 0, ecn_syms, integer_parse,
    hex_print);
 DT(fib_addr_type, TYPE_FIB_ADDR, "fib_addrtype", "fib address type",
-   &integer_type, BYTEORDER_HOST, 32, 0, NULL, integer_parse,
+   &integer_type, BYTEORDER_HOST, 32, 0, fib_addr_syms, integer_parse,
    integer_print);
 DT(boolean_type, TYPE_BOOLEAN, "boolean", "boolean type", &integer_type,
    BYTEORDER_HOST, 1, 0, boolean_syms, integer_parse, integer_print);

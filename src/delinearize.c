@@ -168,6 +168,116 @@ static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 	add_stmt(ctx, s);
 }
 
+static void delin_rt(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_RT_KEY);
+
+	if (!rt_template(key)) {
+		unsupported(ctx, "rt");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_RT_DREG),
+		rt_expr_alloc(&internal_location, key, true));
+}
+
+static void delin_fib(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t result = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_RESULT);
+	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_FLAGS);
+
+	if (result == NFT_FIB_RESULT_UNSPEC || !fib_result_name(result) ||
+	    (flags & ~(NFTA_FIB_F_PRESENT | ((1u << 5) - 1)))) {
+		unsupported(ctx, "fib");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_DREG),
+		fib_expr_alloc(&internal_location, flags, result));
+}
+
+static void delin_socket(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_KEY);
+
+	if (!socket_template(key)) {
+		unsupported(ctx, "socket");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG),
+		socket_expr_alloc(&internal_location, key));
+}
+
+static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
+
+	if (!numgen_type_name(type)) {
+		unsupported(ctx, "numgen");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NG_DREG),
+		numgen_expr_alloc(&internal_location, type,
+				  nftnl_expr_get_u32(e, NFTNL_EXPR_NG_MODULUS),
+				  nftnl_expr_get_u32(e, NFTNL_EXPR_NG_OFFSET)));
+}
+
+/* the hashed key: what the registers from @sreg on hold, @len bytes */
+static struct expr *hash_key(struct delin_ctx *ctx, uint32_t sreg,
+			     uint32_t len)
+{
+	unsigned int slot = reg_index(sreg), got = 0;
+	struct expr *c;
+
+	if (!len)
+		return NULL;
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	while (got < len) {
+		const struct expr *r = slot < NREGS ? ctx->regs[slot] : NULL;
+
+		if (!slot || !r || !r->len) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, expr_clone(r));
+		got += div_round_up(r->len, 32) * 4;
+		slot += div_round_up(r->len, 32);
+	}
+	if (c->set.size == 1) {
+		struct expr *one = list_first_entry(&c->set.exprs, struct expr, list);
+
+		list_del(&one->list);
+		c->set.size = 0;
+		expr_free(c);
+		return one;
+	}
+	c->len = got * 8;
+	return c;
+}
+
+static void delin_hash(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_TYPE);
+	struct expr *key = NULL;
+
+	if (!hash_type_name(type)) {
+		unsupported(ctx, "hash");
+		return;
+	}
+	if (type == NFT_HASH_JENKINS) {
+		key = hash_key(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_SREG),
+			       nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_LEN));
+		if (!key) {
+			unsupported(ctx, "hash");
+			return;
+		}
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_DREG),
+		hash_expr_alloc(&internal_location, type, key,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_MODULUS),
+				nftnl_expr_is_set(e, NFTNL_EXPR_HASH_SEED),
+				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_SEED),
+				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_OFFSET)));
+}
+
 static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG);
@@ -598,6 +708,16 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_meta(ctx, e);
 	else if (!strcmp(name, "ct"))
 		delin_ct(ctx, e);
+	else if (!strcmp(name, "rt"))
+		delin_rt(ctx, e);
+	else if (!strcmp(name, "fib"))
+		delin_fib(ctx, e);
+	else if (!strcmp(name, "socket"))
+		delin_socket(ctx, e);
+	else if (!strcmp(name, "numgen"))
+		delin_numgen(ctx, e);
+	else if (!strcmp(name, "hash"))
+		delin_hash(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {
@@ -672,11 +792,22 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 	} else if (!strcmp(name, "notrack")) {
 		add_stmt(ctx, stmt_alloc(&internal_location, STMT_NOTRACK));
 	} else if (!strcmp(name, "fwd") || !strcmp(name, "dup")) {
-		s = stmt_alloc(&internal_location, name[0] == 'f' ? STMT_FWD : STMT_DUP);
-		s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, name[0] == 'f' ?
+		bool fwd = name[0] == 'f';
+
+		s = stmt_alloc(&internal_location, fwd ? STMT_FWD : STMT_DUP);
+		s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, fwd ?
 						       NFTNL_EXPR_FWD_SREG_DEV :
 						       NFTNL_EXPR_DUP_SREG_DEV));
-		if (!s->fwd.dev || nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
+		if (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
+			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_SREG_ADDR));
+			s->fwd.family = nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_NFPROTO);
+		}
+		/* the attribute numbers of fwd and dup differ */
+		if (!s->fwd.dev || (!fwd && nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_ADDR)) ||
+		    (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR) &&
+		     (!s->fwd.addr || s->fwd.addr->kind != EXPR_VALUE ||
+		      s->fwd.addr->len != (s->fwd.family == NFPROTO_IPV6 ? 128 : 32) ||
+		      (s->fwd.family != NFPROTO_IPV4 && s->fwd.family != NFPROTO_IPV6)))) {
 			stmt_free(s);
 			unsupported(ctx, name);
 			return;
@@ -1436,6 +1567,16 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 	header_used(deps, d);
 }
 
+/* the raw loads a jhash reads, named again */
+static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct expr *e)
+{
+	if (e && e->kind == EXPR_MAP)
+		e = e->op.left;
+	if (e && e->kind == EXPR_HASH && e->hash.expr)
+		selector_resolve(pctx, deps, &e->hash.expr);
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -1452,6 +1593,7 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_META:
+		hash_resolve(pctx, deps, s->meta.expr);
 		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
 			binop_type(s->meta.expr);
 		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
@@ -1461,6 +1603,7 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		expr_free(want);
 		break;
 	case STMT_CT:
+		hash_resolve(pctx, deps, s->ct.expr);
 		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
 			binop_type(s->ct.expr);
 		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
@@ -1489,6 +1632,13 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 	default:
 		break;
 	}
+}
+
+/* selectors that are not header fields: typed as they load */
+static bool reg_selector(const struct expr *e)
+{
+	return expr_is_selector(e) && e->kind != EXPR_PAYLOAD &&
+	       e->kind != EXPR_EXTHDR;
 }
 
 static void postprocess(struct delin_ctx *ctx)
@@ -1532,9 +1682,9 @@ static void postprocess(struct delin_ctx *ctx)
 							       BYTEORDER_BIG, 8, 0);
 			stmt_free(n2);
 		}
-		if (lhs->kind == EXPR_META || lhs->kind == EXPR_CT ||
-		    (lhs->kind == EXPR_BINOP && (lhs->op.left->kind == EXPR_META ||
-						 lhs->op.left->kind == EXPR_CT))) {
+		hash_resolve(&pctx, &deps, lhs);
+		if (reg_selector(lhs) ||
+		    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
 			const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
 
 			if (lhs->kind == EXPR_BINOP) {

@@ -360,6 +360,68 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 	return 0;
 }
 
+static int fib_eval(struct eval_ctx *ctx, struct expr *f)
+{
+	unsigned int fl = f->fib.flags;
+
+	if (ctx->family == NFPROTO_ARP || ctx->family == NFPROTO_BRIDGE)
+		return err(ctx, &f->loc, "fib is not available in the %s family",
+			   family_name(ctx->family));
+	if (!(fl & (NFTA_FIB_F_SADDR | NFTA_FIB_F_DADDR)))
+		return err(ctx, &f->loc, "fib needs saddr or daddr to look up");
+	if ((fl & NFTA_FIB_F_SADDR) && (fl & NFTA_FIB_F_DADDR))
+		return err(ctx, &f->loc, "fib looks up saddr or daddr, not both");
+	if ((fl & NFTA_FIB_F_IIF) && (fl & NFTA_FIB_F_OIF))
+		return err(ctx, &f->loc, "fib takes iif or oif, not both");
+	return 0;
+}
+
+static int rt_eval(struct eval_ctx *ctx, struct expr *r)
+{
+	if (rt_expr_family(r, ctx->family) == 0)
+		return 0;
+	if (!r->rt.family_given)
+		return err(ctx, &r->loc,
+			   "rt nexthop is ambiguous in family %s: say rt ip nexthop or rt ip6 nexthop",
+			   family_name(ctx->family));
+	return err(ctx, &r->loc, "rt %s nexthop cannot be used in family %s",
+		   r->rt.key == NFT_RT_NEXTHOP6 ? "ip6" : "ip",
+		   family_name(ctx->family));
+}
+
+static int socket_eval(struct eval_ctx *ctx, struct expr *s)
+{
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    ctx->family != NFPROTO_INET)
+		return err(ctx, &s->loc, "socket is only available in the ip, ip6 and inet families");
+	return 0;
+}
+
+/* the key is loaded from the second register on */
+static int hash_eval(struct eval_ctx *ctx, struct expr *h)
+{
+	if (!h->hash.expr)
+		return 0;
+	if (expr_eval(ctx, &h->hash.expr) < 0)
+		return -1;
+	if (div_round_up(h->hash.expr->len, 32) > NFT_REG32_COUNT - 4)
+		return err(ctx, &h->hash.expr->loc,
+			   "the hashed expression is longer than %u bytes",
+			   (NFT_REG32_COUNT - 4) * 4);
+	return 0;
+}
+
+/* "fib daddr oif missing": whether there is a route, not which one */
+static void fib_present(struct expr *lhs, const struct expr *rhs)
+{
+	if (lhs->kind != EXPR_FIB || rhs->kind != EXPR_SYMBOL || rhs->sym.quoted ||
+	    (lhs->fib.result != NFT_FIB_RESULT_OIF &&
+	     lhs->fib.result != NFT_FIB_RESULT_OIFNAME))
+		return;
+	if (!strcmp(rhs->sym.str, "exists") || !strcmp(rhs->sym.str, "missing"))
+		fib_expr_present(lhs);
+}
+
 /* --- constants ---------------------------------------------------------- */
 
 static struct var *var_lookup(struct eval_ctx *ctx, const char *name)
@@ -1140,6 +1202,7 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (expr_eval(ctx, &rel->op.left) < 0)
 		return -1;
 	lhs = rel->op.left;
+	fib_present(lhs, rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
 	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK) {
@@ -1242,6 +1305,16 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return meta_eval(ctx, x);
 	case EXPR_CT:
 		return ct_eval(ctx, x);
+	case EXPR_FIB:
+		return fib_eval(ctx, x);
+	case EXPR_RT:
+		return rt_eval(ctx, x);
+	case EXPR_SOCKET:
+		return socket_eval(ctx, x);
+	case EXPR_HASH:
+		return hash_eval(ctx, x);
+	case EXPR_NUMGEN:
+		return 0;
 	case EXPR_RELATIONAL:
 		return relational_eval(ctx, e);
 	case EXPR_BINOP:
@@ -1281,8 +1354,7 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 {
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
-	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+	if (expr_is_selector(*val) || (*val)->kind == EXPR_BINOP) {
 		/* a value taken from the packet: "ct mark set meta mark" */
 		const struct expr *v;
 
@@ -1316,6 +1388,16 @@ static int dev_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
 	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
 	expr_free(lhs);
+	if (ret < 0 || !s->fwd.addr)
+		return ret;
+	/* the next hop: an address of the family named after "fwd" */
+	lhs = expr_alloc(&internal_location, EXPR_VALUE,
+			 s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
+			 BYTEORDER_BIG, s->fwd.family == NFPROTO_IPV6 ? 128 : 32);
+	ret = rhs_eval(ctx, lhs, &s->fwd.addr);
+	expr_free(lhs);
+	if (ret == 0 && s->fwd.addr->kind != EXPR_VALUE)
+		return err(ctx, &s->fwd.addr->loc, "fwd needs a constant next hop address");
 	return ret;
 }
 

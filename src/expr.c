@@ -399,3 +399,22 @@ bool elem_is_interval(const struct expr *e)
 				return true;
 	return false;
 }
+
+bool expr_is_selector(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAYLOAD:
+	case EXPR_EXTHDR:
+	case EXPR_META:
+	case EXPR_CT:
+	case EXPR_RT:
+	case EXPR_FIB:
+	case EXPR_NUMGEN:
+	case EXPR_HASH:
+	case EXPR_SOCKET:
+	case EXPR_OSF:
+		return true;
+	default:
+		return false;
+	}
+}

@@ -145,6 +145,9 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
 		return bitmask_json(e);
+	/* exists / missing */
+	if (dt == &boolean_type)
+		return json_boolean(expr_value_u64(e) != 0);
 	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
 	    dt == &icmp6_type_type) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
@@ -153,8 +156,10 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 				return json_string(sym->name);
 		}
 	}
+	/* nft writes realms, named in rt_realms or not, as strings */
 	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
-	    dt == &ipaddr_type || dt == &ip6addr_type || e->len > 64)
+	    dt == &ipaddr_type || dt == &ip6addr_type || dt == &realm_type ||
+	    e->len > 64)
 		return text_of(e, jc->octx);
 	/*
 	 * Anything else is a number unless its text form says otherwise
@@ -166,6 +171,19 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 		return json_integer(expr_value_u64(e));
 	}
 	return s;
+}
+
+/* { "fib": { "result": "oif", "flags": [ "saddr", "iif" ] } } */
+static json_t *fib_json(const struct expr *e)
+{
+	json_t *flags = json_array();
+
+	for (unsigned int b = 0; fib_flag_name(b); b++)
+		if (e->fib.flags & (1u << b))
+			json_array_append_new(flags, json_string(fib_flag_name(b)));
+	return wrap("fib", obj_set(wrap("result",
+					json_string(fib_result_name(e->fib.result))),
+				   "flags", flags));
 }
 
 static void value_minus_one(struct expr *v)
@@ -349,11 +367,31 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_SET_ELEM:
 		return elem_json(e, jc);
 	case EXPR_EXTHDR:	return unsupported(jc, "an extension header or tcp option");
-	case EXPR_RT:		return unsupported(jc, "rt");
-	case EXPR_FIB:		return unsupported(jc, "fib");
-	case EXPR_NUMGEN:	return unsupported(jc, "numgen");
-	case EXPR_HASH:		return unsupported(jc, "hash");
-	case EXPR_SOCKET:	return unsupported(jc, "socket");
+	case EXPR_RT:
+		o = wrap("key", json_string(rt_template(e->rt.key)->name));
+		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
+			o = obj_set(o, "family", json_string(e->rt.key == NFT_RT_NEXTHOP6 ?
+							     "ip6" : "ip"));
+		return wrap("rt", o);
+	case EXPR_FIB:
+		return fib_json(e);
+	case EXPR_NUMGEN:
+		o = wrap("mode", json_string(numgen_type_name(e->numgen.type)));
+		o = obj_set(o, "mod", json_integer(e->numgen.mod));
+		o = obj_set(o, "offset", json_integer(e->numgen.offset));
+		return wrap("numgen", o);
+	case EXPR_HASH:
+		o = wrap("mod", json_integer(e->hash.mod));
+		if (e->hash.seed_set)
+			o = obj_set(o, "seed", json_integer(e->hash.seed));
+		if (e->hash.offset)
+			o = obj_set(o, "offset", json_integer(e->hash.offset));
+		if (e->hash.expr)
+			o = obj_set(o, "expr", expr_json(e->hash.expr, jc));
+		return wrap(hash_type_name(e->hash.type), o);
+	case EXPR_SOCKET:
+		return wrap("socket", wrap("key",
+			json_string(socket_template(e->socket.key)->name)));
 	case EXPR_OSF:		return unsupported(jc, "osf");
 	default:		return unsupported(jc, "this expression");
 	}
@@ -678,7 +716,7 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
 	const struct meta_template *mt;
 	const struct ct_template *ct;
-	json_t *key;
+	json_t *key, *o;
 
 	switch (s->kind) {
 	case STMT_EXPRESSION:
@@ -717,8 +755,17 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return wrap("mangle", obj_set(wrap("key", wrap("ct", key)), "value",
 			register_value_json(s->ct.expr, ct->dtype, ct->byteorder, jc)));
 	case STMT_FWD:
-		return wrap("fwd", wrap("dev",
-			register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
+		o = wrap("dev", register_value_json(s->fwd.dev, &ifindex_type,
+						    BYTEORDER_HOST, jc));
+		if (s->fwd.addr) {
+			bool ip6 = s->fwd.family == NFPROTO_IPV6;
+
+			o = obj_set(o, "family", json_string(ip6 ? "ip6" : "ip"));
+			o = obj_set(o, "addr", register_value_json(s->fwd.addr,
+					ip6 ? &ip6addr_type : &ipaddr_type,
+					BYTEORDER_BIG, jc));
+		}
+		return wrap("fwd", o);
 	case STMT_DUP:
 		/* nft writes the device of a netdev dup as its "addr" */
 		return wrap("dup", wrap("addr",

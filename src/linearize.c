@@ -155,6 +155,34 @@ static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
 	}
 }
 
+static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
+			unsigned int slot);
+
+/* jhash: the key goes to the register after the result, as nft puts it */
+static void hash_load(struct lin_ctx *ctx, const struct expr *e)
+{
+	uint32_t dreg = ctx->dreg;
+	struct nftnl_expr *x;
+
+	if (e->hash.expr)
+		key_load_at(ctx, e->hash.expr, 4);
+	ctx->dreg = dreg;
+	x = add_expr(ctx, "hash");
+	if (e->hash.expr) {
+		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_SREG, NFT_REG_2);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_LEN,
+				   div_round_up(e->hash.expr->len, 8));
+	}
+	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_DREG, dreg);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_MODULUS, e->hash.mod);
+	/* without a seed the kernel picks a random one */
+	if (e->hash.seed_set)
+		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_SEED, e->hash.seed);
+	if (e->hash.offset)
+		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_OFFSET, e->hash.offset);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_TYPE, e->hash.type);
+}
+
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
@@ -183,6 +211,38 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		if (e->ct.dir >= 0)
 			nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
 		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, ctx->dreg);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_RT:
+		x = add_expr(ctx, "rt");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_RT_KEY, e->rt.key);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_RT_DREG, ctx->dreg);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_FIB:
+		x = add_expr(ctx, "fib");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_DREG, ctx->dreg);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_RESULT, e->fib.result);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_FLAGS, e->fib.flags);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_SOCKET:
+		x = add_expr(ctx, "socket");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_KEY, e->socket.key);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, ctx->dreg);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_NUMGEN:
+		x = add_expr(ctx, "numgen");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_MODULUS, e->numgen.mod);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_TYPE, e->numgen.type);
+		if (e->numgen.offset)
+			nftnl_expr_set_u32(x, NFTNL_EXPR_NG_OFFSET, e->numgen.offset);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	case EXPR_HASH:
+		hash_load(ctx, e);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_BINOP: {
@@ -268,15 +328,20 @@ static uint32_t reg_of_slot(unsigned int slot)
 	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
 }
 
-/* loads a selector, or each part of a concatenation into adjacent slots */
-static void key_load(struct lin_ctx *ctx, const struct expr *key)
+/*
+ * Loads a selector, or each part of a concatenation into adjacent slots,
+ * starting at 32-bit slot @slot.
+ */
+static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
+			unsigned int slot)
 {
 	const struct expr *i;
-	unsigned int slot = 0;
 	struct load ld;
 
 	if (key->kind != EXPR_CONCAT) {
+		ctx->dreg = reg_of_slot(slot);
 		selector_load(ctx, key, 0, &ld);
+		ctx->dreg = REG_1;
 		return;
 	}
 	list_for_each_entry(i, &key->set.exprs, list) {
@@ -285,6 +350,11 @@ static void key_load(struct lin_ctx *ctx, const struct expr *key)
 		slot += div_round_up(i->len, 32);
 	}
 	ctx->dreg = REG_1;
+}
+
+static void key_load(struct lin_ctx *ctx, const struct expr *key)
+{
+	key_load_at(ctx, key, 0);
 }
 
 /* --- set elements --------------------------------------------------------- */
@@ -964,7 +1034,13 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_FWD:
 	case STMT_DUP:
 		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
-		if (s->kind == STMT_FWD) {
+		if (s->kind == STMT_FWD && s->fwd.addr) {
+			lin_immediate(ctx, NFT_REG_2, s->fwd.addr, BYTEORDER_BIG);
+			e = add_expr(ctx, "fwd");
+			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_ADDR, NFT_REG_2);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_NFPROTO, s->fwd.family);
+		} else if (s->kind == STMT_FWD) {
 			e = add_expr(ctx, "fwd");
 			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
 		} else {

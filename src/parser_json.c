@@ -399,6 +399,108 @@ static struct expr *selector_parse(struct jp *jp, const char *k, json_t *o,
 	return ct_expr_parse(loc, key, &kloc, dir, dir ? &dloc : NULL, jp->msgs);
 }
 
+/* { "fib": { "result": R, "flags": [ F, ... ] } }; flags may be one string */
+static struct expr *fib_parse(struct jp *jp, json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "result", "flags", NULL };
+	json_t *fl = json_is_object(o) ? json_object_get(o, "flags") : NULL;
+	json_t *one = fl && json_is_string(fl) ? fl : NULL, *f;
+	const char *result;
+	unsigned int flags = 0;
+	struct location rloc;
+
+	if (!json_is_object(o) || check_keys(jp, o, "fib", keys) < 0)
+		return jerr(jp, o, "fib: expected an object"), NULL;
+	result = get_str(jp, o, "result", true);
+	if (!result)
+		return NULL;
+	if (fl && !one && !json_is_array(fl))
+		return jerr(jp, fl, "fib: \"flags\" must be a string or an array"), NULL;
+	for (size_t n = 0; fl && n < (one ? 1 : json_array_size(fl)); n++) {
+		int bit;
+
+		f = one ? one : json_array_get(fl, n);
+		bit = json_is_string(f) ? fib_flag_lookup(json_string_value(f)) : -1;
+		if (bit < 0)
+			return jerr(jp, f, "unknown fib flag; expected saddr, daddr, mark, iif or oif"), NULL;
+		flags |= bit;
+	}
+	rloc = loc_of(jp, json_object_get(o, "result"));
+	return fib_expr_parse(loc, flags, result, &rloc, jp->msgs);
+}
+
+/* 1: found, 0: absent, -1: bad; the value must fit in 32 bits */
+static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
+{
+	int ret = get_u64(jp, o, key, res);
+
+	if (ret == 1 && *res > UINT32_MAX)
+		return jerr(jp, json_object_get(o, key),
+			    "property \"%s\" must fit in 32 bits", key);
+	return ret;
+}
+
+/* numgen, jhash and symhash */
+static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
+				 const struct location *loc)
+{
+	static const char *const ng_keys[] = { "mode", "mod", "offset", NULL };
+	static const char *const jhash_keys[] = { "mod", "seed", "offset", "expr", NULL };
+	static const char *const symhash_keys[] = { "mod", "offset", NULL };
+	bool ng = !strcmp(k, "numgen"), jhash = !strcmp(k, "jhash");
+	uint64_t mod = 0, seed = 0, offset = 0;
+	struct expr *key = NULL;
+	int has_seed = 0;
+
+	if (!json_is_object(o) ||
+	    check_keys(jp, o, k, ng ? ng_keys : jhash ? jhash_keys : symhash_keys) < 0)
+		return jerr(jp, o, "%s: expected an object", k), NULL;
+	if (get_u32(jp, o, "mod", &mod) != 1)
+		return jerr(jp, o, "%s: property \"mod\" is missing or bad", k), NULL;
+	if (get_u32(jp, o, "offset", &offset) < 0 ||
+	    (has_seed = get_u32(jp, o, "seed", &seed)) < 0)
+		return NULL;
+	if (ng) {
+		const char *mode = get_str(jp, o, "mode", true);
+		struct location mloc = loc_of(jp, json_object_get(o, "mode"));
+
+		return mode ? numgen_expr_parse(loc, mode, &mloc, mod, offset, jp->msgs) : NULL;
+	}
+	if (jhash) {
+		if (!json_object_get(o, "expr"))
+			return jerr(jp, o, "jhash: property \"expr\" is missing"), NULL;
+		key = expr_parse(jp, json_object_get(o, "expr"));
+		if (!key)
+			return NULL;
+	}
+	return hash_expr_parse(loc, jhash ? NFT_HASH_JENKINS : NFT_HASH_SYM, key,
+			       mod, has_seed == 1 ? (int64_t)seed : -1, offset,
+			       jp->msgs);
+}
+
+/* { "rt": { "key": K, "family": F } }, { "socket": { "key": K } } */
+static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
+				const struct location *loc)
+{
+	static const char *const rt_keys[] = { "key", "family", NULL };
+	static const char *const socket_keys[] = { "key", NULL };
+	bool rt = !strcmp(k, "rt");
+	const char *key, *family;
+	struct location kloc, floc;
+
+	if (!json_is_object(o) || check_keys(jp, o, k, rt ? rt_keys : socket_keys) < 0)
+		return jerr(jp, o, "%s: expected an object", k), NULL;
+	key = get_str(jp, o, "key", true);
+	if (!key)
+		return NULL;
+	kloc = loc_of(jp, json_object_get(o, "key"));
+	if (!rt)
+		return socket_expr_parse(loc, key, &kloc, jp->msgs);
+	family = get_str(jp, o, "family", false);
+	floc = loc_of(jp, json_object_get(o, "family"));
+	return rt_expr_parse(loc, family, &floc, key, &kloc, jp->msgs);
+}
+
 static struct expr *binop_parse(struct jp *jp, enum ops op, json_t *a,
 				const struct location *loc)
 {
@@ -525,6 +627,12 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return payload_parse(jp, v, &loc);
 	if (!strcmp(k, "meta") || !strcmp(k, "ct"))
 		return selector_parse(jp, k, v, &loc);
+	if (!strcmp(k, "fib"))
+		return fib_parse(jp, v, &loc);
+	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
+		return keyed_parse(jp, k, v, &loc);
+	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
+		return numgen_parse(jp, k, v, &loc);
 	for (unsigned int i = 0; i < array_size(binops); i++)
 		if (!strcmp(k, binops[i].name))
 			return binop_parse(jp, binops[i].op, v, &loc);
@@ -605,7 +713,9 @@ static struct expr *expr_parse(struct jp *jp, json_t *v)
 		return symbol_expr_alloc(&loc, buf, false);
 	case JSON_TRUE:
 	case JSON_FALSE:
-		return symbol_expr_alloc(&loc, json_is_true(v) ? "1" : "0", false);
+		/* nft writes the boolean type (exists / missing) as true / false */
+		return symbol_expr_alloc(&loc, json_is_true(v) ? "exists" : "missing",
+					 false);
 	case JSON_ARRAY:
 		return list_parse(jp, v, EXPR_LIST);
 	case JSON_OBJECT:
@@ -952,26 +1062,43 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
 			      const struct location *loc)
 {
-	static const char *const keys[] = { "dev", "addr", NULL };
+	static const char *const keys[] = { "dev", "addr", "family", NULL };
 	/* nft writes the device of a netdev dup as "addr", and reads both */
 	json_t *dev = json_is_object(o) ? json_object_get(o, "dev") : NULL;
+	json_t *addr = NULL;
+	const char *family = NULL;
 	struct stmt *s;
-	struct expr *e;
+	struct expr *e, *a = NULL;
 
 	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
 		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (!strcmp(k, "dup") && !dev)
+	if (!strcmp(k, "dup") && !dev) {
 		dev = json_object_get(o, "addr");
-	else if (json_object_get(o, "addr"))
-		return jerr(jp, json_object_get(o, "addr"),
-			    "%s to an address is not supported yet", k), NULL;
+	} else if ((addr = json_object_get(o, "addr"))) {
+		/* fwd ip|ip6 to ADDR device DEV */
+		if (strcmp(k, "fwd"))
+			return jerr(jp, addr, "%s to an address is not supported yet", k), NULL;
+		family = get_str(jp, o, "family", true);
+		if (!family)
+			return NULL;
+		if (strcmp(family, "ip") && strcmp(family, "ip6"))
+			return jerr(jp, json_object_get(o, "family"),
+				    "fwd: \"family\" must be ip or ip6"), NULL;
+	}
 	if (!dev)
 		return jerr(jp, o, "%s: property \"dev\" is missing", k), NULL;
-	e = expr_parse(jp, dev);
-	if (!e)
+	if (addr && !(a = expr_parse(jp, addr)))
 		return NULL;
+	e = expr_parse(jp, dev);
+	if (!e) {
+		expr_free(a);
+		return NULL;
+	}
 	s = stmt_alloc(loc, !strcmp(k, "fwd") ? STMT_FWD : STMT_DUP);
 	s->fwd.dev = e;
+	s->fwd.addr = a;
+	if (a)
+		s->fwd.family = strcmp(family, "ip6") ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	return s;
 }
 

@@ -64,6 +64,21 @@ bool range_is_prefix(const struct expr *r, unsigned int *plen)
 	return p < bits;
 }
 
+/* "fib saddr . iif oif": the lookup flags, then the result */
+static void fib_print(const struct expr *e, FILE *f)
+{
+	const char *sep = " ";
+
+	fprintf(f, "fib");
+	for (unsigned int b = 0; fib_flag_name(b); b++) {
+		if (!(e->fib.flags & (1u << b)))
+			continue;
+		fprintf(f, "%s%s", sep, fib_flag_name(b));
+		sep = " . ";
+	}
+	fprintf(f, " %s", fib_result_name(e->fib.result));
+}
+
 /* set element ranges arrive with an exclusive end: print them inclusive */
 static void range_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
@@ -134,6 +149,38 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fprintf(f, "ct %s%s", fam, name);
 		break;
 	}
+	case EXPR_RT:
+		/* nft names the family of a next hop */
+		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
+			fprintf(f, "rt %s nexthop",
+				e->rt.key == NFT_RT_NEXTHOP6 ? "ip6" : "ip");
+		else
+			fprintf(f, "rt %s", rt_template(e->rt.key)->name);
+		break;
+	case EXPR_FIB:
+		fib_print(e, f);
+		break;
+	case EXPR_SOCKET:
+		fprintf(f, "socket %s", socket_template(e->socket.key)->name);
+		break;
+	case EXPR_NUMGEN:
+		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),
+			e->numgen.mod);
+		if (e->numgen.offset)
+			fprintf(f, " offset %u", e->numgen.offset);
+		break;
+	case EXPR_HASH:
+		fprintf(f, "%s", hash_type_name(e->hash.type));
+		if (e->hash.expr) {
+			fputc(' ', f);
+			expr_print(e->hash.expr, o, f);
+		}
+		fprintf(f, " mod %u", e->hash.mod);
+		if (e->hash.seed_set)
+			fprintf(f, " seed 0x%x", e->hash.seed);
+		if (e->hash.offset)
+			fprintf(f, " offset %u", e->hash.offset);
+		break;
 	case EXPR_BINOP:
 		expr_print(e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
@@ -466,7 +513,17 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		break;
 	case STMT_FWD:
 	case STMT_DUP:
-		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
+		fprintf(f, "%s ", s->kind == STMT_FWD ? "fwd" : "dup");
+		if (s->fwd.addr) {
+			bool ip6 = s->fwd.family == NFPROTO_IPV6;
+
+			fprintf(f, "%s to ", ip6 ? "ip6" : "ip");
+			register_value_print(s->fwd.addr, ip6 ? &ip6addr_type : &ipaddr_type,
+					     BYTEORDER_BIG, o, f);
+			fprintf(f, " device ");
+		} else {
+			fprintf(f, "to ");
+		}
 		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
 		break;
 	case STMT_NAT: {
