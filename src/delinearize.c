@@ -248,6 +248,11 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 	}
 	r = range_expr_alloc(&internal_location, raw_value(from, l1),
 			     raw_value(to, l2));
+	if (ctx->hton[reg_index(sreg)]) {
+		/* as in delin_cmp: the bounds are big endian already */
+		r->range.left->flags |= EXPR_F_BOOLEAN;
+		r->range.right->flags |= EXPR_F_BOOLEAN;
+	}
 	add_stmt(ctx, match_stmt_alloc(&internal_location,
 				       relational_expr_alloc(&internal_location,
 							     nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ? OP_NEQ : OP_EQ,
