@@ -554,6 +554,13 @@ static const struct symbol igmp_type_syms[] = {
 	{ NULL, 0 },
 };
 
+static const struct symbol dccp_pkttype_syms[] = {
+	{ "request", 0 }, { "response", 1 }, { "data", 2 }, { "ack", 3 },
+	{ "dataack", 4 }, { "closereq", 5 }, { "close", 6 }, { "reset", 7 },
+	{ "sync", 8 }, { "syncack", 9 },
+	{ NULL, 0 },
+};
+
 static const struct symbol day_syms[] = {
 	{ "Sunday", 0 }, { "Monday", 1 }, { "Tuesday", 2 }, { "Wednesday", 3 },
 	{ "Thursday", 4 }, { "Friday", 5 }, { "Saturday", 6 },
@@ -617,7 +624,7 @@ DT(tcp_flag_type, TYPE_TCP_FLAG, "tcp_flag", "TCP flag", &bitmask_type,
    BYTEORDER_BIG, 8, DTYPE_F_BITMASK, tcp_flag_syms, integer_parse,
    hex_print);
 DT(dccp_pkttype_type, TYPE_DCCP_PKTTYPE, "dccp_pkttype", "DCCP packet type",
-   &integer_type, BYTEORDER_INVALID, 4, 0, NULL, integer_parse,
+   &integer_type, BYTEORDER_BIG, 4, 0, dccp_pkttype_syms, integer_parse,
    integer_print);
 DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
    &integer_type, BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
