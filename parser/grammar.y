@@ -99,6 +99,34 @@ static int nat_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/*
+ * tcp options belong to tcp and chunks to sctp; "rt" names both the
+ * routing header ("rt type") and the route of the packet ("rt mtu").
+ */
+static struct expr *exthdr_grammar_expr(struct parser_state *state,
+					const struct location *loc,
+					const char *proto,
+					const struct location *ploc,
+					unsigned int op, const char *name,
+					const struct location *nloc,
+					const char *field,
+					const struct location *floc)
+{
+	const char *want = op == NFT_EXTHDR_OP_TCPOPT ? "tcp" : "sctp";
+	int key;
+
+	if (proto && strcmp(proto, want)) {
+		error_queue(state->msgs, ploc, "%s has no %s; %s has",
+			    proto, op == NFT_EXTHDR_OP_TCPOPT ? "options" : "chunks",
+			    want);
+		return NULL;
+	}
+	if (op == NFT_EXTHDR_OP_IPV6 && !strcmp(name, "rt") && field &&
+	    (key = rt_key_lookup(field)) >= 0)
+		return rt_expr_alloc(loc, key);
+	return exthdr_expr_parse(loc, op, name, nloc, field, floc, state->msgs);
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -199,6 +227,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
+%token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
+%token <string> EXISTS "exists" MISSING "missing"
+%token <string> EXTHDR_NAME "extension header"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -211,7 +242,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key
+%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt
+%type <expr> exthdr_expr exthdr_presence
+%type <string> exthdr_field
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
@@ -1045,6 +1078,7 @@ stmt			:	match_stmt
 			|	reject_stmt
 			|	meta_stmt
 			|	payload_stmt
+			|	exthdr_stmt
 			|	ct_stmt
 			|	fwd_stmt
 			|	dup_stmt
@@ -1387,6 +1421,15 @@ payload_stmt		:	payload_expr SET stmt_value
 			}
 			;
 
+exthdr_stmt		:	exthdr_expr SET stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_EXTHDR);
+				$$->payload.expr = $1;
+				$$->payload.val = $3;
+				free($2);
+			}
+			;
+
 ct_stmt			:	ct_expr SET stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_CT);
@@ -1548,6 +1591,18 @@ relational_expr		:	expr rhs_expr
 			{
 				$$ = relational_expr_alloc(&@$, $2, $1, $3);
 			}
+			|	exthdr_presence EXISTS
+			{
+				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
+							   symbol_expr_alloc(&@2, $2, false));
+				free($2);
+			}
+			|	exthdr_presence MISSING
+			{
+				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
+							   symbol_expr_alloc(&@2, $2, false));
+				free($2);
+			}
 			;
 
 relop			:	EQ	{ $$ = OP_EQ; }
@@ -1607,6 +1662,64 @@ primary_expr		:	selector_expr
 selector_expr		:	payload_expr
 			|	meta_expr
 			|	ct_expr
+			|	exthdr_expr
+			;
+
+/* "tcp option maxseg size", "sctp chunk init flags", "frag id", "rt mtu" */
+exthdr_expr		:	HDR OPTION STRING exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, $4, &@4);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR CHUNK STRING exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_SCTP, $3, &@3, $4, &@4);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	EXTHDR_NAME exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, NULL, NULL,
+							 NFT_EXTHDR_OP_IPV6, $1, &@1, $2, &@2);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+/* "tcp option sack-perm", "exthdr frag": only before exists or missing */
+exthdr_presence		:	HDR OPTION STRING
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, NULL, NULL);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR CHUNK STRING
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_SCTP, $3, &@3, NULL, NULL);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	EXTHDR EXTHDR_NAME
+			{
+				$$ = exthdr_grammar_expr(state, &@$, NULL, NULL,
+							 NFT_EXTHDR_OP_IPV6, $2, &@2, NULL, NULL);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+exthdr_field		:	STRING | TYPE | SIZE | FLAGS
 			;
 
 payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER

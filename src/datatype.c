@@ -370,6 +370,13 @@ static void hex_print(const struct expr *e, const struct output_ctx *o,
 		(unsigned long long)expr_value_u64(e));
 }
 
+/* nft's plain bitmask fields (comp flags): hex without leading zeros */
+static void hex_short_print(const struct expr *e, const struct output_ctx *o,
+			    FILE *f)
+{
+	fprintf(f, "0x%llx", (unsigned long long)expr_value_u64(e));
+}
+
 static void string_print(const struct expr *e, const struct output_ctx *o,
 			 FILE *f)
 {
@@ -561,6 +568,18 @@ static const struct symbol dccp_pkttype_syms[] = {
 	{ NULL, 0 },
 };
 
+static const struct symbol mh_type_syms[] = {
+	{ "binding-refresh-request", 0 }, { "home-test-init", 1 },
+	{ "careof-test-init", 2 }, { "home-test", 3 }, { "careof-test", 4 },
+	{ "binding-update", 5 }, { "binding-acknowledgement", 6 },
+	{ "binding-error", 7 }, { "fast-binding-update", 8 },
+	{ "fast-binding-acknowledgement", 9 },
+	{ "fast-binding-advertisement", 10 },
+	{ "experimental-mobility-header", 11 },
+	{ "home-agent-switch-message", 12 },
+	{ NULL, 0 },
+};
+
 static const struct symbol day_syms[] = {
 	{ "Sunday", 0 }, { "Monday", 1 }, { "Tuesday", 2 }, { "Wednesday", 3 },
 	{ "Thursday", 4 }, { "Friday", 5 }, { "Saturday", 6 },
@@ -584,6 +603,8 @@ DT(integer_type, TYPE_INTEGER, "integer", "integer", NULL,
    BYTEORDER_HOST, 0, 0, NULL, integer_parse, integer_print);
 DT(bitmask_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
    BYTEORDER_HOST, 0, DTYPE_F_BITMASK, NULL, integer_parse, hex_print);
+DT(hexflags_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
+   BYTEORDER_BIG, 0, 0, NULL, integer_parse, hex_short_print);
 DT(string_type, TYPE_STRING, "string", "string", NULL,
    BYTEORDER_HOST, 0, 0, NULL, string_parse, string_print);
 DT(ifname_type, TYPE_IFNAME, "ifname", "network interface name",
@@ -627,7 +648,8 @@ DT(dccp_pkttype_type, TYPE_DCCP_PKTTYPE, "dccp_pkttype", "DCCP packet type",
    &integer_type, BYTEORDER_BIG, 4, 0, dccp_pkttype_syms, integer_parse,
    integer_print);
 DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
-   &integer_type, BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_BIG, 8, 0, mh_type_syms, integer_parse,
+   integer_print);
 DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
    BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
 DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,

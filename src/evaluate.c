@@ -39,6 +39,9 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		       struct expr *x, bool want_map);
 
+static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
+			   struct expr **val);
+
 /* a check is one line: queue the error, return -1 */
 #define err(ctx, loc, ...) error_queue((ctx)->msgs, loc, __VA_ARGS__)
 
@@ -318,6 +321,35 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	default:
 		return 0;
 	}
+}
+
+/* tcp options and sctp chunks need no dependency: the kernel checks */
+static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
+{
+	if (x->exthdr.op != NFT_EXTHDR_OP_IPV6)
+		return 0;
+	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
+		return err(ctx, &x->loc,
+			   "ipv6 extension headers cannot be matched in family %s",
+			   family_name(ctx->family));
+	return nh_dep(ctx, x, &proto_ip6);
+}
+
+static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *x = s->payload.expr;
+
+	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
+		return err(ctx, &x->loc, "only tcp option fields can be set");
+	if (!x->exthdr.tmpl)
+		return err(ctx, &x->loc, "tcp option %s: name the field to set",
+			   x->exthdr.desc->name);
+	if (x->exthdr.offset % 8 || x->len % 8)
+		return err(ctx, &x->loc,
+			   "tcp option %s %s is not a whole number of bytes and cannot be set",
+			   x->exthdr.desc->name, x->exthdr.tmpl->name);
+	ctx->stmt = s;
+	return value_stmt_eval(ctx, x, &s->payload.val);
 }
 
 static int meta_eval(struct eval_ctx *ctx, struct expr *m)
@@ -1219,6 +1251,10 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return meta_eval(ctx, x);
 	case EXPR_CT:
 		return ct_eval(ctx, x);
+	case EXPR_EXTHDR:
+		return exthdr_eval(ctx, x);
+	case EXPR_RT:
+		return 0;
 	case EXPR_RELATIONAL:
 		return relational_eval(ctx, e);
 	case EXPR_BINOP:
@@ -1259,7 +1295,8 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
 	if ((*val)->kind == EXPR_PAYLOAD || (*val)->kind == EXPR_META ||
-	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP) {
+	    (*val)->kind == EXPR_CT || (*val)->kind == EXPR_BINOP ||
+	    (*val)->kind == EXPR_EXTHDR || (*val)->kind == EXPR_RT) {
 		/* a value taken from the packet: "ct mark set meta mark" */
 		const struct expr *v;
 
@@ -1461,6 +1498,8 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return -1;
 		ctx->stmt = s;
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
+	case STMT_EXTHDR:
+		return exthdr_stmt_eval(ctx, s);
 	case STMT_FWD:
 	case STMT_DUP:
 		return dev_stmt_eval(ctx, s);

@@ -36,6 +36,26 @@ static bool meta_bare(unsigned int key)
 	return false;
 }
 
+/* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
+static void exthdr_print(const struct expr *e, FILE *f)
+{
+	const char *name = e->exthdr.desc ? e->exthdr.desc->name : "unknown";
+
+	switch (e->exthdr.op) {
+	case NFT_EXTHDR_OP_TCPOPT:
+		fprintf(f, "tcp option %s", name);
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		fprintf(f, "sctp chunk %s", name);
+		break;
+	default:
+		fprintf(f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
+		break;
+	}
+	if (e->exthdr.tmpl)
+		fprintf(f, " %s", e->exthdr.tmpl->name);
+}
+
 static void value_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
 {
@@ -113,6 +133,12 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		else
 			fprintf(f, "%s %s", e->payload.desc->name,
 				e->payload.tmpl->name);
+		break;
+	case EXPR_EXTHDR:
+		exthdr_print(e, f);
+		break;
+	case EXPR_RT:
+		fprintf(f, "rt %s", rt_template(e->rt.key)->name);
 		break;
 	case EXPR_META:
 		if (meta_bare(e->meta.key))
@@ -460,6 +486,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
 	case STMT_PAYLOAD:
+	case STMT_EXTHDR:
 		expr_print(s->payload.expr, o, f);
 		fprintf(f, " set ");
 		expr_print(s->payload.val, o, f);
