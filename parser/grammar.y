@@ -228,7 +228,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
-%token <string> EXISTS "exists" MISSING "missing"
+%token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
 %token <string> EXTHDR_NAME "extension header"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
@@ -242,7 +242,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <num> nat_type
@@ -1084,6 +1084,7 @@ stmt			:	match_stmt
 			|	dup_stmt
 			|	nat_stmt
 			|	notrack_stmt
+			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
 			;
@@ -1438,6 +1439,31 @@ ct_stmt			:	ct_expr SET stmt_value
 				$$->ct.expr = $3;
 				expr_free($1);
 				free($2);
+			}
+			;
+
+/* "tproxy to :80", "tproxy ip to 10.0.0.1:80", "tproxy ip6 to [::1]:80" */
+tproxy_stmt		:	TPROXY TO nat_addr
+			{
+				$$ = $3;
+				$$->kind = STMT_TPROXY;
+				$$->loc = @$;
+				free($1); free($2);
+			}
+			|	TPROXY HDR TO nat_addr
+			{
+				$$ = $4;
+				$$->kind = STMT_TPROXY;
+				$$->loc = @$;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($1); free($2); free($3);
+			}
+			|	TPROXY TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_TPROXY);
+				$$->nat.proto = $4;
+				free($1); free($2);
 			}
 			;
 

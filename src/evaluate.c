@@ -1387,6 +1387,52 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/* the port is in the transport header the rule matched before */
+static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	const struct datatype *dt;
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    ctx->family != NFPROTO_INET)
+		return err(ctx, &s->loc, "tproxy is not supported in family %s",
+			   family_name(ctx->family));
+	if (!ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+		return err(ctx, &s->loc,
+			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
+	if (s->nat.family && ctx->family != NFPROTO_INET &&
+	    s->nat.family != ctx->family)
+		return err(ctx, &s->loc, "tproxy %s is not valid in family %s",
+			   s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6",
+			   family_name(ctx->family));
+	if (ctx->family != NFPROTO_INET)
+		s->nat.family = ctx->family;
+	if (s->nat.proto) {
+		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+					  BYTEORDER_BIG, 16, NULL);
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+		expr_free(lhs);
+		if (ret < 0)
+			return -1;
+		if (s->nat.proto->kind != EXPR_VALUE)
+			return err(ctx, &s->nat.proto->loc, "tproxy takes a single port");
+	}
+	if (!s->nat.addr)
+		return 0;
+	if (!s->nat.family)
+		return err(ctx, &s->loc,
+			   "tproxy to an address in the inet family needs the address family: tproxy ip to ..., tproxy ip6 to ...");
+	dt = s->nat.family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+				  dt->size, NULL);
+	ret = rhs_eval(ctx, lhs, &s->nat.addr);
+	expr_free(lhs);
+	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE)
+		return err(ctx, &s->nat.addr->loc, "tproxy takes a single address");
+	return ret;
+}
+
 static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt;
@@ -1505,6 +1551,8 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return dev_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
+	case STMT_TPROXY:
+		return tproxy_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
 	default:

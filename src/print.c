@@ -56,6 +56,49 @@ static void exthdr_print(const struct expr *e, FILE *f)
 		fprintf(f, " %s", e->exthdr.tmpl->name);
 }
 
+/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80": nat and tproxy */
+static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
+			   FILE *f)
+{
+	if (s->nat.addr && s->nat.print_family)
+		fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
+	if (s->nat.addr) {
+		const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+					    &ip6addr_type : &ipaddr_type;
+		struct expr *a = expr_clone(s->nat.addr);
+
+		if (a->kind == EXPR_RANGE) {
+			a->range.left->dtype = dt;
+			a->range.right->dtype = dt;
+		} else {
+			a->dtype = dt;
+		}
+		fprintf(f, " to ");
+		/* an ip6 address before a port goes in brackets */
+		if (s->nat.proto && dt == &ip6addr_type) {
+			fputc('[', f);
+			expr_print(a, o, f);
+			fputc(']', f);
+		} else {
+			expr_print(a, o, f);
+		}
+		expr_free(a);
+	}
+	if (s->nat.proto) {
+		struct expr *p = expr_clone(s->nat.proto);
+
+		if (p->kind == EXPR_RANGE) {
+			p->range.left->dtype = &inet_service_type;
+			p->range.right->dtype = &inet_service_type;
+		} else {
+			p->dtype = &inet_service_type;
+		}
+		fprintf(f, "%s:", s->nat.addr ? "" : " to ");
+		expr_print(p, o, f);
+		expr_free(p);
+	}
+}
+
 static void value_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
 {
@@ -496,6 +539,10 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "%s to ", s->kind == STMT_FWD ? "fwd" : "dup");
 		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
 		break;
+	case STMT_TPROXY:
+		fprintf(f, "tproxy");
+		nat_args_print(s, o, f);
+		break;
 	case STMT_NAT: {
 		static const char *const names[] = {
 			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
@@ -503,43 +550,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		};
 
 		fprintf(f, "%s", names[s->nat.type]);
-		if (s->nat.addr && s->nat.print_family)
-			fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
-		if (s->nat.addr) {
-			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-						    &ip6addr_type : &ipaddr_type;
-			struct expr *a = expr_clone(s->nat.addr);
-
-			if (a->kind == EXPR_RANGE) {
-				a->range.left->dtype = dt;
-				a->range.right->dtype = dt;
-			} else {
-				a->dtype = dt;
-			}
-			fprintf(f, " to ");
-			/* an ip6 address before a port goes in brackets */
-			if (s->nat.proto && dt == &ip6addr_type) {
-				fputc('[', f);
-				expr_print(a, o, f);
-				fputc(']', f);
-			} else {
-				expr_print(a, o, f);
-			}
-			expr_free(a);
-		}
-		if (s->nat.proto) {
-			struct expr *p = expr_clone(s->nat.proto);
-
-			if (p->kind == EXPR_RANGE) {
-				p->range.left->dtype = &inet_service_type;
-				p->range.right->dtype = &inet_service_type;
-			} else {
-				p->dtype = &inet_service_type;
-			}
-			fprintf(f, "%s:", s->nat.addr ? "" : " to ");
-			expr_print(p, o, f);
-			expr_free(p);
-		}
+		nat_args_print(s, o, f);
 		if (s->nat.flags) {
 			static const struct {
 				uint32_t	flag;
