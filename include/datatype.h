@@ -37,6 +37,7 @@ struct symbol {
 #define DTYPE_F_BITMASK		0x1	/* values combine with ',' and print as a list */
 #define DTYPE_F_PREFIX		0x2	/* prefixes print as a/n */
 #define DTYPE_F_HEXSYMS		0x4	/* describe lists the symbols in hex */
+#define DTYPE_F_QUOTED		0x8	/* symbols print quoted: "Monday" */
 
 /**
  * struct datatype - how a value is read from text and printed back
@@ -77,7 +78,7 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 	icmpx_code_type, devgroup_type, dscp_type, ecn_type, fib_addr_type,
 	boolean_type, ct_event_type, ifname_type, igmp_type_type,
 	date_type, hour_type, day_type, cgroupv2_type, ipsec_dir_type,
-	frag_off_type, ip_version_type, sctp_chunk_type;
+	frag_off_type, ip_version_type, sctp_chunk_type, hexflags_type;
 
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);

@@ -49,16 +49,41 @@ const struct proto_desc *proto_by_id(enum proto_base base, unsigned int id);
 const char *proto_base_name(enum proto_base base);
 const char *proto_base_token(enum proto_base base);
 
-/* ipv6 extension headers and tcp options */
+#define EXTHDR_FIELDS_MAX	12
+
+/**
+ * struct exthdr_desc - an ipv6 extension header, tcp option or sctp chunk
+ * @type:	next-header value, option kind or chunk type
+ * @op:		NFT_EXTHDR_OP_IPV6, _TCPOPT or _SCTP
+ */
 struct exthdr_desc {
 	const char		*name;
 	unsigned int		type;
-	unsigned int		op;	/* NFT_EXTHDR_OP_IPV6 / _TCPOPT */
-	struct proto_field	fields[8];
+	unsigned int		op;
+	struct proto_field	fields[EXTHDR_FIELDS_MAX];
 };
 
 const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name);
+/* the first header of @op with @type: the name a listing shows */
 const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type);
+const struct proto_field *exthdr_field_lookup(const struct exthdr_desc *d,
+					      const char *name);
+/* the field @len bits long at bit @offset of a header of @op and @type */
+const struct proto_field *exthdr_field_at(unsigned int op, unsigned int type,
+					  unsigned int offset, unsigned int len,
+					  const struct exthdr_desc **desc);
+const char *exthdr_op_name(unsigned int op);
+/* @f NULL: a presence test ("exists", "missing") */
+struct expr *exthdr_expr_alloc(const struct location *loc,
+			       const struct exthdr_desc *d,
+			       const struct proto_field *f);
+struct expr *exthdr_raw_alloc(unsigned int op, unsigned int type,
+			      unsigned int offset, unsigned int len,
+			      unsigned int flags);
+struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
+			       const char *name, const struct location *nloc,
+			       const char *field, const struct location *floc,
+			       struct list_head *msgs);
 
 /* meta keys */
 struct meta_template {

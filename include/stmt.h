@@ -21,6 +21,7 @@ enum stmt_kind {
 	STMT_FWD,
 	STMT_DUP,
 	STMT_NAT,
+	STMT_TPROXY,		/* its addr, proto (port) and family in nat */
 	STMT_SET,		/* add|update|delete @set { key ... } */
 };
 

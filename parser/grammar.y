@@ -113,6 +113,43 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/* tcp options belong to tcp and chunks to sctp */
+static struct expr *exthdr_grammar_expr(struct parser_state *state,
+					const struct location *loc,
+					const char *proto,
+					const struct location *ploc,
+					unsigned int op, const char *name,
+					const struct location *nloc,
+					const char *field,
+					const struct location *floc)
+{
+	const char *want = op == NFT_EXTHDR_OP_TCPOPT ? "tcp" : "sctp";
+
+	if (proto && strcmp(proto, want)) {
+		error_queue(state->msgs, ploc, "%s has no %s; %s has",
+			    proto, op == NFT_EXTHDR_OP_TCPOPT ? "options" : "chunks",
+			    want);
+		return NULL;
+	}
+	return exthdr_expr_parse(loc, op, name, nloc, field, floc, state->msgs);
+}
+
+/*
+ * "rt" names both the route of the packet ("rt mtu", rt.c) and the IPv6
+ * routing header ("rt type", exthdr.c): a field of the header wins.
+ */
+static struct expr *rt_grammar_expr(struct parser_state *state,
+				    const struct location *loc,
+				    const char *key, const struct location *kloc)
+{
+	const struct exthdr_desc *d = exthdr_lookup(NFT_EXTHDR_OP_IPV6, "rt");
+
+	if (d && exthdr_field_lookup(d, key))
+		return exthdr_expr_parse(loc, NFT_EXTHDR_OP_IPV6, "rt", loc,
+					 key, kloc, state->msgs);
+	return rt_expr_parse(loc, NULL, NULL, key, kloc, state->msgs);
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -213,6 +250,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
+%token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
+%token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
+%token <string> EXTHDR_NAME "extension header"
 %token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
@@ -228,7 +268,9 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key
+%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
+%type <expr> exthdr_expr exthdr_presence
+%type <string> exthdr_field
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
@@ -1066,11 +1108,13 @@ stmt			:	match_stmt
 			|	reject_stmt
 			|	meta_stmt
 			|	payload_stmt
+			|	exthdr_stmt
 			|	ct_stmt
 			|	fwd_stmt
 			|	dup_stmt
 			|	nat_stmt
 			|	notrack_stmt
+			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
 			;
@@ -1408,6 +1452,15 @@ payload_stmt		:	payload_expr SET stmt_value
 			}
 			;
 
+exthdr_stmt		:	exthdr_expr SET stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_EXTHDR);
+				$$->payload.expr = $1;
+				$$->payload.val = $3;
+				free($2);
+			}
+			;
+
 ct_stmt			:	ct_expr SET stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_CT);
@@ -1416,6 +1469,31 @@ ct_stmt			:	ct_expr SET stmt_value
 				$$->ct.expr = $3;
 				expr_free($1);
 				free($2);
+			}
+			;
+
+/* "tproxy to :80", "tproxy ip to 10.0.0.1:80", "tproxy ip6 to [::1]:80" */
+tproxy_stmt		:	TPROXY TO nat_addr
+			{
+				$$ = $3;
+				$$->kind = STMT_TPROXY;
+				$$->loc = @$;
+				free($1); free($2);
+			}
+			|	TPROXY HDR TO nat_addr
+			{
+				$$ = $4;
+				$$->kind = STMT_TPROXY;
+				$$->loc = @$;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($1); free($2); free($3);
+			}
+			|	TPROXY TO COLON basic_rhs_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_TPROXY);
+				$$->nat.proto = $4;
+				free($1); free($2);
 			}
 			;
 
@@ -1578,6 +1656,18 @@ relational_expr		:	expr rhs_expr
 			{
 				$$ = relational_expr_alloc(&@$, $2, $1, $3);
 			}
+			|	exthdr_presence EXISTS
+			{
+				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
+							   symbol_expr_alloc(&@2, $2, false));
+				free($2);
+			}
+			|	exthdr_presence MISSING
+			{
+				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
+							   symbol_expr_alloc(&@2, $2, false));
+				free($2);
+			}
 			;
 
 relop			:	EQ	{ $$ = OP_EQ; }
@@ -1642,6 +1732,72 @@ selector_expr		:	payload_expr
 			|	socket_expr
 			|	numgen_expr
 			|	hash_expr
+			|	exthdr_expr
+			;
+
+/* "tcp option maxseg size", "sctp chunk init flags", "frag id" */
+exthdr_expr		:	HDR OPTION STRING exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, $4, &@4);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR CHUNK STRING exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_SCTP, $3, &@3, $4, &@4);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	EXTHDR_NAME exthdr_field
+			{
+				$$ = exthdr_grammar_expr(state, &@$, NULL, NULL,
+							 NFT_EXTHDR_OP_IPV6, $1, &@1, $2, &@2);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+/* "tcp option sack-perm", "exthdr frag": only before exists or missing */
+exthdr_presence		:	HDR OPTION STRING
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, NULL, NULL);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR CHUNK STRING
+			{
+				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
+							 NFT_EXTHDR_OP_SCTP, $3, &@3, NULL, NULL);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			|	EXTHDR EXTHDR_NAME
+			{
+				$$ = exthdr_grammar_expr(state, &@$, NULL, NULL,
+							 NFT_EXTHDR_OP_IPV6, $2, &@2, NULL, NULL);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	EXTHDR RT
+			{
+				$$ = exthdr_grammar_expr(state, &@$, NULL, NULL,
+							 NFT_EXTHDR_OP_IPV6, $2, &@2, NULL, NULL);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+exthdr_field		:	STRING | TYPE | SIZE | FLAGS
 			;
 
 fib_expr		:	FIB fib_flags fib_result
@@ -1680,7 +1836,14 @@ fib_result		:	METAKEY
 
 rt_expr			:	RT word
 			{
-				$$ = rt_expr_parse(&@$, NULL, NULL, $2, &@2, state->msgs);
+				$$ = rt_grammar_expr(state, &@$, $2, &@2);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	RT TYPE
+			{
+				$$ = rt_grammar_expr(state, &@$, $2, &@2);
 				free($1); free($2);
 				if (!$$)
 					YYERROR;
@@ -1980,6 +2143,8 @@ primary_rhs_expr	:	symbol_value
 			;
 
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	EXISTS		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	MISSING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); }
 			|	HDR %prec HDR_SYM

@@ -9,6 +9,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ctx.h>
 #include <datatype.h>
@@ -255,6 +256,71 @@ static int ifindex_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/*
+ * meta hour and meta time hold UTC (seconds since midnight, nanoseconds
+ * since the epoch); rules are written and listed in local time, as nft does.
+ */
+static long local_utc_offset(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm))
+		return 0;
+	return tm.tm_gmtoff;
+}
+
+static int hour_parse(const struct datatype *dt, const char *s,
+		      struct expr *res, char *err, size_t errlen)
+{
+	unsigned int h, m, sec = 0;
+	long v;
+	int n = 0;
+
+	if ((sscanf(s, "%2u:%2u%n", &h, &m, &n) != 2 || s[n]) &&
+	    (sscanf(s, "%2u:%2u:%2u%n", &h, &m, &sec, &n) != 3 || s[n])) {
+		snprintf(err, errlen, "could not parse %s value \"%s\": HH:MM or HH:MM:SS expected",
+			 dt->desc, s);
+		return -1;
+	}
+	if (h > 23 || m > 59 || sec > 59) {
+		snprintf(err, errlen, "time of day \"%s\" out of range", s);
+		return -1;
+	}
+	v = ((long)h * 3600 + m * 60 + sec - local_utc_offset()) % 86400;
+	expr_value_set_u64(res, v < 0 ? v + 86400 : v);
+	return 0;
+}
+
+static int date_parse(const struct datatype *dt, const char *s,
+		      struct expr *res, char *err, size_t errlen)
+{
+	static const char *const formats[] = {
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d",
+	};
+	const char *end = NULL;
+	struct tm tm;
+	time_t t;
+
+	for (unsigned int i = 0; i < array_size(formats) && !(end && !*end); i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, formats[i], &tm);
+	}
+	if (!end || *end) {
+		snprintf(err, errlen, "could not parse %s value \"%s\": \"YYYY-MM-DD [HH:MM[:SS]]\" expected",
+			 dt->desc, s);
+		return -1;
+	}
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t < 0) {
+		snprintf(err, errlen, "date \"%s\" is before 1970", s);
+		return -1;
+	}
+	expr_value_set_u64(res, (uint64_t)t * 1000000000ULL);
+	return 0;
+}
+
 /* --- printers ---------------------------------------------------------- */
 
 static void integer_print(const struct expr *e, const struct output_ctx *o,
@@ -269,11 +335,46 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
 }
 
+static void hour_print(const struct expr *e, const struct output_ctx *o,
+		       FILE *f)
+{
+	long v = ((long)(expr_value_u64(e) % 86400) + local_utc_offset()) % 86400;
+
+	if (v < 0)
+		v += 86400;
+	fprintf(f, "\"%02ld:%02ld", v / 3600, v / 60 % 60);
+	if (v % 60)
+		fprintf(f, ":%02ld", v % 60);
+	fputc('"', f);
+}
+
+static void date_print(const struct expr *e, const struct output_ctx *o,
+		       FILE *f)
+{
+	time_t t = expr_value_u64(e) / 1000000000ULL;
+	char buf[64];
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm)) {
+		integer_print(e, o, f);
+		return;
+	}
+	fprintf(f, "\"%s\"", buf);
+}
+
 static void hex_print(const struct expr *e, const struct output_ctx *o,
 		      FILE *f)
 {
 	fprintf(f, "0x%0*llx", (int)expr_value_bytes(e) * 2,
 		(unsigned long long)expr_value_u64(e));
+}
+
+/* nft's plain bitmask fields (comp flags): hex without leading zeros */
+static void hex_short_print(const struct expr *e, const struct output_ctx *o,
+			    FILE *f)
+{
+	fprintf(f, "0x%llx", (unsigned long long)expr_value_u64(e));
 }
 
 static void string_print(const struct expr *e, const struct output_ctx *o,
@@ -469,6 +570,25 @@ static const struct symbol igmp_type_syms[] = {
 	{ NULL, 0 },
 };
 
+static const struct symbol dccp_pkttype_syms[] = {
+	{ "request", 0 }, { "response", 1 }, { "data", 2 }, { "ack", 3 },
+	{ "dataack", 4 }, { "closereq", 5 }, { "close", 6 }, { "reset", 7 },
+	{ "sync", 8 }, { "syncack", 9 },
+	{ NULL, 0 },
+};
+
+static const struct symbol mh_type_syms[] = {
+	{ "binding-refresh-request", 0 }, { "home-test-init", 1 },
+	{ "careof-test-init", 2 }, { "home-test", 3 }, { "careof-test", 4 },
+	{ "binding-update", 5 }, { "binding-acknowledgement", 6 },
+	{ "binding-error", 7 }, { "fast-binding-update", 8 },
+	{ "fast-binding-acknowledgement", 9 },
+	{ "fast-binding-advertisement", 10 },
+	{ "experimental-mobility-header", 11 },
+	{ "home-agent-switch-message", 12 },
+	{ NULL, 0 },
+};
+
 static const struct symbol day_syms[] = {
 	{ "Sunday", 0 }, { "Monday", 1 }, { "Tuesday", 2 }, { "Wednesday", 3 },
 	{ "Thursday", 4 }, { "Friday", 5 }, { "Saturday", 6 },
@@ -492,6 +612,8 @@ DT(integer_type, TYPE_INTEGER, "integer", "integer", NULL,
    BYTEORDER_HOST, 0, 0, NULL, integer_parse, integer_print);
 DT(bitmask_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
    BYTEORDER_HOST, 0, DTYPE_F_BITMASK, NULL, integer_parse, hex_print);
+DT(hexflags_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
+   BYTEORDER_BIG, 0, 0, NULL, integer_parse, hex_short_print);
 DT(string_type, TYPE_STRING, "string", "string", NULL,
    BYTEORDER_HOST, 0, 0, NULL, string_parse, string_print);
 DT(ifname_type, TYPE_IFNAME, "ifname", "network interface name",
@@ -532,10 +654,11 @@ DT(tcp_flag_type, TYPE_TCP_FLAG, "tcp_flag", "TCP flag", &bitmask_type,
    BYTEORDER_BIG, 8, DTYPE_F_BITMASK, tcp_flag_syms, integer_parse,
    hex_print);
 DT(dccp_pkttype_type, TYPE_DCCP_PKTTYPE, "dccp_pkttype", "DCCP packet type",
-   &integer_type, BYTEORDER_INVALID, 4, 0, NULL, integer_parse,
+   &integer_type, BYTEORDER_BIG, 4, 0, dccp_pkttype_syms, integer_parse,
    integer_print);
 DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
-   &integer_type, BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_BIG, 8, 0, mh_type_syms, integer_parse,
+   integer_print);
 DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
    BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
 DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
@@ -588,11 +711,11 @@ DT(nfproto_type, TYPE_NFPROTO, "nf_proto", "netfilter protocol",
 DT(igmp_type_type, TYPE_IGMP_TYPE, "igmp_type", "IGMP type", &integer_type,
    BYTEORDER_BIG, 8, 0, igmp_type_syms, integer_parse, integer_print);
 DT(date_type, TYPE_TIME_DATE, "time", "Relative time of packet reception",
-   &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_HOST, 64, 0, NULL, date_parse, date_print);
 DT(hour_type, TYPE_TIME_HOUR, "hour", "Hour of day of packet reception",
-   &integer_type, BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_HOST, 32, 0, NULL, hour_parse, hour_print);
 DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
-   &integer_type, BYTEORDER_HOST, 8, 0, day_syms, integer_parse,
+   &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTED, day_syms, integer_parse,
    integer_print);
 DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
    &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
@@ -697,6 +820,10 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	    dt == &icmp6_type_type) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
+			if (sym && (dt->flags & DTYPE_F_QUOTED)) {
+				fprintf(f, "\"%s\"", sym->name);
+				return;
+			}
 			if (sym) {
 				fputs(sym->name, f);
 				return;

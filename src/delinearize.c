@@ -63,6 +63,9 @@ static void add_stmt(struct delin_ctx *ctx, struct stmt *s)
 	list_add_tail(&s->list, &ctx->rule->stmts);
 }
 
+static void type_value(struct expr *v, const struct datatype *dt,
+		       enum byteorder bo, unsigned int len);
+
 static struct expr *raw_value(const void *data, uint32_t len)
 {
 	struct expr *v;
@@ -358,6 +361,11 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 	}
 	r = range_expr_alloc(&internal_location, raw_value(from, l1),
 			     raw_value(to, l2));
+	if (ctx->hton[reg_index(sreg)]) {
+		/* as in delin_cmp: the bounds are big endian already */
+		r->range.left->flags |= EXPR_F_BOOLEAN;
+		r->range.right->flags |= EXPR_F_BOOLEAN;
+	}
 	add_stmt(ctx, match_stmt_alloc(&internal_location,
 				       relational_expr_alloc(&internal_location,
 							     nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ? OP_NEQ : OP_EQ,
@@ -697,6 +705,46 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
 }
 
+/* a load stays raw until postprocess names it; a write is named here */
+static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP);
+	uint32_t type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
+	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS);
+	const struct exthdr_desc *d;
+	const struct proto_field *f;
+	struct stmt *s;
+
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
+	    !exthdr_by_type(op, type)) {
+		unsupported(ctx, "exthdr");
+		return;
+	}
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_DREG),
+			exthdr_raw_alloc(op, type, off * 8, len * 8, flags));
+		return;
+	}
+	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
+	if (!f) {
+		unsupported(ctx, "exthdr write");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_EXTHDR);
+	s->payload.expr = exthdr_expr_alloc(&internal_location, d, f);
+	s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
+	if (!s->payload.val) {
+		stmt_free(s);
+		unsupported(ctx, "exthdr write");
+		return;
+	}
+	if (s->payload.val->kind == EXPR_VALUE)
+		type_value(s->payload.val, f->dtype, f->byteorder, f->len);
+	add_stmt(ctx, s);
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -708,6 +756,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_meta(ctx, e);
 	else if (!strcmp(name, "ct"))
 		delin_ct(ctx, e);
+	else if (!strcmp(name, "exthdr"))
+		delin_exthdr(ctx, e);
 	else if (!strcmp(name, "rt"))
 		delin_rt(ctx, e);
 	else if (!strcmp(name, "fib"))
@@ -823,6 +873,22 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
 				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
 			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
+		add_stmt(ctx, s);
+	} else if (!strcmp(name, "tproxy")) {
+		s = stmt_alloc(&internal_location, STMT_TPROXY);
+		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_FAMILY);
+		s->nat.print_family = ctx->family == NFPROTO_INET && s->nat.family;
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_ADDR))
+			s->nat.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR));
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_PORT))
+			s->nat.proto = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_PORT));
+		if ((!s->nat.addr && !s->nat.proto) ||
+		    (s->nat.addr && s->nat.addr->kind != EXPR_VALUE) ||
+		    (s->nat.proto && s->nat.proto->kind != EXPR_VALUE)) {
+			stmt_free(s);
+			unsupported(ctx, name);
+			return;
+		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
@@ -1641,6 +1707,52 @@ static bool reg_selector(const struct expr *e)
 	       e->kind != EXPR_EXTHDR;
 }
 
+/*
+ * Names a raw exthdr load: a presence test, a whole field, or (under a
+ * mask) a field of a few bits; true if the match is one on an exthdr.
+ */
+static bool exthdr_match(struct deps *deps, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
+	const struct exthdr_desc *d;
+	const struct proto_field *f;
+	unsigned int off, len, first = 0, mlen;
+
+	x = lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND ? lhs->op.left : lhs;
+	if (x->kind != EXPR_EXTHDR || x->exthdr.tmpl)
+		return x->kind == EXPR_EXTHDR;
+	off = x->exthdr.offset;
+	len = x->len;
+	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
+		if (x != lhs || !x->exthdr.desc)
+			return true;
+		n = exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL);
+		goto named;
+	}
+	if (x != lhs) {
+		if (lhs->op.right->kind != EXPR_VALUE)
+			return true;
+		mlen = mask_bits(lhs->op.right, &first);
+		if (first + mlen > len)
+			return true;
+		off += first;
+		len = mlen;
+	}
+	f = exthdr_field_at(x->exthdr.op, x->exthdr.type, off, len, &d);
+	if (!f || (x != lhs && !(f->offset % 8 || f->len % 8)))
+		return true;
+	n = exthdr_expr_alloc(&internal_location, d, f);
+	if (x != lhs && r->kind == EXPR_VALUE)
+		shift_right(r, x->len - (first + mlen), x->len / 8);
+named:
+	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6)
+		header_used(deps, &proto_ip6);
+	type_rhs(r, n);
+	expr_free(rel->op.left);
+	rel->op.left = n;
+	return true;
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
@@ -1664,6 +1776,8 @@ static void postprocess(struct delin_ctx *ctx)
 		}
 		rel = s->expr;
 		lhs = rel->op.left;
+		if (exthdr_match(&deps, rel))
+			continue;
 		/* cmp gte + cmp lte on the same load is a range */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
 		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&

@@ -50,6 +50,9 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		       struct expr *x, bool want_map);
 
+static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
+			   struct expr **val);
+
 /* a check is one line: queue the error, return -1 */
 #define err(ctx, loc, ...) error_queue((ctx)->msgs, loc, __VA_ARGS__)
 
@@ -329,6 +332,35 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	default:
 		return 0;
 	}
+}
+
+/* tcp options and sctp chunks need no dependency: the kernel checks */
+static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
+{
+	if (x->exthdr.op != NFT_EXTHDR_OP_IPV6)
+		return 0;
+	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
+		return err(ctx, &x->loc,
+			   "ipv6 extension headers cannot be matched in family %s",
+			   family_name(ctx->family));
+	return nh_dep(ctx, x, &proto_ip6);
+}
+
+static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *x = s->payload.expr;
+
+	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
+		return err(ctx, &x->loc, "only tcp option fields can be set");
+	if (!x->exthdr.tmpl)
+		return err(ctx, &x->loc, "tcp option %s: name the field to set",
+			   x->exthdr.desc->name);
+	if (x->exthdr.offset % 8 || x->len % 8)
+		return err(ctx, &x->loc,
+			   "tcp option %s %s is not a whole number of bytes and cannot be set",
+			   x->exthdr.desc->name, x->exthdr.tmpl->name);
+	ctx->stmt = s;
+	return value_stmt_eval(ctx, x, &s->payload.val);
 }
 
 static int meta_eval(struct eval_ctx *ctx, struct expr *m)
@@ -1305,6 +1337,8 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return meta_eval(ctx, x);
 	case EXPR_CT:
 		return ct_eval(ctx, x);
+	case EXPR_EXTHDR:
+		return exthdr_eval(ctx, x);
 	case EXPR_FIB:
 		return fib_eval(ctx, x);
 	case EXPR_RT:
@@ -1455,6 +1489,52 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/* the port is in the transport header the rule matched before */
+static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	const struct datatype *dt;
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    ctx->family != NFPROTO_INET)
+		return err(ctx, &s->loc, "tproxy is not supported in family %s",
+			   family_name(ctx->family));
+	if (!ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+		return err(ctx, &s->loc,
+			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
+	if (s->nat.family && ctx->family != NFPROTO_INET &&
+	    s->nat.family != ctx->family)
+		return err(ctx, &s->loc, "tproxy %s is not valid in family %s",
+			   s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6",
+			   family_name(ctx->family));
+	if (ctx->family != NFPROTO_INET)
+		s->nat.family = ctx->family;
+	if (s->nat.proto) {
+		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+					  BYTEORDER_BIG, 16, NULL);
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+		expr_free(lhs);
+		if (ret < 0)
+			return -1;
+		if (s->nat.proto->kind != EXPR_VALUE)
+			return err(ctx, &s->nat.proto->loc, "tproxy takes a single port");
+	}
+	if (!s->nat.addr)
+		return 0;
+	if (!s->nat.family)
+		return err(ctx, &s->loc,
+			   "tproxy to an address in the inet family needs the address family: tproxy ip to ..., tproxy ip6 to ...");
+	dt = s->nat.family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+				  dt->size, NULL);
+	ret = rhs_eval(ctx, lhs, &s->nat.addr);
+	expr_free(lhs);
+	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE)
+		return err(ctx, &s->nat.addr->loc, "tproxy takes a single address");
+	return ret;
+}
+
 static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt;
@@ -1566,11 +1646,15 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return -1;
 		ctx->stmt = s;
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
+	case STMT_EXTHDR:
+		return exthdr_stmt_eval(ctx, s);
 	case STMT_FWD:
 	case STMT_DUP:
 		return dev_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
+	case STMT_TPROXY:
+		return tproxy_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
 	default:

@@ -145,9 +145,8 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
 		return bitmask_json(e);
-	/* exists / missing */
-	if (dt == &boolean_type)
-		return json_boolean(expr_value_u64(e) != 0);
+	if (dt == &boolean_type)	/* exists, missing */
+		return json_boolean(!expr_value_is_zero(e));
 	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
 	    dt == &icmp6_type_type) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
@@ -366,7 +365,21 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		return a;
 	case EXPR_SET_ELEM:
 		return elem_json(e, jc);
-	case EXPR_EXTHDR:	return unsupported(jc, "an extension header or tcp option");
+	case EXPR_EXTHDR: {
+		static const char *const keys[] = {
+			[NFT_EXTHDR_OP_IPV6] = "exthdr",
+			[NFT_EXTHDR_OP_TCPOPT] = "tcp option",
+			[NFT_EXTHDR_OP_SCTP] = "sctp chunk",
+		};
+
+		if (!e->exthdr.desc || e->exthdr.op >= array_size(keys) ||
+		    !keys[e->exthdr.op])
+			return unsupported(jc, "a raw extension header load");
+		o = wrap("name", json_string(e->exthdr.desc->name));
+		if (e->exthdr.tmpl)
+			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
+		return wrap(keys[e->exthdr.op], o);
+	}
 	case EXPR_RT:
 		o = wrap("key", json_string(rt_template(e->rt.key)->name));
 		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
@@ -672,6 +685,21 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
+static json_t *tproxy_json(const struct stmt *s, struct json_ctx *jc)
+{
+	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+				    &ip6addr_type : &ipaddr_type;
+	json_t *o = json_object();
+
+	if (s->nat.family && jc->family == NFPROTO_INET)
+		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
+	if (s->nat.addr)
+		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));
+	if (s->nat.proto)
+		o = obj_set(o, "port", nat_value_json(s->nat.proto, &inet_service_type, jc));
+	return wrap("tproxy", o);
+}
+
 /* add|update|delete @set { key [timeout T] [statements] } */
 static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -776,7 +804,10 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
 	case STMT_EXTHDR:
-		return unsupported(jc, "an extension header statement");
+		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
+					      "value", expr_json(s->payload.val, jc)));
+	case STMT_TPROXY:
+		return tproxy_json(s, jc);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");

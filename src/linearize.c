@@ -119,6 +119,36 @@ struct load {
 	uint64_t	mask;
 };
 
+/* the bytes around @len bits at bit @off, and the mask that keeps them */
+static void bits_load(unsigned int off, unsigned int len,
+		      unsigned int bytes_override, struct load *ld)
+{
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+
+	memset(ld, 0, sizeof(*ld));
+	ld->len = bytes_override ? bytes_override : last - first;
+	ld->shift = (last * 8) - (off + len);
+	if (off % 8 || len % 8) {
+		ld->masked = true;
+		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
+	}
+}
+
+static void exthdr_load(struct lin_ctx *ctx, const struct expr *x,
+			unsigned int bytes_override, struct load *ld)
+{
+	struct nftnl_expr *e = add_expr(ctx, "exthdr");
+
+	bits_load(x->exthdr.offset, x->len, bytes_override, ld);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_DREG, ctx->dreg);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, ld->len);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	if (x->exthdr.flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_FLAGS, x->exthdr.flags);
+}
+
 static void payload_load(struct lin_ctx *ctx, const struct expr *p,
 			 unsigned int bytes_override, struct load *ld)
 {
@@ -213,6 +243,15 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
+	case EXPR_EXTHDR:
+		exthdr_load(ctx, e, bytes_override, ld);
+		if (ld->masked) {
+			uint8_t mask[8], zero[8] = { 0 };
+
+			u64_to_be(ld->mask, mask, ld->len);
+			put_bitwise(ctx, mask, zero, ld->len);
+		}
+		return;
 	case EXPR_RT:
 		x = add_expr(ctx, "rt");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_RT_KEY, e->rt.key);
@@ -279,7 +318,7 @@ static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
 	unsigned int n;
 
 	memset(out, 0, NFH_VAL_MAXLEN);
-	if (sel->kind == EXPR_PAYLOAD && ld->masked) {
+	if ((sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR) && ld->masked) {
 		u64_to_be(expr_value_u64(v) << ld->shift, out, ld->len);
 		return ld->len;
 	}
@@ -937,6 +976,30 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+/* a tcp option write: whole bytes only, which evaluation made sure of */
+static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
+{
+	const struct expr *x = s->payload.expr, *v = s->payload.val;
+	struct nftnl_expr *e;
+	struct load ld;
+
+	if (v->kind == EXPR_VALUE) {
+		lin_immediate(ctx, NFT_REG_1, v, x->byteorder);
+	} else {
+		selector_load(ctx, v, 0, &ld);
+		if (v->byteorder == BYTEORDER_HOST && x->byteorder == BYTEORDER_BIG &&
+		    ld.len > 1)
+			put_byteorder(ctx, ld.len);
+	}
+	e = add_expr(ctx, "exthdr");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_SREG, NFT_REG_1);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, div_round_up(x->len, 8));
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	return 0;
+}
+
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
 	struct nftnl_expr *e;
@@ -1053,6 +1116,23 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);
+	case STMT_EXTHDR:
+		return lin_exthdr_set(ctx, s);
+	case STMT_TPROXY: {
+		uint32_t reg = NFT_REG_1;
+
+		if (s->nat.addr)
+			lin_immediate(ctx, reg++, s->nat.addr, BYTEORDER_BIG);
+		if (s->nat.proto)
+			lin_immediate(ctx, reg, s->nat.proto, BYTEORDER_BIG);
+		e = add_expr(ctx, "tproxy");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_FAMILY, s->nat.family);
+		if (s->nat.addr)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR, NFT_REG_1);
+		if (s->nat.proto)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_PORT, reg);
+		return 0;
+	}
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -36,6 +36,69 @@ static bool meta_bare(unsigned int key)
 	return false;
 }
 
+/* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
+static void exthdr_print(const struct expr *e, FILE *f)
+{
+	const char *name = e->exthdr.desc ? e->exthdr.desc->name : "unknown";
+
+	switch (e->exthdr.op) {
+	case NFT_EXTHDR_OP_TCPOPT:
+		fprintf(f, "tcp option %s", name);
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		fprintf(f, "sctp chunk %s", name);
+		break;
+	default:
+		fprintf(f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
+		break;
+	}
+	if (e->exthdr.tmpl)
+		fprintf(f, " %s", e->exthdr.tmpl->name);
+}
+
+/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80": nat and tproxy */
+static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
+			   FILE *f)
+{
+	if (s->nat.addr && s->nat.print_family)
+		fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
+	if (s->nat.addr) {
+		const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+					    &ip6addr_type : &ipaddr_type;
+		struct expr *a = expr_clone(s->nat.addr);
+
+		if (a->kind == EXPR_RANGE) {
+			a->range.left->dtype = dt;
+			a->range.right->dtype = dt;
+		} else {
+			a->dtype = dt;
+		}
+		fprintf(f, " to ");
+		/* an ip6 address before a port goes in brackets */
+		if (s->nat.proto && dt == &ip6addr_type) {
+			fputc('[', f);
+			expr_print(a, o, f);
+			fputc(']', f);
+		} else {
+			expr_print(a, o, f);
+		}
+		expr_free(a);
+	}
+	if (s->nat.proto) {
+		struct expr *p = expr_clone(s->nat.proto);
+
+		if (p->kind == EXPR_RANGE) {
+			p->range.left->dtype = &inet_service_type;
+			p->range.right->dtype = &inet_service_type;
+		} else {
+			p->dtype = &inet_service_type;
+		}
+		fprintf(f, "%s:", s->nat.addr ? "" : " to ");
+		expr_print(p, o, f);
+		expr_free(p);
+	}
+}
+
 static void value_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
 {
@@ -128,6 +191,9 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		else
 			fprintf(f, "%s %s", e->payload.desc->name,
 				e->payload.tmpl->name);
+		break;
+	case EXPR_EXTHDR:
+		exthdr_print(e, f);
 		break;
 	case EXPR_META:
 		if (meta_bare(e->meta.key))
@@ -507,6 +573,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
 	case STMT_PAYLOAD:
+	case STMT_EXTHDR:
 		expr_print(s->payload.expr, o, f);
 		fprintf(f, " set ");
 		expr_print(s->payload.val, o, f);
@@ -526,6 +593,10 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		}
 		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
 		break;
+	case STMT_TPROXY:
+		fprintf(f, "tproxy");
+		nat_args_print(s, o, f);
+		break;
 	case STMT_NAT: {
 		static const char *const names[] = {
 			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
@@ -533,43 +604,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		};
 
 		fprintf(f, "%s", names[s->nat.type]);
-		if (s->nat.addr && s->nat.print_family)
-			fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
-		if (s->nat.addr) {
-			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-						    &ip6addr_type : &ipaddr_type;
-			struct expr *a = expr_clone(s->nat.addr);
-
-			if (a->kind == EXPR_RANGE) {
-				a->range.left->dtype = dt;
-				a->range.right->dtype = dt;
-			} else {
-				a->dtype = dt;
-			}
-			fprintf(f, " to ");
-			/* an ip6 address before a port goes in brackets */
-			if (s->nat.proto && dt == &ip6addr_type) {
-				fputc('[', f);
-				expr_print(a, o, f);
-				fputc(']', f);
-			} else {
-				expr_print(a, o, f);
-			}
-			expr_free(a);
-		}
-		if (s->nat.proto) {
-			struct expr *p = expr_clone(s->nat.proto);
-
-			if (p->kind == EXPR_RANGE) {
-				p->range.left->dtype = &inet_service_type;
-				p->range.right->dtype = &inet_service_type;
-			} else {
-				p->dtype = &inet_service_type;
-			}
-			fprintf(f, "%s:", s->nat.addr ? "" : " to ");
-			expr_print(p, o, f);
-			expr_free(p);
-		}
+		nat_args_print(s, o, f);
 		if (s->nat.flags) {
 			static const struct {
 				uint32_t	flag;

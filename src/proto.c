@@ -200,7 +200,7 @@ const struct proto_desc proto_comp = {
 	.name = "comp", .base = PROTO_BASE_TRANSPORT_HDR, .id = IPPROTO_COMP,
 	.fields = {
 		F("nexthdr", inet_protocol_type, 0, 8, BIG),
-		FI("flags", 8, 8),
+		F("flags", hexflags_type, 8, 8, BIG),
 		FI("cpi", 16, 16),
 	},
 };
@@ -323,16 +323,6 @@ struct expr *payload_expr_parse(const struct location *loc, const char *proto,
 		return NULL;
 	}
 	return payload_expr_alloc(loc, d, f);
-}
-
-const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name)
-{
-	return NULL;
-}
-
-const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type)
-{
-	return NULL;
 }
 
 void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,

@@ -55,6 +55,7 @@ void stmt_free(struct stmt *s)
 		expr_free(s->fwd.addr);
 		break;
 	case STMT_NAT:
+	case STMT_TPROXY:
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;

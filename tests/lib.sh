@@ -289,6 +289,10 @@ feature_ruleset() {
 		echo 'table netdev p { chain c { type filter hook ingress device "veth0" priority 0; dup to "veth1"
 		}
 		}' ;;
+	tcp_option)	# exthdr tcp options on the inet input hook, Linux 4.10
+		echo 'table inet p { chain c { type filter hook input priority 0; tcp option maxseg size 1460 counter
+		}
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IPv6 extension headers, TCP options and SCTP chunks as data, loaded by
+ * the exthdr expression. Offsets and lengths are in bits from the start of
+ * the header, option or chunk; a field-less expression tests presence.
+ */
+#include <string.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <proto.h>
+
+#define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
+				  .len = l, .byteorder = BYTEORDER_##bo }
+#define FI(n, off, l)		F(n, integer_type, off, l, BIG)
+#define V6(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_IPV6, \
+			  .fields = { __VA_ARGS__ } }
+#define OPT(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_TCPOPT, \
+			  .fields = { FI("kind", 0, 8), __VA_ARGS__ } }
+#define CHUNK(n, t)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
+			  .fields = { FI("type", 0, 8), FI("flags", 8, 8), \
+				      FI("length", 16, 16) } }
+#define V6_COMMON	F("nexthdr", inet_protocol_type, 0, 8, BIG), \
+			FI("hdrlength", 8, 8)
+#define RT_COMMON	V6_COMMON, FI("type", 16, 8), FI("seg-left", 24, 8)
+#define A6(n, off)	F(n, ip6addr_type, off, 128, BIG)
+
+/*
+ * Order matters when a listing names a loaded field: the routing header
+ * kinds share type 43, and nft names the first match (so "rt0 addr[1]"
+ * lists as "srh sid[1]").
+ */
+static const struct exthdr_desc exthdrs[] = {
+	V6("hbh", 0, V6_COMMON),
+	V6("rt", 43, RT_COMMON),
+	V6("srh", 43, RT_COMMON, FI("last-entry", 32, 8), FI("flags", 40, 8),
+	   FI("tag", 48, 16), A6("sid[1]", 64), A6("sid[2]", 192),
+	   A6("sid[3]", 320), A6("sid[4]", 448)),
+	V6("rt0", 43, RT_COMMON, FI("reserved", 32, 32), A6("addr[1]", 64),
+	   A6("addr[2]", 192), A6("addr[3]", 320), A6("addr[4]", 448)),
+	V6("rt2", 43, RT_COMMON, FI("reserved", 32, 32), A6("addr", 64)),
+	V6("frag", 44, F("nexthdr", inet_protocol_type, 0, 8, BIG),
+	   FI("reserved", 8, 8), FI("frag-off", 16, 13),
+	   FI("reserved2", 29, 2), FI("more-fragments", 31, 1),
+	   FI("id", 32, 32)),
+	V6("dst", 60, V6_COMMON),
+	V6("mh", 135, V6_COMMON, F("type", mh_type_type, 16, 8, BIG),
+	   FI("reserved", 24, 8), FI("checksum", 32, 16)),
+
+	OPT("eol", 0),
+	OPT("nop", 1),
+	OPT("maxseg", 2, FI("length", 8, 8), FI("size", 16, 16)),
+	OPT("window", 3, FI("length", 8, 8), FI("count", 16, 8)),
+	OPT("sack-perm", 4, FI("length", 8, 8)),
+	OPT("sack", 5, FI("length", 8, 8), FI("left", 16, 32),
+	    FI("right", 48, 32)),
+	OPT("sack0", 5, FI("length", 8, 8), FI("left", 16, 32),
+	    FI("right", 48, 32)),
+	OPT("sack1", 5, FI("length", 8, 8), FI("left", 80, 32),
+	    FI("right", 112, 32)),
+	OPT("sack2", 5, FI("length", 8, 8), FI("left", 144, 32),
+	    FI("right", 176, 32)),
+	OPT("sack3", 5, FI("length", 8, 8), FI("left", 208, 32),
+	    FI("right", 240, 32)),
+	OPT("timestamp", 8, FI("length", 8, 8), FI("tsval", 16, 32),
+	    FI("tsecr", 48, 32)),
+	OPT("md5sig", 19, FI("length", 8, 8)),
+	OPT("mptcp", 30, FI("length", 8, 8), FI("subtype", 16, 4)),
+	OPT("fastopen", 34, FI("length", 8, 8)),
+
+	CHUNK("data", 0), CHUNK("init", 1), CHUNK("init-ack", 2),
+	CHUNK("sack", 3), CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),
+	CHUNK("abort", 6), CHUNK("shutdown", 7), CHUNK("shutdown-ack", 8),
+	CHUNK("error", 9), CHUNK("cookie-echo", 10), CHUNK("cookie-ack", 11),
+	CHUNK("ecne", 12), CHUNK("cwr", 13), CHUNK("shutdown-complete", 14),
+	CHUNK("asconf-ack", 128), CHUNK("forward-tsn", 192),
+	CHUNK("asconf", 193),
+};
+
+/* names nft also reads, listed under their canonical one */
+static const struct {
+	const char	*alias;
+	const char	*name;
+} aliases[] = {
+	{ "mss", "maxseg" },
+	{ "sack-permitted", "sack-perm" },
+};
+
+const struct exthdr_desc *exthdr_lookup(unsigned int op, const char *name)
+{
+	for (unsigned int i = 0; i < array_size(aliases); i++)
+		if (op == NFT_EXTHDR_OP_TCPOPT && !strcmp(name, aliases[i].alias))
+			name = aliases[i].name;
+	for (unsigned int i = 0; i < array_size(exthdrs); i++)
+		if (exthdrs[i].op == op && !strcmp(exthdrs[i].name, name))
+			return &exthdrs[i];
+	return NULL;
+}
+
+const struct exthdr_desc *exthdr_by_type(unsigned int op, unsigned int type)
+{
+	for (unsigned int i = 0; i < array_size(exthdrs); i++)
+		if (exthdrs[i].op == op && exthdrs[i].type == type)
+			return &exthdrs[i];
+	return NULL;
+}
+
+const struct proto_field *exthdr_field_lookup(const struct exthdr_desc *d,
+					      const char *name)
+{
+	for (unsigned int i = 0; i < EXTHDR_FIELDS_MAX && d->fields[i].name; i++)
+		if (!strcmp(d->fields[i].name, name))
+			return &d->fields[i];
+	return NULL;
+}
+
+const struct proto_field *exthdr_field_at(unsigned int op, unsigned int type,
+					  unsigned int offset, unsigned int len,
+					  const struct exthdr_desc **desc)
+{
+	for (unsigned int i = 0; i < array_size(exthdrs); i++) {
+		const struct exthdr_desc *d = &exthdrs[i];
+
+		if (d->op != op || d->type != type)
+			continue;
+		for (unsigned int k = 0; k < EXTHDR_FIELDS_MAX && d->fields[k].name; k++) {
+			if (d->fields[k].offset == offset && d->fields[k].len == len) {
+				*desc = d;
+				return &d->fields[k];
+			}
+		}
+	}
+	return NULL;
+}
+
+struct expr *exthdr_expr_alloc(const struct location *loc,
+			       const struct exthdr_desc *d,
+			       const struct proto_field *f)
+{
+	struct expr *e;
+
+	if (!f) {
+		/* a presence test loads one byte: 1 or 0 */
+		e = expr_alloc(loc, EXPR_EXTHDR, &boolean_type, BYTEORDER_HOST, 8);
+		e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+	} else {
+		e = expr_alloc(loc, EXPR_EXTHDR, f->dtype, f->byteorder, f->len);
+		e->exthdr.offset = f->offset;
+	}
+	e->exthdr.desc = d;
+	e->exthdr.tmpl = f;
+	e->exthdr.op = d->op;
+	e->exthdr.type = d->type;
+	return e;
+}
+
+struct expr *exthdr_raw_alloc(unsigned int op, unsigned int type,
+			      unsigned int offset, unsigned int len,
+			      unsigned int flags)
+{
+	struct expr *e = expr_alloc(&internal_location, EXPR_EXTHDR,
+				    &integer_type, BYTEORDER_BIG, len);
+
+	e->exthdr.op = op;
+	e->exthdr.type = type;
+	e->exthdr.offset = offset;
+	e->exthdr.flags = flags;
+	e->exthdr.desc = exthdr_by_type(op, type);
+	return e;
+}
+
+static const char *const what[] = {
+	[NFT_EXTHDR_OP_IPV6]	= "ipv6 extension header",
+	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
+	[NFT_EXTHDR_OP_IPV4]	= "ip option",
+	[NFT_EXTHDR_OP_SCTP]	= "sctp chunk",
+};
+
+const char *exthdr_op_name(unsigned int op)
+{
+	return op < array_size(what) && what[op] ? what[op] : "extension header";
+}
+
+struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
+			       const char *name, const struct location *nloc,
+			       const char *field, const struct location *floc,
+			       struct list_head *msgs)
+{
+	const struct exthdr_desc *d = exthdr_lookup(op, name);
+	const struct proto_field *f = NULL;
+
+	if (!d) {
+		error_queue(msgs, nloc, "unknown %s \"%s\"", exthdr_op_name(op),
+			    name);
+		return NULL;
+	}
+	if (field) {
+		f = exthdr_field_lookup(d, field);
+		if (!f) {
+			error_queue(msgs, floc, "%s %s has no field \"%s\"",
+				    exthdr_op_name(op), d->name, field);
+			return NULL;
+		}
+	}
+	return exthdr_expr_alloc(loc, d, f);
+}
