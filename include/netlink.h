@@ -14,6 +14,7 @@ enum nl_obj {
 	NLO_RULE,
 	NLO_SET,
 	NLO_SETELEM,
+	NLO_OBJ,	/* struct nftnl_obj */
 	NLO_RAW,	/* struct raw_msg: set elements, built already */
 };
 

@@ -22,6 +22,8 @@ enum stmt_kind {
 	STMT_DUP,
 	STMT_NAT,
 	STMT_SET,		/* add|update|delete @set { key ... } */
+	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
+	STMT_CONNLIMIT,		/* ct count [over] N */
 };
 
 enum nat_type {
@@ -108,6 +110,14 @@ struct stmt {
 			uint64_t	timeout;	/* ms, 0: none */
 			struct list_head stmts;	/* per-element statements */
 		} set;
+		struct {
+			uint32_t	type;	/* NFT_OBJECT_* */
+			struct expr	*expr;	/* a name, or a map to names */
+		} objref;
+		struct {
+			uint32_t	count;
+			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */
+		} connlimit;
 	};
 };
 

@@ -132,6 +132,7 @@ void parser_exit(struct parser_state *state)
 	table_free(state->cur_table);
 	chain_free(state->cur_chain);
 	set_free(state->cur_set);
+	obj_free(state->cur_obj);
 }
 
 struct var *parser_var_lookup(struct parser_state *state, const char *name)

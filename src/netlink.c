@@ -17,6 +17,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/object.h>
 #include <libnftnl/common.h>
 #include <libnftnl/gen.h>
 #include <libnftnl/rule.h>
@@ -74,6 +75,9 @@ static void item_obj_free(struct nl_item *it)
 		break;
 	case NLO_RAW:
 		free(it->obj);
+		break;
+	case NLO_OBJ:
+		nftnl_obj_free(it->obj);
 		break;
 	}
 }
@@ -169,6 +173,30 @@ static void rule_debug(FILE *f, struct nftnl_rule *r)
 	free(buf);
 }
 
+static void obj_debug(FILE *f, struct nftnl_obj *o)
+{
+	struct nftnl_obj *d = nftnl_obj_alloc();
+	char buf[4096];
+	uint32_t len;
+
+	/* as with chains, nft's own text has "(null)" for table and name:
+	 * copy the type and its values only */
+	for (uint16_t a = NFTNL_OBJ_TYPE; a < NFTNL_OBJ_BASE + 16; a++) {
+		const void *p;
+
+		if (a == NFTNL_OBJ_USE || a == NFTNL_OBJ_HANDLE ||
+		    a == NFTNL_OBJ_USERDATA || a == NFTNL_OBJ_FAMILY ||
+		    !nftnl_obj_is_set(o, a))
+			continue;
+		p = nftnl_obj_get_data(o, a, &len);
+		if (p)
+			nftnl_obj_set_data(d, a, p, len);
+	}
+	nftnl_obj_snprintf(buf, sizeof(buf), d, NFTNL_OUTPUT_DEFAULT, 0);
+	fprintf(f, "%s\n", buf);
+	nftnl_obj_free(d);
+}
+
 void nl_batch_debug(FILE *f, struct nl_batch *b)
 {
 	struct nl_item *it;
@@ -195,6 +223,9 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			break;
 		case NFT_MSG_NEWRULE:
 			rule_debug(f, it->obj);
+			break;
+		case NFT_MSG_NEWOBJ:
+			obj_debug(f, it->obj);
 			break;
 		default:
 			break;
@@ -276,6 +307,9 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	case NLO_SETELEM:
 		nftnl_set_elems_nlmsg_build_payload(nlh, it->obj);
 		break;
+	case NLO_OBJ:
+		nftnl_obj_nlmsg_build_payload(nlh, it->obj);
+		break;
 	case NLO_RAW: {
 		const struct raw_msg *m = it->obj;
 
@@ -295,6 +329,7 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_CHAIN:		return "chain";
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
+	case NLO_OBJ:		return "object";
 	case NLO_SETELEM:
 	case NLO_RAW:		return "set elements";
 	}
