@@ -1600,6 +1600,19 @@ quota_spec		:	quota_mode NUMBER STRING
 				$$->quota.bytes = $2 * b;
 				free($3);
 			}
+			|	quota_mode NUMBER BYTES
+			{
+				$$ = stmt_alloc(&@$, STMT_QUOTA);
+				$$->quota.flags = $1;
+				$$->quota.bytes = $2;
+				free($3);
+			}
+			|	quota_spec USED NUMBER BYTES
+			{
+				$$ = $1;
+				$$->quota.used = $3;
+				free($2); free($4);
+			}
 			|	quota_spec USED NUMBER STRING
 			{
 				uint64_t b;

@@ -881,6 +881,53 @@ drop:
 	return MNL_CB_OK;
 }
 
+/*
+ * Only the object types nfh lists go to libnftnl's parser: its parsers of
+ * the others (ct timeout, tunnel, ...) are not needed and trust more.
+ */
+static bool obj_type_ours(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nfgenmsg)))
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		uint32_t type;
+
+		if (mnl_attr_get_type(a) != NFTA_OBJ_TYPE)
+			continue;
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return false;
+		type = ntohl(mnl_attr_get_u32(a));
+		return type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA ||
+		       type == NFT_OBJECT_LIMIT || type == NFT_OBJECT_CT_HELPER;
+	}
+	return false;
+}
+
+static int obj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct cache_table *t;
+
+	/* printing needs these; libnftnl parses a type it knows only */
+	if (!obj_type_ours(nlh) || nftnl_obj_nlmsg_parse(nlh, o) < 0 ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_TABLE) ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_NAME) ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_TYPE))
+		goto drop;
+	t = cache_table_find(d->cache, nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY),
+			     nftnl_obj_get_str(o, NFTNL_OBJ_TABLE));
+	if (!t)
+		goto drop;
+	cache_add_obj(t, o);
+	return MNL_CB_OK;
+drop:
+	nftnl_obj_free(o);
+	return MNL_CB_OK;
+}
+
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -924,6 +971,7 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	case NFT_MSG_NEWCHAIN:	return chain_cb(nlh, &d);
 	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
 	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
+	case NFT_MSG_NEWOBJ:	return obj_cb(nlh, &d);
 	case NFT_MSG_NEWSETELEM:
 		tmp = nftnl_set_alloc();
 		s = NULL;
@@ -1032,6 +1080,7 @@ retry:
 	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
+	    dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0)
 		goto fail;
 	list_for_each_entry(t, &c->tables, list)
@@ -1055,6 +1104,46 @@ fail:
 				   strerror(errno));
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
 			   strerror(errno));
+}
+
+int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
+		   uint32_t type, const char *name, struct cache *c,
+		   struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dump_ctx d = { .cache = c };
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (nlio_open(ctx, msgs) < 0) {
+		nftnl_obj_free(o);
+		return -1;
+	}
+	cache_flush(c);
+	memset(buf, 0, 1024);
+	/* the kernel resets what it reports: a dump filtered by table and
+	 * type, or the one object asked for */
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ_RESET, family,
+				    name ? NLM_F_ACK : NLM_F_DUMP, ++ctx->seq);
+	if (table)
+		nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
+	if (name)
+		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, type);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0)
+		goto fail;
+	ret = talk(ctx, nlh, obj_cb, &d);
+	if (ret < 0)
+		goto fail;
+	return 0;
+fail:
+	if (errno == ENOENT)
+		return error_queue(msgs, NULL, "Could not process %s: No such file or directory",
+				   "object");
+	return error_queue(msgs, NULL, "cannot reset: %s", strerror(errno));
 }
 
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)
