@@ -468,6 +468,12 @@ ct_obj_type		:	STRING
 				if ($$ < 0)
 					YYERROR;
 			}
+			|	TIMEOUT
+			{
+				$$ = ct_obj_of(state, $1, &@1, false);
+				free($1);
+				YYERROR;
+			}
 			;
 
 ct_objs_type		:	STRING
