@@ -8,6 +8,7 @@ struct nftnl_table;
 struct nftnl_chain;
 struct nftnl_rule;
 struct nftnl_set;
+struct nftnl_obj;
 struct elem_dump;
 
 /**
@@ -34,11 +35,17 @@ struct cache_chain {
 	struct list_head	rules;
 };
 
+struct cache_obj {
+	struct list_head	list;
+	struct nftnl_obj	*nlo;
+};
+
 struct cache_table {
 	struct list_head	list;
 	struct nftnl_table	*nlt;
 	struct list_head	chains;
 	struct list_head	sets;
+	struct list_head	objs;
 	uint64_t		next_handle;
 	unsigned int		next_anon_set;
 };
@@ -63,6 +70,14 @@ struct cache_chain *cache_add_chain(struct cache_table *t,
 				    struct nftnl_chain *nlc);
 void cache_add_rule(struct cache_chain *ch, struct nftnl_rule *nlr);
 void cache_add_set(struct cache_table *t, struct nftnl_set *nls);
+void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo);
+/* an object by type and name, or by handle if @name is NULL */
+struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
+				 const char *name, uint64_t handle);
+
+/* offline reset: zeroes counters and quotas' use, as the kernel does */
+void cache_obj_reset(struct cache *c, unsigned int family, const char *table,
+		     uint32_t type, const char *name);
 
 /* applies a batch to the in-memory ruleset (offline mode); all or nothing */
 int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs);

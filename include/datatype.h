@@ -78,7 +78,8 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 	icmpx_code_type, devgroup_type, dscp_type, ecn_type, fib_addr_type,
 	boolean_type, ct_event_type, ifname_type, igmp_type_type,
 	date_type, hour_type, day_type, cgroupv2_type, ipsec_dir_type,
-	frag_off_type, ip_version_type, sctp_chunk_type, hexflags_type;
+	frag_off_type, ip_version_type, sctp_chunk_type, hexflags_type,
+	objref_type;
 
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);

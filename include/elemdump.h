@@ -31,6 +31,8 @@ enum {
 	ELEM_D_KEY_END	= 1 << 1,	/* carries a closing key */
 	ELEM_D_DATA	= 1 << 2,	/* a map's value */
 	ELEM_D_VERDICT	= 1 << 3,	/* the value is a verdict */
+	ELEM_D_OBJREF	= 1 << 4,	/* the value is an object's name, kept
+					   as a verdict's chain is */
 };
 
 struct elem_drec {

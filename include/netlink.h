@@ -14,6 +14,7 @@ enum nl_obj {
 	NLO_RULE,
 	NLO_SET,
 	NLO_SETELEM,
+	NLO_OBJ,	/* struct nftnl_obj */
 	NLO_RAW,	/* struct raw_msg: set elements, built already */
 };
 
@@ -56,6 +57,12 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
+
+/* resets the objects of @type (of @table; the one @name) and reads the
+ * values they had, with the tables, into @c */
+int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
+		   uint32_t type, const char *name, struct cache *c,
+		   struct list_head *msgs);
 
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);

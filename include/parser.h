@@ -25,6 +25,7 @@ struct parser_state {
 	struct chain		*cur_chain;
 	struct set		*cur_set;
 	struct set		*elem_set;	/* elements stream into it */
+	struct obj		*cur_obj;
 	struct location		cur_loc;
 };
 

@@ -51,6 +51,12 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		  const char *table, const char *chain,
 		  const struct output_ctx *octx, FILE *f);
 
+/* list counters|quotas|...: the objects of one type, or the one named;
+ * -1 if @name is given and not found */
+int print_objs(struct cache *c, unsigned int family, const char *table,
+	       uint32_t type, const char *name, const struct output_ctx *octx,
+	       FILE *f);
+
 /* prints one ruleset change as nft monitor does ("add rule ip t c ...") */
 void print_monitor_event(bool add, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,

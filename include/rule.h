@@ -17,6 +17,8 @@ struct handle {
 	char		*table;
 	char		*chain;
 	char		*set;
+	char		*obj;		/* a stateful object's name */
+	uint32_t	obj_type;	/* NFT_OBJECT_* of obj commands */
 	uint64_t	handle;
 	uint64_t	position;
 	uint64_t	index;
@@ -24,6 +26,7 @@ struct handle {
 	struct location	table_loc;
 	struct location	chain_loc;
 	struct location	set_loc;
+	struct location	obj_loc;
 	struct location	handle_loc;
 	struct location	family_loc;
 };
@@ -40,6 +43,7 @@ struct table {
 	char			*comment;
 	struct list_head	chains;		/* block syntax */
 	struct list_head	sets;		/* block syntax */
+	struct list_head	objs;		/* block syntax */
 };
 
 struct chain {
@@ -109,6 +113,28 @@ struct set {
 	bool			is_anon;
 };
 
+/**
+ * struct obj - a named stateful object
+ * @type:	NFT_OBJECT_*
+ * @stmt:	counter, quota and limit: their values, as a statement has them
+ * @helper:	ct helper: the kernel helper's name and its protocols
+ */
+struct obj {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	uint32_t		type;
+	char			*comment;
+	struct stmt		*stmt;
+	struct {
+		char		*name;
+		uint8_t		l4proto;
+		uint16_t	l3proto;	/* NFPROTO_*, 0: the table's */
+		struct location	name_loc;
+		struct location	l4_loc;
+	} helper;
+};
+
 enum cmd_ops {
 	CMD_INVALID,
 	CMD_ADD,
@@ -138,6 +164,8 @@ enum cmd_obj {
 	CMD_OBJ_SETS,
 	CMD_OBJ_MAPS,
 	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
+	CMD_OBJ_OBJ,		/* a stateful object of type h.obj_type */
+	CMD_OBJ_OBJS,		/* all objects of type h.obj_type */
 };
 
 /**
@@ -157,6 +185,7 @@ struct cmd {
 		struct expr	*expr;
 		struct set	*set;
 		struct expr	*elems;
+		struct obj	*object;
 		void		*data;
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */
@@ -178,6 +207,10 @@ struct cmd *cmd_alloc(enum cmd_ops op, enum cmd_obj obj,
 void cmd_free(struct cmd *cmd);
 struct set *set_alloc(const struct location *loc);
 void set_free(struct set *s);
+struct obj *obj_alloc(const struct location *loc, uint32_t type);
+void obj_free(struct obj *o);
+/* "counter", "quota", "limit", "ct helper"; NULL if not one of ours */
+const char *obj_type_name(uint32_t type);
 
 const char *family_name(unsigned int family);
 int family_lookup(const char *name);

@@ -23,6 +23,8 @@ enum stmt_kind {
 	STMT_NAT,
 	STMT_TPROXY,		/* its addr, proto (port) and family in nat */
 	STMT_SET,		/* add|update|delete @set { key ... } */
+	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
+	STMT_CONNLIMIT,		/* ct count [over] N */
 };
 
 enum nat_type {
@@ -109,6 +111,14 @@ struct stmt {
 			uint64_t	timeout;	/* ms, 0: none */
 			struct list_head stmts;	/* per-element statements */
 		} set;
+		struct {
+			uint32_t	type;	/* NFT_OBJECT_* */
+			struct expr	*expr;	/* a name, or a map to names */
+		} objref;
+		struct {
+			uint32_t	count;
+			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */
+		} connlimit;
 	};
 };
 

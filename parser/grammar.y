@@ -2,6 +2,7 @@
 %{
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_log.h>
@@ -150,6 +151,67 @@ static struct expr *rt_grammar_expr(struct parser_state *state,
 	return rt_expr_parse(loc, NULL, NULL, key, kloc, state->msgs);
 }
 
+/* a named object command: the object, if any, takes the handle's name */
+static struct cmd *obj_cmd(struct parser_state *state, enum cmd_ops op,
+			   enum cmd_obj what, uint32_t type, struct handle *h,
+			   const struct location *loc, struct obj *o)
+{
+	h->obj_type = type;
+	if (o) {
+		handle_copy(&o->h, h);
+		o->loc = h->obj_loc;
+		o->type = type;
+		state->cur_obj = NULL;
+	}
+	return cmd_alloc(op, what, h, loc, o);
+}
+
+/* an object inside a table block */
+static void table_add_obj(struct parser_state *state, struct table *t,
+			  uint32_t type, struct obj *o, char *name,
+			  const struct location *loc)
+{
+	o->type = type;
+	o->h.obj = name;
+	o->h.obj_loc = *loc;
+	o->loc = *loc;
+	list_add_tail(&o->list, &t->objs);
+	state->cur_obj = NULL;
+}
+
+static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
+				struct expr *e)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_OBJREF);
+
+	s->objref.type = type;
+	s->objref.expr = e;
+	return s;
+}
+
+/* "ct helper NAME {...}": the only ct object nfh has; -1 otherwise */
+static int ct_obj_of(struct parser_state *state, const char *name,
+		     const struct location *loc, bool plural)
+{
+	if (!strcmp(name, plural ? "helpers" : "helper"))
+		return NFT_OBJECT_CT_HELPER;
+	if (!strcmp(name, plural ? "timeouts" : "timeout") ||
+	    !strcmp(name, plural ? "expectations" : "expectation"))
+		return error_queue(state->msgs, loc,
+				   "ct %s objects are not supported yet", name);
+	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+}
+
+/* the layer 4 protocols a ct helper can be for; 0 if not one */
+static uint8_t l4_number(const char *name)
+{
+	if (!strcmp(name, "tcp"))
+		return IPPROTO_TCP;
+	if (!strcmp(name, "udp"))
+		return IPPROTO_UDP;
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -187,6 +249,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 	struct chain		*chain;
 	struct rule		*rule;
 	struct set		*set;
+	struct obj		*obj;
 	struct handle		handle;
 	int			num;
 }
@@ -256,10 +319,11 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
+%token <string> NAME "name" QUOTAS "quotas" LIMITS "limits"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
-%type <handle> table_spec chain_spec rule_spec set_spec
+%type <handle> table_spec chain_spec rule_spec set_spec obj_spec objs_spec
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
 %type <cmd> list_cmd flush_cmd reset_cmd
 %type <table> table_block table_block_alloc
@@ -269,8 +333,11 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
 %type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
+%type <stmt> limit_spec quota_spec objref_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
+%type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
+%type <num> ct_obj_type ct_objs_type
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
@@ -424,6 +491,183 @@ add_cmd			:	TABLE table_spec
 				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
 				free($1);
 			}
+			|	COUNTER obj_spec
+			{
+				struct obj *o = obj_alloc(NULL, 0);
+
+				o->stmt = counter_stmt(&@$, 0, 0);
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
+					     &$2, &@$, o);
+				free($1);
+			}
+			|	COUNTER obj_spec obj_block_alloc '{' counter_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
+					     &$2, &@$, $5);
+				free($1);
+			}
+			|	QUOTA obj_spec obj_block_alloc '{' quota_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA,
+					     &$2, &@$, $5);
+				free($1);
+			}
+			|	LIMIT obj_spec obj_block_alloc '{' limit_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT,
+					     &$2, &@$, $5);
+				free($1);
+			}
+			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, &$3, &@$, $6);
+				free($1);
+			}
+			;
+
+ct_obj_type		:	STRING
+			{
+				$$ = ct_obj_of(state, $1, &@1, false);
+				free($1);
+				if ($$ < 0)
+					YYERROR;
+			}
+			|	TIMEOUT
+			{
+				$$ = ct_obj_of(state, $1, &@1, false);
+				free($1);
+				YYERROR;
+			}
+			;
+
+ct_objs_type		:	STRING
+			{
+				$$ = ct_obj_of(state, $1, &@1, true);
+				free($1);
+				if ($$ < 0)
+					YYERROR;
+			}
+			;
+
+obj_spec		:	table_spec identifier
+			{
+				$$ = $1;
+				$$.obj = $2;
+				$$.obj_loc = @2;
+			}
+			;
+
+objs_spec		:	family_spec
+			{
+				memset(&$$, 0, sizeof($$));
+				$$.family = $1;
+			}
+			|	TABLE table_spec	{ $$ = $2; free($1); }
+			;
+
+obj_block_alloc		:	%empty
+			{
+				/* one a syntax error abandoned is freed here */
+				obj_free(state->cur_obj);
+				$$ = obj_alloc(NULL, 0);
+				state->cur_obj = $$;
+			}
+			;
+
+counter_block		:	%empty
+			{
+				$$ = state->cur_obj;
+				$$->stmt = counter_stmt(&@$, 0, 0);
+			}
+			|	counter_block stmt_separator
+			|	counter_block error stmt_separator	{ yyerrok; }
+			|	counter_block PACKETS NUMBER BYTES NUMBER
+			{
+				$$ = $1;
+				$1->stmt->counter.packets = $3;
+				$1->stmt->counter.bytes = $5;
+				free($2); free($4);
+			}
+			|	counter_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			;
+
+quota_block		:	%empty		{ $$ = state->cur_obj; }
+			|	quota_block stmt_separator
+			|	quota_block error stmt_separator	{ yyerrok; }
+			|	quota_block quota_spec
+			{
+				$$ = $1;
+				stmt_free($1->stmt);
+				$1->stmt = $2;
+			}
+			|	quota_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			;
+
+limit_block		:	%empty		{ $$ = state->cur_obj; }
+			|	limit_block stmt_separator
+			|	limit_block error stmt_separator	{ yyerrok; }
+			|	limit_block limit_spec
+			{
+				$$ = $1;
+				stmt_free($1->stmt);
+				$1->stmt = $2;
+			}
+			|	limit_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			;
+
+ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
+			|	ct_helper_block stmt_separator
+			|	ct_helper_block error stmt_separator	{ yyerrok; }
+			|	ct_helper_block TYPE QUOTED_STRING STRING HDR
+			{
+				$$ = $1;
+				if (strcmp($4, "protocol"))
+					error_queue(state->msgs, &@4,
+						    "expected \"protocol\", not \"%s\"", $4);
+				free($1->helper.name);
+				$1->helper.name = $3;
+				$1->helper.name_loc = @3;
+				$1->helper.l4proto = l4_number($5);
+				$1->helper.l4_loc = @5;
+				if (!$1->helper.l4proto)
+					error_queue(state->msgs, &@5,
+						    "unknown layer 4 protocol \"%s\"", $5);
+				free($2); free($4); free($5);
+			}
+			|	ct_helper_block STRING family
+			{
+				$$ = $1;
+				if (strcmp($2, "l3proto"))
+					error_queue(state->msgs, &@2,
+						    "unexpected \"%s\", expected \"l3proto\"", $2);
+				$1->helper.l3proto = $3;
+				free($2);
+			}
+			|	ct_helper_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
 			;
 
 create_cmd		:	add_cmd		{ $$ = $1; $$->op = CMD_CREATE; }
@@ -489,6 +733,54 @@ delete_cmd		:	TABLE table_spec
 				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
 				free($1);
 			}
+			|	COUNTER obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				free($1);
+			}
+			|	COUNTER table_spec HANDLE NUMBER
+			{
+				$2.handle = $4;
+				$2.handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				free($1); free($3);
+			}
+			|	QUOTA obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				free($1);
+			}
+			|	QUOTA table_spec HANDLE NUMBER
+			{
+				$2.handle = $4;
+				$2.handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				free($1); free($3);
+			}
+			|	LIMIT obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				free($1);
+			}
+			|	LIMIT table_spec HANDLE NUMBER
+			{
+				$2.handle = $4;
+				$2.handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				free($1); free($3);
+			}
+			|	CT ct_obj_type obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				free($1);
+			}
+			|	CT ct_obj_type table_spec HANDLE NUMBER
+			{
+				$3.handle = $5;
+				$3.handle_loc = @5;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				free($1); free($4);
+			}
 			;
 
 list_cmd		:	RULESET family_spec
@@ -551,6 +843,50 @@ list_cmd		:	RULESET family_spec
 				$$->family_given = $2 != NFPROTO_UNSPEC;
 				free($1);
 			}
+			|	COUNTER obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				free($1);
+			}
+			|	QUOTA obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				free($1);
+			}
+			|	LIMIT obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				free($1);
+			}
+			|	CT ct_obj_type obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				free($1);
+			}
+			|	COUNTERS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	QUOTAS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	LIMITS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	CT ct_objs_type TABLE table_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, $2, &$4, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($3);
+			}
 			;
 
 flush_cmd		:	RULESET family_spec
@@ -583,11 +919,26 @@ flush_cmd		:	RULESET family_spec
 			}
 			;
 
-reset_cmd		:	COUNTERS family_spec
+reset_cmd		:	COUNTERS objs_spec
 			{
-				struct handle h = { .family = $2 };
-
-				$$ = cmd_alloc(CMD_RESET, CMD_OBJ_COUNTERS, &h, &@$, NULL);
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	QUOTAS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	COUNTER obj_spec
+			{
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				free($1);
+			}
+			|	QUOTA obj_spec
+			{
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
 				free($1);
 			}
 			;
@@ -664,6 +1015,7 @@ identifier		:	STRING
 			|	QUOTED_STRING
 			|	SETS
 			|	MAPS
+			|	NAME
 			;
 
 string			:	STRING
@@ -712,6 +1064,30 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
 				state->elem_set = NULL;
+				$$ = $1;
+				free($2);
+			}
+			|	table_block COUNTER identifier obj_block_alloc '{' counter_block '}'
+			{
+				table_add_obj(state, $1, NFT_OBJECT_COUNTER, $6, $3, &@3);
+				$$ = $1;
+				free($2);
+			}
+			|	table_block QUOTA identifier obj_block_alloc '{' quota_block '}'
+			{
+				table_add_obj(state, $1, NFT_OBJECT_QUOTA, $6, $3, &@3);
+				$$ = $1;
+				free($2);
+			}
+			|	table_block LIMIT identifier obj_block_alloc '{' limit_block '}'
+			{
+				table_add_obj(state, $1, NFT_OBJECT_LIMIT, $6, $3, &@3);
+				$$ = $1;
+				free($2);
+			}
+			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block '}'
+			{
+				table_add_obj(state, $1, $3, $7, $4, &@4);
 				$$ = $1;
 				free($2);
 			}
@@ -1117,6 +1493,24 @@ stmt			:	match_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
+			|	objref_stmt
+			;
+
+objref_stmt		:	COUNTER NAME stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_COUNTER, $3);
+				free($1); free($2);
+			}
+			|	QUOTA NAME stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_QUOTA, $3);
+				free($1); free($2);
+			}
+			|	LIMIT NAME stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_LIMIT, $3);
+				free($1); free($2);
+			}
 			;
 
 vmap_stmt		:	concat_expr VMAP rhs_map
@@ -1199,40 +1593,48 @@ limit_over		:	%empty		{ $$ = 0; }
 			|	UNTIL		{ $$ = 0; free($1); }
 			;
 
-limit_stmt		:	LIMIT RATE limit_over NUMBER SLASH STRING
+limit_stmt		:	LIMIT limit_spec
+			{
+				$$ = $2;
+				$$->loc = @$;
+				free($1);
+			}
+			;
+
+limit_spec		:	RATE limit_over NUMBER SLASH STRING
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
-				$$->limit.flags = $3;
-				$$->limit.rate = $4;
+				$$->limit.flags = $2;
+				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKTS;
 				$$->limit.burst = 5;
-				if (stmt_limit_unit($$, $6, &@6, state->msgs) < 0)
+				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
-				free($1); free($2); free($6);
+				free($1); free($5);
 			}
-			|	limit_stmt BURST NUMBER PACKETS
+			|	limit_spec BURST NUMBER PACKETS
 			{
 				$$ = $1;
 				$$->limit.burst = $3;
 				free($2); free($4);
 			}
-			|	LIMIT RATE limit_over NUMBER STRING SLASH STRING
+			|	RATE limit_over NUMBER STRING SLASH STRING
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
-				$$->limit.flags = $3;
+				$$->limit.flags = $2;
 				$$->limit.type = NFT_LIMIT_PKT_BYTES;
-				if (stmt_limit_bytes($$, $4, $5, &@5, state->msgs) < 0 ||
-				    stmt_limit_unit($$, $7, &@7, state->msgs) < 0)
+				if (stmt_limit_bytes($$, $3, $4, &@4, state->msgs) < 0 ||
+				    stmt_limit_unit($$, $6, &@6, state->msgs) < 0)
 					state->nerrs++;
-				free($1); free($2); free($5); free($7);
+				free($1); free($4); free($6);
 			}
-			|	limit_stmt BURST NUMBER BYTES
+			|	limit_spec BURST NUMBER BYTES
 			{
 				$$ = $1;
 				$$->limit.burst = $3;
 				free($2); free($4);
 			}
-			|	limit_stmt BURST NUMBER STRING
+			|	limit_spec BURST NUMBER STRING
 			{
 				uint64_t b;
 
@@ -1250,19 +1652,40 @@ quota_mode		:	%empty		{ $$ = 0; }
 			|	UNTIL		{ $$ = 0; free($1); }
 			;
 
-quota_stmt		:	QUOTA quota_mode NUMBER STRING
+quota_stmt		:	QUOTA quota_spec
+			{
+				$$ = $2;
+				$$->loc = @$;
+				free($1);
+			}
+			;
+
+quota_spec		:	quota_mode NUMBER STRING
 			{
 				uint64_t b;
 
 				$$ = stmt_alloc(&@$, STMT_QUOTA);
-				$$->quota.flags = $2;
-				if (stmt_bytes_unit($4, &b) < 0)
-					error_queue(state->msgs, &@4,
-						    "wrong unit \"%s\"", $4);
-				$$->quota.bytes = $3 * b;
-				free($1); free($4);
+				$$->quota.flags = $1;
+				if (stmt_bytes_unit($3, &b) < 0)
+					error_queue(state->msgs, &@3,
+						    "wrong unit \"%s\"", $3);
+				$$->quota.bytes = $2 * b;
+				free($3);
 			}
-			|	quota_stmt USED NUMBER STRING
+			|	quota_mode NUMBER BYTES
+			{
+				$$ = stmt_alloc(&@$, STMT_QUOTA);
+				$$->quota.flags = $1;
+				$$->quota.bytes = $2;
+				free($3);
+			}
+			|	quota_spec USED NUMBER BYTES
+			{
+				$$ = $1;
+				$$->quota.used = $3;
+				free($2); free($4);
+			}
+			|	quota_spec USED NUMBER STRING
 			{
 				uint64_t b;
 

@@ -8,6 +8,7 @@
 #include <linux/netlink.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -32,7 +33,12 @@ static void table_free(struct cache_table *t)
 	struct cache_chain *ch, *chn;
 	struct cache_rule *r, *rn;
 	struct cache_set *s, *sn;
+	struct cache_obj *o, *on;
 
+	list_for_each_entry_safe(o, on, &t->objs, list) {
+		nftnl_obj_free(o->nlo);
+		free(o);
+	}
 	list_for_each_entry_safe(ch, chn, &t->chains, list) {
 		list_for_each_entry_safe(r, rn, &ch->rules, list) {
 			nftnl_rule_free(r->nlr);
@@ -119,6 +125,7 @@ struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 	t->nlt = nlt;
 	init_list_head(&t->chains);
 	init_list_head(&t->sets);
+	init_list_head(&t->objs);
 	t->next_handle = 1;
 	list_add_tail(&t->list, &c->tables);
 	return t;
@@ -149,6 +156,53 @@ void cache_add_set(struct cache_table *t, struct nftnl_set *nls)
 
 	s->nls = nls;
 	list_add_tail(&s->list, &t->sets);
+}
+
+void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo)
+{
+	struct cache_obj *o = xzalloc(sizeof(*o));
+
+	o->nlo = nlo;
+	list_add_tail(&o->list, &t->objs);
+}
+
+struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
+				 const char *name, uint64_t handle)
+{
+	struct cache_obj *o;
+
+	list_for_each_entry(o, &t->objs, list) {
+		if (nftnl_obj_get_u32(o->nlo, NFTNL_OBJ_TYPE) != type)
+			continue;
+		if (name ? !strcmp(nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME), name) :
+		    nftnl_obj_get_u64(o->nlo, NFTNL_OBJ_HANDLE) == handle)
+			return o;
+	}
+	return NULL;
+}
+
+void cache_obj_reset(struct cache *c, unsigned int family, const char *table,
+		     uint32_t type, const char *name)
+{
+	struct cache_table *t;
+	struct cache_obj *o;
+
+	list_for_each_entry(t, &c->tables, list) {
+		if ((family && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != family) ||
+		    (table && strcmp(table, nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME))))
+			continue;
+		list_for_each_entry(o, &t->objs, list) {
+			if (nftnl_obj_get_u32(o->nlo, NFTNL_OBJ_TYPE) != type ||
+			    (name && strcmp(name, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME))))
+				continue;
+			if (type == NFT_OBJECT_COUNTER) {
+				nftnl_obj_set_u64(o->nlo, NFTNL_OBJ_CTR_PKTS, 0);
+				nftnl_obj_set_u64(o->nlo, NFTNL_OBJ_CTR_BYTES, 0);
+			} else if (type == NFT_OBJECT_QUOTA) {
+				nftnl_obj_set_u64(o->nlo, NFTNL_OBJ_QUOTA_CONSUMED, 0);
+			}
+		}
+	}
 }
 
 /* --- offline: apply a batch as the kernel would ------------------------- */
@@ -192,6 +246,9 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN))
 		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
 				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
+		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
+				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_TIMEOUT))
 		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_TIMEOUT,
 				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_TIMEOUT));
@@ -344,6 +401,127 @@ static struct nftnl_set *set_copy(struct nftnl_set *s)
 	return n;
 }
 
+static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
+{
+	struct nftnl_obj *n = nftnl_obj_alloc();
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWOBJ,
+				    nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY), 0, 0);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_nlmsg_parse(nlh, n);
+	nftnl_obj_set_u32(n, NFTNL_OBJ_FAMILY, nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY));
+	if (nftnl_obj_is_set(o, NFTNL_OBJ_HANDLE))
+		nftnl_obj_set_u64(n, NFTNL_OBJ_HANDLE,
+				  nftnl_obj_get_u64(o, NFTNL_OBJ_HANDLE));
+	return n;
+}
+
+static int oerr(struct list_head *msgs, const struct nl_item *it,
+		const char *what, int err)
+{
+	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
+			   strerror(err));
+}
+
+/* what the kernel checks of a rule's objects: they exist */
+static int check_objrefs(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	int err = 0;
+
+	while (!err && (e = nftnl_expr_iter_next(i))) {
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
+			continue;
+		if (!cache_obj_find(t, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE),
+				    nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), 0))
+			err = ENOENT;
+	}
+	nftnl_expr_iter_destroy(i);
+	return err;
+}
+
+static bool rule_uses_obj(struct nftnl_rule *r, uint32_t type, const char *name)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool used = false;
+
+	while (!used && (e = nftnl_expr_iter_next(i)))
+		used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") &&
+		       nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME) &&
+		       nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE) == type &&
+		       !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), name);
+	nftnl_expr_iter_destroy(i);
+	return used;
+}
+
+/* ... and the elements of object maps of the same type */
+static bool set_uses_obj(struct nftnl_set *s, uint32_t type, const char *name)
+{
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+	bool used = false;
+
+	if (!(nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_OBJECT) ||
+	    nftnl_set_get_u32(s, NFTNL_SET_OBJ_TYPE) != type)
+		return false;
+	it = nftnl_set_elems_iter_create(s);
+	while (!used && (e = nftnl_set_elems_iter_next(it)))
+		used = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF) &&
+		       !strcmp(nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), name);
+	nftnl_set_elems_iter_destroy(it);
+	return used;
+}
+
+static int apply_obj(struct cache *c, struct nl_item *it,
+		     struct list_head *msgs)
+{
+	struct nftnl_obj *o = it->obj;
+	uint32_t type = nftnl_obj_get_u32(o, NFTNL_OBJ_TYPE);
+	const char *name = nftnl_obj_is_set(o, NFTNL_OBJ_NAME) ?
+			   nftnl_obj_get_str(o, NFTNL_OBJ_NAME) : NULL;
+	struct cache_table *t;
+	struct cache_obj *co;
+	struct cache_chain *ch;
+	struct cache_set *cs;
+	struct cache_rule *cr;
+
+	t = cache_table_find(c, it->family, nftnl_obj_get_str(o, NFTNL_OBJ_TABLE));
+	if (!t)
+		return oerr(msgs, it, "object", ENOENT);
+	co = cache_obj_find(t, type, name,
+			    name ? 0 : nftnl_obj_get_u64(o, NFTNL_OBJ_HANDLE));
+	if (it->msg_type == NFT_MSG_NEWOBJ) {
+		if (co && (it->flags & NLM_F_EXCL))
+			return oerr(msgs, it, "object", EEXIST);
+		if (co)
+			return 0;	/* the kernel keeps the old values */
+		nftnl_obj_set_u64(o, NFTNL_OBJ_HANDLE, t->next_handle++);
+		cache_add_obj(t, o);
+		it->obj = NULL;
+		return 0;
+	}
+	if (!co)
+		return it->msg_type == NFT_MSG_DELOBJ ?
+		       oerr(msgs, it, "object", ENOENT) : 0;
+	name = nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME);
+	list_for_each_entry(ch, &t->chains, list)
+		list_for_each_entry(cr, &ch->rules, list)
+			if (rule_uses_obj(cr->nlr, type, name))
+				return oerr(msgs, it, "object", EBUSY);
+	list_for_each_entry(cs, &t->sets, list)
+		if (set_uses_obj(cs->nls, type, name))
+			return oerr(msgs, it, "object", EBUSY);
+	list_del(&co->list);
+	nftnl_obj_free(co->nlo);
+	free(co);
+	return 0;
+}
+
 static struct cache *clone_cache(struct cache *c)
 {
 	struct cache *n = cache_alloc();
@@ -354,6 +532,7 @@ static struct cache *clone_cache(struct cache *c)
 		struct cache_table *nt = cache_add_table(n, nftnl_table_alloc());
 		struct cache_chain *ch;
 		struct cache_set *s;
+		struct cache_obj *o;
 		char buf[8192];
 		struct nlmsghdr *nlh;
 
@@ -390,15 +569,10 @@ static struct cache *clone_cache(struct cache *c)
 		}
 		list_for_each_entry(s, &t->sets, list)
 			cache_add_set(nt, set_copy(s->nls));
+		list_for_each_entry(o, &t->objs, list)
+			cache_add_obj(nt, obj_copy(o->nlo));
 	}
 	return n;
-}
-
-static int oerr(struct list_head *msgs, const struct nl_item *it,
-		const char *what, int err)
-{
-	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
-			   strerror(err));
 }
 
 /* as the kernel does: a jump or goto names a regular chain of the table */
@@ -543,7 +717,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 		if (!ch)
 			return oerr(msgs, it, "rule", ENOENT);
-		if ((err = check_jumps(t, r)))
+		if ((err = check_jumps(t, r)) || (err = check_objrefs(t, r)))
 			return oerr(msgs, it, "rule", err);
 		if (it->flags & NLM_F_REPLACE) {
 			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
@@ -585,6 +759,10 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		}
 		return 0;
 	}
+	case NFT_MSG_NEWOBJ:
+	case NFT_MSG_DELOBJ:
+	case NFT_MSG_DESTROYOBJ:
+		return apply_obj(c, it, msgs);
 	case NFT_MSG_DELSETELEM: {
 		struct cache_set *s = item_set(c, it);
 		int err;

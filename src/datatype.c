@@ -616,6 +616,10 @@ DT(hexflags_type, TYPE_BITMASK, "bitmask", "bitmask", &integer_type,
    BYTEORDER_BIG, 0, 0, NULL, integer_parse, hex_short_print);
 DT(string_type, TYPE_STRING, "string", "string", NULL,
    BYTEORDER_HOST, 0, 0, NULL, string_parse, string_print);
+/* a stateful object's name as a map gives it: a string, sent as a name */
+DT(objref_type, TYPE_STRING, "object", "stateful object name",
+   &string_type, BYTEORDER_HOST, (NFH_VAL_MAXLEN - 1) * 8, 0, NULL,
+   string_parse, string_print);
 DT(ifname_type, TYPE_IFNAME, "ifname", "network interface name",
    &string_type, BYTEORDER_HOST, 16 * 8, 0, NULL, string_parse, string_print);
 DT(lladdr_type, TYPE_LLADDR, "ll_addr", "link layer address",

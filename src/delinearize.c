@@ -66,6 +66,18 @@ static void add_stmt(struct delin_ctx *ctx, struct stmt *s)
 static void type_value(struct expr *v, const struct datatype *dt,
 		       enum byteorder bo, unsigned int len);
 
+/* an object map's value: the object's name */
+static struct expr *objref_value(const char *name)
+{
+	size_t n = strnlen(name, NFH_VAL_MAXLEN - 1);
+	struct expr *v = constant_expr_alloc(&internal_location, &objref_type,
+					     BYTEORDER_HOST, objref_type.size,
+					     NULL);
+
+	memcpy(v->val.data, name, n);
+	return v;
+}
+
 static struct expr *raw_value(const void *data, uint32_t len)
 {
 	struct expr *v;
@@ -474,6 +486,13 @@ static struct expr *elem_pair_expr(const struct elem_dump *ed,
 		e = mapping_expr_alloc(&internal_location, e,
 				       verdict_expr_alloc(&internal_location,
 							  code, chain));
+	} else if (r->flags & ELEM_D_OBJREF) {
+		const char *name;
+		int code;
+
+		elem_dverdict(ed, p->lo, &code, &name);
+		e = mapping_expr_alloc(&internal_location, e,
+				       objref_value(name ? name : ""));
 	} else if (r->flags & ELEM_D_DATA) {
 		e = mapping_expr_alloc(&internal_location, e,
 				       raw_value(elem_ddata(ed, p->lo), r->dlen));
@@ -745,6 +764,42 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 	add_stmt(ctx, s);
 }
 
+/* counter name "x", and "counter name KEY map { ... }" */
+static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	struct stmt *s;
+	struct expr *l, *key;
+	struct cache_set *cs;
+
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME)) {
+		s = stmt_alloc(&internal_location, STMT_OBJREF);
+		s->objref.type = nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
+		s->objref.expr = symbol_expr_alloc(&internal_location,
+			nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), true);
+		add_stmt(ctx, s);
+		return;
+	}
+	cs = lookup_set(ctx, nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME),
+			nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_SET_ID),
+			nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_ID));
+	if (!cs || !(nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)) {
+		unsupported(ctx, "objref");
+		return;
+	}
+	key = set_key_of(cs->nls);
+	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
+	expr_free(key);
+	if (!l) {
+		unsupported(ctx, "objref");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_OBJREF);
+	s->objref.type = nftnl_set_get_u32(cs->nls, NFTNL_SET_OBJ_TYPE);
+	s->objref.expr = map_expr_alloc(&internal_location, l,
+					set_elements(cs->nls));
+	add_stmt(ctx, s);
+}
+
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -786,6 +841,14 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
+	else if (!strcmp(name, "objref"))
+		delin_objref(ctx, e);
+	else if (!strcmp(name, "connlimit")) {
+		s = stmt_alloc(&internal_location, STMT_CONNLIMIT);
+		s->connlimit.count = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT);
+		s->connlimit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS);
+		add_stmt(ctx, s);
+	}
 	else if (!strcmp(name, "counter")) {
 		s = stmt_alloc(&internal_location, STMT_COUNTER);
 		s->counter.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
@@ -1680,6 +1743,11 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
+		break;
+	case STMT_OBJREF:
+		/* the values are names already */
+		if (s->objref.expr->kind == EXPR_MAP)
+			map_resolve(pctx, deps, s->objref.expr, NULL);
 		break;
 	case STMT_PAYLOAD:
 		payload_set_resolve(pctx, deps, s);

@@ -108,7 +108,7 @@ static void push(struct elem_dump *ed, struct elem_in *in)
 {
 	unsigned int klen = in->klen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->klen;
 	unsigned int kelen = in->kelen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->kelen;
-	unsigned int dlen = in->flags & ELEM_D_VERDICT ? 8 :
+	unsigned int dlen = in->flags & (ELEM_D_VERDICT | ELEM_D_OBJREF) ? 8 :
 			    in->dlen > NFH_VAL_MAXLEN ? NFH_VAL_MAXLEN : in->dlen;
 	unsigned int room = klen > kelen ? klen : kelen;
 	bool kend = ed->kend || (in->flags & ELEM_D_KEY_END);
@@ -134,7 +134,7 @@ static void push(struct elem_dump *ed, struct elem_in *in)
 	if (in->flags & ELEM_D_KEY_END)
 		memcpy(p + ed->klen, in->key_end, kelen);
 	p += ed->klen * (ed->kend ? 2 : 1);
-	if (in->flags & ELEM_D_VERDICT) {
+	if (in->flags & (ELEM_D_VERDICT | ELEM_D_OBJREF)) {
 		int32_t code = in->verdict;
 		uint32_t id = in->chain ? chain_id(ed, in->chain) : 0;
 
@@ -314,6 +314,12 @@ static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
 	}
 	if (tb[NFTA_SET_ELEM_DATA] && data_read(&in, tb[NFTA_SET_ELEM_DATA]) < 0)
 		goto err;
+	if (tb[NFTA_SET_ELEM_OBJREF] && !(in.flags & ELEM_D_VERDICT)) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_OBJREF], MNL_TYPE_NUL_STRING) < 0)
+			goto err;
+		in.chain = mnl_attr_get_str(tb[NFTA_SET_ELEM_OBJREF]);
+		in.flags = (in.flags & ~ELEM_D_DATA) | ELEM_D_OBJREF;
+	}
 	if (tb[NFTA_SET_ELEM_TIMEOUT]) {
 		if (mnl_attr_validate(tb[NFTA_SET_ELEM_TIMEOUT], MNL_TYPE_U64) < 0)
 			goto err;
@@ -406,6 +412,9 @@ static void nftnl_elem_read(struct elem_dump *ed, struct nftnl_set_elem *el)
 		if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_CHAIN))
 			in.chain = nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_CHAIN);
 		in.flags |= ELEM_D_VERDICT;
+	} else if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_OBJREF)) {
+		in.chain = nftnl_set_elem_get_str(el, NFTNL_SET_ELEM_OBJREF);
+		in.flags |= ELEM_D_OBJREF;
 	} else if ((in.data = nftnl_set_elem_get(el, NFTNL_SET_ELEM_DATA, &len))) {
 		in.dlen = len;
 		in.flags |= ELEM_D_DATA;

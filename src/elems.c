@@ -112,7 +112,8 @@ struct elem_store *elem_store_new(const struct expr *key,
 
 	st->concat = key->kind == EXPR_CONCAT;
 	st->klen = st->concat ? set_key_bytes(key) : div_round_up(key->len, 8);
-	if (data && data->dtype != &verdict_type)
+	/* verdicts and object names go with the element itself */
+	if (data && data->dtype != &verdict_type && data->dtype != &objref_type)
 		st->dlen = set_key_bytes(data);
 	st->recsz = (sizeof(struct elem_rec) + 2 * st->klen + st->dlen + 7) & ~7u;
 	return st;
@@ -180,7 +181,8 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	r->loc.last_col = elem->loc.first_line != elem->loc.last_line ||
 			  elem->loc.last_col > 0xffff ? r->loc.first_col :
 			  elem->loc.last_col;
-	if (opts || (v && v->kind == EXPR_VERDICT))
+	if (opts || (v && v->kind == EXPR_VERDICT) ||
+	    (data && data->dtype == &objref_type))
 		r->extra = elem;
 	else
 		expr_free(elem);
@@ -291,6 +293,12 @@ static void put_elem(struct builder *b, const uint8_t *key,
 			mnl_attr_put_strz(b->nlh, NFTA_VERDICT_CHAIN, v->verdict.chain);
 		mnl_attr_nest_end(b->nlh, vn);
 		mnl_attr_nest_end(b->nlh, d);
+	} else if (v && em->data && em->data->dtype == &objref_type) {
+		char name[NFH_VAL_MAXLEN + 1] = "";
+
+		memcpy(name, v->val.data, div_round_up(v->len, 8) < NFH_VAL_MAXLEN ?
+		       div_round_up(v->len, 8) : NFH_VAL_MAXLEN);
+		mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_OBJREF, name);
 	} else if (data) {
 		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
 	}

@@ -1596,6 +1596,35 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/* counter name "x", ct helper set "x", and maps to such names */
+static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr **e = &s->objref.expr, *want;
+	int ret;
+
+	if ((*e)->kind == EXPR_VARIABLE && variable_expand(ctx, e) < 0)
+		return -1;
+	if ((*e)->kind == EXPR_SYMBOL) {
+		if (strlen((*e)->sym.str) >= NFT_OBJ_MAXNAMELEN)
+			return err(ctx, &(*e)->loc,
+				   "object name \"%s\" is too long, %u characters at most",
+				   (*e)->sym.str, NFT_OBJ_MAXNAMELEN - 1);
+		return 0;
+	}
+	if ((*e)->kind != EXPR_MAP)
+		return err(ctx, &(*e)->loc,
+			   "a %s name or a map to %s names is expected here",
+			   obj_type_name(s->objref.type), obj_type_name(s->objref.type));
+	if ((*e)->op.right->kind == EXPR_SET_REF)
+		return err(ctx, &(*e)->op.right->loc,
+			   "named maps of objects are not supported yet");
+	want = set_type_placeholder(&internal_location, &objref_type,
+				    objref_type.size, BYTEORDER_HOST);
+	ret = map_eval(ctx, *e, want);
+	expr_free(want);
+	return ret;
+}
+
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	struct expr *lhs;
@@ -1637,6 +1666,15 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return err(ctx, &s->loc,
 				   "conntrack is not available in the %s family",
 				   family_name(ctx->family));
+		if (s->ct.key == NFT_CT_HELPER) {
+			/* "ct helper set" assigns a ct helper object */
+			struct expr *v = s->ct.expr;
+
+			s->kind = STMT_OBJREF;
+			s->objref.type = NFT_OBJECT_CT_HELPER;
+			s->objref.expr = v;
+			return objref_stmt_eval(ctx, s);
+		}
 		lhs = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
 		ret = value_stmt_eval(ctx, lhs, &s->ct.expr);
 		expr_free(lhs);
@@ -1657,6 +1695,10 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return tproxy_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
+	case STMT_OBJREF:
+		return objref_stmt_eval(ctx, s);
+	case STMT_CONNLIMIT:
+		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -1797,6 +1839,9 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		ret = -1;
 	if (name_check(ctx, cmd->h.set, &cmd->h.set_loc, "set",
 		       NFT_SET_MAXNAMELEN) < 0)
+		ret = -1;
+	if (name_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
+		       obj_type_name(cmd->h.obj_type), NFT_OBJ_MAXNAMELEN) < 0)
 		ret = -1;
 	return ret;
 }
@@ -1949,6 +1994,29 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
+static int obj_eval(struct eval_ctx *ctx, struct obj *o)
+{
+	if (o->comment && strlen(o->comment) > 128)
+		return err(ctx, &o->loc, "comment too long, 128 characters at most");
+	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
+		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
+			   o->h.obj, o->h.obj);
+	if (o->type == NFT_OBJECT_LIMIT && !o->stmt)
+		return err(ctx, &o->loc, "limit %s needs a rate: limit %s { rate N/second }",
+			   o->h.obj, o->h.obj);
+	if (o->type != NFT_OBJECT_CT_HELPER)
+		return 0;
+	if (!o->helper.name)
+		return err(ctx, &o->loc,
+			   "ct helper %s needs a type: type \"ftp\" protocol tcp",
+			   o->h.obj);
+	if (strlen(o->helper.name) >= 16)
+		return err(ctx, &o->helper.name_loc,
+			   "ct helper type \"%s\" is too long, 15 characters at most",
+			   o->helper.name);
+	return 0;
+}
+
 static struct cmd *flat_cmd(struct list_head *out, enum cmd_obj obj,
 			    const struct handle *h, const char *chain,
 			    const struct location *loc, void *data)
@@ -1973,6 +2041,7 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 	struct chain *c, *cn;
 	struct rule *r, *rn;
 	struct set *st, *stn;
+	struct obj *o, *on;
 	LIST_HEAD(rules);
 
 	cmd->table = NULL;
@@ -1987,6 +2056,16 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 		cc = flat_cmd(out, CMD_OBJ_CHAIN, &cmd->h, c->h.chain, &c->loc, c);
 		cc->h.chain_loc = c->h.chain_loc;
 		cc->op = cmd->op;
+	}
+	list_for_each_entry_safe(o, on, &t->objs, list) {
+		struct cmd *oc;
+
+		list_del(&o->list);
+		oc = flat_cmd(out, CMD_OBJ_OBJ, &cmd->h, NULL, &o->loc, o);
+		oc->h.obj = xstrdup(o->h.obj);
+		oc->h.obj_loc = o->h.obj_loc;
+		oc->h.obj_type = o->type;
+		oc->op = cmd->op;
 	}
 	list_for_each_entry_safe(st, stn, &t->sets, list) {
 		struct cmd *sc;
@@ -2034,6 +2113,8 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		return set_decl_eval(ctx, cmd, cmd->set);
 	case CMD_OBJ_ELEMENTS:
 		return elems_cmd_eval(ctx, cmd);
+	case CMD_OBJ_OBJ:
+		return cmd->object ? obj_eval(ctx, cmd->object) : 0;
 	case CMD_OBJ_TABLE:
 		if (cmd->table && cmd->table->comment &&
 		    strlen(cmd->table->comment) > 128)

@@ -132,6 +132,7 @@ void parser_exit(struct parser_state *state)
 	table_free(state->cur_table);
 	chain_free(state->cur_chain);
 	set_free(state->cur_set);
+	obj_free(state->cur_obj);
 }
 
 struct var *parser_var_lookup(struct parser_state *state, const char *name)
@@ -234,6 +235,51 @@ static void cmds_free(struct list_head *cmds)
 	}
 }
 
+/* JSON has no stateful objects yet: say so rather than leave them out */
+static bool cache_has_objs(struct cache *c)
+{
+	struct cache_table *t;
+
+	list_for_each_entry(t, &c->tables, list)
+		if (!list_empty(&t->objs))
+			return true;
+	return false;
+}
+
+/* list or reset counters, quotas, ...: offline, a reset zeroes the cache */
+static int run_objs(struct nfh_ctx *ctx, struct cmd *cmd,
+		    struct list_head *msgs)
+{
+	unsigned int family = cmd->family_given || cmd->h.table ? cmd->h.family : 0;
+	struct cache *c = ctx->offline_cache, *tmp = NULL;
+	bool reset = cmd->op == CMD_RESET;
+	const char *name = cmd->obj == CMD_OBJ_OBJ ? cmd->h.obj : NULL;
+	int ret;
+
+	if (!ctx->offline) {
+		tmp = cache_alloc();
+		if ((reset ? nlio_obj_reset(ctx, family, cmd->h.table,
+					    cmd->h.obj_type, name, tmp, msgs) :
+		     nlio_dump(ctx, family, tmp, msgs)) < 0) {
+			cache_free(tmp);
+			return -1;
+		}
+		c = tmp;
+	}
+	if (!c)
+		c = tmp = cache_alloc();
+	ret = print_objs(c, family, cmd->h.table, cmd->h.obj_type, name,
+			 &ctx->octx, ctx->octx.out);
+	if (ret < 0)
+		error_queue(msgs, &cmd->h.obj_loc,
+			    "Could not process %s: No such file or directory",
+			    obj_type_name(cmd->h.obj_type));
+	if (ret == 0 && reset && ctx->offline)
+		cache_obj_reset(c, family, cmd->h.table, cmd->h.obj_type, name);
+	cache_free(tmp);
+	return ret;
+}
+
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
 {
@@ -241,6 +287,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	enum list_what what;
 	int ret;
 
+	if (cmd->obj == CMD_OBJ_OBJ || cmd->obj == CMD_OBJ_OBJS)
+		return run_objs(ctx, cmd, msgs);
 	if (!ctx->offline) {
 		tmp = cache_alloc();
 		if (nlio_dump(ctx, cmd->family_given || cmd->h.table ?
@@ -261,6 +309,11 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
+	if ((ctx->octx.flags & NFH_OUTPUT_JSON) && c && cache_has_objs(c)) {
+		cache_free(tmp);
+		return error_queue(msgs, &cmd->loc,
+				   "stateful objects in JSON are not supported yet");
+	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
@@ -280,18 +333,22 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	return ret;
 }
 
-static int unsupported_cmds(struct list_head *cmds, struct list_head *msgs)
+static int unsupported_cmds(struct nfh_ctx *ctx, struct list_head *cmds,
+			    struct list_head *msgs)
 {
 	struct cmd *cmd;
 	int ret = 0;
 
-	list_for_each_entry(cmd, cmds, list) {
-		if (cmd->op == CMD_RESET)
+	if (!(ctx->octx.flags & NFH_OUTPUT_JSON))
+		return 0;
+	list_for_each_entry(cmd, cmds, list)
+		if (cmd->obj == CMD_OBJ_OBJ || cmd->obj == CMD_OBJ_OBJS ||
+		    (cmd->obj == CMD_OBJ_RULESET && cmd->op == CMD_RESET))
 			ret = error_queue(msgs, &cmd->loc,
-					  "reset is not supported yet");
-	}
+					  "stateful objects in JSON are not supported yet");
 	return ret;
 }
+
 
 /* the whole of a file or of standard input ("-"); NULL if unreadable */
 static char *read_input(const char *name)
@@ -379,11 +436,12 @@ evaluate:
 	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
 			 !list_empty(&msgs)))
 		ret = -1;
-	if (ret == 0 && unsupported_cmds(&cmds, &msgs) < 0)
+	if (ret == 0 && unsupported_cmds(ctx, &cmds, &msgs) < 0)
 		ret = -1;
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)
-		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE) {
+		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||
+		    cmd->op == CMD_RESET) {
 			list_del(&cmd->list);
 			list_add_tail(&cmd->list, &lists);
 		}

@@ -13,6 +13,7 @@
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -40,6 +41,7 @@ struct lin_ctx {
 	/* while set, expressions are collected here instead of the rule */
 	struct nftnl_expr	**collect;
 	unsigned int		ncollect;
+	uint32_t		objtype;	/* of the object map being built */
 };
 
 static int lerr(struct lin_ctx *ctx, const struct location *loc,
@@ -481,6 +483,8 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 	}
 	if (!data)
 		return;
+	if (data->dtype == &objref_type)
+		return;		/* an object map: the objects' type says it all */
 	if (data->dtype == &verdict_type) {
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, NFT_DATA_VERDICT);
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, 16);
@@ -563,7 +567,8 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	struct nftnl_set *nls = nftnl_set_alloc();
 	const struct expr *sel = selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
-	const char *name = data ? "__map%d" : "__set%d";
+	bool objmap = data && data->dtype == &objref_type;
+	const char *name = objmap ? "__objmap%d" : data ? "__map%d" : "__set%d";
 	unsigned int id = ++ctx->nfh->set_id;
 	struct elem_emit em = {
 		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
@@ -575,7 +580,9 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	struct nftnl_expr *e;
 	int ret;
 
-	if (data)
+	if (objmap)
+		flags |= NFT_SET_OBJECT;
+	else if (data)
 		flags |= NFT_SET_MAP;
 	if (elems_have_interval(set)) {
 		flags |= NFT_SET_INTERVAL;
@@ -585,6 +592,8 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
 	set_key_put(nls, sel, data, flags);
+	if (objmap)
+		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, ctx->objtype);
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
 		     ctx->cmd->h.family, NLO_SET, nls, &set->loc);
 	st = elem_store_new(sel, data);
@@ -594,9 +603,16 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	if (ret < 0)
 		return -1;
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
-	set_udata_put(nls, sel, data, false, NULL);
+	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL);
 
 	key_load(ctx, lhs);
+	if (objmap) {
+		e = add_expr(ctx, "objref");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
+		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
+		return 0;
+	}
 	e = add_expr(ctx, "lookup");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
 	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
@@ -1133,6 +1149,28 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_PORT, reg);
 		return 0;
 	}
+	case STMT_OBJREF:
+		if (s->objref.expr->kind == EXPR_MAP) {
+			struct expr *want = set_type_placeholder(NULL, &objref_type,
+								 objref_type.size,
+								 BYTEORDER_HOST);
+			int ret;
+
+			ctx->objtype = s->objref.type;
+			ret = lin_map(ctx, s->objref.expr, want, 0);
+			expr_free(want);
+			return ret;
+		}
+		e = add_expr(ctx, "objref");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
+		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
+				   s->objref.expr->sym.str);
+		return 0;
+	case STMT_CONNLIMIT:
+		e = add_expr(ctx, "connlimit");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT, s->connlimit.count);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS, s->connlimit.flags);
+		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -1218,6 +1256,67 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 		flags |= NLM_F_EXCL;
 	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, flags, cmd->h.family,
 		     NLO_CHAIN, c, &cmd->loc);
+}
+
+/* the attributes that name an object */
+static struct nftnl_obj *obj_ident(struct cmd *cmd)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+
+	if (!o)
+		memory_allocation_error();
+	nftnl_obj_set_u32(o, NFTNL_OBJ_FAMILY, cmd->h.family);
+	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, cmd->h.table);
+	if (cmd->h.obj)
+		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, cmd->h.obj);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, cmd->h.obj_type);
+	if (cmd->h.handle)
+		nftnl_obj_set_u64(o, NFTNL_OBJ_HANDLE, cmd->h.handle);
+	return o;
+}
+
+static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_obj *o = obj_ident(cmd);
+	const struct obj *ob = cmd->object;
+	const struct stmt *s = ob->stmt;
+
+	switch (ob->type) {
+	case NFT_OBJECT_COUNTER:
+		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, s->counter.packets);
+		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, s->counter.bytes);
+		break;
+	case NFT_OBJECT_QUOTA:
+		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, s->quota.bytes);
+		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, s->quota.used);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, s->quota.flags);
+		break;
+	case NFT_OBJECT_LIMIT:
+		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, s->limit.rate);
+		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, s->limit.unit);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_BURST, s->limit.burst);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, s->limit.type);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_FLAGS, s->limit.flags);
+		break;
+	case NFT_OBJECT_CT_HELPER:
+		nftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
+				  ob->helper.l3proto ? ob->helper.l3proto :
+				  cmd->h.family);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_HELPER_L4PROTO, ob->helper.l4proto);
+		break;
+	}
+	if (ob->comment) {
+		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		udata_comment(b, 0 /* NFTNL_UDATA_OBJ_COMMENT */, ob->comment);
+		nftnl_obj_set_data(o, NFTNL_OBJ_USERDATA, nftnl_udata_buf_data(b),
+				   nftnl_udata_buf_len(b));
+		nftnl_udata_buf_free(b);
+	}
+	nl_batch_add(ctx->batch, NFT_MSG_NEWOBJ,
+		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
+		     cmd->h.family, NLO_OBJ, o, &cmd->loc);
 }
 
 static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
@@ -1324,6 +1423,11 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 			     NFT_MSG_DELSET, 0, cmd->h.family, NLO_SET, st,
 			     &cmd->loc);
 		break;
+	case CMD_OBJ_OBJ:
+		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYOBJ :
+			     NFT_MSG_DELOBJ, 0, cmd->h.family, NLO_OBJ,
+			     obj_ident(cmd), &cmd->loc);
+		break;
 	default:
 		break;
 	}
@@ -1394,6 +1498,8 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 			else if (cmd->obj == CMD_OBJ_ELEMENTS &&
 				 lin_elems_cmd(&ctx, cmd) < 0)
 				ret = -1;
+			else if (cmd->obj == CMD_OBJ_OBJ && cmd->object)
+				lin_obj(&ctx, cmd);
 			break;
 		case CMD_DELETE:
 		case CMD_DESTROY:

@@ -17,6 +17,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/object.h>
 #include <libnftnl/common.h>
 #include <libnftnl/gen.h>
 #include <libnftnl/rule.h>
@@ -74,6 +75,9 @@ static void item_obj_free(struct nl_item *it)
 		break;
 	case NLO_RAW:
 		free(it->obj);
+		break;
+	case NLO_OBJ:
+		nftnl_obj_free(it->obj);
 		break;
 	}
 }
@@ -169,6 +173,30 @@ static void rule_debug(FILE *f, struct nftnl_rule *r)
 	free(buf);
 }
 
+static void obj_debug(FILE *f, struct nftnl_obj *o)
+{
+	struct nftnl_obj *d = nftnl_obj_alloc();
+	char buf[4096];
+	uint32_t len;
+
+	/* as with chains, nft's own text has "(null)" for table and name:
+	 * copy the type and its values only */
+	for (uint16_t a = NFTNL_OBJ_TYPE; a < NFTNL_OBJ_BASE + 16; a++) {
+		const void *p;
+
+		if (a == NFTNL_OBJ_USE || a == NFTNL_OBJ_HANDLE ||
+		    a == NFTNL_OBJ_USERDATA || a == NFTNL_OBJ_FAMILY ||
+		    !nftnl_obj_is_set(o, a))
+			continue;
+		p = nftnl_obj_get_data(o, a, &len);
+		if (p)
+			nftnl_obj_set_data(d, a, p, len);
+	}
+	nftnl_obj_snprintf(buf, sizeof(buf), d, NFTNL_OUTPUT_DEFAULT, 0);
+	fprintf(f, "%s\n", buf);
+	nftnl_obj_free(d);
+}
+
 void nl_batch_debug(FILE *f, struct nl_batch *b)
 {
 	struct nl_item *it;
@@ -195,6 +223,9 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			break;
 		case NFT_MSG_NEWRULE:
 			rule_debug(f, it->obj);
+			break;
+		case NFT_MSG_NEWOBJ:
+			obj_debug(f, it->obj);
 			break;
 		default:
 			break;
@@ -282,6 +313,9 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 	case NLO_SETELEM:
 		nftnl_set_elems_nlmsg_build_payload(nlh, it->obj);
 		break;
+	case NLO_OBJ:
+		nftnl_obj_nlmsg_build_payload(nlh, it->obj);
+		break;
 	case NLO_RAW: {
 		const struct raw_msg *m = it->obj;
 
@@ -301,6 +335,7 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_CHAIN:		return "chain";
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
+	case NLO_OBJ:		return "object";
 	case NLO_SETELEM:
 	case NLO_RAW:		return "set elements";
 	}
@@ -852,6 +887,53 @@ drop:
 	return MNL_CB_OK;
 }
 
+/*
+ * Only the object types nfh lists go to libnftnl's parser: its parsers of
+ * the others (ct timeout, tunnel, ...) are not needed and trust more.
+ */
+static bool obj_type_ours(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nfgenmsg)))
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		uint32_t type;
+
+		if (mnl_attr_get_type(a) != NFTA_OBJ_TYPE)
+			continue;
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return false;
+		type = ntohl(mnl_attr_get_u32(a));
+		return type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA ||
+		       type == NFT_OBJECT_LIMIT || type == NFT_OBJECT_CT_HELPER;
+	}
+	return false;
+}
+
+static int obj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct cache_table *t;
+
+	/* printing needs these; libnftnl parses a type it knows only */
+	if (!obj_type_ours(nlh) || nftnl_obj_nlmsg_parse(nlh, o) < 0 ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_TABLE) ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_NAME) ||
+	    !nftnl_obj_is_set(o, NFTNL_OBJ_TYPE))
+		goto drop;
+	t = cache_table_find(d->cache, nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY),
+			     nftnl_obj_get_str(o, NFTNL_OBJ_TABLE));
+	if (!t)
+		goto drop;
+	cache_add_obj(t, o);
+	return MNL_CB_OK;
+drop:
+	nftnl_obj_free(o);
+	return MNL_CB_OK;
+}
+
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -895,6 +977,7 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	case NFT_MSG_NEWCHAIN:	return chain_cb(nlh, &d);
 	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
 	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
+	case NFT_MSG_NEWOBJ:	return obj_cb(nlh, &d);
 	case NFT_MSG_NEWSETELEM:
 		tmp = nftnl_set_alloc();
 		s = NULL;
@@ -1003,6 +1086,7 @@ retry:
 	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
+	    dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0 ||
 	    dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0)
 		goto fail;
 	list_for_each_entry(t, &c->tables, list)
@@ -1026,6 +1110,46 @@ fail:
 				   strerror(errno));
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
 			   strerror(errno));
+}
+
+int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
+		   uint32_t type, const char *name, struct cache *c,
+		   struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dump_ctx d = { .cache = c };
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (nlio_open(ctx, msgs) < 0) {
+		nftnl_obj_free(o);
+		return -1;
+	}
+	cache_flush(c);
+	memset(buf, 0, 1024);
+	/* the kernel resets what it reports: a dump filtered by table and
+	 * type, or the one object asked for */
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ_RESET, family,
+				    name ? NLM_F_ACK : NLM_F_DUMP, ++ctx->seq);
+	if (table)
+		nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
+	if (name)
+		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, type);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0)
+		goto fail;
+	ret = talk(ctx, nlh, obj_cb, &d);
+	if (ret < 0)
+		goto fail;
+	return 0;
+fail:
+	if (errno == ENOENT)
+		return error_queue(msgs, NULL, "Could not process %s: No such file or directory",
+				   "object");
+	return error_queue(msgs, NULL, "cannot reset: %s", strerror(errno));
 }
 
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)

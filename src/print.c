@@ -11,6 +11,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -390,6 +391,37 @@ static const char *unit_name(uint64_t unit)
 	return "error";
 }
 
+/* "rate over 10/second burst 3 packets", of a statement or an object */
+static void limit_args_print(const struct stmt *s, FILE *f)
+{
+	fprintf(f, "rate %s", s->limit.flags & NFT_LIMIT_F_INV ? "over " : "");
+	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
+		bytes_print(f, s->limit.rate);
+		fprintf(f, "/%s", unit_name(s->limit.unit));
+		if (s->limit.burst) {
+			fprintf(f, " burst ");
+			bytes_print(f, s->limit.burst);
+		}
+	} else {
+		fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
+			unit_name(s->limit.unit));
+		if (s->limit.burst != 5)
+			fprintf(f, " burst %u packets", s->limit.burst);
+	}
+}
+
+/* "over 10 mbytes used 1 kbytes" */
+static void quota_args_print(const struct stmt *s, const struct output_ctx *o,
+			     FILE *f)
+{
+	fprintf(f, "%s", s->quota.flags & NFT_QUOTA_F_INV ? "over " : "");
+	bytes_print(f, s->quota.bytes);
+	if (s->quota.used && !(o->flags & NFH_OUTPUT_STATELESS)) {
+		fprintf(f, " used ");
+		bytes_print(f, s->quota.used);
+	}
+}
+
 static void reject_print(const struct stmt *s, FILE *f)
 {
 	const struct datatype *dt;
@@ -515,30 +547,27 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				(unsigned long long)s->counter.bytes);
 		break;
 	case STMT_LIMIT:
-		fprintf(f, "limit rate %s", s->limit.flags & NFT_LIMIT_F_INV ?
-			"over " : "");
-		if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-			bytes_print(f, s->limit.rate);
-			fprintf(f, "/%s", unit_name(s->limit.unit));
-			if (s->limit.burst) {
-				fprintf(f, " burst ");
-				bytes_print(f, s->limit.burst);
-			}
-		} else {
-			fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
-				unit_name(s->limit.unit));
-			if (s->limit.burst != 5)
-				fprintf(f, " burst %u packets", s->limit.burst);
-		}
+		fprintf(f, "limit ");
+		limit_args_print(s, f);
 		break;
 	case STMT_QUOTA:
-		fprintf(f, "quota %s", s->quota.flags & NFT_QUOTA_F_INV ?
-			"over " : "");
-		bytes_print(f, s->quota.bytes);
-		if (s->quota.used && !(o->flags & NFH_OUTPUT_STATELESS)) {
-			fprintf(f, " used ");
-			bytes_print(f, s->quota.used);
-		}
+		fprintf(f, "quota ");
+		quota_args_print(s, o, f);
+		break;
+	case STMT_OBJREF:
+		if (s->objref.type == NFT_OBJECT_CT_HELPER)
+			fprintf(f, "ct helper set ");
+		else
+			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
+				obj_type_name(s->objref.type) : "unknown");
+		if (s->objref.expr->kind == EXPR_SYMBOL)
+			fprintf(f, "\"%s\"", s->objref.expr->sym.str);
+		else
+			expr_print(s->objref.expr, o, f);
+		break;
+	case STMT_CONNLIMIT:
+		fprintf(f, "ct count %s%u", s->connlimit.flags & NFT_CONNLIMIT_F_INV ?
+			"over " : "", s->connlimit.count);
 		break;
 	case STMT_LOG:
 		fprintf(f, "log");
@@ -879,6 +908,139 @@ static void kernel_set_print(struct cache_set *cs, const struct set *s,
 	fprintf(f, "\t}\n");
 }
 
+/* the values of a kernel object, as statements hold them */
+static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
+{
+	struct stmt *s = NULL;
+
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		s = stmt_alloc(&internal_location, STMT_COUNTER);
+		s->counter.packets = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS);
+		s->counter.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES);
+		break;
+	case NFT_OBJECT_QUOTA:
+		s = stmt_alloc(&internal_location, STMT_QUOTA);
+		s->quota.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES);
+		s->quota.used = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED);
+		s->quota.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_QUOTA_FLAGS);
+		break;
+	case NFT_OBJECT_LIMIT:
+		s = stmt_alloc(&internal_location, STMT_LIMIT);
+		s->limit.rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
+		s->limit.unit = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT);
+		s->limit.burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
+		s->limit.type = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE);
+		s->limit.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS);
+		break;
+	}
+	return s;
+}
+
+static void obj_print(struct cache_obj *co, const struct output_ctx *o,
+		      FILE *f)
+{
+	struct nftnl_obj *n = co->nlo;
+	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
+	struct stmt *s = obj_values(n, type);
+	uint32_t len;
+
+	fprintf(f, "\t%s %s {", obj_type_name(type),
+		nftnl_obj_get_str(n, NFTNL_OBJ_NAME));
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu",
+			(unsigned long long)nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE));
+	fputc('\n', f);
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
+		const void *ud = nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len);
+		char *cm = udata_get_comment(ud, len);
+
+		if (cm)
+			fprintf(f, "\t\tcomment \"%s\"\n", cm);
+		free(cm);
+	}
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		fprintf(f, "\t\tpackets %llu bytes %llu\n",
+			(unsigned long long)s->counter.packets,
+			(unsigned long long)s->counter.bytes);
+		break;
+	case NFT_OBJECT_QUOTA:
+		fprintf(f, "\t\t");
+		quota_args_print(s, o, f);
+		fputc('\n', f);
+		break;
+	case NFT_OBJECT_LIMIT:
+		fprintf(f, "\t\t");
+		limit_args_print(s, f);
+		fputc('\n', f);
+		break;
+	case NFT_OBJECT_CT_HELPER: {
+		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
+		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
+
+		fprintf(f, "\t\ttype \"%s\" protocol ", name ? name : "");
+		if (l4 == IPPROTO_TCP)
+			fprintf(f, "tcp\n");
+		else if (l4 == IPPROTO_UDP)
+			fprintf(f, "udp\n");
+		else
+			fprintf(f, "%u\n", l4);
+		fprintf(f, "\t\tl3proto %s\n",
+			family_name(nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO)));
+		break;
+	}
+	}
+	fprintf(f, "\t}\n");
+	stmt_free(s);
+}
+
+/* the objects of @t: of one @type (0: all), one by @name if not NULL */
+static void table_objs_print(struct cache_table *t, const struct output_ctx *o,
+			     FILE *f, bool *first, uint32_t type,
+			     const char *name, bool blank)
+{
+	struct cache_obj *co;
+
+	list_for_each_entry(co, &t->objs, list) {
+		if (type && nftnl_obj_get_u32(co->nlo, NFTNL_OBJ_TYPE) != type)
+			continue;
+		if (name && strcmp(name, nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME)))
+			continue;
+		if (!*first && blank)
+			fputc('\n', f);
+		obj_print(co, o, f);
+		*first = false;
+	}
+}
+
+int print_objs(struct cache *c, unsigned int family, const char *table,
+	       uint32_t type, const char *name, const struct output_ctx *o,
+	       FILE *f)
+{
+	struct cache_table *t;
+	int found = 0;
+
+	list_for_each_entry(t, &c->tables, list) {
+		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+		const char *tname = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+		bool first = true;
+
+		if ((family && fam != family) || (table && strcmp(table, tname)))
+			continue;
+		if (name && !cache_obj_find(t, type, name, 0))
+			continue;
+		/* as nft lists them: a table with objects, if not of this type */
+		if (list_empty(&t->objs))
+			continue;
+		fprintf(f, "table %s %s {\n", family_name(fam), tname);
+		table_objs_print(t, o, f, &first, type, name, false);
+		fprintf(f, "}\n");
+		found++;
+	}
+	return name && !found ? -1 : 0;
+}
+
 static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
 			     FILE *f, bool *first, int which, const char *only)
 {
@@ -932,8 +1094,10 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 		if (flags & NFT_TABLE_F_DORMANT)
 			fprintf(f, "\tflags dormant\n");
 	}
-	if (!only_chain && !chains_only)
+	if (!only_chain && !chains_only) {
+		table_objs_print(t, o, f, &first, 0, NULL, true);
 		table_sets_print(t, o, f, &first, -1, NULL);
+	}
 	list_for_each_entry(ch, &t->chains, list) {
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))

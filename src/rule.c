@@ -13,7 +13,8 @@ void handle_free(struct handle *h)
 	free(h->table);
 	free(h->chain);
 	free(h->set);
-	h->table = h->chain = h->set = NULL;
+	free(h->obj);
+	h->table = h->chain = h->set = h->obj = NULL;
 }
 
 void handle_copy(struct handle *dst, const struct handle *src)
@@ -22,6 +23,7 @@ void handle_copy(struct handle *dst, const struct handle *src)
 	dst->table = src->table ? xstrdup(src->table) : NULL;
 	dst->chain = src->chain ? xstrdup(src->chain) : NULL;
 	dst->set = src->set ? xstrdup(src->set) : NULL;
+	dst->obj = src->obj ? xstrdup(src->obj) : NULL;
 }
 
 struct table *table_alloc(void)
@@ -31,6 +33,7 @@ struct table *table_alloc(void)
 	init_list_head(&t->list);
 	init_list_head(&t->chains);
 	init_list_head(&t->sets);
+	init_list_head(&t->objs);
 	return t;
 }
 
@@ -38,9 +41,14 @@ void table_free(struct table *t)
 {
 	struct chain *c, *next;
 	struct set *s, *snext;
+	struct obj *o, *onext;
 
 	if (!t)
 		return;
+	list_for_each_entry_safe(o, onext, &t->objs, list) {
+		list_del(&o->list);
+		obj_free(o);
+	}
 	list_for_each_entry_safe(c, next, &t->chains, list) {
 		list_del(&c->list);
 		chain_free(c);
@@ -155,10 +163,46 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_ELEMENTS:
 		expr_free(cmd->elems);
 		break;
+	case CMD_OBJ_OBJ:
+		obj_free(cmd->object);
+		break;
 	default:
 		break;
 	}
 	free(cmd);
+}
+
+struct obj *obj_alloc(const struct location *loc, uint32_t type)
+{
+	struct obj *o = xzalloc(sizeof(*o));
+
+	init_list_head(&o->list);
+	if (loc)
+		o->loc = *loc;
+	o->type = type;
+	return o;
+}
+
+void obj_free(struct obj *o)
+{
+	if (!o)
+		return;
+	handle_free(&o->h);
+	free(o->comment);
+	stmt_free(o->stmt);
+	free(o->helper.name);
+	free(o);
+}
+
+const char *obj_type_name(uint32_t type)
+{
+	switch (type) {
+	case NFT_OBJECT_COUNTER:	return "counter";
+	case NFT_OBJECT_QUOTA:		return "quota";
+	case NFT_OBJECT_LIMIT:		return "limit";
+	case NFT_OBJECT_CT_HELPER:	return "ct helper";
+	}
+	return NULL;
 }
 
 struct set *set_alloc(const struct location *loc)

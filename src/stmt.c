@@ -59,6 +59,9 @@ void stmt_free(struct stmt *s)
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;
+	case STMT_OBJREF:
+		expr_free(s->objref.expr);
+		break;
 	case STMT_SET: {
 		struct stmt *i, *next;
 
