@@ -224,6 +224,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <num> relop limit_over quota_mode
+%type <string> quota_unit
 %type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
 %destructor { free($$); } <string>
@@ -1185,7 +1186,12 @@ quota_mode		:	%empty		{ $$ = 0; }
 			|	UNTIL		{ $$ = 0; free($1); }
 			;
 
-quota_stmt		:	QUOTA quota_mode NUMBER STRING
+/* "bytes" is a keyword elsewhere, the other units plain words */
+quota_unit		:	STRING
+			|	BYTES
+			;
+
+quota_stmt		:	QUOTA quota_mode NUMBER quota_unit
 			{
 				uint64_t b;
 
@@ -1197,7 +1203,7 @@ quota_stmt		:	QUOTA quota_mode NUMBER STRING
 				$$->quota.bytes = $3 * b;
 				free($1); free($4);
 			}
-			|	quota_stmt USED NUMBER STRING
+			|	quota_stmt USED NUMBER quota_unit
 			{
 				uint64_t b;
 
