@@ -37,6 +37,7 @@ struct symbol {
 #define DTYPE_F_BITMASK		0x1	/* values combine with ',' and print as a list */
 #define DTYPE_F_PREFIX		0x2	/* prefixes print as a/n */
 #define DTYPE_F_HEXSYMS		0x4	/* describe lists the symbols in hex */
+#define DTYPE_F_QUOTESYMS	0x8	/* symbols print in double quotes (days) */
 
 /**
  * struct datatype - how a value is read from text and printed back

@@ -283,7 +283,15 @@ static void string_print(const struct expr *e, const struct output_ctx *o,
 
 	while (len < n && e->val.data[len])
 		len++;
-	fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
+	if (e->flags & EXPR_F_WILDCARD) {
+		fprintf(f, "\"%.*s*\"", (int)len, (const char *)e->val.data);
+		return;
+	}
+	/* a literal asterisk at the end is escaped, a wildcard is not */
+	if (len > 0 && e->val.data[len - 1] == '*')
+		fprintf(f, "\"%.*s\\*\"", (int)len - 1, (const char *)e->val.data);
+	else
+		fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
 }
 
 static void ipaddr_print(const struct expr *e, const struct output_ctx *o,
@@ -583,8 +591,8 @@ DT(date_type, TYPE_TIME_DATE, "time", "Relative time of packet reception",
 DT(hour_type, TYPE_TIME_HOUR, "hour", "Hour of day of packet reception",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
 DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
-   &integer_type, BYTEORDER_HOST, 8, 0, day_syms, integer_parse,
-   integer_print);
+   &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTESYMS, day_syms,
+   integer_parse, integer_print);
 DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
    &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
 DT(ipsec_dir_type, TYPE_INTEGER, "integer", "integer", &integer_type,
@@ -689,7 +697,8 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
 			if (sym) {
-				fputs(sym->name, f);
+				fprintf(f, dt->flags & DTYPE_F_QUOTESYMS ?
+					"\"%s\"" : "%s", sym->name);
 				return;
 			}
 		}

@@ -731,6 +731,12 @@ static void type_value(struct expr *v, const struct datatype *dt,
 		bytes_reverse(v->val.data, n);
 	}
 	v->flags &= ~EXPR_F_BOOLEAN;
+	if ((dt == &ifname_type || dt == &string_type) && len > n * 8 &&
+	    n > 0 && !memchr(v->val.data, 0, n)) {
+		/* a compare shorter than the name, without its NUL: "eth*" */
+		v->flags |= EXPR_F_WILDCARD;
+		len = n * 8;
+	}
 	if (len && len < n * 8 && dt != &ifname_type && dt != &string_type) {
 		/* keep the low bytes of a value that was padded to 32 bits */
 		uint8_t tmp[NFH_VAL_MAXLEN];

@@ -388,10 +388,18 @@ static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
 	c = constant_expr_alloc(&sym->loc, dt, lhs->byteorder, len, NULL);
 	if (datatype_is_integer(dt) == false && (dt == &ifname_type ||
 						 dt == &string_type)) {
+		if (n == 0) {
+			expr_free(c);
+			return err(ctx, &sym->loc, "empty string is not allowed");
+		}
+		if (!strcmp(str, "*")) {
+			expr_free(c);
+			return err(ctx, &sym->loc, "all-wildcard strings are not supported");
+		}
 		/* "eth*" matches every name that starts with "eth" */
-		if (n > 0 && str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
+		if (str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
 			c->len = (n - 1) * 8;
-			c->flags |= EXPR_F_SINGLETON;
+			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
 			memcpy(c->val.data, str, n - 1);
 			if (c->len > lhs->len) {
 				expr_free(c);
@@ -406,6 +414,12 @@ static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
 	if (datatype_parse(dt, str, c, msg, sizeof(msg)) < 0) {
 		expr_free(c);
 		return err(ctx, &sym->loc, "%s", msg);
+	}
+	if ((dt == &ifname_type || dt == &string_type) && n >= 2 &&
+	    !strcmp(str + n - 2, "\\*")) {
+		/* "a\*": a name that ends in a literal asterisk */
+		c->val.data[n - 2] = '*';
+		c->val.data[n - 1] = 0;
 	}
 	expr_free(sym);
 	*e = c;
@@ -479,10 +493,26 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	return 0;
 }
 
+/* a name wildcard ("eth*") in an element: the first one found, or NULL */
+static const struct expr *elem_wildcard(const struct expr *e)
+{
+	const struct expr *i, *w;
+
+	e = elem_key(e);
+	if (e->kind == EXPR_CONCAT) {
+		list_for_each_entry(i, &e->set.exprs, list)
+			if ((w = elem_wildcard(i)))
+				return w;
+		return NULL;
+	}
+	return e->kind == EXPR_VALUE && (e->flags & EXPR_F_WILDCARD) ? e : NULL;
+}
+
 static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		     const struct expr *data, struct expr **e)
 {
 	struct expr *x = *e;
+	const struct expr *w;
 
 	if (x->kind == EXPR_MAPPING) {
 		if (!data)
@@ -494,11 +524,18 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		x->dtype = key->dtype;
 		x->len = key->len;
 		x->byteorder = key->byteorder;
-		return 0;
+		w = elem_wildcard(x->op.left);
+	} else {
+		if (data)
+			return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
+		if (rhs_eval(ctx, key, e) < 0)
+			return -1;
+		w = elem_wildcard(*e);
 	}
-	if (data)
-		return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
-	return rhs_eval(ctx, key, e);
+	/* nft stores them as ranges of names; nfh does not yet */
+	if (w)
+		return err(ctx, &w->loc, "wildcard names in sets and maps are not supported");
+	return 0;
 }
 
 /*
