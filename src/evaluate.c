@@ -782,7 +782,7 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 }
 
 static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
-				   bool is_data)
+				   bool is_data, bool is_typeof)
 {
 	const struct datatype *dt;
 	struct expr *c, *i, *n;
@@ -792,7 +792,7 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 
 		c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
 		list_for_each_entry(i, &t->set.exprs, list) {
-			n = type_list_eval(ctx, i, is_data);
+			n = type_list_eval(ctx, i, is_data, is_typeof);
 			if (!n) {
 				expr_free(c);
 				return NULL;
@@ -822,7 +822,16 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
 			return NULL;
 		}
+		if (!set_typeof_ok(t)) {
+			err(ctx, &t->loc, "typeof of a raw payload expression is not supported");
+			return NULL;
+		}
 		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
+	}
+	if (is_typeof && (!is_data || strcmp(t->sym.str, "verdict"))) {
+		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression, not the datatype \"%s\"",
+		    t->sym.str);
+		return NULL;
 	}
 	dt = datatype_lookup_byname(t->sym.str);
 	if (!dt) {
@@ -854,13 +863,19 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 	if (s->types_done)
 		return s->key ? 0 : -1;
 	s->types_done = true;
-	k = type_list_eval(ctx, s->key, false);
-	expr_free(s->key);
+	k = type_list_eval(ctx, s->key, false, s->key_typeof);
+	if (k && s->key_typeof)
+		s->key_sel = s->key;	/* for userdata and listing */
+	else
+		expr_free(s->key);
 	s->key = k;
 	if (s->data) {
-		struct expr *d = type_list_eval(ctx, s->data, true);
+		struct expr *d = type_list_eval(ctx, s->data, true, s->data_typeof);
 
-		expr_free(s->data);
+		if (d && s->data_typeof && s->data->kind != EXPR_SYMBOL)
+			s->data_sel = s->data;
+		else
+			expr_free(s->data);
 		s->data = d;
 		if (!d) {
 			expr_free(s->key);
