@@ -74,6 +74,7 @@ struct exthdr_desc;
 #define EXPR_F_SINGLETON	0x2
 #define EXPR_F_INTERVAL_END	0x4
 #define EXPR_F_BOOLEAN		0x8
+#define EXPR_F_WILDCARD		0x10	/* "eth*": a prefix of a name */
 
 /**
  * struct expr - one node of a match or statement argument

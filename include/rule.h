@@ -83,6 +83,7 @@ struct rule {
  * @key:	what the keys look like: a selector (typeof) or a typed
  *		placeholder, a concatenation of them for concatenated keys
  * @data:	a map's values, likewise; NULL for a set
+ * @key_sel, @data_sel: what "typeof" named, kept for userdata and listing
  * @flags:	NFT_SET_*
  * @init:	elements given with the declaration (EXPR_SET), or NULL
  */
@@ -97,6 +98,8 @@ struct set {
 	bool			key_typeof;
 	struct expr		*data;
 	bool			data_typeof;
+	struct expr		*key_sel;	/* typeof: the selectors */
+	struct expr		*data_sel;	/* NULL for a verdict */
 	uint32_t		flags;
 	uint64_t		timeout;	/* ms */
 	uint32_t		gc_int;		/* ms */

@@ -42,14 +42,62 @@ enum {
 	SET_ELEM_UDATA_FLAGS,
 };
 
-/* the per-set facts kept in userdata */
+/*
+ * The typeof records (SET_UDATA_KEY_TYPEOF, _DATA_TYPEOF) nest a selector:
+ * record 0 is its kind, record 1 a nest of the kind's own records.  A
+ * concatenation's nest holds one such pair (kind, data) per component, in
+ * records 0, 1, ...
+ */
+enum {
+	TYPEOF_UDATA_KIND,
+	TYPEOF_UDATA_DATA,
+};
+
+/* the kinds, as nft numbers them */
+enum {
+	TYPEOF_KIND_VERDICT	= 1,
+	TYPEOF_KIND_PAYLOAD	= 7,
+	TYPEOF_KIND_META	= 9,
+	TYPEOF_KIND_CT		= 12,
+	TYPEOF_KIND_CONCAT	= 13,
+};
+
+/* a payload's records: header and field as numbered on the wire, bits */
+enum {
+	TYPEOF_PAYLOAD_DESC,
+	TYPEOF_PAYLOAD_FIELD,
+	TYPEOF_PAYLOAD_LEN	= 4,	/* integer fields only */
+};
+
+/* a meta's record 0 is its NFT_META_* key; a ct's records: NFT_CT_* key,
+ * direction (IP_CT_DIR_*, ~0 for none) */
+
+/* the per-set facts kept in userdata; the typeof records point into it */
 struct set_udata {
 	enum byteorder	key_bo;
 	enum byteorder	data_bo;
 	bool		merge;
 	char		*comment;
+	const uint8_t	*key_typeof, *data_typeof;
+	uint8_t		key_typeof_len, data_typeof_len;
 };
 void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud);
+
+struct nftnl_udata_buf;
+/* whether nfh can write @sel (a selector or concatenation) as typeof */
+bool set_typeof_ok(const struct expr *sel);
+/* writes @sel as typeof record @type; a verdict if @sel is NULL */
+void set_typeof_put(struct nftnl_udata_buf *b, unsigned int type,
+		    const struct expr *sel);
+/*
+ * The selector in a typeof record, or NULL for one nfh does not know or
+ * that is malformed; *verdict tells a map's "verdict" apart.  @family types
+ * ct saddr and daddr.
+ */
+struct expr *set_typeof_parse(const uint8_t *v, uint8_t n,
+			      unsigned int family, bool *verdict);
+/* the key a selector gives a set: typed placeholders, concatenated */
+struct expr *set_key_of_selector(const struct expr *sel);
 
 /*
  * Userdata records (a type byte, a length byte, the value), read without

@@ -341,7 +341,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
-%type <expr> set_elem_key set_rhs type_list typeof_list mask_list
+%type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list
 %type <val> time_spec
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
@@ -1149,7 +1149,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key_typeof = true;
 				free($2);
 			}
-			|	set_block TYPEOF typeof_list COLON typeof_list stmt_separator
+			|	set_block TYPEOF typeof_list COLON typeof_data stmt_separator
 			{
 				$$ = $1;
 				expr_free($1->key);
@@ -1281,6 +1281,15 @@ type_list		:	STRING
 				$1->loc = @$;
 				$$ = $1;
 				free($3);
+			}
+			;
+
+/* a map's values: selectors, or the word "verdict" (checked in eval) */
+typeof_data		:	typeof_list
+			|	STRING
+			{
+				$$ = symbol_expr_alloc(&@$, $1, false);
+				free($1);
 			}
 			;
 

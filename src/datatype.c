@@ -384,7 +384,15 @@ static void string_print(const struct expr *e, const struct output_ctx *o,
 
 	while (len < n && e->val.data[len])
 		len++;
-	fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
+	if (e->flags & EXPR_F_WILDCARD) {
+		fprintf(f, "\"%.*s*\"", (int)len, (const char *)e->val.data);
+		return;
+	}
+	/* a literal asterisk at the end is escaped, a wildcard is not */
+	if (len > 0 && e->val.data[len - 1] == '*')
+		fprintf(f, "\"%.*s\\*\"", (int)len - 1, (const char *)e->val.data);
+	else
+		fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
 }
 
 static void ipaddr_print(const struct expr *e, const struct output_ctx *o,
@@ -824,12 +832,9 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	    dt == &icmp6_type_type) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
-			if (sym && (dt->flags & DTYPE_F_QUOTED)) {
-				fprintf(f, "\"%s\"", sym->name);
-				return;
-			}
 			if (sym) {
-				fputs(sym->name, f);
+				fprintf(f, dt->flags & DTYPE_F_QUOTED ?
+					"\"%s\"" : "%s", sym->name);
 				return;
 			}
 		}

@@ -994,6 +994,12 @@ static void type_value(struct expr *v, const struct datatype *dt,
 		bytes_reverse(v->val.data, n);
 	}
 	v->flags &= ~EXPR_F_BOOLEAN;
+	if ((dt == &ifname_type || dt == &string_type) && len > n * 8 &&
+	    n > 0 && !memchr(v->val.data, 0, n)) {
+		/* a compare shorter than the name, without its NUL: "eth*" */
+		v->flags |= EXPR_F_WILDCARD;
+		len = n * 8;
+	}
 	if (len && len < n * 8 && dt != &ifname_type && dt != &string_type) {
 		/* keep the low bytes of a value that was padded to 32 bits */
 		uint8_t tmp[NFH_VAL_MAXLEN];
@@ -1992,6 +1998,44 @@ static int set_expr_cb(struct nftnl_expr *e, void *data)
 	return 0;
 }
 
+/*
+ * The selectors a typeof declaration named, where the userdata holds ones
+ * that fit the key the kernel keeps; the key is then typed by them.
+ */
+static void set_typeof_read(struct set *s, const struct set_udata *ud,
+			    const struct nftnl_set *nls)
+{
+	struct expr *k, *d = NULL;
+	bool verdict = false;
+
+	k = set_typeof_parse(ud->key_typeof, ud->key_typeof_len,
+			     s->h.family, &verdict);
+	if (!k || verdict)
+		goto out;
+	if (set_key_bytes(k) != nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN))
+		goto out;
+	if (s->is_map) {
+		d = set_typeof_parse(ud->data_typeof, ud->data_typeof_len,
+				     s->h.family, &verdict);
+		if (verdict ? s->data->dtype != &verdict_type :
+		    !d || s->data->dtype == &verdict_type ||
+		    set_key_bytes(d) != nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN))
+			goto out;
+	}
+	expr_free(s->key);
+	s->key = set_key_of_selector(k);
+	s->key_sel = k;
+	if (d) {
+		expr_free(s->data);
+		s->data = set_key_of_selector(d);
+		s->data_sel = d;
+	}
+	return;
+out:
+	expr_free(k);
+	expr_free(d);
+}
+
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 {
 	struct nftnl_set *nls = cs->nls;
@@ -2033,6 +2077,7 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
 	s->comment = ud.comment;
 	s->automerge = ud.merge;
+	set_typeof_read(s, &ud, nls);
 	nftnl_set_expr_foreach(nls, set_expr_cb, s);
 	if (elems) {
 		struct elem_dump *ed = cs->elems ? cs->elems :

@@ -505,10 +505,18 @@ static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
 	c = constant_expr_alloc(&sym->loc, dt, lhs->byteorder, len, NULL);
 	if (datatype_is_integer(dt) == false && (dt == &ifname_type ||
 						 dt == &string_type)) {
+		if (n == 0) {
+			expr_free(c);
+			return err(ctx, &sym->loc, "empty string is not allowed");
+		}
+		if (!strcmp(str, "*")) {
+			expr_free(c);
+			return err(ctx, &sym->loc, "all-wildcard strings are not supported");
+		}
 		/* "eth*" matches every name that starts with "eth" */
-		if (n > 0 && str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
+		if (str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
 			c->len = (n - 1) * 8;
-			c->flags |= EXPR_F_SINGLETON;
+			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
 			memcpy(c->val.data, str, n - 1);
 			if (c->len > lhs->len) {
 				expr_free(c);
@@ -523,6 +531,12 @@ static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
 	if (datatype_parse(dt, str, c, msg, sizeof(msg)) < 0) {
 		expr_free(c);
 		return err(ctx, &sym->loc, "%s", msg);
+	}
+	if ((dt == &ifname_type || dt == &string_type) && n >= 2 &&
+	    !strcmp(str + n - 2, "\\*")) {
+		/* "a\*": a name that ends in a literal asterisk */
+		c->val.data[n - 2] = '*';
+		c->val.data[n - 1] = 0;
 	}
 	expr_free(sym);
 	*e = c;
@@ -596,10 +610,26 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	return 0;
 }
 
+/* a name wildcard ("eth*") in an element: the first one found, or NULL */
+static const struct expr *elem_wildcard(const struct expr *e)
+{
+	const struct expr *i, *w;
+
+	e = elem_key(e);
+	if (e->kind == EXPR_CONCAT) {
+		list_for_each_entry(i, &e->set.exprs, list)
+			if ((w = elem_wildcard(i)))
+				return w;
+		return NULL;
+	}
+	return e->kind == EXPR_VALUE && (e->flags & EXPR_F_WILDCARD) ? e : NULL;
+}
+
 static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		     const struct expr *data, struct expr **e)
 {
 	struct expr *x = *e;
+	const struct expr *w;
 
 	if (x->kind == EXPR_MAPPING) {
 		if (!data)
@@ -611,11 +641,18 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		x->dtype = key->dtype;
 		x->len = key->len;
 		x->byteorder = key->byteorder;
-		return 0;
+		w = elem_wildcard(x->op.left);
+	} else {
+		if (data)
+			return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
+		if (rhs_eval(ctx, key, e) < 0)
+			return -1;
+		w = elem_wildcard(*e);
 	}
-	if (data)
-		return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
-	return rhs_eval(ctx, key, e);
+	/* nft stores them as ranges of names; nfh does not yet */
+	if (w)
+		return err(ctx, &w->loc, "wildcard names in sets and maps are not supported");
+	return 0;
 }
 
 /*
@@ -673,10 +710,54 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 	return ret;
 }
 
+/*
+ * A key, or component of one, that registers hold in host byte order (a
+ * mark, a cpu number): the kernel orders interval elements as bytes, so nft
+ * stores these big endian and converts each lookup; nfh does not yet.
+ */
+static const struct expr *host_order_key(const struct expr *key)
+{
+	const struct expr *i;
+
+	if (key->kind == EXPR_CONCAT) {
+		list_for_each_entry(i, &key->set.exprs, list)
+			if (host_order_key(i))
+				return i;
+		return NULL;
+	}
+	if (key->byteorder == BYTEORDER_HOST && key->len > 8 &&
+	    key->dtype != &ifname_type && key->dtype != &string_type)
+		return key;
+	return NULL;
+}
+
+static int host_interval_error(struct eval_ctx *ctx, const struct location *loc,
+			       const struct expr *k)
+{
+	return err(ctx, loc, "intervals of %s (host byte order) in sets and maps are not supported",
+		   k->dtype->name);
+}
+
+/* an anonymous set's ranges and prefixes, on a key nfh can store them for */
+static int anon_interval_check(struct eval_ctx *ctx, const struct expr *key,
+			       const struct expr *set)
+{
+	const struct expr *i, *k = host_order_key(key);
+
+	if (!k)
+		return 0;
+	list_for_each_entry(i, &set->set.exprs, list)
+		if (elem_is_interval(i->kind == EXPR_MAPPING ? i->op.left : i))
+			return host_interval_error(ctx, &i->loc, k);
+	return 0;
+}
+
 static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr *set)
 {
-	return set_eval_data(ctx, lhs, NULL, set);
+	if (set_eval_data(ctx, lhs, NULL, set) < 0)
+		return -1;
+	return anon_interval_check(ctx, lhs, set);
 }
 
 static bool type_compatible(const struct expr *a, const struct expr *b)
@@ -827,7 +908,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 			return -1;
 		}
 	} else if (r->kind == EXPR_SET) {
-		if (set_eval_data(ctx, m->op.left, want, r) < 0)
+		if (set_eval_data(ctx, m->op.left, want, r) < 0 ||
+		    anon_interval_check(ctx, m->op.left, r) < 0)
 			return -1;
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
@@ -862,7 +944,7 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 }
 
 static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
-				   bool is_data)
+				   bool is_data, bool is_typeof)
 {
 	const struct datatype *dt;
 	struct expr *c, *i, *n;
@@ -872,7 +954,7 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 
 		c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
 		list_for_each_entry(i, &t->set.exprs, list) {
-			n = type_list_eval(ctx, i, is_data);
+			n = type_list_eval(ctx, i, is_data, is_typeof);
 			if (!n) {
 				expr_free(c);
 				return NULL;
@@ -902,7 +984,16 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
 			return NULL;
 		}
+		if (!set_typeof_ok(t)) {
+			err(ctx, &t->loc, "typeof of a raw payload expression is not supported");
+			return NULL;
+		}
 		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
+	}
+	if (is_typeof && (!is_data || strcmp(t->sym.str, "verdict"))) {
+		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression, not the datatype \"%s\"",
+		    t->sym.str);
+		return NULL;
 	}
 	dt = datatype_lookup_byname(t->sym.str);
 	if (!dt) {
@@ -934,13 +1025,19 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 	if (s->types_done)
 		return s->key ? 0 : -1;
 	s->types_done = true;
-	k = type_list_eval(ctx, s->key, false);
-	expr_free(s->key);
+	k = type_list_eval(ctx, s->key, false, s->key_typeof);
+	if (k && s->key_typeof)
+		s->key_sel = s->key;	/* for userdata and listing */
+	else
+		expr_free(s->key);
 	s->key = k;
 	if (s->data) {
-		struct expr *d = type_list_eval(ctx, s->data, true);
+		struct expr *d = type_list_eval(ctx, s->data, true, s->data_typeof);
 
-		expr_free(s->data);
+		if (d && s->data_typeof && s->data->kind != EXPR_SYMBOL)
+			s->data_sel = s->data;
+		else
+			expr_free(s->data);
 		s->data = d;
 		if (!d) {
 			expr_free(s->key);
@@ -995,6 +1092,10 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		s->flags |= NFT_SET_MAP;
 	if (s->key->kind == EXPR_CONCAT && (s->flags & NFT_SET_INTERVAL))
 		s->flags |= NFT_SET_CONCAT;
+	if ((s->flags & NFT_SET_INTERVAL) && host_order_key(s->key))
+		return host_interval_error(ctx, s->flags_loc.first_line ?
+					   &s->flags_loc : &s->loc,
+					   host_order_key(s->key));
 	if (s->comment && strlen(s->comment) > 128)
 		ret = err(ctx, &s->loc, "comment too long, 128 characters at most");
 	if (s->init) {

@@ -437,17 +437,28 @@ static int lin_elems(struct lin_ctx *ctx, struct elem_emit *em,
 
 /* --- sets --------------------------------------------------------------- */
 
+/* the records in the order nft writes them, so that both read alike */
 static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 			  const struct expr *data, bool merge,
-			  const char *comment)
+			  const char *comment, const struct set *s)
 {
 	struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 	nftnl_udata_put_u32(b, SET_UDATA_KEYBYTEORDER, key->byteorder);
-	if (data && data->dtype != &verdict_type)
-		nftnl_udata_put_u32(b, SET_UDATA_DATABYTEORDER, data->byteorder);
+	if (data)
+		nftnl_udata_put_u32(b, SET_UDATA_DATABYTEORDER,
+				    data->dtype == &verdict_type ?
+				    BYTEORDER_INVALID : data->byteorder);
 	if (merge)
 		nftnl_udata_put_u32(b, SET_UDATA_MERGE_ELEMENTS, 1);
+	if (s && s->key_sel) {
+		set_typeof_put(b, SET_UDATA_KEY_TYPEOF, s->key_sel);
+		/* a typeof map of verdicts says so with a verdict record */
+		if (data && (s->data_sel || data->dtype == &verdict_type))
+			set_typeof_put(b, SET_UDATA_DATA_TYPEOF, s->data_sel);
+	}
+	if (data)	/* values are single values, not ranges */
+		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL, 0);
 	if (comment)
 		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
 	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
@@ -519,7 +530,7 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
 	if (s->size)
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
-	set_udata_put(nls, s->key, s->data, s->automerge, s->comment);
+	set_udata_put(nls, s->key, s->data, s->automerge, s->comment, s);
 	if (s->counter)
 		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
@@ -603,7 +614,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	if (ret < 0)
 		return -1;
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
-	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL);
+	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 
 	key_load(ctx, lhs);
 	if (objmap) {

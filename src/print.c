@@ -820,18 +820,34 @@ static void set_flags_print(uint32_t flags, FILE *f)
 	fputc('\n', f);
 }
 
+/* "type ipv4_addr : verdict" or "typeof ip saddr : verdict" */
+static void set_type_print(const struct set *s, const struct output_ctx *o,
+			   FILE *f)
+{
+	if (!s->key_sel) {
+		fprintf(f, "type ");
+		set_key_print(s->key, f);
+	} else {
+		fprintf(f, "typeof ");
+		expr_print(s->key_sel, o, f);
+	}
+	if (!s->data)
+		return;
+	fprintf(f, " : ");
+	if (s->data_sel)
+		expr_print(s->data_sel, o, f);
+	else
+		set_key_print(s->data, f);
+}
+
 static void set_head_print(const struct set *s, const struct output_ctx *o,
 			   FILE *f)
 {
 	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
-	fprintf(f, "\n\t\ttype ");
-	set_key_print(s->key, f);
-	if (s->data) {
-		fprintf(f, " : ");
-		set_key_print(s->data, f);
-	}
+	fprintf(f, "\n\t\t");
+	set_type_print(s, o, f);
 	fputc('\n', f);
 	if (s->policy == NFT_SET_POL_MEMORY)
 		fprintf(f, "\t\tpolicy memory\n");
@@ -1259,13 +1275,9 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 		{ NFT_SET_INTERVAL, "interval" }, { NFT_SET_TIMEOUT, "timeout" },
 	};
 
-	fprintf(f, "add %s %s %s %s { type ", s->is_map ? "map" : "set",
+	fprintf(f, "add %s %s %s %s { ", s->is_map ? "map" : "set",
 		family_name(s->h.family), s->h.table, s->h.set);
-	set_key_print(s->key, f);
-	if (s->data) {
-		fprintf(f, " : ");
-		set_key_print(s->data, f);
-	}
+	set_type_print(s, o, f);
 	fprintf(f, "; ");
 	if (s->policy == NFT_SET_POL_MEMORY)
 		fprintf(f, "policy memory; ");

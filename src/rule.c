@@ -223,6 +223,8 @@ void set_free(struct set *s)
 	handle_free(&s->h);
 	expr_free(s->key);
 	expr_free(s->data);
+	expr_free(s->key_sel);
+	expr_free(s->data_sel);
 	expr_free(s->init);
 	elem_store_free(s->store);
 	free(s->comment);

@@ -8,6 +8,9 @@
 #include <libnftnl/set.h>
 #include <libnftnl/udata.h>
 
+#include <linux/netfilter/nf_tables.h>
+
+#include <proto.h>
 #include <set.h>
 
 #define TYPE_BITS	6
@@ -136,6 +139,14 @@ static void set_udata_cb(uint8_t type, const uint8_t *v, uint8_t n, void *arg)
 	case SET_UDATA_MERGE_ELEMENTS:
 		ud->merge = true;
 		break;
+	case SET_UDATA_KEY_TYPEOF:
+		ud->key_typeof = v;
+		ud->key_typeof_len = n;
+		break;
+	case SET_UDATA_DATA_TYPEOF:
+		ud->data_typeof = v;
+		ud->data_typeof_len = n;
+		break;
 	case SET_UDATA_COMMENT:
 		free(ud->comment);
 		ud->comment = xstrndup((const char *)v, n);
@@ -160,4 +171,341 @@ void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud)
 		ud->key_bo = BYTEORDER_INVALID;
 	if (ud->data_bo > BYTEORDER_BIG)
 		ud->data_bo = BYTEORDER_INVALID;
+}
+
+/* --- typeof ------------------------------------------------------------- */
+
+/*
+ * How nft numbers headers and their fields in typeof records.  A field's
+ * number is its place in @fields, counting from 1; where @fields is empty
+ * it is its place in the header's table in proto.c.  Read off what nft
+ * 1.0.6 writes for "typeof HEADER FIELD".
+ */
+static const struct typeof_header {
+	const struct proto_desc	*desc;
+	uint32_t		id;
+	const char		*fields[10];
+} typeof_headers[] = {
+	{ &proto_ah, 1, { NULL } },
+	{ &proto_esp, 2, { NULL } },
+	{ &proto_comp, 3, { NULL } },
+	{ &proto_icmp, 4, { NULL } },
+	{ &proto_igmp, 5, { "type", "checksum", "mrt", "group" } },
+	{ &proto_udp, 6, { NULL } },
+	{ &proto_udplite, 7, { NULL } },
+	{ &proto_tcp, 8, { NULL } },
+	{ &proto_dccp, 9, { NULL } },
+	{ &proto_sctp, 10, { NULL } },
+	{ &proto_th, 11, { NULL } },
+	{ &proto_ip, 12, { NULL } },
+	{ &proto_ip6, 13, { NULL } },
+	{ &proto_icmp6, 14, { "type", "code", "checksum", "parameter-problem",
+			      "mtu", "id", "sequence", "max-delay" } },
+	{ &proto_arp, 15, { NULL } },
+	{ &proto_vlan, 16, { NULL } },
+	{ &proto_eth, 17, { NULL } },
+};
+
+static const struct typeof_header *typeof_header(const struct proto_desc *d)
+{
+	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
+		if (typeof_headers[i].desc == d)
+			return &typeof_headers[i];
+	return NULL;
+}
+
+static const struct typeof_header *typeof_header_by_id(uint32_t id)
+{
+	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
+		if (typeof_headers[i].id == id)
+			return &typeof_headers[i];
+	return NULL;
+}
+
+/* the wire number of a field, 0 if it has none */
+static uint32_t typeof_field_id(const struct typeof_header *h,
+				const struct proto_field *f)
+{
+	const struct proto_desc *d = h->desc;
+
+	if (h->fields[0]) {
+		for (unsigned int i = 0; i < array_size(h->fields) && h->fields[i]; i++)
+			if (!strcmp(h->fields[i], f->name))
+				return i + 1;
+		return 0;
+	}
+	if (f < d->fields || f >= d->fields + PROTO_FIELDS_MAX)
+		return 0;
+	return f - d->fields + 1;
+}
+
+static const struct proto_field *typeof_field(const struct typeof_header *h,
+					      uint32_t id)
+{
+	const struct proto_desc *d = h->desc;
+
+	if (id == 0)
+		return NULL;
+	if (h->fields[0])
+		return id <= array_size(h->fields) && h->fields[id - 1] ?
+		       proto_field_lookup(d, h->fields[id - 1]) : NULL;
+	if (id > PROTO_FIELDS_MAX || !d->fields[id - 1].name)
+		return NULL;
+	return &d->fields[id - 1];
+}
+
+static bool typeof_one_ok(const struct expr *e)
+{
+	const struct typeof_header *h;
+
+	switch (e->kind) {
+	case EXPR_PAYLOAD:
+		if (e->payload.is_raw || !e->payload.desc || !e->payload.tmpl)
+			return false;
+		h = typeof_header(e->payload.desc);
+		return h && typeof_field_id(h, e->payload.tmpl);
+	case EXPR_META:
+	case EXPR_CT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool set_typeof_ok(const struct expr *sel)
+{
+	const struct expr *i;
+
+	if (sel->kind != EXPR_CONCAT)
+		return typeof_one_ok(sel);
+	list_for_each_entry(i, &sel->set.exprs, list)
+		if (!typeof_one_ok(i))
+			return false;
+	return true;
+}
+
+static void typeof_put_one(struct nftnl_udata_buf *b, unsigned int type,
+			   const struct expr *e);
+
+static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	const struct typeof_header *h;
+	const struct expr *i;
+	unsigned int n = 0;
+
+	switch (e ? e->kind : EXPR_VERDICT) {
+	case EXPR_PAYLOAD:
+		h = typeof_header(e->payload.desc);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, h->id);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD,
+				    typeof_field_id(h, e->payload.tmpl));
+		if (e->dtype == &integer_type)
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
+		break;
+	case EXPR_META:
+		nftnl_udata_put_u32(b, 0, e->meta.key);
+		break;
+	case EXPR_CT:
+		nftnl_udata_put_u32(b, 0, e->ct.key);
+		nftnl_udata_put_u32(b, 1, (uint32_t)e->ct.dir);
+		break;
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->set.exprs, list)
+			typeof_put_one(b, n++, i);
+		break;
+	default:
+		break;
+	}
+}
+
+static uint32_t typeof_kind(const struct expr *e)
+{
+	switch (e ? e->kind : EXPR_VERDICT) {
+	case EXPR_PAYLOAD:	return TYPEOF_KIND_PAYLOAD;
+	case EXPR_META:		return TYPEOF_KIND_META;
+	case EXPR_CT:		return TYPEOF_KIND_CT;
+	case EXPR_CONCAT:	return TYPEOF_KIND_CONCAT;
+	default:		return TYPEOF_KIND_VERDICT;
+	}
+}
+
+static void typeof_put_one(struct nftnl_udata_buf *b, unsigned int type,
+			   const struct expr *e)
+{
+	struct nftnl_udata *outer = nftnl_udata_nest_start(b, type), *inner;
+
+	nftnl_udata_put_u32(b, TYPEOF_UDATA_KIND, typeof_kind(e));
+	inner = nftnl_udata_nest_start(b, TYPEOF_UDATA_DATA);
+	typeof_put_data(b, e);
+	nftnl_udata_nest_end(b, inner);
+	nftnl_udata_nest_end(b, outer);
+}
+
+void set_typeof_put(struct nftnl_udata_buf *b, unsigned int type,
+		    const struct expr *sel)
+{
+	typeof_put_one(b, type, sel);
+}
+
+/* up to @max records of a nest by type; a repeated type keeps the last */
+struct udrec {
+	const uint8_t	*v;
+	uint8_t		n;
+	bool		set;
+};
+
+struct udtab {
+	struct udrec	*tb;
+	unsigned int	max;
+	bool		bad;
+};
+
+static void udtab_cb(uint8_t type, const uint8_t *v, uint8_t n, void *arg)
+{
+	struct udtab *t = arg;
+
+	if (type >= t->max) {
+		t->bad = true;
+		return;
+	}
+	t->tb[type] = (struct udrec){ .v = v, .n = n, .set = true };
+}
+
+static bool udtab_parse(const uint8_t *v, uint8_t n, struct udrec *tb,
+			unsigned int max)
+{
+	struct udtab t = { .tb = tb, .max = max };
+
+	memset(tb, 0, max * sizeof(*tb));
+	udata_foreach(v, n, udtab_cb, &t);
+	return !t.bad;
+}
+
+static bool rec_u32(const struct udrec *r, uint32_t *x)
+{
+	if (!r->set || r->n != sizeof(*x))
+		return false;
+	*x = u32_of(r->v);
+	return true;
+}
+
+static struct expr *typeof_payload(const struct udrec *data)
+{
+	struct udrec tb[TYPEOF_PAYLOAD_LEN + 1];
+	const struct typeof_header *h;
+	const struct proto_field *f;
+	uint32_t id, field;
+
+	/* a raw payload (base, offset, length) is not read */
+	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
+	    !rec_u32(&tb[TYPEOF_PAYLOAD_DESC], &id) ||
+	    !rec_u32(&tb[TYPEOF_PAYLOAD_FIELD], &field))
+		return NULL;
+	h = typeof_header_by_id(id);
+	f = h ? typeof_field(h, field) : NULL;
+	return f ? payload_expr_alloc(&internal_location, h->desc, f) : NULL;
+}
+
+static struct expr *typeof_meta(const struct udrec *data)
+{
+	struct udrec tb[1];
+	uint32_t key;
+
+	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
+	    !rec_u32(&tb[0], &key) || !meta_template(key))
+		return NULL;
+	return meta_expr_alloc(&internal_location, key);
+}
+
+static struct expr *typeof_ct(const struct udrec *data, unsigned int family)
+{
+	struct udrec tb[2];
+	uint32_t key, dir;
+	struct expr *e;
+
+	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
+	    !rec_u32(&tb[0], &key) || !rec_u32(&tb[1], &dir) ||
+	    !ct_template(key) || (dir > 1 && dir != UINT32_MAX))
+		return NULL;
+	e = ct_expr_alloc(&internal_location, key, dir == UINT32_MAX ? -1 : (int)dir);
+	ct_expr_family(e, family);
+	return e;
+}
+
+/* one selector; a concatenation only at the top (@depth 0) */
+static struct expr *typeof_one(const uint8_t *v, uint8_t n,
+			       unsigned int family, bool *verdict,
+			       unsigned int depth)
+{
+	struct udrec tb[2], sub[NFT_REG32_COUNT];
+	struct expr *c, *e;
+	uint32_t kind;
+	unsigned int i;
+
+	if (!udtab_parse(v, n, tb, array_size(tb)) ||
+	    !rec_u32(&tb[TYPEOF_UDATA_KIND], &kind) || !tb[TYPEOF_UDATA_DATA].set)
+		return NULL;
+	switch (kind) {
+	case TYPEOF_KIND_PAYLOAD:
+		return typeof_payload(&tb[TYPEOF_UDATA_DATA]);
+	case TYPEOF_KIND_META:
+		return typeof_meta(&tb[TYPEOF_UDATA_DATA]);
+	case TYPEOF_KIND_CT:
+		return typeof_ct(&tb[TYPEOF_UDATA_DATA], family);
+	case TYPEOF_KIND_VERDICT:
+		if (depth == 0 && verdict)
+			*verdict = true;
+		return NULL;
+	case TYPEOF_KIND_CONCAT:
+		break;
+	default:
+		return NULL;
+	}
+	if (depth > 0 ||
+	    !udtab_parse(tb[1].v, tb[1].n, sub, array_size(sub)) ||
+	    !sub[0].set || !sub[1].set)
+		return NULL;
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	for (i = 0; i < array_size(sub) && sub[i].set; i++) {
+		e = typeof_one(sub[i].v, sub[i].n, family, NULL, depth + 1);
+		if (!e) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, e);
+	}
+	/* the components are numbered 0, 1, ... without gaps */
+	for (; i < array_size(sub); i++)
+		if (sub[i].set) {
+			expr_free(c);
+			return NULL;
+		}
+	c->len = 0;
+	list_for_each_entry(e, &c->set.exprs, list)
+		c->len += div_round_up(e->len, 32) * 32;
+	return c;
+}
+
+struct expr *set_typeof_parse(const uint8_t *v, uint8_t n,
+			      unsigned int family, bool *verdict)
+{
+	*verdict = false;
+	if (!v)
+		return NULL;
+	return typeof_one(v, n, family, verdict, 0);
+}
+
+struct expr *set_key_of_selector(const struct expr *sel)
+{
+	const struct expr *i;
+	struct expr *c;
+
+	if (sel->kind != EXPR_CONCAT)
+		return set_type_placeholder(&sel->loc, sel->dtype, sel->len,
+					    sel->byteorder);
+	c = compound_expr_alloc(&sel->loc, EXPR_CONCAT);
+	list_for_each_entry(i, &sel->set.exprs, list)
+		compound_expr_add(c, set_key_of_selector(i));
+	c->len = sel->len;
+	return c;
 }
