@@ -45,6 +45,12 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		sed 's/^{"nftables": \[/&{"flush": {"ruleset": null}}, /' >"$dir/json"
 	check "$name: -j -f loads the JSON listing" tool "$RT" -j -f "$dir/json"
 	tool "$RT" list ruleset >"$dir/second"
+	# nft 1.0.6's JSON names a typeof set's datatypes, not its expressions
+	# (and -j list above equals nft's): after the round trip such a set is
+	# declared by type, so its declaration lines are left out of the diff
+	if grep -q '^		typeof ' "$dir/first"; then
+		sed -i '/^		type\(of\)\? /d' "$dir/first" "$dir/second"
+	fi
 	if diff -u --label text --label "after JSON" "$dir/first" "$dir/second" >"$dir/diff"; then
 		ok "$name: JSON round trip lists the same ruleset"
 	else
