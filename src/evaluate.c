@@ -1590,6 +1590,18 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/* nat and tproxy work in the ip, ip6 and inet families only */
+static bool ip_family(struct eval_ctx *ctx, const struct stmt *s,
+		      const char *what)
+{
+	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6 ||
+	    ctx->family == NFPROTO_INET)
+		return true;
+	err(ctx, &s->loc, "%s is not supported in family %s", what,
+	    family_name(ctx->family));
+	return false;
+}
+
 /* the port is in the transport header the rule matched before */
 static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
@@ -1597,10 +1609,8 @@ static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	struct expr *lhs;
 	int ret;
 
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET)
-		return err(ctx, &s->loc, "tproxy is not supported in family %s",
-			   family_name(ctx->family));
+	if (!ip_family(ctx, s, "tproxy"))
+		return -1;
 	if (!ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
 		return err(ctx, &s->loc,
 			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
@@ -1642,10 +1652,8 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	struct expr *lhs;
 	int ret;
 
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET)
-		return err(ctx, &s->loc, "nat is not supported in family %s",
-			   family_name(ctx->family));
+	if (!ip_family(ctx, s, "nat"))
+		return -1;
 	if (s->nat.proto) {
 		const struct proto_desc *th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
 

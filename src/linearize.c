@@ -122,6 +122,7 @@ struct load {
 };
 
 /* the bytes around @len bits at bit @off, and the mask that keeps them */
+
 static void bits_load(unsigned int off, unsigned int len,
 		      unsigned int bytes_override, struct load *ld)
 {
@@ -215,6 +216,17 @@ static void hash_load(struct lin_ctx *ctx, const struct expr *e)
 	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_TYPE, e->hash.type);
 }
 
+/* a load of a field narrower than its bytes keeps only the field's bits */
+static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
+{
+	uint8_t mask[8], zero[8] = { 0 };
+
+	if (!ld->masked)
+		return;
+	u64_to_be(ld->mask, mask, ld->len);
+	put_bitwise(ctx, mask, zero, ld->len);
+}
+
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
@@ -224,12 +236,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	switch (e->kind) {
 	case EXPR_PAYLOAD:
 		payload_load(ctx, e, bytes_override, ld);
-		if (ld->masked) {
-			uint8_t mask[8], zero[8] = { 0 };
-
-			u64_to_be(ld->mask, mask, ld->len);
-			put_bitwise(ctx, mask, zero, ld->len);
-		}
+		put_load_mask(ctx, ld);
 		return;
 	case EXPR_META:
 		x = add_expr(ctx, "meta");
@@ -247,12 +254,7 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		return;
 	case EXPR_EXTHDR:
 		exthdr_load(ctx, e, bytes_override, ld);
-		if (ld->masked) {
-			uint8_t mask[8], zero[8] = { 0 };
-
-			u64_to_be(ld->mask, mask, ld->len);
-			put_bitwise(ctx, mask, zero, ld->len);
-		}
+		put_load_mask(ctx, ld);
 		return;
 	case EXPR_RT:
 		x = add_expr(ctx, "rt");
