@@ -66,6 +66,10 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
+/* the handles of a chain's rules, in order (malloc'd in *@handles) */
+int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain,
+		      uint64_t **handles, size_t *n, struct list_head *msgs);
 
 struct nlmsghdr;
 /* files one dump reply message into @c, as nlio_dump does (for the fuzzer) */

@@ -11,6 +11,8 @@
  * @handle:	kernel handle, 0 if not given
  * @position:	`position N` / `handle N` of insert and add
  * @index:	`index N` of insert and add
+ * @rule_id:	the rule's id in its batch, if a later rule goes next to it
+ * @position_id: `index N` that named a rule of the same batch: its id
  */
 struct handle {
 	unsigned int	family;
@@ -23,6 +25,8 @@ struct handle {
 	uint64_t	position;
 	uint64_t	index;
 	bool		index_set;
+	uint32_t	rule_id;
+	uint32_t	position_id;
 	struct location	table_loc;
 	struct location	chain_loc;
 	struct location	set_loc;

@@ -1004,7 +1004,11 @@ rule_spec		:	chain_spec
 			|	chain_spec INDEX NUMBER
 			{
 				$$ = $1; $$.index = $3; $$.index_set = true;
-				$$.handle_loc = @3; free($2);
+				/* "index N", both words */
+				$$.handle_loc = @2;
+				$$.handle_loc.last_line = @3.last_line;
+				$$.handle_loc.last_col = @3.last_col;
+				free($2);
 			}
 			;
 

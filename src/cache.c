@@ -737,11 +737,16 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		cr->nlr = r;
 		cr->item = it;
 		it->obj = NULL;
-		if (pos) {
+		if (pos || nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID)) {
+			uint32_t id = nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID) ?
+				      nftnl_rule_get_u32(r, NFTNL_RULE_POSITION_ID) : 0;
 			struct cache_rule *p;
 
+			/* next to a rule the kernel holds, or one of the batch */
 			list_for_each_entry(p, &ch->rules, list)
-				if (nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
+				if (id ? nftnl_rule_is_set(p->nlr, NFTNL_RULE_ID) &&
+					 nftnl_rule_get_u32(p->nlr, NFTNL_RULE_ID) == id :
+					 nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
 					break;
 			if (&p->list == &ch->rules) {
 				nftnl_rule_free(r);

@@ -12,10 +12,13 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <libnftnl/rule.h>
+
 #include <cache.h>
 #include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
+#include <netlink.h>
 #include <parser.h>
 #include <print.h>
 #include <proto.h>
@@ -2206,6 +2209,133 @@ static void expand_chain(struct cmd *cmd, struct list_head *out)
 	}
 }
 
+/* a place in a chain as a transaction builds it: a kernel rule or a command */
+struct slot {
+	uint64_t	handle;
+	struct cmd	*cmd;
+};
+
+static bool same_chain(const struct cmd *c, const struct cmd *cmd)
+{
+	return c->h.family == cmd->h.family && c->h.table && c->h.chain &&
+	       !strcmp(c->h.table, cmd->h.table) &&
+	       !strcmp(c->h.chain, cmd->h.chain);
+}
+
+/* what command @c of this transaction does to the chain's list of rules */
+static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
+			 struct cmd *c)
+{
+	size_t i, at = *n;
+	bool anchored = c->h.position || c->h.position_id;
+
+	if (c->op == CMD_DELETE || c->op == CMD_DESTROY) {
+		for (i = 0; i < *n; i++)
+			if (!(*sl)[i].cmd && (*sl)[i].handle == c->h.handle) {
+				memmove(*sl + i, *sl + i + 1, (*n - i - 1) * sizeof(**sl));
+				(*n)--;
+				break;
+			}
+		return;
+	}
+	for (i = 0; anchored && i < *n; i++)
+		if ((c->h.position_id && (*sl)[i].cmd &&
+		     (*sl)[i].cmd->h.rule_id == c->h.position_id) ||
+		    (c->h.position && !(*sl)[i].cmd &&
+		     (*sl)[i].handle == c->h.position))
+			break;
+	if (c->op == CMD_REPLACE) {
+		for (i = 0; i < *n; i++)
+			if (!(*sl)[i].cmd && (*sl)[i].handle == c->h.handle)
+				(*sl)[i].cmd = c;
+		return;
+	}
+	if (anchored && i == *n)
+		return;		/* the kernel refuses it */
+	if (c->op == CMD_INSERT)
+		at = anchored ? i : 0;
+	else
+		at = anchored ? i + 1 : *n;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*sl = xrealloc(*sl, *cap * sizeof(**sl));
+	}
+	memmove(*sl + at + 1, *sl + at, (*n - at) * sizeof(**sl));
+	(*sl)[at] = (struct slot){ .cmd = c };
+	(*n)++;
+}
+
+/*
+ * "add|insert rule ... index N" names the Nth rule (from 0) of the chain
+ * as this transaction has built it so far, as nft does: a rule the kernel
+ * holds goes by its handle, one of this batch by its batch id.
+ */
+static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	uint64_t *handles = NULL;
+	struct slot *sl = NULL;
+	size_t n = 0, cap, i;
+	struct cmd *c;
+
+	if (nfh->offline) {
+		struct cache_table *t = nfh->offline_cache ?
+			cache_table_find(nfh->offline_cache, cmd->h.family,
+					 cmd->h.table) : NULL;
+		struct cache_chain *ch = t ? cache_chain_find(t, cmd->h.chain) : NULL;
+		struct cache_rule *r;
+
+		if (ch) {
+			list_for_each_entry(r, &ch->rules, list)
+				n++;
+			handles = xmalloc((n ? n : 1) * sizeof(*handles));
+			n = 0;
+			list_for_each_entry(r, &ch->rules, list)
+				handles[n++] = nftnl_rule_get_u64(r->nlr,
+								  NFTNL_RULE_HANDLE);
+		}
+	} else if (nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
+				     cmd->h.chain, &handles, &n, ctx->msgs) < 0) {
+		return -1;
+	}
+	cap = n;
+	sl = xmalloc((cap ? cap : 1) * sizeof(*sl));
+	for (i = 0; i < n; i++)
+		sl[i] = (struct slot){ .handle = handles[i] };
+	free(handles);
+	list_for_each_entry(c, ctx->cmds, list) {
+		if (c == cmd)
+			break;
+		if (c->op == CMD_FLUSH &&
+		    (c->obj == CMD_OBJ_RULESET ||
+		     (c->h.family == cmd->h.family && c->h.table &&
+		      !strcmp(c->h.table, cmd->h.table) &&
+		      (c->obj == CMD_OBJ_TABLE || same_chain(c, cmd)))))
+			n = 0;
+		else if (c->obj == CMD_OBJ_RULE && same_chain(c, cmd) &&
+			 (c->rule || c->op == CMD_DELETE || c->op == CMD_DESTROY))
+			slots_replay(&sl, &n, &cap, c);
+	}
+	if (cmd->h.index >= n) {
+		free(sl);
+		return err(ctx, &cmd->h.handle_loc,
+			   "index %llu is past the last rule of chain %s (it holds %zu rule%s)",
+			   (unsigned long long)cmd->h.index, cmd->h.chain, n,
+			   n == 1 ? "" : "s");
+	}
+	if (sl[cmd->h.index].cmd) {
+		c = sl[cmd->h.index].cmd;
+		if (!c->h.rule_id)
+			c->h.rule_id = ++nfh->rule_id;
+		cmd->h.position_id = c->h.rule_id;
+	} else {
+		cmd->h.position = sl[cmd->h.index].handle;
+	}
+	cmd->h.index_set = false;
+	free(sl);
+	return 0;
+}
+
 static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	unsigned int family = cmd->h.family;
@@ -2240,6 +2370,8 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		if (cmd->op == CMD_REPLACE && !cmd->h.handle)
 			return err(ctx, &cmd->loc,
 				   "replace rule needs a handle: replace rule TABLE CHAIN handle N ...");
+		if (cmd->h.index_set && rule_index_eval(ctx, cmd) < 0)
+			return -1;
 		return rule_eval(ctx, cmd->rule, family);
 	default:
 		return 0;

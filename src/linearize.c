@@ -1362,11 +1362,12 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 	default:
 		break;
 	}
-	if (cmd->h.index_set) {
-		nftnl_rule_free(r);
-		return lerr(ctx, &cmd->h.handle_loc,
-			    "rule \"index\" is not supported yet; use \"position HANDLE\"");
-	}
+	/* "index N" placed a later rule next to this one, or this one next
+	   to an earlier rule of the batch */
+	if (cmd->h.rule_id)
+		nftnl_rule_set_u32(r, NFTNL_RULE_ID, cmd->h.rule_id);
+	if (cmd->h.position_id)
+		nftnl_rule_set_u32(r, NFTNL_RULE_POSITION_ID, cmd->h.position_id);
 	list_for_each_entry(s, &cmd->rule->stmts, list)
 		if (lin_stmt(ctx, s) < 0)
 			ret = -1;

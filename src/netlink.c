@@ -4,6 +4,7 @@
  * This file knows libnftnl objects and locations, never the AST.
  */
 #include <stdio.h>
+#include <endian.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -1167,4 +1168,68 @@ int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)
 	} while (errno == EINTR && ++tries < 10);
 	return error_queue(msgs, NULL, "cannot read the kernel's sets: %s",
 			   strerror(errno));
+}
+
+/* --- the rules of one chain, for "index N" ----------------------------- */
+
+struct handles {
+	uint64_t	*h;
+	size_t		n, cap;
+};
+
+static int handle_attr_cb(const struct nlattr *attr, void *data)
+{
+	uint64_t *h = data;
+
+	if (mnl_attr_get_type(attr) == NFTA_RULE_HANDLE &&
+	    mnl_attr_validate(attr, MNL_TYPE_U64) == 0)
+		*h = be64toh(mnl_attr_get_u64(attr));
+	return MNL_CB_OK;
+}
+
+static int handle_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct handles *hs = data;
+	uint64_t h = 0;
+
+	if (mnl_attr_parse(nlh, sizeof(struct nfgenmsg), handle_attr_cb, &h) < 0 ||
+	    !h)
+		return MNL_CB_OK;
+	if (hs->n == hs->cap) {
+		hs->cap = hs->cap ? 2 * hs->cap : 64;
+		hs->h = xrealloc(hs->h, hs->cap * sizeof(*hs->h));
+	}
+	hs->h[hs->n++] = h;
+	return MNL_CB_OK;
+}
+
+int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain,
+		      uint64_t **handles, size_t *n, struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct handles hs = { 0 };
+	struct nftnl_rule *r;
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	memset(buf, 0, 1024);
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family, NLM_F_DUMP,
+				    ++ctx->seq);
+	r = nftnl_rule_alloc();
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	ret = talk(ctx, nlh, handle_cb, &hs);
+	if (ret < 0) {
+		free(hs.h);
+		return error_queue(msgs, NULL, "cannot read the rules of chain %s: %s",
+				   chain, strerror(errno));
+	}
+	*handles = hs.h;
+	*n = hs.n;
+	return 0;
 }
