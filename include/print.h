@@ -18,6 +18,8 @@ bool range_is_prefix(const struct expr *r, unsigned int *plen);
 char *udata_get_comment(const void *ud, uint32_t len);
 /* nfh describe: an expression's datatype, byte order, size and symbols */
 void describe_print(const struct expr *e, FILE *f);
+/* one match as a rule shows it; "==" before an exact bitmask value */
+void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 
 /* delinearize.c: kernel expressions back into statements */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -856,13 +857,72 @@ static char *history_path(void)
 	return path;
 }
 
+/*
+ * Ctrl-C while a line is typed drops that line, or the unfinished block,
+ * and gives a fresh prompt.  The handler only sets a flag; it is installed
+ * without SA_RESTART so that the read under libedit returns EINTR, and our
+ * getc then hands libedit a newline to end the line with.  While a command
+ * runs, SIGINT has its default action again: Ctrl-C stops a monitor.
+ */
+static volatile sig_atomic_t interrupted;
+
+static void sigint_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int sigint_catch(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? sigint_handler : SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGINT, &sa, NULL);
+}
+
+static int cli_getc(FILE *f)
+{
+	unsigned char c;
+	ssize_t n;
+
+	for (;;) {
+		if (interrupted)
+			return '\n';
+		n = read(fileno(f), &c, 1);
+		if (n == 1)
+			return c;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return EOF;
+	}
+}
+
+/* reads a line; NULL at end of input; *cancelled when Ctrl-C dropped it */
+static char *line_read(const struct block *b, bool *cancelled)
+{
+	char *line;
+
+	interrupted = 0;
+	sigint_catch(true);
+	line = readline(b->len ? PROMPT_MORE : PROMPT);
+	sigint_catch(false);
+	*cancelled = interrupted;
+	if (*cancelled) {
+		free(line);
+		line = NULL;
+	}
+	return line;
+}
+
 static int cli_terminal(struct nfh_ctx *ctx)
 {
 	char *hist = history_path(), *line;
-	bool failed = false, hist_warned = false;
+	bool failed = false, hist_warned = false, cancelled;
 	struct block b = { 0 };
 
 	comp_ctx = ctx;
+	rl_catch_signals = 0;
+	rl_getc_function = cli_getc;
 	comp_null = fopen("/dev/null", "w");
 	pending = &b;
 	rl_readline_name = "nfh";
@@ -874,7 +934,11 @@ static int cli_terminal(struct nfh_ctx *ctx)
 		read_history(hist);
 
 	for (;;) {
-		line = readline(b.len ? PROMPT_MORE : PROMPT);
+		line = line_read(&b, &cancelled);
+		if (cancelled) {
+			block_reset(&b);
+			continue;
+		}
 		if (!line) {
 			/* Ctrl-D: end the prompt line, as a shell does */
 			putchar('\n');
@@ -883,7 +947,7 @@ static int cli_terminal(struct nfh_ctx *ctx)
 		}
 		if (!is_blank(line)) {
 			add_history(line);
-			/* saved at once: Ctrl-C ends the shell without a word */
+			/* saved at once: Ctrl-C during a command ends the shell */
 			if (hist && write_history(hist) != 0 && !hist_warned) {
 				fprintf(stderr, "nfh: cannot write history to %s: %s\n",
 					hist, strerror(errno));

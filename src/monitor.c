@@ -28,6 +28,7 @@
 #include <monitor.h>
 #include <print.h>
 #include <set.h>
+#include <trace.h>
 
 enum {
 	MON_TABLES	= 1 << 0,
@@ -48,6 +49,8 @@ struct monitor {
 	struct nftnl_set	*pend;	/* elements waiting to print */
 	struct cache_table	*pend_table;
 	bool			pend_add;
+	bool			trace;	/* "monitor trace": packet traces only */
+	struct trace_ctx	tc;
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -77,13 +80,11 @@ static int words_parse(struct monitor *m, const char *args,
 			m->objs = MON_SETS;
 		} else if (!obj && !strcmp(w, "elements")) {
 			m->objs = MON_ELEMS;
-		} else if (!obj && !strcmp(w, "trace")) {
-			ret = error_queue(m->msgs, loc,
-					  "monitor %s is not supported yet", w);
-			break;
+		} else if (!event && !obj && !strcmp(w, "trace")) {
+			m->trace = true;
 		} else {
 			ret = error_queue(m->msgs, loc,
-					  "unexpected \"%s\": usage: monitor [new|destroy] [tables|chains|rules|sets|elements|ruleset]",
+					  "unexpected \"%s\": usage: monitor [new|destroy] [tables|chains|rules|sets|elements|ruleset] | monitor trace",
 					  w);
 			break;
 		}
@@ -403,12 +404,28 @@ out:
 	nftnl_set_free(s);
 }
 
+static int trace_refresh(struct trace_ctx *tc)
+{
+	LIST_HEAD(msgs);
+	int ret;
+
+	cache_flush(tc->cache);
+	ret = nlio_dump(tc->ctx, NFPROTO_UNSPEC, tc->cache, &msgs);
+	erec_print_list(tc->ctx->octx.err, &msgs);
+	return ret;
+}
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct monitor *m = data;
 
 	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
 		return MNL_CB_OK;
+	if (m->trace) {
+		if (NFNL_MSG_TYPE(nlh->nlmsg_type) == NFT_MSG_TRACE)
+			trace_event(&m->tc, nlh);
+		return MNL_CB_OK;
+	}
 	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM &&
 	    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_DELSETELEM)
 		elems_flush(m);
@@ -444,6 +461,10 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		return -1;
 	if (ctx->offline)
 		return error_queue(msgs, loc, "monitor needs the kernel: not with --offline");
+	if (m.trace && (ctx->octx.flags & NFH_OUTPUT_JSON))
+		return error_queue(msgs, loc, "monitor trace: JSON output is not supported");
+	if (m.trace)
+		group = NFNLGRP_NFTRACE;
 	nl = mnl_socket_open(NETLINK_NETFILTER);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
 	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0) {
@@ -454,6 +475,8 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 	m.cache = cache_alloc();
 	if (nlio_dump(ctx, NFPROTO_UNSPEC, m.cache, msgs) < 0)
 		goto out;
+	m.tc = (struct trace_ctx){ .ctx = ctx, .cache = m.cache,
+				   .refresh = trace_refresh };
 	for (;;) {
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0) {

@@ -367,6 +367,21 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	expr_print(r, o, f);
 }
 
+void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
+{
+	const struct expr *r = rel->op.right;
+
+	/* a bare flag would mean "any of these bits": an exact value says == */
+	if (rel->op.op == OP_EQ && (r->dtype->flags & DTYPE_F_BITMASK) &&
+	    rel->op.left->kind != EXPR_BINOP) {
+		expr_print(rel->op.left, o, f);
+		fprintf(f, " == ");
+		expr_print(r, o, f);
+		return;
+	}
+	relational_print(rel, o, f);
+}
+
 static void bytes_print(FILE *f, uint64_t b)
 {
 	static const char *const units[] = { "bytes", "kbytes", "mbytes" };

@@ -3,7 +3,9 @@
 # checks: nfh -i on a real pseudo-terminal (tmux): a multi-line table typed
 # with a continuation prompt, Tab completion of keywords, a device, a
 # header field, a chain name, a set name and reference and a rule handle, the caret under a typing error, the listing, and
-# Ctrl-D leaving with status 1 because a command failed; then the same
+# Ctrl-C dropping a typed line and an unfinished block (nothing of them
+# reaches the kernel), Ctrl-D leaving with status 1 because a command
+# failed; then the same
 # session through a pipe: no prompts, same output, same status, and quit
 # stops reading.
 # shellcheck source=tests/lib.sh
@@ -100,6 +102,14 @@ wait_last "the set is deleted" "nfh>"
 tm send-keys -t cli 'delete rule netdev t in handle ' Tab
 wait_last "Tab completes the rule's handle" "nfh> delete rule netdev t in handle 2"
 tm send-keys -t cli C-u
+tm send-keys -t cli 'add table netdev cancelled' C-c
+wait_last "Ctrl-C drops the typed line: a fresh prompt" "nfh>"
+tm send-keys -t cli 'table netdev cancelled {' Enter
+wait_last "a block is open" "...>"
+tm send-keys -t cli C-c
+wait_last "Ctrl-C drops the unfinished block" "nfh>"
+tm send-keys -t cli 'list tables' Enter
+wait_for "the shell still runs commands after Ctrl-C" '^table netdev t$'
 tm send-keys -t cli C-d
 retry 50 test -s "$dir/status"
 expect_eq "Ctrl-D leaves; status 1 after a failed command" 1 "$(cat "$dir/status" 2>/dev/null)"
