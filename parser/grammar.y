@@ -189,6 +189,16 @@ static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
 	return s;
 }
 
+static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
+				   uint32_t flags)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_CONNLIMIT);
+
+	s->connlimit.count = n;
+	s->connlimit.flags = flags;
+	return s;
+}
+
 /* "ct helper NAME {...}": the only ct object nfh has; -1 otherwise */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
@@ -319,7 +329,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
-%token <string> NAME "name" QUOTAS "quotas" LIMITS "limits"
+%token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -333,7 +343,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
 %type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
-%type <stmt> limit_spec quota_spec objref_stmt
+%type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
@@ -1016,6 +1026,7 @@ identifier		:	STRING
 			|	SETS
 			|	MAPS
 			|	NAME
+			|	COUNT
 			;
 
 string			:	STRING
@@ -1503,6 +1514,20 @@ stmt			:	match_stmt
 			|	vmap_stmt
 			|	set_stmt
 			|	objref_stmt
+			|	connlimit_stmt
+			;
+
+/* ct count [over] N: the connections of this flow's key, in the ct zone */
+connlimit_stmt		:	CT COUNT NUMBER
+			{
+				$$ = connlimit_stmt(&@$, $3, 0);
+				free($1); free($2);
+			}
+			|	CT COUNT OVER NUMBER
+			{
+				$$ = connlimit_stmt(&@$, $4, NFT_CONNLIMIT_F_INV);
+				free($1); free($2); free($3);
+			}
 			;
 
 objref_stmt		:	COUNTER NAME stmt_value
@@ -2229,7 +2254,7 @@ exthdr_presence		:	HDR OPTION STRING
 			}
 			;
 
-exthdr_field		:	STRING | TYPE | SIZE | FLAGS
+exthdr_field		:	STRING | TYPE | SIZE | FLAGS | COUNT
 			;
 
 fib_expr		:	FIB fib_flags fib_result

@@ -146,6 +146,8 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
 		return bitmask_json(e);
+	if (dt == &time_type)		/* nft writes whole seconds */
+		return json_integer(expr_value_u64(e) / 1000);
 	if (dt == &boolean_type)	/* exists, missing */
 		return json_boolean(!expr_value_is_zero(e));
 	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
