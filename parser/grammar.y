@@ -29,7 +29,8 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	error_queue(state->msgs, loc, "%s", s);
+	if (!state->quiet)
+		error_queue(state->msgs, loc, "%s", s);
 	state->nerrs++;
 }
 
@@ -199,16 +200,38 @@ static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
 	return s;
 }
 
-/* "ct helper NAME {...}": the only ct object nfh has; -1 otherwise */
+/* the end of a refused object's block: what it queued goes */
+static void quiet_end(struct parser_state *state)
+{
+	struct list_head *pos, *next;
+
+	if (!state->quiet)
+		return;
+	for (pos = state->quiet_mark->next; pos != state->msgs; pos = next) {
+		next = pos->next;
+		list_del(pos);
+		erec_destroy(list_entry(pos, struct error_record, list));
+	}
+	state->quiet = false;
+}
+
+/*
+ * "ct helper NAME {...}": the only ct object nfh has; 0 for the ones it
+ * knows but refuses (the error is queued, and their block read quietly),
+ * -1 for others
+ */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
 {
 	if (!strcmp(name, plural ? "helpers" : "helper"))
 		return NFT_OBJECT_CT_HELPER;
 	if (!strcmp(name, plural ? "timeouts" : "timeout") ||
-	    !strcmp(name, plural ? "expectations" : "expectation"))
-		return error_queue(state->msgs, loc,
-				   "ct %s objects are not supported yet", name);
+	    !strcmp(name, plural ? "expectations" : "expectation")) {
+		error_queue(state->msgs, loc, "ct %s objects are not supported yet", name);
+		state->nerrs++;
+		state->refused_obj = true;
+		return 0;
+	}
 	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
 }
 
@@ -531,6 +554,7 @@ add_cmd			:	TABLE table_spec
 			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, &$3, &@$, $6);
+				quiet_end(state);
 				free($1);
 			}
 			;
@@ -546,7 +570,6 @@ ct_obj_type		:	STRING
 			{
 				$$ = ct_obj_of(state, $1, &@1, false);
 				free($1);
-				YYERROR;
 			}
 			;
 
@@ -581,6 +604,9 @@ obj_block_alloc		:	%empty
 				obj_free(state->cur_obj);
 				$$ = obj_alloc(NULL, 0);
 				state->cur_obj = $$;
+				state->quiet = state->refused_obj;
+				state->quiet_mark = state->msgs->prev;
+				state->refused_obj = false;
 			}
 			;
 
@@ -782,6 +808,7 @@ delete_cmd		:	TABLE table_spec
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1);
 			}
 			|	CT ct_obj_type table_spec HANDLE NUMBER
@@ -789,6 +816,7 @@ delete_cmd		:	TABLE table_spec
 				$3.handle = $5;
 				$3.handle_loc = @5;
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1); free($4);
 			}
 			;
@@ -871,6 +899,7 @@ list_cmd		:	RULESET family_spec
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1);
 			}
 			|	COUNTERS objs_spec
@@ -1098,7 +1127,14 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 			}
 			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block '}'
 			{
-				table_add_obj(state, $1, $3, $7, $4, &@4);
+				if ($3) {
+					table_add_obj(state, $1, $3, $7, $4, &@4);
+				} else {
+					obj_free($7);
+					free($4);
+					state->cur_obj = NULL;
+				}
+				quiet_end(state);
 				$$ = $1;
 				free($2);
 			}
