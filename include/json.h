@@ -17,6 +17,10 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 		 const char *table, const char *chain,
 		 const struct output_ctx *o, FILE *f, struct list_head *msgs);
 
+/* list counters|quotas|...: as print_objs(), in nft's JSON schema */
+int json_objs(struct cache *c, unsigned int family, const char *table,
+	      uint32_t type, const char *name, FILE *f);
+
 /* one ruleset change as nft -j monitor prints it: {"add": {"rule": ...}} */
 int json_monitor_event(bool add, enum nl_obj type, void *obj,
 		       struct cache_table *t, const struct output_ctx *o,

@@ -59,7 +59,8 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
 
 /* resets the objects of @type (of @table; the one @name) and reads the
- * values they had, with the tables, into @c */
+ * values they had, with the tables, into @c; -2 (nothing queued) if it
+ * or its table does not exist */
 int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		   uint32_t type, const char *name, struct cache *c,
 		   struct list_head *msgs);

@@ -26,6 +26,15 @@ struct parser_state {
 	struct set		*cur_set;
 	struct set		*elem_set;	/* elements stream into it */
 	struct obj		*cur_obj;
+	/*
+	 * a ct object type was refused ("not supported yet"): the errors
+	 * its block gives are not reported on top of that (@quiet, set when
+	 * the block opens; when it closes, the records queued after
+	 * @quiet_mark are dropped)
+	 */
+	bool			refused_obj;
+	bool			quiet;
+	struct list_head	*quiet_mark;
 	struct location		cur_loc;
 };
 

@@ -29,7 +29,8 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	error_queue(state->msgs, loc, "%s", s);
+	if (!state->quiet)
+		error_queue(state->msgs, loc, "%s", s);
 	state->nerrs++;
 }
 
@@ -189,16 +190,48 @@ static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
 	return s;
 }
 
-/* "ct helper NAME {...}": the only ct object nfh has; -1 otherwise */
+static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
+				   uint32_t flags)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_CONNLIMIT);
+
+	s->connlimit.count = n;
+	s->connlimit.flags = flags;
+	return s;
+}
+
+/* the end of a refused object's block: what it queued goes */
+static void quiet_end(struct parser_state *state)
+{
+	struct list_head *pos, *next;
+
+	if (!state->quiet)
+		return;
+	for (pos = state->quiet_mark->next; pos != state->msgs; pos = next) {
+		next = pos->next;
+		list_del(pos);
+		erec_destroy(list_entry(pos, struct error_record, list));
+	}
+	state->quiet = false;
+}
+
+/*
+ * "ct helper NAME {...}": the only ct object nfh has; 0 for the ones it
+ * knows but refuses (the error is queued, and their block read quietly),
+ * -1 for others
+ */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
 {
 	if (!strcmp(name, plural ? "helpers" : "helper"))
 		return NFT_OBJECT_CT_HELPER;
 	if (!strcmp(name, plural ? "timeouts" : "timeout") ||
-	    !strcmp(name, plural ? "expectations" : "expectation"))
-		return error_queue(state->msgs, loc,
-				   "ct %s objects are not supported yet", name);
+	    !strcmp(name, plural ? "expectations" : "expectation")) {
+		error_queue(state->msgs, loc, "ct %s objects are not supported yet", name);
+		state->nerrs++;
+		state->refused_obj = true;
+		return 0;
+	}
 	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
 }
 
@@ -319,7 +352,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
-%token <string> NAME "name" QUOTAS "quotas" LIMITS "limits"
+%token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
 %type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
@@ -333,7 +366,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
 %type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
-%type <stmt> limit_spec quota_spec objref_stmt
+%type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
@@ -521,6 +554,7 @@ add_cmd			:	TABLE table_spec
 			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, &$3, &@$, $6);
+				quiet_end(state);
 				free($1);
 			}
 			;
@@ -536,7 +570,6 @@ ct_obj_type		:	STRING
 			{
 				$$ = ct_obj_of(state, $1, &@1, false);
 				free($1);
-				YYERROR;
 			}
 			;
 
@@ -571,6 +604,9 @@ obj_block_alloc		:	%empty
 				obj_free(state->cur_obj);
 				$$ = obj_alloc(NULL, 0);
 				state->cur_obj = $$;
+				state->quiet = state->refused_obj;
+				state->quiet_mark = state->msgs->prev;
+				state->refused_obj = false;
 			}
 			;
 
@@ -772,6 +808,7 @@ delete_cmd		:	TABLE table_spec
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1);
 			}
 			|	CT ct_obj_type table_spec HANDLE NUMBER
@@ -779,6 +816,7 @@ delete_cmd		:	TABLE table_spec
 				$3.handle = $5;
 				$3.handle_loc = @5;
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1); free($4);
 			}
 			;
@@ -861,6 +899,7 @@ list_cmd		:	RULESET family_spec
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				state->refused_obj = false;
 				free($1);
 			}
 			|	COUNTERS objs_spec
@@ -1020,6 +1059,7 @@ identifier		:	STRING
 			|	SETS
 			|	MAPS
 			|	NAME
+			|	COUNT
 			;
 
 string			:	STRING
@@ -1091,7 +1131,14 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 			}
 			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block '}'
 			{
-				table_add_obj(state, $1, $3, $7, $4, &@4);
+				if ($3) {
+					table_add_obj(state, $1, $3, $7, $4, &@4);
+				} else {
+					obj_free($7);
+					free($4);
+					state->cur_obj = NULL;
+				}
+				quiet_end(state);
 				$$ = $1;
 				free($2);
 			}
@@ -1507,6 +1554,20 @@ stmt			:	match_stmt
 			|	vmap_stmt
 			|	set_stmt
 			|	objref_stmt
+			|	connlimit_stmt
+			;
+
+/* ct count [over] N: the connections of this flow's key, in the ct zone */
+connlimit_stmt		:	CT COUNT NUMBER
+			{
+				$$ = connlimit_stmt(&@$, $3, 0);
+				free($1); free($2);
+			}
+			|	CT COUNT OVER NUMBER
+			{
+				$$ = connlimit_stmt(&@$, $4, NFT_CONNLIMIT_F_INV);
+				free($1); free($2); free($3);
+			}
 			;
 
 objref_stmt		:	COUNTER NAME stmt_value
@@ -2233,7 +2294,7 @@ exthdr_presence		:	HDR OPTION STRING
 			}
 			;
 
-exthdr_field		:	STRING | TYPE | SIZE | FLAGS
+exthdr_field		:	STRING | TYPE | SIZE | FLAGS | COUNT
 			;
 
 fib_expr		:	FIB fib_flags fib_result

@@ -321,6 +321,25 @@ static int date_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/* "30s", "1m30s", "250ms": held as milliseconds (ct expiration) */
+static int time_value_parse(const struct datatype *dt, const char *s,
+			    struct expr *res, char *err, size_t errlen)
+{
+	uint64_t ms;
+
+	if (time_parse(s, &ms) < 0) {
+		snprintf(err, errlen, "could not parse %s value \"%s\"", dt->desc, s);
+		return -1;
+	}
+	if (res->len < 64 && ms >> res->len) {
+		snprintf(err, errlen, "time value %s exceeds valid range 0-%llums",
+			 s, (1ULL << res->len) - 1);
+		return -1;
+	}
+	expr_value_set_u64(res, ms);
+	return 0;
+}
+
 /* --- printers ---------------------------------------------------------- */
 
 static void integer_print(const struct expr *e, const struct output_ctx *o,
@@ -333,6 +352,12 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 		return;
 	}
 	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+static void time_value_print(const struct expr *e, const struct output_ctx *o,
+			     FILE *f)
+{
+	time_print(expr_value_u64(e), f);
 }
 
 static void hour_print(const struct expr *e, const struct output_ctx *o,
@@ -672,7 +697,7 @@ DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
    &integer_type, BYTEORDER_BIG, 8, 0, mh_type_syms, integer_parse,
    integer_print);
 DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
-   BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 64, 0, NULL, time_value_parse, time_value_print);
 DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, integer_parse, hex_print);
 DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",

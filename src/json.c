@@ -16,6 +16,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -145,6 +146,8 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
 		return bitmask_json(e);
+	if (dt == &time_type)		/* nft writes whole seconds */
+		return json_integer(expr_value_u64(e) / 1000);
 	if (dt == &boolean_type)	/* exists, missing */
 		return json_boolean(!expr_value_is_zero(e));
 	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
@@ -740,6 +743,22 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap("set", obj_set(o, "stmt", stmts));
 }
 
+/* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
+static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
+{
+	const char *k = obj_type_name(s->objref.type);
+	const struct expr *e = s->objref.expr;
+
+	if (!k)
+		return unsupported(jc, "a reference to an unknown object type");
+	if (e->kind == EXPR_SYMBOL)
+		return wrap(k, json_string(e->sym.str));
+	if (e->kind != EXPR_MAP)
+		return unsupported(jc, "an object reference");
+	return wrap(k, wrap("map", obj_set(wrap("key", expr_json(e->op.left, jc)),
+					   "data", expr_json(e->op.right, jc))));
+}
+
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
 	const struct meta_template *mt;
@@ -808,6 +827,13 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 					      "value", expr_json(s->payload.val, jc)));
 	case STMT_TPROXY:
 		return tproxy_json(s, jc);
+	case STMT_OBJREF:
+		return objref_json(s, jc);
+	case STMT_CONNLIMIT:
+		o = wrap("val", json_integer(s->connlimit.count));
+		if (s->connlimit.flags & NFT_CONNLIMIT_F_INV)
+			o = obj_set(o, "inv", json_true());
+		return wrap("ct count", o);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");
@@ -953,6 +979,105 @@ static int table_sets_json(json_t *out, struct cache_table *t, int which,
 		set_free(s);
 	}
 	return ret;
+}
+
+static void comment_json(json_t *o, const void *ud, const uint32_t *len);
+
+/* a limit object's rate: nft writes no burst of 0, and no packets unit */
+static void obj_limit_json(json_t *o, struct nftnl_obj *n)
+{
+	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
+	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
+	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
+	const char *per = per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
+	const char *ru = bytes ? bytes_unit(&rate) : NULL;
+	const char *bu = bytes ? bytes_unit(&burst) : NULL;
+
+	json_object_set_new(o, "rate", json_integer(rate));
+	json_object_set_new(o, "per", json_string(per ? per : "error"));
+	if (nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS) & NFT_LIMIT_F_INV)
+		json_object_set_new(o, "inv", json_true());
+	if (ru)
+		json_object_set_new(o, "rate_unit", json_string(ru));
+	if (burst) {
+		json_object_set_new(o, "burst", json_integer(burst));
+		if (bu)
+			json_object_set_new(o, "burst_unit", json_string(bu));
+	}
+}
+
+static json_t *obj_helper_l4_json(uint8_t l4)
+{
+	if (l4 == IPPROTO_TCP)
+		return json_string("tcp");
+	if (l4 == IPPROTO_UDP)
+		return json_string("udp");
+	return json_integer(l4);
+}
+
+/*
+ * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
+ * print even with -s, as nft's do
+ */
+static json_t *obj_json(struct nftnl_obj *n, const char *table)
+{
+	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE), len = 0;
+	const char *tname = obj_type_name(type);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "family",
+			    json_string(family_name(nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY))));
+	json_object_set_new(o, "name", json_string(nftnl_obj_get_str(n, NFTNL_OBJ_NAME)));
+	json_object_set_new(o, "table", json_string(table));
+	json_object_set_new(o, "handle", json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE)));
+	comment_json(o, nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA) ?
+		     nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len) : NULL, &len);
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		json_object_set_new(o, "packets",
+				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS)));
+		json_object_set_new(o, "bytes",
+				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES)));
+		break;
+	case NFT_OBJECT_QUOTA:
+		json_object_set_new(o, "bytes",
+				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES)));
+		json_object_set_new(o, "used",
+				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED)));
+		json_object_set_new(o, "inv", json_boolean(nftnl_obj_get_u32(n,
+				    NFTNL_OBJ_QUOTA_FLAGS) & NFT_QUOTA_F_INV));
+		break;
+	case NFT_OBJECT_LIMIT:
+		obj_limit_json(o, n);
+		break;
+	case NFT_OBJECT_CT_HELPER: {
+		const char *h = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
+
+		json_object_set_new(o, "type", json_string(h ? h : ""));
+		json_object_set_new(o, "protocol", obj_helper_l4_json(
+			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO)));
+		json_object_set_new(o, "l3proto", json_string(family_name(
+			nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO))));
+		break;
+	}
+	}
+	return wrap(tname ? tname : "unknown", o);
+}
+
+/* the objects of @t: of one @type (0: all), the one @name if not NULL */
+static void table_objs_json(json_t *out, struct cache_table *t, uint32_t type,
+			    const char *name)
+{
+	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+	struct cache_obj *co;
+
+	list_for_each_entry(co, &t->objs, list) {
+		if (type && nftnl_obj_get_u32(co->nlo, NFTNL_OBJ_TYPE) != type)
+			continue;
+		if (name && strcmp(name, nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME)))
+			continue;
+		json_array_append_new(out, obj_json(co->nlo, table));
+	}
 }
 
 static json_t *metainfo_json(void)
@@ -1108,7 +1233,9 @@ static int table_json_full(json_t *out, struct cache_table *t,
 
 	if (with_table)
 		json_array_append_new(out, table_json(t->nlt));
-	/* named sets and maps come before the chains, as nft orders them */
+	/* objects, then named sets and maps, then chains, as nft orders them */
+	if (with_table)
+		table_objs_json(out, t, 0, NULL);
 	if (with_table && table_sets_json(out, t, -1, NULL, octx, msgs) < 0)
 		ret = -1;
 	list_for_each_entry(ch, &t->chains, list) {
@@ -1191,6 +1318,36 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 		/* nothing half-written: the errors say what is missing */
 		json_decref(out);
 		return -2;
+	}
+	root = wrap("nftables", out);
+	json_dumpf(root, f, 0);
+	fputc('\n', f);
+	json_decref(root);
+	return 0;
+}
+
+int json_objs(struct cache *c, unsigned int family, const char *table,
+	      uint32_t type, const char *name, FILE *f)
+{
+	json_t *root, *out = json_array();
+	struct cache_table *t;
+	int found = 0;
+
+	json_array_append_new(out, metainfo_json());
+	list_for_each_entry(t, &c->tables, list) {
+		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+		const char *tname = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+
+		if ((family && fam != family) || (table && strcmp(table, tname)))
+			continue;
+		if (name && !cache_obj_find(t, type, name, 0))
+			continue;
+		table_objs_json(out, t, type, name);
+		found++;
+	}
+	if (name && !found) {
+		json_decref(out);
+		return -1;
 	}
 	root = wrap("nftables", out);
 	json_dumpf(root, f, 0);

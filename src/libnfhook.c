@@ -235,17 +235,6 @@ static void cmds_free(struct list_head *cmds)
 	}
 }
 
-/* JSON has no stateful objects yet: say so rather than leave them out */
-static bool cache_has_objs(struct cache *c)
-{
-	struct cache_table *t;
-
-	list_for_each_entry(t, &c->tables, list)
-		if (!list_empty(&t->objs))
-			return true;
-	return false;
-}
-
 /* list or reset counters, quotas, ...: offline, a reset zeroes the cache */
 static int run_objs(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
@@ -258,25 +247,33 @@ static int run_objs(struct nfh_ctx *ctx, struct cmd *cmd,
 
 	if (!ctx->offline) {
 		tmp = cache_alloc();
-		if ((reset ? nlio_obj_reset(ctx, family, cmd->h.table,
-					    cmd->h.obj_type, name, tmp, msgs) :
-		     nlio_dump(ctx, family, tmp, msgs)) < 0) {
+		ret = reset ? nlio_obj_reset(ctx, family, cmd->h.table,
+					     cmd->h.obj_type, name, tmp, msgs) :
+			      nlio_dump(ctx, family, tmp, msgs);
+		if (ret < 0) {
 			cache_free(tmp);
-			return -1;
+			if (ret == -1)
+				return -1;	/* queued already */
+			goto out;
 		}
 		c = tmp;
 	}
 	if (!c)
 		c = tmp = cache_alloc();
-	ret = print_objs(c, family, cmd->h.table, cmd->h.obj_type, name,
-			 &ctx->octx, ctx->octx.out);
-	if (ret < 0)
-		error_queue(msgs, &cmd->h.obj_loc,
-			    "Could not process %s: No such file or directory",
-			    obj_type_name(cmd->h.obj_type));
+	if (ctx->octx.flags & NFH_OUTPUT_JSON)
+		ret = json_objs(c, family, cmd->h.table, cmd->h.obj_type, name,
+				ctx->octx.out);
+	else
+		ret = print_objs(c, family, cmd->h.table, cmd->h.obj_type, name,
+				 &ctx->octx, ctx->octx.out);
 	if (ret == 0 && reset && ctx->offline)
 		cache_obj_reset(c, family, cmd->h.table, cmd->h.obj_type, name);
 	cache_free(tmp);
+out:
+	if (ret < 0)
+		return error_queue(msgs, name ? &cmd->h.obj_loc : &cmd->h.table_loc,
+			    "Could not process %s: No such file or directory",
+			    name ? obj_type_name(cmd->h.obj_type) : "table");
 	return ret;
 }
 
@@ -309,11 +306,6 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
-	if ((ctx->octx.flags & NFH_OUTPUT_JSON) && c && cache_has_objs(c)) {
-		cache_free(tmp);
-		return error_queue(msgs, &cmd->loc,
-				   "stateful objects in JSON are not supported yet");
-	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
@@ -332,23 +324,6 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	cache_free(tmp);
 	return ret;
 }
-
-static int unsupported_cmds(struct nfh_ctx *ctx, struct list_head *cmds,
-			    struct list_head *msgs)
-{
-	struct cmd *cmd;
-	int ret = 0;
-
-	if (!(ctx->octx.flags & NFH_OUTPUT_JSON))
-		return 0;
-	list_for_each_entry(cmd, cmds, list)
-		if (cmd->obj == CMD_OBJ_OBJ || cmd->obj == CMD_OBJ_OBJS ||
-		    (cmd->obj == CMD_OBJ_RULESET && cmd->op == CMD_RESET))
-			ret = error_queue(msgs, &cmd->loc,
-					  "stateful objects in JSON are not supported yet");
-	return ret;
-}
-
 
 /* the whole of a file or of standard input ("-"); NULL if unreadable */
 static char *read_input(const char *name)
@@ -435,8 +410,6 @@ evaluate:
 	/* nothing reaches the kernel once any error was queued */
 	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
 			 !list_empty(&msgs)))
-		ret = -1;
-	if (ret == 0 && unsupported_cmds(ctx, &cmds, &msgs) < 0)
 		ret = -1;
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)

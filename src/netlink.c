@@ -1147,9 +1147,9 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		goto fail;
 	return 0;
 fail:
+	/* the caller says which object, where */
 	if (errno == ENOENT)
-		return error_queue(msgs, NULL, "Could not process %s: No such file or directory",
-				   "object");
+		return -2;
 	return error_queue(msgs, NULL, "cannot reset: %s", strerror(errno));
 }
 

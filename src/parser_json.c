@@ -803,14 +803,46 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 	return match_stmt_alloc(loc, relational_expr_alloc(loc, ops[i].op, l, r));
 }
 
+/* "name", or { "map": { "key": ..., "data": ... } } to names */
+static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
+				 const struct location *loc)
+{
+	static const char *const keys[] = { "key", "data", NULL };
+	struct expr *e, *k, *d;
+	struct stmt *s;
+	json_t *m;
+
+	if (json_is_string(o)) {
+		e = symbol_expr_alloc(loc, json_string_value(o), true);
+	} else {
+		m = json_object_get(o, "map");
+		if (json_object_size(o) != 1 || check_keys(jp, m, "map", keys) < 0)
+			return jerr(jp, o, "%s: expected a name or { \"map\": ... }",
+				    obj_type_name(type)), NULL;
+		if (!json_object_get(m, "key") || !json_object_get(m, "data"))
+			return jerr(jp, m, "map: \"key\" and \"data\" are required"), NULL;
+		k = expr_parse(jp, json_object_get(m, "key"));
+		d = k ? expr_parse(jp, json_object_get(m, "data")) : NULL;
+		if (!d) {
+			expr_free(k);
+			return NULL;
+		}
+		e = map_expr_alloc(loc, k, d);
+	}
+	s = stmt_alloc(loc, STMT_OBJREF);
+	s->objref.type = type;
+	s->objref.expr = e;
+	return s;
+}
+
 static struct stmt *counter_parse(struct jp *jp, json_t *o,
 				  const struct location *loc)
 {
 	static const char *const keys[] = { "packets", "bytes", NULL };
 	struct stmt *s;
 
-	if (json_is_string(o))
-		return jerr(jp, o, "named counters are not supported yet"), NULL;
+	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
+		return objref_parse(jp, NFT_OBJECT_COUNTER, o, loc);
 	if (!json_is_null(o) && (!json_is_object(o) || check_keys(jp, o, "counter", keys) < 0))
 		return jerr(jp, o, "counter: expected null or { \"packets\", \"bytes\" }"), NULL;
 	s = stmt_alloc(loc, STMT_COUNTER);
@@ -838,21 +870,32 @@ static int bytes_of(struct jp *jp, json_t *o, const char *key, const char *ukey,
 	return r;
 }
 
+static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
+				     const struct location *loc);
+
 static struct stmt *limit_parse(struct jp *jp, json_t *o,
 				const struct location *loc)
 {
 	static const char *const keys[] = {
 		"rate", "rate_unit", "per", "burst", "burst_unit", "inv", NULL
 	};
+
+	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
+		return objref_parse(jp, NFT_OBJECT_LIMIT, o, loc);
+	if (!json_is_object(o) || check_keys(jp, o, "limit", keys) < 0)
+		return jerr(jp, o, "limit: expected an object"), NULL;
+	return limit_args_parse(jp, o, loc);
+}
+
+/* the rate, unit and burst of a limit statement or object */
+static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
+				     const struct location *loc)
+{
 	const char *ru, *per;
 	struct stmt *s;
 	struct location l;
 	uint64_t rate, burst;
 
-	if (json_is_string(o))
-		return jerr(jp, o, "named limits are not supported yet"), NULL;
-	if (!json_is_object(o) || check_keys(jp, o, "limit", keys) < 0)
-		return jerr(jp, o, "limit: expected an object"), NULL;
 	if (get_u64(jp, o, "rate", &rate) != 1)
 		return jerr(jp, o, "limit: property \"rate\" is missing"), NULL;
 	s = stmt_alloc(loc, STMT_LIMIT);
@@ -894,8 +937,8 @@ static struct stmt *quota_parse(struct jp *jp, json_t *o,
 	};
 	struct stmt *s;
 
-	if (json_is_string(o))
-		return jerr(jp, o, "named quotas are not supported yet"), NULL;
+	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
+		return objref_parse(jp, NFT_OBJECT_QUOTA, o, loc);
 	if (!json_is_object(o) || check_keys(jp, o, "quota", keys) < 0)
 		return jerr(jp, o, "quota: expected an object"), NULL;
 	s = stmt_alloc(loc, STMT_QUOTA);
@@ -1296,6 +1339,28 @@ fail:
 	return NULL;
 }
 
+/* { "val": N, "inv": true } */
+static struct stmt *connlimit_parse(struct jp *jp, json_t *o,
+				   const struct location *loc)
+{
+	static const char *const keys[] = { "val", "inv", NULL };
+	struct stmt *s;
+	uint64_t n;
+
+	if (!json_is_object(o) || check_keys(jp, o, "ct count", keys) < 0)
+		return jerr(jp, o, "ct count: expected { \"val\": N }"), NULL;
+	if (get_u32(jp, o, "val", &n) != 1) {
+		if (!json_object_get(o, "val"))
+			jerr(jp, o, "ct count: property \"val\" is missing");
+		return NULL;
+	}
+	s = stmt_alloc(loc, STMT_CONNLIMIT);
+	s->connlimit.count = n;
+	if (get_bool(jp, o, "inv"))
+		s->connlimit.flags = NFT_CONNLIMIT_F_INV;
+	return s;
+}
+
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
 	struct location loc = loc_of(jp, o);
@@ -1329,6 +1394,13 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
+	if (!strcmp(k, "ct helper")) {
+		if (!json_is_string(v) && !json_is_object(json_object_get(v, "map")))
+			return jerr(jp, v, "ct helper: expected a name or { \"map\": ... }"), NULL;
+		return objref_parse(jp, NFT_OBJECT_CT_HELPER, v, &loc);
+	}
+	if (!strcmp(k, "ct count"))
+		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "notrack")) {
@@ -1726,6 +1798,190 @@ static void add_cmd(struct jp *jp, struct cmd *cmd)
 	list_add_tail(&cmd->list, jp->state->cmds);
 }
 
+/* --- named objects ------------------------------------------------------- */
+
+static const struct {
+	const char	*one, *many;
+	uint32_t	type;
+	const char	*const keys[8];	/* beyond family, table, name, handle, comment */
+} obj_kinds[] = {
+	{ "counter", "counters", NFT_OBJECT_COUNTER, { "packets", "bytes" } },
+	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
+	{ "limit", "limits", NFT_OBJECT_LIMIT,
+	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
+	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
+};
+
+static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
+{
+	static const char *const common[] = {
+		"family", "table", "name", "handle", "comment"
+	};
+	const char *keys[16];
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < array_size(common); i++)
+		keys[n++] = common[i];
+	for (unsigned int i = 0; obj_kinds[kind].keys[i]; i++)
+		keys[n++] = obj_kinds[kind].keys[i];
+	keys[n] = NULL;
+	return check_keys(jp, o, obj_kinds[kind].one, keys);
+}
+
+static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	const char *type = get_str(jp, o, "type", true);
+	const char *proto = get_str(jp, o, "protocol", true);
+	const char *l3 = get_str(jp, o, "l3proto", false);
+	int f;
+
+	if (!type || !proto)
+		return -1;
+	ob->helper.name = xstrdup(type);
+	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
+	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
+	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
+			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
+	if (!ob->helper.l4proto)
+		return jerr(jp, json_object_get(o, "protocol"),
+			    "unknown layer 4 protocol \"%s\"", proto);
+	if (!l3)
+		return 0;
+	f = family_lookup(l3);
+	if (f < 0)
+		return jerr(jp, json_object_get(o, "l3proto"),
+			    "unknown address family \"%s\"", l3);
+	ob->helper.l3proto = f;
+	return 0;
+}
+
+/* the values of an object to add, as the grammar's object blocks give them */
+static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
+			     const struct handle *h)
+{
+	const char *comment = get_str(jp, o, "comment", false);
+	struct location loc = loc_of(jp, o);
+	struct obj *ob = obj_alloc(&h->obj_loc, obj_kinds[kind].type);
+	uint64_t n;
+
+	handle_copy(&ob->h, h);
+	if (comment)
+		ob->comment = xstrdup(comment);
+	switch (ob->type) {
+	case NFT_OBJECT_COUNTER:
+		ob->stmt = stmt_alloc(&loc, STMT_COUNTER);
+		if (get_u64(jp, o, "packets", &ob->stmt->counter.packets) < 0 ||
+		    get_u64(jp, o, "bytes", &ob->stmt->counter.bytes) < 0)
+			goto fail;
+		break;
+	case NFT_OBJECT_QUOTA:
+		ob->stmt = stmt_alloc(&loc, STMT_QUOTA);
+		if (get_bool(jp, o, "inv"))
+			ob->stmt->quota.flags = NFT_QUOTA_F_INV;
+		if (get_u64(jp, o, "used", &ob->stmt->quota.used) < 0)
+			goto fail;
+		switch (get_u64(jp, o, "bytes", &n)) {
+		case 1:
+			ob->stmt->quota.bytes = n;
+			break;
+		case 0:
+			jerr(jp, o, "quota: property \"bytes\" is missing");
+			/* fall through */
+		default:
+			goto fail;
+		}
+		break;
+	case NFT_OBJECT_LIMIT:
+		ob->stmt = limit_args_parse(jp, o, &loc);
+		if (!ob->stmt)
+			goto fail;
+		break;
+	case NFT_OBJECT_CT_HELPER:
+		if (obj_helper_parse(jp, o, ob) < 0)
+			goto fail;
+		break;
+	}
+	return ob;
+fail:
+	obj_free(ob);
+	return NULL;
+}
+
+/* a counter, quota, limit or ct helper: added, listed, reset or deleted */
+static int obj_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
+			 json_t *o, json_t *whole)
+{
+	struct location loc = loc_of(jp, whole);
+	uint32_t type = obj_kinds[kind].type;
+	struct obj *ob = NULL;
+	const char *name;
+	struct handle h;
+
+	if (op == CMD_INSERT || op == CMD_REPLACE || op == CMD_FLUSH ||
+	    (op == CMD_RESET && type != NFT_OBJECT_COUNTER && type != NFT_OBJECT_QUOTA))
+		return jerr(jp, whole, "this command does not apply to a %s",
+			    obj_kinds[kind].one);
+	if (!json_is_object(o))
+		return jerr(jp, o, "expected an object");
+	if (obj_check_keys(jp, o, kind) < 0 || handle_parse(jp, o, &h, "table", NULL, op) < 0)
+		return -1;
+	name = get_str(jp, o, "name", !((op == CMD_DELETE || op == CMD_DESTROY) && h.handle));
+	if (!name && jp->errors) {
+		handle_free(&h);
+		return -1;
+	}
+	if (name) {
+		h.obj = xstrdup(name);
+		h.obj_loc = loc_of(jp, json_object_get(o, "name"));
+	}
+	h.obj_type = type;
+	if (op == CMD_ADD || op == CMD_CREATE) {
+		ob = obj_parse(jp, o, kind, &h);
+		if (!ob) {
+			handle_free(&h);
+			return -1;
+		}
+	}
+	add_cmd(jp, cmd_alloc(op, CMD_OBJ_OBJ, &h, &loc, ob));
+	return 0;
+}
+
+/* list counters, reset quotas: all, of a family, or of one table */
+static int objs_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
+			  json_t *o, json_t *whole)
+{
+	struct location loc = loc_of(jp, whole);
+	uint32_t type = obj_kinds[kind].type;
+	const char *fam, *table;
+	struct handle h;
+	struct cmd *cmd;
+	int f;
+
+	if (op != CMD_LIST &&
+	    !(op == CMD_RESET && (type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA)))
+		return jerr(jp, whole, "\"%s\" cannot be used with this command",
+			    obj_kinds[kind].many);
+	if (!json_is_null(o) && !json_is_object(o))
+		return jerr(jp, o, "expected null or { \"family\": ..., \"table\": ... }");
+	fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
+	table = json_is_object(o) ? get_str(jp, o, "table", false) : NULL;
+	f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
+	if (f < 0)
+		return jerr(jp, json_object_get(o, "family"),
+			    "unknown address family \"%s\"", fam);
+	memset(&h, 0, sizeof(h));
+	h.family = table && !fam ? NFPROTO_IPV4 : f;
+	h.obj_type = type;
+	if (table) {
+		h.table = xstrdup(table);
+		h.table_loc = loc_of(jp, json_object_get(o, "table"));
+	}
+	cmd = cmd_alloc(op, CMD_OBJ_OBJS, &h, &loc, NULL);
+	cmd->family_given = f != NFPROTO_UNSPEC || table;
+	add_cmd(jp, cmd);
+	return 0;
+}
+
 static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		      json_t *whole)
 {
@@ -1758,6 +2014,14 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		add_cmd(jp, cmd);
 		return 0;
 	}
+	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
+		if (!strcmp(k, obj_kinds[i].one))
+			return obj_cmd_parse(jp, op, i, o, whole);
+		if (obj_kinds[i].many && !strcmp(k, obj_kinds[i].many))
+			return objs_cmd_parse(jp, op, i, o, whole);
+	}
+	if (op == CMD_RESET)
+		return jerr(jp, whole, "\"%s\" cannot be reset", k);
 	if (!json_is_object(o))
 		return jerr(jp, o, "expected an object");
 	if (!strcmp(k, "table")) {
@@ -1869,6 +2133,7 @@ static int command_parse(struct jp *jp, json_t *item)
 		{ "insert", CMD_INSERT }, { "replace", CMD_REPLACE },
 		{ "delete", CMD_DELETE }, { "destroy", CMD_DESTROY },
 		{ "list", CMD_LIST }, { "flush", CMD_FLUSH },
+		{ "reset", CMD_RESET },
 	};
 	const char *k, *obj;
 	json_t *v, *o;
@@ -1886,7 +2151,7 @@ static int command_parse(struct jp *jp, json_t *item)
 				    (unsigned long long)ver);
 		return 0;
 	}
-	if (!strcmp(k, "rename") || !strcmp(k, "reset"))
+	if (!strcmp(k, "rename"))
 		return jerr(jp, item, "command \"%s\" is not supported yet", k);
 	for (unsigned int i = 0; i < array_size(cmds); i++) {
 		if (strcmp(k, cmds[i].name))
@@ -1919,7 +2184,8 @@ static int add_rank(const struct cmd *cmd)
 		return -1;
 	switch (cmd->obj) {
 	case CMD_OBJ_TABLE:	return 0;
-	case CMD_OBJ_CHAIN:	return 1;
+	case CMD_OBJ_CHAIN:
+	case CMD_OBJ_OBJ:	return 1;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	return 2;
 	case CMD_OBJ_ELEMENTS:	return 3;

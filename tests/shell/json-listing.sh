@@ -3,7 +3,7 @@
 # checks, for every listing golden that nfh passes (tests/parse/ok/X.out
 # whose X.in is not in TODO.list), loaded by nft into a namespace: "nfh -j
 # list" of the ruleset, the tables, chains, sets and maps, the first table,
-# chain and set prints what "nft -j" prints (tests/json-equal.py says which
+# chain, set and named object prints what "nft -j" prints (tests/json-equal.py says which
 # known differences it allows).  json-roundtrip.sh loads them with nfh.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -21,9 +21,11 @@ list_cmds() {
 	"$py" -c '
 import json, sys
 print("list ruleset\nlist tables\nlist chains\nlist sets\nlist maps")
+print("list counters\nlist quotas\nlist limits")
 seen = set()
 for o in json.load(sys.stdin)["nftables"]:
-    for kind in ("table", "chain", "set", "map"):
+    for kind in ("table", "chain", "set", "map", "counter", "quota", "limit",
+                 "ct helper"):
         if kind not in o or kind in seen:
             continue
         seen.add(kind)
