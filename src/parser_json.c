@@ -1116,12 +1116,15 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 		s->ct.expr = val;
 		break;
 	case EXPR_PAYLOAD:
-		s = stmt_alloc(loc, STMT_PAYLOAD);
+	case EXPR_EXTHDR:
+		/* "ip ttl set 1", "tcp option maxseg size set 1400" */
+		s = stmt_alloc(loc, k->kind == EXPR_PAYLOAD ? STMT_PAYLOAD :
+							      STMT_EXTHDR);
 		s->payload.expr = k;
 		s->payload.val = val;
 		return s;
 	default:
-		jerr(jp, key, "mangle: the key must be a payload, meta or ct expression");
+		jerr(jp, key, "mangle: the key must be a payload, extension header, meta or ct expression");
 		expr_free(val);
 		s = NULL;
 		break;
@@ -1200,15 +1203,19 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	struct stmt *s;
 	json_t *v;
 
-	s = stmt_alloc(loc, STMT_NAT);
-	if (!strcmp(k, "snat"))
-		s->nat.type = NFH_NAT_SNAT;
-	else if (!strcmp(k, "dnat"))
-		s->nat.type = NFH_NAT_DNAT;
-	else if (!strcmp(k, "masquerade"))
-		s->nat.type = NFH_NAT_MASQ;
-	else
-		s->nat.type = NFH_NAT_REDIR;
+	if (!strcmp(k, "tproxy")) {
+		s = stmt_alloc(loc, STMT_TPROXY);
+	} else {
+		s = stmt_alloc(loc, STMT_NAT);
+		if (!strcmp(k, "snat"))
+			s->nat.type = NFH_NAT_SNAT;
+		else if (!strcmp(k, "dnat"))
+			s->nat.type = NFH_NAT_DNAT;
+		else if (!strcmp(k, "masquerade"))
+			s->nat.type = NFH_NAT_MASQ;
+		else
+			s->nat.type = NFH_NAT_REDIR;
+	}
 	if (json_is_null(o) && masq_redir)
 		return s;
 	if (!json_is_object(o)) {
@@ -1219,17 +1226,23 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 		goto fail;
 	fam = get_str(jp, o, "family", false);
 	if (fam) {
-		/* "snat ip to ..." in inet tables */
-		jerr(jp, json_object_get(o, "family"),
-		     "%s with an address family is not supported yet", k);
-		goto fail;
+		/* "snat ip to ..." and "tproxy ip6 to ..." in inet tables */
+		if (!strcmp(fam, "ip")) {
+			s->nat.family = NFPROTO_IPV4;
+		} else if (!strcmp(fam, "ip6")) {
+			s->nat.family = NFPROTO_IPV6;
+		} else {
+			jerr(jp, json_object_get(o, "family"),
+			     "%s: family is ip or ip6, not \"%s\"", k, fam);
+			goto fail;
+		}
 	}
 	v = json_object_get(o, "addr");
 	if (v && masq_redir) {
 		jerr(jp, v, "%s takes no address", k);
 		goto fail;
 	}
-	if (!v && !masq_redir) {
+	if (!v && !masq_redir && s->kind != STMT_TPROXY) {
 		jerr(jp, o, "%s: property \"addr\" is missing", k);
 		goto fail;
 	}
@@ -1239,8 +1252,16 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	if (v && !(s->nat.proto = expr_parse(jp, v)))
 		goto fail;
 	v = json_object_get(o, "flags");
+	if (v && s->kind == STMT_TPROXY) {
+		jerr(jp, v, "tproxy takes no flags");
+		goto fail;
+	}
 	if (v && nat_flags_parse(jp, v, &s->nat.flags) < 0)
 		goto fail;
+	if (s->kind == STMT_TPROXY && !s->nat.addr && !s->nat.proto) {
+		jerr(jp, o, "tproxy: an \"addr\" or a \"port\" is needed");
+		goto fail;
+	}
 	return s;
 fail:
 	stmt_free(s);
@@ -1390,7 +1411,8 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 	if (!strcmp(k, "fwd") || !strcmp(k, "dup"))
 		return fwd_parse(jp, k, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
-	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
+	    !strcmp(k, "masquerade") || !strcmp(k, "redirect") ||
+	    !strcmp(k, "tproxy"))
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
