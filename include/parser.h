@@ -44,6 +44,8 @@ struct var {
 	struct expr		*expr;
 	struct location		loc;
 	bool			in_use;		/* expansion guard */
+	size_t			nodes;		/* expressions it expands to,
+						   nested variables included */
 };
 
 void parser_init(struct parser_state *state, struct nfh_ctx *ctx,

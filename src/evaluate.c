@@ -481,6 +481,13 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		ctx->first_var = v;
 		ctx->first_loc = (*e)->loc;
 	}
+	if (v->nodes > EXPAND_MAX) {
+		/* known before any copy is made: definitions that double */
+		ctx->expanded = EXPAND_MAX + 1;
+		return err(ctx, &(*e)->loc,
+			   "variable \"$%s\" expands to more than %lu expressions",
+			   v->name, EXPAND_MAX);
+	}
 	n = expr_clone_counted(v->expr, &ctx->expanded);
 	if (ctx->expanded > EXPAND_MAX) {
 		expr_free(n);

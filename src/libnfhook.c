@@ -4,6 +4,7 @@
  * netlink batch or, offline, the in-memory ruleset; list commands run after
  * the transaction.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,55 @@ static const struct expr *var_cycle(struct parser_state *state,
 	}
 }
 
+/* how many expressions @e makes once its variables are expanded */
+static size_t expanded_nodes(struct parser_state *state, const struct expr *e)
+{
+	const size_t cap = SIZE_MAX / 4;	/* no overflow when adding */
+	const struct expr *i;
+	const struct var *v;
+	size_t n = 1;
+
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case EXPR_VARIABLE:
+		v = parser_var_lookup(state, e->sym.str);
+		return v ? v->nodes : 1;
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+	case EXPR_MAPPING:
+	case EXPR_MAP:
+		n += expanded_nodes(state, e->op.left) +
+		     expanded_nodes(state, e->op.right);
+		break;
+	case EXPR_RANGE:
+		n += expanded_nodes(state, e->range.left) +
+		     expanded_nodes(state, e->range.right);
+		break;
+	case EXPR_PREFIX:
+		n += expanded_nodes(state, e->prefix.expr);
+		break;
+	case EXPR_HASH:
+		n += expanded_nodes(state, e->hash.expr);
+		break;
+	case EXPR_SET_ELEM:
+		n += expanded_nodes(state, e->elem.key);
+		break;
+	case EXPR_LIST:
+	case EXPR_SET:
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->set.exprs, list) {
+			n += expanded_nodes(state, i);
+			if (n > cap)
+				break;
+		}
+		break;
+	default:
+		break;
+	}
+	return n > cap ? cap : n;
+}
+
 int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc)
 {
@@ -213,12 +263,14 @@ int parser_define(struct parser_state *state, const char *name,
 		expr_free(v->expr);
 		v->expr = e;
 		v->loc = *loc;
+		v->nodes = expanded_nodes(state, e);
 		return 0;
 	}
 	v = xzalloc(sizeof(*v));
 	v->name = xstrdup(name);
 	v->expr = e;
 	v->loc = *loc;
+	v->nodes = expanded_nodes(state, e);
 	list_add(&v->list, &state->vars);
 	return 0;
 }
