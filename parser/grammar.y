@@ -162,7 +162,10 @@ static struct cmd *obj_cmd(struct parser_state *state, enum cmd_ops op,
 		handle_copy(&o->h, h);
 		o->loc = h->obj_loc;
 		o->type = type;
-		state->cur_obj = NULL;
+		/* the block's object is the command's now (an object made
+		   without a block leaves an abandoned one to be freed) */
+		if (state->cur_obj == o)
+			state->cur_obj = NULL;
 	}
 	return cmd_alloc(op, what, h, loc, o);
 }
@@ -177,7 +180,8 @@ static void table_add_obj(struct parser_state *state, struct table *t,
 	o->h.obj_loc = *loc;
 	o->loc = *loc;
 	list_add_tail(&o->list, &t->objs);
-	state->cur_obj = NULL;
+	if (state->cur_obj == o)
+		state->cur_obj = NULL;
 }
 
 static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
