@@ -849,7 +849,10 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 	if (!s->data)
 		return;
 	fprintf(f, " : ");
-	if (s->data_sel)
+	if (s->objtype)
+		fprintf(f, "%s", obj_type_name(s->objtype) ?
+			obj_type_name(s->objtype) : "unknown");
+	else if (s->data_sel)
 		expr_print(s->data_sel, o, f);
 	else
 		set_key_print(s->data, f);
