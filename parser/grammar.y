@@ -29,7 +29,7 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet)
+	if (!state->quiet && !state->refused_skip)
 		error_queue(state->msgs, loc, "%s", s);
 	state->nerrs++;
 }

@@ -966,7 +966,7 @@ static int table_sets_json(json_t *out, struct cache_table *t, int which,
 
 		if (flags & NFT_SET_ANONYMOUS)
 			continue;
-		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;

@@ -1086,7 +1086,7 @@ static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
 
 		if (flags & NFT_SET_ANONYMOUS)
 			continue;
-		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;
