@@ -33,6 +33,11 @@ struct parser_state {
 	 * @quiet_mark are dropped)
 	 */
 	bool			refused_obj;
+	/*
+	 * the scanner skipped a refused construct (synproxy, secmark, osf):
+	 * the syntax errors of what is left of its statement are not reported
+	 */
+	bool			refused_skip;
 	bool			quiet;
 	struct list_head	*quiet_mark;
 	struct location		cur_loc;

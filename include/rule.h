@@ -86,7 +86,9 @@ struct rule {
  * struct set - a named set or map
  * @key:	what the keys look like: a selector (typeof) or a typed
  *		placeholder, a concatenation of them for concatenated keys
- * @data:	a map's values, likewise; NULL for a set
+ * @data:	a map's values, likewise; NULL for a set; for an object map a
+ *		placeholder of objref_type
+ * @objtype:	NFT_OBJECT_* of an object map's values, 0 for others
  * @key_sel, @data_sel: what "typeof" named, kept for userdata and listing
  * @flags:	NFT_SET_*
  * @init:	elements given with the declaration (EXPR_SET), or NULL
@@ -102,6 +104,7 @@ struct set {
 	bool			key_typeof;
 	struct expr		*data;
 	bool			data_typeof;
+	uint32_t		objtype;
 	struct expr		*key_sel;	/* typeof: the selectors */
 	struct expr		*data_sel;	/* NULL for a verdict */
 	uint32_t		flags;

@@ -29,7 +29,7 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet)
+	if (!state->quiet && !state->refused_skip)
 		error_queue(state->msgs, loc, "%s", s);
 	state->nerrs++;
 }
@@ -204,6 +204,21 @@ static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
 	return s;
 }
 
+/* "ct helper" as an object map's value type; 0 after an error */
+static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
+			      const struct location *loc)
+{
+	if (!strcmp(name, "helper"))
+		return NFT_OBJECT_CT_HELPER;
+	if (!strcmp(name, "timeout") || !strcmp(name, "expectation"))
+		error_queue(state->msgs, loc,
+			    "maps of ct %s objects are not supported yet", name);
+	else
+		error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	state->nerrs++;
+	return 0;
+}
+
 /* the end of a refused object's block: what it queued goes */
 static void quiet_end(struct parser_state *state)
 {
@@ -374,7 +389,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
-%type <num> ct_obj_type ct_objs_type
+%type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
@@ -1196,6 +1211,24 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key_typeof = $1->data_typeof = false;
 				free($2);
 			}
+			|	set_block TYPE type_list COLON map_obj_type stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				$1->key = $3;
+				$1->key_typeof = false;
+				$1->objtype = $5;
+				free($2);
+			}
+			|	set_block TYPEOF typeof_list COLON map_obj_kw stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				$1->key = $3;
+				$1->key_typeof = true;
+				$1->objtype = $5;
+				free($2);
+			}
 			|	set_block TYPEOF typeof_list stmt_separator
 			{
 				$$ = $1;
@@ -1287,6 +1320,28 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$$ = $1;
 				$1->counter = true;
 				free($2);
+			}
+			;
+
+/*
+ * an object map's values: the type of the objects they name; after typeof,
+ * "ct helper" reads as a ct expression, which eval turns into the type
+ */
+map_obj_kw		:	COUNTER		{ $$ = NFT_OBJECT_COUNTER; free($1); }
+			|	QUOTA		{ $$ = NFT_OBJECT_QUOTA; free($1); }
+			|	LIMIT		{ $$ = NFT_OBJECT_LIMIT; free($1); }
+			;
+
+map_obj_type		:	map_obj_kw
+			|	CT STRING
+			{
+				$$ = map_ct_obj_of(state, $2, &@2);
+				free($1); free($2);
+			}
+			|	CT TIMEOUT
+			{
+				$$ = map_ct_obj_of(state, $2, &@2);
+				free($1); free($2);
 			}
 			;
 

@@ -353,9 +353,35 @@ static bool rule_uses_set(struct nftnl_rule *r, const char *name)
 			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET), name);
 		else if (!strcmp(n, "dynset"))
 			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME), name);
+		else if (!strcmp(n, "objref") &&
+			 nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_SET_NAME))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME), name);
 	}
 	nftnl_expr_iter_destroy(it);
 	return used;
+}
+
+/* what the kernel checks of an object map's new elements: the objects exist */
+static int check_elem_objs(struct cache_table *t, struct cache_set *s,
+			   struct nftnl_set *add)
+{
+	struct nftnl_set_elems_iter *i;
+	struct nftnl_set_elem *e;
+	uint32_t type;
+	int err = 0;
+
+	if (!(nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT))
+		return 0;
+	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
+	i = nftnl_set_elems_iter_create(add);
+	while (!err && (e = nftnl_set_elems_iter_next(i)))
+		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
+			err = EINVAL;
+		else if (!cache_obj_find(t, type,
+					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))
+			err = ENOENT;
+	nftnl_set_elems_iter_destroy(i);
+	return err;
 }
 
 /* libnftnl 1.2.4 exports no set clone: copy through the wire format */
@@ -688,6 +714,12 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		if (!s)
 			return oerr(msgs, it, "set elements", ENOENT);
 		bool counted = false;
+		int err = check_elem_objs(cache_table_find(c, it->family,
+					  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
+					  s, it->obj);
+
+		if (err)
+			return oerr(msgs, it, "set elements", err);
 
 		/* the set's own statements go into each element without any */
 		nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);

@@ -768,7 +768,7 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	struct stmt *s;
-	struct expr *l, *key;
+	struct expr *l, *r, *key;
 	struct cache_set *cs;
 
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME)) {
@@ -782,7 +782,7 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 	cs = lookup_set(ctx, nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME),
 			nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_SET_ID),
 			nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_ID));
-	if (!cs || !(nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)) {
+	if (!cs || !(nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT)) {
 		unsupported(ctx, "objref");
 		return;
 	}
@@ -795,8 +795,12 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 	}
 	s = stmt_alloc(&internal_location, STMT_OBJREF);
 	s->objref.type = nftnl_set_get_u32(cs->nls, NFTNL_SET_OBJ_TYPE);
-	s->objref.expr = map_expr_alloc(&internal_location, l,
-					set_elements(cs->nls));
+	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+		r = set_elements(cs->nls);
+	else
+		r = set_ref_expr_alloc(&internal_location,
+				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
+	s->objref.expr = map_expr_alloc(&internal_location, l, r);
 	add_stmt(ctx, s);
 }
 
@@ -1129,7 +1133,8 @@ static struct expr *type_elem(struct expr *e, const struct expr *key,
 		if (data && data->kind == EXPR_CONCAT &&
 		    e->op.right->kind == EXPR_VALUE)
 			e->op.right = concat_split(e->op.right, data);
-		else if (data && e->op.right->kind == EXPR_VALUE)
+		else if (data && e->op.right->kind == EXPR_VALUE &&
+			 data->dtype != &objref_type)	/* names stay as read */
 			type_value(e->op.right, data->dtype, data->byteorder,
 				   data->len);
 		return e;
@@ -2014,7 +2019,7 @@ static void set_typeof_read(struct set *s, const struct set_udata *ud,
 		goto out;
 	if (set_key_bytes(k) != nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN))
 		goto out;
-	if (s->is_map) {
+	if (s->is_map && !s->objtype) {
 		d = set_typeof_parse(ud->data_typeof, ud->data_typeof_len,
 				     s->h.family, &verdict);
 		if (verdict ? s->data->dtype != &verdict_type :
@@ -2050,10 +2055,14 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 	if (nftnl_set_is_set(nls, NFTNL_SET_HANDLE))
 		s->h.handle = nftnl_set_get_u64(nls, NFTNL_SET_HANDLE);
 	s->flags = nftnl_set_get_u32(nls, NFTNL_SET_FLAGS);
-	s->is_map = s->flags & NFT_SET_MAP;
+	s->is_map = s->flags & (NFT_SET_MAP | NFT_SET_OBJECT);
 	s->is_anon = s->flags & NFT_SET_ANONYMOUS;
 	s->key = set_key_of(nls);
-	if (s->is_map) {
+	if (s->flags & NFT_SET_OBJECT) {
+		s->objtype = nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE);
+		s->data = set_type_placeholder(NULL, &objref_type,
+					       objref_type.size, BYTEORDER_HOST);
+	} else if (s->is_map) {
 		uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
 
 		if (dt == NFT_DATA_VERDICT)
@@ -2077,7 +2086,8 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		s->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
 	s->comment = ud.comment;
 	s->automerge = ud.merge;
-	set_typeof_read(s, &ud, nls);
+	if (!s->objtype)	/* nft 1.0.6 lists object maps by type */
+		set_typeof_read(s, &ud, nls);
 	nftnl_set_expr_foreach(nls, set_expr_cb, s);
 	if (elems) {
 		struct elem_dump *ed = cs->elems ? cs->elems :

@@ -1041,7 +1041,16 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 	else
 		expr_free(s->key);
 	s->key = k;
-	if (s->data) {
+	if (s->data && s->data_typeof && s->data->kind == EXPR_CT &&
+	    s->data->ct.key == NFT_CT_HELPER && s->data->ct.dir < 0)
+		s->objtype = NFT_OBJECT_CT_HELPER;	/* typeof K : ct helper */
+	if (s->objtype) {
+		/* the objects' names, which the kernel resolves */
+		expr_free(s->data);
+		s->data = set_type_placeholder(&s->loc, &objref_type,
+					       objref_type.size, BYTEORDER_HOST);
+		s->data_typeof = false;
+	} else if (s->data) {
 		struct expr *d = type_list_eval(ctx, s->data, true, s->data_typeof);
 
 		if (d && s->data_typeof && s->data->kind != EXPR_SYMBOL)
@@ -1090,15 +1099,17 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 	if (!s->key)
 		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
 			   what, s->h.set);
-	if (s->is_map && !s->data)
+	if (s->is_map && !s->data && !s->objtype)
 		return err(ctx, &s->loc, "map %s needs a value type: \"type KEY : VALUE\"",
 			   s->h.set);
-	if (!s->is_map && s->data)
+	if (!s->is_map && (s->data || s->objtype))
 		return err(ctx, &s->loc, "set %s cannot have values: declare it as a map",
 			   s->h.set);
 	if (set_types_eval(ctx, s) < 0)
 		return -1;
-	if (s->is_map)
+	if (s->objtype)
+		s->flags |= NFT_SET_OBJECT;
+	else if (s->is_map)
 		s->flags |= NFT_SET_MAP;
 	if (s->key->kind == EXPR_CONCAT && (s->flags & NFT_SET_INTERVAL))
 		s->flags |= NFT_SET_CONCAT;
@@ -1734,13 +1745,22 @@ static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return err(ctx, &(*e)->loc,
 			   "a %s name or a map to %s names is expected here",
 			   obj_type_name(s->objref.type), obj_type_name(s->objref.type));
-	if ((*e)->op.right->kind == EXPR_SET_REF)
-		return err(ctx, &(*e)->op.right->loc,
-			   "named maps of objects are not supported yet");
 	want = set_type_placeholder(&internal_location, &objref_type,
 				    objref_type.size, BYTEORDER_HOST);
 	ret = map_eval(ctx, *e, want);
 	expr_free(want);
+	if (ret == 0 && (*e)->op.right->kind == EXPR_SET_REF) {
+		const struct expr *r = (*e)->op.right;
+		uint32_t has = r->setref.set->objtype;
+
+		if (!has)
+			return err(ctx, &r->loc, "map @%s holds values, not %s objects",
+				   r->setref.name, obj_type_name(s->objref.type));
+		if (has != s->objref.type)
+			return err(ctx, &r->loc, "map @%s holds %s objects, not %s objects",
+				   r->setref.name, obj_type_name(has),
+				   obj_type_name(s->objref.type));
+	}
 	return ret;
 }
 

@@ -911,7 +911,11 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 	o = obj_set(o, "table", json_string(s->h.table));
 	o = obj_set(o, "type", set_type_json(s->key));
 	o = obj_set(o, "handle", json_integer(s->h.handle));
-	if (s->data)
+	if (s->objtype)
+		o = obj_set(o, "map", json_string(obj_type_name(s->objtype) ?
+						  obj_type_name(s->objtype) :
+						  "unknown"));
+	else if (s->data)
 		o = obj_set(o, "map", map_type_json(s->data));
 	if (s->comment)
 		o = obj_set(o, "comment", json_string(s->comment));
@@ -962,7 +966,7 @@ static int table_sets_json(json_t *out, struct cache_table *t, int which,
 
 		if (flags & NFT_SET_ANONYMOUS)
 			continue;
-		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;

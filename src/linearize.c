@@ -524,6 +524,8 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	set_ident(nls, cmd->h.family, cmd->h.table, cmd->h.set, s->id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, s->flags);
 	set_key_put(nls, s->key, s->data, s->flags);
+	if (s->objtype)
+		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, s->objtype);
 	if (s->timeout)
 		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, s->timeout);
 	if (s->gc_int)
@@ -532,7 +534,9 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
 	if (s->size)
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
-	set_udata_put(nls, s->key, s->data, s->automerge, s->comment, s);
+	/* nft keeps no value records for object maps */
+	set_udata_put(nls, s->key, s->objtype ? NULL : s->data, s->automerge,
+		      s->comment, s);
 	if (s->counter)
 		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
@@ -646,6 +650,14 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 	struct nftnl_expr *e;
 
 	key_load(ctx, lhs);
+	if (s->objtype) {
+		e = add_expr(ctx, "objref");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
+		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, s->h.set);
+		if (s->id)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, s->id);
+		return;
+	}
 	e = add_expr(ctx, "lookup");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
 	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);

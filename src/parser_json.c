@@ -1715,6 +1715,20 @@ static int set_stmts_parse(struct jp *jp, json_t *v, struct set *set)
 	return 0;
 }
 
+/* "map": "counter": an object map; 0 for the value types of other maps */
+static uint32_t map_objtype_of(const char *name)
+{
+	static const uint32_t types[] = {
+		NFT_OBJECT_COUNTER, NFT_OBJECT_QUOTA, NFT_OBJECT_LIMIT,
+		NFT_OBJECT_CT_HELPER,
+	};
+
+	for (unsigned int i = 0; i < array_size(types); i++)
+		if (!strcmp(name, obj_type_name(types[i])))
+			return types[i];
+	return 0;
+}
+
 static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 			     bool is_map)
 {
@@ -1740,7 +1754,9 @@ static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 					     "a set has no \"map\" type; make it a map");
 		goto fail;
 	}
-	if (v && !(set->data = map_type_parse(jp, v)))
+	if (v && json_is_string(v) && map_objtype_of(json_string_value(v)))
+		set->objtype = map_objtype_of(json_string_value(v));
+	else if (v && !(set->data = map_type_parse(jp, v)))
 		goto fail;
 	v = json_object_get(o, "flags");
 	if (v && set_flags_parse(jp, v, set) < 0)

@@ -849,7 +849,10 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 	if (!s->data)
 		return;
 	fprintf(f, " : ");
-	if (s->data_sel)
+	if (s->objtype)
+		fprintf(f, "%s", obj_type_name(s->objtype) ?
+			obj_type_name(s->objtype) : "unknown");
+	else if (s->data_sel)
 		expr_print(s->data_sel, o, f);
 	else
 		set_key_print(s->data, f);
@@ -1083,7 +1086,7 @@ static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
 
 		if (flags & NFT_SET_ANONYMOUS)
 			continue;
-		if (which >= 0 && !!(flags & NFT_SET_MAP) != which)
+		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
 			continue;
 		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
 			continue;

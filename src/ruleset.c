@@ -64,7 +64,7 @@ static int walk_table(struct cache_table *t, obj_cb cb, void *data)
 			return ret;
 		if (flags & NFT_SET_ANONYMOUS)
 			continue;
-		o.kind = flags & NFT_SET_MAP ? NFH_OBJ_MAP : NFH_OBJ_SET;
+		o.kind = flags & (NFT_SET_MAP | NFT_SET_OBJECT) ? NFH_OBJ_MAP : NFH_OBJ_SET;
 		o.name = nftnl_set_get_str(s->nls, NFTNL_SET_NAME);
 		o.handle = nftnl_set_get_u64(s->nls, NFTNL_SET_HANDLE);
 		ret = cb(&o, data);
