@@ -27,6 +27,14 @@ struct parser_state {
 	struct set		*elem_set;	/* elements stream into it */
 	struct obj		*cur_obj;
 	struct location		cur_loc;
+	/* rules streaming (src/stream.c): the table block and chain block
+	 * being parsed, and a count of what makes a rule wait for the whole
+	 * file (variables, set references, anonymous sets) */
+	unsigned int		stream_family;
+	const char		*stream_table;	/* NULL: not in a table block */
+	const char		*stream_chain;	/* NULL: not in its chain block */
+	unsigned int		stream_deps;
+	unsigned int		stream_mark;	/* stream_deps after the last rule */
 };
 
 struct var {
