@@ -33,6 +33,15 @@ struct set;
 bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		      struct set *s, struct expr *e);
 
+/*
+ * Evaluates a rule of a chain block as it is parsed (see src/stream.c);
+ * @h names its table and chain.  Errors go to @msgs; 0 or -1.  @anon
+ * tells whether it added an anonymous set (an implicit dependency).
+ */
+int eval_rule_stream(struct nfh_ctx *nfh, struct parser_state *state,
+		     struct rule *r, const struct handle *h,
+		     struct list_head *msgs, bool *anon);
+
 /* expands blocks into flat commands and checks them; 0 or -1 */
 int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	      struct list_head *cmds, struct list_head *msgs);

@@ -11,4 +11,9 @@ struct cache;
 int lin_cmds(struct nfh_ctx *ctx, struct list_head *cmds,
 	     struct nl_batch *b, struct cache *cache, struct list_head *msgs);
 
+/* one rule of a chain block as it is parsed (src/stream.c); 0 or -1 */
+int lin_rule_stream(struct nfh_ctx *nfh, struct rule *r,
+		    const struct handle *h, struct nl_batch *b,
+		    struct list_head *msgs);
+
 #endif

@@ -46,6 +46,21 @@ struct nl_item *nl_batch_add(struct nl_batch *b, uint16_t msg_type,
 			     enum nl_obj type, void *obj,
 			     const struct location *loc);
 void nl_batch_free(struct nl_batch *b);
+/* frees a list of nl_item and what they hold */
+void nl_items_free(struct list_head *items);
+
+/*
+ * The payload (after struct nfgenmsg) of @it's message as a struct
+ * raw_msg; @it becomes NLO_RAW and its object is freed.  Rules kept this
+ * way cost their message bytes only.
+ */
+void nl_item_to_raw(struct nl_item *it);
+
+struct raw_msg;
+struct nftnl_rule;
+/* a raw rule message back as a libnftnl rule, for debug and offline */
+struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
+				   unsigned int family);
 
 /* sends the batch as one transaction; errors are queued with locations */
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,

@@ -41,6 +41,14 @@ struct parser_state {
 	bool			quiet;
 	struct list_head	*quiet_mark;
 	struct location		cur_loc;
+	/* rules streaming (src/stream.c): the table block and chain block
+	 * being parsed, and a count of what makes a rule wait for the whole
+	 * file (variables, set references, anonymous sets) */
+	unsigned int		stream_family;
+	const char		*stream_table;	/* NULL: not in a table block */
+	const char		*stream_chain;	/* NULL: not in its chain block */
+	unsigned int		stream_deps;
+	unsigned int		stream_mark;	/* stream_deps after the last rule */
 };
 
 struct var {

@@ -74,12 +74,34 @@ struct chain {
 	struct list_head	rules;		/* block syntax */
 };
 
+/**
+ * struct rule_pack - rules of a chain block compiled as they were parsed
+ * @items:	their batch messages (struct nl_item, raw payloads), in order
+ * @eval_errs:	errors their evaluation queued, for when the rule's command
+ *		is evaluated (so that errors come out in the usual order)
+ * @lin_errs:	likewise for linearization
+ * @nrules:	how many rules it holds
+ */
+struct rule_pack {
+	struct list_head	items;
+	struct list_head	eval_errs;
+	struct list_head	lin_errs;
+	unsigned int		nrules;
+	bool			eval_failed;
+};
+
+/*
+ * A rule with a @pack holds no statements: it stands for consecutive rules
+ * already compiled (see src/stream.c).
+ */
 struct rule {
 	struct list_head	list;
 	struct location		loc;
 	struct handle		h;
 	struct list_head	stmts;
 	char			*comment;
+	struct rule_pack	*pack;
+	bool			evaluated;	/* as parsed, without errors */
 };
 
 /**

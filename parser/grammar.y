@@ -13,6 +13,7 @@
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
+#include <stream.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\
@@ -507,6 +508,7 @@ add_cmd			:	TABLE table_spec
 				$5->loc = @2;
 				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_TABLE, &$2, &@$, $5);
 				state->cur_table = NULL;
+				state->stream_table = NULL;
 				free($1);
 			}
 			|	CHAIN chain_spec
@@ -1091,6 +1093,9 @@ table_block_alloc	:	%empty
 				table_free(state->cur_table);
 				$$ = table_alloc();
 				state->cur_table = $$;
+				/* only ever after table_spec: its rules may stream */
+				state->stream_family = $<handle>0.family;
+				state->stream_table = $<handle>0.table;
 			}
 			;
 
@@ -1105,17 +1110,23 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$1->comment = $3;
 				free($2);
 			}
-			|	table_block CHAIN chain_name chain_block_alloc '{' chain_block '}'
+			|	table_block CHAIN chain_name chain_block_alloc
+			{
+				state->stream_chain = $3;
+				state->stream_mark = state->stream_deps;
+			}
+				'{' chain_block '}'
 			{
 				struct handle h = $1->h;
 
 				h.table = NULL;
 				h.chain = $3;
 				h.chain_loc = @3;
-				$6->h = h;
-				$6->loc = @3;
-				list_add_tail(&$6->list, &$1->chains);
+				$7->h = h;
+				$7->loc = @3;
+				list_add_tail(&$7->list, &$1->chains);
 				state->cur_chain = NULL;
+				state->stream_chain = NULL;
 				$$ = $1;
 				free($2);
 			}
@@ -1428,7 +1439,7 @@ time_spec		:	STRING
 			;
 
 set_block_expr		:	set_expr
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); }
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
 			;
 
 table_flags		:	table_flag
@@ -1454,6 +1465,7 @@ chain_block_alloc	:	%empty
 				chain_free(state->cur_chain);
 				$$ = chain_alloc();
 				state->cur_chain = $$;
+				state->stream_chain = NULL;	/* set after, in a table */
 			}
 			;
 
@@ -1488,7 +1500,8 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block rule stmt_separator
 			{
 				$2->loc = @2;
-				list_add_tail(&$2->list, &$1->rules);
+				if (!stream_rule(state, $1, $2))
+					list_add_tail(&$2->list, &$1->rules);
 			}
 			;
 
@@ -1533,11 +1546,11 @@ dev_spec		:	%empty
 			;
 
 dev_expr		:	string		{ $$ = symbol_expr_alloc(&@1, $1, true); free($1); }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); }
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
 			;
 
 dev_list		:	'{' opt_newlines set_list opt_newlines '}'	{ $$ = $3; $$->loc = @$; }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); }
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
 			;
 
 prio_expr		:	NUMBER
@@ -1570,7 +1583,7 @@ prio_expr		:	NUMBER
 				char *s = xasprintf("%s - %llu", $1, (unsigned long long)$3);
 				$$ = symbol_expr_alloc(&@$, s, false); free(s); free($1);
 			}
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); }
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
 			;
 
 rule			:	stmt_list
@@ -1659,6 +1672,7 @@ set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
 				$$->loc = @$;
 				$$->set.op = $1;
 				$$->set.set = set_ref_expr_alloc(&@2, $2);
+				state->stream_deps++;
 				free($2);
 			}
 			;
@@ -2190,7 +2204,7 @@ map_expr		:	concat_expr MAP rhs_map
 			;
 
 rhs_map			:	set_expr
-			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); }
+			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
 			;
 
 match_stmt		:	relational_expr	{ $$ = match_stmt_alloc(&@$, $1); }
@@ -2596,7 +2610,7 @@ keyword_word		:	PRIORITY | BYTES | PACKETS | PREFIX | LEVEL
 
 rhs_expr		:	concat_rhs_expr
 			|	set_expr
-			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); }
+			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
 			;
 
 list_rhs_expr		:	basic_rhs_expr COMMA basic_rhs_expr
@@ -2702,7 +2716,7 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	EXISTS		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	MISSING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); }
+			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
 			|	HDR %prec HDR_SYM
 			{
 				/* "snat to tcp random": no; "snat to ip saddr": yes */
@@ -2742,6 +2756,7 @@ set_expr		:	'{' opt_newlines set_list opt_newlines '}'
 set_list		:	set_elem
 			{
 				$$ = compound_expr_alloc(&@$, EXPR_SET);
+				state->stream_deps++;
 				if (!state->elem_set ||
 				    !eval_elem_stream(state->ctx, state, state->elem_set, $1))
 					compound_expr_add($$, $1);

@@ -923,6 +923,16 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 		it->seq = ++seq;	/* orders the items for cache_check_jumps */
 		last = it;
 
+		if (it->type == NLO_RAW && it->msg_type == NFT_MSG_NEWRULE) {
+			/* a streamed rule: for good, the cache keeps it */
+			struct nftnl_rule *r = raw_msg_to_rule(it->obj,
+							       it->msg_type,
+							       it->family);
+
+			free(it->obj);
+			it->obj = r;
+			it->type = NLO_RULE;
+		}
 		if (it->type == NLO_RAW) {
 			/* built elements: read back as the kernel would */
 			raw = it->obj;

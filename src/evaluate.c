@@ -38,6 +38,7 @@ struct eval_ctx {
 						   variables, this rule or command */
 	const struct var	*first_var;	/* its first variable */
 	struct location		first_loc;	/* and where it is used */
+	unsigned int		anon_sets;	/* anonymous sets it made */
 };
 
 /*
@@ -287,6 +288,7 @@ static void icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 						BYTEORDER_BIG, 8, deps[i].types[0]);
 		} else {
 			rhs = compound_expr_alloc(&internal_location, EXPR_SET);
+			ctx->anon_sets++;
 			for (unsigned int k = 0; k < deps[i].n; k++)
 				compound_expr_add(rhs, constant_expr_u64(&internal_location,
 									 type->dtype, BYTEORDER_BIG,
@@ -2394,6 +2396,17 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	case CMD_OBJ_RULE:
 		if (!cmd->rule)
 			return 0;
+		if (cmd->rule->pack) {
+			/* evaluated as parsed: their errors come out here */
+			struct rule_pack *p = cmd->rule->pack;
+			bool failed = p->eval_failed ||
+				      !list_empty(&p->eval_errs);
+
+			list_splice_tail_init(&p->eval_errs, ctx->msgs);
+			return failed ? -1 : 0;
+		}
+		if (cmd->rule->evaluated)
+			return 0;	/* as it was parsed, without errors */
 		if (cmd->op == CMD_REPLACE && !cmd->h.handle)
 			return err(ctx, &cmd->loc,
 				   "replace rule needs a handle: replace rule TABLE CHAIN handle N ...");
@@ -2403,6 +2416,24 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	default:
 		return 0;
 	}
+}
+
+int eval_rule_stream(struct nfh_ctx *nfh, struct parser_state *state,
+		     struct rule *r, const struct handle *h,
+		     struct list_head *msgs, bool *anon)
+{
+	struct cmd cmd = { .op = CMD_ADD, .obj = CMD_OBJ_RULE, .h = *h,
+			   .loc = r->loc, .rule = r };
+	LIST_HEAD(none);
+	struct eval_ctx ctx = {
+		.nfh = nfh, .state = state, .msgs = msgs, .cmd = &cmd,
+		.cmds = &none,
+	};
+
+	int ret = rule_eval(&ctx, r, h->family);
+
+	*anon = ctx.anon_sets > 0;
+	return ret;
 }
 
 int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,

@@ -1398,6 +1398,28 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 	return ret;
 }
 
+/* rules compiled as they were parsed: their messages, in place */
+static int lin_rule_pack(struct lin_ctx *ctx, struct rule_pack *p)
+{
+	bool failed = !list_empty(&p->lin_errs);
+
+	list_splice_tail_init(&p->lin_errs, ctx->msgs);
+	list_splice_tail_init(&p->items, &ctx->batch->items);
+	return failed ? -1 : 0;
+}
+
+int lin_rule_stream(struct nfh_ctx *nfh, struct rule *r,
+		    const struct handle *h, struct nl_batch *b,
+		    struct list_head *msgs)
+{
+	struct cmd cmd = { .op = CMD_ADD, .obj = CMD_OBJ_RULE, .h = *h,
+			   .loc = r->loc, .rule = r };
+	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs,
+			       .dreg = REG_1, .cmd = &cmd };
+
+	return lin_rule(&ctx, &cmd);
+}
+
 static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	bool destroy = cmd->op == CMD_DESTROY;
@@ -1516,7 +1538,11 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 				lin_table(&ctx, cmd);
 			else if (cmd->obj == CMD_OBJ_CHAIN)
 				lin_chain(&ctx, cmd);
-			else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
+			else if (cmd->obj == CMD_OBJ_RULE && cmd->rule &&
+				 cmd->rule->pack) {
+				if (lin_rule_pack(&ctx, cmd->rule->pack) < 0)
+					ret = -1;
+			} else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
 				ret = -1;
 			else if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
 				 cmd->set && lin_set_decl(&ctx, cmd) < 0)

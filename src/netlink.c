@@ -85,9 +85,14 @@ static void item_obj_free(struct nl_item *it)
 
 void nl_batch_free(struct nl_batch *b)
 {
+	nl_items_free(&b->items);
+}
+
+void nl_items_free(struct list_head *items)
+{
 	struct nl_item *it, *next;
 
-	list_for_each_entry_safe(it, next, &b->items, list) {
+	list_for_each_entry_safe(it, next, items, list) {
 		list_del(&it->list);
 		if (it->obj)
 			item_obj_free(it);
@@ -223,6 +228,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			set_debug(f, it->obj, true);
 			break;
 		case NFT_MSG_NEWRULE:
+			if (it->type == NLO_RAW) {
+				struct nftnl_rule *r = raw_msg_to_rule(it->obj,
+								       it->msg_type,
+								       it->family);
+
+				rule_debug(f, r);
+				nftnl_rule_free(r);
+				break;
+			}
 			rule_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWOBJ:
@@ -292,12 +306,9 @@ static char *buf_reserve(struct buf *b, size_t need)
 
 #define MSG_MAX	(1 << 17)
 
-static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
+/* @it's attributes after the header nftnl_nlmsg_build_hdr() wrote */
+static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 {
-	struct nlmsghdr *nlh;
-
-	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
-				    it->family, it->flags, seq);
 	switch (it->type) {
 	case NLO_TABLE:
 		nftnl_table_nlmsg_build_payload(nlh, it->obj);
@@ -325,8 +336,61 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 		break;
 	}
 	}
+}
+
+static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
+				    it->family, it->flags, seq);
+	build_payload(nlh, it);
 	b->len += nlh->nlmsg_len;
 	it->seq = seq;
+}
+
+void nl_item_to_raw(struct nl_item *it)
+{
+	/* zeroed, and zeroed again after each use: libmnl leaves the
+	   padding after attributes unwritten */
+	static char *scratch;
+	struct nlmsghdr *nlh;
+	struct raw_msg *m;
+	uint32_t hdr;
+
+	if (it->type == NLO_RAW)
+		return;
+	if (!scratch)
+		scratch = xzalloc(MSG_MAX);
+	nlh = nftnl_nlmsg_build_hdr(scratch, it->msg_type, it->family,
+				    it->flags, 0);
+	hdr = nlh->nlmsg_len;
+	build_payload(nlh, it);
+	m = xmalloc(sizeof(*m) + nlh->nlmsg_len - hdr);
+	m->len = nlh->nlmsg_len - hdr;
+	memcpy(m->data, scratch + hdr, m->len);
+	memset(scratch, 0, nlh->nlmsg_len);
+	item_obj_free(it);
+	it->obj = m;
+	it->type = NLO_RAW;
+}
+
+struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
+				   unsigned int family)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
+	char *buf;
+
+	buf = xzalloc(MNL_ALIGN(sizeof(struct nlmsghdr)) +
+		      MNL_ALIGN(sizeof(struct nfgenmsg)) + m->len + 4);
+	nlh = nftnl_nlmsg_build_hdr(buf, type, family, 0, 0);
+	memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
+	nlh->nlmsg_len += m->len;
+	if (!r || nftnl_rule_nlmsg_parse(nlh, r) < 0)
+		memory_allocation_error();	/* we built it: cannot fail */
+	free(buf);
+	return r;
 }
 
 static const char *item_what(const struct nl_item *it)
@@ -337,8 +401,13 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
 	case NLO_OBJ:		return "object";
-	case NLO_SETELEM:
-	case NLO_RAW:		return "set elements";
+	case NLO_SETELEM:	return "set elements";
+	case NLO_RAW:
+		switch (it->msg_type) {
+		case NFT_MSG_NEWRULE:	return "rule";
+		case NFT_MSG_NEWSET:	return "set";
+		default:		return "set elements";
+		}
 	}
 	return "object";
 }
@@ -448,11 +517,10 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	list_for_each_entry(it, &b->items, list) {
 		put_item(&out, it, ++ctx->seq);
 		pending++;
-		if (it->type == NLO_RAW) {
-			/* copied: no need to hold element messages twice */
-			free(it->obj);
-			it->obj = NULL;
-		}
+		/* copied: answers need the item's location and kind only, so
+		   no need to hold any message twice */
+		item_obj_free(it);
+		it->obj = NULL;
 	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {

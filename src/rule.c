@@ -6,6 +6,7 @@
 #include <linux/netfilter_bridge.h>
 
 #include <elems.h>
+#include <netlink.h>
 #include <rule.h>
 
 void handle_free(struct handle *h)
@@ -116,6 +117,12 @@ void rule_free(struct rule *r)
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		list_del(&s->list);
 		stmt_free(s);
+	}
+	if (r->pack) {
+		nl_items_free(&r->pack->items);
+		erec_free_list(&r->pack->eval_errs);
+		erec_free_list(&r->pack->lin_errs);
+		free(r->pack);
 	}
 	handle_free(&r->h);
 	free(r->comment);

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rules compiled as they are parsed.  A 50,000-rule file used to be a whole
+ * AST (about 2.6 kB a rule) plus a libnftnl rule per rule (0.8 kB) alive at
+ * once; a rule that depends on nothing later in the file now costs its
+ * message bytes and one nl_item.
+ *
+ * The batch must come out byte for byte as before, and errors in the same
+ * order, so:
+ * - only rules of a chain block inside a table block stream; their command
+ *   would be "add rule" with the table's family and names;
+ * - a rule waits for the whole file if it uses a variable (a later
+ *   "redefine" changes it), a named set (declared later, or its flags
+ *   change with the rule) or an anonymous set (set ids are given in batch
+ *   order), or if the table or chain name would be refused (that error is
+ *   given once per rule command).  One whose evaluation adds an anonymous
+ *   set (icmp dependencies) is kept evaluated, linearized in turn;
+ * - errors are kept with the pack and queued where the rules' commands
+ *   would have queued them: evaluation errors when eval_cmds() reaches the
+ *   pack, linearization errors when lin_cmds() does;
+ * - nothing streams once the parser has reported anything.
+ */
+#include <string.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <ctx.h>
+#include <evaluate.h>
+#include <linearize.h>
+#include <netlink.h>
+#include <parser.h>
+#include <stream.h>
+
+static bool name_ok(const char *name, size_t max)
+{
+	return name && name[0] && strlen(name) < max;
+}
+
+static bool streamable(struct parser_state *state)
+{
+	bool deps = state->stream_deps != state->stream_mark;
+
+	state->stream_mark = state->stream_deps;
+	return !deps && state->stream_table && state->stream_chain &&
+	       state->nerrs == 0 && list_empty(state->msgs) &&
+	       name_ok(state->stream_table, NFT_TABLE_MAXNAMELEN) &&
+	       name_ok(state->stream_chain, NFT_CHAIN_MAXNAMELEN);
+}
+
+/* the pack at the end of @c's rules, a new one if the last is a rule */
+static struct rule_pack *chain_pack(struct chain *c, const struct location *loc)
+{
+	struct rule *last;
+	struct rule_pack *p;
+
+	if (!list_empty(&c->rules)) {
+		last = list_last_entry(&c->rules, struct rule, list);
+		if (last->pack)
+			return last->pack;
+	}
+	last = rule_alloc(loc);
+	p = xzalloc(sizeof(*p));
+	init_list_head(&p->items);
+	init_list_head(&p->eval_errs);
+	init_list_head(&p->lin_errs);
+	last->pack = p;
+	list_add_tail(&last->list, &c->rules);
+	return p;
+}
+
+bool stream_rule(struct parser_state *state, struct chain *c, struct rule *r)
+{
+	struct handle h = { .family = state->stream_family };
+	struct rule_pack *p;
+	struct nl_batch b;
+	struct nl_item *it;
+	LIST_HEAD(errs);
+	bool anon;
+	int ret;
+
+	if (!streamable(state))
+		return false;
+	/* names only: the strings belong to the parser */
+	h.table = (char *)state->stream_table;
+	h.chain = (char *)state->stream_chain;
+	ret = eval_rule_stream(state->ctx, state, r, &h, &errs, &anon);
+	if (ret == 0 && list_empty(&errs) && anon) {
+		/* an implicit anonymous set: its id must be given in batch
+		   order, so linearize it with the rest; evaluated already */
+		r->evaluated = true;
+		return false;
+	}
+	p = chain_pack(c, &r->loc);
+	p->nrules++;
+	if (ret < 0 || !list_empty(&errs)) {
+		/* nothing will be sent: only the errors matter */
+		list_splice_tail_init(&errs, &p->eval_errs);
+		p->eval_failed = true;
+		rule_free(r);
+		return true;
+	}
+	nl_batch_init(&b);
+	lin_rule_stream(state->ctx, r, &h, &b, &p->lin_errs);
+	rule_free(r);
+	list_for_each_entry(it, &b.items, list)
+		nl_item_to_raw(it);
+	list_splice_tail_init(&b.items, &p->items);
+	return true;
+}
