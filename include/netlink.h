@@ -34,6 +34,7 @@ struct nl_item {
 	void			*obj;
 	struct location		loc;
 	uint32_t		seq;
+	uint32_t		rule_id;	/* NFTA_RULE_ID put in a raw rule */
 };
 
 struct nl_batch {
@@ -55,6 +56,7 @@ void nl_items_free(struct list_head *items);
  * way cost their message bytes only.
  */
 void nl_item_to_raw(struct nl_item *it);
+void nl_item_set_rule_id(struct nl_item *it, uint32_t id);
 
 struct raw_msg;
 struct nftnl_rule;

@@ -2242,7 +2242,25 @@ static void expand_chain(struct cmd *cmd, struct list_head *out)
 struct slot {
 	uint64_t	handle;
 	struct cmd	*cmd;
+	struct nl_item	*item;	/* a rule compiled as it was parsed */
 };
+
+static uint32_t slot_id(const struct slot *s)
+{
+	return s->item ? s->item->rule_id : s->cmd ? s->cmd->h.rule_id : 0;
+}
+
+static void slot_insert(struct slot **sl, size_t *n, size_t *cap, size_t at,
+			struct slot v)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*sl = xrealloc(*sl, *cap * sizeof(**sl));
+	}
+	memmove(*sl + at + 1, *sl + at, (*n - at) * sizeof(**sl));
+	(*sl)[at] = v;
+	(*n)++;
+}
 
 static bool same_chain(const struct cmd *c, const struct cmd *cmd)
 {
@@ -2267,9 +2285,18 @@ static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
 			}
 		return;
 	}
+	if (c->rule && c->rule->pack) {
+		struct nl_item *it;
+
+		/* rules compiled as they were parsed: appended, in order */
+		list_for_each_entry(it, &c->rule->pack->items, list)
+			if (it->msg_type == NFT_MSG_NEWRULE)
+				slot_insert(sl, n, cap, *n,
+					    (struct slot){ .cmd = c, .item = it });
+		return;
+	}
 	for (i = 0; anchored && i < *n; i++)
-		if ((c->h.position_id && (*sl)[i].cmd &&
-		     (*sl)[i].cmd->h.rule_id == c->h.position_id) ||
+		if ((c->h.position_id && slot_id(&(*sl)[i]) == c->h.position_id) ||
 		    (c->h.position && !(*sl)[i].cmd &&
 		     (*sl)[i].handle == c->h.position))
 			break;
@@ -2285,13 +2312,7 @@ static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
 		at = anchored ? i : 0;
 	else
 		at = anchored ? i + 1 : *n;
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		*sl = xrealloc(*sl, *cap * sizeof(**sl));
-	}
-	memmove(*sl + at + 1, *sl + at, (*n - at) * sizeof(**sl));
-	(*sl)[at] = (struct slot){ .cmd = c };
-	(*n)++;
+	slot_insert(sl, n, cap, at, (struct slot){ .cmd = c });
 }
 
 /*
@@ -2352,7 +2373,10 @@ static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
 			   (unsigned long long)cmd->h.index, cmd->h.chain, n,
 			   n == 1 ? "" : "s");
 	}
-	if (sl[cmd->h.index].cmd) {
+	if (sl[cmd->h.index].item) {
+		nl_item_set_rule_id(sl[cmd->h.index].item, ++nfh->rule_id);
+		cmd->h.position_id = sl[cmd->h.index].item->rule_id;
+	} else if (sl[cmd->h.index].cmd) {
 		c = sl[cmd->h.index].cmd;
 		if (!c->h.rule_id)
 			c->h.rule_id = ++nfh->rule_id;

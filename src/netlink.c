@@ -375,6 +375,25 @@ void nl_item_to_raw(struct nl_item *it)
 	it->type = NLO_RAW;
 }
 
+/* a rule compiled already gets an id, for "index N" of a later rule */
+void nl_item_set_rule_id(struct nl_item *it, uint32_t id)
+{
+	struct raw_msg *m = it->obj;
+	struct nlattr *a;
+
+	if (it->type != NLO_RAW || it->rule_id)
+		return;
+	m = xrealloc(m, sizeof(*m) + m->len + MNL_ATTR_HDRLEN + sizeof(id));
+	a = (struct nlattr *)(m->data + m->len);
+	a->nla_type = NFTA_RULE_ID;
+	a->nla_len = MNL_ATTR_HDRLEN + sizeof(id);
+	id = htonl(id);
+	memcpy(m->data + m->len + MNL_ATTR_HDRLEN, &id, sizeof(id));
+	m->len += MNL_ATTR_HDRLEN + sizeof(id);
+	it->obj = m;
+	it->rule_id = ntohl(id);
+}
+
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family)
 {

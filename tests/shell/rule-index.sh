@@ -44,6 +44,26 @@ expect_eq "an index past the last rule fails" 1 $?
 check "its error names the index" grep -q 'Error: index 9 is past the last rule of chain c (it holds 8 rules)' "$dir/err"
 check "with a caret under \"index 9\"" grep -qx ' *^^^^^^^' "$dir/err"
 expect_eq "and nothing changed" "$before" "$(tool "$MINE" list ruleset)"
+# rules of a table block in the same file (compiled as they are read)
+cat >"$dir/same-file.nft" <<'NFT'
+flush ruleset
+table ip t {
+	chain c {
+		ip saddr 1.1.1.1 accept
+		ip saddr 2.2.2.2 accept
+		ip saddr 3.3.3.3 accept
+	}
+}
+insert rule ip t c index 1 ip saddr 9.9.9.9 accept
+add rule ip t c index 2 ip saddr 8.8.8.8 accept
+NFT
+in_ns "$NFT" nft -f "$dir/same-file.nft"
+check "index names rules of the same file" tool "$MINE" -f "$dir/same-file.nft"
+expect_eq "where nft puts them" \
+	"$(in_ns "$NFT" nft list ruleset)" "$(in_ns "$MINE" nft list ruleset)"
+expect_eq "and so does the offline model" \
+	"$(in_ns "$NFT" nft list ruleset)" \
+	"$({ cat "$dir/same-file.nft"; echo "list ruleset"; } | $TOOL --offline -f -)"
 expect_eq "a missing chain fails too" 1 \
 	"$(tool "$MINE" add rule ip t nochain index 0 accept 2>/dev/null; echo $?)"
 finish
