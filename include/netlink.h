@@ -25,6 +25,18 @@ enum nl_obj {
  * @obj:	the libnftnl object the message is built from
  * @loc:	where the command came from, for kernel errors
  */
+/*
+ * Where the statement that made one expression of a rule stands, relative
+ * to the rule's location: the kernel names a failing expression by the
+ * offset of its attribute (extended ack), and the error goes there.
+ */
+struct expr_loc {
+	uint16_t		first_line;	/* lines after the rule's first */
+	uint16_t		last_line;
+	uint16_t		first_col;	/* 0: not known, the whole rule */
+	uint16_t		last_col;
+};
+
 struct nl_item {
 	struct list_head	list;
 	uint16_t		msg_type;
@@ -35,6 +47,9 @@ struct nl_item {
 	struct location		loc;
 	uint32_t		seq;
 	uint32_t		rule_id;	/* NFTA_RULE_ID put in a raw rule */
+	uint32_t		off;		/* where its message is in the batch */
+	uint16_t		nelocs;
+	struct expr_loc		*elocs;		/* a rule's: one an expression */
 };
 
 struct nl_batch {

@@ -42,7 +42,36 @@ struct lin_ctx {
 	struct nftnl_expr	**collect;
 	unsigned int		ncollect;
 	uint32_t		objtype;	/* of the object map being built */
+	/* where each expression of the rule being built comes from */
+	const struct location	*rule_loc, *stmt_loc;
+	struct expr_loc		*elocs;
+	unsigned int		nelocs, elocs_cap;
 };
+
+/* the statement being linearized made the rule's next expression */
+static void note_expr_loc(struct lin_ctx *ctx)
+{
+	const struct location *r = ctx->rule_loc, *l = ctx->stmt_loc;
+	struct expr_loc el = { 0 };
+
+	if (!r || ctx->nelocs >= UINT16_MAX)
+		return;
+	if (l && l->indesc && l->indesc == r->indesc &&
+	    l->first_line >= r->first_line &&
+	    l->last_line - r->first_line <= UINT16_MAX &&
+	    l->first_col <= UINT16_MAX && l->last_col <= UINT16_MAX) {
+		el.first_line = l->first_line - r->first_line;
+		el.last_line = l->last_line - r->first_line;
+		el.first_col = l->first_col;
+		el.last_col = l->last_col;
+	}
+	if (ctx->nelocs == ctx->elocs_cap) {
+		ctx->elocs_cap = ctx->elocs_cap ? 2 * ctx->elocs_cap : 8;
+		ctx->elocs = xrealloc(ctx->elocs,
+				      ctx->elocs_cap * sizeof(*ctx->elocs));
+	}
+	ctx->elocs[ctx->nelocs++] = el;
+}
 
 static int lerr(struct lin_ctx *ctx, const struct location *loc,
 		const char *msg)
@@ -56,10 +85,12 @@ static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 
 	if (!e)
 		memory_allocation_error();
-	if (ctx->collect)
+	if (ctx->collect) {
 		ctx->collect[ctx->ncollect++] = e;
-	else
+	} else {
 		nftnl_rule_add_expr(ctx->nlr, e);
+		note_expr_loc(ctx);
+	}
 	return e;
 }
 
@@ -1347,6 +1378,7 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nl_item *it;
 	struct stmt *s;
 	uint16_t flags = NLM_F_CREATE;
 	uint16_t type = NFT_MSG_NEWRULE;
@@ -1380,9 +1412,14 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_rule_set_u32(r, NFTNL_RULE_ID, cmd->h.rule_id);
 	if (cmd->h.position_id)
 		nftnl_rule_set_u32(r, NFTNL_RULE_POSITION_ID, cmd->h.position_id);
-	list_for_each_entry(s, &cmd->rule->stmts, list)
+	ctx->rule_loc = &cmd->loc;
+	ctx->nelocs = 0;
+	list_for_each_entry(s, &cmd->rule->stmts, list) {
+		ctx->stmt_loc = &s->loc;
 		if (lin_stmt(ctx, s) < 0)
 			ret = -1;
+	}
+	ctx->rule_loc = ctx->stmt_loc = NULL;
 	if (cmd->rule->comment) {
 		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
@@ -1393,8 +1430,13 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 				    nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
 	}
-	nl_batch_add(ctx->batch, type, flags, cmd->h.family, NLO_RULE, r,
-		     &cmd->loc);
+	it = nl_batch_add(ctx->batch, type, flags, cmd->h.family, NLO_RULE, r,
+			  &cmd->loc);
+	if (ctx->nelocs) {
+		it->elocs = xmalloc(ctx->nelocs * sizeof(*it->elocs));
+		memcpy(it->elocs, ctx->elocs, ctx->nelocs * sizeof(*it->elocs));
+		it->nelocs = ctx->nelocs;
+	}
 	return ret;
 }
 
@@ -1416,8 +1458,11 @@ int lin_rule_stream(struct nfh_ctx *nfh, struct rule *r,
 			   .loc = r->loc, .rule = r };
 	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs,
 			       .dreg = REG_1, .cmd = &cmd };
+	int ret;
 
-	return lin_rule(&ctx, &cmd);
+	ret = lin_rule(&ctx, &cmd);
+	free(ctx.elocs);
+	return ret;
 }
 
 static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
@@ -1569,5 +1614,6 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 			break;
 		}
 	}
+	free(ctx.elocs);
 	return ret;
 }

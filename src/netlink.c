@@ -94,6 +94,7 @@ void nl_items_free(struct list_head *items)
 
 	list_for_each_entry_safe(it, next, items, list) {
 		list_del(&it->list);
+		free(it->elocs);
 		if (it->obj)
 			item_obj_free(it);
 		free(it);
@@ -342,6 +343,7 @@ static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
 {
 	struct nlmsghdr *nlh;
 
+	it->off = b->len;
 	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
 				    it->family, it->flags, seq);
 	build_payload(nlh, it);
@@ -446,6 +448,7 @@ static bool msgs_sane(const char *buf, size_t len);
 
 struct answers {
 	struct nl_batch		*b;
+	const struct buf	*out;		/* the messages sent */
 	struct list_head	*msgs;
 	uint32_t		begin_seq;	/* the batch's begin message */
 	uint32_t		sync_seq;	/* the request sent after it */
@@ -454,6 +457,83 @@ struct answers {
 	int			ret;
 };
 
+static int ack_attr_cb(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_OFFS &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		*(uint32_t *)data = mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+/* the index of the rule expression holding byte @off of @nlh, or -1 */
+static int expr_at(const struct nlmsghdr *nlh, uint32_t off)
+{
+	const struct nlattr *attr, *elem;
+	int i = 0;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct nfgenmsg)) {
+		uint32_t start = (const char *)attr - (const char *)nlh;
+
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS ||
+		    off < start || off >= start + attr->nla_len)
+			continue;
+		mnl_attr_for_each_nested(elem, attr) {
+			start = (const char *)elem - (const char *)nlh;
+			if (off >= start && off < start + elem->nla_len)
+				return i;
+			i++;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Where a kernel error goes: the rule, or the statement that made the
+ * expression the kernel's extended ack points at (its attribute offset).
+ */
+static const struct location *error_loc(const struct answers *a,
+					const struct nl_item *it,
+					const struct nlmsghdr *h,
+					struct location *loc)
+{
+	const struct nlmsghdr *sent;
+	const struct expr_loc *el;
+	uint32_t off = 0;
+	const char *p;
+	int i;
+
+	if (it->msg_type != NFT_MSG_NEWRULE || !it->nelocs ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || it->off + sizeof(*sent) > a->out->len)
+		return &it->loc;
+	sent = (const void *)(a->out->data + it->off);
+	if (off >= sent->nlmsg_len || it->off + sent->nlmsg_len > a->out->len)
+		return &it->loc;
+	i = expr_at(sent, off);
+	if (i < 0 || i >= it->nelocs || !it->elocs[i].first_col)
+		return &it->loc;
+	el = &it->elocs[i];
+	*loc = it->loc;
+	loc->first_line += el->first_line;
+	loc->last_line = it->loc.first_line + el->last_line;
+	loc->first_col = el->first_col;
+	loc->last_col = el->last_col;
+	/* the statement's line may come after the rule's first */
+	if (loc->indesc && loc->indesc->data) {
+		p = loc->indesc->data + loc->line_offset;
+		for (unsigned int k = 0; k < el->first_line; k++) {
+			p = memchr(p, '\n', loc->indesc->data + loc->indesc->len - p);
+			if (!p)
+				return &it->loc;
+			p++;
+		}
+		loc->line_offset = p - loc->indesc->data;
+	}
+	return loc;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -461,6 +541,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 
 	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
 		const struct nlmsgerr *e;
+		struct location loc;
 		struct nl_item *it;
 
 		if (h->nlmsg_seq == a->sync_seq && h->nlmsg_type == NLMSG_ERROR)
@@ -486,7 +567,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 					     "the ruleset changed while this batch was sent; nothing was applied, try again");
 			continue;
 		}
-		a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
+		a->ret = error_queue(a->msgs, it ? error_loc(a, it, h, &loc) : NULL,
 				     "Could not process %s: %s",
 				     it ? item_what(it) : "batch",
 				     strerror(-e->error));
@@ -508,8 +589,8 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 {
 	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
 	int fd, ret = 0, bufsz = 1 << 22;
-	struct answers a = { .b = b, .msgs = msgs };
 	struct buf out = { 0 };
+	struct answers a = { .b = b, .msgs = msgs, .out = &out };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
 	unsigned int tries = 0, pending = 0;
