@@ -2110,6 +2110,13 @@ nat_stmt_args		:	nat_type TO nat_addr
 				$$->nat.type = $1;
 				free($2);
 			}
+			|	nat_type nat_addr
+			{
+				/* the older form without "to", still nft's */
+				$$ = $2;
+				$$->loc = @$;
+				$$->nat.type = $1;
+			}
 			|	nat_type HDR TO nat_addr
 			{
 				$$ = $4;
@@ -2168,6 +2175,13 @@ nat_addr		:	stmt_value
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.addr = $2;
 				$$->nat.proto = $5;
+			}
+			|	stmt_value COLON map_expr
+			{
+				/* ports from a map */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $1;
+				$$->nat.proto = $3;
 			}
 			;
 

@@ -713,7 +713,8 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 
 	if (nftnl_expr_is_set(e, amin))
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
-	if (nftnl_expr_is_set(e, amax))
+	if (nftnl_expr_is_set(e, amax) &&
+	    (!lo || nftnl_expr_get_u32(e, amax) != nftnl_expr_get_u32(e, amin)))
 		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
 	if (lo && hi)
 		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
@@ -721,7 +722,7 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 		s->nat.proto = lo ? lo : hi;
 	if (nftnl_expr_is_set(e, aflags))
 		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
-			       ~NF_NAT_RANGE_PROTO_SPECIFIED;
+			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
 /* a load stays raw until postprocess names it; a write is named here */
@@ -970,7 +971,10 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
 		s->nat.print_family = ctx->family == NFPROTO_INET;
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX))
+		/* the kernel names the min register as max when none was */
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
+		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
 			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
 		if (lo && hi)
 			s->nat.addr = range_expr_alloc(&internal_location, lo, hi);
@@ -1762,6 +1766,27 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_PAYLOAD:
 		payload_set_resolve(pctx, deps, s);
+		break;
+	case STMT_NAT:
+		/* "dnat to tcp dport map { 80 : 10.0.0.1 } : tcp dport map ..." */
+		if (s->nat.addr && s->nat.addr->kind == EXPR_MAP) {
+			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
+						    &ip6addr_type : &ipaddr_type;
+
+			want = set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+			map_resolve(pctx, deps, s->nat.addr, want);
+			expr_free(want);
+		}
+		if (s->nat.proto && s->nat.proto->kind == EXPR_MAP) {
+			/* as nft lists it, the port map's key needs the
+			   protocol match before it: it stays */
+			struct deps keep = { 0 };
+
+			want = set_type_placeholder(NULL, &inet_service_type, 16,
+						    BYTEORDER_BIG);
+			map_resolve(pctx, &keep, s->nat.proto, want);
+			expr_free(want);
+		}
 		break;
 	case STMT_REJECT:
 		/* in inet, netdev and bridge the icmp flavour follows the match */

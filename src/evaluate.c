@@ -1669,6 +1669,43 @@ static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/* the ports of a nat statement, once its address set the protocol */
+static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct expr *lhs;
+	int ret;
+
+	const struct proto_desc *th;
+	bool map;
+
+	if (!s->nat.proto)
+		return 0;
+	lhs = constant_expr_alloc(&internal_location, &inet_service_type,
+				  BYTEORDER_BIG, 16, NULL);
+	/* a match before the statement, or the address's map key ("dnat
+	   to tcp dport map { ... } : ..."), names the transport protocol */
+	th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
+	if (!th || th == &proto_icmp || th == &proto_icmp6) {
+		expr_free(lhs);
+		return err(ctx, &s->nat.proto->loc,
+			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+	}
+	/* "dnat to ... : tcp dport map { 80 : 8080 }" */
+	map = s->nat.proto->kind == EXPR_MAP;
+	if (map)
+		ret = map_eval(ctx, s->nat.proto, lhs);
+	else
+		ret = rhs_eval(ctx, lhs, &s->nat.proto);
+	expr_free(lhs);
+	if (ret < 0)
+		return -1;
+	if (s->nat.proto->kind != EXPR_VALUE &&
+	    s->nat.proto->kind != EXPR_RANGE && !map)
+		return err(ctx, &s->nat.proto->loc,
+			   "a port or a port range is expected here");
+	return 0;
+}
+
 static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt;
@@ -1677,25 +1714,8 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (!ip_family(ctx, s, "nat"))
 		return -1;
-	if (s->nat.proto) {
-		const struct proto_desc *th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
-
-		if (!th || th == &proto_icmp || th == &proto_icmp6)
-			return err(ctx, &s->nat.proto->loc,
-				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
-		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
-					  BYTEORDER_BIG, 16, NULL);
-		ret = rhs_eval(ctx, lhs, &s->nat.proto);
-		expr_free(lhs);
-		if (ret < 0)
-			return -1;
-		if (s->nat.proto->kind != EXPR_VALUE &&
-		    s->nat.proto->kind != EXPR_RANGE)
-			return err(ctx, &s->nat.proto->loc,
-				   "a port or a port range is expected here");
-	}
 	if (!s->nat.addr)
-		return 0;
+		return nat_proto_eval(ctx, s);
 	if (s->nat.family) {
 		/* "snat ip to": in inet the statement names its family */
 		const struct proto_desc *want = s->nat.family == NFPROTO_IPV4 ?
@@ -1716,16 +1736,21 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	     &ipaddr_type : &ip6addr_type;
 	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
 				  dt->size, NULL);
-	ret = rhs_eval(ctx, lhs, &s->nat.addr);
+	/* "dnat to tcp dport map { 80 : 10.0.0.1 }" */
+	if (s->nat.addr->kind == EXPR_MAP)
+		ret = map_eval(ctx, s->nat.addr, lhs);
+	else
+		ret = rhs_eval(ctx, lhs, &s->nat.addr);
 	expr_free(lhs);
 	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
-	    s->nat.addr->kind != EXPR_RANGE)
+	    s->nat.addr->kind != EXPR_RANGE && s->nat.addr->kind != EXPR_MAP)
 		return err(ctx, &s->nat.addr->loc,
-			   "nat address must be an address or a range");
-	if (s->nat.family)
-		return ret;
-	s->nat.family = ctx->family;
-	return ret;
+			   "nat address must be an address, a range or a map to addresses");
+	if (ret < 0)
+		return -1;
+	if (!s->nat.family)
+		s->nat.family = ctx->family;
+	return nat_proto_eval(ctx, s);
 }
 
 /* counter name "x", ct helper set "x", and maps to such names */

@@ -42,6 +42,8 @@ struct lin_ctx {
 	struct nftnl_expr	**collect;
 	unsigned int		ncollect;
 	uint32_t		objtype;	/* of the object map being built */
+	unsigned int		key_slot;	/* where lookup keys load (slot
+						   0 but in nat's port maps) */
 	/* where each expression of the rule being built comes from */
 	const struct location	*rule_loc, *stmt_loc;
 	struct expr_loc		*elocs;
@@ -653,7 +655,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 
-	key_load(ctx, lhs);
+	key_load_at(ctx, lhs, ctx->key_slot);
 	if (objmap) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
@@ -662,7 +664,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		return 0;
 	}
 	e = add_expr(ctx, "lookup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
 	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
 	if (data)
@@ -680,7 +682,7 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 	const struct set *s = ref->setref.set;
 	struct nftnl_expr *e;
 
-	key_load(ctx, lhs);
+	key_load_at(ctx, lhs, ctx->key_slot);
 	if (s->objtype) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
@@ -690,7 +692,7 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 		return;
 	}
 	e = add_expr(ctx, "lookup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
 	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);
 	if (s->id)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, s->id);
@@ -924,7 +926,28 @@ static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, code < 0 ? 0 : code);
 }
 
-static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
+/* a nat address or port: a constant, or looked up in a map */
+static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
+{
+	struct expr *want;
+	uint32_t dreg = ctx->dreg;
+	int ret;
+
+	if (v->kind != EXPR_MAP) {
+		lin_immediate(ctx, reg, v, BYTEORDER_BIG);
+		return 0;
+	}
+	want = set_type_placeholder(NULL, v->dtype, v->len, BYTEORDER_BIG);
+	/* the key loads into the register the value comes back in */
+	ctx->key_slot = (reg - NFT_REG_1) * 4;
+	ret = lin_map(ctx, v, want, reg);
+	ctx->key_slot = 0;
+	ctx->dreg = dreg;
+	expr_free(want);
+	return ret;
+}
+
+static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 {
 	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
 	uint32_t flags = s->nat.flags;
@@ -937,7 +960,8 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		lin_immediate(ctx, amin = reg++, lo, BYTEORDER_BIG);
+		if (nat_value(ctx, amin = reg++, lo) < 0)
+			return -1;
 		if (hi)
 			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
 	}
@@ -948,7 +972,8 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		lin_immediate(ctx, pmin = reg++, lo, BYTEORDER_BIG);
+		if (nat_value(ctx, pmin = reg++, lo) < 0)
+			return -1;
 		if (hi)
 			lin_immediate(ctx, pmax = reg++, hi, BYTEORDER_BIG);
 		flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
@@ -968,7 +993,7 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 		if (flags)
 			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
 					   NFTNL_EXPR_REDIR_FLAGS, flags);
-		return;
+		return 0;
 	}
 	default:
 		break;
@@ -987,6 +1012,7 @@ static void lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX, pmax);
 	if (flags)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
+	return 0;
 }
 
 /*
@@ -1184,7 +1210,8 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		return 0;
 	case STMT_NAT:
-		lin_nat(ctx, s);
+		if (lin_nat(ctx, s) < 0)
+			return -1;
 		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);

@@ -68,7 +68,9 @@ static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 					    &ip6addr_type : &ipaddr_type;
 		struct expr *a = expr_clone(s->nat.addr);
 
-		if (a->kind == EXPR_RANGE) {
+		if (a->kind == EXPR_MAP) {
+			/* typed by its map already */
+		} else if (a->kind == EXPR_RANGE) {
 			a->range.left->dtype = dt;
 			a->range.right->dtype = dt;
 		} else {
@@ -88,7 +90,9 @@ static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 	if (s->nat.proto) {
 		struct expr *p = expr_clone(s->nat.proto);
 
-		if (p->kind == EXPR_RANGE) {
+		if (p->kind == EXPR_MAP) {
+			/* typed by its map already */
+		} else if (p->kind == EXPR_RANGE) {
 			p->range.left->dtype = &inet_service_type;
 			p->range.right->dtype = &inet_service_type;
 		} else {
