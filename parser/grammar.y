@@ -369,7 +369,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
 %token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
 %token <string> EXTHDR_NAME "extension header"
-%token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
+%token <string> FIB "fib" RT "rt" SOCKET "socket" OSF "osf" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
@@ -402,7 +402,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
-%type <expr> fib_expr rt_expr socket_expr numgen_expr hash_expr
+%type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
+%type <string> osf_key
 %type <num> fib_flags fib_flag
 %type <string> fib_result
 %type <val> numgen_offset
@@ -2314,6 +2315,7 @@ selector_expr		:	payload_expr
 			|	fib_expr
 			|	rt_expr
 			|	socket_expr
+			|	osf_expr
 			|	numgen_expr
 			|	hash_expr
 			|	exthdr_expr
@@ -2448,6 +2450,30 @@ socket_expr		:	SOCKET word
 				if (!$$)
 					YYERROR;
 			}
+			;
+
+/* "osf [ttl loose|skip] name|version": ttl and version are plain words */
+osf_expr		:	OSF osf_key
+			{
+				$$ = osf_expr_parse(&@$, NULL, NULL, NULL, NULL,
+						    $2, &@2, state->msgs);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	OSF STRING STRING osf_key
+			{
+				$$ = osf_expr_parse(&@$, $2, &@2, $3, &@3, $4, &@4,
+						    state->msgs);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+/* a word after "osf" starts "ttl loose" rather than ending the key */
+osf_key			:	NAME
+			|	STRING %prec HDR_SYM
 			;
 
 numgen_expr		:	NUMGEN STRING MOD NUMBER numgen_offset

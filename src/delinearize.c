@@ -221,6 +221,22 @@ static void delin_socket(struct delin_ctx *ctx, struct nftnl_expr *e)
 		socket_expr_alloc(&internal_location, key));
 }
 
+static void delin_osf(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t ttl = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_TTL) ?
+		       nftnl_expr_get_u8(e, NFTNL_EXPR_OSF_TTL) : 0;
+	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_FLAGS) ?
+			 nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_FLAGS) : 0;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_OSF_DREG) ||
+	    (ttl && !osf_ttl_name(ttl)) || (flags & ~NFT_OSF_F_VERSION)) {
+		unsupported(ctx, "osf");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_DREG),
+		osf_expr_alloc(&internal_location, ttl, flags));
+}
+
 static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
@@ -824,6 +840,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_fib(ctx, e);
 	else if (!strcmp(name, "socket"))
 		delin_socket(ctx, e);
+	else if (!strcmp(name, "osf"))
+		delin_osf(ctx, e);
 	else if (!strcmp(name, "numgen"))
 		delin_numgen(ctx, e);
 	else if (!strcmp(name, "hash"))

@@ -408,7 +408,12 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_SOCKET:
 		return wrap("socket", wrap("key",
 			json_string(socket_template(e->socket.key)->name)));
-	case EXPR_OSF:		return unsupported(jc, "osf");
+	case EXPR_OSF:
+		o = wrap("key", json_string(e->osf.flags & NFT_OSF_F_VERSION ?
+					    "version" : "name"));
+		if (osf_ttl_name(e->osf.ttl))
+			o = obj_set(o, "ttl", json_string(osf_ttl_name(e->osf.ttl)));
+		return wrap("osf", o);
 	default:		return unsupported(jc, "this expression");
 	}
 fail:

@@ -308,6 +308,15 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
+	case EXPR_OSF:
+		/* nft always sends the ttl, and the flags only when set */
+		x = add_expr(ctx, "osf");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_DREG, ctx->dreg);
+		nftnl_expr_set_u8(x, NFTNL_EXPR_OSF_TTL, e->osf.ttl);
+		if (e->osf.flags)
+			nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_FLAGS, e->osf.flags);
+		ld->len = div_round_up(e->len, 8);
+		return;
 	case EXPR_NUMGEN:
 		x = add_expr(ctx, "numgen");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);

@@ -501,6 +501,28 @@ static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
 	return rt_expr_parse(loc, family, &floc, key, &kloc, jp->msgs);
 }
 
+/* { "osf": { "key": "name" | "version", "ttl": "loose" | "skip" } } */
+static struct expr *osf_parse(struct jp *jp, json_t *o,
+			      const struct location *loc)
+{
+	static const char *const keys[] = { "key", "ttl", NULL };
+	const char *key, *ttl;
+	struct location kloc, tloc;
+
+	if (!json_is_object(o) || check_keys(jp, o, "osf", keys) < 0)
+		return jerr(jp, o, "osf: expected an object"), NULL;
+	key = get_str(jp, o, "key", true);
+	if (!key)
+		return NULL;
+	ttl = get_str(jp, o, "ttl", false);
+	if (!ttl && json_object_get(o, "ttl"))
+		return NULL;
+	kloc = loc_of(jp, json_object_get(o, "key"));
+	tloc = loc_of(jp, json_object_get(o, "ttl"));
+	return osf_expr_parse(loc, ttl ? "ttl" : NULL, &tloc, ttl, &tloc,
+			      key, &kloc, jp->msgs);
+}
+
 /*
  * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
  * without a field, a presence test
@@ -653,6 +675,8 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return fib_parse(jp, v, &loc);
 	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
 		return keyed_parse(jp, k, v, &loc);
+	if (!strcmp(k, "osf"))
+		return osf_parse(jp, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))

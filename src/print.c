@@ -234,6 +234,12 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_SOCKET:
 		fprintf(f, "socket %s", socket_template(e->socket.key)->name);
 		break;
+	case EXPR_OSF:
+		fputs("osf ", f);
+		if (osf_ttl_name(e->osf.ttl))
+			fprintf(f, "ttl %s ", osf_ttl_name(e->osf.ttl));
+		fputs(e->osf.flags & NFT_OSF_F_VERSION ? "version" : "name", f);
+		break;
 	case EXPR_NUMGEN:
 		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),
 			e->numgen.mod);
