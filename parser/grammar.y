@@ -116,6 +116,41 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/* "reset tcp option NAME|KIND": the option is overwritten with nops */
+static struct stmt *optstrip_grammar_stmt(struct parser_state *state,
+					  const struct location *loc,
+					  const char *proto,
+					  const struct location *ploc,
+					  const char *name,
+					  const struct location *nloc,
+					  uint64_t kind)
+{
+	const struct exthdr_desc *d;
+	struct stmt *s;
+
+	if (strcmp(proto, "tcp")) {
+		error_queue(state->msgs, ploc, "only tcp options can be reset, not %s",
+			    proto);
+		return NULL;
+	}
+	if (name) {
+		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
+		if (!d) {
+			error_queue(state->msgs, nloc, "unknown tcp option \"%s\"",
+				    name);
+			return NULL;
+		}
+		kind = d->type;
+	} else if (kind > UINT8_MAX) {
+		error_queue(state->msgs, nloc, "tcp option kind %llu is out of range: 255 at most",
+			    (unsigned long long)kind);
+		return NULL;
+	}
+	s = stmt_alloc(loc, STMT_OPTSTRIP);
+	s->optstrip.type = kind;
+	return s;
+}
+
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
 					const struct location *loc,
@@ -385,7 +420,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
 %type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
@@ -1618,6 +1653,7 @@ stmt			:	match_stmt
 			|	meta_stmt
 			|	payload_stmt
 			|	exthdr_stmt
+			|	optstrip_stmt
 			|	ct_stmt
 			|	fwd_stmt
 			|	dup_stmt
@@ -2020,6 +2056,24 @@ payload_stmt		:	payload_expr SET stmt_value
 				$$->payload.expr = $1;
 				$$->payload.val = $3;
 				free($2);
+			}
+			;
+
+optstrip_stmt		:	RESET HDR OPTION STRING
+			{
+				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
+							   $4, &@4, 0);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	RESET HDR OPTION NUMBER
+			{
+				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
+							   NULL, &@4, $4);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
 			}
 			;
 

@@ -1875,6 +1875,7 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
 	case STMT_CONNLIMIT:
+	case STMT_OPTSTRIP:
 		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");

@@ -615,6 +615,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_NOTRACK:
 		fprintf(f, "notrack");
 		break;
+	case STMT_OPTSTRIP: {
+		const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
+							     s->optstrip.type);
+
+		if (d)
+			fprintf(f, "reset tcp option %s", d->name);
+		else
+			fprintf(f, "reset tcp option %u", s->optstrip.type);
+		break;
+	}
 	case STMT_META:
 		fprintf(f, meta_bare(s->meta.key) ? "%s set " : "meta %s set ",
 			meta_template(s->meta.key)->name);
