@@ -34,7 +34,7 @@ struct parser_state {
 	 */
 	bool			refused_obj;
 	/*
-	 * the scanner skipped a refused construct (synproxy, secmark, osf):
+	 * the scanner skipped a refused construct (synproxy, secmark):
 	 * the syntax errors of what is left of its statement are not reported
 	 */
 	bool			refused_skip;

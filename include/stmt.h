@@ -25,6 +25,7 @@ enum stmt_kind {
 	STMT_SET,		/* add|update|delete @set { key ... } */
 	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
 	STMT_CONNLIMIT,		/* ct count [over] N */
+	STMT_OPTSTRIP,		/* reset tcp option NAME */
 };
 
 enum nat_type {
@@ -115,6 +116,9 @@ struct stmt {
 			uint32_t	type;	/* NFT_OBJECT_* */
 			struct expr	*expr;	/* a name, or a map to names */
 		} objref;
+		struct {
+			uint32_t	type;	/* the tcp option kind */
+		} optstrip;
 		struct {
 			uint32_t	count;
 			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */

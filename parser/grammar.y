@@ -116,6 +116,41 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/* "reset tcp option NAME|KIND": the option is overwritten with nops */
+static struct stmt *optstrip_grammar_stmt(struct parser_state *state,
+					  const struct location *loc,
+					  const char *proto,
+					  const struct location *ploc,
+					  const char *name,
+					  const struct location *nloc,
+					  uint64_t kind)
+{
+	const struct exthdr_desc *d;
+	struct stmt *s;
+
+	if (strcmp(proto, "tcp")) {
+		error_queue(state->msgs, ploc, "only tcp options can be reset, not %s",
+			    proto);
+		return NULL;
+	}
+	if (name) {
+		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
+		if (!d) {
+			error_queue(state->msgs, nloc, "unknown tcp option \"%s\"",
+				    name);
+			return NULL;
+		}
+		kind = d->type;
+	} else if (kind > UINT8_MAX) {
+		error_queue(state->msgs, nloc, "tcp option kind %llu is out of range: 255 at most",
+			    (unsigned long long)kind);
+		return NULL;
+	}
+	s = stmt_alloc(loc, STMT_OPTSTRIP);
+	s->optstrip.type = kind;
+	return s;
+}
+
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
 					const struct location *loc,
@@ -369,7 +404,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
 %token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
 %token <string> EXTHDR_NAME "extension header"
-%token <string> FIB "fib" RT "rt" SOCKET "socket" NUMGEN "numgen"
+%token <string> FIB "fib" RT "rt" SOCKET "socket" OSF "osf" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
@@ -385,7 +420,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt
+%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
 %type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
@@ -402,7 +437,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
-%type <expr> fib_expr rt_expr socket_expr numgen_expr hash_expr
+%type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
+%type <string> osf_key
 %type <num> fib_flags fib_flag
 %type <string> fib_result
 %type <val> numgen_offset
@@ -1617,6 +1653,7 @@ stmt			:	match_stmt
 			|	meta_stmt
 			|	payload_stmt
 			|	exthdr_stmt
+			|	optstrip_stmt
 			|	ct_stmt
 			|	fwd_stmt
 			|	dup_stmt
@@ -2022,6 +2059,24 @@ payload_stmt		:	payload_expr SET stmt_value
 			}
 			;
 
+optstrip_stmt		:	RESET HDR OPTION STRING
+			{
+				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
+							   $4, &@4, 0);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	RESET HDR OPTION NUMBER
+			{
+				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
+							   NULL, &@4, $4);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
 exthdr_stmt		:	exthdr_expr SET stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_EXTHDR);
@@ -2314,6 +2369,7 @@ selector_expr		:	payload_expr
 			|	fib_expr
 			|	rt_expr
 			|	socket_expr
+			|	osf_expr
 			|	numgen_expr
 			|	hash_expr
 			|	exthdr_expr
@@ -2448,6 +2504,30 @@ socket_expr		:	SOCKET word
 				if (!$$)
 					YYERROR;
 			}
+			;
+
+/* "osf [ttl loose|skip] name|version": ttl and version are plain words */
+osf_expr		:	OSF osf_key
+			{
+				$$ = osf_expr_parse(&@$, NULL, NULL, NULL, NULL,
+						    $2, &@2, state->msgs);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	OSF STRING STRING osf_key
+			{
+				$$ = osf_expr_parse(&@$, $2, &@2, $3, &@3, $4, &@4,
+						    state->msgs);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+/* a word after "osf" starts "ttl loose" rather than ending the key */
+osf_key			:	NAME
+			|	STRING %prec HDR_SYM
 			;
 
 numgen_expr		:	NUMGEN STRING MOD NUMBER numgen_offset

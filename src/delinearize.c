@@ -221,6 +221,22 @@ static void delin_socket(struct delin_ctx *ctx, struct nftnl_expr *e)
 		socket_expr_alloc(&internal_location, key));
 }
 
+static void delin_osf(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t ttl = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_TTL) ?
+		       nftnl_expr_get_u8(e, NFTNL_EXPR_OSF_TTL) : 0;
+	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_FLAGS) ?
+			 nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_FLAGS) : 0;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_OSF_DREG) ||
+	    (ttl && !osf_ttl_name(ttl)) || (flags & ~NFT_OSF_F_VERSION)) {
+		unsupported(ctx, "osf");
+		return;
+	}
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_DREG),
+		osf_expr_alloc(&internal_location, ttl, flags));
+}
+
 static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
@@ -725,6 +741,22 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
+/* neither register: "reset tcp option", the only such exthdr */
+static void delin_optstrip(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	struct stmt *s;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_TYPE) ||
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_OP) ||
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_TCPOPT) {
+		unsupported(ctx, "exthdr");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_OPTSTRIP);
+	s->optstrip.type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
+	add_stmt(ctx, s);
+}
+
 /* a load stays raw until postprocess names it; a write is named here */
 static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
@@ -737,6 +769,11 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 	const struct proto_field *f;
 	struct stmt *s;
 
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		delin_optstrip(ctx, e);
+		return;
+	}
 	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
 	    !exthdr_by_type(op, type)) {
 		unsupported(ctx, "exthdr");
@@ -824,6 +861,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_fib(ctx, e);
 	else if (!strcmp(name, "socket"))
 		delin_socket(ctx, e);
+	else if (!strcmp(name, "osf"))
+		delin_osf(ctx, e);
 	else if (!strcmp(name, "numgen"))
 		delin_numgen(ctx, e);
 	else if (!strcmp(name, "hash"))

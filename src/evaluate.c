@@ -434,6 +434,15 @@ static int socket_eval(struct eval_ctx *ctx, struct expr *s)
 	return 0;
 }
 
+/* the kernel's osf expression validates in these families only */
+static int osf_eval(struct eval_ctx *ctx, struct expr *o)
+{
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    ctx->family != NFPROTO_INET)
+		return err(ctx, &o->loc, "osf is only available in the ip, ip6 and inet families");
+	return 0;
+}
+
 /* the key is loaded from the second register on */
 static int hash_eval(struct eval_ctx *ctx, struct expr *h)
 {
@@ -1469,6 +1478,8 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return rt_eval(ctx, x);
 	case EXPR_SOCKET:
 		return socket_eval(ctx, x);
+	case EXPR_OSF:
+		return osf_eval(ctx, x);
 	case EXPR_HASH:
 		return hash_eval(ctx, x);
 	case EXPR_NUMGEN:
@@ -1864,6 +1875,7 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
 	case STMT_CONNLIMIT:
+	case STMT_OPTSTRIP:
 		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");

@@ -408,7 +408,12 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_SOCKET:
 		return wrap("socket", wrap("key",
 			json_string(socket_template(e->socket.key)->name)));
-	case EXPR_OSF:		return unsupported(jc, "osf");
+	case EXPR_OSF:
+		o = wrap("key", json_string(e->osf.flags & NFT_OSF_F_VERSION ?
+					    "version" : "name"));
+		if (osf_ttl_name(e->osf.ttl))
+			o = obj_set(o, "ttl", json_string(osf_ttl_name(e->osf.ttl)));
+		return wrap("osf", o);
 	default:		return unsupported(jc, "this expression");
 	}
 fail:
@@ -560,6 +565,20 @@ static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
 		return wrap("log", json_null());
 	}
 	return wrap("log", o);
+}
+
+/* an unnamed option is written as nft writes a raw one */
+static json_t *optstrip_json(const struct stmt *s)
+{
+	const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
+						     s->optstrip.type);
+	json_t *o;
+
+	if (d)
+		return wrap("name", json_string(d->name));
+	o = wrap("base", json_integer(s->optstrip.type));
+	o = obj_set(o, "offset", json_integer(0));
+	return obj_set(o, "len", json_integer(0));
 }
 
 static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
@@ -789,6 +808,8 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return reject_json(s, jc);
 	case STMT_NOTRACK:
 		return wrap("notrack", json_null());
+	case STMT_OPTSTRIP:
+		return wrap("reset", wrap("tcp option", optstrip_json(s)));
 	case STMT_META:
 		mt = meta_template(s->meta.key);
 		key = wrap("meta", wrap("key", json_string(mt->name)));

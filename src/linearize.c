@@ -308,6 +308,15 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
+	case EXPR_OSF:
+		/* nft always sends the ttl, and the flags only when set */
+		x = add_expr(ctx, "osf");
+		nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_DREG, ctx->dreg);
+		nftnl_expr_set_u8(x, NFTNL_EXPR_OSF_TTL, e->osf.ttl);
+		if (e->osf.flags)
+			nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_FLAGS, e->osf.flags);
+		ld->len = div_round_up(e->len, 8);
+		return;
 	case EXPR_NUMGEN:
 		x = add_expr(ctx, "numgen");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);
@@ -1146,6 +1155,14 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_NOTRACK:
 		add_expr(ctx, "notrack");
 		return 0;
+	case STMT_OPTSTRIP: {
+		/* no register: the kernel's exthdr then strips the option */
+		struct nftnl_expr *x = add_expr(ctx, "exthdr");
+
+		nftnl_expr_set_u8(x, NFTNL_EXPR_EXTHDR_TYPE, s->optstrip.type);
+		nftnl_expr_set_u32(x, NFTNL_EXPR_EXTHDR_OP, NFT_EXTHDR_OP_TCPOPT);
+		return 0;
+	}
 	case STMT_META: {
 		const struct meta_template *t = meta_template(s->meta.key);
 

@@ -501,6 +501,28 @@ static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
 	return rt_expr_parse(loc, family, &floc, key, &kloc, jp->msgs);
 }
 
+/* { "osf": { "key": "name" | "version", "ttl": "loose" | "skip" } } */
+static struct expr *osf_parse(struct jp *jp, json_t *o,
+			      const struct location *loc)
+{
+	static const char *const keys[] = { "key", "ttl", NULL };
+	const char *key, *ttl;
+	struct location kloc, tloc;
+
+	if (!json_is_object(o) || check_keys(jp, o, "osf", keys) < 0)
+		return jerr(jp, o, "osf: expected an object"), NULL;
+	key = get_str(jp, o, "key", true);
+	if (!key)
+		return NULL;
+	ttl = get_str(jp, o, "ttl", false);
+	if (!ttl && json_object_get(o, "ttl"))
+		return NULL;
+	kloc = loc_of(jp, json_object_get(o, "key"));
+	tloc = loc_of(jp, json_object_get(o, "ttl"));
+	return osf_expr_parse(loc, ttl ? "ttl" : NULL, &tloc, ttl, &tloc,
+			      key, &kloc, jp->msgs);
+}
+
 /*
  * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
  * without a field, a presence test
@@ -653,6 +675,8 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return fib_parse(jp, v, &loc);
 	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
 		return keyed_parse(jp, k, v, &loc);
+	if (!strcmp(k, "osf"))
+		return osf_parse(jp, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))
@@ -1382,6 +1406,43 @@ static struct stmt *connlimit_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
+/*
+ * { "reset": { "tcp option": { "name": N } } }, or an unnamed kind as
+ * { "base": KIND, "offset": 0, "len": 0 }
+ */
+static struct stmt *optstrip_parse(struct jp *jp, json_t *o,
+				   const struct location *loc)
+{
+	static const char *const keys[] = { "name", "base", "offset", "len", NULL };
+	const struct exthdr_desc *d;
+	uint64_t kind, off, len;
+	struct stmt *s;
+	const char *name;
+	json_t *t = json_is_object(o) ? json_object_get(o, "tcp option") : NULL;
+
+	if (!json_is_object(t) || json_object_size(o) != 1)
+		return jerr(jp, o, "reset: expected { \"tcp option\": ... }"), NULL;
+	if (check_keys(jp, t, "tcp option", keys) < 0)
+		return NULL;
+	if (json_object_get(t, "name")) {
+		name = get_str(jp, t, "name", true);
+		if (!name)
+			return NULL;
+		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
+		if (!d)
+			return jerr(jp, json_object_get(t, "name"),
+				    "unknown tcp option \"%s\"", name), NULL;
+		kind = d->type;
+	} else if (get_u64(jp, t, "base", &kind) != 1 || kind > UINT8_MAX ||
+		   get_u64(jp, t, "offset", &off) != 1 || off ||
+		   get_u64(jp, t, "len", &len) != 1 || len) {
+		return jerr(jp, t, "tcp option: expected a name, or a base of 0 to 255 with offset and len 0"), NULL;
+	}
+	s = stmt_alloc(loc, STMT_OPTSTRIP);
+	s->optstrip.type = kind;
+	return s;
+}
+
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
 	struct location loc = loc_of(jp, o);
@@ -1425,6 +1486,8 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
+	if (!strcmp(k, "reset"))
+		return optstrip_parse(jp, v, &loc);
 	if (!strcmp(k, "notrack")) {
 		if (!json_is_null(v))
 			return jerr(jp, v, "notrack takes null"), NULL;

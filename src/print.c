@@ -234,6 +234,12 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_SOCKET:
 		fprintf(f, "socket %s", socket_template(e->socket.key)->name);
 		break;
+	case EXPR_OSF:
+		fputs("osf ", f);
+		if (osf_ttl_name(e->osf.ttl))
+			fprintf(f, "ttl %s ", osf_ttl_name(e->osf.ttl));
+		fputs(e->osf.flags & NFT_OSF_F_VERSION ? "version" : "name", f);
+		break;
 	case EXPR_NUMGEN:
 		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),
 			e->numgen.mod);
@@ -609,6 +615,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_NOTRACK:
 		fprintf(f, "notrack");
 		break;
+	case STMT_OPTSTRIP: {
+		const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
+							     s->optstrip.type);
+
+		if (d)
+			fprintf(f, "reset tcp option %s", d->name);
+		else
+			fprintf(f, "reset tcp option %u", s->optstrip.type);
+		break;
+	}
 	case STMT_META:
 		fprintf(f, meta_bare(s->meta.key) ? "%s set " : "meta %s set ",
 			meta_template(s->meta.key)->name);
