@@ -21,6 +21,11 @@ void describe_print(const struct expr *e, FILE *f);
 /* one match as a rule shows it; "==" before an exact bitmask value */
 void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f);
 void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
+struct nftnl_obj;
+/* a listed ct timeout: its l3proto (the table's if it gave none), and the
+ * timeout of its state @i in @v if that is not the default */
+uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
+bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
 
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);

@@ -111,6 +111,13 @@ struct ct_template {
 const struct ct_template *ct_template(unsigned int key);
 void ct_expr_family(struct expr *e, unsigned int family);
 int ct_key_lookup(const char *name);
+
+/* ct timeout objects: the states of layer 4 protocol @l4proto (tcp, udp) */
+#define CT_TIMEOUT_STATES_MAX	11
+unsigned int ct_timeout_nstates(uint8_t l4proto);
+const char *ct_timeout_state_name(uint8_t l4proto, unsigned int i);
+int ct_timeout_state_lookup(uint8_t l4proto, const char *name);
+uint32_t ct_timeout_default(uint8_t l4proto, unsigned int i);
 unsigned int ct_key_max(void);
 
 /* grammar helpers: build a selector from its words, or queue an error */

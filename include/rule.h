@@ -149,7 +149,9 @@ struct set {
  * struct obj - a named stateful object
  * @type:	NFT_OBJECT_*
  * @stmt:	counter, quota and limit: their values, as a statement has them
- * @helper:	ct helper: the kernel helper's name and its protocols
+ * @helper:	ct helper: the kernel helper's name and its protocols; ct
+ *		timeout: its protocols (@l3proto, @l4proto) too
+ * @timeout:	ct timeout: the states given in "policy = { ... }", in order
  */
 struct obj {
 	struct list_head	list;
@@ -165,6 +167,15 @@ struct obj {
 		struct location	name_loc;
 		struct location	l4_loc;
 	} helper;
+	struct {
+		bool		l4_given;	/* "protocol P" on its own */
+		unsigned int	n;
+		struct obj_policy {
+			char		*state;
+			uint64_t	value;
+			struct location	loc;
+		} *policy;
+	} timeout;
 };
 
 enum cmd_ops {

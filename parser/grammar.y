@@ -271,23 +271,38 @@ static void quiet_end(struct parser_state *state)
 }
 
 /*
- * "ct helper NAME {...}": the only ct object nfh has; 0 for the ones it
+ * "ct helper NAME {...}" and "ct timeout NAME {...}"; 0 for the ones nfh
  * knows but refuses (the error is queued, and their block read quietly),
- * -1 for others
+ * -1 for others.  Like nft, only helpers are listed by the plural.
  */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
 {
 	if (!strcmp(name, plural ? "helpers" : "helper"))
 		return NFT_OBJECT_CT_HELPER;
-	if (!strcmp(name, plural ? "timeouts" : "timeout") ||
-	    !strcmp(name, plural ? "expectations" : "expectation")) {
+	if (!plural && !strcmp(name, "timeout"))
+		return NFT_OBJECT_CT_TIMEOUT;
+	if (!plural && !strcmp(name, "expectation")) {
 		error_queue(state->msgs, loc, "ct %s objects are not supported yet", name);
 		state->nerrs++;
 		state->refused_obj = true;
 		return 0;
 	}
 	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+}
+
+/* "policy = { state: seconds, ... }" of a ct timeout: one more state */
+static void policy_add(struct obj *o, char *name, const struct location *loc,
+		       uint64_t value)
+{
+	struct obj_policy *p;
+
+	o->timeout.policy = xrealloc(o->timeout.policy,
+				     (o->timeout.n + 1) * sizeof(*p));
+	p = &o->timeout.policy[o->timeout.n++];
+	p->state = name;
+	p->loc = *loc;
+	p->value = value;
 }
 
 /* the layer 4 protocols a ct helper can be for; 0 if not one */
@@ -425,6 +440,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
+%type <num> ct_l3_word
 %type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw
 %type <num> nat_type
 %type <set> set_block set_block_alloc
@@ -745,7 +761,28 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 						    "unknown layer 4 protocol \"%s\"", $5);
 				free($2); free($4); free($5);
 			}
-			|	ct_helper_block STRING family
+			|	ct_helper_block STRING HDR
+			{
+				/* "l3proto ip" or a ct timeout's "protocol tcp" */
+				$$ = $1;
+				if (!strcmp($2, "protocol")) {
+					$1->timeout.l4_given = true;
+					$1->helper.l4proto = l4_number($3);
+					$1->helper.l4_loc = @3;
+					if (!$1->helper.l4proto)
+						error_queue(state->msgs, &@3,
+							    "unknown layer 4 protocol \"%s\"", $3);
+				} else if (!strcmp($2, "l3proto")) {
+					int f = family_of(state, $3, &@3);
+
+					$1->helper.l3proto = f < 0 ? 0 : f;
+				} else {
+					error_queue(state->msgs, &@2,
+						    "unexpected \"%s\", expected \"l3proto\"", $2);
+				}
+				free($2); free($3);
+			}
+			|	ct_helper_block STRING ct_l3_word
 			{
 				$$ = $1;
 				if (strcmp($2, "l3proto"))
@@ -754,12 +791,32 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 				$1->helper.l3proto = $3;
 				free($2);
 			}
+			|	ct_helper_block POLICY '=' '{' ct_policy_list '}'
+			{
+				$$ = $1;
+				free($2);
+			}
 			|	ct_helper_block COMMENT string
 			{
 				$$ = $1;
 				free($1->comment);
 				$1->comment = $3;
 				free($2);
+			}
+			;
+
+ct_l3_word		:	INET	{ $$ = NFPROTO_INET; free($1); }
+			|	BRIDGE	{ $$ = NFPROTO_BRIDGE; free($1); }
+			|	NETDEV	{ $$ = NFPROTO_NETDEV; free($1); }
+			;
+
+ct_policy_list		:	ct_policy_item
+			|	ct_policy_list COMMA ct_policy_item
+			;
+
+ct_policy_item		:	STRING COLON NUMBER
+			{
+				policy_add(state->cur_obj, $1, &@1, $3);
 			}
 			;
 
@@ -1679,7 +1736,12 @@ connlimit_stmt		:	CT COUNT NUMBER
 			}
 			;
 
-objref_stmt		:	COUNTER NAME stmt_value
+objref_stmt		:	CT TIMEOUT SET stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_CT_TIMEOUT, $4);
+				free($1); free($2); free($3);
+			}
+			|	COUNTER NAME stmt_value
 			{
 				$$ = objref_stmt(&@$, NFT_OBJECT_COUNTER, $3);
 				free($1); free($2);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
+#include <netinet/in.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -106,4 +107,57 @@ struct expr *ct_expr_parse(const struct location *loc, const char *key,
 		}
 	}
 	return ct_expr_alloc(loc, k, d);
+}
+
+/*
+ * ct timeout objects: the states of each layer 4 protocol, in the order of
+ * the kernel's NFTA_CT_TIMEOUT_DATA attributes (one more than the index),
+ * and the kernel's default timeouts in seconds.  A ct timeout sends every
+ * state, the defaults for those its policy does not name; the listing
+ * shows the states whose timeout differs from the default.
+ */
+static const struct ct_timeout_states {
+	uint8_t		l4proto;
+	unsigned int	n;
+	const char	*name[CT_TIMEOUT_STATES_MAX];
+	uint32_t	dflt[CT_TIMEOUT_STATES_MAX];
+} ct_timeout_states[] = {
+	{ IPPROTO_TCP, 11,
+	  { "syn_sent", "syn_recv", "established", "fin_wait", "close_wait",
+	    "last_ack", "time_wait", "close", "syn_sent2", "retrans", "unack" },
+	  { 120, 60, 432000, 120, 60, 30, 120, 10, 120, 300, 300 } },
+	{ IPPROTO_UDP, 2, { "unreplied", "replied" }, { 30, 120 } },
+};
+
+static const struct ct_timeout_states *timeout_states(uint8_t l4proto)
+{
+	for (unsigned int i = 0; i < array_size(ct_timeout_states); i++)
+		if (ct_timeout_states[i].l4proto == l4proto)
+			return &ct_timeout_states[i];
+	return NULL;
+}
+
+unsigned int ct_timeout_nstates(uint8_t l4proto)
+{
+	const struct ct_timeout_states *t = timeout_states(l4proto);
+
+	return t ? t->n : 0;
+}
+
+const char *ct_timeout_state_name(uint8_t l4proto, unsigned int i)
+{
+	return i < ct_timeout_nstates(l4proto) ? timeout_states(l4proto)->name[i] : NULL;
+}
+
+int ct_timeout_state_lookup(uint8_t l4proto, const char *name)
+{
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4proto); i++)
+		if (!strcmp(timeout_states(l4proto)->name[i], name))
+			return i;
+	return -1;
+}
+
+uint32_t ct_timeout_default(uint8_t l4proto, unsigned int i)
+{
+	return i < ct_timeout_nstates(l4proto) ? timeout_states(l4proto)->dflt[i] : 0;
 }

@@ -2172,6 +2172,29 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
+/* the states of the policy: known to the protocol, and seconds in 32 bits */
+static int ct_timeout_eval(struct eval_ctx *ctx, struct obj *o)
+{
+	uint8_t l4 = o->helper.l4proto;
+
+	if (o->helper.name)
+		return err(ctx, &o->helper.name_loc,
+			   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
+			   o->h.obj);
+	if (l4 && !ct_timeout_nstates(l4))
+		return err(ctx, &o->helper.l4_loc,
+			   "ct timeout protocol must be tcp or udp");
+	for (unsigned int i = 0; i < o->timeout.n; i++) {
+		const struct obj_policy *p = &o->timeout.policy[i];
+
+		if (ct_timeout_state_lookup(l4, p->state) < 0)
+			return err(ctx, &p->loc, "invalid state for this protocol");
+		if (p->value > UINT32_MAX)
+			return err(ctx, &p->loc, "timeout of \"%s\" is too large", p->state);
+	}
+	return 0;
+}
+
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
 	if (o->comment && strlen(o->comment) > 128)
@@ -2182,8 +2205,14 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 	if (o->type == NFT_OBJECT_LIMIT && !o->stmt)
 		return err(ctx, &o->loc, "limit %s needs a rate: limit %s { rate N/second }",
 			   o->h.obj, o->h.obj);
+	if (o->type == NFT_OBJECT_CT_TIMEOUT)
+		return ct_timeout_eval(ctx, o);
 	if (o->type != NFT_OBJECT_CT_HELPER)
 		return 0;
+	if (o->timeout.l4_given || o->timeout.n)
+		return err(ctx, &o->loc,
+			   "ct helper %s takes \"type NAME protocol P\" and \"l3proto F\" only",
+			   o->h.obj);
 	if (!o->helper.name)
 		return err(ctx, &o->loc,
 			   "ct helper %s needs a type: type \"ftp\" protocol tcp",

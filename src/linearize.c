@@ -1375,6 +1375,26 @@ static struct nftnl_obj *obj_ident(struct cmd *cmd)
 	return o;
 }
 
+/*
+ * every state of the protocol goes to the kernel, the default where the
+ * policy names none; l3proto only when given (the kernel takes the table's)
+ */
+static void lin_ct_timeout(struct nftnl_obj *o, const struct obj *ob)
+{
+	uint32_t tmo[NFTNL_CTTIMEOUT_ARRAY_MAX] = { 0 };
+	uint8_t l4 = ob->helper.l4proto;
+
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
+		tmo[i] = ct_timeout_default(l4, i);
+	for (unsigned int i = 0; i < ob->timeout.n; i++)
+		tmo[ct_timeout_state_lookup(l4, ob->timeout.policy[i].state)] =
+			ob->timeout.policy[i].value;
+	if (ob->helper.l3proto)
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_TIMEOUT_L3PROTO, ob->helper.l3proto);
+	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_TIMEOUT_L4PROTO, l4);
+	nftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
+}
+
 static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_obj *o = obj_ident(cmd);
@@ -1404,6 +1424,9 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 				  ob->helper.l3proto ? ob->helper.l3proto :
 				  cmd->h.family);
 		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_HELPER_L4PROTO, ob->helper.l4proto);
+		break;
+	case NFT_OBJECT_CT_TIMEOUT:
+		lin_ct_timeout(o, ob);
 		break;
 	}
 	if (ob->comment) {

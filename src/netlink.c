@@ -1057,6 +1057,51 @@ drop:
 }
 
 /*
+ * A ct timeout's data as libnftnl's parser needs it: it sizes its table of
+ * states by the layer 4 protocol and aborts on a state that is not 32 bits.
+ * nfh lists the ones of tcp and udp, the protocols nft can declare.
+ */
+static bool ct_timeout_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *data = NULL, *states = NULL;
+	unsigned int max;
+	int l4 = -1;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
+			data = a;
+	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+		return false;
+	mnl_attr_for_each_nested(a, data) {
+		switch (mnl_attr_get_type(a)) {
+		case NFTA_CT_TIMEOUT_L3PROTO:
+			if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+				return false;
+			break;
+		case NFTA_CT_TIMEOUT_L4PROTO:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+				return false;
+			l4 = mnl_attr_get_u8(a);
+			break;
+		case NFTA_CT_TIMEOUT_DATA:
+			if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+				return false;
+			states = a;
+			break;
+		}
+	}
+	if (l4 != IPPROTO_TCP && l4 != IPPROTO_UDP)
+		return false;
+	max = l4 == IPPROTO_TCP ? NFTNL_CTTIMEOUT_TCP_MAX : NFTNL_CTTIMEOUT_UDP_MAX;
+	if (states)
+		mnl_attr_for_each_nested(a, states)
+			if (mnl_attr_get_type(a) >= 1 && mnl_attr_get_type(a) <= max &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+				return false;
+	return true;
+}
+
+/*
  * Only the object types nfh lists go to libnftnl's parser: its parsers of
  * the others (ct timeout, tunnel, ...) are not needed and trust more.
  */
@@ -1074,6 +1119,8 @@ static bool obj_type_ours(const struct nlmsghdr *nlh)
 		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
 			return false;
 		type = ntohl(mnl_attr_get_u32(a));
+		if (type == NFT_OBJECT_CT_TIMEOUT)
+			return ct_timeout_sane(nlh);
 		return type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA ||
 		       type == NFT_OBJECT_LIMIT || type == NFT_OBJECT_CT_HELPER;
 	}

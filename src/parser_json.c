@@ -1482,6 +1482,11 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return jerr(jp, v, "ct helper: expected a name or { \"map\": ... }"), NULL;
 		return objref_parse(jp, NFT_OBJECT_CT_HELPER, v, &loc);
 	}
+	if (!strcmp(k, "ct timeout")) {
+		if (!json_is_string(v))
+			return jerr(jp, v, "ct timeout: expected a name"), NULL;
+		return objref_parse(jp, NFT_OBJECT_CT_TIMEOUT, v, &loc);
+	}
 	if (!strcmp(k, "ct count"))
 		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
@@ -1911,6 +1916,7 @@ static const struct {
 	{ "limit", "limits", NFT_OBJECT_LIMIT,
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
 	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
+	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
 };
 
 static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
@@ -1953,6 +1959,51 @@ static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
 		return jerr(jp, json_object_get(o, "l3proto"),
 			    "unknown address family \"%s\"", l3);
 	ob->helper.l3proto = f;
+	return 0;
+}
+
+/* "policy": null or { "state": seconds, ... }; eval checks the states */
+static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	const char *proto = get_str(jp, o, "protocol", true);
+	const char *l3 = get_str(jp, o, "l3proto", false);
+	json_t *pol = json_object_get(o, "policy"), *v;
+	const char *state;
+
+	if (!proto)
+		return -1;
+	ob->timeout.l4_given = true;
+	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
+	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
+			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
+	if (!ob->helper.l4proto)
+		return jerr(jp, json_object_get(o, "protocol"),
+			    "unknown layer 4 protocol \"%s\"", proto);
+	if (l3) {
+		int f = family_lookup(l3);
+
+		if (f < 0)
+			return jerr(jp, json_object_get(o, "l3proto"),
+				    "unknown address family \"%s\"", l3);
+		ob->helper.l3proto = f;
+	}
+	if (!pol || json_is_null(pol))
+		return 0;
+	if (!json_is_object(pol))
+		return jerr(jp, pol, "ct timeout: \"policy\" must be an object");
+	json_object_foreach(pol, state, v) {
+		struct obj_policy *p;
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return jerr(jp, v, "ct timeout: the timeout of \"%s\" must be a number",
+				    state);
+		ob->timeout.policy = xrealloc(ob->timeout.policy,
+					      (ob->timeout.n + 1) * sizeof(*p));
+		p = &ob->timeout.policy[ob->timeout.n++];
+		p->state = xstrdup(state);
+		p->value = json_integer_value(v);
+		p->loc = loc_of(jp, v);
+	}
 	return 0;
 }
 
@@ -1999,6 +2050,10 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		break;
 	case NFT_OBJECT_CT_HELPER:
 		if (obj_helper_parse(jp, o, ob) < 0)
+			goto fail;
+		break;
+	case NFT_OBJECT_CT_TIMEOUT:
+		if (obj_timeout_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	}

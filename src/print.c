@@ -580,8 +580,9 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		quota_args_print(s, o, f);
 		break;
 	case STMT_OBJREF:
-		if (s->objref.type == NFT_OBJECT_CT_HELPER)
-			fprintf(f, "ct helper set ");
+		if (s->objref.type == NFT_OBJECT_CT_HELPER ||
+		    s->objref.type == NFT_OBJECT_CT_TIMEOUT)
+			fprintf(f, "%s set ", obj_type_name(s->objref.type));
 		else
 			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
 				obj_type_name(s->objref.type) : "unknown");
@@ -991,6 +992,52 @@ static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
 	return s;
 }
 
+/*
+ * The kernel keeps the l3proto of a ct timeout that gave none as the
+ * table's family; the offline model leaves it unset.
+ */
+uint16_t ct_timeout_l3proto(struct nftnl_obj *n)
+{
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO))
+		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO);
+	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
+}
+
+/* the timeout of state @i, if it is not the default */
+bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
+	const uint32_t *tmo;
+	uint32_t len = 0;
+
+	if (!nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY))
+		return false;
+	tmo = nftnl_obj_get_data(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY, &len);
+	if (!tmo || i >= ct_timeout_nstates(l4) || (i + 1) * sizeof(*tmo) > len ||
+	    tmo[i] == ct_timeout_default(l4, i))
+		return false;
+	*v = tmo[i];
+	return true;
+}
+
+static void ct_timeout_print(struct nftnl_obj *n, FILE *f)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
+	const char *sep = "";
+	uint32_t v;
+
+	fprintf(f, "\t\tprotocol %s\n", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	fprintf(f, "\t\tl3proto %s\n", family_name(ct_timeout_l3proto(n)));
+	fprintf(f, "\t\tpolicy = { ");
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++) {
+		if (!ct_timeout_state(n, i, &v))
+			continue;
+		fprintf(f, "%s%s : %u", sep, ct_timeout_state_name(l4, i), v);
+		sep = ", ";
+	}
+	fprintf(f, " }\n");
+}
+
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		      FILE *f)
 {
@@ -1044,6 +1091,9 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 			family_name(nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO)));
 		break;
 	}
+	case NFT_OBJECT_CT_TIMEOUT:
+		ct_timeout_print(n, f);
+		break;
 	}
 	fprintf(f, "\t}\n");
 	stmt_free(s);

@@ -198,6 +198,9 @@ void obj_free(struct obj *o)
 	free(o->comment);
 	stmt_free(o->stmt);
 	free(o->helper.name);
+	for (unsigned int i = 0; i < o->timeout.n; i++)
+		free(o->timeout.policy[i].state);
+	free(o->timeout.policy);
 	free(o);
 }
 
@@ -208,6 +211,7 @@ const char *obj_type_name(uint32_t type)
 	case NFT_OBJECT_QUOTA:		return "quota";
 	case NFT_OBJECT_LIMIT:		return "limit";
 	case NFT_OBJECT_CT_HELPER:	return "ct helper";
+	case NFT_OBJECT_CT_TIMEOUT:	return "ct timeout";
 	}
 	return NULL;
 }
