@@ -14,6 +14,8 @@ struct output_ctx {
 	FILE		*err;
 };
 
+struct monitor;
+
 struct nfh_ctx {
 	struct output_ctx	octx;
 	unsigned int		debug;
@@ -31,6 +33,7 @@ struct nfh_ctx {
 	struct cache		*offline_cache;	/* offline ruleset */
 	struct cache		*set_cache;	/* kernel sets, read for a run */
 	struct list_head	ext_sets;	/* struct set made from them */
+	struct monitor		*echo;		/* -e: prints what a batch made */
 };
 
 #endif

@@ -14,4 +14,14 @@ struct nfh_ctx;
 int monitor_run(struct nfh_ctx *ctx, const char *args,
 		const struct location *loc, struct list_head *msgs);
 
+/*
+ * -e: the kernel echoes what a batch adds (NLM_F_ECHO), printed as the
+ * monitor prints events.  monitor_echo_new() reads the ruleset first, so
+ * that rules can be printed; NULL with an error queued if it cannot.
+ */
+struct nlmsghdr;
+struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs);
+void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh);
+void monitor_echo_free(struct monitor *m);
+
 #endif

@@ -489,6 +489,12 @@ evaluate:
 			} else {
 				ret = cache_apply(ctx->offline_cache, &batch, &msgs);
 			}
+		} else if ((ctx->octx.flags & NFH_OUTPUT_ECHO) && !ctx->dry_run) {
+			/* -e: print what the kernel made, as the monitor does */
+			ctx->echo = monitor_echo_new(ctx, &msgs);
+			ret = ctx->echo ? nlio_batch_send(ctx, &batch, &msgs) : -1;
+			monitor_echo_free(ctx->echo);
+			ctx->echo = NULL;
 		} else {
 			ret = nlio_batch_send(ctx, &batch, &msgs);
 		}

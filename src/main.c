@@ -37,7 +37,7 @@ static const struct option_desc options[] = {
 	{ "includepath", OPT_INCLUDEPATH, "DIR", "add DIR to the include search path" },
 	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME" },
 	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
-	{ "echo",	OPT_ECHO,	NULL,	"echo what was added, inserted or replaced (not supported yet)" },
+	{ "echo",	OPT_ECHO,	NULL,	"print what the kernel made of the commands, as monitor does" },
 	{ "json",	OPT_JSON,	NULL,	"JSON: list in nft's JSON schema; input starting with '{' is read as JSON" },
 	{ "numeric",	OPT_NUMERIC,	NULL,	"print values numerically" },
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
@@ -151,11 +151,7 @@ int main(int argc, char *argv[])
 			}
 			break;
 		case OPT_INTERACTIVE:	interactive = true; break;
-		case OPT_ECHO:
-			fprintf(stderr, "Error: option \"%s\" is not supported yet\n",
-				argv[optind - 1]);
-			nfh_ctx_free(ctx);
-			return 1;
+		case OPT_ECHO:		oflags |= NFH_OUTPUT_ECHO; break;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n", argv[0]);
 			nfh_ctx_free(ctx);

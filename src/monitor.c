@@ -503,3 +503,36 @@ out:
 		mnl_socket_close(nl);
 	return ret;
 }
+
+struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs)
+{
+	struct monitor *m = xzalloc(sizeof(*m));
+
+	m->ctx = ctx;
+	m->msgs = msgs;
+	m->want_new = true;
+	m->objs = MON_ALL;
+	m->gen = true;
+	m->cache = cache_alloc();
+	if (nlio_dump(ctx, NFPROTO_UNSPEC, m->cache, msgs) < 0) {
+		monitor_echo_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh)
+{
+	event_cb(nlh, m);
+}
+
+void monitor_echo_free(struct monitor *m)
+{
+	if (!m)
+		return;
+	elems_flush(m);
+	if (m->pend)
+		nftnl_set_free(m->pend);
+	cache_free(m->cache);
+	free(m);
+}

@@ -29,6 +29,7 @@
 #include <elemdump.h>
 #include <elems.h>
 #include <ctx.h>
+#include <monitor.h>
 #include <netlink.h>
 #include <nftables-compat.h>
 
@@ -339,13 +340,14 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 	}
 }
 
-static void put_item(struct buf *b, struct nl_item *it, uint32_t seq)
+static void put_item(struct buf *b, struct nl_item *it, uint32_t seq,
+		     uint16_t echo)
 {
 	struct nlmsghdr *nlh;
 
 	it->off = b->len;
 	nlh = nftnl_nlmsg_build_hdr(buf_reserve(b, MSG_MAX), it->msg_type,
-				    it->family, it->flags, seq);
+				    it->family, it->flags | echo, seq);
 	build_payload(nlh, it);
 	b->len += nlh->nlmsg_len;
 	it->seq = seq;
@@ -449,6 +451,7 @@ static bool msgs_sane(const char *buf, size_t len);
 struct answers {
 	struct nl_batch		*b;
 	const struct buf	*out;		/* the messages sent */
+	struct monitor		*echo;		/* -e */
 	struct list_head	*msgs;
 	uint32_t		begin_seq;	/* the batch's begin message */
 	uint32_t		sync_seq;	/* the request sent after it */
@@ -546,6 +549,11 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 
 		if (h->nlmsg_seq == a->sync_seq && h->nlmsg_type == NLMSG_ERROR)
 			a->synced = true;
+		/* -e: what the batch made, echoed by the kernel (element
+		   echoes carry sequence number 0), not our generation request */
+		if (a->echo && h->nlmsg_type != NLMSG_ERROR &&
+		    (!a->sync_seq || h->nlmsg_seq != a->sync_seq))
+			monitor_echo(a->echo, h);
 		if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq == a->sync_seq)
 			continue;
 		e = mnl_nlmsg_get_payload(h);
@@ -590,7 +598,8 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
 	int fd, ret = 0, bufsz = 1 << 22;
 	struct buf out = { 0 };
-	struct answers a = { .b = b, .msgs = msgs, .out = &out };
+	struct answers a = { .b = b, .msgs = msgs, .out = &out,
+			     .echo = ctx->echo };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
 	unsigned int tries = 0, pending = 0;
@@ -615,7 +624,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
 	out.len += nlh->nlmsg_len;
 	list_for_each_entry(it, &b->items, list) {
-		put_item(&out, it, ++ctx->seq);
+		put_item(&out, it, ++ctx->seq, ctx->echo ? NLM_F_ECHO : 0);
 		pending++;
 		/* copied: answers need the item's location and kind only, so
 		   no need to hold any message twice */
