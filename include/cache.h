@@ -40,6 +40,10 @@ struct cache_obj {
 	struct nftnl_obj	*nlo;
 };
 
+/* whether @co is of @type (0: any) and named @name (NULL: any) */
+bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
+		       const char *name);
+
 struct cache_table {
 	struct list_head	list;
 	struct nftnl_table	*nlt;

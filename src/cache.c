@@ -118,6 +118,13 @@ struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id)
 	return NULL;
 }
 
+bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
+		       const char *name)
+{
+	return (!type || nftnl_obj_get_u32(co->nlo, NFTNL_OBJ_TYPE) == type) &&
+	       (!name || !strcmp(name, nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME)));
+}
+
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 {
 	struct cache_table *t = xzalloc(sizeof(*t));

@@ -1119,9 +1119,7 @@ static void table_objs_json(json_t *out, struct cache_table *t, uint32_t type,
 	struct cache_obj *co;
 
 	list_for_each_entry(co, &t->objs, list) {
-		if (type && nftnl_obj_get_u32(co->nlo, NFTNL_OBJ_TYPE) != type)
-			continue;
-		if (name && strcmp(name, nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME)))
+		if (!cache_obj_matches(co, type, name))
 			continue;
 		json_array_append_new(out, obj_json(co->nlo, table));
 	}

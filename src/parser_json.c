@@ -796,6 +796,28 @@ static struct stmt *verdict_parse(struct jp *jp, int verdict, json_t *v,
 	return verdict_stmt_alloc(loc, verdict_expr_alloc(loc, verdict, target));
 }
 
+
+/*
+ * The two expressions under @a and @b of object @o, both required ("left"
+ * and "right" of a match, "key" and "data" of a map); 0, or -1 with the
+ * error queued as "@what: ..." and nothing left allocated.
+ */
+static int expr_pair_parse(struct jp *jp, json_t *o, const char *what,
+			   const char *a, const char *b, struct expr **l,
+			   struct expr **r)
+{
+	if (!json_object_get(o, a) || !json_object_get(o, b)) {
+		jerr(jp, o, "%s: \"%s\" and \"%s\" are required", what, a, b);
+		return -1;
+	}
+	*l = expr_parse(jp, json_object_get(o, a));
+	*r = *l ? expr_parse(jp, json_object_get(o, b)) : NULL;
+	if (!*r) {
+		expr_free(*l);
+		return -1;
+	}
+	return 0;
+}
 static struct stmt *match_parse(struct jp *jp, json_t *o,
 				const struct location *loc)
 {
@@ -816,14 +838,8 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 		;
 	if (i == array_size(ops))
 		return jerr(jp, json_object_get(o, "op"), "unknown operator \"%s\"", op), NULL;
-	if (!json_object_get(o, "left") || !json_object_get(o, "right"))
-		return jerr(jp, o, "match: \"left\" and \"right\" are required"), NULL;
-	l = expr_parse(jp, json_object_get(o, "left"));
-	r = l ? expr_parse(jp, json_object_get(o, "right")) : NULL;
-	if (!r) {
-		expr_free(l);
+	if (expr_pair_parse(jp, o, "match", "left", "right", &l, &r) < 0)
 		return NULL;
-	}
 	return match_stmt_alloc(loc, relational_expr_alloc(loc, ops[i].op, l, r));
 }
 
@@ -843,14 +859,8 @@ static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
 		if (json_object_size(o) != 1 || check_keys(jp, m, "map", keys) < 0)
 			return jerr(jp, o, "%s: expected a name or { \"map\": ... }",
 				    obj_type_name(type)), NULL;
-		if (!json_object_get(m, "key") || !json_object_get(m, "data"))
-			return jerr(jp, m, "map: \"key\" and \"data\" are required"), NULL;
-		k = expr_parse(jp, json_object_get(m, "key"));
-		d = k ? expr_parse(jp, json_object_get(m, "data")) : NULL;
-		if (!d) {
-			expr_free(k);
+		if (expr_pair_parse(jp, m, "map", "key", "data", &k, &d) < 0)
 			return NULL;
-		}
 		e = map_expr_alloc(loc, k, d);
 	}
 	s = stmt_alloc(loc, STMT_OBJREF);
@@ -1297,15 +1307,10 @@ static struct stmt *vmap_parse(struct jp *jp, json_t *o,
 {
 	struct expr *key, *data;
 
-	if (!json_is_object(o) || !json_object_get(o, "key") ||
-	    !json_object_get(o, "data") || json_object_size(o) != 2)
+	if (!json_is_object(o) || json_object_size(o) != 2)
 		return jerr(jp, o, "vmap: expected { \"key\": ..., \"data\": ... }"), NULL;
-	key = expr_parse(jp, json_object_get(o, "key"));
-	data = key ? expr_parse(jp, json_object_get(o, "data")) : NULL;
-	if (!data) {
-		expr_free(key);
+	if (expr_pair_parse(jp, o, "vmap", "key", "data", &key, &data) < 0)
 		return NULL;
-	}
 	return verdict_stmt_alloc(loc, map_expr_alloc(loc, key, data));
 }
 

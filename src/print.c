@@ -1107,9 +1107,7 @@ static void table_objs_print(struct cache_table *t, const struct output_ctx *o,
 	struct cache_obj *co;
 
 	list_for_each_entry(co, &t->objs, list) {
-		if (type && nftnl_obj_get_u32(co->nlo, NFTNL_OBJ_TYPE) != type)
-			continue;
-		if (name && strcmp(name, nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME)))
+		if (!cache_obj_matches(co, type, name))
 			continue;
 		if (!*first && blank)
 			fputc('\n', f);
