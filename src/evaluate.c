@@ -536,14 +536,14 @@ static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
 		}
 		/* "eth*" matches every name that starts with "eth" */
 		if (str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
-			c->len = (n - 1) * 8;
-			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
-			memcpy(c->val.data, str, n - 1);
-			if (c->len > lhs->len) {
+			if ((n - 1) * 8 > lhs->len) {
 				expr_free(c);
 				return err(ctx, &sym->loc,
 					   "interface name \"%s\" is too long", str);
 			}
+			c->len = (n - 1) * 8;
+			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
+			memcpy(c->val.data, str, n - 1);
 			expr_free(sym);
 			*e = c;
 			return 0;
