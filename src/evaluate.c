@@ -38,6 +38,8 @@ struct eval_ctx {
 						   variables, this rule or command */
 	const struct var	*first_var;	/* its first variable */
 	struct location		first_loc;	/* and where it is used */
+	char			*undef[8];	/* undefined variables named, */
+	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
 };
 
@@ -475,14 +477,28 @@ static struct var *var_lookup(struct eval_ctx *ctx, const char *name)
 	return parser_var_lookup(ctx->state, name);
 }
 
+static void undef_forget(struct eval_ctx *ctx)
+{
+	while (ctx->nundef)
+		free(ctx->undef[--ctx->nundef]);
+}
+
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
 	struct var *v = var_lookup(ctx, (*e)->sym.str);
 	struct expr *n;
 
-	if (!v)
+	if (!v) {
+		/* a definition copied many times names it once a rule */
+		for (unsigned int i = 0; i < ctx->nundef; i++)
+			if (!strcmp(ctx->undef[i], (*e)->sym.str))
+				return -1;
+		if (ctx->nundef == array_size(ctx->undef))
+			return -1;
+		ctx->undef[ctx->nundef++] = xstrdup((*e)->sym.str);
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
 			   (*e)->sym.str);
+	}
 	if (v->in_use)
 		return err(ctx, &(*e)->loc, "variable \"$%s\" refers to itself",
 			   (*e)->sym.str);
@@ -1963,6 +1979,7 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 
 	ctx->rule = r;
 	ctx->expanded = 0;
+	undef_forget(ctx);
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
@@ -2461,6 +2478,7 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 
 	ctx->cmd = cmd;
 	ctx->expanded = 0;
+	undef_forget(ctx);
 	if (handle_eval(ctx, cmd) < 0)
 		return -1;
 	switch (cmd->obj) {
@@ -2522,6 +2540,7 @@ int eval_rule_stream(struct nfh_ctx *nfh, struct parser_state *state,
 
 	int ret = rule_eval(&ctx, r, h->family);
 
+	undef_forget(&ctx);
 	*anon = ctx.anon_sets > 0;
 	return ret;
 }
@@ -2551,5 +2570,6 @@ int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	list_for_each_entry(cmd, cmds, list)
 		if (cmd_eval(&ctx, cmd) < 0)
 			ret = -1;
+	undef_forget(&ctx);
 	return ret;
 }
