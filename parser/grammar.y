@@ -271,9 +271,8 @@ static void quiet_end(struct parser_state *state)
 }
 
 /*
- * "ct helper NAME {...}" and "ct timeout NAME {...}"; 0 for the ones nfh
- * knows but refuses (the error is queued, and their block read quietly),
- * -1 for others.  Like nft, only helpers are listed by the plural.
+ * "ct helper NAME {...}", "ct timeout NAME {...}" and "ct expectation
+ * NAME {...}"; -1 for others.  Like nft, only helpers are listed by the plural.
  */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
@@ -282,12 +281,8 @@ static int ct_obj_of(struct parser_state *state, const char *name,
 		return NFT_OBJECT_CT_HELPER;
 	if (!plural && !strcmp(name, "timeout"))
 		return NFT_OBJECT_CT_TIMEOUT;
-	if (!plural && !strcmp(name, "expectation")) {
-		error_queue(state->msgs, loc, "ct %s objects are not supported yet", name);
-		state->nerrs++;
-		state->refused_obj = true;
-		return 0;
-	}
+	if (!plural && !strcmp(name, "expectation"))
+		return NFT_OBJECT_CT_EXPECT;
 	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
 }
 
@@ -414,6 +409,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> MAP "map" VMAP "vmap" MAPS "maps" SETS "sets"
 %token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
+%token <string> EXPECTATION "expectation"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
@@ -644,6 +640,11 @@ ct_obj_type		:	STRING
 				$$ = ct_obj_of(state, $1, &@1, false);
 				free($1);
 			}
+			|	EXPECTATION
+			{
+				$$ = ct_obj_of(state, $1, &@1, false);
+				free($1);
+			}
 			;
 
 ct_objs_type		:	STRING
@@ -789,6 +790,36 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 					error_queue(state->msgs, &@2,
 						    "unexpected \"%s\", expected \"l3proto\"", $2);
 				$1->helper.l3proto = $3;
+				free($2);
+			}
+			|	ct_helper_block STRING NUMBER
+			{
+				/* a ct expectation's "dport 22" */
+				$$ = $1;
+				if (strcmp($2, "dport")) {
+					error_queue(state->msgs, &@2,
+						    "unexpected \"%s\", expected \"dport\"", $2);
+				} else {
+					$1->expect.dport = $3;
+					$1->expect.dport_loc = @3;
+					$1->expect.given |= OBJ_EXPECT_DPORT;
+				}
+				free($2);
+			}
+			|	ct_helper_block TIMEOUT time_spec
+			{
+				$$ = $1;
+				$1->expect.timeout = $3;
+				$1->expect.timeout_loc = @3;
+				$1->expect.given |= OBJ_EXPECT_TIMEOUT;
+				free($2);
+			}
+			|	ct_helper_block SIZE NUMBER
+			{
+				$$ = $1;
+				$1->expect.size = $3;
+				$1->expect.size_loc = @3;
+				$1->expect.given |= OBJ_EXPECT_SIZE;
 				free($2);
 			}
 			|	ct_helper_block POLICY '=' '{' ct_policy_list '}'
@@ -1170,6 +1201,7 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	EXPECTATION
 			|	SETS
 			|	MAPS
 			|	NAME
@@ -1443,6 +1475,11 @@ map_obj_type		:	map_obj_kw
 				free($1); free($2);
 			}
 			|	CT TIMEOUT
+			{
+				$$ = map_ct_obj_of(state, $2, &@2);
+				free($1); free($2);
+			}
+			|	CT EXPECTATION
 			{
 				$$ = map_ct_obj_of(state, $2, &@2);
 				free($1); free($2);
@@ -1739,6 +1776,11 @@ connlimit_stmt		:	CT COUNT NUMBER
 objref_stmt		:	CT TIMEOUT SET stmt_value
 			{
 				$$ = objref_stmt(&@$, NFT_OBJECT_CT_TIMEOUT, $4);
+				free($1); free($2); free($3);
+			}
+			|	CT EXPECTATION SET stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_CT_EXPECT, $4);
 				free($1); free($2); free($3);
 			}
 			|	COUNTER NAME stmt_value

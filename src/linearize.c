@@ -1428,6 +1428,15 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 	case NFT_OBJECT_CT_TIMEOUT:
 		lin_ct_timeout(o, ob);
 		break;
+	case NFT_OBJECT_CT_EXPECT:
+		/* l3proto only when given: the kernel takes the table's */
+		if (ob->helper.l3proto)
+			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_L3PROTO, ob->helper.l3proto);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_L4PROTO, ob->helper.l4proto);
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_DPORT, ob->expect.dport);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_CT_EXPECT_TIMEOUT, ob->expect.timeout);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_SIZE, ob->expect.size);
+		break;
 	}
 	if (ob->comment) {
 		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);

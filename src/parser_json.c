@@ -1487,6 +1487,11 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return jerr(jp, v, "ct timeout: expected a name"), NULL;
 		return objref_parse(jp, NFT_OBJECT_CT_TIMEOUT, v, &loc);
 	}
+	if (!strcmp(k, "ct expectation")) {
+		if (!json_is_string(v))
+			return jerr(jp, v, "ct expectation: expected a name"), NULL;
+		return objref_parse(jp, NFT_OBJECT_CT_EXPECT, v, &loc);
+	}
 	if (!strcmp(k, "ct count"))
 		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
@@ -1917,6 +1922,8 @@ static const struct {
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
 	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
 	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
+	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
+	  { "protocol", "dport", "timeout", "size", "l3proto" } },
 };
 
 static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
@@ -2007,6 +2014,55 @@ static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
 	return 0;
 }
 
+/* "protocol", "dport", "timeout" (ms), "size" and "l3proto"; eval checks them */
+static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	static const struct {
+		const char	*key;
+		unsigned int	flag;
+		size_t		off;
+	} num[] = {
+		{ "dport", OBJ_EXPECT_DPORT, offsetof(struct obj, expect.dport) },
+		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
+		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
+	};
+	const char *proto = get_str(jp, o, "protocol", true);
+	const char *l3 = get_str(jp, o, "l3proto", false);
+
+	if (!proto)
+		return -1;
+	ob->timeout.l4_given = true;
+	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
+	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
+			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
+	if (!ob->helper.l4proto)
+		return jerr(jp, json_object_get(o, "protocol"),
+			    "unknown layer 4 protocol \"%s\"", proto);
+	if (l3) {
+		int f = family_lookup(l3);
+
+		if (f < 0)
+			return jerr(jp, json_object_get(o, "l3proto"),
+				    "unknown address family \"%s\"", l3);
+		ob->helper.l3proto = f;
+	}
+	for (unsigned int i = 0; i < array_size(num); i++) {
+		json_t *v = json_object_get(o, num[i].key);
+
+		if (!v)
+			continue;
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return jerr(jp, v, "ct expectation: \"%s\" must be a number",
+				    num[i].key);
+		*(uint64_t *)((char *)ob + num[i].off) = json_integer_value(v);
+		ob->expect.given |= num[i].flag;
+	}
+	ob->expect.dport_loc = loc_of(jp, json_object_get(o, "dport"));
+	ob->expect.timeout_loc = loc_of(jp, json_object_get(o, "timeout"));
+	ob->expect.size_loc = loc_of(jp, json_object_get(o, "size"));
+	return 0;
+}
+
 /* the values of an object to add, as the grammar's object blocks give them */
 static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 			     const struct handle *h)
@@ -2054,6 +2110,10 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:
 		if (obj_timeout_parse(jp, o, ob) < 0)
+			goto fail;
+		break;
+	case NFT_OBJECT_CT_EXPECT:
+		if (obj_expect_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	}

@@ -581,7 +581,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		break;
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_CT_HELPER ||
-		    s->objref.type == NFT_OBJECT_CT_TIMEOUT)
+		    s->objref.type == NFT_OBJECT_CT_TIMEOUT ||
+		    s->objref.type == NFT_OBJECT_CT_EXPECT)
 			fprintf(f, "%s set ", obj_type_name(s->objref.type));
 		else
 			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
@@ -1038,6 +1039,29 @@ static void ct_timeout_print(struct nftnl_obj *n, FILE *f)
 	fprintf(f, " }\n");
 }
 
+/* a listed ct expectation's l3proto: the table's if it gave none */
+uint16_t ct_expect_l3proto(struct nftnl_obj *n)
+{
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_EXPECT_L3PROTO))
+		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_L3PROTO);
+	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
+}
+
+static void ct_expect_print(struct nftnl_obj *n, FILE *f)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
+
+	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
+		fprintf(f, "\t\tprotocol %s\n", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	else
+		fprintf(f, "\t\tprotocol %u\n", l4);
+	fprintf(f, "\t\tdport %u\n", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
+	fprintf(f, "\t\ttimeout ");
+	time_print(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), f);
+	fprintf(f, "\n\t\tsize %u\n", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
+	fprintf(f, "\t\tl3proto %s\n", family_name(ct_expect_l3proto(n)));
+}
+
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		      FILE *f)
 {
@@ -1093,6 +1117,9 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 	}
 	case NFT_OBJECT_CT_TIMEOUT:
 		ct_timeout_print(n, f);
+		break;
+	case NFT_OBJECT_CT_EXPECT:
+		ct_expect_print(n, f);
 		break;
 	}
 	fprintf(f, "\t}\n");

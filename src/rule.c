@@ -212,6 +212,7 @@ const char *obj_type_name(uint32_t type)
 	case NFT_OBJECT_LIMIT:		return "limit";
 	case NFT_OBJECT_CT_HELPER:	return "ct helper";
 	case NFT_OBJECT_CT_TIMEOUT:	return "ct timeout";
+	case NFT_OBJECT_CT_EXPECT:	return "ct expectation";
 	}
 	return NULL;
 }
