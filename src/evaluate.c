@@ -1877,6 +1877,7 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return objref_stmt_eval(ctx, s);
 	case STMT_CONNLIMIT:
 	case STMT_OPTSTRIP:
+	case STMT_SYNPROXY:
 		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");

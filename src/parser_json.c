@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
@@ -438,6 +439,71 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 		return jerr(jp, json_object_get(o, key),
 			    "property \"%s\" must fit in 32 bits", key);
 	return ret;
+}
+
+static const char *const synproxy_keys[] = { "mss", "wscale", "flags", NULL };
+
+/*
+ * {"mss": N, "wscale": N, "flags": ["timestamp", "sack-perm"]} of a synproxy
+ * statement or object: each given sets its flag, as the grammar's words do
+ */
+static struct stmt *synproxy_parse(struct jp *jp, json_t *o,
+				   const struct location *loc)
+{
+	json_t *fl = json_object_get(o, "flags"), *v;
+	struct stmt *s = stmt_alloc(loc, STMT_SYNPROXY);
+	uint64_t n;
+	size_t i;
+	int r;
+
+	if ((r = get_u64(jp, o, "mss", &n)) < 0)
+		goto fail;
+	if (r && n > UINT16_MAX) {
+		jerr(jp, json_object_get(o, "mss"), "synproxy: mss %llu is out of range",
+		     (unsigned long long)n);
+		goto fail;
+	}
+	if (r) {
+		s->synproxy.mss = n;
+		s->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
+	}
+	if ((r = get_u64(jp, o, "wscale", &n)) < 0)
+		goto fail;
+	if (r && n > UINT8_MAX) {
+		jerr(jp, json_object_get(o, "wscale"), "synproxy: wscale %llu is out of range",
+		     (unsigned long long)n);
+		goto fail;
+	}
+	if (r) {
+		s->synproxy.wscale = n;
+		s->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
+	}
+	if (fl && json_is_string(fl)) {
+		fl = json_pack("[O]", fl);
+	} else if (fl && !json_is_array(fl)) {
+		jerr(jp, fl, "synproxy: \"flags\" must be an array");
+		goto fail;
+	} else {
+		json_incref(fl);
+	}
+	json_array_foreach(fl, i, v) {
+		const char *f = json_is_string(v) ? json_string_value(v) : "";
+
+		if (!strcmp(f, "timestamp")) {
+			s->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
+		} else if (!strcmp(f, "sack-perm")) {
+			s->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
+		} else {
+			jerr(jp, v, "synproxy: unknown flag, expected \"timestamp\" or \"sack-perm\"");
+			json_decref(fl);
+			goto fail;
+		}
+	}
+	json_decref(fl);
+	return s;
+fail:
+	stmt_free(s);
+	return NULL;
 }
 
 /* numgen, jhash and symhash */
@@ -1492,6 +1558,17 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return jerr(jp, v, "ct expectation: expected a name"), NULL;
 		return objref_parse(jp, NFT_OBJECT_CT_EXPECT, v, &loc);
 	}
+	if (!strcmp(k, "synproxy")) {
+		if (json_is_string(v))
+			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
+		if (json_is_null(v))
+			return stmt_alloc(&loc, STMT_SYNPROXY);
+		if (!json_is_object(v))
+			return jerr(jp, v, "synproxy: expected null, a name or an object"), NULL;
+		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
+			return NULL;
+		return synproxy_parse(jp, v, &loc);
+	}
 	if (!strcmp(k, "ct count"))
 		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
@@ -1924,6 +2001,7 @@ static const struct {
 	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
 	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
 	  { "protocol", "dport", "timeout", "size", "l3proto" } },
+	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
 };
 
 static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
@@ -2098,6 +2176,11 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		default:
 			goto fail;
 		}
+		break;
+	case NFT_OBJECT_SYNPROXY:
+		ob->stmt = synproxy_parse(jp, o, &loc);
+		if (!ob->stmt)
+			goto fail;
 		break;
 	case NFT_OBJECT_LIMIT:
 		ob->stmt = limit_args_parse(jp, o, &loc);

@@ -213,6 +213,7 @@ const char *obj_type_name(uint32_t type)
 	case NFT_OBJECT_CT_HELPER:	return "ct helper";
 	case NFT_OBJECT_CT_TIMEOUT:	return "ct timeout";
 	case NFT_OBJECT_CT_EXPECT:	return "ct expectation";
+	case NFT_OBJECT_SYNPROXY:	return "synproxy";
 	}
 	return NULL;
 }
