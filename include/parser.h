@@ -33,6 +33,8 @@ struct parser_state {
 	 * @quiet_mark are dropped)
 	 */
 	bool			refused_obj;
+	/* the synproxy statement or object whose arguments are being read */
+	struct stmt		*cur_synproxy;
 	/*
 	 * the scanner skipped a refused construct (synproxy, secmark):
 	 * the syntax errors of what is left of its statement are not reported

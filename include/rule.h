@@ -152,6 +152,8 @@ struct set {
  * @helper:	ct helper: the kernel helper's name and its protocols; ct
  *		timeout: its protocols (@l3proto, @l4proto) too
  * @timeout:	ct timeout: the states given in "policy = { ... }", in order
+ * @expect:	ct expectation: dport, timeout (ms) and size, and which were
+ *		given; its protocols are in @helper
  */
 struct obj {
 	struct list_head	list;
@@ -176,6 +178,21 @@ struct obj {
 			struct location	loc;
 		} *policy;
 	} timeout;
+	struct {
+		unsigned int	given;		/* OBJ_EXPECT_* */
+		uint64_t	dport;
+		uint64_t	timeout;
+		uint64_t	size;
+		struct location	dport_loc;
+		struct location	timeout_loc;
+		struct location	size_loc;
+	} expect;
+};
+
+enum {
+	OBJ_EXPECT_DPORT	= 1 << 0,
+	OBJ_EXPECT_TIMEOUT	= 1 << 1,
+	OBJ_EXPECT_SIZE		= 1 << 2,
 };
 
 enum cmd_ops {

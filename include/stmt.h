@@ -25,6 +25,7 @@ enum stmt_kind {
 	STMT_SET,		/* add|update|delete @set { key ... } */
 	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
 	STMT_CONNLIMIT,		/* ct count [over] N */
+	STMT_SYNPROXY,		/* synproxy mss N wscale N timestamp sack-perm */
 	STMT_OPTSTRIP,		/* reset tcp option NAME */
 };
 
@@ -123,6 +124,11 @@ struct stmt {
 			uint32_t	count;
 			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */
 		} connlimit;
+		struct {
+			uint16_t	mss;
+			uint8_t		wscale;
+			uint32_t	flags;	/* NF_SYNPROXY_OPT_*: those given */
+		} synproxy;
 	};
 };
 

@@ -6,6 +6,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_synproxy.h>
 
 #include <ctx.h>
 #include <evaluate.h>
@@ -271,9 +272,8 @@ static void quiet_end(struct parser_state *state)
 }
 
 /*
- * "ct helper NAME {...}" and "ct timeout NAME {...}"; 0 for the ones nfh
- * knows but refuses (the error is queued, and their block read quietly),
- * -1 for others.  Like nft, only helpers are listed by the plural.
+ * "ct helper NAME {...}", "ct timeout NAME {...}" and "ct expectation
+ * NAME {...}"; -1 for others.  Like nft, only helpers are listed by the plural.
  */
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
@@ -282,12 +282,8 @@ static int ct_obj_of(struct parser_state *state, const char *name,
 		return NFT_OBJECT_CT_HELPER;
 	if (!plural && !strcmp(name, "timeout"))
 		return NFT_OBJECT_CT_TIMEOUT;
-	if (!plural && !strcmp(name, "expectation")) {
-		error_queue(state->msgs, loc, "ct %s objects are not supported yet", name);
-		state->nerrs++;
-		state->refused_obj = true;
-		return 0;
-	}
+	if (!plural && !strcmp(name, "expectation"))
+		return NFT_OBJECT_CT_EXPECT;
 	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
 }
 
@@ -414,6 +410,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> MAP "map" VMAP "vmap" MAPS "maps" SETS "sets"
 %token <string> ELEMENT "element" ELEMENTS "elements" TYPEOF "typeof"
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
+%token <string> EXPECTATION "expectation"
+%token <string> SYNPROXY "synproxy" SYNPROXYS "synproxys"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
@@ -440,6 +438,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
+%type <obj> synproxy_block
+%type <stmt> synproxy_stmt synproxy_alloc
 %type <num> ct_l3_word
 %type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw
 %type <num> nat_type
@@ -624,6 +624,12 @@ add_cmd			:	TABLE table_spec
 					     &$2, &@$, $5);
 				free($1);
 			}
+			|	SYNPROXY obj_spec obj_block_alloc '{' synproxy_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY,
+					     &$2, &@$, $5);
+				free($1);
+			}
 			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, &$3, &@$, $6);
@@ -640,6 +646,11 @@ ct_obj_type		:	STRING
 					YYERROR;
 			}
 			|	TIMEOUT
+			{
+				$$ = ct_obj_of(state, $1, &@1, false);
+				free($1);
+			}
+			|	EXPECTATION
 			{
 				$$ = ct_obj_of(state, $1, &@1, false);
 				free($1);
@@ -791,6 +802,36 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 				$1->helper.l3proto = $3;
 				free($2);
 			}
+			|	ct_helper_block STRING NUMBER
+			{
+				/* a ct expectation's "dport 22" */
+				$$ = $1;
+				if (strcmp($2, "dport")) {
+					error_queue(state->msgs, &@2,
+						    "unexpected \"%s\", expected \"dport\"", $2);
+				} else {
+					$1->expect.dport = $3;
+					$1->expect.dport_loc = @3;
+					$1->expect.given |= OBJ_EXPECT_DPORT;
+				}
+				free($2);
+			}
+			|	ct_helper_block TIMEOUT time_spec
+			{
+				$$ = $1;
+				$1->expect.timeout = $3;
+				$1->expect.timeout_loc = @3;
+				$1->expect.given |= OBJ_EXPECT_TIMEOUT;
+				free($2);
+			}
+			|	ct_helper_block SIZE NUMBER
+			{
+				$$ = $1;
+				$1->expect.size = $3;
+				$1->expect.size_loc = @3;
+				$1->expect.given |= OBJ_EXPECT_SIZE;
+				free($2);
+			}
 			|	ct_helper_block POLICY '=' '{' ct_policy_list '}'
 			{
 				$$ = $1;
@@ -803,6 +844,83 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 				$1->comment = $3;
 				free($2);
 			}
+			;
+
+synproxy_block		:	%empty
+			{
+				$$ = state->cur_obj;
+				stmt_free($$->stmt);
+				$$->stmt = stmt_alloc(&@$, STMT_SYNPROXY);
+				state->cur_synproxy = $$->stmt;
+			}
+			|	synproxy_block stmt_separator
+			|	synproxy_block error stmt_separator	{ yyerrok; }
+			|	synproxy_block synproxy_arg
+			|	synproxy_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			;
+
+/* "mss N", "wscale N", "timestamp", "sack-perm" */
+synproxy_arg		:	STRING NUMBER
+			{
+				struct stmt *s = state->cur_synproxy;
+
+				if (!strcmp($1, "mss") && $2 <= UINT16_MAX) {
+					s->synproxy.mss = $2;
+					s->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
+				} else if (!strcmp($1, "wscale") && $2 <= UINT8_MAX) {
+					s->synproxy.wscale = $2;
+					s->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
+				} else if (!strcmp($1, "mss") || !strcmp($1, "wscale")) {
+					error_queue(state->msgs, &@2, "%s %llu is out of range",
+						    $1, (unsigned long long)$2);
+					state->nerrs++;
+				} else {
+					error_queue(state->msgs, &@1,
+						    "unexpected \"%s\", expected \"mss\" or \"wscale\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			|	STRING
+			{
+				struct stmt *s = state->cur_synproxy;
+
+				if (!strcmp($1, "timestamp")) {
+					s->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
+				} else if (!strcmp($1, "sack-perm")) {
+					s->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
+				} else {
+					error_queue(state->msgs, &@1,
+						    "unexpected \"%s\", expected \"timestamp\" or \"sack-perm\"", $1);
+					state->nerrs++;
+				}
+				free($1);
+			}
+			;
+
+synproxy_alloc		:	SYNPROXY
+			{
+				$$ = stmt_alloc(&@$, STMT_SYNPROXY);
+				state->cur_synproxy = $$;
+				free($1);
+			}
+			;
+
+synproxy_stmt		:	synproxy_alloc synproxy_args
+			{
+				$$ = $1;
+				$$->loc = @$;
+			}
+			;
+
+synproxy_args		:	%empty
+			|	synproxy_args synproxy_arg
 			;
 
 ct_l3_word		:	INET	{ $$ = NFPROTO_INET; free($1); }
@@ -919,6 +1037,18 @@ delete_cmd		:	TABLE table_spec
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
 				free($1); free($3);
 			}
+			|	SYNPROXY obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SYNPROXY table_spec HANDLE NUMBER
+			{
+				$2.handle = $4;
+				$2.handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				free($1); free($3);
+			}
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
@@ -1008,6 +1138,17 @@ list_cmd		:	RULESET family_spec
 			|	LIMIT obj_spec
 			{
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SYNPROXY obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SYNPROXYS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	CT ct_obj_type obj_spec
@@ -1170,6 +1311,8 @@ chain_name		:	identifier
 
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	EXPECTATION
+			|	SYNPROXY
 			|	SETS
 			|	MAPS
 			|	NAME
@@ -1249,6 +1392,12 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block LIMIT identifier obj_block_alloc '{' limit_block '}'
 			{
 				table_add_obj(state, $1, NFT_OBJECT_LIMIT, $6, $3, &@3);
+				$$ = $1;
+				free($2);
+			}
+			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block '}'
+			{
+				table_add_obj(state, $1, NFT_OBJECT_SYNPROXY, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
@@ -1443,6 +1592,11 @@ map_obj_type		:	map_obj_kw
 				free($1); free($2);
 			}
 			|	CT TIMEOUT
+			{
+				$$ = map_ct_obj_of(state, $2, &@2);
+				free($1); free($2);
+			}
+			|	CT EXPECTATION
 			{
 				$$ = map_ct_obj_of(state, $2, &@2);
 				free($1); free($2);
@@ -1712,6 +1866,7 @@ stmt			:	match_stmt
 			|	exthdr_stmt
 			|	optstrip_stmt
 			|	ct_stmt
+			|	synproxy_stmt
 			|	fwd_stmt
 			|	dup_stmt
 			|	nat_stmt
@@ -1740,6 +1895,16 @@ objref_stmt		:	CT TIMEOUT SET stmt_value
 			{
 				$$ = objref_stmt(&@$, NFT_OBJECT_CT_TIMEOUT, $4);
 				free($1); free($2); free($3);
+			}
+			|	CT EXPECTATION SET stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_CT_EXPECT, $4);
+				free($1); free($2); free($3);
+			}
+			|	SYNPROXY NAME stmt_value
+			{
+				$$ = objref_stmt(&@$, NFT_OBJECT_SYNPROXY, $3);
+				free($1); free($2);
 			}
 			|	COUNTER NAME stmt_value
 			{

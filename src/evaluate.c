@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
@@ -1892,6 +1893,7 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return objref_stmt_eval(ctx, s);
 	case STMT_CONNLIMIT:
 	case STMT_OPTSTRIP:
+	case STMT_SYNPROXY:
 		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
@@ -2212,6 +2214,36 @@ static int ct_timeout_eval(struct eval_ctx *ctx, struct obj *o)
 	return 0;
 }
 
+/*
+ * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
+ * 0, or "missing options"; the values must fit the kernel's attributes
+ */
+static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
+{
+	const unsigned int all = OBJ_EXPECT_DPORT | OBJ_EXPECT_TIMEOUT | OBJ_EXPECT_SIZE;
+	uint8_t l4 = o->helper.l4proto;
+
+	if (o->helper.name || o->timeout.n)
+		return err(ctx, &o->loc,
+			   "ct expectation %s takes protocol, dport, timeout, size and l3proto only",
+			   o->h.obj);
+	if (l4 && l4 != IPPROTO_TCP && l4 != IPPROTO_UDP)
+		return err(ctx, &o->helper.l4_loc,
+			   "ct expectation protocol must be tcp or udp");
+	if ((o->expect.given & all) != all || !l4 || !o->expect.dport ||
+	    !o->expect.timeout || !o->expect.size)
+		return err(ctx, &o->loc, "missing options");
+	if (o->expect.dport > UINT16_MAX)
+		return err(ctx, &o->expect.dport_loc, "dport %" PRIu64 " is out of range",
+			   o->expect.dport);
+	if (o->expect.timeout > UINT32_MAX)
+		return err(ctx, &o->expect.timeout_loc, "timeout is too large");
+	if (o->expect.size > UINT8_MAX)
+		return err(ctx, &o->expect.size_loc, "size %" PRIu64 " is out of range",
+			   o->expect.size);
+	return 0;
+}
+
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
 	if (o->comment && strlen(o->comment) > 128)
@@ -2222,8 +2254,12 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 	if (o->type == NFT_OBJECT_LIMIT && !o->stmt)
 		return err(ctx, &o->loc, "limit %s needs a rate: limit %s { rate N/second }",
 			   o->h.obj, o->h.obj);
+	if (o->type != NFT_OBJECT_CT_EXPECT && o->expect.given)
+		return err(ctx, &o->loc, "dport, timeout and size are for ct expectations");
 	if (o->type == NFT_OBJECT_CT_TIMEOUT)
 		return ct_timeout_eval(ctx, o);
+	if (o->type == NFT_OBJECT_CT_EXPECT)
+		return ct_expect_eval(ctx, o);
 	if (o->type != NFT_OBJECT_CT_HELPER)
 		return 0;
 	if (o->timeout.l4_given || o->timeout.n)

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
@@ -763,6 +764,29 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 }
 
 /* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
+/*
+ * a synproxy's values as nft writes them: a statement's mss and wscale
+ * when given, an object's always; "flags" when it has any
+ */
+static json_t *synproxy_json(uint32_t fl, uint16_t mss, uint8_t wscale, bool obj)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	if (obj || (fl & NF_SYNPROXY_OPT_MSS))
+		json_object_set_new(o, "mss", json_integer(mss));
+	if (obj || (fl & NF_SYNPROXY_OPT_WSCALE))
+		json_object_set_new(o, "wscale", json_integer(wscale));
+	if (fl & NF_SYNPROXY_OPT_TIMESTAMP)
+		json_array_append_new(a, json_string("timestamp"));
+	if (fl & NF_SYNPROXY_OPT_SACK_PERM)
+		json_array_append_new(a, json_string("sack-perm"));
+	if (json_array_size(a))
+		json_object_set_new(o, "flags", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
 {
 	const char *k = obj_type_name(s->objref.type);
@@ -850,6 +874,15 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return tproxy_json(s, jc);
 	case STMT_OBJREF:
 		return objref_json(s, jc);
+	case STMT_SYNPROXY:
+		/* a bare synproxy is {"synproxy": null} */
+		o = synproxy_json(s->synproxy.flags, s->synproxy.mss, s->synproxy.wscale,
+				  false);
+		if (!json_object_size(o)) {
+			json_decref(o);
+			o = json_null();
+		}
+		return wrap("synproxy", o);
 	case STMT_CONNLIMIT:
 		o = wrap("val", json_integer(s->connlimit.count));
 		if (s->connlimit.flags & NFT_CONNLIMIT_F_INV)
@@ -1107,6 +1140,30 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	case NFT_OBJECT_CT_TIMEOUT:
 		obj_ct_timeout_json(o, n);
 		break;
+	case NFT_OBJECT_SYNPROXY:
+	{
+		json_t *v = synproxy_json(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
+					  nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
+					  nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE), true);
+
+		json_object_update(o, v);
+		json_decref(v);
+		break;
+	}
+	case NFT_OBJECT_CT_EXPECT: {
+		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
+
+		json_object_set_new(o, "protocol", l4 == IPPROTO_TCP ? json_string("tcp") :
+				    l4 == IPPROTO_UDP ? json_string("udp") : json_integer(l4));
+		json_object_set_new(o, "dport", json_integer(
+			nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT)));
+		json_object_set_new(o, "timeout", json_integer(
+			nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT)));
+		json_object_set_new(o, "size", json_integer(
+			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE)));
+		json_object_set_new(o, "l3proto", json_string(family_name(ct_expect_l3proto(n))));
+		break;
+	}
 	}
 	return wrap(tname ? tname : "unknown", o);
 }

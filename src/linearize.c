@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netlink.h>
 #include <linux/netfilter/nf_nat.h>
@@ -1266,6 +1267,13 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
 				   s->objref.expr->sym.str);
 		return 0;
+	case STMT_SYNPROXY:
+		/* as nft: every value, and flags for those given */
+		e = add_expr(ctx, "synproxy");
+		nftnl_expr_set_u16(e, NFTNL_EXPR_SYNPROXY_MSS, s->synproxy.mss);
+		nftnl_expr_set_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE, s->synproxy.wscale);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS, s->synproxy.flags);
+		return 0;
 	case STMT_CONNLIMIT:
 		e = add_expr(ctx, "connlimit");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT, s->connlimit.count);
@@ -1418,6 +1426,11 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, s->limit.type);
 		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_FLAGS, s->limit.flags);
 		break;
+	case NFT_OBJECT_SYNPROXY:
+		nftnl_obj_set_u16(o, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
+		break;
 	case NFT_OBJECT_CT_HELPER:
 		nftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
 		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
@@ -1427,6 +1440,15 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:
 		lin_ct_timeout(o, ob);
+		break;
+	case NFT_OBJECT_CT_EXPECT:
+		/* l3proto only when given: the kernel takes the table's */
+		if (ob->helper.l3proto)
+			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_L3PROTO, ob->helper.l3proto);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_L4PROTO, ob->helper.l4proto);
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_DPORT, ob->expect.dport);
+		nftnl_obj_set_u32(o, NFTNL_OBJ_CT_EXPECT_TIMEOUT, ob->expect.timeout);
+		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_SIZE, ob->expect.size);
 		break;
 	}
 	if (ob->comment) {

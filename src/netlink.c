@@ -1110,6 +1110,66 @@ static bool ct_timeout_sane(const struct nlmsghdr *nlh)
 	return true;
 }
 
+/* a ct expectation's data: each attribute of its size */
+static bool ct_expect_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *data = NULL;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
+			data = a;
+	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+		return false;
+	mnl_attr_for_each_nested(a, data) {
+		switch (mnl_attr_get_type(a)) {
+		case NFTA_CT_EXPECT_L3PROTO:
+		case NFTA_CT_EXPECT_DPORT:
+			if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+				return false;
+			break;
+		case NFTA_CT_EXPECT_L4PROTO:
+		case NFTA_CT_EXPECT_SIZE:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+				return false;
+			break;
+		case NFTA_CT_EXPECT_TIMEOUT:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+/* a synproxy's data: each attribute of its size */
+static bool synproxy_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *data = NULL;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
+			data = a;
+	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+		return false;
+	mnl_attr_for_each_nested(a, data) {
+		switch (mnl_attr_get_type(a)) {
+		case NFTA_SYNPROXY_MSS:
+			if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
+				return false;
+			break;
+		case NFTA_SYNPROXY_WSCALE:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+				return false;
+			break;
+		case NFTA_SYNPROXY_FLAGS:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
 /*
  * Only the object types nfh lists go to libnftnl's parser: its parsers of
  * the others (ct timeout, tunnel, ...) are not needed and trust more.
@@ -1130,6 +1190,10 @@ static bool obj_type_ours(const struct nlmsghdr *nlh)
 		type = ntohl(mnl_attr_get_u32(a));
 		if (type == NFT_OBJECT_CT_TIMEOUT)
 			return ct_timeout_sane(nlh);
+		if (type == NFT_OBJECT_CT_EXPECT)
+			return ct_expect_sane(nlh);
+		if (type == NFT_OBJECT_SYNPROXY)
+			return synproxy_sane(nlh);
 		return type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA ||
 		       type == NFT_OBJECT_LIMIT || type == NFT_OBJECT_CT_HELPER;
 	}

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
@@ -438,6 +439,71 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 		return jerr(jp, json_object_get(o, key),
 			    "property \"%s\" must fit in 32 bits", key);
 	return ret;
+}
+
+static const char *const synproxy_keys[] = { "mss", "wscale", "flags", NULL };
+
+/*
+ * {"mss": N, "wscale": N, "flags": ["timestamp", "sack-perm"]} of a synproxy
+ * statement or object: each given sets its flag, as the grammar's words do
+ */
+static struct stmt *synproxy_parse(struct jp *jp, json_t *o,
+				   const struct location *loc)
+{
+	json_t *fl = json_object_get(o, "flags"), *v;
+	struct stmt *s = stmt_alloc(loc, STMT_SYNPROXY);
+	uint64_t n;
+	size_t i;
+	int r;
+
+	if ((r = get_u64(jp, o, "mss", &n)) < 0)
+		goto fail;
+	if (r && n > UINT16_MAX) {
+		jerr(jp, json_object_get(o, "mss"), "synproxy: mss %llu is out of range",
+		     (unsigned long long)n);
+		goto fail;
+	}
+	if (r) {
+		s->synproxy.mss = n;
+		s->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
+	}
+	if ((r = get_u64(jp, o, "wscale", &n)) < 0)
+		goto fail;
+	if (r && n > UINT8_MAX) {
+		jerr(jp, json_object_get(o, "wscale"), "synproxy: wscale %llu is out of range",
+		     (unsigned long long)n);
+		goto fail;
+	}
+	if (r) {
+		s->synproxy.wscale = n;
+		s->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
+	}
+	if (fl && json_is_string(fl)) {
+		fl = json_pack("[O]", fl);
+	} else if (fl && !json_is_array(fl)) {
+		jerr(jp, fl, "synproxy: \"flags\" must be an array");
+		goto fail;
+	} else {
+		json_incref(fl);
+	}
+	json_array_foreach(fl, i, v) {
+		const char *f = json_is_string(v) ? json_string_value(v) : "";
+
+		if (!strcmp(f, "timestamp")) {
+			s->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
+		} else if (!strcmp(f, "sack-perm")) {
+			s->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
+		} else {
+			jerr(jp, v, "synproxy: unknown flag, expected \"timestamp\" or \"sack-perm\"");
+			json_decref(fl);
+			goto fail;
+		}
+	}
+	json_decref(fl);
+	return s;
+fail:
+	stmt_free(s);
+	return NULL;
 }
 
 /* numgen, jhash and symhash */
@@ -1492,6 +1558,22 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return jerr(jp, v, "ct timeout: expected a name"), NULL;
 		return objref_parse(jp, NFT_OBJECT_CT_TIMEOUT, v, &loc);
 	}
+	if (!strcmp(k, "ct expectation")) {
+		if (!json_is_string(v))
+			return jerr(jp, v, "ct expectation: expected a name"), NULL;
+		return objref_parse(jp, NFT_OBJECT_CT_EXPECT, v, &loc);
+	}
+	if (!strcmp(k, "synproxy")) {
+		if (json_is_string(v))
+			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
+		if (json_is_null(v))
+			return stmt_alloc(&loc, STMT_SYNPROXY);
+		if (!json_is_object(v))
+			return jerr(jp, v, "synproxy: expected null, a name or an object"), NULL;
+		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
+			return NULL;
+		return synproxy_parse(jp, v, &loc);
+	}
 	if (!strcmp(k, "ct count"))
 		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
@@ -1922,6 +2004,9 @@ static const struct {
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
 	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
 	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
+	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
+	  { "protocol", "dport", "timeout", "size", "l3proto" } },
+	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
 };
 
 static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
@@ -2012,6 +2097,55 @@ static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
 	return 0;
 }
 
+/* "protocol", "dport", "timeout" (ms), "size" and "l3proto"; eval checks them */
+static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	static const struct {
+		const char	*key;
+		unsigned int	flag;
+		size_t		off;
+	} num[] = {
+		{ "dport", OBJ_EXPECT_DPORT, offsetof(struct obj, expect.dport) },
+		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
+		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
+	};
+	const char *proto = get_str(jp, o, "protocol", true);
+	const char *l3 = get_str(jp, o, "l3proto", false);
+
+	if (!proto)
+		return -1;
+	ob->timeout.l4_given = true;
+	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
+	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
+			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
+	if (!ob->helper.l4proto)
+		return jerr(jp, json_object_get(o, "protocol"),
+			    "unknown layer 4 protocol \"%s\"", proto);
+	if (l3) {
+		int f = family_lookup(l3);
+
+		if (f < 0)
+			return jerr(jp, json_object_get(o, "l3proto"),
+				    "unknown address family \"%s\"", l3);
+		ob->helper.l3proto = f;
+	}
+	for (unsigned int i = 0; i < array_size(num); i++) {
+		json_t *v = json_object_get(o, num[i].key);
+
+		if (!v)
+			continue;
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return jerr(jp, v, "ct expectation: \"%s\" must be a number",
+				    num[i].key);
+		*(uint64_t *)((char *)ob + num[i].off) = json_integer_value(v);
+		ob->expect.given |= num[i].flag;
+	}
+	ob->expect.dport_loc = loc_of(jp, json_object_get(o, "dport"));
+	ob->expect.timeout_loc = loc_of(jp, json_object_get(o, "timeout"));
+	ob->expect.size_loc = loc_of(jp, json_object_get(o, "size"));
+	return 0;
+}
+
 /* the values of an object to add, as the grammar's object blocks give them */
 static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 			     const struct handle *h)
@@ -2048,6 +2182,11 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 			goto fail;
 		}
 		break;
+	case NFT_OBJECT_SYNPROXY:
+		ob->stmt = synproxy_parse(jp, o, &loc);
+		if (!ob->stmt)
+			goto fail;
+		break;
 	case NFT_OBJECT_LIMIT:
 		ob->stmt = limit_args_parse(jp, o, &loc);
 		if (!ob->stmt)
@@ -2059,6 +2198,10 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:
 		if (obj_timeout_parse(jp, o, ob) < 0)
+			goto fail;
+		break;
+	case NFT_OBJECT_CT_EXPECT:
+		if (obj_expect_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
@@ -580,8 +581,11 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		quota_args_print(s, o, f);
 		break;
 	case STMT_OBJREF:
-		if (s->objref.type == NFT_OBJECT_CT_HELPER ||
-		    s->objref.type == NFT_OBJECT_CT_TIMEOUT)
+		if (s->objref.type == NFT_OBJECT_SYNPROXY)
+			fprintf(f, "synproxy name ");
+		else if (s->objref.type == NFT_OBJECT_CT_HELPER ||
+		    s->objref.type == NFT_OBJECT_CT_TIMEOUT ||
+		    s->objref.type == NFT_OBJECT_CT_EXPECT)
 			fprintf(f, "%s set ", obj_type_name(s->objref.type));
 		else
 			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
@@ -590,6 +594,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, "\"%s\"", s->objref.expr->sym.str);
 		else
 			expr_print(s->objref.expr, o, f);
+		break;
+	case STMT_SYNPROXY:
+		/* as nft: both values when either was given */
+		fprintf(f, "synproxy");
+		if (s->synproxy.flags & (NF_SYNPROXY_OPT_MSS | NF_SYNPROXY_OPT_WSCALE))
+			fprintf(f, " mss %u wscale %u", s->synproxy.mss, s->synproxy.wscale);
+		if (s->synproxy.flags & NF_SYNPROXY_OPT_TIMESTAMP)
+			fprintf(f, " timestamp");
+		if (s->synproxy.flags & NF_SYNPROXY_OPT_SACK_PERM)
+			fprintf(f, " sack-perm");
 		break;
 	case STMT_CONNLIMIT:
 		fprintf(f, "ct count %s%u", s->connlimit.flags & NFT_CONNLIMIT_F_INV ?
@@ -1038,6 +1052,29 @@ static void ct_timeout_print(struct nftnl_obj *n, FILE *f)
 	fprintf(f, " }\n");
 }
 
+/* a listed ct expectation's l3proto: the table's if it gave none */
+uint16_t ct_expect_l3proto(struct nftnl_obj *n)
+{
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_EXPECT_L3PROTO))
+		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_L3PROTO);
+	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
+}
+
+static void ct_expect_print(struct nftnl_obj *n, FILE *f)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
+
+	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
+		fprintf(f, "\t\tprotocol %s\n", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	else
+		fprintf(f, "\t\tprotocol %u\n", l4);
+	fprintf(f, "\t\tdport %u\n", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
+	fprintf(f, "\t\ttimeout ");
+	time_print(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), f);
+	fprintf(f, "\n\t\tsize %u\n", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
+	fprintf(f, "\t\tl3proto %s\n", family_name(ct_expect_l3proto(n)));
+}
+
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		      FILE *f)
 {
@@ -1094,6 +1131,22 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 	case NFT_OBJECT_CT_TIMEOUT:
 		ct_timeout_print(n, f);
 		break;
+	case NFT_OBJECT_CT_EXPECT:
+		ct_expect_print(n, f);
+		break;
+	case NFT_OBJECT_SYNPROXY: {
+		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
+
+		fprintf(f, "\t\tmss %u\n\t\twscale %u\n",
+			nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
+			nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE));
+		/* nft's spacing: " sack-perm" when alone */
+		if (fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM))
+			fprintf(f, "\t\t%s%s\n",
+				fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
+				fl & NF_SYNPROXY_OPT_SACK_PERM ? " sack-perm" : "");
+		break;
+	}
 	}
 	fprintf(f, "\t}\n");
 	stmt_free(s);

@@ -212,6 +212,8 @@ const char *obj_type_name(uint32_t type)
 	case NFT_OBJECT_LIMIT:		return "limit";
 	case NFT_OBJECT_CT_HELPER:	return "ct helper";
 	case NFT_OBJECT_CT_TIMEOUT:	return "ct timeout";
+	case NFT_OBJECT_CT_EXPECT:	return "ct expectation";
+	case NFT_OBJECT_SYNPROXY:	return "synproxy";
 	}
 	return NULL;
 }
