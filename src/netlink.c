@@ -1241,9 +1241,10 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh);
 
 int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 {
-	/* as with a kernel reply (see talk()): a NUL after the message, so
-	 * that a string attribute without one stays inside the buffer */
-	char *copy = xzalloc(nlh->nlmsg_len + 1);
+	/* as with a kernel reply (see talk()): the message padded to its
+	 * alignment, as libmnl reads up to it, and a NUL after, so that a
+	 * string attribute without one stays inside the buffer */
+	char *copy = xzalloc(NLMSG_ALIGN((size_t)nlh->nlmsg_len) + 1);
 	int ret;
 
 	memcpy(copy, nlh, nlh->nlmsg_len);
