@@ -39,7 +39,7 @@ struct eval_ctx {
 						   variables, this rule or command */
 	const struct var	*first_var;	/* its first variable */
 	struct location		first_loc;	/* and where it is used */
-	char			*undef[8];	/* undefined variables named, */
+	uint32_t		undef[8];	/* undefined variables named, */
 	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
 };
@@ -480,8 +480,7 @@ static struct var *var_lookup(struct eval_ctx *ctx, const char *name)
 
 static void undef_forget(struct eval_ctx *ctx)
 {
-	while (ctx->nundef)
-		free(ctx->undef[--ctx->nundef]);
+	ctx->nundef = 0;
 }
 
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
@@ -490,13 +489,18 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 	struct expr *n;
 
 	if (!v) {
-		/* a definition copied many times names it once a rule */
+		/* a definition copied many times names it once a rule (by a
+		   hash of the name: nothing to free) */
+		uint32_t h = 2166136261u;
+
+		for (const char *p = (*e)->sym.str; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
 		for (unsigned int i = 0; i < ctx->nundef; i++)
-			if (!strcmp(ctx->undef[i], (*e)->sym.str))
+			if (ctx->undef[i] == h)
 				return -1;
 		if (ctx->nundef == array_size(ctx->undef))
 			return -1;
-		ctx->undef[ctx->nundef++] = xstrdup((*e)->sym.str);
+		ctx->undef[ctx->nundef++] = h;
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
 			   (*e)->sym.str);
 	}
