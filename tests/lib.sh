@@ -293,6 +293,10 @@ feature_ruleset() {
 		echo 'table inet p { chain c { type filter hook input priority 0; tcp option maxseg size 1460 counter
 		}
 		}' ;;
+	secmark)	# secmark objects (Linux 4.20) and a security module
+			# (SELinux) that knows this context
+		echo 'table inet p { secmark s { "system_u:object_r:ssh_server_packet_t:s0" }
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;
