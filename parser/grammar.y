@@ -532,8 +532,8 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			}
 			;
 
-base_cmd		:	add_cmd			{ $$ = $1; }
-			|	ADD add_cmd		{ $$ = $2; free($1); }
+base_cmd		:	add_cmd			{ $$ = stream_cmd(state, $1); }
+			|	ADD add_cmd		{ $$ = stream_cmd(state, $2); free($1); }
 			|	CREATE create_cmd	{ $$ = $2; free($1); }
 			|	INSERT insert_cmd	{ $$ = $2; free($1); }
 			|	REPLACE replace_cmd	{ $$ = $2; free($1); }
