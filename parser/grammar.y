@@ -1550,7 +1550,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->comment = $3;
 				free($2);
 			}
-			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr stmt_separator
+			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr
 			{
 				$$ = $1;
 				state->elem_set = NULL;
