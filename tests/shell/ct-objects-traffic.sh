@@ -3,13 +3,15 @@
 # checks: named ct timeout, ct expectation and synproxy objects do their work
 # on real packets between two namespaces:
 #  - a ct timeout object shortens the conntrack timeouts of the flows it is
-#    set on (udp unreplied, tcp established), so an expired udp flow is new
-#    again, while a flow without it keeps the default timeouts;
-#  - a ct expectation object set on a udp flow makes the expected flow back
-#    to the client "ct state related", and a flow to another port is new;
-#  - a synproxy object answers the handshake itself with its own mss, and a
-#    connection through it completes, while one to a port that is not
-#    synproxied is dropped.
+#    set on (udp unreplied, tcp established), by name or through a named or
+#    an anonymous map, so an expired udp flow is new again, while a flow
+#    without it keeps the default timeouts;
+#  - a ct expectation object set on a udp flow, by name or through a map,
+#    makes the expected flow back to the client "ct state related", and a
+#    flow to another port is new;
+#  - a synproxy object, by name or through a map, answers the handshake
+#    itself with its own mss, and a connection through it completes, while
+#    one to a port that is not synproxied is dropped.
 # A case the kernel lacks is skipped on its own.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -22,13 +24,28 @@ dir=$(tmpdir)
 # skip_case DESC WHY: one TAP line for a case the kernel lacks
 skip_case() { echo "ok - $1 # SKIP $2"; }
 
-# same_listing DESC NS TABLE: nft lists the table as nfh does
+# same_listing DESC NS TABLE: nft lists the table as nfh does, with -j
+# too, and nfh reads its own -j listing back to the same table
 same_listing() {
-	if ! command -v nft >/dev/null 2>&1; then
+	local text
+	text=$(tool "$2" list table ip "$3")
+	if command -v nft >/dev/null 2>&1; then
+		expect_eq "$1" "$(in_ns "$2" nft list table ip "$3")" "$text"
+		in_ns "$2" nft -j list table ip "$3" >"$dir/nft.json"
+		tool "$2" -j list table ip "$3" >"$dir/nfh.json"
+		python3 "$REPO_DIR/tests/json-equal.py" "$1, -j" \
+			"$dir/nft.json" "$dir/nfh.json" || FAILED=$((FAILED + 1))
+	else
 		skip_case "$1" "no nft"
-		return
 	fi
-	expect_eq "$1" "$(in_ns "$2" nft list table ip "$3")" "$(tool "$2" list table ip "$3")"
+	tool "$2" -j list table ip "$3" >"$dir/nfh.json"
+	# counters are loaded with the values listed
+	if tool "$2" delete table ip "$3" && tool "$2" -j -f "$dir/nfh.json"; then
+		expect_eq "$1: nfh -j -f reads its -j listing back" \
+			"$text" "$(tool "$2" list table ip "$3")"
+	else
+		not_ok "$1: nfh -j -f reads its -j listing back"
+	fi
 }
 
 # Servers in $NS_B on 10.0.0.2: every udp port in $1 (comma separated)
@@ -122,7 +139,7 @@ in_range() {
 	fi
 }
 
-start_servers 5001,5002 5003,5004 ||
+start_servers 5001,5002,5005,5006 5003,5004 ||
 	{ not_ok "the udp and tcp servers start"; finish; }
 
 # --- ct timeout -------------------------------------------------------
@@ -141,26 +158,42 @@ table ip cto {
 		policy = { established: 7, close: 4 }
 	}
 
+	map bydport {
+		type inet_service : ct timeout
+		elements = { 5005 : "udp-short" }
+	}
+
 	chain pre {
 		type filter hook prerouting priority filter;
 		udp dport 5001 ct timeout set "udp-short"
 		tcp dport 5003 ct timeout set "tcp-short"
+		udp dport 5005 ct timeout set udp dport map @bydport
+		udp dport 5006 ct timeout set udp dport map { 5006 : "udp-short" }
 		udp dport 5001 ct state new counter comment "new 5001"
 		udp dport 5001 ct state established counter comment "est 5001"
 		udp dport 5002 ct state new counter comment "new 5002"
 		udp dport 5002 ct state established counter comment "est 5002"
+		udp dport 5005 ct state new counter comment "new 5005"
+		udp dport 5005 ct state established counter comment "est 5005"
+		udp dport 5006 ct state new counter comment "new 5006"
+		udp dport 5006 ct state established counter comment "est 5006"
 	}
 }
 EOF2
-	local procfs=1
+	local procfs=1 port how
 	[ -r /proc/net/nf_conntrack ] || procfs=
+	# 5001: by name, 5005: named map, 5006: anonymous map, 5002: none
+	local -A by=([5001]="by name" [5005]="through a named map"
+		     [5006]="through an anonymous map")
 	# One echoed datagram per flow, from fixed source ports; then again
 	# from the same ports once the short timeout has run out.
-	expect_eq "both udp flows are echoed" "reply reply" \
-		"$(udp_echo "$NS_A" 10.0.0.2 41001:5001 41002:5002)"
+	expect_eq "the udp flows are echoed" "reply reply reply reply" \
+		"$(udp_echo "$NS_A" 10.0.0.2 41001:5001 41002:5002 41005:5005 41006:5006)"
 	if [ -n "$procfs" ]; then
-		in_range "the udp flow with the ct timeout has at most 2 s left" 0 2 \
-			"$(ct_timeout_of "$NS_B" udp 5001)"
+		for port in 5001 5005 5006; do
+			in_range "a udp flow given the ct timeout ${by[$port]} has at most 2 s left" \
+				0 2 "$(ct_timeout_of "$NS_B" udp $port)"
+		done
 		in_range "the udp flow without it has the default 30 s" 20 30 \
 			"$(ct_timeout_of "$NS_B" udp 5002)"
 	else
@@ -168,14 +201,21 @@ EOF2
 	fi
 	sleep 3
 	if [ -n "$procfs" ]; then
-		check "the udp flow with the ct timeout has expired after 3 s" \
-			sh -c "! ip netns exec $NS_B cat /proc/net/nf_conntrack | grep -q 'dport=5001 '"
+		for port in 5001 5005 5006; do
+			check "the udp flow given it ${by[$port]} has expired after 3 s" \
+				sh -c "! ip netns exec $NS_B cat /proc/net/nf_conntrack | grep -q 'dport=$port '"
+		done
 		check "the udp flow without it is still there" has_ct_entry "$NS_B" udp 5002
 	fi
-	expect_eq "both udp flows are echoed again" "reply reply" \
-		"$(udp_echo "$NS_A" 10.0.0.2 41001:5001 41002:5002)"
-	expect_packets "the expired flow is new again" "$NS_B" '"new 5001"' 2
-	expect_packets "so it was never established" "$NS_B" '"est 5001"' 0
+	expect_eq "the udp flows are echoed again" "reply reply reply reply" \
+		"$(udp_echo "$NS_A" 10.0.0.2 41001:5001 41002:5002 41005:5005 41006:5006)"
+	for port in 5001 5005 5006; do
+		how=${by[$port]}
+		expect_packets "the expired flow given the ct timeout $how is new again" \
+			"$NS_B" "\"new $port\"" 2
+		expect_packets "so the one given it $how was never established" \
+			"$NS_B" "\"est $port\"" 0
+	done
 	expect_packets "the flow without the ct timeout was new once" "$NS_B" '"new 5002"' 1
 	expect_packets "and its second datagram was established" "$NS_B" '"est 5002"' 1
 
@@ -190,7 +230,7 @@ for port in (5003, 5004):
     s.sendall(b"hello")
     s.recv(100)
     socks.append(s)
-time.sleep(4)
+time.sleep(2)
 PY
 		local client=$!
 		retry 20 has_ct_entry "$NS_B" tcp 5004
@@ -222,9 +262,24 @@ table ip cte {
 		l3proto ip
 	}
 
+	ct expectation back2 {
+		protocol udp
+		dport 9878
+		timeout 1m
+		size 8
+		l3proto ip
+	}
+
+	map bydport {
+		type inet_service : ct expectation
+		elements = { 8889 : "back" }
+	}
+
 	chain in {
 		type filter hook input priority filter;
 		ct state new udp dport 8888 ct expectation set "back"
+		ct state new udp dport 8889 ct expectation set udp dport map @bydport
+		ct state new udp dport 8890 ct expectation set udp dport map { 8890 : "back2" }
 	}
 
 	chain out {
@@ -233,6 +288,8 @@ table ip cte {
 		udp dport 9876 ct state new counter comment "new 9876"
 		udp dport 9877 ct state related counter comment "related 9877"
 		udp dport 9877 ct state new counter comment "new 9877"
+		udp dport 9878 ct state related counter comment "related 9878"
+		udp dport 9878 ct state new counter comment "new 9878"
 	}
 }
 EOF2
@@ -253,13 +310,28 @@ EOF2
 	expect_packets "and not new" "$NS_B" '"new 9876"' 1
 	expect_packets "a flow to 9877 is not related" "$NS_B" '"related 9877"' 0
 	expect_packets "but new" "$NS_B" '"new 9877"' 1
+	# the expectation was used up; a flow to 8891 sets none
+	udp_send "$NS_A" 10.0.0.2 8891 1 >/dev/null
+	udp_send "$NS_B" 10.0.0.1 9876 1 >/dev/null
+	expect_packets "once used, the expectation is gone: 9876 is new again" \
+		"$NS_B" '"new 9876"' 2
+	udp_send "$NS_A" 10.0.0.2 8889 1 >/dev/null
+	udp_send "$NS_B" 10.0.0.1 9876 1 >/dev/null
+	expect_packets "an expectation set through a named map makes 9876 related" \
+		"$NS_B" '"related 9876"' 2
+	udp_send "$NS_A" 10.0.0.2 8890 1 >/dev/null
+	udp_send "$NS_B" 10.0.0.1 9878 1 >/dev/null
+	expect_packets "one set through an anonymous map makes 9878 related" \
+		"$NS_B" '"related 9878"' 1
+	expect_packets "so no flow to 9878 was new" "$NS_B" '"new 9878"' 0
 	same_listing "nft lists the ct expectation table as nfh does" "$NS_B" cte
 }
 
 # --- synproxy ---------------------------------------------------------
-# The server answers port 8080 through synproxy object "sp" (mss 1200) and
-# port 8082 itself; port 8081's handshake is untracked but not synproxied,
-# so it is dropped.
+# The server answers port 8080 through synproxy object "sp" (mss 1200),
+# 8083 and 8084 through "sp2" (mss 1300) from a named and an anonymous map,
+# and port 8082 itself; port 8081's handshake is untracked but not
+# synproxied, so it is dropped.
 synproxy_case() {
 	in_ns "$NS_B" sysctl -qw net.ipv4.tcp_syncookies=2 net.ipv4.tcp_timestamps=1 \
 		net.netfilter.nf_conntrack_tcp_loose=0
@@ -271,9 +343,20 @@ table ip syn {
 		timestamp sack-perm
 	}
 
+	synproxy sp2 {
+		mss 1300
+		wscale 7
+		timestamp sack-perm
+	}
+
+	map bydport {
+		type inet_service : synproxy
+		elements = { 8083 : "sp2" }
+	}
+
 	chain pre {
 		type filter hook prerouting priority raw;
-		tcp dport { 8080, 8081 } tcp flags syn notrack
+		tcp dport { 8080, 8081, 8083, 8084 } tcp flags syn notrack
 	}
 
 	chain in {
@@ -281,6 +364,9 @@ table ip syn {
 		tcp dport 8080 ct state invalid,untracked counter synproxy name "sp"
 		tcp dport 8080 ct state invalid,untracked counter drop comment "drop 8080"
 		tcp dport 8081 ct state invalid,untracked counter drop comment "drop 8081"
+		tcp dport 8083 ct state invalid,untracked counter synproxy name tcp dport map @bydport
+		tcp dport 8084 ct state invalid,untracked counter synproxy name tcp dport map { 8084 : "sp2" }
+		tcp dport { 8083, 8084 } ct state invalid,untracked counter drop comment "drop 8083/4"
 	}
 }
 EOF2
@@ -292,7 +378,7 @@ def serve(s):
         data = c.recv(100)
         c.sendall(data[::-1])
         c.close()
-for port in (8080, 8081, 8082):
+for port in (8080, 8081, 8082, 8083, 8084):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind(("10.0.0.2", port))
@@ -305,7 +391,7 @@ PY
 	# per port: "PORT open MSS REPLY" or "PORT timeout"
 	out=$(in_ns "$NS_A" python3 - <<'PY'
 import socket
-for port in (8080, 8081, 8082):
+for port in (8080, 8081, 8082, 8083, 8084):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.settimeout(1.5)
     try:
@@ -327,10 +413,19 @@ PY
 	expect_eq "an untracked handshake without synproxy is dropped" "8081 timeout" "$line"
 	line=$(grep '^8082 ' <<<"$out")
 	expect_eq "a direct connection has the server's own mss" "8082 open 1448 yxorpnys" "$line"
+	line=$(grep '^8083 ' <<<"$out")
+	expect_eq "a connection through synproxy from a named map has that object's mss" \
+		"8083 open 1288 yxorpnys" "$line"
+	line=$(grep '^8084 ' <<<"$out")
+	expect_eq "and one through synproxy from an anonymous map too" \
+		"8084 open 1288 yxorpnys" "$line"
 	# the client's SYN and its ACK of synproxy's cookie
 	expect_packets "the synproxy rule saw the SYN and the ACK" "$NS_B" 'synproxy name "sp"' 2
 	expect_packets "synproxy left nothing of port 8080 to the drop rule" "$NS_B" '"drop 8080"' 0
 	in_range "port 8081's SYNs reached the drop rule" 1 5 "$(packets "$NS_B" '"drop 8081"')"
+	expect_packets "the synproxy rules with maps saw the SYN and the ACK" "$NS_B" 'map @bydport' 2
+	expect_packets "each" "$NS_B" 'map \{ 8084' 2
+	expect_packets "and left nothing to the drop rule" "$NS_B" '"drop 8083/4"' 0
 	same_listing "nft lists the synproxy table as nfh does" "$NS_B" syn
 }
 
