@@ -1548,28 +1548,23 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
-	if (!strcmp(k, "ct helper")) {
+	if (!strcmp(k, "ct helper") || !strcmp(k, "ct timeout") ||
+	    !strcmp(k, "ct expectation")) {
+		uint32_t type = !strcmp(k, "ct helper") ? NFT_OBJECT_CT_HELPER :
+				!strcmp(k, "ct timeout") ? NFT_OBJECT_CT_TIMEOUT :
+				NFT_OBJECT_CT_EXPECT;
+
 		if (!json_is_string(v) && !json_is_object(json_object_get(v, "map")))
-			return jerr(jp, v, "ct helper: expected a name or { \"map\": ... }"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_HELPER, v, &loc);
-	}
-	if (!strcmp(k, "ct timeout")) {
-		if (!json_is_string(v))
-			return jerr(jp, v, "ct timeout: expected a name"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_TIMEOUT, v, &loc);
-	}
-	if (!strcmp(k, "ct expectation")) {
-		if (!json_is_string(v))
-			return jerr(jp, v, "ct expectation: expected a name"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_EXPECT, v, &loc);
+			return jerr(jp, v, "%s: expected a name or { \"map\": ... }", k), NULL;
+		return objref_parse(jp, type, v, &loc);
 	}
 	if (!strcmp(k, "synproxy")) {
-		if (json_is_string(v))
+		if (json_is_string(v) || json_is_object(json_object_get(v, "map")))
 			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
 		if (json_is_null(v))
 			return stmt_alloc(&loc, STMT_SYNPROXY);
 		if (!json_is_object(v))
-			return jerr(jp, v, "synproxy: expected null, a name or an object"), NULL;
+			return jerr(jp, v, "synproxy: expected null, a name, an object or { \"map\": ... }"), NULL;
 		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
 			return NULL;
 		return synproxy_parse(jp, v, &loc);
@@ -1875,7 +1870,8 @@ static uint32_t map_objtype_of(const char *name)
 {
 	static const uint32_t types[] = {
 		NFT_OBJECT_COUNTER, NFT_OBJECT_QUOTA, NFT_OBJECT_LIMIT,
-		NFT_OBJECT_CT_HELPER,
+		NFT_OBJECT_CT_HELPER, NFT_OBJECT_CT_TIMEOUT, NFT_OBJECT_CT_EXPECT,
+		NFT_OBJECT_SYNPROXY,
 	};
 
 	for (unsigned int i = 0; i < array_size(types); i++)
