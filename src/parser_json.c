@@ -2021,17 +2021,16 @@ static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
 	return check_keys(jp, o, obj_kinds[kind].one, keys);
 }
 
-static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
+/* "protocol" (tcp or udp, required) and "l3proto" (a family, optional) of
+   a ct helper, timeout or expectation object */
+static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
 {
-	const char *type = get_str(jp, o, "type", true);
 	const char *proto = get_str(jp, o, "protocol", true);
 	const char *l3 = get_str(jp, o, "l3proto", false);
 	int f;
 
-	if (!type || !proto)
+	if (!proto)
 		return -1;
-	ob->helper.name = xstrdup(type);
-	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
 	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
 	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
 			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
@@ -2048,31 +2047,27 @@ static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
 	return 0;
 }
 
+static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	const char *type = get_str(jp, o, "type", true);
+	int ret = obj_l3l4_parse(jp, o, ob);
+
+	if (!type)
+		return -1;
+	ob->helper.name = xstrdup(type);
+	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
+	return ret;
+}
+
 /* "policy": null or { "state": seconds, ... }; eval checks the states */
 static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
 {
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
 	json_t *pol = json_object_get(o, "policy"), *v;
 	const char *state;
 
-	if (!proto)
-		return -1;
 	ob->timeout.l4_given = true;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (l3) {
-		int f = family_lookup(l3);
-
-		if (f < 0)
-			return jerr(jp, json_object_get(o, "l3proto"),
-				    "unknown address family \"%s\"", l3);
-		ob->helper.l3proto = f;
-	}
+	if (obj_l3l4_parse(jp, o, ob) < 0)
+		return -1;
 	if (!pol || json_is_null(pol))
 		return 0;
 	if (!json_is_object(pol))
@@ -2105,26 +2100,10 @@ static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
 		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
 		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
 	};
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
 
-	if (!proto)
-		return -1;
 	ob->timeout.l4_given = true;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (l3) {
-		int f = family_lookup(l3);
-
-		if (f < 0)
-			return jerr(jp, json_object_get(o, "l3proto"),
-				    "unknown address family \"%s\"", l3);
-		ob->helper.l3proto = f;
-	}
+	if (obj_l3l4_parse(jp, o, ob) < 0)
+		return -1;
 	for (unsigned int i = 0; i < array_size(num); i++) {
 		json_t *v = json_object_get(o, num[i].key);
 
