@@ -118,6 +118,13 @@ struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id)
 	return NULL;
 }
 
+bool cache_table_matches(const struct cache_table *t, unsigned int family,
+			 const char *name)
+{
+	return (!family || nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family) &&
+	       (!name || !strcmp(name, nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME)));
+}
+
 bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
 		       const char *name)
 {

@@ -1370,12 +1370,7 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 
 	json_array_append_new(out, metainfo_json());
 	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-
-		if (family && fam != family)
-			continue;
-		if (table && strcmp(table, name))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		switch (what) {
 		case LIST_TABLES:
@@ -1433,10 +1428,7 @@ int json_objs(struct cache *c, unsigned int family, const char *table,
 
 	json_array_append_new(out, metainfo_json());
 	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *tname = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-
-		if ((family && fam != family) || (table && strcmp(table, tname)))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		if (name && !cache_obj_find(t, type, name, 0))
 			continue;
