@@ -310,40 +310,71 @@ static void delin_hash(struct delin_ctx *ctx, struct nftnl_expr *e)
 				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_OFFSET)));
 }
 
-static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
+/* the shift of a bitwise with an operation: "meta mark << 8" */
+static void delin_shift(struct delin_ctx *ctx, struct nftnl_expr *e,
+			struct expr *l, uint32_t op)
 {
-	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG);
-	uint32_t len, xlen;
-	const void *mask = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &len);
-	const void *xor = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
-	struct expr *l = reg_get(ctx, sreg), *b;
-	bool xor_zero = true;
+	uint32_t dlen, n;
+	const void *data = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_DATA, &dlen);
 
-	if (!l || !mask || !xor) {
+	if (!l || !data || dlen != sizeof(n) ||
+	    (op != NFT_BITWISE_LSHIFT && op != NFT_BITWISE_RSHIFT)) {
 		expr_free(l);
 		unsupported(ctx, "bitwise");
 		return;
 	}
-	for (uint32_t i = 0; i < xlen; i++)
-		if (((const uint8_t *)xor)[i])
-			xor_zero = false;
-	if (!xor_zero) {
-		bool pure_or = len == xlen;
+	memcpy(&n, data, sizeof(n));
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG),
+		binop_expr_alloc(&internal_location,
+				 op == NFT_BITWISE_LSHIFT ? OP_LSHIFT : OP_RSHIFT, l,
+				 constant_expr_u64(&internal_location, &integer_type,
+						   BYTEORDER_HOST, 32, n)));
+}
 
-		for (uint32_t i = 0; pure_or && i < len; i++)
-			if ((uint8_t)~((const uint8_t *)mask)[i] != ((const uint8_t *)xor)[i])
-				pure_or = false;
-		/* x & ~v ^ v is "x | v"; otherwise keep both */
-		if (!pure_or)
-			l = binop_expr_alloc(&internal_location, OP_AND, l,
-					     raw_value(mask, len));
-		b = binop_expr_alloc(&internal_location, OP_OR, l,
-				     raw_value(xor, xlen));
-	} else {
-		b = binop_expr_alloc(&internal_location, OP_AND, l,
-				     raw_value(mask, len));
+static bool all_bytes(const uint8_t *p, uint32_t len, uint8_t v)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (p[i] != v)
+			return false;
+	return true;
+}
+
+/*
+ * "(x & mask) ^ xor" as nft lists it: "x & a ^ b | c", each part only when
+ * it does something.  c are the bits set whatever x is (out of the mask,
+ * in xor), b the bits of x flipped, a what is kept of x, c included.
+ */
+static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
+{
+	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG);
+	uint32_t len, xlen;
+	const uint8_t *mask = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &len);
+	const uint8_t *xor = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
+	uint8_t a[NFH_VAL_MAXLEN], b[NFH_VAL_MAXLEN], c[NFH_VAL_MAXLEN];
+	struct expr *l = reg_get(ctx, sreg);
+
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_BITWISE_OP) &&
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_OP) != NFT_BITWISE_BOOL) {
+		delin_shift(ctx, e, l, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_OP));
+		return;
 	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG), b);
+	if (!l || !mask || !xor || len != xlen || len > NFH_VAL_MAXLEN) {
+		expr_free(l);
+		unsupported(ctx, "bitwise");
+		return;
+	}
+	for (uint32_t i = 0; i < len; i++) {
+		c[i] = xor[i] & (uint8_t)~mask[i];
+		b[i] = xor[i] & mask[i];
+		a[i] = mask[i] | c[i];
+	}
+	if (!all_bytes(a, len, 0xff) || (all_bytes(b, len, 0) && all_bytes(c, len, 0)))
+		l = binop_expr_alloc(&internal_location, OP_AND, l, raw_value(a, len));
+	if (!all_bytes(b, len, 0))
+		l = binop_expr_alloc(&internal_location, OP_XOR, l, raw_value(b, len));
+	if (!all_bytes(c, len, 0))
+		l = binop_expr_alloc(&internal_location, OP_OR, l, raw_value(c, len));
+	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG), l);
 }
 
 static enum ops op_from_cmp(uint32_t op)
@@ -1687,7 +1718,9 @@ static void binop_type(struct expr *b)
 		binop_type(b->op.left);
 		sel = b->op.left;
 	}
-	if (b->op.right->kind == EXPR_VALUE)
+	/* a shift's bit count stays a plain number */
+	if (b->op.right->kind == EXPR_VALUE && b->op.op != OP_LSHIFT &&
+	    b->op.op != OP_RSHIFT)
 		type_value(b->op.right, sel->dtype, sel->byteorder, sel->len);
 	b->dtype = sel->dtype;
 	b->len = sel->len;
@@ -1731,11 +1764,20 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 		uint64_t m, bits, val;
 		unsigned int first, len;
 
-		if (and->kind != EXPR_BINOP || and->op.op != OP_AND ||
-		    bytes > 8 || bytes == 0)
+		if (bytes > 8 || bytes == 0)
 			return;
-		mask = and->op.right;
-		m = ~be_to_u64(mask->val.data, bytes);
+		if (and->kind == EXPR_BINOP && and->op.op == OP_AND) {
+			mask = and->op.right;
+			/* the and keeps the or'ed bits too: the field is the rest */
+			m = ~be_to_u64(mask->val.data, bytes);
+			if (x)
+				m |= be_to_u64(x->val.data, bytes);
+		} else if (x && and->kind == EXPR_PAYLOAD) {
+			/* the field set to all ones: an or alone */
+			m = be_to_u64(x->val.data, bytes);
+		} else {
+			return;
+		}
 		if (bytes < 8)
 			m &= (1ULL << (bytes * 8)) - 1;
 		if (!m)

@@ -1405,6 +1405,14 @@ static bool rhs_is_constant(const struct expr *e)
 	}
 }
 
+static bool has_shift(const struct expr *e)
+{
+	for (; e->kind == EXPR_BINOP; e = e->op.left)
+		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT)
+			return true;
+	return false;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1415,6 +1423,10 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	fib_present(lhs, rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
+	if (has_shift(lhs))
+		/* nft 1.0.6 refuses these too, as a datatype mismatch */
+		return err(ctx, &lhs->loc,
+			   "a shifted value can be assigned (meta mark set ct mark << 8), not compared");
 	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
 		return err(ctx, &rel->op.right->loc,
 			   "a secmark is a security ID the kernel assigns: it cannot be compared with a constant");
@@ -1472,6 +1484,10 @@ static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 		return err(ctx, &b->op.right->loc,
 			   "right-hand side of %s must be a constant",
 			   expr_op_name(b->op.op));
+	if ((b->op.op == OP_LSHIFT || b->op.op == OP_RSHIFT) &&
+	    expr_value_u64(b->op.right) >= 32)
+		return err(ctx, &b->op.right->loc,
+			   "a shift is by 0 to 31 bits (the kernel's limit)");
 	b->dtype = b->op.left->dtype;
 	b->len = b->op.left->len;
 	b->byteorder = b->op.left->byteorder;
@@ -1580,7 +1596,14 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
 			return -1;
 		v = *val;
-		if (div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
+		/* as nft: a value of the target's own type, or a plain
+		   integer (which the kernel takes in the target's size) */
+		if (v->dtype != lhs->dtype && v->dtype != &integer_type)
+			return err(ctx, &v->loc,
+				   "datatype mismatch: expected %s, expression has type %s",
+				   lhs->dtype->desc, v->dtype->desc);
+		if ((lhs->kind == EXPR_PAYLOAD || lhs->kind == EXPR_EXTHDR) &&
+		    div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
 			return err(ctx, &v->loc,
 				   "%s is %u bits long, but %u bits are needed here",
 				   v->dtype->name, v->len, lhs->len);

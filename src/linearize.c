@@ -131,6 +131,19 @@ static void put_bitwise(struct lin_ctx *ctx, const void *mask,
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, xor, len);
 }
 
+static void put_shift(struct lin_ctx *ctx, enum ops op, uint32_t n,
+		      unsigned int len)
+{
+	struct nftnl_expr *e = add_expr(ctx, "bitwise");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, ctx->dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, ctx->dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_OP,
+			   op == OP_LSHIFT ? NFT_BITWISE_LSHIFT : NFT_BITWISE_RSHIFT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_DATA, &n, sizeof(n));
+}
+
 static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
 {
 	struct nftnl_expr *e = add_expr(ctx, "byteorder");
@@ -261,6 +274,9 @@ static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
 	put_bitwise(ctx, mask, zero, ld->len);
 }
 
+static void binop_load(struct lin_ctx *ctx, const struct expr *e,
+		       struct load *ld);
+
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
@@ -331,30 +347,63 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		hash_load(ctx, e);
 		ld->len = div_round_up(e->len, 8);
 		return;
-	case EXPR_BINOP: {
-		uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, xor[NFH_VAL_MAXLEN] = { 0 };
-		const struct expr *l = e->op.left;
-
-		selector_load(ctx, l, 0, ld);
-		value_data(e->op.right, l->byteorder, mask);
-		if (e->op.op == OP_AND) {
-			put_bitwise(ctx, mask, xor, ld->len);
-		} else if (e->op.op == OP_OR) {
-			memset(xor, 0, sizeof(xor));
-			memcpy(xor, mask, ld->len);
-			for (unsigned int i = 0; i < ld->len; i++)
-				mask[i] = ~xor[i];
-			put_bitwise(ctx, mask, xor, ld->len);
-		} else if (e->op.op == OP_XOR) {
-			memcpy(xor, mask, ld->len);
-			memset(mask, 0xff, ld->len);
-			put_bitwise(ctx, mask, xor, ld->len);
-		}
+	case EXPR_BINOP:
+		binop_load(ctx, e, ld);
 		return;
-	}
 	default:
 		return;
 	}
+}
+
+/*
+ * A value computed from a selector: shifts one bitwise each, and a run of
+ * and/or/xor with constants folded into one "(x & mask) ^ xor", as nft
+ * does: x & c keeps mask & c, xor & c; x | c clears c from the mask and
+ * sets it in xor; x ^ c flips c in xor.
+ */
+static void binop_load(struct lin_ctx *ctx, const struct expr *e,
+		       struct load *ld)
+{
+	uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN] = { 0 };
+	uint8_t c[NFH_VAL_MAXLEN];
+	const struct expr *run[64], *base = e;
+	unsigned int n = 0;
+
+	if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
+		selector_load(ctx, e->op.left, 0, ld);
+		put_shift(ctx, e->op.op, (uint32_t)expr_value_u64(e->op.right),
+			  ld->len);
+		return;
+	}
+	while (base->kind == EXPR_BINOP && base->op.op != OP_LSHIFT &&
+	       base->op.op != OP_RSHIFT && n < array_size(run)) {
+		run[n++] = base;
+		base = base->op.left;
+	}
+	selector_load(ctx, base, 0, ld);
+	memset(mask, 0xff, sizeof(mask));
+	while (n--) {
+		const struct expr *b = run[n];
+
+		memset(c, 0, sizeof(c));
+		value_data(b->op.right, b->byteorder, c);
+		for (unsigned int i = 0; i < ld->len; i++) {
+			switch (b->op.op) {
+			case OP_AND:
+				mask[i] &= c[i];
+				xor[i] &= c[i];
+				break;
+			case OP_OR:
+				mask[i] &= (uint8_t)~c[i];
+				xor[i] |= c[i];
+				break;
+			default:	/* OP_XOR */
+				xor[i] ^= c[i];
+				break;
+			}
+		}
+	}
+	put_bitwise(ctx, mask, xor, ld->len);
 }
 
 /* the constant, shifted into the loaded bytes and in register byte order */
