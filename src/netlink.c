@@ -614,7 +614,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		}
 		it = item_by_seq(a->b, h->nlmsg_seq);
-		if (e->error == -ERESTART || e->error == -ERANGE) {
+		if (e->error == -ERESTART) {
 			a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
 					     "the ruleset changed while this batch was sent; nothing was applied, try again");
 			continue;
