@@ -382,7 +382,11 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
 	i = nftnl_set_elems_iter_create(add);
 	while (!err && (e = nftnl_set_elems_iter_next(i)))
-		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
+		if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
+		    (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
+		     NFT_SET_ELEM_INTERVAL_END))
+			continue;	/* an interval's end names no object */
+		else if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
 			err = EINVAL;
 		else if (!cache_obj_find(t, type,
 					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))

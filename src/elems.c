@@ -26,6 +26,12 @@ static bool is_string(const struct datatype *dt)
 	return dt == &ifname_type || dt == &string_type;
 }
 
+bool elem_host_number(const struct expr *e)
+{
+	return e->byteorder == BYTEORDER_HOST && !is_string(e->dtype) &&
+	       e->len > 8;
+}
+
 unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out)
 {
 	unsigned int n = expr_value_bytes(v);
@@ -326,13 +332,36 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	em->count++;
 }
 
-/* a plain key from its big-endian bytes to the kernel's order */
-static void plain_wire(const struct expr *key, const uint8_t *be, uint8_t *out,
-		       unsigned int n)
+/*
+ * A plain key from its big-endian bytes to the kernel's order: an interval
+ * set keeps numbers big endian, whatever order registers hold them in.
+ */
+static void plain_wire(const struct elem_emit *em, const uint8_t *be,
+		       uint8_t *out, unsigned int n)
 {
 	memcpy(out, be, n);
-	if (key->byteorder == BYTEORDER_HOST && !is_string(key->dtype))
+	if (!em->interval && em->key->byteorder == BYTEORDER_HOST &&
+	    !is_string(em->key->dtype))
 		bytes_reverse(out, n);
+}
+
+/*
+ * A concatenated key, packed in register order, as a concatenated interval
+ * set keeps it: its host-order numbers big endian.
+ */
+static const uint8_t *concat_interval_wire(const struct expr *key,
+					   const uint8_t *in, uint8_t *out)
+{
+	const struct expr *i;
+	unsigned int off = 0;
+
+	memcpy(out, in, set_key_bytes(key));
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (elem_host_number(i))
+			bytes_reverse(out + off, div_round_up(i->len, 8));
+		off += div_round_up(i->len, 32) * 4;
+	}
+	return out;
 }
 
 static unsigned int sort_len;
@@ -441,20 +470,21 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 		return -1;
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
 	    em->msg_type != NFT_MSG_DELSETELEM) {
-		plain_wire(em->key, zero, w, len);
+		plain_wire(em, zero, w, len);
 		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
 	}
 	for (size_t i = 0; i < m; i++) {
 		uint8_t end[NFH_VAL_MAXLEN];
 		bool wrap;
 
-		plain_wire(em->key, elem_lo(st, i), w, len);
+		plain_wire(em, elem_lo(st, i), w, len);
 		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
 			 elem_rec(st, i)->extra);
 		memcpy(end, elem_hi(st, i), len);
 		wrap = be_inc(end, len);
-		if (!wrap && !(i + 1 < m && !memcmp(end, elem_lo(st, i + 1), len))) {
-			plain_wire(em->key, end, w, len);
+		/* an end even where the next interval starts, as nft sends it */
+		if (!wrap) {
+			plain_wire(em, end, w, len);
 			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
 		}
 	}
@@ -464,7 +494,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 int elem_emit(struct elem_emit *em, struct elem_store *st)
 {
 	struct builder b = { .em = em };
-	uint8_t w[NFH_VAL_MAXLEN];
+	uint8_t w[NFH_VAL_MAXLEN], we[NFH_VAL_MAXLEN];
 	int ret = 0;
 
 	/* zeroed: libmnl 1.0.4 leaves the padding after attributes as it is */
@@ -473,14 +503,16 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 		ret = emit_intervals(&b, st);
 	} else {
 		for (size_t i = 0; i < st->n; i++) {
-			const uint8_t *key = elem_lo(st, i);
+			const uint8_t *key = elem_lo(st, i), *end = NULL;
 
 			if (!st->concat) {
-				plain_wire(em->key, key, w, st->klen);
+				plain_wire(em, key, w, st->klen);
 				key = w;
+			} else if (em->concat_interval) {
+				key = concat_interval_wire(em->key, key, w);
+				end = concat_interval_wire(em->key, elem_hi(st, i), we);
 			}
-			put_elem(&b, key, em->concat_interval ? elem_hi(st, i) : NULL,
-				 0, st->dlen ? elem_data(st, i) : NULL,
+			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
 				 elem_rec(st, i)->extra);
 		}
 	}
