@@ -255,10 +255,14 @@ static void put_data(struct nlmsghdr *nlh, uint16_t type, const void *p,
 	mnl_attr_nest_end(nlh, n);
 }
 
-/* one element: key (wire order), optional key end, flags, value, options */
+/*
+ * One element: key (wire order), optional key end, flags, value, options;
+ * @open: an interval that runs to the largest value, which has no end
+ * element and says so in its user data (as nft does).
+ */
 static void put_elem(struct builder *b, const uint8_t *key,
 		     const uint8_t *key_end, uint32_t flags,
-		     const uint8_t *data, const struct expr *extra)
+		     const uint8_t *data, const struct expr *extra, bool open)
 {
 	struct elem_emit *em = b->em;
 	const struct expr *v = NULL, *opts = NULL;
@@ -308,10 +312,15 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	} else if (data) {
 		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
 	}
-	if (opts && opts->elem.comment) {
+	if ((opts && opts->elem.comment) || open) {
 		struct nftnl_udata_buf *u = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
-		nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT, opts->elem.comment);
+		if (opts && opts->elem.comment)
+			nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT,
+					     opts->elem.comment);
+		if (open)
+			nftnl_udata_put_u32(u, SET_ELEM_UDATA_FLAGS,
+					    NFTNL_SET_ELEM_F_INTERVAL_OPEN);
 		mnl_attr_put(b->nlh, NFTA_SET_ELEM_USERDATA, nftnl_udata_buf_len(u),
 			     nftnl_udata_buf_data(u));
 		nftnl_udata_buf_free(u);
@@ -471,21 +480,22 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
 	    em->msg_type != NFT_MSG_DELSETELEM) {
 		plain_wire(em, zero, w, len);
-		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL, false);
 	}
 	for (size_t i = 0; i < m; i++) {
 		uint8_t end[NFH_VAL_MAXLEN];
 		bool wrap;
 
-		plain_wire(em, elem_lo(st, i), w, len);
-		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
-			 elem_rec(st, i)->extra);
 		memcpy(end, elem_hi(st, i), len);
 		wrap = be_inc(end, len);
+		plain_wire(em, elem_lo(st, i), w, len);
+		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
+			 elem_rec(st, i)->extra, wrap);
 		/* an end even where the next interval starts, as nft sends it */
 		if (!wrap) {
 			plain_wire(em, end, w, len);
-			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL,
+				 false);
 		}
 	}
 	return 0;
@@ -513,7 +523,7 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 				end = concat_interval_wire(em->key, elem_hi(st, i), we);
 			}
 			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
-				 elem_rec(st, i)->extra);
+				 elem_rec(st, i)->extra, false);
 		}
 	}
 	if (b.nlh && ret == 0)
