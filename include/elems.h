@@ -115,7 +115,10 @@ struct elem_emit {
 	bool			interval;	/* plain intervals: start/end pairs */
 	bool			concat_interval; /* a key end with each */
 	bool			automerge;
+	bool			anonymous;	/* no end where the next starts */
 	unsigned int		count;		/* elements sent */
+	unsigned int		size;		/* what nft declares as the size:
+						   two for each interval */
 };
 
 /* sorts and checks intervals, then adds the messages to the batch */

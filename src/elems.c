@@ -401,7 +401,7 @@ static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
 	struct expr *h = constant_expr_alloc(NULL, em->key->dtype,
 					     em->key->byteorder, em->key->len, hi);
 	struct expr *r = range_expr_alloc(NULL, l, h);
-	struct output_ctx o = { 0 };
+	struct output_ctx o = { .flags = NFH_PRINT_IN_SET };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -457,9 +457,11 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 
 			elem_loc_get(elem_rec(st, m - 1), &la);
 			elem_loc_get(elem_rec(st, i), &lb);
+			/* only a named set's intervals can be joined */
 			ret = error_queue2(em->msgs, &lb, &la,
-					   "interval %s overlaps with %s; use auto-merge to join them",
-					   y, x);
+					   "interval %s overlaps with %s%s", y, x,
+					   em->anonymous || em->data ? "" :
+					   "; use auto-merge to join them");
 			free(x);
 			free(y);
 			expr_free(elem_rec(st, i)->extra);
@@ -477,10 +479,12 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	st->n = m;
 	if (ret < 0)
 		return -1;
+	em->size = 2 * m;
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
 	    em->msg_type != NFT_MSG_DELSETELEM) {
 		plain_wire(em, zero, w, len);
 		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL, false);
+		em->size++;
 	}
 	for (size_t i = 0; i < m; i++) {
 		uint8_t end[NFH_VAL_MAXLEN];
@@ -491,8 +495,12 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 		plain_wire(em, elem_lo(st, i), w, len);
 		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
 			 elem_rec(st, i)->extra, wrap);
-		/* an end even where the next interval starts, as nft sends it */
-		if (!wrap) {
+		/*
+		 * nft sends an end even where the next interval starts, but
+		 * in an anonymous set or map
+		 */
+		if (!wrap && !(em->anonymous && i + 1 < m &&
+			       !memcmp(end, elem_lo(st, i + 1), len))) {
 			plain_wire(em, end, w, len);
 			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL,
 				 false);
@@ -526,6 +534,8 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 				 elem_rec(st, i)->extra, false);
 		}
 	}
+	if (!(em->interval && !st->concat))
+		em->size = em->count;
 	if (b.nlh && ret == 0)
 		msg_end(&b);
 	free(b.buf);

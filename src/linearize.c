@@ -654,7 +654,9 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
 		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
 		.set = name, .set_id = id, .loc = &set->loc, .key = sel,
-		.data = data,
+		.data = data, .anonymous = true,
+		/* nft joins an anonymous set's overlapping intervals */
+		.automerge = !data,
 	};
 	struct elem_store *st;
 	struct nftnl_expr *e;
@@ -682,7 +684,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	elem_store_free(st);
 	if (ret < 0)
 		return -1;
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 
 	key_load_at(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL);
