@@ -1477,9 +1477,12 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 			const struct output_ctx *o, FILE *f)
 {
+	struct output_ctx so = *o;
+
+	so.flags |= NFH_PRINT_IN_SET;
 	fprintf(f, "%s element %s %s %s { ", add ? "add" : "delete",
 		family_name(s->h.family), s->h.table, s->h.set);
-	expr_print(elem, o, f);
+	expr_print(elem, &so, f);
 	fprintf(f, " }\n");
 }
 

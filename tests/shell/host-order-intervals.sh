@@ -7,7 +7,8 @@
 # big pings from small ones; add element and delete element change what
 # matches; an overlapping set is refused naming both elements, the kernel
 # unchanged; auto-merge joins intervals; nft lists what nfh loaded as nfh
-# does, in text and JSON, and nfh lists what nft loaded as nft does
+# does, in text and JSON, and nfh lists what nft loaded as nft does;
+# monitor shows new elements as nft monitor does
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_feature netdev_ingress
@@ -146,4 +147,23 @@ if command -v nft >/dev/null 2>&1; then
 else
 	echo "ok - nft lists what nfh loaded as nfh does # SKIP no nft"
 fi
+
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+in_ns "$NS_B" $TOOL monitor elements >>"$dir/mon" 2>&1 &
+mpid=$!
+# the monitor listens once a probe shows up in it
+for ((i = 0; i < 50; i++)); do
+	tool "$NS_B" add element netdev t marks '{ 0x60 }'
+	tool "$NS_B" delete element netdev t marks '{ 0x60 }'
+	grep -q '^delete element netdev t marks { 0x00000060 }$' "$dir/mon" && break
+	sleep 0.1
+done
+: >"$dir/mon"
+tool "$NS_B" add element netdev t marks '{ 0x30-0x3f, 0x80000000-0xffffffff }'
+retry 20 grep -q 'marks { 0x80000000/1 }' "$dir/mon"
+expect_eq "monitor shows the new elements as nft monitor does" \
+	"add element netdev t marks { 0x00000030/28 }
+add element netdev t marks { 0x80000000/1 }" "$(grep '^add' "$dir/mon")"
+kill "$mpid" 2>/dev/null
+wait 2>/dev/null
 finish
