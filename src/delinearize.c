@@ -687,6 +687,34 @@ static struct expr *set_key_of(const struct nftnl_set *nls)
 	return k;
 }
 
+/*
+ * The key a rule's lookup in @nls reads.  Its type alone cannot say where
+ * the parts of a concatenation of numbers of no fixed size ("typeof meta
+ * mark . meta cpu") begin: the typeof record can.
+ */
+static struct expr *lookup_key_of(const struct nftnl_set *nls)
+{
+	struct expr *k = set_key_of(nls), *t;
+	struct set_udata ud;
+	bool verdict = false;
+
+	if (k->kind == EXPR_CONCAT)
+		return k;
+	set_udata_parse(nls, &ud);
+	free(ud.comment);
+	if (!ud.key_typeof)
+		return k;
+	t = set_typeof_parse(ud.key_typeof, ud.key_typeof_len,
+			     nftnl_set_get_u32(nls, NFTNL_SET_FAMILY), &verdict);
+	if (t && !verdict && t->kind == EXPR_CONCAT &&
+	    set_key_bytes(t) == nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN)) {
+		expr_free(k);
+		k = set_key_of_selector(t);
+	}
+	expr_free(t);
+	return k;
+}
+
 /* what a lookup reads: one register, or one per concatenated component */
 static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
 			       const struct expr *key)
@@ -736,7 +764,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, sreg, key);
 	expr_free(key);
 	if (!l) {
@@ -788,7 +816,7 @@ static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "dynset");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
 	expr_free(key);
 	if (!l) {
@@ -938,7 +966,7 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "objref");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
 	expr_free(key);
 	if (!l) {

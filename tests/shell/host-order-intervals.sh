@@ -3,8 +3,9 @@
 # checks: interval sets and maps of keys held in host byte order (packet
 # marks, lengths) match real traffic on the netdev ingress hook: a mark set
 # by one chain is matched by ranges in the next (named set, anonymous set,
-# verdict map, mark . address concatenation), "meta length" ranges tell
-# big pings from small ones; add element and delete element change what
+# verdict map, mark . address and mark . cpu concatenations), "meta
+# length" ranges tell big pings from small ones; add element and delete
+# element change what
 # matches; an overlapping set is refused naming both elements, the kernel
 # unchanged; auto-merge joins intervals; nft lists what nfh loaded as nfh
 # does, in text and JSON, and nfh lists what nft loaded as nft does;
@@ -32,6 +33,12 @@ table netdev t {
 		type mark . ipv4_addr
 		flags interval
 		elements = { 0x1-0x9 . 10.0.0.6, 0x1-0x9 . 10.0.0.100/30 }
+	}
+
+	set mc {
+		typeof meta mark . meta cpu
+		flags interval
+		elements = { 0x40-0x4f . 0-4095 }
 	}
 
 	set big {
@@ -68,6 +75,7 @@ table netdev t {
 		meta mark . ip saddr @pairs counter comment "pairs"
 		meta mark vmap @dispatch
 		meta mark { 0x44-0x46, 0x1000 } counter comment "anonymous"
+		meta mark . meta cpu @mc counter comment "mark . cpu"
 		icmp type echo-request meta length @big counter drop comment "big"
 		icmp type echo-request meta length { 100-120, 2000-3000 } counter comment "middle"
 	}
@@ -89,6 +97,9 @@ expect_eq "echo from 10.0.0.7 (mark 0x45) is answered" 2 \
 	"$(replies_from "$NS_A" 10.0.0.2 2 10.0.0.7)"
 expect_packets "the verdict map jumped for mark 0x45" "$NS_B" 'comment "forties"' 2
 expect_packets "the anonymous set matched mark 0x45" "$NS_B" 'comment "anonymous"' 2
+expect_packets "so did mark . cpu" "$NS_B" 'comment "mark . cpu"' 2
+check "which lists as the concatenation it is" \
+	listing_has "$NS_B" 'meta mark . meta cpu @mc counter'
 
 # 250 bytes of data: an IP packet of 278 bytes; 80: 108; 20: 48
 n=$(ip netns exec "$NS_A" ping -q -n -c 2 -i 0.2 -W 1 -s 250 -I 10.0.0.1 10.0.0.2 2>/dev/null |
