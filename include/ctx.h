@@ -8,6 +8,14 @@
 struct mnl_socket;
 struct cache;
 
+/*
+ * Output flags for the printers alone, above the public ones: inside
+ * a set's elements, where a range may print as a prefix; the ends of a
+ * range, which nft prints as numbers, never as symbols.
+ */
+#define NFH_PRINT_IN_SET	(1u << 30)
+#define NFH_PRINT_RANGE		(1u << 29)
+
 struct output_ctx {
 	unsigned int	flags;
 	FILE		*out;

@@ -72,6 +72,13 @@ static inline uint8_t *elem_data(const struct elem_store *st, size_t i)
 
 void elem_loc_get(const struct elem_rec *r, struct location *loc);
 
+/*
+ * A number that registers hold in host byte order and that is wider than a
+ * byte (a mark, a cpu, a length): interval sets keep it big endian, as the
+ * kernel orders their keys byte by byte, and a lookup turns it so first.
+ */
+bool elem_host_number(const struct expr *e);
+
 /* a constant's bytes in register order */
 unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out);
 /* the lowest and highest value of a prefix, big endian */
@@ -108,7 +115,10 @@ struct elem_emit {
 	bool			interval;	/* plain intervals: start/end pairs */
 	bool			concat_interval; /* a key end with each */
 	bool			automerge;
+	bool			anonymous;	/* no end where the next starts */
 	unsigned int		count;		/* elements sent */
+	unsigned int		size;		/* what nft declares as the size:
+						   two for each interval */
 };
 
 /* sorts and checks intervals, then adds the messages to the batch */

@@ -75,6 +75,9 @@ struct exthdr_desc;
 #define EXPR_F_INTERVAL_END	0x4
 #define EXPR_F_BOOLEAN		0x8
 #define EXPR_F_WILDCARD		0x10	/* "eth*": a prefix of a name */
+/* a match whose selector a byteorder turned big endian first: after a
+ * binop, nft 1.0.6 prints no "==" before its value (print.c) */
+#define EXPR_F_HTON		0x20
 
 /**
  * struct expr - one node of a match or statement argument

@@ -459,7 +459,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
-%type <string> osf_key
+%type <string> osf_key type_word
 %type <num> fib_flags fib_flag
 %type <string> fib_result
 %type <val> numgen_offset
@@ -1707,15 +1707,16 @@ set_flag		:	STRING
 			}
 			;
 
-type_list		:	STRING
-			{
-				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
-			}
+/* a type's name: "mark" and other meta keys are names of types too */
+type_word		:	STRING
 			|	METAKEY
+			;
+
+type_list		:	type_word
 			{
 				$$ = symbol_expr_alloc(&@$, $1, false); free($1);
 			}
-			|	type_list DOT STRING
+			|	type_list DOT type_word
 			{
 				if ($1->kind != EXPR_CONCAT) {
 					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);

@@ -450,7 +450,7 @@ static void inet_protocol_print(const struct expr *e,
 {
 	struct protoent *p = NULL;
 
-	if (!(o->flags & NFH_OUTPUT_NUMERIC_PROTO))
+	if (!(o->flags & (NFH_OUTPUT_NUMERIC_PROTO | NFH_PRINT_RANGE)))
 		p = getprotobynumber(expr_value_u64(e));
 	if (p)
 		fputs(p->p_name, f);
@@ -699,14 +699,14 @@ DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
 DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
    BYTEORDER_HOST, 64, 0, NULL, time_value_parse, time_value_print);
 DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
-   BYTEORDER_HOST, 32, 0, NULL, integer_parse, hex_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, hex_print);
 DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, ifindex_parse,
    ifindex_print);
 DT(arphrd_type, TYPE_ARPHRD, "iface_type", "network interface type",
    &integer_type, BYTEORDER_HOST, 16, DTYPE_F_HEXSYMS, arphrd_syms, integer_parse, integer_print);
 DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
-   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, integer_print);
 DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, classid_parse, classid_print);
 DT(uid_type, TYPE_UID, "uid", "user ID", &integer_type, BYTEORDER_HOST, 32,
@@ -730,7 +730,7 @@ DT(ct_event_type, TYPE_CT_EVENTBIT, "ct_event", "conntrack event bits",
 DT(pkttype_type, TYPE_PKTTYPE, "pkt_type", "packet type", &integer_type,
    BYTEORDER_HOST, 8, 0, pkttype_syms, integer_parse, integer_print);
 DT(devgroup_type, TYPE_DEVGROUP, "devgroup", "device group", &integer_type,
-   BYTEORDER_HOST, 32, 0, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, integer_print);
 DT(dscp_type, TYPE_DSCP, "dscp", "Differentiated Services Code Point",
    &integer_type, BYTEORDER_BIG, 6, 0, dscp_syms, integer_parse,
    hex_print);
@@ -853,8 +853,10 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		bitmask_print(e, o, f);
 		return;
 	}
-	if (!(o->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
-	    dt == &icmp6_type_type) {
+	/* a range's ends print as numbers (print.h) */
+	if (!(o->flags & NFH_PRINT_RANGE) &&
+	    (!(o->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
+	     dt == &icmp6_type_type)) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
 			if (sym) {

@@ -20,6 +20,7 @@
 
 #include <cache.h>
 #include <elemdump.h>
+#include <elems.h>
 #include <evaluate.h>
 #include <print.h>
 #include <proto.h>
@@ -402,10 +403,12 @@ static void delin_cmp(struct delin_ctx *ctx, struct nftnl_expr *e)
 	r = raw_value(data, len);
 	if (ctx->hton[reg_index(sreg)])
 		r->flags |= EXPR_F_BOOLEAN;	/* marks: data is big endian */
-	add_stmt(ctx, match_stmt_alloc(&internal_location,
-				       relational_expr_alloc(&internal_location,
-							     op_from_cmp(nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_OP)),
-							     l, r)));
+	r = relational_expr_alloc(&internal_location,
+				  op_from_cmp(nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_OP)),
+				  l, r);
+	if (ctx->hton[reg_index(sreg)])
+		r->flags |= EXPR_F_HTON;
+	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
 }
 
 static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -426,10 +429,12 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 		r->range.left->flags |= EXPR_F_BOOLEAN;
 		r->range.right->flags |= EXPR_F_BOOLEAN;
 	}
-	add_stmt(ctx, match_stmt_alloc(&internal_location,
-				       relational_expr_alloc(&internal_location,
-							     nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ? OP_NEQ : OP_EQ,
-							     l, r)));
+	r = relational_expr_alloc(&internal_location,
+				  nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ? OP_NEQ : OP_EQ,
+				  l, r);
+	if (ctx->hton[reg_index(sreg)])
+		r->flags |= EXPR_F_HTON;
+	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
 }
 
 /* --- set elements ------------------------------------------------------------ */
@@ -575,16 +580,123 @@ static struct expr *elems_expr(struct elem_dump *ed, bool interval,
 	return set;
 }
 
+/*
+ * The key an interval set's elements are read by: the set keeps numbers of
+ * host byte order big endian (elem_host_number()).  NULL: @key itself.
+ */
+static struct expr *interval_key_of(const struct expr *key)
+{
+	struct expr *k, *i;
+	bool any = false;
+
+	if (key->kind != EXPR_CONCAT) {
+		if (!elem_host_number(key))
+			return NULL;
+		k = expr_clone(key);
+		k->byteorder = BYTEORDER_BIG;
+		return k;
+	}
+	k = expr_clone(key);
+	list_for_each_entry(i, &k->set.exprs, list)
+		if (elem_host_number(i)) {
+			i->byteorder = BYTEORDER_BIG;
+			any = true;
+		}
+	if (!any) {
+		expr_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* the bytes of a key that a lookup turned big endian (byteorder hton) */
+struct hton_parts {
+	unsigned int	n;
+	uint8_t		off[NREGS];
+	uint8_t		len[NREGS];
+};
+
+static void hton_parts_of(const struct delin_ctx *ctx, uint32_t sreg,
+			  const struct expr *key, struct hton_parts *hp)
+{
+	unsigned int slot = reg_index(sreg), off = 0;
+	const struct expr *i;
+
+	hp->n = 0;
+	if (key->kind != EXPR_CONCAT) {
+		if (ctx->hton[slot]) {
+			hp->off[0] = 0;
+			hp->len[0] = div_round_up(key->len, 8);
+			hp->n = 1;
+		}
+		return;
+	}
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (slot >= NREGS || off >= NFH_VAL_MAXLEN)
+			break;
+		if (ctx->hton[slot]) {
+			hp->off[hp->n] = off;
+			hp->len[hp->n++] = div_round_up(i->len, 8);
+		}
+		slot += div_round_up(i->len, 32);
+		off += div_round_up(i->len, 32) * 4;
+	}
+}
+
+static void value_ntoh(struct expr *v, const struct hton_parts *hp)
+{
+	for (unsigned int i = 0; i < hp->n; i++)
+		if (hp->off[i] + hp->len[i] <= expr_value_bytes(v))
+			bytes_reverse(v->val.data + hp->off[i], hp->len[i]);
+}
+
+/* an element's key, big endian where @hp says, back to register order */
+static void elem_ntoh(struct expr *e, const struct hton_parts *hp)
+{
+	switch (e->kind) {
+	case EXPR_MAPPING:
+		elem_ntoh(e->op.left, hp);
+		break;
+	case EXPR_SET_ELEM:
+		elem_ntoh(e->elem.key, hp);
+		break;
+	case EXPR_RANGE:
+		value_ntoh(e->range.left, hp);
+		value_ntoh(e->range.right, hp);
+		break;
+	case EXPR_VALUE:
+		value_ntoh(e, hp);
+		break;
+	default:
+		break;
+	}
+}
+
 static struct expr *set_key_of(const struct nftnl_set *nls);
 
-/* the elements of a set held as libnftnl objects: anonymous sets */
-static struct expr *set_elements(struct nftnl_set *s)
+/*
+ * The elements of a set held as libnftnl objects: anonymous sets.  Those
+ * that a lookup from @sreg turned big endian first are read big endian,
+ * then put back in register order, as the lookup's selectors type them.
+ */
+static struct expr *set_elements(const struct delin_ctx *ctx, uint32_t sreg,
+				 struct nftnl_set *s)
 {
+	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
 	struct elem_dump *ed = elem_dump_from_nftnl(s);
-	struct expr *key = set_key_of(s), *set;
+	struct expr *key = set_key_of(s), *order = NULL, *set, *i;
+	struct hton_parts hp = { 0 };
 
-	set = elems_expr(ed, nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL,
-			 key);
+	if (interval)
+		hton_parts_of(ctx, sreg, key, &hp);
+	if (hp.n && key->kind != EXPR_CONCAT) {
+		order = expr_clone(key);
+		order->byteorder = BYTEORDER_BIG;
+	}
+	set = elems_expr(ed, interval, order ? order : key);
+	list_for_each_entry(i, &set->set.exprs, list)
+		elem_ntoh(i, &hp);
+	expr_free(order);
 	expr_free(key);
 	elem_dump_free(ed);
 	return set;
@@ -603,6 +715,34 @@ static struct expr *set_key_of(const struct nftnl_set *nls)
 		k = set_type_placeholder(NULL, &integer_type,
 					 nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN) * 8,
 					 BYTEORDER_BIG);
+	return k;
+}
+
+/*
+ * The key a rule's lookup in @nls reads.  Its type alone cannot say where
+ * the parts of a concatenation of numbers of no fixed size ("typeof meta
+ * mark . meta cpu") begin: the typeof record can.
+ */
+static struct expr *lookup_key_of(const struct nftnl_set *nls)
+{
+	struct expr *k = set_key_of(nls), *t;
+	struct set_udata ud;
+	bool verdict = false;
+
+	if (k->kind == EXPR_CONCAT)
+		return k;
+	set_udata_parse(nls, &ud);
+	free(ud.comment);
+	if (!ud.key_typeof)
+		return k;
+	t = set_typeof_parse(ud.key_typeof, ud.key_typeof_len,
+			     nftnl_set_get_u32(nls, NFTNL_SET_FAMILY), &verdict);
+	if (t && !verdict && t->kind == EXPR_CONCAT &&
+	    set_key_bytes(t) == nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN)) {
+		expr_free(k);
+		k = set_key_of_selector(t);
+	}
+	expr_free(t);
 	return k;
 }
 
@@ -655,7 +795,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, sreg, key);
 	expr_free(key);
 	if (!l) {
@@ -663,7 +803,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
-		r = set_elements(cs->nls);
+		r = set_elements(ctx, sreg, cs->nls);
 	else
 		/* found by id, the lookup may not name it: use the set's name */
 		r = set_ref_expr_alloc(&internal_location,
@@ -678,10 +818,11 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 			reg_set(ctx, dreg, m);
 		return;
 	}
-	add_stmt(ctx, match_stmt_alloc(&internal_location,
-				       relational_expr_alloc(&internal_location,
-							     flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ,
-							     l, r)));
+	r = relational_expr_alloc(&internal_location,
+				  flags & NFT_LOOKUP_F_INV ? OP_NEQ : OP_EQ, l, r);
+	if (ctx->hton[reg_index(sreg)])
+		r->flags |= EXPR_F_HTON;
+	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
 }
 
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
@@ -706,7 +847,7 @@ static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "dynset");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
 	expr_free(key);
 	if (!l) {
@@ -856,7 +997,7 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "objref");
 		return;
 	}
-	key = set_key_of(cs->nls);
+	key = lookup_key_of(cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
 	expr_free(key);
 	if (!l) {
@@ -866,7 +1007,8 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 	s = stmt_alloc(&internal_location, STMT_OBJREF);
 	s->objref.type = nftnl_set_get_u32(cs->nls, NFTNL_SET_OBJ_TYPE);
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
-		r = set_elements(cs->nls);
+		r = set_elements(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG),
+				 cs->nls);
 	else
 		r = set_ref_expr_alloc(&internal_location,
 				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
@@ -1265,20 +1407,12 @@ struct set_elem_iter {
 	const struct expr	*data;
 };
 
-/*
- * The key the elements are typed by: interval sets keep values of host
- * byte order big-endian in the kernel, so that they sort as numbers.
- */
+/* the key a named set's elements are typed by */
 static struct expr *interval_key(const struct set *s)
 {
-	struct expr *k;
-
-	if (!(s->flags & NFT_SET_INTERVAL) ||
-	    key_order(s->key) != ELEM_ORDER_HOST)
+	if (!(s->flags & NFT_SET_INTERVAL))
 		return NULL;
-	k = expr_clone(s->key);
-	k->byteorder = BYTEORDER_BIG;
-	return k;
+	return interval_key_of(s->key);
 }
 
 /* an element's lowest value, typed as type_set_elems types it */

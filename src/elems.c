@@ -26,6 +26,12 @@ static bool is_string(const struct datatype *dt)
 	return dt == &ifname_type || dt == &string_type;
 }
 
+bool elem_host_number(const struct expr *e)
+{
+	return e->byteorder == BYTEORDER_HOST && !is_string(e->dtype) &&
+	       e->len > 8;
+}
+
 unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out)
 {
 	unsigned int n = expr_value_bytes(v);
@@ -249,10 +255,14 @@ static void put_data(struct nlmsghdr *nlh, uint16_t type, const void *p,
 	mnl_attr_nest_end(nlh, n);
 }
 
-/* one element: key (wire order), optional key end, flags, value, options */
+/*
+ * One element: key (wire order), optional key end, flags, value, options;
+ * @open: an interval that runs to the largest value, which has no end
+ * element and says so in its user data (as nft does).
+ */
 static void put_elem(struct builder *b, const uint8_t *key,
 		     const uint8_t *key_end, uint32_t flags,
-		     const uint8_t *data, const struct expr *extra)
+		     const uint8_t *data, const struct expr *extra, bool open)
 {
 	struct elem_emit *em = b->em;
 	const struct expr *v = NULL, *opts = NULL;
@@ -302,10 +312,15 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	} else if (data) {
 		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
 	}
-	if (opts && opts->elem.comment) {
+	if ((opts && opts->elem.comment) || open) {
 		struct nftnl_udata_buf *u = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
-		nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT, opts->elem.comment);
+		if (opts && opts->elem.comment)
+			nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT,
+					     opts->elem.comment);
+		if (open)
+			nftnl_udata_put_u32(u, SET_ELEM_UDATA_FLAGS,
+					    NFTNL_SET_ELEM_F_INTERVAL_OPEN);
 		mnl_attr_put(b->nlh, NFTA_SET_ELEM_USERDATA, nftnl_udata_buf_len(u),
 			     nftnl_udata_buf_data(u));
 		nftnl_udata_buf_free(u);
@@ -326,13 +341,36 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	em->count++;
 }
 
-/* a plain key from its big-endian bytes to the kernel's order */
-static void plain_wire(const struct expr *key, const uint8_t *be, uint8_t *out,
-		       unsigned int n)
+/*
+ * A plain key from its big-endian bytes to the kernel's order: an interval
+ * set keeps numbers big endian, whatever order registers hold them in.
+ */
+static void plain_wire(const struct elem_emit *em, const uint8_t *be,
+		       uint8_t *out, unsigned int n)
 {
 	memcpy(out, be, n);
-	if (key->byteorder == BYTEORDER_HOST && !is_string(key->dtype))
+	if (!em->interval && em->key->byteorder == BYTEORDER_HOST &&
+	    !is_string(em->key->dtype))
 		bytes_reverse(out, n);
+}
+
+/*
+ * A concatenated key, packed in register order, as a concatenated interval
+ * set keeps it: its host-order numbers big endian.
+ */
+static const uint8_t *concat_interval_wire(const struct expr *key,
+					   const uint8_t *in, uint8_t *out)
+{
+	const struct expr *i;
+	unsigned int off = 0;
+
+	memcpy(out, in, set_key_bytes(key));
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (elem_host_number(i))
+			bytes_reverse(out + off, div_round_up(i->len, 8));
+		off += div_round_up(i->len, 32) * 4;
+	}
+	return out;
 }
 
 static unsigned int sort_len;
@@ -363,7 +401,7 @@ static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
 	struct expr *h = constant_expr_alloc(NULL, em->key->dtype,
 					     em->key->byteorder, em->key->len, hi);
 	struct expr *r = range_expr_alloc(NULL, l, h);
-	struct output_ctx o = { 0 };
+	struct output_ctx o = { .flags = NFH_PRINT_IN_SET };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -419,9 +457,11 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 
 			elem_loc_get(elem_rec(st, m - 1), &la);
 			elem_loc_get(elem_rec(st, i), &lb);
+			/* only a named set's intervals can be joined */
 			ret = error_queue2(em->msgs, &lb, &la,
-					   "interval %s overlaps with %s; use auto-merge to join them",
-					   y, x);
+					   "interval %s overlaps with %s%s", y, x,
+					   em->anonymous || em->data ? "" :
+					   "; use auto-merge to join them");
 			free(x);
 			free(y);
 			expr_free(elem_rec(st, i)->extra);
@@ -439,23 +479,31 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	st->n = m;
 	if (ret < 0)
 		return -1;
+	em->size = 2 * m;
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
 	    em->msg_type != NFT_MSG_DELSETELEM) {
-		plain_wire(em->key, zero, w, len);
-		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+		plain_wire(em, zero, w, len);
+		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL, false);
+		em->size++;
 	}
 	for (size_t i = 0; i < m; i++) {
 		uint8_t end[NFH_VAL_MAXLEN];
 		bool wrap;
 
-		plain_wire(em->key, elem_lo(st, i), w, len);
-		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
-			 elem_rec(st, i)->extra);
 		memcpy(end, elem_hi(st, i), len);
 		wrap = be_inc(end, len);
-		if (!wrap && !(i + 1 < m && !memcmp(end, elem_lo(st, i + 1), len))) {
-			plain_wire(em->key, end, w, len);
-			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL);
+		plain_wire(em, elem_lo(st, i), w, len);
+		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
+			 elem_rec(st, i)->extra, wrap);
+		/*
+		 * nft sends an end even where the next interval starts, but
+		 * in an anonymous set or map
+		 */
+		if (!wrap && !(em->anonymous && i + 1 < m &&
+			       !memcmp(end, elem_lo(st, i + 1), len))) {
+			plain_wire(em, end, w, len);
+			put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL,
+				 false);
 		}
 	}
 	return 0;
@@ -464,7 +512,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 int elem_emit(struct elem_emit *em, struct elem_store *st)
 {
 	struct builder b = { .em = em };
-	uint8_t w[NFH_VAL_MAXLEN];
+	uint8_t w[NFH_VAL_MAXLEN], we[NFH_VAL_MAXLEN];
 	int ret = 0;
 
 	/* zeroed: libmnl 1.0.4 leaves the padding after attributes as it is */
@@ -473,17 +521,21 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 		ret = emit_intervals(&b, st);
 	} else {
 		for (size_t i = 0; i < st->n; i++) {
-			const uint8_t *key = elem_lo(st, i);
+			const uint8_t *key = elem_lo(st, i), *end = NULL;
 
 			if (!st->concat) {
-				plain_wire(em->key, key, w, st->klen);
+				plain_wire(em, key, w, st->klen);
 				key = w;
+			} else if (em->concat_interval) {
+				key = concat_interval_wire(em->key, key, w);
+				end = concat_interval_wire(em->key, elem_hi(st, i), we);
 			}
-			put_elem(&b, key, em->concat_interval ? elem_hi(st, i) : NULL,
-				 0, st->dlen ? elem_data(st, i) : NULL,
-				 elem_rec(st, i)->extra);
+			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
+				 elem_rec(st, i)->extra, false);
 		}
 	}
+	if (!(em->interval && !st->concat))
+		em->size = em->count;
 	if (b.nlh && ret == 0)
 		msg_end(&b);
 	free(b.buf);

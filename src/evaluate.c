@@ -752,54 +752,10 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 	return ret;
 }
 
-/*
- * A key, or component of one, that registers hold in host byte order (a
- * mark, a cpu number): the kernel orders interval elements as bytes, so nft
- * stores these big endian and converts each lookup; nfh does not yet.
- */
-static const struct expr *host_order_key(const struct expr *key)
-{
-	const struct expr *i;
-
-	if (key->kind == EXPR_CONCAT) {
-		list_for_each_entry(i, &key->set.exprs, list)
-			if (host_order_key(i))
-				return i;
-		return NULL;
-	}
-	if (key->byteorder == BYTEORDER_HOST && key->len > 8 &&
-	    key->dtype != &ifname_type && key->dtype != &string_type)
-		return key;
-	return NULL;
-}
-
-static int host_interval_error(struct eval_ctx *ctx, const struct location *loc,
-			       const struct expr *k)
-{
-	return err(ctx, loc, "intervals of %s (host byte order) in sets and maps are not supported",
-		   k->dtype->name);
-}
-
-/* an anonymous set's ranges and prefixes, on a key nfh can store them for */
-static int anon_interval_check(struct eval_ctx *ctx, const struct expr *key,
-			       const struct expr *set)
-{
-	const struct expr *i, *k = host_order_key(key);
-
-	if (!k)
-		return 0;
-	list_for_each_entry(i, &set->set.exprs, list)
-		if (elem_is_interval(i->kind == EXPR_MAPPING ? i->op.left : i))
-			return host_interval_error(ctx, &i->loc, k);
-	return 0;
-}
-
 static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr *set)
 {
-	if (set_eval_data(ctx, lhs, NULL, set) < 0)
-		return -1;
-	return anon_interval_check(ctx, lhs, set);
+	return set_eval_data(ctx, lhs, NULL, set);
 }
 
 static bool type_compatible(const struct expr *a, const struct expr *b)
@@ -950,8 +906,7 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 			return -1;
 		}
 	} else if (r->kind == EXPR_SET) {
-		if (set_eval_data(ctx, m->op.left, want, r) < 0 ||
-		    anon_interval_check(ctx, m->op.left, r) < 0)
+		if (set_eval_data(ctx, m->op.left, want, r) < 0)
 			return -1;
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
@@ -1145,10 +1100,6 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		s->flags |= NFT_SET_MAP;
 	if (s->key->kind == EXPR_CONCAT && (s->flags & NFT_SET_INTERVAL))
 		s->flags |= NFT_SET_CONCAT;
-	if ((s->flags & NFT_SET_INTERVAL) && host_order_key(s->key))
-		return host_interval_error(ctx, s->flags_loc.first_line ?
-					   &s->flags_loc : &s->loc,
-					   host_order_key(s->key));
 	if (s->comment && strlen(s->comment) > 128)
 		ret = err(ctx, &s->loc, "comment too long, 128 characters at most");
 	if (s->init) {

@@ -144,15 +144,21 @@ static void put_shift(struct lin_ctx *ctx, enum ops op, uint32_t n,
 	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_DATA, &n, sizeof(n));
 }
 
-static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
+static void put_byteorder_reg(struct lin_ctx *ctx, uint32_t reg,
+			      unsigned int len)
 {
 	struct nftnl_expr *e = add_expr(ctx, "byteorder");
 
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, reg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, reg);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, len);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, len);
+}
+
+static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
+{
+	put_byteorder_reg(ctx, REG_1, len);
 }
 
 /**
@@ -236,7 +242,7 @@ static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
 }
 
 static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
-			unsigned int slot);
+			unsigned int slot, bool interval);
 
 /* jhash: the key goes to the register after the result, as nft puts it */
 static void hash_load(struct lin_ctx *ctx, const struct expr *e)
@@ -245,7 +251,7 @@ static void hash_load(struct lin_ctx *ctx, const struct expr *e)
 	struct nftnl_expr *x;
 
 	if (e->hash.expr)
-		key_load_at(ctx, e->hash.expr, 4);
+		key_load_at(ctx, e->hash.expr, 4, false);
 	ctx->dreg = dreg;
 	x = add_expr(ctx, "hash");
 	if (e->hash.expr) {
@@ -464,24 +470,38 @@ static uint32_t reg_of_slot(unsigned int slot)
 }
 
 /*
+ * Loads a selector into 32-bit slot @slot; for a lookup in an interval set
+ * (@interval), a number in host byte order is turned big endian, as the
+ * set keeps it (see elem_host_number()).
+ */
+static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
+			      unsigned int slot, bool interval)
+{
+	const struct expr *sel = selector_of(e);
+	struct load ld;
+
+	ctx->dreg = reg_of_slot(slot);
+	selector_load(ctx, e, 0, &ld);
+	if (interval && elem_host_number(sel))
+		put_byteorder_reg(ctx, ctx->dreg, div_round_up(sel->len, 8));
+}
+
+/*
  * Loads a selector, or each part of a concatenation into adjacent slots,
  * starting at 32-bit slot @slot.
  */
 static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
-			unsigned int slot)
+			unsigned int slot, bool interval)
 {
 	const struct expr *i;
-	struct load ld;
 
 	if (key->kind != EXPR_CONCAT) {
-		ctx->dreg = reg_of_slot(slot);
-		selector_load(ctx, key, 0, &ld);
+		selector_key_load(ctx, key, slot, interval);
 		ctx->dreg = REG_1;
 		return;
 	}
 	list_for_each_entry(i, &key->set.exprs, list) {
-		ctx->dreg = reg_of_slot(slot);
-		selector_load(ctx, i, 0, &ld);
+		selector_key_load(ctx, i, slot, interval);
 		slot += div_round_up(i->len, 32);
 	}
 	ctx->dreg = REG_1;
@@ -489,7 +509,7 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 
 static void key_load(struct lin_ctx *ctx, const struct expr *key)
 {
-	key_load_at(ctx, key, 0);
+	key_load_at(ctx, key, 0, false);
 }
 
 /* --- set elements --------------------------------------------------------- */
@@ -683,7 +703,9 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
 		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
 		.set = name, .set_id = id, .loc = &set->loc, .key = sel,
-		.data = data,
+		.data = data, .anonymous = true,
+		/* nft joins an anonymous set's overlapping intervals */
+		.automerge = !data,
 	};
 	struct elem_store *st;
 	struct nftnl_expr *e;
@@ -711,10 +733,10 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	elem_store_free(st);
 	if (ret < 0)
 		return -1;
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.count);
+	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 
-	key_load_at(ctx, lhs, ctx->key_slot);
+	key_load_at(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL);
 	if (objmap) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
@@ -741,7 +763,7 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 	const struct set *s = ref->setref.set;
 	struct nftnl_expr *e;
 
-	key_load_at(ctx, lhs, ctx->key_slot);
+	key_load_at(ctx, lhs, ctx->key_slot, s->flags & NFT_SET_INTERVAL);
 	if (s->objtype) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);

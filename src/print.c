@@ -148,13 +148,21 @@ static void fib_print(const struct expr *e, FILE *f)
 	fprintf(f, " %s", fib_result_name(e->fib.result));
 }
 
-/* set element ranges arrive with an exclusive end: print them inclusive */
-static void range_print(const struct expr *e, const struct output_ctx *o,
+/*
+ * Set element ranges arrive with an exclusive end: print them inclusive.
+ * In a set, a range that is a prefix of an address or a mark prints as one.
+ */
+static void range_print(const struct expr *e, const struct output_ctx *octx,
 			FILE *f)
 {
 	struct expr lo = *e->range.left, hi = *e->range.right;
+	struct output_ctx ro = *octx, *o = &ro;
+	bool in_set = (octx->flags & NFH_PRINT_IN_SET) ||
+		      (hi.flags & EXPR_F_INTERVAL_END);
 	struct expr r = *e;
 	unsigned int plen;
+
+	ro.flags |= NFH_PRINT_RANGE;
 
 	if (hi.flags & EXPR_F_INTERVAL_END) {
 		/* end is exclusive: subtract one */
@@ -163,12 +171,13 @@ static void range_print(const struct expr *e, const struct output_ctx *o,
 				break;
 	}
 	if (!expr_value_cmp(&lo, &hi)) {
-		value_print(&lo, o, f);
+		value_print(&lo, octx, f);	/* a single value, as it is */
 		return;
 	}
 	r.range.left = &lo;
 	r.range.right = &hi;
-	if ((lo.dtype->flags & DTYPE_F_PREFIX) && range_is_prefix(&r, &plen)) {
+	if (in_set && (lo.dtype->flags & DTYPE_F_PREFIX) &&
+	    range_is_prefix(&r, &plen)) {
 		value_print(&lo, o, f);
 		fprintf(f, "/%u", plen);
 		return;
@@ -271,16 +280,20 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_RANGE:
 		range_print(e, o, f);
 		break;
-	case EXPR_SET:
+	case EXPR_SET: {
+		struct output_ctx so = *o;
+
+		so.flags |= NFH_PRINT_IN_SET;
 		fprintf(f, "{ ");
 		list_for_each_entry(i, &e->set.exprs, list) {
 			if (!first)
 				fprintf(f, ", ");
-			expr_print(i, o, f);
+			expr_print(i, &so, f);
 			first = false;
 		}
 		fprintf(f, " }");
 		break;
+	}
 	case EXPR_LIST:
 		list_for_each_entry(i, &e->set.exprs, list) {
 			if (!first)
@@ -359,7 +372,8 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 		return;
 	}
 	expr_print(l, o, f);
-	if (l->kind == EXPR_BINOP && rel->op.op == OP_EQ)
+	if (l->kind == EXPR_BINOP && rel->op.op == OP_EQ &&
+	    !(rel->flags & EXPR_F_HTON))
 		fprintf(f, " ==");
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
@@ -929,9 +943,12 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 {
+	struct output_ctx so = *o;
 	const struct expr *i;
 	unsigned int count = 0;
 	const char *d = "";
+
+	so.flags |= NFH_PRINT_IN_SET;
 
 	set_head_print(s, o, f);
 	if (s->init && !list_empty(&s->init->set.exprs) &&
@@ -939,7 +956,7 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "\t\telements = { ");
 		list_for_each_entry(i, &s->init->set.exprs, list) {
 			fputs(d, f);
-			expr_print(i, o, f);
+			expr_print(i, &so, f);
 			count++;
 			d = elem_delim(s->key, &count);
 		}
@@ -955,6 +972,7 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 static void kernel_set_print(struct cache_set *cs, const struct set *s,
 			     const struct output_ctx *o, FILE *f)
 {
+	struct output_ctx so = *o;
 	struct set_elem_iter *it;
 	unsigned int count = 0;
 	const char *d = "\t\telements = { ";
@@ -964,9 +982,10 @@ static void kernel_set_print(struct cache_set *cs, const struct set *s,
 	set_head_print(s, o, f);
 	if (!(o->flags & NFH_OUTPUT_TERSE)) {
 		it = set_elem_iter_new(cs, s);
+		so.flags |= NFH_PRINT_IN_SET;
 		while ((e = set_elem_iter_next(it))) {
 			fputs(d, f);
-			expr_print(e, o, f);
+			expr_print(e, &so, f);
 			expr_free(e);
 			count++;
 			d = elem_delim(s->key, &count);
@@ -1463,9 +1482,12 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 			const struct output_ctx *o, FILE *f)
 {
+	struct output_ctx so = *o;
+
+	so.flags |= NFH_PRINT_IN_SET;
 	fprintf(f, "%s element %s %s %s { ", add ? "add" : "delete",
 		family_name(s->h.family), s->h.table, s->h.set);
-	expr_print(elem, o, f);
+	expr_print(elem, &so, f);
 	fprintf(f, " }\n");
 }
 
