@@ -583,8 +583,8 @@ static struct cache *clone_cache(struct cache *c)
 
 			nc = cache_add_chain(nt, nftnl_chain_alloc());
 			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
-			nftnl_chain_nlmsg_build_payload(nlh, ch->nlc);
-			nftnl_chain_nlmsg_parse(nlh, nc->nlc);
+			nl_chain_build_payload(nlh, ch->nlc);
+			nl_chain_parse(nlh, nc->nlc);
 			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
 					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
 			list_for_each_entry(r, &ch->rules, list) {
