@@ -701,21 +701,30 @@ static const struct location *error_loc(const struct answers *a,
  */
 static bool prefix_refused(struct answers *a, const struct nl_item *it)
 {
-	const char *const *devs;
+	const struct nlattr *devs, *d;
+	const struct nlmsghdr *sent;
+	const char *prefix = NULL;
 	struct utsname u;
 	unsigned int major, minor;
 
-	if (!it || it->msg_type != NFT_MSG_NEWCHAIN || it->type != NLO_CHAIN ||
-	    !nl_chain_has_prefix(it->obj) || uname(&u) < 0 ||
+	/* the objects are freed once sent: read the message that went */
+	if (!it || it->msg_type != NFT_MSG_NEWCHAIN ||
+	    it->off + sizeof(*sent) > a->out->len)
+		return false;
+	sent = (const void *)(a->out->data + it->off);
+	if (it->off + sent->nlmsg_len > a->out->len ||
+	    !(devs = hook_devs(sent, NULL)))
+		return false;
+	mnl_attr_for_each_nested(d, devs)
+		if (!prefix && mnl_attr_get_type(d) == NFH_NFTA_DEVICE_PREFIX)
+			prefix = mnl_attr_get_str(d);
+	if (!prefix || uname(&u) < 0 ||
 	    sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
 	    major > 6 || (major == 6 && minor >= 17))
 		return false;
-	devs = nftnl_chain_get(it->obj, NFTNL_CHAIN_DEVICES);
-	while (!nl_dev_is_prefix(*devs))
-		devs++;
 	a->ret = error_queue(a->msgs, &it->loc,
-			     "Could not process chain: device-name prefixes (\"%s\") need Linux 6.17 or later; this kernel is %s",
-			     *devs, u.release);
+			     "Could not process chain: device-name prefixes (\"%s*\") need Linux 6.17 or later; this kernel is %s",
+			     prefix, u.release);
 	return true;
 }
 

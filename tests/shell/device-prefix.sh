@@ -66,7 +66,8 @@ if [ "$probe" != accepted ]; then
 	tool "$NS_B" list ruleset >"$dir/before"
 	# shellcheck disable=SC2086
 	in_ns "$NS_B" $TOOL -f "$dir/prefix.nft" >"$dir/out" 2>"$dir/err"
-	expect_eq "a prefix chain fails to load on $(uname -r)" 1 $?
+	rc=$?
+	expect_eq "a prefix chain fails to load on $(uname -r)" 1 "$rc"
 	check "the error names the chain's line" grep -q "^$dir/prefix.nft:2:8-9: Error: " "$dir/err"
 	check "and says prefixes need Linux 6.17" \
 		grep -q 'device-name prefixes ("vp\*") need Linux 6.17 or later' "$dir/err"
