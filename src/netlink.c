@@ -247,7 +247,9 @@ int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c)
 			prefix |= mnl_attr_get_type(a) == NFH_NFTA_DEVICE_PREFIX;
 	if (!prefix)
 		return nftnl_chain_nlmsg_parse(nlh, c);
-	copy = xmalloc(nlh->nlmsg_len);
+	/* with a NUL after it, as talk() leaves one after what it read:
+	 * libnftnl strdup()s string attributes that need not end in one */
+	copy = xzalloc(nlh->nlmsg_len + 1);
 	memcpy(copy, nlh, nlh->nlmsg_len);
 	hidden = hook_devs(copy, NULL);
 	hidden->nla_type |= NLA_TYPE_MASK;
