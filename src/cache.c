@@ -948,7 +948,9 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
 		if (raw) {
-			nftnl_set_free(it->obj);
+			/* a set the cache took is its own now */
+			if (it->obj)
+				nftnl_set_free(it->obj);
 			it->obj = raw;
 		}
 	}

@@ -373,6 +373,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
+			if (it->type == NLO_RAW) {
+				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
+								       it->msg_type,
+								       it->family);
+
+				set_debug(f, s, false);
+				nftnl_set_free(s);
+				break;
+			}
 			set_debug(f, it->obj, false);
 			break;
 		case NFT_MSG_NEWSETELEM:
