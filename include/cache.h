@@ -54,6 +54,10 @@ struct cache_table {
 	unsigned int		next_anon_set;
 };
 
+/* a table a listing selects: any @family if 0, any @name if NULL */
+bool cache_table_matches(const struct cache_table *t, unsigned int family,
+			 const char *name);
+
 struct cache {
 	struct list_head	tables;
 	uint64_t		next_table_handle;

@@ -19,4 +19,16 @@ struct parser_state;
  */
 bool stream_rule(struct parser_state *state, struct chain *c, struct rule *r);
 
+/*
+ * stream_cmd - the same for a flat "add rule" command, as it is parsed
+ * @state:	the parser's state; its command list holds the commands so far
+ * @cmd:	the command just reduced, or NULL
+ *
+ * Returns what the caller is to queue: @cmd unchanged (not an "add rule",
+ * or one that must wait), @cmd now standing for a pack of compiled rules,
+ * or NULL when the rule went into the pack of the command before it (the
+ * same chain's) and @cmd was freed.
+ */
+struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd);
+
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * xsk-tx IFNAME COUNT: send COUNT (1..64) broadcast frames of EtherType
- * 0x88b5 from queue 0 of IFNAME through an AF_XDP socket bound in copy mode
+ * xsk-tx IFNAME COUNT [ipv4]: send COUNT (1..64) broadcast frames of EtherType
+ * 0x88b5 (with "ipv4": IPv4 UDP datagrams from 192.0.2.1 port 9 to 192.0.2.7
+ * port 9) from queue 0 of IFNAME through an AF_XDP socket bound in copy mode
  * (XDP_COPY, i.e. xsk_generic_xmit() in the kernel), then wait up to 2 s
  * for their descriptors to come back on the completion ring.  Prints the
  * number of completed descriptors; exits 0 when all COUNT completed, 1 when
@@ -39,6 +40,32 @@ static void die(const char *what)
 	exit(2);
 }
 
+/* An IPv4 header and a UDP header with an empty payload after the Ethernet
+ * header at f, with the header checksum filled in (UDP's may be 0).
+ */
+static unsigned int put_ipv4_udp(unsigned char *f)
+{
+	static const unsigned char ip[20] = {
+		0x45, 0, 0, 28, 0, 0, 0x40, 0, 64, 17, 0, 0,
+		192, 0, 2, 1, 192, 0, 2, 7,
+	};
+	static const unsigned char udp[8] = { 0, 9, 0, 9, 0, 8, 0, 0 };
+	uint32_t sum = 0;
+	unsigned int i;
+
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memcpy(f + 14, ip, sizeof(ip));
+	for (i = 0; i < sizeof(ip); i += 2)
+		sum += (uint32_t)f[14 + i] << 8 | f[15 + i];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	f[24] = (unsigned char)(~sum >> 8);
+	f[25] = (unsigned char)~sum;
+	memcpy(f + 34, udp, sizeof(udp));
+	return 14 + sizeof(ip) + sizeof(udp);
+}
+
 static void *map_ring(int fd, size_t len, off_t pgoff)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -64,9 +91,11 @@ int main(int argc, char **argv)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	uint32_t done = 0;
 	void *tx, *cq;
+	int ipv4;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: xsk-tx IFNAME COUNT\n");
+	ipv4 = argc == 4 && strcmp(argv[3], "ipv4") == 0;
+	if (argc != 3 && !ipv4) {
+		fprintf(stderr, "usage: xsk-tx IFNAME COUNT [ipv4]\n");
 		return 2;
 	}
 	count = atoi(argv[2]);
@@ -114,8 +143,14 @@ int main(int argc, char **argv)
 	sxdp.sxdp_ifindex = ifindex;
 	sxdp.sxdp_queue_id = 0;
 	sxdp.sxdp_flags = XDP_COPY;
-	if (bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp)))
-		die("bind (XDP_COPY, queue 0)");
+	/* The queue stays taken for a moment after an earlier socket on it
+	 * closed (its umem goes away in a work item): retry for up to 2 s.
+	 */
+	for (i = 0; bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp)); i++) {
+		if (errno != EBUSY || i == 200)
+			die("bind (XDP_COPY, queue 0)");
+		nanosleep(&ts, NULL);
+	}
 
 	strncpy(ifr.ifr_name, argv[1], IFNAMSIZ - 1);
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
@@ -128,13 +163,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < (unsigned int)count; i++) {
 		unsigned char *f = umem + i * FRAME;
 
+		unsigned int len = LEN;
+
 		memset(f, 0, LEN);
 		memset(f, 0xff, 6);
 		memcpy(f + 6, ifr.ifr_hwaddr.sa_data, 6);
-		f[12] = 0x88;
-		f[13] = 0xb5;
-		memcpy(f + 14, "nfhook-xsk-test", 15);
-		tx_desc[i] = (struct xdp_desc){ .addr = i * FRAME, .len = LEN };
+		if (ipv4) {
+			len = put_ipv4_udp(f);
+		} else {
+			f[12] = 0x88;
+			f[13] = 0xb5;
+			memcpy(f + 14, "nfhook-xsk-test", 15);
+		}
+		tx_desc[i] = (struct xdp_desc){ .addr = i * FRAME, .len = len };
 	}
 	__atomic_store_n(tx_prod, count, __ATOMIC_RELEASE);
 

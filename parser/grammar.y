@@ -241,17 +241,13 @@ static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
 	return s;
 }
 
-/* "ct helper" as an object map's value type; 0 after an error */
+/* "ct helper" (or a word) as an object map's value type; 0 after an error */
 static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
 			      const struct location *loc)
 {
 	if (!strcmp(name, "helper"))
 		return NFT_OBJECT_CT_HELPER;
-	if (!strcmp(name, "timeout") || !strcmp(name, "expectation"))
-		error_queue(state->msgs, loc,
-			    "maps of ct %s objects are not supported yet", name);
-	else
-		error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
 	state->nerrs++;
 	return 0;
 }
@@ -441,7 +437,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <obj> synproxy_block
 %type <stmt> synproxy_stmt synproxy_alloc
 %type <num> ct_l3_word
-%type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw
+%type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw map_ct_obj_kw typeof_obj_kw
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
@@ -532,8 +528,8 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			}
 			;
 
-base_cmd		:	add_cmd			{ $$ = $1; }
-			|	ADD add_cmd		{ $$ = $2; free($1); }
+base_cmd		:	add_cmd			{ $$ = stream_cmd(state, $1); }
+			|	ADD add_cmd		{ $$ = stream_cmd(state, $2); free($1); }
 			|	CREATE create_cmd	{ $$ = $2; free($1); }
 			|	INSERT insert_cmd	{ $$ = $2; free($1); }
 			|	REPLACE replace_cmd	{ $$ = $2; free($1); }
@@ -1473,7 +1469,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->objtype = $5;
 				free($2);
 			}
-			|	set_block TYPEOF typeof_list COLON map_obj_kw stmt_separator
+			|	set_block TYPEOF typeof_list COLON typeof_obj_kw stmt_separator
 			{
 				$$ = $1;
 				expr_free($1->key);
@@ -1550,7 +1546,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->comment = $3;
 				free($2);
 			}
-			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr stmt_separator
+			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr
 			{
 				$$ = $1;
 				state->elem_set = NULL;
@@ -1583,6 +1579,11 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 map_obj_kw		:	COUNTER		{ $$ = NFT_OBJECT_COUNTER; free($1); }
 			|	QUOTA		{ $$ = NFT_OBJECT_QUOTA; free($1); }
 			|	LIMIT		{ $$ = NFT_OBJECT_LIMIT; free($1); }
+			|	SYNPROXY	{ $$ = NFT_OBJECT_SYNPROXY; free($1); }
+			;
+
+typeof_obj_kw		:	map_obj_kw
+			|	map_ct_obj_kw
 			;
 
 map_obj_type		:	map_obj_kw
@@ -1591,14 +1592,18 @@ map_obj_type		:	map_obj_kw
 				$$ = map_ct_obj_of(state, $2, &@2);
 				free($1); free($2);
 			}
-			|	CT TIMEOUT
+			|	map_ct_obj_kw
+			;
+
+/* after typeof too: "ct timeout" and "ct expectation" are no ct expressions */
+map_ct_obj_kw		:	CT TIMEOUT
 			{
-				$$ = map_ct_obj_of(state, $2, &@2);
+				$$ = NFT_OBJECT_CT_TIMEOUT;
 				free($1); free($2);
 			}
 			|	CT EXPECTATION
 			{
-				$$ = map_ct_obj_of(state, $2, &@2);
+				$$ = NFT_OBJECT_CT_EXPECT;
 				free($1); free($2);
 			}
 			;

@@ -118,6 +118,13 @@ struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id)
 	return NULL;
 }
 
+bool cache_table_matches(const struct cache_table *t, unsigned int family,
+			 const char *name)
+{
+	return (!family || nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family) &&
+	       (!name || !strcmp(name, nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME)));
+}
+
 bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
 		       const char *name)
 {
@@ -368,7 +375,10 @@ static bool rule_uses_set(struct nftnl_rule *r, const char *name)
 	return used;
 }
 
-/* what the kernel checks of an object map's new elements: the objects exist */
+/*
+ * what the kernel checks of an object map's new elements: the objects
+ * exist; the end of an interval names none
+ */
 static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 			   struct nftnl_set *add)
 {
@@ -381,12 +391,17 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 		return 0;
 	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
 	i = nftnl_set_elems_iter_create(add);
-	while (!err && (e = nftnl_set_elems_iter_next(i)))
+	while (!err && (e = nftnl_set_elems_iter_next(i))) {
+		bool end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
+			   (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
+			    NFT_SET_ELEM_INTERVAL_END);
+
 		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
-			err = EINVAL;
+			err = end ? 0 : EINVAL;
 		else if (!cache_obj_find(t, type,
 					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))
 			err = ENOENT;
+	}
 	nftnl_set_elems_iter_destroy(i);
 	return err;
 }

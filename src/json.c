@@ -517,32 +517,47 @@ static json_t *quota_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap("quota", o);
 }
 
+struct flag_name {
+	uint32_t	flag;
+	const char	*name;
+};
+
+/* the names of the flags of @names set in @flags, as an array */
+static json_t *flag_names_json(uint32_t flags, const struct flag_name *names,
+			       size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		if (flags & names[i].flag)
+			json_array_append_new(a, json_string(names[i].name));
+	return a;
+}
+
+/* a one-element array becomes its element */
+static json_t *one_or_array(json_t *a)
+{
+	json_t *one;
+
+	if (json_array_size(a) != 1)
+		return a;
+	one = json_incref(json_array_get(a, 0));
+	json_decref(a);
+	return one;
+}
+
 /* "all", one name, or an array of them */
 static json_t *log_flags_json(uint32_t flags)
 {
-	static const struct {
-		uint32_t	flag;
-		const char	*name;
-	} names[] = {
+	static const struct flag_name names[] = {
 		{ NF_LOG_TCPSEQ, "tcp sequence" }, { NF_LOG_TCPOPT, "tcp options" },
 		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
 		{ NF_LOG_MACDECODE, "ether" },
 	};
-	json_t *a;
 
 	if ((flags & NF_LOG_MASK) == NF_LOG_MASK)
 		return json_string("all");
-	a = json_array();
-	for (unsigned int i = 0; i < array_size(names); i++)
-		if (flags & names[i].flag)
-			json_array_append_new(a, json_string(names[i].name));
-	if (json_array_size(a) == 1) {
-		json_t *one = json_incref(json_array_get(a, 0));
-
-		json_decref(a);
-		return one;
-	}
-	return a;
+	return one_or_array(flag_names_json(flags, names, array_size(names)));
 }
 
 static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
@@ -656,26 +671,13 @@ static json_t *nat_value_json(const struct expr *e, const struct datatype *dt,
 
 static json_t *nat_flags_json(uint32_t flags)
 {
-	static const struct {
-		uint32_t	flag;
-		const char	*name;
-	} names[] = {
+	static const struct flag_name names[] = {
 		{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
 		{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
 		{ NF_NAT_RANGE_PERSISTENT, "persistent" },
 	};
-	json_t *a = json_array();
 
-	for (unsigned int i = 0; i < array_size(names); i++)
-		if (flags & names[i].flag)
-			json_array_append_new(a, json_string(names[i].name));
-	if (json_array_size(a) == 1) {
-		json_t *one = json_incref(json_array_get(a, 0));
-
-		json_decref(a);
-		return one;
-	}
-	return a;
+	return one_or_array(flag_names_json(flags, names, array_size(names)));
 }
 
 static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
@@ -936,18 +938,12 @@ static json_t *map_type_json(const struct expr *data)
 static json_t *set_flags_json(uint32_t flags)
 {
 	/* nft's schema knows these three; "dynamic" it leaves out */
-	static const struct {
-		uint32_t	flag;
-		const char	*name;
-	} names[] = {
+	static const struct flag_name names[] = {
 		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_INTERVAL, "interval" },
 		{ NFT_SET_TIMEOUT, "timeout" },
 	};
-	json_t *a = json_array();
+	json_t *a = flag_names_json(flags, names, array_size(names));
 
-	for (unsigned int i = 0; i < array_size(names); i++)
-		if (flags & names[i].flag)
-			json_array_append_new(a, json_string(names[i].name));
 	if (!json_array_size(a)) {
 		json_decref(a);
 		return NULL;
@@ -1374,12 +1370,7 @@ int json_listing(struct cache *c, enum list_what what, unsigned int family,
 
 	json_array_append_new(out, metainfo_json());
 	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-
-		if (family && fam != family)
-			continue;
-		if (table && strcmp(table, name))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		switch (what) {
 		case LIST_TABLES:
@@ -1437,10 +1428,7 @@ int json_objs(struct cache *c, unsigned int family, const char *table,
 
 	json_array_append_new(out, metainfo_json());
 	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *tname = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-
-		if ((family && fam != family) || (table && strcmp(table, tname)))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		if (name && !cache_obj_find(t, type, name, 0))
 			continue;

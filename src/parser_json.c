@@ -1557,28 +1557,23 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
-	if (!strcmp(k, "ct helper")) {
+	if (!strcmp(k, "ct helper") || !strcmp(k, "ct timeout") ||
+	    !strcmp(k, "ct expectation")) {
+		uint32_t type = !strcmp(k, "ct helper") ? NFT_OBJECT_CT_HELPER :
+				!strcmp(k, "ct timeout") ? NFT_OBJECT_CT_TIMEOUT :
+				NFT_OBJECT_CT_EXPECT;
+
 		if (!json_is_string(v) && !json_is_object(json_object_get(v, "map")))
-			return jerr(jp, v, "ct helper: expected a name or { \"map\": ... }"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_HELPER, v, &loc);
-	}
-	if (!strcmp(k, "ct timeout")) {
-		if (!json_is_string(v))
-			return jerr(jp, v, "ct timeout: expected a name"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_TIMEOUT, v, &loc);
-	}
-	if (!strcmp(k, "ct expectation")) {
-		if (!json_is_string(v))
-			return jerr(jp, v, "ct expectation: expected a name"), NULL;
-		return objref_parse(jp, NFT_OBJECT_CT_EXPECT, v, &loc);
+			return jerr(jp, v, "%s: expected a name or { \"map\": ... }", k), NULL;
+		return objref_parse(jp, type, v, &loc);
 	}
 	if (!strcmp(k, "synproxy")) {
-		if (json_is_string(v))
+		if (json_is_string(v) || json_is_object(json_object_get(v, "map")))
 			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
 		if (json_is_null(v))
 			return stmt_alloc(&loc, STMT_SYNPROXY);
 		if (!json_is_object(v))
-			return jerr(jp, v, "synproxy: expected null, a name or an object"), NULL;
+			return jerr(jp, v, "synproxy: expected null, a name, an object or { \"map\": ... }"), NULL;
 		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
 			return NULL;
 		return synproxy_parse(jp, v, &loc);
@@ -1884,7 +1879,8 @@ static uint32_t map_objtype_of(const char *name)
 {
 	static const uint32_t types[] = {
 		NFT_OBJECT_COUNTER, NFT_OBJECT_QUOTA, NFT_OBJECT_LIMIT,
-		NFT_OBJECT_CT_HELPER,
+		NFT_OBJECT_CT_HELPER, NFT_OBJECT_CT_TIMEOUT, NFT_OBJECT_CT_EXPECT,
+		NFT_OBJECT_SYNPROXY,
 	};
 
 	for (unsigned int i = 0; i < array_size(types); i++)
@@ -2034,17 +2030,16 @@ static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
 	return check_keys(jp, o, obj_kinds[kind].one, keys);
 }
 
-static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
+/* "protocol" (tcp or udp, required) and "l3proto" (a family, optional) of
+   a ct helper, timeout or expectation object */
+static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
 {
-	const char *type = get_str(jp, o, "type", true);
 	const char *proto = get_str(jp, o, "protocol", true);
 	const char *l3 = get_str(jp, o, "l3proto", false);
 	int f;
 
-	if (!type || !proto)
+	if (!proto)
 		return -1;
-	ob->helper.name = xstrdup(type);
-	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
 	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
 	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
 			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
@@ -2061,31 +2056,27 @@ static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
 	return 0;
 }
 
+static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
+{
+	const char *type = get_str(jp, o, "type", true);
+	int ret = obj_l3l4_parse(jp, o, ob);
+
+	if (!type)
+		return -1;
+	ob->helper.name = xstrdup(type);
+	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
+	return ret;
+}
+
 /* "policy": null or { "state": seconds, ... }; eval checks the states */
 static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
 {
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
 	json_t *pol = json_object_get(o, "policy"), *v;
 	const char *state;
 
-	if (!proto)
-		return -1;
 	ob->timeout.l4_given = true;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (l3) {
-		int f = family_lookup(l3);
-
-		if (f < 0)
-			return jerr(jp, json_object_get(o, "l3proto"),
-				    "unknown address family \"%s\"", l3);
-		ob->helper.l3proto = f;
-	}
+	if (obj_l3l4_parse(jp, o, ob) < 0)
+		return -1;
 	if (!pol || json_is_null(pol))
 		return 0;
 	if (!json_is_object(pol))
@@ -2118,26 +2109,10 @@ static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
 		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
 		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
 	};
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
 
-	if (!proto)
-		return -1;
 	ob->timeout.l4_given = true;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (l3) {
-		int f = family_lookup(l3);
-
-		if (f < 0)
-			return jerr(jp, json_object_get(o, "l3proto"),
-				    "unknown address family \"%s\"", l3);
-		ob->helper.l3proto = f;
-	}
+	if (obj_l3l4_parse(jp, o, ob) < 0)
+		return -1;
 	for (unsigned int i = 0; i < array_size(num); i++) {
 		json_t *v = json_object_get(o, num[i].key);
 

@@ -1185,18 +1185,18 @@ int print_objs(struct cache *c, unsigned int family, const char *table,
 	int found = 0;
 
 	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *tname = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
 		bool first = true;
 
-		if ((family && fam != family) || (table && strcmp(table, tname)))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		if (name && !cache_obj_find(t, type, name, 0))
 			continue;
 		/* as nft lists them: a table with objects, if not of this type */
 		if (list_empty(&t->objs))
 			continue;
-		fprintf(f, "table %s %s {\n", family_name(fam), tname);
+		fprintf(f, "table %s %s {\n",
+			family_name(nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY)),
+			nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME));
 		table_objs_print(t, o, f, &first, type, name, false);
 		fprintf(f, "}\n");
 		found++;
@@ -1284,9 +1284,7 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
 		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
 
-		if (family && fam != family)
-			continue;
-		if (table && strcmp(table, name))
+		if (!cache_table_matches(t, family, table))
 			continue;
 		switch (what) {
 		case LIST_TABLES:

@@ -19,6 +19,10 @@
  *   would have queued them: evaluation errors when eval_cmds() reaches the
  *   pack, linearization errors when lin_cmds() does;
  * - nothing streams once the parser has reported anything.
+ *
+ * Flat "add rule FAMILY TABLE CHAIN ..." commands stream the same way when
+ * they give no position, handle or index: consecutive ones for the same
+ * chain share one pack, which stands where their commands would have.
  */
 #include <string.h>
 #include <linux/netfilter/nf_tables.h>
@@ -46,6 +50,17 @@ static bool streamable(struct parser_state *state)
 	       name_ok(state->stream_chain, NFT_CHAIN_MAXNAMELEN);
 }
 
+static struct rule_pack *pack_alloc(struct rule *stand_in)
+{
+	struct rule_pack *p = xzalloc(sizeof(*p));
+
+	init_list_head(&p->items);
+	init_list_head(&p->eval_errs);
+	init_list_head(&p->lin_errs);
+	stand_in->pack = p;
+	return p;
+}
+
 /* the pack at the end of @c's rules, a new one if the last is a rule */
 static struct rule_pack *chain_pack(struct chain *c, const struct location *loc)
 {
@@ -58,21 +73,39 @@ static struct rule_pack *chain_pack(struct chain *c, const struct location *loc)
 			return last->pack;
 	}
 	last = rule_alloc(loc);
-	p = xzalloc(sizeof(*p));
-	init_list_head(&p->items);
-	init_list_head(&p->eval_errs);
-	init_list_head(&p->lin_errs);
-	last->pack = p;
+	p = pack_alloc(last);
 	list_add_tail(&last->list, &c->rules);
 	return p;
+}
+
+/* evaluates and linearizes @r into @p; frees @r */
+static void pack_rule(struct parser_state *state, struct rule_pack *p,
+		      struct rule *r, const struct handle *h, int ret,
+		      struct list_head *errs)
+{
+	struct nl_batch b;
+	struct nl_item *it;
+
+	p->nrules++;
+	if (ret < 0 || !list_empty(errs)) {
+		/* nothing will be sent: only the errors matter */
+		list_splice_tail_init(errs, &p->eval_errs);
+		p->eval_failed = true;
+		rule_free(r);
+		return;
+	}
+	nl_batch_init(&b);
+	lin_rule_stream(state->ctx, r, h, &b, &p->lin_errs);
+	rule_free(r);
+	list_for_each_entry(it, &b.items, list)
+		nl_item_to_raw(it);
+	list_splice_tail_init(&b.items, &p->items);
 }
 
 bool stream_rule(struct parser_state *state, struct chain *c, struct rule *r)
 {
 	struct handle h = { .family = state->stream_family };
 	struct rule_pack *p;
-	struct nl_batch b;
-	struct nl_item *it;
 	LIST_HEAD(errs);
 	bool anon;
 	int ret;
@@ -90,19 +123,52 @@ bool stream_rule(struct parser_state *state, struct chain *c, struct rule *r)
 		return false;
 	}
 	p = chain_pack(c, &r->loc);
-	p->nrules++;
-	if (ret < 0 || !list_empty(&errs)) {
-		/* nothing will be sent: only the errors matter */
-		list_splice_tail_init(&errs, &p->eval_errs);
-		p->eval_failed = true;
-		rule_free(r);
-		return true;
-	}
-	nl_batch_init(&b);
-	lin_rule_stream(state->ctx, r, &h, &b, &p->lin_errs);
-	rule_free(r);
-	list_for_each_entry(it, &b.items, list)
-		nl_item_to_raw(it);
-	list_splice_tail_init(&b.items, &p->items);
+	pack_rule(state, p, r, &h, ret, &errs);
 	return true;
+}
+
+static bool same_chain(const struct handle *a, const struct handle *b)
+{
+	return a->family == b->family && !strcmp(a->table, b->table) &&
+	       !strcmp(a->chain, b->chain);
+}
+
+struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd)
+{
+	struct cmd *last = NULL;
+	struct rule *r;
+	LIST_HEAD(errs);
+	bool deps, anon;
+	int ret;
+
+	if (!cmd || cmd->op != CMD_ADD || cmd->obj != CMD_OBJ_RULE || !cmd->rule)
+		return cmd;
+	deps = state->stream_deps != state->stream_mark;
+	state->stream_mark = state->stream_deps;
+	if (deps || state->nerrs || !list_empty(state->msgs) ||
+	    cmd->h.position || cmd->h.handle || cmd->h.index_set ||
+	    !name_ok(cmd->h.table, NFT_TABLE_MAXNAMELEN) ||
+	    !name_ok(cmd->h.chain, NFT_CHAIN_MAXNAMELEN))
+		return cmd;
+	r = cmd->rule;
+	ret = eval_rule_stream(state->ctx, state, r, &cmd->h, &errs, &anon);
+	if (ret == 0 && list_empty(&errs) && anon) {
+		/* as in stream_rule(): linearized with the rest */
+		r->evaluated = true;
+		return cmd;
+	}
+	if (!list_empty(state->cmds))
+		last = list_last_entry(state->cmds, struct cmd, list);
+	if (last && last->op == CMD_ADD && last->obj == CMD_OBJ_RULE &&
+	    last->rule && last->rule->pack && same_chain(&last->h, &cmd->h)) {
+		/* the next rule of the same chain: into the same pack */
+		cmd->rule = NULL;
+		pack_rule(state, last->rule->pack, r, &last->h, ret, &errs);
+		cmd_free(cmd);
+		return NULL;
+	}
+	cmd->rule = rule_alloc(&r->loc);
+	pack_alloc(cmd->rule);
+	pack_rule(state, cmd->rule->pack, r, &cmd->h, ret, &errs);
+	return cmd;
 }

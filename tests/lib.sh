@@ -293,6 +293,21 @@ feature_ruleset() {
 		echo 'table inet p { chain c { type filter hook input priority 0; tcp option maxseg size 1460 counter
 		}
 		}' ;;
+	ct_timeout)	# ct timeout objects, Linux 4.19, CONFIG_NF_CONNTRACK_TIMEOUT
+		echo 'table ip p { ct timeout t { protocol udp; l3proto ip; policy = { unreplied: 2 }; }
+		chain c { type filter hook prerouting priority 0; ct timeout set "t"
+		}
+		}' ;;
+	ct_expect)	# ct expectation objects, Linux 5.3
+		echo 'table ip p { ct expectation e { protocol udp; dport 9; timeout 1s; size 1; l3proto ip; }
+		chain c { type filter hook input priority 0; ct expectation set "e"
+		}
+		}' ;;
+	synproxy)	# synproxy objects, Linux 5.4, CONFIG_NFT_SYNPROXY
+		echo 'table ip p { synproxy s { mss 1460; wscale 7; }
+		chain c { type filter hook input priority 0; synproxy name "s"
+		}
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;
