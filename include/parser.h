@@ -35,11 +35,6 @@ struct parser_state {
 	bool			refused_obj;
 	/* the synproxy statement or object whose arguments are being read */
 	struct stmt		*cur_synproxy;
-	/*
-	 * the scanner skipped a refused construct (synproxy, secmark):
-	 * the syntax errors of what is left of its statement are not reported
-	 */
-	bool			refused_skip;
 	bool			quiet;
 	struct list_head	*quiet_mark;
 	struct location		cur_loc;

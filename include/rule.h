@@ -187,7 +187,19 @@ struct obj {
 		struct location	timeout_loc;
 		struct location	size_loc;
 	} expect;
+	struct {
+		char		*ctx;		/* "system_u:object_r:...:s0" */
+		struct location	loc;
+	} secmark;
 };
+
+/*
+ * libnftnl keeps a secmark's context in 256 bytes (the uapi header's
+ * NFT_SECMARK_CTX_MAXLEN is larger now) and exits on a dumped one, sent
+ * with its NUL, that fills them: nfh loads contexts of 254 characters at
+ * most, so that they list back
+ */
+#define SECMARK_CTX_BUF		256
 
 enum {
 	OBJ_EXPECT_DPORT	= 1 << 0,

@@ -31,7 +31,7 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet && !state->refused_skip)
+	if (!state->quiet)
 		error_queue(state->msgs, loc, "%s", s);
 	state->nerrs++;
 }
@@ -231,6 +231,14 @@ static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
 	return s;
 }
 
+/* a secmark object's security context (the last one given counts, as in nft) */
+static void secmark_ctx(struct obj *o, char *ctx, const struct location *loc)
+{
+	free(o->secmark.ctx);
+	o->secmark.ctx = ctx;
+	o->secmark.loc = *loc;
+}
+
 static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
 				   uint32_t flags)
 {
@@ -408,6 +416,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> TIMEOUT "timeout" GC_INTERVAL "gc-interval" SIZE "size"
 %token <string> EXPECTATION "expectation"
 %token <string> SYNPROXY "synproxy" SYNPROXYS "synproxys"
+%token <string> SECMARK "secmark" SECMARKS "secmarks"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
@@ -434,7 +443,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
-%type <obj> synproxy_block
+%type <obj> synproxy_block secmark_block
 %type <stmt> synproxy_stmt synproxy_alloc
 %type <num> ct_l3_word
 %type <num> ct_obj_type ct_objs_type map_obj_type map_obj_kw map_ct_obj_kw typeof_obj_kw
@@ -624,6 +633,20 @@ add_cmd			:	TABLE table_spec
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY,
 					     &$2, &@$, $5);
+				free($1);
+			}
+			|	SECMARK obj_spec obj_block_alloc '{' secmark_block '}'
+			{
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK,
+					     &$2, &@$, $5);
+				free($1);
+			}
+			|	SECMARK obj_spec obj_block_alloc string
+			{
+				/* "add secmark t s \"ctx\"": the context without a block */
+				secmark_ctx(state->cur_obj, $4, &@4);
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK,
+					     &$2, &@$, $3);
 				free($1);
 			}
 			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
@@ -919,6 +942,24 @@ synproxy_args		:	%empty
 			|	synproxy_args synproxy_arg
 			;
 
+/* secmark NAME { "user:role:type:level" }: the security context */
+secmark_block		:	%empty		{ $$ = state->cur_obj; }
+			|	secmark_block stmt_separator
+			|	secmark_block error stmt_separator	{ yyerrok; }
+			|	secmark_block string
+			{
+				$$ = $1;
+				secmark_ctx($1, $2, &@2);
+			}
+			|	secmark_block COMMENT string
+			{
+				$$ = $1;
+				free($1->comment);
+				$1->comment = $3;
+				free($2);
+			}
+			;
+
 ct_l3_word		:	INET	{ $$ = NFPROTO_INET; free($1); }
 			|	BRIDGE	{ $$ = NFPROTO_BRIDGE; free($1); }
 			|	NETDEV	{ $$ = NFPROTO_NETDEV; free($1); }
@@ -1045,6 +1086,18 @@ delete_cmd		:	TABLE table_spec
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
 				free($1); free($3);
 			}
+			|	SECMARK obj_spec
+			{
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SECMARK table_spec HANDLE NUMBER
+			{
+				$2.handle = $4;
+				$2.handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				free($1); free($3);
+			}
 			|	CT ct_obj_type obj_spec
 			{
 				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
@@ -1144,6 +1197,17 @@ list_cmd		:	RULESET family_spec
 			|	SYNPROXYS objs_spec
 			{
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	SECMARK obj_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				free($1);
+			}
+			|	SECMARKS objs_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
 				$$->family_given = $2.family != NFPROTO_UNSPEC;
 				free($1);
 			}
@@ -1309,6 +1373,7 @@ identifier		:	STRING
 			|	QUOTED_STRING
 			|	EXPECTATION
 			|	SYNPROXY
+			|	SECMARK
 			|	SETS
 			|	MAPS
 			|	NAME
@@ -1394,6 +1459,12 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block '}'
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SYNPROXY, $6, $3, &@3);
+				$$ = $1;
+				free($2);
+			}
+			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block '}'
+			{
+				table_add_obj(state, $1, NFT_OBJECT_SECMARK, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
@@ -1586,7 +1657,9 @@ typeof_obj_kw		:	map_obj_kw
 			|	map_ct_obj_kw
 			;
 
+/* as nft 1.0.6: secmark after "type" only */
 map_obj_type		:	map_obj_kw
+			|	SECMARK		{ $$ = NFT_OBJECT_SECMARK; free($1); }
 			|	CT STRING
 			{
 				$$ = map_ct_obj_of(state, $2, &@2);
@@ -2267,7 +2340,12 @@ reject_code		:	symbol_value
 
 meta_stmt		:	META word SET stmt_value
 			{
-				$$ = stmt_meta_set(&@$, $2, &@2, $4, state->msgs);
+				/* as nft: "meta secmark set" names a secmark object
+				   (or maps to names) unless it copies a ct expression */
+				if (!strcmp($2, "secmark") && $4->kind != EXPR_CT)
+					$$ = objref_stmt(&@$, NFT_OBJECT_SECMARK, $4);
+				else
+					$$ = stmt_meta_set(&@$, $2, &@2, $4, state->msgs);
 				/* YYERROR frees nothing of this rule's symbols */
 				free($1); free($2); free($3);
 				if (!$$)
@@ -2922,6 +3000,7 @@ ct_dir			:	ORIGINAL
 /* words that name fields, meta and ct keys although they are keywords */
 word			:	field_word
 			|	METAKEY
+			|	SECMARK
 			;
 
 field_word		:	STRING

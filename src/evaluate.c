@@ -1381,6 +1381,30 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	}
 }
 
+/* meta secmark, ct secmark: the security ID of the packet or connection */
+static bool is_secmark(const struct expr *e)
+{
+	return (e->kind == EXPR_META && e->meta.key == NFT_META_SECMARK) ||
+	       (e->kind == EXPR_CT && e->ct.key == NFT_CT_SECMARK);
+}
+
+/* an evaluated value, set, range, prefix or flag list of constants */
+static bool rhs_is_constant(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VALUE:
+	case EXPR_SET:
+	case EXPR_RANGE:
+	case EXPR_PREFIX:
+	case EXPR_LIST:
+		return true;
+	case EXPR_BINOP:
+		return e->op.op == OP_MASK;
+	default:
+		return false;
+	}
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1391,6 +1415,9 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	fib_present(lhs, rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
+	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
+		return err(ctx, &rel->op.right->loc,
+			   "a secmark is a security ID the kernel assigns: it cannot be compared with a constant");
 	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK) {
 		/* "x v / m" is "x & m == v" */
 		struct expr *m = rel->op.right;
@@ -1876,6 +1903,11 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		lhs = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
 		ret = value_stmt_eval(ctx, lhs, &s->ct.expr);
 		expr_free(lhs);
+		/* as nft: the security ID is the kernel's, copied from the packet */
+		if (ret == 0 && s->ct.key == NFT_CT_SECMARK &&
+		    (s->ct.expr->kind == EXPR_VALUE || s->ct.expr->kind == EXPR_MAP))
+			return err(ctx, &s->loc,
+				   "ct secmark must not be set to a constant: ct secmark set meta secmark");
 		return ret;
 	case STMT_PAYLOAD:
 		if (payload_eval(ctx, s->payload.expr) < 0)
@@ -2334,6 +2366,14 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 		return ct_timeout_eval(ctx, o);
 	if (o->type == NFT_OBJECT_CT_EXPECT)
 		return ct_expect_eval(ctx, o);
+	if (o->type == NFT_OBJECT_SECMARK && (!o->secmark.ctx || !*o->secmark.ctx))
+		return err(ctx, o->secmark.ctx ? &o->secmark.loc : &o->loc,
+			   "secmark %s needs a security context: secmark %s { \"system_u:object_r:ssh_server_packet_t:s0\" }",
+			   o->h.obj, o->h.obj);
+	if (o->type == NFT_OBJECT_SECMARK && strlen(o->secmark.ctx) > SECMARK_CTX_BUF - 2)
+		return err(ctx, &o->secmark.loc,
+			   "secmark context is too long, %u characters at most",
+			   SECMARK_CTX_BUF - 2);
 	if (o->type != NFT_OBJECT_CT_HELPER)
 		return 0;
 	if (o->timeout.l4_given || o->timeout.n)

@@ -1136,6 +1136,12 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	case NFT_OBJECT_CT_TIMEOUT:
 		obj_ct_timeout_json(o, n);
 		break;
+	case NFT_OBJECT_SECMARK: {
+		const char *c = nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX);
+
+		json_object_set_new(o, "context", json_string(c ? c : ""));
+		break;
+	}
 	case NFT_OBJECT_SYNPROXY:
 	{
 		json_t *v = synproxy_json(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),

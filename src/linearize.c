@@ -1445,6 +1445,9 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 	case NFT_OBJECT_CT_TIMEOUT:
 		lin_ct_timeout(o, ob);
 		break;
+	case NFT_OBJECT_SECMARK:
+		nftnl_obj_set_str(o, NFTNL_OBJ_SECMARK_CTX, ob->secmark.ctx);
+		break;
 	case NFT_OBJECT_CT_EXPECT:
 		/* l3proto only when given: the kernel takes the table's */
 		if (ob->helper.l3proto)

@@ -34,6 +34,7 @@
 #include <monitor.h>
 #include <netlink.h>
 #include <nftables-compat.h>
+#include <rule.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -739,6 +740,48 @@ static bool prefix_refused(struct answers *a, const struct nl_item *it)
 	return true;
 }
 
+/*
+ * The context of the secmark object @it sent, if it is a new one the
+ * kernel answered with ENOENT and no attribute to blame (a missing table
+ * names NFTA_OBJ_TABLE): the kernel found no secmark object type, or no
+ * security ID for the context (no security module that maps contexts,
+ * such as SELinux, is active, or it does not know this one).  NULL if not.
+ */
+static char *secmark_refused(const struct answers *a, const struct nl_item *it,
+			     const struct nlmsghdr *h, int error)
+{
+	const struct nlattr *attr, *data = NULL;
+	const struct nlmsghdr *sent;
+	bool secmark = false;
+	uint32_t off = 0;
+
+	if (!it || it->type != NLO_OBJ || it->msg_type != NFT_MSG_NEWOBJ ||
+	    error != -ENOENT || it->off + sizeof(*sent) > a->out->len)
+		return NULL;
+	if ((h->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) &&
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) >= 0 && off)
+		return NULL;
+	/* the message as sent: the item's object is freed by now */
+	sent = (const void *)(a->out->data + it->off);
+	if (it->off + sent->nlmsg_len > a->out->len)
+		return NULL;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(attr) == NFTA_OBJ_TYPE &&
+		    mnl_attr_get_payload_len(attr) == sizeof(uint32_t))
+			secmark = ntohl(mnl_attr_get_u32(attr)) == NFT_OBJECT_SECMARK;
+		else if (mnl_attr_get_type(attr) == NFTA_OBJ_DATA)
+			data = attr;
+	}
+	if (!secmark || !data)
+		return NULL;
+	mnl_attr_for_each_nested(attr, data)
+		if (mnl_attr_get_type(attr) == NFTA_SECMARK_CTX)
+			return xstrndup(mnl_attr_get_payload(attr),
+					mnl_attr_get_payload_len(attr));
+	return NULL;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -748,6 +791,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		const struct nlmsgerr *e;
 		struct location loc;
 		struct nl_item *it;
+		char *ctxstr;
 
 		if (h->nlmsg_seq == a->sync_seq && h->nlmsg_type == NLMSG_ERROR)
 			a->synced = true;
@@ -779,6 +823,14 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		}
 		if (e->error == -EINVAL && prefix_refused(a, it))
 			continue;
+		ctxstr = secmark_refused(a, it, h, e->error);
+		if (ctxstr) {
+			a->ret = error_queue(a->msgs, &it->loc,
+					     "Could not process secmark: %s: the kernel has no security ID for \"%s\" (no security module that knows the context, such as SELinux, is active, or the kernel lacks secmark objects); the ruleset is unchanged",
+					     strerror(-e->error), ctxstr);
+			free(ctxstr);
+			continue;
+		}
 		a->ret = error_queue(a->msgs, it ? error_loc(a, it, h, &loc) : NULL,
 				     "Could not process %s: %s",
 				     it ? item_what(it) : "batch",
@@ -1375,6 +1427,28 @@ static bool synproxy_sane(const struct nlmsghdr *nlh)
 }
 
 /*
+ * a secmark's context: a string with its NUL, shorter than the
+ * SECMARK_CTX_BUF bytes libnftnl keeps (it exits on one that fills them;
+ * nfh loads none that long, other tools may)
+ */
+static bool secmark_sane(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *data = NULL;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
+			data = a;
+	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+		return false;
+	mnl_attr_for_each_nested(a, data)
+		if (mnl_attr_get_type(a) == NFTA_SECMARK_CTX &&
+		    (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0 ||
+		     mnl_attr_get_payload_len(a) > SECMARK_CTX_BUF - 1))
+			return false;
+	return true;
+}
+
+/*
  * Only the object types nfh lists go to libnftnl's parser: its parsers of
  * the others (ct timeout, tunnel, ...) are not needed and trust more.
  */
@@ -1398,6 +1472,8 @@ static bool obj_type_ours(const struct nlmsghdr *nlh)
 			return ct_expect_sane(nlh);
 		if (type == NFT_OBJECT_SYNPROXY)
 			return synproxy_sane(nlh);
+		if (type == NFT_OBJECT_SECMARK)
+			return secmark_sane(nlh);
 		return type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA ||
 		       type == NFT_OBJECT_LIMIT || type == NFT_OBJECT_CT_HELPER;
 	}

@@ -1567,6 +1567,9 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return jerr(jp, v, "%s: expected a name or { \"map\": ... }", k), NULL;
 		return objref_parse(jp, type, v, &loc);
 	}
+	/* {"secmark": "NAME"} or a map to names, as "meta secmark set" */
+	if (!strcmp(k, "secmark"))
+		return objref_parse(jp, NFT_OBJECT_SECMARK, v, &loc);
 	if (!strcmp(k, "synproxy")) {
 		if (json_is_string(v) || json_is_object(json_object_get(v, "map")))
 			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
@@ -1880,7 +1883,7 @@ static uint32_t map_objtype_of(const char *name)
 	static const uint32_t types[] = {
 		NFT_OBJECT_COUNTER, NFT_OBJECT_QUOTA, NFT_OBJECT_LIMIT,
 		NFT_OBJECT_CT_HELPER, NFT_OBJECT_CT_TIMEOUT, NFT_OBJECT_CT_EXPECT,
-		NFT_OBJECT_SYNPROXY,
+		NFT_OBJECT_SYNPROXY, NFT_OBJECT_SECMARK,
 	};
 
 	for (unsigned int i = 0; i < array_size(types); i++)
@@ -2012,6 +2015,7 @@ static const struct {
 	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
 	  { "protocol", "dport", "timeout", "size", "l3proto" } },
 	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
+	{ "secmark", "secmarks", NFT_OBJECT_SECMARK, { "context" } },
 };
 
 static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
@@ -2188,6 +2192,15 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		if (obj_expect_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
+	case NFT_OBJECT_SECMARK: {
+		const char *c = get_str(jp, o, "context", true);
+
+		if (!c)
+			goto fail;
+		ob->secmark.ctx = xstrdup(c);
+		ob->secmark.loc = loc_of(jp, json_object_get(o, "context"));
+		break;
+	}
 	}
 	return ob;
 fail:

@@ -583,6 +583,8 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_SYNPROXY)
 			fprintf(f, "synproxy name ");
+		else if (s->objref.type == NFT_OBJECT_SECMARK)
+			fprintf(f, "meta secmark set ");
 		else if (s->objref.type == NFT_OBJECT_CT_HELPER ||
 		    s->objref.type == NFT_OBJECT_CT_TIMEOUT ||
 		    s->objref.type == NFT_OBJECT_CT_EXPECT)
@@ -1141,6 +1143,11 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		ct_expect_print(n, f);
+		break;
+	case NFT_OBJECT_SECMARK:
+		/* as nft: the context in quotes, as it is */
+		fprintf(f, "\t\t\"%s\"\n", nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
+			nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
 		break;
 	case NFT_OBJECT_SYNPROXY: {
 		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);

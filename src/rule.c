@@ -201,6 +201,7 @@ void obj_free(struct obj *o)
 	for (unsigned int i = 0; i < o->timeout.n; i++)
 		free(o->timeout.policy[i].state);
 	free(o->timeout.policy);
+	free(o->secmark.ctx);
 	free(o);
 }
 
@@ -214,6 +215,7 @@ const char *obj_type_name(uint32_t type)
 	case NFT_OBJECT_CT_TIMEOUT:	return "ct timeout";
 	case NFT_OBJECT_CT_EXPECT:	return "ct expectation";
 	case NFT_OBJECT_SYNPROXY:	return "synproxy";
+	case NFT_OBJECT_SECMARK:	return "secmark";
 	}
 	return NULL;
 }

@@ -308,6 +308,10 @@ feature_ruleset() {
 		chain c { type filter hook input priority 0; synproxy name "s"
 		}
 		}' ;;
+	secmark)	# secmark objects (Linux 4.20) and a security module
+			# (SELinux) that knows this context
+		echo 'table inet p { secmark s { "system_u:object_r:ssh_server_packet_t:s0" }
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;

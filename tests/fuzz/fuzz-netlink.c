@@ -5,7 +5,8 @@
  * NEWSETELEM, NEWRULE, in any order); they are filed into a cache exactly
  * as `nfh list ruleset` files the kernel's replies, then delinearized and
  * printed.  Whatever the kernel, or something pretending to be it, sends
- * must not crash the listing.
+ * must not crash the listing.  With NFH_FUZZ_LIST set in the environment
+ * (a replay, for tests) the listing goes to stdout.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -75,7 +76,7 @@ static void file_msgs(struct cache *c, const char *p, size_t left)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static FILE *null;
+	static FILE *null, *list;
 	struct output_ctx octx = { 0 };
 	static jmp_buf jb;
 	struct cache *c;
@@ -83,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!null && !(null = fopen("/dev/null", "w")))
 		abort();
+	if (!list)
+		list = getenv("NFH_FUZZ_LIST") ? stdout : null;
 	if (size > 1 << 20)
 		return 0;
 	/*
@@ -105,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= sizeof(struct nlmsghdr))
 		octx.flags = ((const struct nlmsghdr *)buf)->nlmsg_pid;
 	octx.out = octx.err = null;
-	print_listing(c, LIST_RULESET, 0, NULL, NULL, &octx, null);
+	print_listing(c, LIST_RULESET, 0, NULL, NULL, &octx, list);
 	cache_free(c);
 	free(buf);
 	return 0;

@@ -2,15 +2,18 @@
 /*
  * nl-seed FILE OUT: seeds for fuzz-netlink.  Loads the rule file FILE
  * offline, then writes the resulting ruleset to OUT as the messages of a
- * kernel dump (tables, chains, sets, set elements, rules); chain device
- * prefixes go as the kernel sends them (NFTA_DEVICE_PREFIX).
+ * kernel dump (tables, chains, named objects, sets, set elements, rules);
+ * chain device prefixes go as the kernel sends them (NFTA_DEVICE_PREFIX).
  */
+#include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/common.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
@@ -34,12 +37,45 @@ static struct nlmsghdr *hdr(uint16_t type, uint32_t family)
 	return nftnl_nlmsg_build_hdr(buf, type, family, NLM_F_MULTI, 0);
 }
 
+/*
+ * A named object as the kernel dumps it.  libnftnl writes a secmark's
+ * context without its NUL; the kernel's dump has one: that one is
+ * written here.
+ */
+static void put_obj(FILE *f, struct nftnl_obj *o, uint32_t fam)
+{
+	struct nlmsghdr *nlh = hdr(NFT_MSG_NEWOBJ, fam);
+	const void *ud;
+	struct nlattr *nest;
+	uint32_t len;
+
+	if (nftnl_obj_get_u32(o, NFTNL_OBJ_TYPE) != NFT_OBJECT_SECMARK) {
+		nftnl_obj_nlmsg_build_payload(nlh, o);
+		put(f, nlh);
+		return;
+	}
+	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, nftnl_obj_get_str(o, NFTNL_OBJ_TABLE));
+	mnl_attr_put_strz(nlh, NFTA_OBJ_NAME, nftnl_obj_get_str(o, NFTNL_OBJ_NAME));
+	mnl_attr_put_u32(nlh, NFTA_OBJ_TYPE, htonl(NFT_OBJECT_SECMARK));
+	nest = mnl_attr_nest_start(nlh, NFTA_OBJ_DATA);
+	mnl_attr_put_strz(nlh, NFTA_SECMARK_CTX, nftnl_obj_get_str(o, NFTNL_OBJ_SECMARK_CTX));
+	mnl_attr_nest_end(nlh, nest);
+	mnl_attr_put_u32(nlh, NFTA_OBJ_USE, 0);
+	mnl_attr_put_u64(nlh, NFTA_OBJ_HANDLE, htobe64(nftnl_obj_get_u64(o, NFTNL_OBJ_HANDLE)));
+	if (nftnl_obj_is_set(o, NFTNL_OBJ_USERDATA)) {
+		ud = nftnl_obj_get_data(o, NFTNL_OBJ_USERDATA, &len);
+		mnl_attr_put(nlh, NFTA_OBJ_USERDATA, len, ud);
+	}
+	put(f, nlh);
+}
+
 int main(int argc, char *argv[])
 {
 	struct nfh_ctx *ctx;
 	struct cache_table *t;
 	struct cache_chain *ch;
 	struct cache_rule *r;
+	struct cache_obj *co;
 	struct cache_set *s;
 	struct nlmsghdr *nlh;
 	FILE *out;
@@ -70,6 +106,8 @@ int main(int argc, char *argv[])
 			nl_chain_build_payload(nlh, ch->nlc);
 			put(out, nlh);
 		}
+		list_for_each_entry(co, &t->objs, list)
+			put_obj(out, co->nlo, fam);
 		list_for_each_entry(s, &t->sets, list) {
 			nlh = hdr(NFT_MSG_NEWSET, fam);
 			nftnl_set_nlmsg_build_payload(nlh, s->nls);

@@ -23,9 +23,16 @@ ns_new NFT && ns_new NFH && ns_new RT || exit 99
 for ns in "$NFT" "$NFH" "$RT"; do
 	ip -n "$ns" link add veth0 type veth peer name veth1 || exit 99
 done
+# a kernel without SELinux (or without secmark objects) makes none
+secmark=0
+have_feature secmark && secmark=1
 for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	name=$(basename "${f%.out}")
 	grep -qx "parse/ok/$name.in" "$REPO_DIR/tests/TODO.list" && continue
+	if [ $secmark = 0 ] && grep -q '^[[:space:]]*secmark ' "$f"; then
+		echo "ok - $name: JSON round trip # SKIP the kernel makes no secmark objects (shell/secmark.sh checks it offline)"
+		continue
+	fi
 	# each load replaces what the golden before left, in one transaction
 	check "$name: nfh loads it" sh -c '{ echo "flush ruleset"; cat "$1"; } |
 		ip netns exec "$2" $TOOL -f -' sh "$f" "$NFH"
