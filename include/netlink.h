@@ -105,6 +105,19 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 		      uint64_t **handles, size_t *n, struct list_head *msgs);
 
 struct nlmsghdr;
+struct nftnl_chain;
+/*
+ * Device-name prefixes.  A chain's device list holds a prefix as its
+ * text, "veth*"; on the wire it is NFTA_DEVICE_PREFIX "veth" (Linux
+ * 6.17+), which libnftnl 1.2.4 neither builds nor parses: these two do
+ * the chain messages instead of nftnl_chain_nlmsg_build_payload() and
+ * nftnl_chain_nlmsg_parse(), and leave chains without prefixes to them.
+ */
+bool nl_dev_is_prefix(const char *name);
+bool nl_chain_has_prefix(const struct nftnl_chain *c);
+void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c);
+int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c);
+
 /* files one dump reply message into @c, as nlio_dump does (for the fuzzer) */
 int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh);
 

@@ -16,4 +16,11 @@
 #define NFT_MSG_DESTROYOBJ	31
 #endif
 
+/*
+ * NFTA_DEVICE_PREFIX (Linux 6.17), in the NFTA_HOOK_DEVS nest next to
+ * NFTA_DEVICE_NAME: a NUL-terminated device-name prefix.  Its own name,
+ * as the kernel's is an enumerator that no #ifndef can see.
+ */
+#define NFH_NFTA_DEVICE_PREFIX	2
+
 #endif

@@ -598,8 +598,8 @@ static struct cache *clone_cache(struct cache *c)
 
 			nc = cache_add_chain(nt, nftnl_chain_alloc());
 			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
-			nftnl_chain_nlmsg_build_payload(nlh, ch->nlc);
-			nftnl_chain_nlmsg_parse(nlh, nc->nlc);
+			nl_chain_build_payload(nlh, ch->nlc);
+			nl_chain_parse(nlh, nc->nlc);
 			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
 					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
 			list_for_each_entry(r, &ch->rules, list) {
@@ -963,7 +963,9 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 		if (apply_item(work, it, msgs) < 0)
 			ret = -1;
 		if (raw) {
-			nftnl_set_free(it->obj);
+			/* a set the cache took is its own now */
+			if (it->obj)
+				nftnl_set_free(it->obj);
 			it->obj = raw;
 		}
 	}

@@ -555,7 +555,11 @@ struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
 	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;
 	nfg->nfgen_family = family;
 	memcpy(buf + hdr, m->data, m->len);
-	nftnl_set_elems_nlmsg_parse(nlh, s);
+	/* a streamed rule's anonymous set comes here too, as its NEWSET */
+	if (type == NFT_MSG_NEWSET)
+		nftnl_set_nlmsg_parse(nlh, s);
+	else
+		nftnl_set_elems_nlmsg_parse(nlh, s);
 	free(buf);
 	return s;
 }

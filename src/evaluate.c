@@ -2101,6 +2101,76 @@ static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 	return 0;
 }
 
+/*
+ * A trailing "*" makes a device-name prefix ("veth*" hooks every device
+ * whose name starts with "veth", "*" every device), which the kernel takes
+ * as NFTA_DEVICE_PREFIX since Linux 6.17.  A star anywhere else would be
+ * part of an exact name that no one means; the prefix itself is held to
+ * the kernel's IFNAMSIZ like a name.
+ */
+static int device_name_eval(struct eval_ctx *ctx, const struct expr *i)
+{
+	const char *s = i->sym.str, *star = strchr(s, '*');
+	size_t len = strlen(s);
+	struct location loc = i->loc;
+
+	if (star && star[1]) {
+		/* the caret under the star when the name is written as is */
+		if (loc.first_line == loc.last_line &&
+		    loc.last_col - loc.first_col + 1 == len + 2 * i->sym.quoted)
+			loc.first_col = loc.last_col = loc.first_col +
+				i->sym.quoted + (star - s);
+		return err(ctx, &loc,
+			   "\"*\" must be the last character of device name \"%s\" (a prefix is written \"%.*s*\")",
+			   s, (int)(star - s), s);
+	}
+	if (star && len - 1 >= IFNAMSIZ)
+		return err(ctx, &i->loc,
+			   "device name prefix \"%s\" is too long, %u characters at most before the \"*\"",
+			   s, IFNAMSIZ - 1);
+	if (!star && len >= IFNAMSIZ)
+		return err(ctx, &i->loc,
+			   "device name \"%s\" is too long, %u characters at most",
+			   s, IFNAMSIZ - 1);
+	return 0;
+}
+
+/*
+ * The kernel hooks a chain once per device: it refuses (EEXIST) two
+ * entries of one chain where one would match what the other does, as it
+ * compares them by the shorter one (a prefix without its star, a name with
+ * its end), exact duplicates included.  Said here, with both places.
+ */
+static size_t dev_cmp_len(const char *s)
+{
+	return nl_dev_is_prefix(s) ? strlen(s) - 1 : strlen(s) + 1;
+}
+
+static int device_overlap(struct eval_ctx *ctx, struct chain *c,
+			  const struct expr *i)
+{
+	const char *s = i->sym.str;
+	const struct expr *j;
+
+	list_for_each_entry(j, &c->devices, list) {
+		const char *t = j->sym.str;
+		size_t n = dev_cmp_len(s) < dev_cmp_len(t) ?
+			   dev_cmp_len(s) : dev_cmp_len(t);
+
+		if (j == i)
+			return 0;
+		if (strncmp(s, t, n))
+			continue;
+		if (!strcmp(s, t))
+			return error_queue2(ctx->msgs, &i->loc, &j->loc,
+					    "device \"%s\" is listed twice", s);
+		return error_queue2(ctx->msgs, &i->loc, &j->loc,
+				    "\"%s\" and \"%s\" overlap: a chain hooks each device once, by one name or prefix",
+				    t, s);
+	}
+	return 0;
+}
+
 static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 {
 	struct expr *e, *next, *i;
@@ -2139,10 +2209,10 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 				   "too many devices: a chain hooks 256 at most");
 		if (i->kind != EXPR_SYMBOL)
 			return err(ctx, &i->loc, "expected a device name");
-		if (strlen(i->sym.str) >= IFNAMSIZ)
-			return err(ctx, &i->loc,
-				   "device name \"%s\" is too long, %u characters at most",
-				   i->sym.str, IFNAMSIZ - 1);
+		if (device_name_eval(ctx, i) < 0)
+			return -1;
+		if (device_overlap(ctx, c, i) < 0)
+			return -1;
 	}
 	return 0;
 }

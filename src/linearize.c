@@ -1400,16 +1400,20 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 	if (ch && ch->base) {
 		struct expr *d;
 		unsigned int ndev = 0;
+		bool prefix = false;
 
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, ch->hooknum);
 		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, ch->prio);
 		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
-		list_for_each_entry(d, &ch->devices, list)
+		list_for_each_entry(d, &ch->devices, list) {
 			ndev++;
-		if (ndev == 1) {
+			prefix |= nl_dev_is_prefix(d->sym.str);
+		}
+		/* NFTA_HOOK_DEV holds a name only: a prefix goes in the list */
+		if (ndev == 1 && !prefix) {
 			d = list_first_entry(&ch->devices, struct expr, list);
 			nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
-		} else if (ndev > 1) {
+		} else if (ndev > 0) {
 			const char **devs = xzalloc((ndev + 1) * sizeof(*devs));
 			unsigned int k = 0;
 

@@ -246,7 +246,7 @@ static void chain_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
 	struct nftnl_chain *c = nftnl_chain_alloc();
 
-	if (nftnl_chain_nlmsg_parse(nlh, c) == 0 && wanted(m, add, MON_CHAINS))
+	if (nl_chain_parse(nlh, c) == 0 && wanted(m, add, MON_CHAINS))
 		event_print(m, add, NLO_CHAIN, c, NULL);
 	nftnl_chain_free(c);
 }

@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
@@ -101,6 +103,162 @@ void nl_items_free(struct list_head *items)
 			item_obj_free(it);
 		free(it);
 	}
+}
+
+/* --- chains: device-name prefixes ----------------------------------------- */
+
+bool nl_dev_is_prefix(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] == '*';
+}
+
+bool nl_chain_has_prefix(const struct nftnl_chain *c)
+{
+	const char *const *devs;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return false;
+	devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+	for (unsigned int i = 0; devs[i]; i++)
+		if (nl_dev_is_prefix(devs[i]))
+			return true;
+	return false;
+}
+
+/* the NFTA_HOOK_DEVS nest of a chain message (and its NFTA_CHAIN_HOOK) */
+static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
+				struct nlattr **hookp)
+{
+	struct nlattr *a, *h;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_CHAIN_HOOK)
+			continue;
+		mnl_attr_for_each_nested(h, a) {
+			if (mnl_attr_get_type(h) != NFTA_HOOK_DEVS)
+				continue;
+			if (hookp)
+				*hookp = a;
+			return h;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * libnftnl puts "veth*" as NFTA_DEVICE_NAME "veth*\0"; the kernel wants
+ * NFTA_DEVICE_PREFIX "veth\0".  The attribute only shrinks, so it is
+ * rewritten in place and what follows moves down (by 4 bytes when the
+ * padding shrinks too), the nests and the message with it.
+ */
+void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
+{
+	struct nlattr *hook, *devs, *a;
+	char *p;
+
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	if (!nl_chain_has_prefix(c) || !(devs = hook_devs(nlh, &hook)))
+		return;
+	p = mnl_attr_get_payload(devs);
+	while (p < (char *)devs + devs->nla_len) {
+		size_t old, new, cut;
+		uint16_t len;
+		char *s, *end;
+
+		a = (struct nlattr *)p;
+		s = mnl_attr_get_payload(a);
+		len = mnl_attr_get_payload_len(a);
+		old = MNL_ALIGN(a->nla_len);
+		if (mnl_attr_get_type(a) != NFTA_DEVICE_NAME || len < 2 ||
+		    s[len - 1] || s[len - 2] != '*') {
+			p += old;
+			continue;
+		}
+		s[len - 2] = '\0';
+		a->nla_type = NFH_NFTA_DEVICE_PREFIX;
+		a->nla_len--;
+		new = MNL_ALIGN(a->nla_len);
+		memset(p + a->nla_len, 0, new - a->nla_len);
+		cut = old - new;
+		if (cut) {
+			end = (char *)nlh + nlh->nlmsg_len;
+			memmove(p + new, p + old, end - (p + old));
+			memset(end - cut, 0, cut);
+			devs->nla_len -= cut;
+			hook->nla_len -= cut;
+			nlh->nlmsg_len -= cut;
+		}
+		p += new;
+	}
+}
+
+/* the names and prefixes of @devs as the chain's device list */
+static int devs_parse(const struct nlattr *devs, struct nftnl_chain *c)
+{
+	const struct nlattr *a;
+	unsigned int n = 0, k = 0;
+	char **list;
+	int ret = 0;
+
+	mnl_attr_for_each_nested(a, devs)
+		n++;
+	list = xzalloc((n + 1) * sizeof(*list));
+	mnl_attr_for_each_nested(a, devs) {
+		uint16_t type = mnl_attr_get_type(a);
+		const char *s;
+
+		if ((type != NFTA_DEVICE_NAME && type != NFH_NFTA_DEVICE_PREFIX) ||
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0 ||
+		    strlen(s = mnl_attr_get_str(a)) >= IFNAMSIZ) {
+			ret = -1;
+			break;
+		}
+		list[k++] = type == NFTA_DEVICE_NAME ? xstrdup(s) :
+			    xasprintf("%s*", s);
+	}
+	if (ret == 0) {
+		nftnl_chain_unset(c, NFTNL_CHAIN_DEV);
+		nftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, list,
+				     (k + 1) * sizeof(*list));
+	}
+	while (k)
+		free(list[--k]);
+	free(list);
+	return ret;
+}
+
+/*
+ * libnftnl 1.2.4 refuses a chain whose NFTA_HOOK_DEVS holds anything but
+ * NFTA_DEVICE_NAME (and nft 1.0.6 then lists forever).  A chain with a
+ * prefix is parsed by libnftnl from a copy in which that nest has a type
+ * it does not know, so it skips it; the nest is read here.
+ */
+int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c)
+{
+	const struct nlattr *devs = hook_devs(nlh, NULL), *a;
+	struct nlmsghdr *copy;
+	struct nlattr *hidden;
+	bool prefix = false;
+	int ret;
+
+	if (devs)
+		mnl_attr_for_each_nested(a, devs)
+			prefix |= mnl_attr_get_type(a) == NFH_NFTA_DEVICE_PREFIX;
+	if (!prefix)
+		return nftnl_chain_nlmsg_parse(nlh, c);
+	/* with a NUL after it, as talk() leaves one after what it read:
+	 * libnftnl strdup()s string attributes that need not end in one */
+	copy = xzalloc(nlh->nlmsg_len + 1);
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	hidden = hook_devs(copy, NULL);
+	hidden->nla_type |= NLA_TYPE_MASK;
+	ret = nftnl_chain_nlmsg_parse(copy, c);
+	free(copy);
+	if (ret < 0)
+		return ret;
+	return devs_parse(devs, c);
 }
 
 /* --- debug output, in the format nft --debug=netlink prints -------------- */
@@ -216,6 +374,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
+			if (it->type == NLO_RAW) {
+				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
+								       it->msg_type,
+								       it->family);
+
+				set_debug(f, s, false);
+				nftnl_set_free(s);
+				break;
+			}
 			set_debug(f, it->obj, false);
 			break;
 		case NFT_MSG_NEWSETELEM:
@@ -317,7 +484,7 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		nftnl_table_nlmsg_build_payload(nlh, it->obj);
 		break;
 	case NLO_CHAIN:
-		nftnl_chain_nlmsg_build_payload(nlh, it->obj);
+		nl_chain_build_payload(nlh, it->obj);
 		break;
 	case NLO_RULE:
 		nftnl_rule_nlmsg_build_payload(nlh, it->obj);
@@ -539,6 +706,41 @@ static const struct location *error_loc(const struct answers *a,
 }
 
 /*
+ * A kernel before 6.17 answers NFTA_DEVICE_PREFIX, an attribute type it
+ * does not know in NFTA_HOOK_DEVS, with a bare EINVAL.  For a chain with a
+ * prefix on such a kernel, say so instead; on a newer one the EINVAL has
+ * another cause and is reported as it is.
+ */
+static bool prefix_refused(struct answers *a, const struct nl_item *it)
+{
+	const struct nlattr *devs, *d;
+	const struct nlmsghdr *sent;
+	const char *prefix = NULL;
+	struct utsname u;
+	unsigned int major, minor;
+
+	/* the objects are freed once sent: read the message that went */
+	if (!it || it->msg_type != NFT_MSG_NEWCHAIN ||
+	    it->off + sizeof(*sent) > a->out->len)
+		return false;
+	sent = (const void *)(a->out->data + it->off);
+	if (it->off + sent->nlmsg_len > a->out->len ||
+	    !(devs = hook_devs(sent, NULL)))
+		return false;
+	mnl_attr_for_each_nested(d, devs)
+		if (!prefix && mnl_attr_get_type(d) == NFH_NFTA_DEVICE_PREFIX)
+			prefix = mnl_attr_get_str(d);
+	if (!prefix || uname(&u) < 0 ||
+	    sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
+	    major > 6 || (major == 6 && minor >= 17))
+		return false;
+	a->ret = error_queue(a->msgs, &it->loc,
+			     "Could not process chain: device-name prefixes (\"%s*\") need Linux 6.17 or later; this kernel is %s",
+			     prefix, u.release);
+	return true;
+}
+
+/*
  * The context of the secmark object @it sent, if it is a new one the
  * kernel answered with ENOENT and no attribute to blame (a missing table
  * names NFTA_OBJ_TABLE): the kernel found no secmark object type, or no
@@ -619,6 +821,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 					     "the ruleset changed while this batch was sent; nothing was applied, try again");
 			continue;
 		}
+		if (e->error == -EINVAL && prefix_refused(a, it))
+			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
 			a->ret = error_queue(a->msgs, &it->loc,
@@ -913,7 +1117,7 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_chain *c = nftnl_chain_alloc();
 	struct cache_table *t;
 
-	if (nftnl_chain_nlmsg_parse(nlh, c) < 0 ||
+	if (nl_chain_parse(nlh, c) < 0 ||
 	    !nftnl_chain_is_set(c, NFTNL_CHAIN_TABLE) ||
 	    !nftnl_chain_is_set(c, NFTNL_CHAIN_NAME))
 		goto drop;

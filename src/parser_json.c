@@ -324,6 +324,15 @@ static struct expr *string_parse(struct jp *jp, json_t *v)
 	return symbol_expr_alloc(&loc, s, true);
 }
 
+/* a chain's device: a name as it is, no "@set" or wildcard ("vp*" and "*"
+ * are device-name prefixes, which the evaluator checks) */
+static struct expr *dev_parse(struct jp *jp, json_t *v)
+{
+	struct location loc = loc_of(jp, v);
+
+	return symbol_expr_alloc(&loc, json_string_value(v), true);
+}
+
 /* { "base": "nh", "offset": BITS, "len": BITS }, as @nh,OFFSET,LEN */
 static struct expr *raw_payload_parse(struct jp *jp, json_t *o,
 				      const struct location *loc)
@@ -1731,7 +1740,7 @@ static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *
 		c->has_devices = true;
 		c->dev_loc = loc_of(jp, dev);
 		if (json_is_string(dev)) {
-			list_add_tail(&string_parse(jp, dev)->list, &c->devices);
+			list_add_tail(&dev_parse(jp, dev)->list, &c->devices);
 		} else if (json_is_array(dev) && json_array_size(dev)) {
 			list = compound_expr_alloc(&c->dev_loc, EXPR_SET);
 			json_array_foreach(dev, i, d) {
@@ -1740,7 +1749,7 @@ static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *
 					expr_free(list);
 					goto fail;
 				}
-				compound_expr_add(list, string_parse(jp, d));
+				compound_expr_add(list, dev_parse(jp, d));
 			}
 			list_add_tail(&list->list, &c->devices);
 		} else {

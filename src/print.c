@@ -764,6 +764,14 @@ char *udata_get_comment(const void *ud, uint32_t len)
 	return NULL;
 }
 
+/* one entry of "devices = { ... }": names bare, as nft 1.0.6 prints them,
+ * a prefix quoted, as the star is no name character */
+static void dev_print(FILE *f, unsigned int i, const char *dev)
+{
+	fprintf(f, nl_dev_is_prefix(dev) ? "%s\"%s\"" : "%s%s",
+		i ? ", " : "", dev);
+}
+
 static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 			     const struct output_ctx *o, FILE *f)
 {
@@ -783,7 +791,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 		} else {
 			fprintf(f, " devices = { ");
 			for (unsigned int i = 0; i < n; i++)
-				fprintf(f, "%s%s", i ? ", " : "", devs[i]);
+				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
@@ -1362,7 +1370,7 @@ static void chain_event_print(struct nftnl_chain *c, FILE *f)
 		} else {
 			fprintf(f, " devices = { ");
 			for (unsigned int i = 0; devs[i]; i++)
-				fprintf(f, "%s%s", i ? ", " : "", devs[i]);
+				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {

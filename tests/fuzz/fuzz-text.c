@@ -22,6 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static FILE *null;
 	struct nfh_ctx *ctx;
 	char *text;
+#ifdef FUZZ_JSON
+	const unsigned int json = NFH_OUTPUT_JSON;
+#else
+	const unsigned int json = 0;
+#endif
 
 	if (!null && !(null = fopen("/dev/null", "w")))
 		abort();
@@ -41,13 +46,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx = nfh_ctx_new();
 	nfh_ctx_set_offline(ctx, true);
 	nfh_ctx_set_output(ctx, null, null);
+#ifdef FUZZ_JSON
+	/* as -j: without it the input would go to the nft-syntax parser */
+	nfh_ctx_set_output_flags(ctx, json);
+#endif
 	/* a check run, then the same text applied and listed back */
 	nfh_ctx_set_dry_run(ctx, true);
 	nfh_run_cmd_from_buffer(ctx, text);
 	nfh_ctx_set_dry_run(ctx, false);
 	if (nfh_run_cmd_from_buffer(ctx, text) == 0) {
 		nfh_run_cmd_from_buffer(ctx, "list ruleset");
-		nfh_ctx_set_output_flags(ctx, NFH_OUTPUT_HANDLE | NFH_OUTPUT_NUMERIC);
+		nfh_ctx_set_output_flags(ctx, json | NFH_OUTPUT_HANDLE |
+					      NFH_OUTPUT_NUMERIC);
 		nfh_run_cmd_from_buffer(ctx, "list ruleset");
 	}
 	nfh_ctx_free(ctx);

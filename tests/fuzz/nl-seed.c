@@ -2,7 +2,8 @@
 /*
  * nl-seed FILE OUT: seeds for fuzz-netlink.  Loads the rule file FILE
  * offline, then writes the resulting ruleset to OUT as the messages of a
- * kernel dump (tables, chains, named objects, sets, set elements, rules).
+ * kernel dump (tables, chains, named objects, sets, set elements, rules);
+ * chain device prefixes go as the kernel sends them (NFTA_DEVICE_PREFIX).
  */
 #include <endian.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <netlink.h>
 
 static char buf[1 << 20];
 
@@ -101,7 +103,7 @@ int main(int argc, char *argv[])
 		put(out, nlh);
 		list_for_each_entry(ch, &t->chains, list) {
 			nlh = hdr(NFT_MSG_NEWCHAIN, fam);
-			nftnl_chain_nlmsg_build_payload(nlh, ch->nlc);
+			nl_chain_build_payload(nlh, ch->nlc);
 			put(out, nlh);
 		}
 		list_for_each_entry(co, &t->objs, list)
