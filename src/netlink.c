@@ -1321,6 +1321,38 @@ drop:
 	return MNL_CB_OK;
 }
 
+/* an object's NFTA_OBJ_DATA, if it is a nest */
+static const struct nlattr *obj_data(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *data = NULL;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
+			data = a;
+	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+		return NULL;
+	return data;
+}
+
+/* each attribute of @data that @types gives a type (by its number) is of
+   that type's size */
+static bool nest_sane(const struct nlattr *data,
+		      const enum mnl_attr_data_type *types, unsigned int n)
+{
+	const struct nlattr *a;
+
+	if (!data)
+		return false;
+	mnl_attr_for_each_nested(a, data) {
+		unsigned int t = mnl_attr_get_type(a);
+
+		if (t < n && types[t] != MNL_TYPE_UNSPEC &&
+		    mnl_attr_validate(a, types[t]) < 0)
+			return false;
+	}
+	return true;
+}
+
 /*
  * A ct timeout's data as libnftnl's parser needs it: it sizes its table of
  * states by the layer 4 protocol and aborts on a state that is not 32 bits.
@@ -1328,14 +1360,11 @@ drop:
  */
 static bool ct_timeout_sane(const struct nlmsghdr *nlh)
 {
-	const struct nlattr *a, *data = NULL, *states = NULL;
+	const struct nlattr *a, *data = obj_data(nlh), *states = NULL;
 	unsigned int max;
 	int l4 = -1;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
-		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
-			data = a;
-	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+	if (!data)
 		return false;
 	mnl_attr_for_each_nested(a, data) {
 		switch (mnl_attr_get_type(a)) {
@@ -1369,61 +1398,27 @@ static bool ct_timeout_sane(const struct nlmsghdr *nlh)
 /* a ct expectation's data: each attribute of its size */
 static bool ct_expect_sane(const struct nlmsghdr *nlh)
 {
-	const struct nlattr *a, *data = NULL;
+	static const enum mnl_attr_data_type types[] = {
+		[NFTA_CT_EXPECT_L3PROTO] = MNL_TYPE_U16,
+		[NFTA_CT_EXPECT_DPORT] = MNL_TYPE_U16,
+		[NFTA_CT_EXPECT_L4PROTO] = MNL_TYPE_U8,
+		[NFTA_CT_EXPECT_SIZE] = MNL_TYPE_U8,
+		[NFTA_CT_EXPECT_TIMEOUT] = MNL_TYPE_U32,
+	};
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
-		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
-			data = a;
-	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
-		return false;
-	mnl_attr_for_each_nested(a, data) {
-		switch (mnl_attr_get_type(a)) {
-		case NFTA_CT_EXPECT_L3PROTO:
-		case NFTA_CT_EXPECT_DPORT:
-			if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
-				return false;
-			break;
-		case NFTA_CT_EXPECT_L4PROTO:
-		case NFTA_CT_EXPECT_SIZE:
-			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
-				return false;
-			break;
-		case NFTA_CT_EXPECT_TIMEOUT:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
-				return false;
-			break;
-		}
-	}
-	return true;
+	return nest_sane(obj_data(nlh), types, array_size(types));
 }
 
 /* a synproxy's data: each attribute of its size */
 static bool synproxy_sane(const struct nlmsghdr *nlh)
 {
-	const struct nlattr *a, *data = NULL;
+	static const enum mnl_attr_data_type types[] = {
+		[NFTA_SYNPROXY_MSS] = MNL_TYPE_U16,
+		[NFTA_SYNPROXY_WSCALE] = MNL_TYPE_U8,
+		[NFTA_SYNPROXY_FLAGS] = MNL_TYPE_U32,
+	};
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
-		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
-			data = a;
-	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
-		return false;
-	mnl_attr_for_each_nested(a, data) {
-		switch (mnl_attr_get_type(a)) {
-		case NFTA_SYNPROXY_MSS:
-			if (mnl_attr_validate(a, MNL_TYPE_U16) < 0)
-				return false;
-			break;
-		case NFTA_SYNPROXY_WSCALE:
-			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
-				return false;
-			break;
-		case NFTA_SYNPROXY_FLAGS:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
-				return false;
-			break;
-		}
-	}
-	return true;
+	return nest_sane(obj_data(nlh), types, array_size(types));
 }
 
 /*
@@ -1433,12 +1428,9 @@ static bool synproxy_sane(const struct nlmsghdr *nlh)
  */
 static bool secmark_sane(const struct nlmsghdr *nlh)
 {
-	const struct nlattr *a, *data = NULL;
+	const struct nlattr *a, *data = obj_data(nlh);
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
-		if (mnl_attr_get_type(a) == NFTA_OBJ_DATA)
-			data = a;
-	if (!data || mnl_attr_validate(data, MNL_TYPE_NESTED) < 0)
+	if (!data)
 		return false;
 	mnl_attr_for_each_nested(a, data)
 		if (mnl_attr_get_type(a) == NFTA_SECMARK_CTX &&
