@@ -138,6 +138,14 @@ void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
 struct expr *payload_raw_alloc(const struct location *loc,
 			       enum proto_base base, unsigned int offset,
 			       unsigned int len);
+/*
+ * Whether @offset and @len (bits) make a raw payload nfh can load: 1 to
+ * NFH_VAL_MAXLEN bytes, an offset below 0xffff bytes, and at most 8 bytes
+ * when it is not byte-aligned (its bits are masked as a 64-bit value).
+ */
+bool payload_raw_valid(uint64_t offset, uint64_t len);
+#define PAYLOAD_RAW_LIMITS "raw payload length must be 1 to 512 bits " \
+	"(at most 8 bytes when not byte-aligned) and the offset below 524280"
 struct expr *meta_expr_parse(const struct location *loc, const char *key,
 			     const struct location *kloc, bool bare,
 			     struct list_head *msgs);

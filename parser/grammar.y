@@ -2904,12 +2904,9 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 					free($1);
 					YYERROR;
 				}
-				if ($5 == 0 || $5 > NFH_VAL_MAXLEN * 8 || $3 > 0xffff * 8 ||
-				    (($3 % 8 || $5 % 8) &&
-				     ($3 + $5 + 7) / 8 - $3 / 8 > 8)) {
-					error_queue(state->msgs, &@$,
-						    "raw payload length must be 1 to %u bits (at most 8 bytes when not byte-aligned) and the offset below %u",
-						    NFH_VAL_MAXLEN * 8, 0xffff * 8);
+				if (!payload_raw_valid($3, $5)) {
+					error_queue(state->msgs, &@$, "%s",
+						    PAYLOAD_RAW_LIMITS);
 					free($1);
 					YYERROR;
 				}

@@ -358,9 +358,8 @@ static struct expr *raw_payload_parse(struct jp *jp, json_t *o,
 			    "unknown payload base \"%s\": ll, nh, th or ih", base), NULL;
 	if (get_u64(jp, o, "offset", &off) != 1 || get_u64(jp, o, "len", &len) != 1)
 		return jerr(jp, o, "payload: \"offset\" and \"len\" (in bits) are required"), NULL;
-	if (len == 0 || len > NFH_VAL_MAXLEN * 8 || off > 0xffff * 8)
-		return jerr(jp, o, "raw payload length must be 1 to %u bits and the offset below %u",
-			    NFH_VAL_MAXLEN * 8, 0xffff * 8), NULL;
+	if (!payload_raw_valid(off, len))
+		return jerr(jp, o, "%s", PAYLOAD_RAW_LIMITS), NULL;
 	return payload_raw_alloc(loc, bases[i].base, off, len);
 }
 

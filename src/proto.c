@@ -291,6 +291,17 @@ struct expr *payload_expr_alloc(const struct location *loc,
 	return e;
 }
 
+/* PAYLOAD_RAW_LIMITS says these numbers */
+_Static_assert(NFH_VAL_MAXLEN * 8 == 512 && 0xffff * 8 == 524280,
+	       "PAYLOAD_RAW_LIMITS is out of date");
+
+bool payload_raw_valid(uint64_t offset, uint64_t len)
+{
+	return len && len <= NFH_VAL_MAXLEN * 8 && offset <= 0xffff * 8 &&
+	       (!(offset % 8 || len % 8) ||
+		(offset + len + 7) / 8 - offset / 8 <= 8);
+}
+
 struct expr *payload_raw_alloc(const struct location *loc,
 			       enum proto_base base, unsigned int offset,
 			       unsigned int len)
