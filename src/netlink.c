@@ -374,29 +374,21 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
+		case NFT_MSG_NEWSETELEM: {
+			bool elems = it->msg_type == NFT_MSG_NEWSETELEM;
+
 			if (it->type == NLO_RAW) {
 				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
 								       it->msg_type,
 								       it->family);
 
-				set_debug(f, s, false);
+				set_debug(f, s, elems);
 				nftnl_set_free(s);
 				break;
 			}
-			set_debug(f, it->obj, false);
+			set_debug(f, it->obj, elems);
 			break;
-		case NFT_MSG_NEWSETELEM:
-			if (it->type == NLO_RAW) {
-				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
-								       it->msg_type,
-								       it->family);
-
-				set_debug(f, s, true);
-				nftnl_set_free(s);
-				break;
-			}
-			set_debug(f, it->obj, true);
-			break;
+		}
 		case NFT_MSG_NEWRULE:
 			if (it->type == NLO_RAW) {
 				struct nftnl_rule *r = raw_msg_to_rule(it->obj,

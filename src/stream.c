@@ -39,15 +39,22 @@ static bool name_ok(const char *name, size_t max)
 	return name && name[0] && strlen(name) < max;
 }
 
-static bool streamable(struct parser_state *state)
+/* a rule of @table's @chain just parsed: no dependency since the last
+   one, nothing reported yet, names the kernel takes */
+static bool may_stream(struct parser_state *state, const char *table,
+		       const char *chain)
 {
 	bool deps = state->stream_deps != state->stream_mark;
 
 	state->stream_mark = state->stream_deps;
-	return !deps && state->stream_table && state->stream_chain &&
-	       state->nerrs == 0 && list_empty(state->msgs) &&
-	       name_ok(state->stream_table, NFT_TABLE_MAXNAMELEN) &&
-	       name_ok(state->stream_chain, NFT_CHAIN_MAXNAMELEN);
+	return !deps && state->nerrs == 0 && list_empty(state->msgs) &&
+	       name_ok(table, NFT_TABLE_MAXNAMELEN) &&
+	       name_ok(chain, NFT_CHAIN_MAXNAMELEN);
+}
+
+static bool streamable(struct parser_state *state)
+{
+	return may_stream(state, state->stream_table, state->stream_chain);
 }
 
 static struct rule_pack *pack_alloc(struct rule *stand_in)
@@ -138,17 +145,13 @@ struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd)
 	struct cmd *last = NULL;
 	struct rule *r;
 	LIST_HEAD(errs);
-	bool deps, anon;
+	bool anon;
 	int ret;
 
 	if (!cmd || cmd->op != CMD_ADD || cmd->obj != CMD_OBJ_RULE || !cmd->rule)
 		return cmd;
-	deps = state->stream_deps != state->stream_mark;
-	state->stream_mark = state->stream_deps;
-	if (deps || state->nerrs || !list_empty(state->msgs) ||
-	    cmd->h.position || cmd->h.handle || cmd->h.index_set ||
-	    !name_ok(cmd->h.table, NFT_TABLE_MAXNAMELEN) ||
-	    !name_ok(cmd->h.chain, NFT_CHAIN_MAXNAMELEN))
+	if (!may_stream(state, cmd->h.table, cmd->h.chain) ||
+	    cmd->h.position || cmd->h.handle || cmd->h.index_set)
 		return cmd;
 	r = cmd->rule;
 	ret = eval_rule_stream(state->ctx, state, r, &cmd->h, &errs, &anon);
