@@ -20,6 +20,9 @@ struct cache_set {
 	struct nftnl_set	*nls;
 	struct elem_dump	*elems;	/* a named set's elements as dumped for
 					   listing; NULL: those in @nls */
+	uint8_t			*pick;	/* set_elems_pick(): a bit per listed
+					   element, set if it is listed */
+	size_t			npick;
 };
 
 struct cache_rule {

@@ -89,6 +89,16 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
+/* reads the tables and sets of @family, and the elements of the one set */
+int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
+		  const char *set, struct cache *c, struct list_head *msgs);
+
+/* resets the @n elements of @cs whose records (in cs->elems) @recs names,
+ * which then holds the elements as the kernel reset them */
+struct cache_set;
+int nlio_elems_reset(struct nfh_ctx *ctx, unsigned int family,
+		     struct cache_set *cs, const uint32_t *recs, size_t n,
+		     struct list_head *msgs);
 
 /* resets the objects of @type (of @table; the one @name) and reads the
  * values they had, with the tables, into @c; -2 (nothing queued) if it

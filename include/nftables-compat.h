@@ -15,6 +15,9 @@
 #define NFT_MSG_DESTROYSETELEM	30
 #define NFT_MSG_DESTROYOBJ	31
 #endif
+#ifndef NFT_MSG_GETSETELEM_RESET
+#define NFT_MSG_GETSETELEM_RESET	33	/* Linux 6.5 */
+#endif
 
 /*
  * NFTA_DEVICE_PREFIX (Linux 6.17), in the NFTA_HOOK_DEVS nest next to

@@ -14,6 +14,8 @@ void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 /* whether the inclusive range @r is exactly a prefix; its length in @plen */
 bool range_is_prefix(const struct expr *r, unsigned int *plen);
+/* a range of strings that is all the names starting with some bytes: "eth*" */
+bool range_is_wildcard(const struct expr *r);
 /* the comment in a table's or chain's user data, or NULL; free it */
 char *udata_get_comment(const void *ud, uint32_t len);
 /* nfh describe: an expression's datatype, byte order, size and symbols */
@@ -40,6 +42,21 @@ struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
 					const struct set *s);
 struct expr *set_elem_iter_next(struct set_elem_iter *it);
 void set_elem_iter_free(struct set_elem_iter *it);
+/*
+ * get element: from now on @cs lists only the elements that hold one of
+ * the values, ranges or prefixes of @want (an evaluated set of elements);
+ * found[i] says whether one holds the i-th.  A concatenation is held when
+ * each of its fields is.
+ */
+void set_elems_pick(struct cache_set *cs, const struct set *s,
+		    const struct expr *want, bool *found);
+/*
+ * The records of @cs's dumped elements (cs->elems) that make up the
+ * picked elements (an interval: its start and its end), in a malloc'd
+ * array; their number.
+ */
+size_t set_elems_picked(struct cache_set *cs, const struct set *s,
+			uint32_t **recs);
 
 enum list_what {
 	LIST_RULESET,

@@ -218,6 +218,7 @@ enum cmd_ops {
 	CMD_FLUSH,
 	CMD_LIST,
 	CMD_RESET,
+	CMD_GET,
 	CMD_DESCRIBE,
 };
 

@@ -395,6 +395,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> COMMENT "comment" CONTINUE "continue" COUNTER "counter"
 %token <string> COUNTERS "counters" CREATE "create" CT "ct" DEFINE "define"
 %token <string> DESCRIBE "describe"
+%token <string> GET "get"
 %token <string> DELETE "delete" DESTROY "destroy" DEVICE "device"
 %token <string> DEVICES "devices" DROP "drop" DNAT "dnat" DUP "dup"
 %token <string> FLAGS "flags" FLUSH "flush" FWD "fwd" GOTO "goto"
@@ -431,7 +432,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <num> family_spec family
 %type <handle> table_spec chain_spec rule_spec set_spec obj_spec objs_spec
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
-%type <cmd> list_cmd flush_cmd reset_cmd
+%type <cmd> list_cmd flush_cmd reset_cmd get_cmd
 %type <table> table_block table_block_alloc
 %type <chain> chain_block chain_block_alloc
 %type <rule> rule stmt_list
@@ -547,6 +548,7 @@ base_cmd		:	add_cmd			{ $$ = stream_cmd(state, $1); }
 			|	LIST list_cmd		{ $$ = $2; free($1); }
 			|	FLUSH flush_cmd		{ $$ = $2; free($1); }
 			|	RESET reset_cmd		{ $$ = $2; free($1); }
+			|	GET get_cmd		{ $$ = $2; free($1); }
 			|	DESCRIBE primary_expr
 			{
 				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$, $2);
@@ -1273,7 +1275,19 @@ flush_cmd		:	RULESET family_spec
 			}
 			;
 
-reset_cmd		:	COUNTERS objs_spec
+get_cmd			:	ELEMENT set_spec set_block_expr
+			{
+				$$ = cmd_alloc(CMD_GET, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				free($1);
+			}
+			;
+
+reset_cmd		:	ELEMENT set_spec set_block_expr
+			{
+				$$ = cmd_alloc(CMD_RESET, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				free($1);
+			}
+			|	COUNTERS objs_spec
 			{
 				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
 				$$->family_given = $2.family != NFPROTO_UNSPEC;

@@ -50,6 +50,7 @@ static void table_free(struct cache_table *t)
 	list_for_each_entry_safe(s, sn, &t->sets, list) {
 		elem_dump_free(s->elems);
 		nftnl_set_free(s->nls);
+		free(s->pick);
 		free(s);
 	}
 	nftnl_table_free(t->nlt);

@@ -565,15 +565,39 @@ static enum elem_order key_order(const struct expr *key)
 }
 
 /* the elements of @ed as raw values, typed later against what is looked up */
-static struct expr *elems_expr(struct elem_dump *ed, bool interval,
+/*
+ * The elements of @ed in order; only those set_elems_pick() picked, if it
+ * ran on @cs (NULL: an anonymous set).
+ */
+static struct elem_pair *pairs_of(const struct cache_set *cs,
+				  struct elem_dump *ed, bool interval,
+				  const struct expr *key, size_t *np)
+{
+	struct elem_pair *p;
+	size_t n, k = 0;
+
+	elem_dump_sort(ed, key_order(key));
+	p = elem_pairs(ed, interval, &n);
+	if (!cs || !cs->pick) {
+		*np = n;
+		return p;
+	}
+	for (size_t i = 0; i < n && i < cs->npick; i++)
+		if (cs->pick[i / 8] & (1u << (i % 8)))
+			p[k++] = p[i];
+	*np = k;
+	return p;
+}
+
+static struct expr *elems_expr(const struct cache_set *cs,
+			       struct elem_dump *ed, bool interval,
 			       const struct expr *key)
 {
 	struct expr *set = compound_expr_alloc(&internal_location, EXPR_SET);
 	struct elem_pair *p;
 	size_t n;
 
-	elem_dump_sort(ed, key_order(key));
-	p = elem_pairs(ed, interval, &n);
+	p = pairs_of(cs, ed, interval, key, &n);
 	for (size_t i = 0; i < n; i++)
 		compound_expr_add(set, elem_pair_expr(ed, &p[i]));
 	free(p);
@@ -693,7 +717,7 @@ static struct expr *set_elements(const struct delin_ctx *ctx, uint32_t sreg,
 		order = expr_clone(key);
 		order->byteorder = BYTEORDER_BIG;
 	}
-	set = elems_expr(ed, interval, order ? order : key);
+	set = elems_expr(NULL, ed, interval, order ? order : key);
 	list_for_each_entry(i, &set->set.exprs, list)
 		elem_ntoh(i, &hp);
 	expr_free(order);
@@ -1254,9 +1278,11 @@ static const struct expr *elem_low(const struct expr *e)
 
 /*
  * Values compare as numbers; strings as nft compares them: as one integer
- * read from the last byte to the first, so "lo" sorts before "eth0".
+ * read from the last byte to the first, so "lo" sorts before "eth0" --
+ * except in interval sets (@bytewise), which keep them byte by byte.
  */
-static int typed_value_cmp(const struct expr *a, const struct expr *b)
+static int typed_value_cmp(const struct expr *a, const struct expr *b,
+			   bool bytewise)
 {
 	unsigned int n;
 
@@ -1264,6 +1290,8 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b)
 		return expr_value_cmp(a, b);
 	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :
 							expr_value_bytes(b);
+	if (bytewise)
+		return memcmp(a->val.data, b->val.data, n);
 	for (unsigned int i = n; i > 0; i--)
 		if (a->val.data[i - 1] != b->val.data[i - 1])
 			return a->val.data[i - 1] < b->val.data[i - 1] ? -1 : 1;
@@ -1272,9 +1300,14 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b)
 
 static int elem_cmp(const void *a, const void *b)
 {
-	return typed_value_cmp(elem_low(*(struct expr *const *)a),
-			       elem_low(*(struct expr *const *)b));
+	const struct expr *x = *(struct expr *const *)a;
+	const struct expr *y = *(struct expr *const *)b;
+
+	return typed_value_cmp(elem_low(x), elem_low(y),
+			       elem_key(x)->kind == EXPR_RANGE ||
+			       elem_key(y)->kind == EXPR_RANGE);
 }
+
 
 /* elements print in ascending order, whatever order the kernel kept */
 static void set_sort(struct expr *set)
@@ -1434,7 +1467,8 @@ static int pair_cmp(const void *a, const void *b, void *data)
 
 	pair_low(data, a, &x);
 	pair_low(data, b, &y);
-	return typed_value_cmp(&x, &y);
+	return typed_value_cmp(&x, &y,
+			       ((const struct elem_pair *)a)->kind != PAIR_VALUE);
 }
 
 struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
@@ -1449,8 +1483,8 @@ struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
 	it->be_key = interval_key(s);
 	it->key = it->be_key ? it->be_key : s->key;
 	it->data = s->data;
-	elem_dump_sort(it->ed, key_order(it->key));
-	it->pairs = elem_pairs(it->ed, s->flags & NFT_SET_INTERVAL, &it->n);
+	it->pairs = pairs_of(cs, it->ed, s->flags & NFT_SET_INTERVAL, it->key,
+			     &it->n);
 	if (!concat) {
 		/* values in ascending order, as set_sort puts them */
 		for (size_t i = 1; i < it->n; i++)
@@ -2344,11 +2378,183 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 		struct expr *be_key = interval_key(s);
 		const struct expr *key = be_key ? be_key : s->key;
 
-		s->init = elems_expr(ed, s->flags & NFT_SET_INTERVAL, key);
+		s->init = elems_expr(cs, ed, s->flags & NFT_SET_INTERVAL, key);
 		if (ed != cs->elems)
 			elem_dump_free(ed);
 		type_set_elems(s->init, key, s->data);
 		expr_free(be_key);
 	}
 	return s;
+}
+
+/* --- the elements that hold given values (get element) --------------------- */
+
+/* an element's bounds as the kernel keeps keys, both inclusive */
+static void pair_bounds(const struct elem_dump *ed, const struct elem_pair *p,
+			uint8_t *lo, uint8_t *hi)
+{
+	const struct elem_drec *r = elem_drec(ed, p->lo);
+
+	memset(lo, 0, ed->klen);
+	memset(hi, 0, ed->klen);
+	memcpy(lo, elem_dkey(ed, p->lo), r->klen);
+	switch (p->kind) {
+	case PAIR_KEY_END:
+		memcpy(hi, elem_dkey_end(ed, p->lo), r->klen);
+		break;
+	case PAIR_END:
+		/* the end is exclusive: one less */
+		memcpy(hi, elem_dkey(ed, p->hi), elem_drec(ed, p->hi)->klen);
+		for (unsigned int i = ed->klen; i > 0 && hi[i - 1]-- == 0; i--)
+			;
+		break;
+	case PAIR_MAX:
+		memset(hi, 0xff, r->klen);
+		break;
+	default:
+		memcpy(hi, lo, ed->klen);
+		break;
+	}
+}
+
+/*
+ * Whether [elo, ehi] holds [lo, hi]: keys compare byte by byte as the
+ * kernel orders them, each field of a concatenation on its own.
+ */
+static bool bounds_hold(const struct expr *key, unsigned int klen,
+			const uint8_t *elo, const uint8_t *ehi,
+			const uint8_t *lo, const uint8_t *hi)
+{
+	const struct expr *i;
+	unsigned int off = 0;
+
+	if (key->kind != EXPR_CONCAT)
+		return memcmp(elo, lo, klen) <= 0 && memcmp(hi, ehi, klen) <= 0;
+	list_for_each_entry(i, &key->set.exprs, list) {
+		unsigned int n = div_round_up(i->len, 32) * 4;
+
+		if (off + n > klen)
+			return false;
+		if (memcmp(elo + off, lo + off, n) > 0 ||
+		    memcmp(hi + off, ehi + off, n) > 0)
+			return false;
+		off += n;
+	}
+	return true;
+}
+
+struct pick_ctx {
+	const struct elem_dump	*ed;
+	const struct elem_pair	*p;
+};
+
+static int pair_lo_cmp(const void *a, const void *b, void *data)
+{
+	const struct pick_ctx *pc = data;
+	const struct elem_pair *x = &pc->p[*(const uint32_t *)a];
+	const struct elem_pair *y = &pc->p[*(const uint32_t *)b];
+
+	return memcmp(elem_dkey(pc->ed, x->lo), elem_dkey(pc->ed, y->lo),
+		      pc->ed->klen);
+}
+
+void set_elems_pick(struct cache_set *cs, const struct set *s,
+		    const struct expr *want, bool *found)
+{
+	struct expr *be_key = interval_key(s);
+	const struct expr *key = be_key ? be_key : s->key;
+	struct elem_dump *ed = cs->elems ? cs->elems : elem_dump_from_nftnl(cs->nls);
+	bool boxes = (s->flags & NFT_SET_INTERVAL) && key->kind == EXPR_CONCAT;
+	uint8_t lo[NFH_VAL_MAXLEN], hi[NFH_VAL_MAXLEN];
+	uint8_t elo[NFH_VAL_MAXLEN], ehi[NFH_VAL_MAXLEN];
+	struct pick_ctx pc = { .ed = ed };
+	struct elem_pair *p;
+	uint32_t *order = NULL;
+	const struct expr *w;
+	unsigned int k = 0;
+	size_t n;
+
+	free(cs->pick);
+	cs->pick = NULL;
+	p = pairs_of(cs, ed, s->flags & NFT_SET_INTERVAL, key, &n);
+	cs->npick = n;
+	cs->pick = xzalloc(n / 8 + 1);
+	pc.p = p;
+	if (!boxes && n) {
+		/*
+		 * Intervals do not overlap: the one that can hold a value
+		 * starts last at or below it.  Concatenated intervals are
+		 * boxes, searched one by one.
+		 */
+		order = xmalloc(n * sizeof(*order));
+		for (size_t i = 0; i < n; i++)
+			order[i] = i;
+		qsort_r(order, n, sizeof(*order), pair_lo_cmp, &pc);
+	}
+	list_for_each_entry(w, &want->set.exprs, list) {
+		const struct expr *wk = elem_key(w);
+
+		key_wire(key, wk, false, lo);
+		key_wire(key, wk, true, hi);
+		found[k] = false;
+		if (order) {
+			size_t a = 0, b = n;
+
+			/* the first start above the value's low end */
+			while (a < b) {
+				size_t m = a + (b - a) / 2;
+
+				if (memcmp(elem_dkey(ed, p[order[m]].lo), lo,
+					   ed->klen) <= 0)
+					a = m + 1;
+				else
+					b = m;
+			}
+			if (a > 0) {
+				size_t i = order[a - 1];
+
+				pair_bounds(ed, &p[i], elo, ehi);
+				if (bounds_hold(key, ed->klen, elo, ehi, lo, hi)) {
+					cs->pick[i / 8] |= 1u << (i % 8);
+					found[k] = true;
+				}
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				pair_bounds(ed, &p[i], elo, ehi);
+				if (bounds_hold(key, ed->klen, elo, ehi, lo, hi)) {
+					cs->pick[i / 8] |= 1u << (i % 8);
+					found[k] = true;
+				}
+			}
+		}
+		k++;
+	}
+	free(order);
+	free(p);
+	if (ed != cs->elems)
+		elem_dump_free(ed);
+	expr_free(be_key);
+}
+
+size_t set_elems_picked(struct cache_set *cs, const struct set *s,
+			uint32_t **recs)
+{
+	struct expr *be_key = interval_key(s);
+	struct elem_pair *p;
+	size_t n, k = 0;
+
+	p = pairs_of(cs, cs->elems, s->flags & NFT_SET_INTERVAL,
+		     be_key ? be_key : s->key, &n);
+	*recs = xmalloc((2 * n + 1) * sizeof(**recs));
+	for (size_t i = 0; i < n; i++) {
+		(*recs)[k++] = p[i].lo;
+		/* an interval's end is an element of its own */
+		if (p[i].kind == PAIR_END &&
+		    (elem_drec(cs->elems, p[i].hi)->flags & ELEM_D_END))
+			(*recs)[k++] = p[i].hi;
+	}
+	free(p);
+	expr_free(be_key);
+	return k;
 }

@@ -667,6 +667,55 @@ static const struct expr *elem_wildcard(const struct expr *e)
 	return e->kind == EXPR_VALUE && (e->flags & EXPR_F_WILDCARD) ? e : NULL;
 }
 
+/* "eth*" in a set: the range of the names that start with "eth" */
+static struct expr *wildcard_range(struct expr *w, const struct expr *key)
+{
+	unsigned int n = w->len / 8, full = div_round_up(key->len, 8);
+	struct expr *hi = expr_clone(w);
+
+	w->flags &= ~(EXPR_F_WILDCARD | EXPR_F_SINGLETON);
+	hi->flags = w->flags;
+	w->len = hi->len = key->len;
+	memset(hi->val.data + n, 0xff, full - n);
+	return range_expr_alloc(&w->loc, w, hi);
+}
+
+static void wildcards_to_ranges(struct expr **e, const struct expr *key)
+{
+	struct expr *x = *e, *i, *next, *r;
+	const struct expr *k;
+
+	switch (x->kind) {
+	case EXPR_MAPPING:
+		wildcards_to_ranges(&x->op.left, key);
+		break;
+	case EXPR_SET_ELEM:
+		wildcards_to_ranges(&x->elem.key, key);
+		break;
+	case EXPR_CONCAT:
+		if (key->kind != EXPR_CONCAT)
+			break;
+		k = list_first_entry(&key->set.exprs, struct expr, list);
+		list_for_each_entry_safe(i, next, &x->set.exprs, list) {
+			if (&k->list == &key->set.exprs)
+				break;
+			if (i->kind == EXPR_VALUE && (i->flags & EXPR_F_WILDCARD)) {
+				list_del(&i->list);
+				r = wildcard_range(i, k);
+				list_add_tail(&r->list, &next->list);
+			}
+			k = list_next_entry(k, list);
+		}
+		break;
+	case EXPR_VALUE:
+		if (x->flags & EXPR_F_WILDCARD)
+			*e = wildcard_range(x, key);
+		break;
+	default:
+		break;
+	}
+}
+
 static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		     const struct expr *data, struct expr **e)
 {
@@ -691,9 +740,9 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 			return -1;
 		w = elem_wildcard(*e);
 	}
-	/* nft stores them as ranges of names; nfh does not yet */
+	/* as nft stores them: ranges of names, so intervals */
 	if (w)
-		return err(ctx, &w->loc, "wildcard names in sets and maps are not supported");
+		wildcards_to_ranges(e, key);
 	return 0;
 }
 
@@ -929,7 +978,7 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 
 		if (elem_is_interval(i) && !(s->flags & NFT_SET_INTERVAL))
 			ret = err(ctx, &i->loc,
-				  "ranges and prefixes need \"flags interval\" in the declaration of %s %s",
+				  "ranges, prefixes and wildcard names need \"flags interval\" in the declaration of %s %s",
 				  s->is_map ? "map" : "set", s->h.set);
 		if (k->kind == EXPR_SET_ELEM && (k->elem.timeout || k->elem.expires) &&
 		    !(s->flags & NFT_SET_TIMEOUT))
@@ -1110,7 +1159,7 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 	st = s->store;
 	if (st && st->has_interval && !(s->flags & NFT_SET_INTERVAL))
 		ret = err(ctx, &st->interval_loc,
-			  "ranges and prefixes need \"flags interval\" in the declaration of %s %s",
+			  "ranges, prefixes and wildcard names need \"flags interval\" in the declaration of %s %s",
 			  what, s->h.set);
 	if (st && st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
 		ret = err(ctx, &st->timeout_loc,
@@ -1130,8 +1179,10 @@ static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 			   cmd->h.set, family_name(cmd->h.family), cmd->h.table);
 	if (!s->key)
 		return -1;
+	/* delete, get and reset name keys; a value given is checked too */
 	if (s->is_map && cmd->elems->kind == EXPR_SET &&
-	    (cmd->op != CMD_DELETE ||
+	    ((cmd->op != CMD_DELETE && cmd->op != CMD_GET &&
+	      cmd->op != CMD_RESET) ||
 	     (!list_empty(&cmd->elems->set.exprs) &&
 	      list_first_entry(&cmd->elems->set.exprs, struct expr, list)->kind ==
 	      EXPR_MAPPING)))

@@ -216,6 +216,10 @@ static json_t *range_json(const struct expr *e, struct json_ctx *jc)
 			return value_json(&lo, jc);
 		r.range.left = &lo;
 		r.range.right = &hi;
+		if (range_is_wildcard(&r)) {
+			lo.flags |= EXPR_F_WILDCARD;
+			return value_json(&lo, jc);
+		}
 		if ((lo.dtype->flags & DTYPE_F_PREFIX) &&
 		    range_is_prefix(&r, &plen))
 			return wrap("prefix", obj_set(obj_set(json_object(), "addr",

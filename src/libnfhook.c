@@ -329,6 +329,81 @@ out:
 	return ret;
 }
 
+/*
+ * get element: the set as listed, with only the elements that hold the
+ * values asked for; nothing if one of them is in none.  reset element
+ * resets those elements' counters and quotas, and lists the values they
+ * had.
+ */
+static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
+		   struct list_head *msgs)
+{
+	struct cache *c = ctx->offline_cache, *tmp = NULL;
+	const char *kind = cmd->target->is_map ? "map" : "set";
+	struct cache_table *t = NULL;
+	struct cache_set *cs = NULL;
+	const struct expr *e;
+	unsigned int k = 0;
+	bool *found;
+	struct set *s;
+	int ret = 0;
+
+	if (ctx->offline && cmd->op == CMD_RESET)
+		return error_queue(msgs, &cmd->loc,
+				   "reset element needs the kernel's set: it cannot run with --offline");
+	if (!ctx->offline) {
+		tmp = cache_alloc();
+		if (nlio_dump_set(ctx, cmd->h.family, cmd->h.table, cmd->h.set,
+				  tmp, msgs) < 0) {
+			cache_free(tmp);
+			return -1;
+		}
+		c = tmp;
+	}
+	if (c)
+		t = cache_table_find(c, cmd->h.family, cmd->h.table);
+	if (t)
+		cs = cache_set_find(t, cmd->h.set);
+	if (!cs) {
+		/* gone since the command was checked */
+		cache_free(tmp);
+		return error_queue(msgs, &cmd->h.set_loc,
+				   "%s %s does not exist in table %s %s", kind,
+				   cmd->h.set, family_name(cmd->h.family),
+				   cmd->h.table);
+	}
+	s = delin_set(t, cs, false);
+	list_for_each_entry(e, &cmd->elems->set.exprs, list)
+		k++;
+	found = xzalloc((k + 1) * sizeof(*found));
+	k = 0;
+	set_elems_pick(cs, s, cmd->elems, found);
+	list_for_each_entry(e, &cmd->elems->set.exprs, list)
+		if (!found[k++])
+			ret = error_queue(msgs, &e->loc, "element not found in %s %s", kind,
+					  cmd->h.set);
+	if (ret == 0 && cmd->op == CMD_RESET) {
+		uint32_t *recs;
+		size_t n = set_elems_picked(cs, s, &recs);
+
+		ret = nlio_elems_reset(ctx, cmd->h.family, cs, recs, n, msgs);
+		free(recs);
+	}
+	if (ret == 0 && (ctx->octx.flags & NFH_OUTPUT_JSON))
+		ret = json_listing(c, LIST_SET, cmd->h.family, cmd->h.table,
+				   cmd->h.set, &ctx->octx, ctx->octx.out, msgs);
+	else if (ret == 0)
+		ret = print_listing(c, LIST_SET, cmd->h.family, cmd->h.table,
+				    cmd->h.set, &ctx->octx, ctx->octx.out);
+	/* the offline ruleset lists whole again */
+	free(cs->pick);
+	cs->pick = NULL;
+	free(found);
+	set_free(s);
+	cache_free(tmp);
+	return ret < 0 ? -1 : 0;
+}
+
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
 {
@@ -338,6 +413,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 
 	if (cmd->obj == CMD_OBJ_OBJ || cmd->obj == CMD_OBJ_OBJS)
 		return run_objs(ctx, cmd, msgs);
+	if (cmd->obj == CMD_OBJ_ELEMENTS)
+		return run_get(ctx, cmd, msgs);
 	if (!ctx->offline) {
 		tmp = cache_alloc();
 		if (nlio_dump(ctx, cmd->family_given || cmd->h.table ?
@@ -466,7 +543,7 @@ evaluate:
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)
 		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||
-		    cmd->op == CMD_RESET) {
+		    cmd->op == CMD_RESET || cmd->op == CMD_GET) {
 			list_del(&cmd->list);
 			list_add_tail(&cmd->list, &lists);
 		}

@@ -1616,8 +1616,13 @@ static int commit_barrier(struct nfh_ctx *ctx)
 	return mnl_socket_sendto(ctx->nl, buf, len) < 0 ? -1 : 0;
 }
 
-int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
-	      struct list_head *msgs)
+/*
+ * The ruleset of @family (0: all), or only what listing the set @set of
+ * table @table needs: the tables, the sets, that set's elements.
+ */
+static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
+			const char *table, const char *set, struct cache *c,
+			struct list_head *msgs)
 {
 	struct dump_ctx d = { .cache = c };
 	uint32_t gen_before, gen_after;
@@ -1638,14 +1643,17 @@ retry:
 	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
 	    get_genid(ctx, &gen_before) < 0 ||
 	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
-	    dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0 ||
+	    (!set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
-	    dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0 ||
-	    dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0)
+	    (!set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
+	    (!set && dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0))
 		goto fail;
 	list_for_each_entry(t, &c->tables, list)
 		list_for_each_entry(s, &t->sets, list)
-			if (dump_elems(ctx, s) < 0)
+			if ((!set || (cache_table_matches(t, family, table) &&
+				      !strcmp(set, nftnl_set_get_str(s->nls,
+								     NFTNL_SET_NAME)))) &&
+			    dump_elems(ctx, s) < 0)
 				goto fail;
 	if (get_genid(ctx, &gen_after) < 0)
 		goto fail;
@@ -1664,6 +1672,82 @@ fail:
 				   strerror(errno));
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
 			   strerror(errno));
+}
+
+int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
+	      struct list_head *msgs)
+{
+	return dump_ruleset(ctx, family, NULL, NULL, c, msgs);
+}
+
+int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
+		  const char *set, struct cache *c, struct list_head *msgs)
+{
+	return dump_ruleset(ctx, family, table, set, c, msgs);
+}
+
+/* one element of a reset request, named by its key as the kernel keeps it */
+static void reset_elem_put(struct nlmsghdr *nlh, const struct elem_dump *ed,
+			   uint32_t i)
+{
+	const struct elem_drec *r = elem_drec(ed, i);
+	struct nlattr *el, *k;
+
+	el = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM);
+	k = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_KEY);
+	mnl_attr_put(nlh, NFTA_DATA_VALUE, r->klen, elem_dkey(ed, i));
+	mnl_attr_nest_end(nlh, k);
+	if (r->flags & ELEM_D_KEY_END) {
+		k = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_KEY_END);
+		mnl_attr_put(nlh, NFTA_DATA_VALUE, r->klen, elem_dkey_end(ed, i));
+		mnl_attr_nest_end(nlh, k);
+	}
+	if (r->flags & ELEM_D_END)
+		mnl_attr_put_u32(nlh, NFTA_SET_ELEM_FLAGS,
+				 htonl(NFT_SET_ELEM_INTERVAL_END));
+	mnl_attr_nest_end(nlh, el);
+}
+
+int nlio_elems_reset(struct nfh_ctx *ctx, unsigned int family,
+		     struct cache_set *cs, const uint32_t *recs, size_t n,
+		     struct list_head *msgs)
+{
+	const char *table = nftnl_set_get_str(cs->nls, NFTNL_SET_TABLE);
+	const char *set = nftnl_set_get_str(cs->nls, NFTNL_SET_NAME);
+	struct dump_ctx d = { .elems = elem_dump_new() };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	size_t i = 0;
+
+	while (i < n) {
+		struct nlmsghdr *nlh;
+		struct nlattr *list;
+
+		memset(buf, 0, sizeof(buf));
+		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM_RESET, family,
+					    NLM_F_ACK, ++ctx->seq);
+		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, table);
+		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, set);
+		list = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+		/* an element takes 200 bytes at most (two 64-byte keys) */
+		while (i < n && nlh->nlmsg_len + 256 < sizeof(buf))
+			reset_elem_put(nlh, cs->elems, recs[i++]);
+		mnl_attr_nest_end(nlh, list);
+		if (talk(ctx, nlh, elem_packed_cb, &d) < 0) {
+			elem_dump_free(d.elems);
+			if (errno == EINVAL || errno == EOPNOTSUPP)
+				return error_queue(msgs, NULL,
+						   "the kernel cannot reset elements (Linux 6.5 or later can): %s",
+						   strerror(errno));
+			return error_queue(msgs, NULL, "cannot reset elements of set %s: %s",
+					   set, strerror(errno));
+		}
+	}
+	/* the values they had, as the kernel reset them */
+	elem_dump_free(cs->elems);
+	cs->elems = d.elems;
+	free(cs->pick);
+	cs->pick = NULL;
+	return 0;
 }
 
 int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,

@@ -2404,7 +2404,8 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 
 		if (check_keys(jp, o, k, keys) < 0 || set_handle_parse(jp, o, &h, op) < 0)
 			return -1;
-		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_DELETE || op == CMD_DESTROY) {
+		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_DELETE ||
+		    op == CMD_DESTROY || op == CMD_GET || op == CMD_RESET) {
 			if (!json_object_get(o, "elem")) {
 				handle_free(&h);
 				return jerr(jp, o, "element: property \"elem\" is missing");
@@ -2433,7 +2434,7 @@ static int command_parse(struct jp *jp, json_t *item)
 		{ "insert", CMD_INSERT }, { "replace", CMD_REPLACE },
 		{ "delete", CMD_DELETE }, { "destroy", CMD_DESTROY },
 		{ "list", CMD_LIST }, { "flush", CMD_FLUSH },
-		{ "reset", CMD_RESET },
+		{ "reset", CMD_RESET }, { "get", CMD_GET },
 	};
 	const char *k, *obj;
 	json_t *v, *o;

@@ -133,6 +133,16 @@ bool range_is_prefix(const struct expr *r, unsigned int *plen)
 	return p < bits;
 }
 
+/* whether [lo, hi] holds the names that start with some bytes: "eth*" */
+bool range_is_wildcard(const struct expr *r)
+{
+	const struct datatype *dt = r->range.left->dtype;
+	unsigned int plen;
+
+	return (dt == &ifname_type || dt == &string_type) &&
+	       range_is_prefix(r, &plen) && plen % 8 == 0;
+}
+
 /* "fib saddr . iif oif": the lookup flags, then the result */
 static void fib_print(const struct expr *e, FILE *f)
 {
@@ -176,6 +186,11 @@ static void range_print(const struct expr *e, const struct output_ctx *octx,
 	}
 	r.range.left = &lo;
 	r.range.right = &hi;
+	if (range_is_wildcard(&r)) {
+		lo.flags |= EXPR_F_WILDCARD;
+		value_print(&lo, o, f);
+		return;
+	}
 	if (in_set && (lo.dtype->flags & DTYPE_F_PREFIX) &&
 	    range_is_prefix(&r, &plen)) {
 		value_print(&lo, o, f);

@@ -44,18 +44,23 @@ _nfh()
 				grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | tr -d ' ,')" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W 'add create insert replace delete destroy
-				list flush describe table chain rule' -- "$cur"))
+				list flush get reset describe table chain rule' -- "$cur"))
 		fi
 		return
 	fi
 
 	case $prev in
 	add|create|delete|destroy)
-		COMPREPLY=($(compgen -W 'table chain rule' -- "$cur")) ;;
+		COMPREPLY=($(compgen -W 'table chain rule set map element' -- "$cur")) ;;
+	get)
+		COMPREPLY=($(compgen -W 'element' -- "$cur")) ;;
+	reset)
+		COMPREPLY=($(compgen -W 'element counters counter quotas quota' -- "$cur")) ;;
 	insert|replace)
 		COMPREPLY=($(compgen -W 'rule' -- "$cur")) ;;
 	list)
-		COMPREPLY=($(compgen -W 'ruleset tables table chains chain' -- "$cur")) ;;
+		COMPREPLY=($(compgen -W 'ruleset tables table chains chain sets set
+			maps map counters quotas' -- "$cur")) ;;
 	flush)
 		COMPREPLY=($(compgen -W 'ruleset table chain' -- "$cur")) ;;
 	describe)

@@ -38,4 +38,6 @@ expect_eq "list objects" "chain chains " "$(complete_line 'nfh list ch')"
 expect_eq "families and ip tables" "arp bridge filt inet ip ip6 netdev " \
 	"$(complete_line 'nfh list table ')"
 expect_eq "tables of a family" "edge " "$(complete_line 'nfh flush table netdev ')"
+expect_eq "what reset takes" "counter counters " "$(complete_line 'nfh reset co')"
+expect_eq "what get takes" "element " "$(complete_line 'nfh get ')"
 finish
