@@ -100,6 +100,27 @@ struct raw_msg {
 struct nl_batch;
 struct nftnl_set;
 
+/*
+ * The intervals a set holds already (delinearize.c), in ascending order:
+ * add element checks new intervals against them, or with auto-merge joins
+ * them.  Plain (not concatenated) interval sets only.
+ */
+struct set_spans;
+struct cache_set;
+struct set;
+struct set_spans *set_spans_new(struct cache_set *cs, const struct set *s);
+void set_spans_free(struct set_spans *sp);
+size_t set_spans_count(const struct set_spans *sp);
+/* the inclusive bounds of the @i-th, as the kernel keeps keys */
+void set_spans_bounds(const struct set_spans *sp, size_t i, uint8_t *lo,
+		      uint8_t *hi);
+/* the index of the first that ends at or above @lo */
+size_t set_spans_from(const struct set_spans *sp, const uint8_t *lo);
+/* the kernel elements that make up the @i-th (its start, and its end if it
+ * has one): their keys and flags; how many */
+unsigned int set_spans_recs(const struct set_spans *sp, size_t i,
+			    const uint8_t **keys, uint32_t *flags);
+
 struct elem_emit {
 	struct nl_batch		*batch;
 	struct list_head	*msgs;
@@ -119,6 +140,8 @@ struct elem_emit {
 	unsigned int		count;		/* elements sent */
 	unsigned int		size;		/* what nft declares as the size:
 						   two for each interval */
+	struct set_spans	*have;		/* add element: what the set
+						   holds (NULL: unknown) */
 };
 
 /* sorts and checks intervals, then adds the messages to the batch */

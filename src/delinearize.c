@@ -2558,3 +2558,79 @@ size_t set_elems_picked(struct cache_set *cs, const struct set *s,
 	expr_free(be_key);
 	return k;
 }
+
+/* --- the intervals a set holds (add element next to them) ------------------- */
+
+struct set_spans {
+	struct elem_dump	*ed;
+	struct elem_dump	*owned;
+	struct elem_pair	*p;
+	size_t			n;
+};
+
+struct set_spans *set_spans_new(struct cache_set *cs, const struct set *s)
+{
+	struct set_spans *sp = xzalloc(sizeof(*sp));
+	struct expr *be_key = interval_key(s);
+
+	sp->ed = cs->elems;
+	if (!sp->ed)
+		sp->ed = sp->owned = elem_dump_from_nftnl(cs->nls);
+	/* plain intervals sort byte by byte, as the kernel keeps them */
+	sp->p = pairs_of(NULL, sp->ed, true, be_key ? be_key : s->key, &sp->n);
+	expr_free(be_key);
+	return sp;
+}
+
+void set_spans_free(struct set_spans *sp)
+{
+	if (!sp)
+		return;
+	elem_dump_free(sp->owned);
+	free(sp->p);
+	free(sp);
+}
+
+size_t set_spans_count(const struct set_spans *sp)
+{
+	return sp->n;
+}
+
+void set_spans_bounds(const struct set_spans *sp, size_t i, uint8_t *lo,
+		      uint8_t *hi)
+{
+	pair_bounds(sp->ed, &sp->p[i], lo, hi);
+}
+
+size_t set_spans_from(const struct set_spans *sp, const uint8_t *lo)
+{
+	uint8_t elo[NFH_VAL_MAXLEN], ehi[NFH_VAL_MAXLEN];
+	size_t a = 0, b = sp->n;
+
+	/* the first whose end is at or above @lo: they do not overlap */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		pair_bounds(sp->ed, &sp->p[m], elo, ehi);
+		if (memcmp(ehi, lo, sp->ed->klen) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+unsigned int set_spans_recs(const struct set_spans *sp, size_t i,
+			    const uint8_t **keys, uint32_t *flags)
+{
+	const struct elem_pair *p = &sp->p[i];
+
+	keys[0] = elem_dkey(sp->ed, p->lo);
+	flags[0] = 0;
+	if (p->kind != PAIR_END ||
+	    !(elem_drec(sp->ed, p->hi)->flags & ELEM_D_END))
+		return 1;
+	keys[1] = elem_dkey(sp->ed, p->hi);
+	flags[1] = NFT_SET_ELEM_INTERVAL_END;
+	return 2;
+}

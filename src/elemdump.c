@@ -492,9 +492,10 @@ void elem_dump_sort(struct elem_dump *ed, enum elem_order order)
 	int (*cmp)(const void *, const void *) = order == ELEM_ORDER_CONCAT ? cmp_concat :
 						 order == ELEM_ORDER_HOST ? cmp_host :
 						 cmp_value;
-	bool up = true, down = true;
+	bool up = true, down = true, same = false;
+	size_t k;
 
-	if (order == ELEM_ORDER_CONCAT && ed->kend)
+	if ((order == ELEM_ORDER_CONCAT && ed->kend) || ed->n < 2)
 		return;
 
 	/* set backends dump in key order or its reverse more often than not */
@@ -503,13 +504,29 @@ void elem_dump_sort(struct elem_dump *ed, enum elem_order order)
 
 		up &= d <= 0;
 		down &= d > 0;
+		same |= d == 0;
 	}
-	if (up)
-		return;
 	if (down) {
 		for (size_t i = 0, j = ed->n - 1; i < j; i++, j--)
 			swap_recs(ed, i, j);
 		return;
 	}
-	qsort(ed->recs, ed->n, ed->recsz, cmp);
+	if (!up) {
+		qsort(ed->recs, ed->n, ed->recsz, cmp);
+		same = true;
+	}
+	if (!same)
+		return;
+	/*
+	 * A key given twice (the offline ruleset keeps what was sent) is one
+	 * element, as in the kernel: the first.
+	 */
+	for (size_t i = k = 1; i < ed->n; i++) {
+		if (!cmp(elem_drec(ed, k - 1), elem_drec(ed, i)))
+			continue;
+		if (i != k)
+			memcpy(elem_drec(ed, k), elem_drec(ed, i), ed->recsz);
+		k++;
+	}
+	ed->n = k;
 }

@@ -419,6 +419,119 @@ static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
  * then sent as start elements and exclusive end elements, with a closing
  * element before the first start, as the kernel's interval tree wants.
  */
+static bool be_dec(uint8_t *v, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--)
+		if (v[i - 1]-- != 0)
+			return false;
+	return true;	/* wrapped below zero */
+}
+
+/* appends an interval as a record without options */
+static void store_push(struct elem_store *st, const uint8_t *lo,
+		       const uint8_t *hi, const struct elem_loc *loc)
+{
+	struct elem_rec *r;
+
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->recs = xrealloc(st->recs, st->cap * st->recsz);
+	}
+	r = elem_rec(st, st->n);
+	memset(r, 0, st->recsz);
+	r->loc = *loc;
+	memcpy(elem_lo(st, st->n), lo, st->klen);
+	memcpy(elem_hi(st, st->n), hi, st->klen);
+	st->n++;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * add element to a set that holds intervals already: one that overlaps a
+ * new interval (and is not the same) is an error naming it.  With
+ * auto-merge, those that overlap or touch a new interval are deleted
+ * first, in the same batch, and join the new ones, as nft joins them.
+ */
+static int join_existing(struct builder *b, struct elem_store *st)
+{
+	struct elem_emit *em = b->em;
+	unsigned int len = st->klen, count = em->count;
+	size_t nnew = st->n, nhave = set_spans_count(em->have);
+	size_t *taken = NULL, ntaken = 0;
+	uint8_t lo[NFH_VAL_MAXLEN], hi[NFH_VAL_MAXLEN], from[NFH_VAL_MAXLEN];
+	uint16_t type = em->msg_type, flags = em->flags;
+	int ret = 0;
+
+	for (size_t i = 0; i < nnew; i++) {
+		memcpy(from, elem_lo(st, i), len);
+		/* one that ends right below touches it */
+		if (em->automerge && be_dec(from, len))
+			memset(from, 0, len);
+		for (size_t j = set_spans_from(em->have, from); j < nhave; j++) {
+			uint8_t next[NFH_VAL_MAXLEN];
+
+			set_spans_bounds(em->have, j, lo, hi);
+			memcpy(next, elem_hi(st, i), len);
+			if (memcmp(lo, elem_hi(st, i), len) > 0 &&
+			    (!em->automerge || be_inc(next, len) ||
+			     memcmp(next, lo, len)))
+				break;	/* above it, and not right above */
+			if (!em->automerge) {
+				struct location l;
+				char *x, *y;
+
+				if (!memcmp(lo, elem_lo(st, i), len) &&
+				    !memcmp(hi, elem_hi(st, i), len))
+					continue;	/* the same: no change */
+				x = bounds_text(em, lo, hi);
+				y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
+				elem_loc_get(elem_rec(st, i), &l);
+				ret = error_queue(em->msgs, &l,
+						  "interval %s overlaps with %s, which set %s holds",
+						  y, x, em->set);
+				free(x);
+				free(y);
+				break;
+			}
+			taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
+			taken[ntaken++] = j;
+			store_push(st, lo, hi, &elem_rec(st, i)->loc);
+		}
+	}
+	if (ret < 0 || !ntaken) {
+		free(taken);
+		return ret;
+	}
+	/* each goes once, even if it joins two new intervals */
+	qsort(taken, ntaken, sizeof(*taken), size_cmp);
+	em->msg_type = NFT_MSG_DELSETELEM;
+	em->flags = 0;
+	for (size_t k = 0; k < ntaken; k++) {
+		const uint8_t *keys[2];
+		uint32_t kflags[2];
+		unsigned int n;
+
+		if (k > 0 && taken[k] == taken[k - 1])
+			continue;
+		n = set_spans_recs(em->have, taken[k], keys, kflags);
+		for (unsigned int r = 0; r < n; r++)
+			put_elem(b, keys[r], NULL, kflags[r], NULL, NULL, false);
+	}
+	if (b->nlh)
+		msg_end(b);
+	em->msg_type = type;
+	em->flags = flags;
+	em->count = count;
+	free(taken);
+	return 0;
+}
+
 static int emit_intervals(struct builder *b, struct elem_store *st)
 {
 	struct elem_emit *em = b->em;
@@ -427,6 +540,9 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	size_t m = 0;
 	int ret = 0;
 
+	if (em->have && em->msg_type == NFT_MSG_NEWSETELEM &&
+	    join_existing(b, st) < 0)
+		return -1;
 	sort_len = len;
 	qsort(st->recs, st->n, st->recsz, rec_cmp);
 	for (size_t i = 0; i < st->n; i++) {
@@ -480,8 +596,9 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	if (ret < 0)
 		return -1;
 	em->size = 2 * m;
+	/* as nft: the end at zero comes with a new set, not with additions */
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
-	    em->msg_type != NFT_MSG_DELSETELEM) {
+	    em->msg_type != NFT_MSG_DELSETELEM && !em->have) {
 		plain_wire(em, zero, w, len);
 		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL, false);
 		em->size++;

@@ -34,6 +34,7 @@
 
 struct lin_ctx {
 	struct nfh_ctx		*nfh;
+	struct list_head	*cmds;
 	struct nl_batch		*batch;
 	struct list_head	*msgs;
 	struct cmd		*cmd;
@@ -668,6 +669,76 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	return ret;
 }
 
+/*
+ * Whether what the kernel's set @s holds now is what this add element
+ * adds to: the set was not declared in this batch (its own elements are
+ * checked there), and nothing before flushes or deletes it or its elements.
+ */
+static bool adds_to_kernel_set(struct lin_ctx *ctx, struct cmd *cmd,
+			       const struct set *s)
+{
+	const struct set *e;
+	const struct cmd *c;
+	bool kernels = false;
+
+	list_for_each_entry(e, &ctx->nfh->ext_sets, list)
+		kernels |= e == s;
+	if (!kernels)
+		return false;
+	for (c = list_prev_entry(cmd, list); &c->list != ctx->cmds;
+	     c = list_prev_entry(c, list)) {
+		if (c->op != CMD_FLUSH && c->op != CMD_DELETE &&
+		    c->op != CMD_DESTROY)
+			continue;
+		if (c->obj == CMD_OBJ_RULESET ||
+		    (c->h.family == cmd->h.family && c->h.table &&
+		     !strcmp(c->h.table, cmd->h.table) &&
+		     (c->obj == CMD_OBJ_TABLE ||
+		      ((c->obj == CMD_OBJ_SET || c->obj == CMD_OBJ_MAP ||
+			c->obj == CMD_OBJ_ELEMENTS) && c->h.set &&
+		       !strcmp(c->h.set, cmd->h.set)))))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The intervals the kernel's set (or, with --offline, the ruleset read so
+ * far) holds, for add element to check against or join; NULL, with
+ * *@tmp NULL, if not needed.  -1 if the kernel could not be read.
+ */
+static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
+			const struct set *s, struct cache **tmp,
+			struct set_spans **sp)
+{
+	struct cache *c = ctx->nfh->offline_cache;
+	struct cache_table *t;
+	struct cache_set *cs;
+	struct set *ks;
+
+	*tmp = NULL;
+	*sp = NULL;
+	if ((cmd->op != CMD_ADD && cmd->op != CMD_CREATE) ||
+	    !(s->flags & NFT_SET_INTERVAL) || s->key->kind == EXPR_CONCAT ||
+	    !adds_to_kernel_set(ctx, cmd, s))
+		return 0;
+	if (!ctx->nfh->offline) {
+		c = *tmp = cache_alloc();
+		if (nlio_dump_set(ctx->nfh, cmd->h.family, cmd->h.table,
+				  cmd->h.set, c, ctx->msgs) < 0)
+			return -1;
+	}
+	t = c ? cache_table_find(c, cmd->h.family, cmd->h.table) : NULL;
+	cs = t ? cache_set_find(t, cmd->h.set) : NULL;
+	if (!cs)
+		return 0;	/* gone: the kernel says so */
+	ks = delin_set(t, cs, false);
+	if (ks && ks->key && ks->key->kind != EXPR_CONCAT)
+		*sp = set_spans_new(cs, ks);
+	set_free(ks);
+	return 0;
+}
+
 static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->target;
@@ -680,12 +751,20 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 		.loc = &cmd->loc, .key = s->key, .data = data,
 		.automerge = s->automerge,
 	};
-	struct elem_store *st = elem_store_new(s->key, data);
+	struct elem_store *st;
+	struct cache *tmp;
 	int ret;
 
+	if (kernel_spans(ctx, cmd, s, &tmp, &em.have) < 0) {
+		cache_free(tmp);
+		return -1;
+	}
+	st = elem_store_new(s->key, data);
 	pack_elems(st, s->key, data, cmd->elems);
 	ret = lin_elems(ctx, &em, st, s->flags);
 	elem_store_free(st);
+	set_spans_free(em.have);
+	cache_free(tmp);
 	return ret;
 }
 
@@ -1734,8 +1813,8 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
 {
-	struct lin_ctx ctx = { .nfh = nfh, .batch = b, .msgs = msgs,
-			       .dreg = REG_1 };
+	struct lin_ctx ctx = { .nfh = nfh, .cmds = cmds, .batch = b,
+			       .msgs = msgs, .dreg = REG_1 };
 	struct cmd *cmd;
 	int ret = 0;
 

@@ -374,8 +374,9 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
-		case NFT_MSG_NEWSETELEM: {
-			bool elems = it->msg_type == NFT_MSG_NEWSETELEM;
+		case NFT_MSG_NEWSETELEM:
+		case NFT_MSG_DELSETELEM: {
+			bool elems = it->msg_type != NFT_MSG_NEWSET;
 
 			if (it->type == NLO_RAW) {
 				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
