@@ -65,6 +65,16 @@ static int time_of(struct parser_state *state, const char *str,
 	return 0;
 }
 
+/* a command from a parsed handle, which it takes over */
+static struct cmd *hcmd(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+			const struct location *loc, void *data)
+{
+	struct cmd *cmd = cmd_alloc(op, obj, h, loc, data);
+
+	free(h);	/* the names are the command's */
+	return cmd;
+}
+
 static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 			   enum cmd_obj obj, struct handle *h,
 			   const struct location *loc, struct set *set)
@@ -76,7 +86,7 @@ static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 		state->cur_set = NULL;
 		state->elem_set = NULL;
 	}
-	return cmd_alloc(op, obj, h, loc, set);
+	return hcmd(op, obj, h, loc, set);
 }
 
 /* wraps a set element key so that it can carry options */
@@ -204,7 +214,7 @@ static struct cmd *obj_cmd(struct parser_state *state, enum cmd_ops op,
 		if (state->cur_obj == o)
 			state->cur_obj = NULL;
 	}
-	return cmd_alloc(op, what, h, loc, o);
+	return hcmd(op, what, h, loc, o);
 }
 
 /* an object inside a table block */
@@ -353,7 +363,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 	struct rule		*rule;
 	struct set		*set;
 	struct obj		*obj;
-	struct handle		handle;
+	struct handle		*handle;	/* a pointer: values are copied on
+						   every shift and reduction */
 	int			num;
 }
 
@@ -472,7 +483,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { stmt_free($$); } <stmt>
 %destructor { rule_free($$); } <rule>
 %destructor { cmd_free($$); } <cmd>
-%destructor { handle_free(&$$); } <handle>
+%destructor { handle_free($$); free($$); } <handle>
 
 %precedence HDR_SYM
 %precedence STRING HDR
@@ -558,50 +569,50 @@ base_cmd		:	add_cmd			{ $$ = stream_cmd(state, $1); }
 
 add_cmd			:	TABLE table_spec
 			{
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_TABLE, &$2, &@$, NULL);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	TABLE table_spec table_block_alloc '{' table_block '}'
 			{
-				handle_copy(&$5->h, &$2);
+				handle_copy(&$5->h, $2);
 				$5->loc = @2;
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_TABLE, &$2, &@$, $5);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_TABLE, $2, &@$, $5);
 				state->cur_table = NULL;
 				state->stream_table = NULL;
 				free($1);
 			}
 			|	CHAIN chain_spec
 			{
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
 			|	CHAIN chain_spec chain_block_alloc '{' chain_block '}'
 			{
-				handle_copy(&$5->h, &$2);
+				handle_copy(&$5->h, $2);
 				$5->loc = @2;
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_CHAIN, &$2, &@$, $5);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, $5);
 				state->cur_chain = NULL;
 				free($1);
 			}
 			|	RULE rule_spec rule
 			{
 				$3->loc = @3;
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_RULE, &$2, &@$, $3);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_RULE, $2, &@$, $3);
 				free($1);
 			}
 			|	SET set_spec set_block_alloc '{' set_block '}'
 			{
-				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_SET, &$2, &@$, $5);
+				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_SET, $2, &@$, $5);
 				free($1);
 			}
 			|	MAP set_spec set_block_alloc '{' set_block '}'
 			{
-				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_MAP, &$2, &@$, $5);
+				$$ = set_cmd(state, CMD_ADD, CMD_OBJ_MAP, $2, &@$, $5);
 				free($1);
 			}
 			|	ELEMENT set_spec set_block_expr
 			{
-				$$ = cmd_alloc(CMD_ADD, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				$$ = hcmd(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$, $3);
 				free($1);
 			}
 			|	COUNTER obj_spec
@@ -610,37 +621,37 @@ add_cmd			:	TABLE table_spec
 
 				o->stmt = counter_stmt(&@$, 0, 0);
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
-					     &$2, &@$, o);
+					     $2, &@$, o);
 				free($1);
 			}
 			|	COUNTER obj_spec obj_block_alloc '{' counter_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
-					     &$2, &@$, $5);
+					     $2, &@$, $5);
 				free($1);
 			}
 			|	QUOTA obj_spec obj_block_alloc '{' quota_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA,
-					     &$2, &@$, $5);
+					     $2, &@$, $5);
 				free($1);
 			}
 			|	LIMIT obj_spec obj_block_alloc '{' limit_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT,
-					     &$2, &@$, $5);
+					     $2, &@$, $5);
 				free($1);
 			}
 			|	SYNPROXY obj_spec obj_block_alloc '{' synproxy_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY,
-					     &$2, &@$, $5);
+					     $2, &@$, $5);
 				free($1);
 			}
 			|	SECMARK obj_spec obj_block_alloc '{' secmark_block '}'
 			{
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK,
-					     &$2, &@$, $5);
+					     $2, &@$, $5);
 				free($1);
 			}
 			|	SECMARK obj_spec obj_block_alloc string
@@ -648,12 +659,12 @@ add_cmd			:	TABLE table_spec
 				/* "add secmark t s \"ctx\"": the context without a block */
 				secmark_ctx(state->cur_obj, $4, &@4);
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK,
-					     &$2, &@$, $3);
+					     $2, &@$, $3);
 				free($1);
 			}
 			|	CT ct_obj_type obj_spec obj_block_alloc '{' ct_helper_block '}'
 			{
-				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, &$3, &@$, $6);
+				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, $2, $3, &@$, $6);
 				quiet_end(state);
 				free($1);
 			}
@@ -690,15 +701,15 @@ ct_objs_type		:	STRING
 obj_spec		:	table_spec identifier
 			{
 				$$ = $1;
-				$$.obj = $2;
-				$$.obj_loc = @2;
+				$$->obj = $2;
+				$$->obj_loc = @2;
 			}
 			;
 
 objs_spec		:	family_spec
 			{
-				memset(&$$, 0, sizeof($$));
-				$$.family = $1;
+				$$ = xzalloc(sizeof(*$$));
+				$$->family = $1;
 			}
 			|	TABLE table_spec	{ $$ = $2; free($1); }
 			;
@@ -983,7 +994,7 @@ create_cmd		:	add_cmd		{ $$ = $1; $$->op = CMD_CREATE; }
 insert_cmd		:	RULE rule_spec rule
 			{
 				$3->loc = @3;
-				$$ = cmd_alloc(CMD_INSERT, CMD_OBJ_RULE, &$2, &@$, $3);
+				$$ = hcmd(CMD_INSERT, CMD_OBJ_RULE, $2, &@$, $3);
 				free($1);
 			}
 			;
@@ -991,14 +1002,14 @@ insert_cmd		:	RULE rule_spec rule
 replace_cmd		:	RULE rule_spec rule
 			{
 				$3->loc = @3;
-				$$ = cmd_alloc(CMD_REPLACE, CMD_OBJ_RULE, &$2, &@$, $3);
+				$$ = hcmd(CMD_REPLACE, CMD_OBJ_RULE, $2, &@$, $3);
 				free($1);
 			}
 			;
 
 delete_cmd		:	TABLE table_spec
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_TABLE, &$2, &@$, NULL);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	TABLE family_spec HANDLE NUMBER
@@ -1010,107 +1021,107 @@ delete_cmd		:	TABLE table_spec
 			}
 			|	CHAIN chain_spec
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
 			|	CHAIN table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	RULE rule_spec
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_RULE, &$2, &@$, NULL);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_RULE, $2, &@$, NULL);
 				free($1);
 			}
 			|	SET set_spec
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_SET, &$2, &@$, NULL);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_SET, $2, &@$, NULL);
 				free($1);
 			}
 			|	MAP set_spec
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_MAP, &$2, &@$, NULL);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_MAP, $2, &@$, NULL);
 				free($1);
 			}
 			|	ELEMENT set_spec set_block_expr
 			{
-				$$ = cmd_alloc(CMD_DELETE, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_ELEMENTS, $2, &@$, $3);
 				free($1);
 			}
 			|	COUNTER obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, $2, &@$, NULL);
 				free($1);
 			}
 			|	COUNTER table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	QUOTA obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1);
 			}
 			|	QUOTA table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	LIMIT obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, $2, &@$, NULL);
 				free($1);
 			}
 			|	LIMIT table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	SYNPROXY obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, $2, &@$, NULL);
 				free($1);
 			}
 			|	SYNPROXY table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	SECMARK obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, $2, &@$, NULL);
 				free($1);
 			}
 			|	SECMARK table_spec HANDLE NUMBER
 			{
-				$2.handle = $4;
-				$2.handle_loc = @4;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, $2, &@$, NULL);
 				free($1); free($3);
 			}
 			|	CT ct_obj_type obj_spec
 			{
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, $3, &@$, NULL);
 				state->refused_obj = false;
 				free($1);
 			}
 			|	CT ct_obj_type table_spec HANDLE NUMBER
 			{
-				$3.handle = $5;
-				$3.handle_loc = @5;
-				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				$3->handle = $5;
+				$3->handle_loc = @5;
+				$$ = obj_cmd(state, CMD_DELETE, CMD_OBJ_OBJ, $2, $3, &@$, NULL);
 				state->refused_obj = false;
 				free($1); free($4);
 			}
@@ -1134,7 +1145,7 @@ list_cmd		:	RULESET family_spec
 			}
 			|	TABLE table_spec
 			{
-				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_TABLE, &$2, &@$, NULL);
+				$$ = hcmd(CMD_LIST, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	CHAINS family_spec
@@ -1147,17 +1158,17 @@ list_cmd		:	RULESET family_spec
 			}
 			|	CHAIN chain_spec
 			{
-				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				$$ = hcmd(CMD_LIST, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
 			|	SET set_spec
 			{
-				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_SET, &$2, &@$, NULL);
+				$$ = hcmd(CMD_LIST, CMD_OBJ_SET, $2, &@$, NULL);
 				free($1);
 			}
 			|	MAP set_spec
 			{
-				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_MAP, &$2, &@$, NULL);
+				$$ = hcmd(CMD_LIST, CMD_OBJ_MAP, $2, &@$, NULL);
 				free($1);
 			}
 			|	SETS family_spec
@@ -1178,68 +1189,68 @@ list_cmd		:	RULESET family_spec
 			}
 			|	COUNTER obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, $2, &@$, NULL);
 				free($1);
 			}
 			|	QUOTA obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1);
 			}
 			|	LIMIT obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_LIMIT, $2, &@$, NULL);
 				free($1);
 			}
 			|	SYNPROXY obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SYNPROXY, $2, &@$, NULL);
 				free($1);
 			}
 			|	SYNPROXYS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SYNPROXY, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SYNPROXY, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	SECMARK obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, NFT_OBJECT_SECMARK, $2, &@$, NULL);
 				free($1);
 			}
 			|	SECMARKS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SECMARK, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_SECMARK, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	CT ct_obj_type obj_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, $2, &$3, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJ, $2, $3, &@$, NULL);
 				state->refused_obj = false;
 				free($1);
 			}
 			|	COUNTERS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	QUOTAS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	LIMITS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_LIMIT, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, NFT_OBJECT_LIMIT, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	CT ct_objs_type TABLE table_spec
 			{
-				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, $2, &$4, &@$, NULL);
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, $2, $4, &@$, NULL);
 				$$->family_given = true;
 				free($1); free($3);
 			}
@@ -1255,58 +1266,58 @@ flush_cmd		:	RULESET family_spec
 			}
 			|	TABLE table_spec
 			{
-				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_TABLE, &$2, &@$, NULL);
+				$$ = hcmd(CMD_FLUSH, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	CHAIN chain_spec
 			{
-				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_CHAIN, &$2, &@$, NULL);
+				$$ = hcmd(CMD_FLUSH, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
 			|	SET set_spec
 			{
-				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_SET, &$2, &@$, NULL);
+				$$ = hcmd(CMD_FLUSH, CMD_OBJ_SET, $2, &@$, NULL);
 				free($1);
 			}
 			|	MAP set_spec
 			{
-				$$ = cmd_alloc(CMD_FLUSH, CMD_OBJ_MAP, &$2, &@$, NULL);
+				$$ = hcmd(CMD_FLUSH, CMD_OBJ_MAP, $2, &@$, NULL);
 				free($1);
 			}
 			;
 
 get_cmd			:	ELEMENT set_spec set_block_expr
 			{
-				$$ = cmd_alloc(CMD_GET, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				$$ = hcmd(CMD_GET, CMD_OBJ_ELEMENTS, $2, &@$, $3);
 				free($1);
 			}
 			;
 
 reset_cmd		:	ELEMENT set_spec set_block_expr
 			{
-				$$ = cmd_alloc(CMD_RESET, CMD_OBJ_ELEMENTS, &$2, &@$, $3);
+				$$ = hcmd(CMD_RESET, CMD_OBJ_ELEMENTS, $2, &@$, $3);
 				free($1);
 			}
 			|	COUNTERS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	QUOTAS objs_spec
 			{
-				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
-				$$->family_given = $2.family != NFPROTO_UNSPEC;
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_QUOTA, $2, &@$, NULL);
+				$$->family_given = $$->h.family != NFPROTO_UNSPEC;
 				free($1);
 			}
 			|	COUNTER obj_spec
 			{
-				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER, $2, &@$, NULL);
 				free($1);
 			}
 			|	QUOTA obj_spec
 			{
-				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, &$2, &@$, NULL);
+				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1);
 			}
 			;
@@ -1329,53 +1340,53 @@ family			:	HDR
 
 table_spec		:	family identifier
 			{
-				memset(&$$, 0, sizeof($$));
-				$$.family = $1;
-				$$.family_loc = @1;
-				$$.table = $2;
-				$$.table_loc = @2;
+				$$ = xzalloc(sizeof(*$$));
+				$$->family = $1;
+				$$->family_loc = @1;
+				$$->table = $2;
+				$$->table_loc = @2;
 			}
 			|	identifier
 			{
-				memset(&$$, 0, sizeof($$));
-				$$.family = NFPROTO_IPV4;
-				$$.table = $1;
-				$$.table_loc = @1;
+				$$ = xzalloc(sizeof(*$$));
+				$$->family = NFPROTO_IPV4;
+				$$->table = $1;
+				$$->table_loc = @1;
 			}
 			;
 
 chain_spec		:	table_spec chain_name
 			{
 				$$ = $1;
-				$$.chain = $2;
-				$$.chain_loc = @2;
+				$$->chain = $2;
+				$$->chain_loc = @2;
 			}
 			;
 
 set_spec		:	table_spec identifier
 			{
 				$$ = $1;
-				$$.set = $2;
-				$$.set_loc = @2;
+				$$->set = $2;
+				$$->set_loc = @2;
 			}
 			;
 
 rule_spec		:	chain_spec
 			|	chain_spec POSITION NUMBER
 			{
-				$$ = $1; $$.position = $3; $$.handle_loc = @3; free($2);
+				$$ = $1; $$->position = $3; $$->handle_loc = @3; free($2);
 			}
 			|	chain_spec HANDLE NUMBER
 			{
-				$$ = $1; $$.handle = $3; $$.handle_loc = @3; free($2);
+				$$ = $1; $$->handle = $3; $$->handle_loc = @3; free($2);
 			}
 			|	chain_spec INDEX NUMBER
 			{
-				$$ = $1; $$.index = $3; $$.index_set = true;
+				$$ = $1; $$->index = $3; $$->index_set = true;
 				/* "index N", both words */
-				$$.handle_loc = @2;
-				$$.handle_loc.last_line = @3.last_line;
-				$$.handle_loc.last_col = @3.last_col;
+				$$->handle_loc = @2;
+				$$->handle_loc.last_line = @3.last_line;
+				$$->handle_loc.last_col = @3.last_col;
 				free($2);
 			}
 			;
@@ -1405,8 +1416,8 @@ table_block_alloc	:	%empty
 				$$ = table_alloc();
 				state->cur_table = $$;
 				/* only ever after table_spec: its rules may stream */
-				state->stream_family = $<handle>0.family;
-				state->stream_table = $<handle>0.table;
+				state->stream_family = $<handle>0->family;
+				state->stream_table = $<handle>0->table;
 			}
 			;
 
