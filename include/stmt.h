@@ -112,6 +112,9 @@ struct stmt {
 			struct expr	*key;
 			uint64_t	timeout;	/* ms, 0: none */
 			struct list_head stmts;	/* per-element statements */
+			bool		meter;	/* meter NAME: @set is the
+						   rule's own anonymous set */
+			uint32_t	size;	/* a meter's; 0: not given */
 		} set;
 		struct {
 			uint32_t	type;	/* NFT_OBJECT_* */

@@ -430,6 +430,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> SYNPROXY "synproxy" SYNPROXYS "synproxys"
 %token <string> SECMARK "secmark" SECMARKS "secmarks"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
+%token <string> METER "meter"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
 %token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
@@ -450,7 +451,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
-%type <stmt> vmap_stmt set_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
+%type <stmt> vmap_stmt set_stmt meter_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
 %type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
@@ -1978,6 +1979,7 @@ stmt			:	match_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
+			|	meter_stmt
 			|	objref_stmt
 			|	connlimit_stmt
 			;
@@ -2042,6 +2044,35 @@ set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
 				$$->set.set = set_ref_expr_alloc(&@2, $2);
 				state->stream_deps++;
 				free($2);
+			}
+			;
+
+/*
+ * nft's older form of a dynamic set: the rule makes its own, an anonymous
+ * set that only it fills.  An element times out if a timeout is given.
+ */
+meter_stmt		:	METER identifier '{' set_stmt_key '}'
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->set.meter = true;
+				$$->set.set = set_ref_expr_alloc(&@2, $2);
+				free($1); free($2);
+			}
+			|	METER identifier SIZE NUMBER '{' set_stmt_key '}'
+			{
+				$$ = $6;
+				$$->loc = @$;
+				$$->set.meter = true;
+				$$->set.size = $4;
+				$$->set.set = set_ref_expr_alloc(&@2, $2);
+				if ($4 == 0 || $4 > UINT32_MAX) {
+					error_queue(state->msgs, &@4,
+						    "a meter's size is a number from 1 to %u",
+						    UINT32_MAX);
+					state->nerrs++;
+				}
+				free($1); free($2); free($3);
 			}
 			;
 

@@ -705,13 +705,15 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
 		if (!t)
 			return oerr(msgs, it, "set", ENOENT);
-		if (nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
+		if ((nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) &&
+		    strchr(nftnl_set_get_str(it->obj, NFTNL_SET_NAME), '%')) {
+			/* "__set%d": the kernel numbers it (a meter's is named) */
 			const char *tmpl = nftnl_set_get_str(it->obj, NFTNL_SET_NAME);
 			char name[32];
 
 			snprintf(name, sizeof(name), "%.*s%u",
-				 (int)(strchr(tmpl, '%') ? strchr(tmpl, '%') - tmpl :
-				       (long)strlen(tmpl)), tmpl, t->next_anon_set++);
+				 (int)(strchr(tmpl, '%') - tmpl), tmpl,
+				 t->next_anon_set++);
 			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
 		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
 			struct cache_set *old = cache_set_find(t,

@@ -881,6 +881,12 @@ static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
 	s = stmt_alloc(&internal_location, STMT_SET);
 	s->set.op = nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_OP);
 	s->set.key = l;
+	/* a rule that fills an anonymous set of its own: a meter */
+	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
+		s->set.meter = true;
+		if (nftnl_set_is_set(cs->nls, NFTNL_SET_DESC_SIZE))
+			s->set.size = nftnl_set_get_u32(cs->nls, NFTNL_SET_DESC_SIZE);
+	}
 	s->set.set = set_ref_expr_alloc(&internal_location,
 					nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))

@@ -724,6 +724,10 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	}
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
+	/* as nft: an anonymous set's elements message, even with none (a
+	   meter's set) */
+	if (!b.nlh && ret == 0 && em->anonymous && !st->n)
+		msg_begin(&b);
 	if (b.nlh && ret == 0)
 		msg_end(&b);
 	free(b.buf);

@@ -1218,6 +1218,15 @@ static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 	if (expr_eval(ctx, &s->set.key) < 0)
 		return -1;
 	ctx->stmt = s;
+	if (s->set.meter) {
+		/* the rule makes the set to fit its key (linearize.c) */
+		if (list_empty(&s->set.stmts))
+			return err(ctx, &s->loc,
+				   "a meter keeps a statement per element: limit, counter or quota");
+		s->set.op = s->set.timeout ? NFT_DYNSET_OP_UPDATE :
+					     NFT_DYNSET_OP_ADD;
+		goto stmts;
+	}
 	if (setref_eval(ctx, s->set.key, s->set.set, false) < 0)
 		return -1;
 	set = s->set.set->setref.set;
@@ -1232,6 +1241,7 @@ static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 		return err(ctx, &s->loc,
 			   "a timeout needs \"flags timeout\" in the declaration of set %s",
 			   set->h.set);
+stmts:
 	list_for_each_entry(i, &s->set.stmts, list)
 		if (i->kind != STMT_COUNTER && i->kind != STMT_LIMIT &&
 		    i->kind != STMT_QUOTA)

@@ -745,12 +745,6 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 	if (elem && s->set.timeout)
 		elem = wrap("elem", obj_set(wrap("val", elem), "timeout",
 					    json_integer(s->set.timeout / 1000)));
-	ref = xasprintf("@%s", s->set.set->setref.name);
-	o = obj_set(wrap("op", json_string(ops[s->set.op])), "elem", elem);
-	o = obj_set(o, "set", json_string(ref));
-	free(ref);
-	if (list_empty(&s->set.stmts))
-		return wrap("set", o);
 	/* the statements kept per element are templates: no values */
 	inner.flags |= NFH_OUTPUT_STATELESS;
 	ijc.octx = &inner;
@@ -761,10 +755,29 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 		if (!v) {
 			jc->what = ijc.what;
 			json_decref(stmts);
-			json_decref(o);
+			json_decref(elem);
 			return NULL;
 		}
 		json_array_append_new(stmts, v);
+	}
+	if (s->set.meter) {
+		/* as nft: one statement as itself */
+		o = obj_set(wrap("key", elem), "stmt",
+			    json_array_size(stmts) == 1 ?
+			    json_incref(json_array_get(stmts, 0)) : json_incref(stmts));
+		json_decref(stmts);
+		if (s->set.size)
+			o = obj_set(o, "size", json_integer(s->set.size));
+		return wrap("meter", obj_set(o, "name",
+					     json_string(s->set.set->setref.name)));
+	}
+	ref = xasprintf("@%s", s->set.set->setref.name);
+	o = obj_set(wrap("op", json_string(ops[s->set.op])), "elem", elem);
+	o = obj_set(o, "set", json_string(ref));
+	free(ref);
+	if (!json_array_size(stmts)) {
+		json_decref(stmts);
+		return wrap("set", o);
 	}
 	return wrap("set", obj_set(o, "stmt", stmts));
 }

@@ -875,9 +875,44 @@ static int lin_map(struct lin_ctx *ctx, const struct expr *m,
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
 
+/* a meter's set: anonymous, filled by the rule, keyed as the meter is */
+static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
+{
+	const struct expr *sel = selector_of(s->set.key);
+	struct nftnl_set *nls = nftnl_set_alloc();
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_EVAL;
+	unsigned int id = ++ctx->nfh->set_id;
+	struct elem_emit em = {
+		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
+		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
+		.loc = &s->loc, .anonymous = true,
+	};
+	struct elem_store *st;
+
+	if (s->set.timeout)
+		flags |= NFT_SET_TIMEOUT;
+	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table,
+		  s->set.set->setref.name, id);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
+	set_key_put(nls, sel, NULL, flags);
+	if (s->set.size)
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->set.size);
+	set_udata_put(nls, sel, NULL, false, NULL, NULL);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+		     ctx->cmd->h.family, NLO_SET, nls, &s->loc);
+	em.key = sel;
+	em.set = s->set.set->setref.name;
+	em.set_id = id;
+	st = elem_store_new(sel, NULL);
+	lin_elems(ctx, &em, st, flags);
+	elem_store_free(st);
+	return id;
+}
+
 static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
 {
 	const struct set *set = s->set.set->setref.set;
+	uint32_t id = s->set.meter ? lin_meter_set(ctx, s) : set->id;
 	struct nftnl_expr *v[16], *e;
 	const struct stmt *i;
 	int ret = 0;
@@ -886,9 +921,9 @@ static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
 	e = add_expr(ctx, "dynset");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
-	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, set->h.set);
-	if (set->id)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, set->id);
+	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
+	if (id)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
 	if (s->set.timeout)
 		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
 	/* the per-element statements go inside, not into the rule */

@@ -579,8 +579,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 
 		/* the statements kept per element print as templates */
 		inner.flags |= NFH_OUTPUT_STATELESS;
-		fprintf(f, "%s @%s { ", s->set.op < 3 ? ops[s->set.op] : "add",
-			s->set.set->setref.name);
+		if (s->set.meter) {
+			fprintf(f, "meter %s ", s->set.set->setref.name);
+			if (s->set.size)
+				fprintf(f, "size %u ", s->set.size);
+			fputs("{ ", f);
+		} else {
+			fprintf(f, "%s @%s { ",
+				s->set.op < 3 ? ops[s->set.op] : "add",
+				s->set.set->setref.name);
+		}
 		expr_print(s->set.key, o, f);
 		if (s->set.timeout) {
 			fprintf(f, " timeout ");
