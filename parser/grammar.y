@@ -440,7 +440,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %token <string> OFFSET "offset"
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
-%type <string> identifier string word field_word keyword_word chain_name reject_proto ct_dir
+%type <string> identifier keyword_identifier string word field_word keyword_word chain_name reject_proto ct_dir
 %type <num> family_spec family
 %type <handle> table_spec chain_spec rule_spec set_spec obj_spec objs_spec
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
@@ -1395,8 +1395,14 @@ rule_spec		:	chain_spec
 chain_name		:	identifier
 			;
 
+keyword_identifier	:	TO | BYTES | PACKETS | OVER | UNTIL | LEVEL | PREFIX
+			|	GROUP | RATE | BURST | USED | SNAPLEN | INDEX | POSITION
+			|	DEVICE | DEVICES | PRIORITY | POLICY | FLAGS
+			;
+
 identifier		:	STRING
 			|	QUOTED_STRING
+			|	keyword_identifier	/* as nft: names that are words */
 			|	EXPECTATION
 			|	SYNPROXY
 			|	SECMARK
