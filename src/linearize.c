@@ -620,6 +620,10 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 	}
 }
 
+static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
+			const struct set *s, struct cache **tmp,
+			struct set_spans **sp);
+
 static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->set;
@@ -661,7 +665,13 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		pack_elems(s->store, s->key, s->data, s->init);
 	}
 	if (s->store && s->store->n) {
-		ret = lin_elems(ctx, &em, s->store, s->flags);
+		struct cache *tmp;
+
+		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
+		if (ret == 0)
+			ret = lin_elems(ctx, &em, s->store, s->flags);
+		set_spans_free(em.have);
+		cache_free(tmp);
 		/* the messages hold them now */
 		elem_store_free(s->store);
 		s->store = NULL;
@@ -670,16 +680,18 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 }
 
 /*
- * Whether what the kernel's set @s holds now is what this add element
- * adds to: the set was not declared in this batch (its own elements are
- * checked there), and nothing before flushes or deletes it or its elements.
+ * Whether what the kernel's set holds now is what these elements add to:
+ * nothing before in the batch flushes or deletes it or its elements, and
+ * an add element names a set that was not declared in this batch (whose
+ * elements are checked among themselves).  A declaration adds to the
+ * kernel's set of that name, if there is one.
  */
 static bool adds_to_kernel_set(struct lin_ctx *ctx, struct cmd *cmd,
 			       const struct set *s)
 {
+	bool kernels = cmd->obj == CMD_OBJ_SET;
 	const struct set *e;
 	const struct cmd *c;
-	bool kernels = false;
 
 	list_for_each_entry(e, &ctx->nfh->ext_sets, list)
 		kernels |= e == s;
@@ -720,7 +732,7 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 	*sp = NULL;
 	if ((cmd->op != CMD_ADD && cmd->op != CMD_CREATE) ||
 	    !(s->flags & NFT_SET_INTERVAL) || s->key->kind == EXPR_CONCAT ||
-	    !adds_to_kernel_set(ctx, cmd, s))
+	    s->is_anon || !adds_to_kernel_set(ctx, cmd, s))
 		return 0;
 	if (!ctx->nfh->offline) {
 		c = *tmp = cache_alloc();
@@ -733,7 +745,10 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 	if (!cs)
 		return 0;	/* gone: the kernel says so */
 	ks = delin_set(t, cs, false);
-	if (ks && ks->key && ks->key->kind != EXPR_CONCAT)
+	/* one declared anew must be the same kind, or the kernel says no */
+	if (ks && ks->key && ks->key->kind != EXPR_CONCAT &&
+	    (ks->flags & NFT_SET_INTERVAL) &&
+	    set_key_bytes(ks->key) == set_key_bytes(s->key))
 		*sp = set_spans_new(cs, ks);
 	set_free(ks);
 	return 0;

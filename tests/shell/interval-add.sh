@@ -71,6 +71,23 @@ check "after flush set in the same batch, the old elements do not conflict" \
 add element netdev t strict { 10.0.0.5-10.0.0.25 }'
 expect_eq "the set holds the new one" "{ 10.0.0.5-10.0.0.25 }" "$(elements strict)"
 
+# a file that declares the sets again adds to what the kernel's sets hold
+out=$(tool "$NS_B" -f "$dir/rules.nft" 2>&1)
+expect_eq "the first file again: its intervals overlap those strict holds now, named" \
+	"Error: interval 10.0.0.0-10.0.0.10 overlaps with 10.0.0.5-10.0.0.25, which set strict holds
+Error: interval 10.0.0.20-10.0.0.30 overlaps with 10.0.0.5-10.0.0.25, which set strict holds" \
+	"$(echo "$out" | grep -o 'Error: .*')"
+expect_eq "and nothing of the file is applied" "{ 10.0.0.0-10.0.0.40, 10.0.0.90-10.0.0.100 }" \
+	"$(elements merged)"
+sed '/set strict/,/^\t}/d' "$dir/rules.nft" >"$dir/again.nft"
+check "without strict, it loads" tool "$NS_B" -f "$dir/again.nft"
+expect_eq "and changes nothing: merged holds those intervals already" \
+	"{ 10.0.0.0-10.0.0.40, 10.0.0.90-10.0.0.100 }" "$(elements merged)"
+sed -i 's/10.0.0.20-10.0.0.30, 10.0.0.100/10.0.0.41-10.0.0.60/' "$dir/again.nft"
+check "a declaration with new intervals loads" tool "$NS_B" -f "$dir/again.nft"
+expect_eq "joining them with the kernel's (auto-merge)" \
+	"{ 10.0.0.0-10.0.0.60, 10.0.0.90-10.0.0.100 }" "$(elements merged)"
+
 if command -v nft >/dev/null; then
 	ns_new NS_C
 	sed "s/\"$VETH_B\"/\"lo\"/" "$dir/rules.nft" >"$dir/lo.nft"
