@@ -667,6 +667,27 @@ static const struct expr *elem_wildcard(const struct expr *e)
 	return e->kind == EXPR_VALUE && (e->flags & EXPR_F_WILDCARD) ? e : NULL;
 }
 
+/* the kernel refuses an element that expires after its timeout (ERANGE) */
+static int expires_err(struct eval_ctx *ctx, const struct expr *k,
+		       uint64_t timeout)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		memory_allocation_error();
+	fputs("expires ", f);
+	time_print(k->elem.expires, f);
+	fputs(" is after the element's timeout, ", f);
+	time_print(timeout, f);
+	fclose(f);
+	ret = err(ctx, &k->loc, "%s", buf);
+	free(buf);
+	return ret;
+}
+
 /* "eth*" in a set: the range of the names that start with "eth" */
 static struct expr *wildcard_range(struct expr *w, const struct expr *key)
 {
@@ -743,6 +764,12 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 	/* as nft stores them: ranges of names, so intervals */
 	if (w)
 		wildcards_to_ranges(e, key);
+	x = *e;
+	if (x->kind == EXPR_MAPPING)
+		x = x->op.left;
+	if (x->kind == EXPR_SET_ELEM && x->elem.timeout &&
+	    x->elem.expires > x->elem.timeout)
+		return expires_err(ctx, x, x->elem.timeout);
 	return 0;
 }
 
@@ -967,6 +994,21 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 }
 
 /* what the elements need of the set's flags */
+/* an element that expires without its own timeout: the set's must hold it */
+static int elem_expiry_check(struct eval_ctx *ctx, const struct set *s,
+			     const struct expr *k)
+{
+	if (k->kind != EXPR_SET_ELEM || !k->elem.expires || k->elem.timeout)
+		return 0;
+	if (!s->timeout)
+		return err(ctx, &k->loc,
+			   "expires needs a timeout: the element's or that of %s %s",
+			   s->is_map ? "map" : "set", s->h.set);
+	if (k->elem.expires > s->timeout)
+		return expires_err(ctx, k, s->timeout);
+	return 0;
+}
+
 static int elems_check(struct eval_ctx *ctx, const struct set *s,
 		       const struct expr *elems)
 {
@@ -985,6 +1027,8 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 			ret = err(ctx, &k->loc,
 				  "element timeouts need \"flags timeout\" in the declaration of %s %s",
 				  s->is_map ? "map" : "set", s->h.set);
+		else if (elem_expiry_check(ctx, s, k) < 0)
+			ret = -1;
 	}
 	return ret;
 }
@@ -1165,6 +1209,15 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		ret = err(ctx, &st->timeout_loc,
 			  "element timeouts need \"flags timeout\" in the declaration of %s %s",
 			  what, s->h.set);
+	else if (st && st->has_timeout)
+		for (size_t i = 0; i < st->n; i++) {
+			const struct expr *x = elem_rec(st, i)->extra;
+
+			if (x && x->kind == EXPR_MAPPING)
+				x = x->op.left;
+			if (x && elem_expiry_check(ctx, s, x) < 0)
+				ret = -1;
+		}
 	(void)cmd;
 	return ret;
 }

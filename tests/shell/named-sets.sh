@@ -122,12 +122,17 @@ check "an overlapping interval set is refused" [ $? -ne 0 ]
 check "the error names both elements" grep -q 'interval 10.1.2.0-10.1.2.9 overlaps with 10.1.0.0/16' <<<"$err"
 expect_eq "and the ruleset is unchanged" "$before" "$(tool "$NS_B" -s list ruleset)"
 
-# the kernel refuses an element that expires after its timeout (ERANGE)
+# the kernel would refuse an element that expires after its timeout (ERANGE)
 err=$(tool "$NS_B" -f - 2>&1 <<'EOF'
 add set netdev t late { type ipv4_addr; flags timeout; elements = { 10.1.0.1 timeout 10s expires 20s }; }
 EOF
 )
 check "an element expiring after its timeout is refused" [ $? -ne 0 ]
-check "with the kernel's reason" grep -q 'Numerical result out of range' <<<"$err"
+check "under the element, saying why" grep -q "expires 20s is after the element's timeout, 10s" <<<"$err"
+err=$(tool "$NS_B" -f - 2>&1 <<'EOF'
+add set netdev t late { type ipv4_addr; flags timeout; timeout 5s; elements = { 10.1.0.1 expires 20s }; }
+EOF
+)
+check "or the set's timeout" grep -q "expires 20s is after the element's timeout, 5s" <<<"$err"
 expect_eq "and the ruleset is unchanged again" "$before" "$(tool "$NS_B" -s list ruleset)"
 finish
