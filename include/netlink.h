@@ -89,9 +89,11 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
-/* reads the tables and sets of @family, and the elements of the one set */
+/* reads the tables and sets of @family, and the elements of the one set
+ * (@reset: resetting their counters and quotas, Linux 6.5+) */
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
-		  const char *set, struct cache *c, struct list_head *msgs);
+		  const char *set, bool reset, struct cache *c,
+		  struct list_head *msgs);
 
 /* resets the @n elements of @cs whose records (in cs->elems) @recs names,
  * which then holds the elements as the kernel reset them */

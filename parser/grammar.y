@@ -1299,6 +1299,16 @@ reset_cmd		:	ELEMENT set_spec set_block_expr
 				$$ = hcmd(CMD_RESET, CMD_OBJ_ELEMENTS, $2, &@$, $3);
 				free($1);
 			}
+			|	SET set_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_SET, $2, &@$, NULL);
+				free($1);
+			}
+			|	MAP set_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_MAP, $2, &@$, NULL);
+				free($1);
+			}
 			|	COUNTERS objs_spec
 			{
 				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJS, NFT_OBJECT_COUNTER, $2, &@$, NULL);

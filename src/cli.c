@@ -188,6 +188,8 @@ static const char *const top_shapes[] = {
 	"flush chain ?$F $T $C",
 	"flush set ?$F $T $S",
 	"flush map ?$F $T $M",
+	"reset set ?$F $T $S",
+	"reset map ?$F $T $M",
 	"add|create table ?$F $N",
 	"add|create chain ?$F $T $N",
 	"add|create set|map ?$F $T $N",

@@ -354,7 +354,7 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	if (!ctx->offline) {
 		tmp = cache_alloc();
 		if (nlio_dump_set(ctx, cmd->h.family, cmd->h.table, cmd->h.set,
-				  tmp, msgs) < 0) {
+				  false, tmp, msgs) < 0) {
 			cache_free(tmp);
 			return -1;
 		}
@@ -415,10 +415,18 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		return run_objs(ctx, cmd, msgs);
 	if (cmd->obj == CMD_OBJ_ELEMENTS)
 		return run_get(ctx, cmd, msgs);
+	if (cmd->op == CMD_RESET && ctx->offline)
+		return error_queue(msgs, &cmd->loc,
+				   "reset %s needs the kernel's set: it cannot run with --offline",
+				   cmd->obj == CMD_OBJ_MAP ? "map" : "set");
 	if (!ctx->offline) {
+		/* reset set: the set as its elements were, now reset */
 		tmp = cache_alloc();
-		if (nlio_dump(ctx, cmd->family_given || cmd->h.table ?
-			      cmd->h.family : 0, tmp, msgs) < 0) {
+		if ((cmd->op == CMD_RESET ?
+		     nlio_dump_set(ctx, cmd->h.family, cmd->h.table, cmd->h.set,
+				   true, tmp, msgs) :
+		     nlio_dump(ctx, cmd->family_given || cmd->h.table ?
+			       cmd->h.family : 0, tmp, msgs)) < 0) {
 			cache_free(tmp);
 			return -1;
 		}

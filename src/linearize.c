@@ -737,7 +737,7 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 	if (!ctx->nfh->offline) {
 		c = *tmp = cache_alloc();
 		if (nlio_dump_set(ctx->nfh, cmd->h.family, cmd->h.table,
-				  cmd->h.set, c, ctx->msgs) < 0)
+				  cmd->h.set, false, c, ctx->msgs) < 0)
 			return -1;
 	}
 	t = c ? cache_table_find(c, cmd->h.family, cmd->h.table) : NULL;

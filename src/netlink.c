@@ -1579,7 +1579,7 @@ static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
  * into the libnftnl set.  A named set's go into packed records, so that a
  * huge set never exists as a million libnftnl objects.
  */
-static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs)
+static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .set = cs->nls };
@@ -1587,7 +1587,7 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs)
 
 	/* the names' attribute padding goes out as it is: no stack garbage */
 	memset(buf, 0, 1024);
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM,
+	nlh = nftnl_nlmsg_build_hdr(buf, reset ? NFT_MSG_GETSETELEM_RESET : NFT_MSG_GETSETELEM,
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
 				    NLM_F_DUMP, ++ctx->seq);
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
@@ -1622,8 +1622,8 @@ static int commit_barrier(struct nfh_ctx *ctx)
  * table @table needs: the tables, the sets, that set's elements.
  */
 static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
-			const char *table, const char *set, struct cache *c,
-			struct list_head *msgs)
+			const char *table, const char *set, bool reset,
+			struct cache *c, struct list_head *msgs)
 {
 	struct dump_ctx d = { .cache = c };
 	uint32_t gen_before, gen_after;
@@ -1654,11 +1654,12 @@ retry:
 			if ((!set || (cache_table_matches(t, family, table) &&
 				      !strcmp(set, nftnl_set_get_str(s->nls,
 								     NFTNL_SET_NAME)))) &&
-			    dump_elems(ctx, s) < 0)
+			    dump_elems(ctx, s, reset) < 0)
 				goto fail;
 	if (get_genid(ctx, &gen_after) < 0)
 		goto fail;
-	if (gen_after != gen_before) {
+	/* (what a reset read is reset: it is not read again) */
+	if (gen_after != gen_before && !reset) {
 		errno = EINTR;
 		goto fail;
 	}
@@ -1671,6 +1672,10 @@ fail:
 		return error_queue(msgs, NULL,
 				   "listing the ruleset needs CAP_NET_ADMIN (run as root): %s",
 				   strerror(errno));
+	if (reset && (errno == EINVAL || errno == EOPNOTSUPP))
+		return error_queue(msgs, NULL,
+				   "the kernel cannot reset elements (Linux 6.5 or later can): %s",
+				   strerror(errno));
 	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
 			   strerror(errno));
 }
@@ -1678,13 +1683,14 @@ fail:
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, NULL, NULL, c, msgs);
+	return dump_ruleset(ctx, family, NULL, NULL, false, c, msgs);
 }
 
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
-		  const char *set, struct cache *c, struct list_head *msgs)
+		  const char *set, bool reset, struct cache *c,
+		  struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, table, set, c, msgs);
+	return dump_ruleset(ctx, family, table, set, reset, c, msgs);
 }
 
 /* one element of a reset request, named by its key as the kernel keeps it */

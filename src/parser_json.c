@@ -2376,7 +2376,8 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		if (obj_kinds[i].many && !strcmp(k, obj_kinds[i].many))
 			return objs_cmd_parse(jp, op, i, o, whole);
 	}
-	if (op == CMD_RESET)
+	if (op == CMD_RESET && strcmp(k, "set") && strcmp(k, "map") &&
+	    strcmp(k, "element"))
 		return jerr(jp, whole, "\"%s\" cannot be reset", k);
 	if (!json_is_object(o))
 		return jerr(jp, o, "expected an object");
@@ -2450,7 +2451,7 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 			}
 		}
 		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
-		    op == CMD_DELETE || op == CMD_DESTROY) {
+		    op == CMD_DELETE || op == CMD_DESTROY || op == CMD_RESET) {
 			add_cmd(jp, cmd_alloc(op, obj, &h, &loc, data));
 			return 0;
 		}

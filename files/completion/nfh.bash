@@ -55,7 +55,7 @@ _nfh()
 	get)
 		COMPREPLY=($(compgen -W 'element' -- "$cur")) ;;
 	reset)
-		COMPREPLY=($(compgen -W 'element counters counter quotas quota' -- "$cur")) ;;
+		COMPREPLY=($(compgen -W 'element set map counters counter quotas quota' -- "$cur")) ;;
 	insert|replace)
 		COMPREPLY=($(compgen -W 'rule' -- "$cur")) ;;
 	list)

@@ -5,7 +5,7 @@
 # text and JSON, from JSON input too, and offline; a value in no element is
 # an error under that value, with nothing printed; "reset element" lists
 # the per-element counters that real traffic raised and zeroes exactly
-# those; interface-name wildcards in sets ("veth-*") match real traffic
+# those, "reset set" all of them; interface-name wildcards in sets ("veth-*") match real traffic
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_feature netdev_ingress
@@ -151,6 +151,21 @@ expect_eq "-j reset element lists the counter in JSON" 2 \
 	   python3 -c 'import json, sys; print(json.load(sys.stdin)["nftables"][1]["set"]["elem"][0]["elem"]["counter"]["packets"])')"
 expect_eq "and resets it" "		elements = { 10.0.0.9 counter packets 0 bytes 0 }" \
 	"$(get blk '{ 10.0.0.9 }' | grep elements)"
+ping_from "$NS_A" 10.0.0.2 2 10.0.0.1
+retry 20 sh -c 'ip netns exec "$1" $2 get element netdev t blk "{ 10.0.0.1 }" | grep -q "packets 2 "' \
+	sh "$NS_B" "$TOOL"
+expect_eq "reset set lists every element as it was" \
+	"		elements = { 10.0.0.0/29 counter packets 2 bytes 168, 10.0.0.9 counter packets 0 bytes 0," \
+	"$(tool "$NS_B" reset set netdev t blk 2>&1 | grep elements)"
+expect_eq "and zeroes them all" "		elements = { 10.0.0.0/29 counter packets 0 bytes 0 }" \
+	"$(get blk '{ 10.0.0.1 }' | grep elements)"
+ping_from "$NS_A" 10.0.0.2 1 10.0.0.9
+retry 20 sh -c 'ip netns exec "$1" $2 get element netdev t blk "{ 10.0.0.9 }" | grep -q "packets 1 "' \
+	sh "$NS_B" "$TOOL"
+echo '{"nftables": [{"reset": {"element": {"family": "netdev", "table": "t", "name": "blk", "elem": ["10.0.0.9"]}}}]}' >"$dir/reset.json"
+expect_eq "JSON input resets elements too" 1 \
+	"$(tool "$NS_B" -j -f "$dir/reset.json" |
+	   python3 -c 'import json, sys; print(json.load(sys.stdin)["nftables"][1]["set"]["elem"][0]["elem"]["counter"]["packets"])')"
 expect_eq "reset element offline is refused" \
 	"Error: reset element needs the kernel's set: it cannot run with --offline" \
 	"$( { cat "$dir/rules.nft"; echo 'reset element netdev t blk { 10.1.0.5 }'; } |
