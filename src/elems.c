@@ -538,9 +538,21 @@ static int join_existing(struct builder *b, struct elem_store *st)
 	size_t *taken = NULL, ntaken = 0;
 	uint8_t lo[NFH_VAL_MAXLEN], hi[NFH_VAL_MAXLEN], from[NFH_VAL_MAXLEN];
 	uint16_t type = em->msg_type, flags = em->flags;
+	bool *inside = xzalloc(nnew + 1);
 	int ret = 0;
 
 	for (size_t i = 0; i < nnew; i++) {
+		size_t c = set_spans_from(em->have, elem_lo(st, i));
+
+		/* with auto-merge, one the set holds already adds nothing */
+		if (em->automerge && c < nhave) {
+			set_spans_bounds(em->have, c, lo, hi);
+			if (memcmp(lo, elem_lo(st, i), len) <= 0 &&
+			    memcmp(elem_hi(st, i), hi, len) <= 0) {
+				inside[i] = true;
+				continue;
+			}
+		}
 		memcpy(from, elem_lo(st, i), len);
 		/* one that ends right below touches it */
 		if (em->automerge && be_dec(from, len))
@@ -576,6 +588,18 @@ static int join_existing(struct builder *b, struct elem_store *st)
 			store_push(st, lo, hi, &elem_rec(st, i)->loc);
 		}
 	}
+	/* drop those inside: the kernel would call them overlaps */
+	for (size_t i = 0, k = 0, n = st->n; i < n; i++) {
+		if (i < nnew && inside[i]) {
+			expr_free(elem_rec(st, i)->extra);
+			st->n--;
+			continue;
+		}
+		if (i != k)
+			memcpy(elem_rec(st, k), elem_rec(st, i), st->recsz);
+		k++;
+	}
+	free(inside);
 	if (ret < 0 || !ntaken) {
 		free(taken);
 		return ret;
@@ -724,9 +748,9 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	}
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
-	/* as nft: an anonymous set's elements message, even with none (a
-	   meter's set) */
-	if (!b.nlh && ret == 0 && em->anonymous && !st->n)
+	/* as nft: an elements message even with none, for a meter's set or
+	   when all that is added is in the kernel's intervals already */
+	if (!b.nlh && ret == 0 && (em->anonymous || em->have) && !st->n)
 		msg_begin(&b);
 	if (b.nlh && ret == 0)
 		msg_end(&b);

@@ -93,7 +93,7 @@ if command -v nft >/dev/null; then
 	sed "s/\"$VETH_B\"/\"lo\"/" "$dir/rules.nft" >"$dir/lo.nft"
 	check "nft loads the same rules" in_ns "$NS_C" nft -f "$dir/lo.nft"
 	for e in '{ 10.0.0.11-10.0.0.19 }' '{ 10.0.0.25-10.0.0.40, 10.0.0.90-10.0.0.99, 10.0.0.5 }' \
-		 '{ 10.0.0.41-10.0.0.89 }'; do
+		 '{ 10.0.0.7 }' '{ 10.0.0.41-10.0.0.89 }'; do
 		expect_eq "add element $e: nfh sends what nft sends" \
 			"$(in_ns "$NS_C" nft -c --debug=netlink add element netdev t merged "$e" |
 			   sed -n '/^merged t 0$/,$p')" \
