@@ -37,6 +37,8 @@ struct nfh_ctx {
 	struct mnl_socket	*nl;
 	uint32_t		seq;
 	uint32_t		set_id;		/* last anonymous set id used */
+	bool			dump_torn;	/* a set dump came with elements
+						   twice: read it again */
 	uint32_t		rule_id;	/* last rule id ("index N") */
 	struct cache		*offline_cache;	/* offline ruleset */
 	struct cache		*set_cache;	/* kernel sets, read for a run */

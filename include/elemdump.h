@@ -69,6 +69,13 @@ int elem_dump_add_msg(struct elem_dump *ed, const struct nlmsghdr *nlh);
 /* the elements held by a libnftnl set (offline cache, anonymous sets) */
 struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s);
 
+/*
+ * Whether an element came twice.  A kernel that resizes a hash set while
+ * dumping it restarts its walk and sends some elements twice and others
+ * never (the dump is not marked interrupted): such a dump is read again.
+ */
+bool elem_dump_has_dups(const struct elem_dump *ed);
+
 enum elem_order {
 	ELEM_ORDER_BE,		/* keys are big-endian values (or strings) */
 	ELEM_ORDER_HOST,	/* keys are values in host byte order */

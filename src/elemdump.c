@@ -445,6 +445,52 @@ struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s)
 /* --- order ----------------------------------------------------------------- */
 
 /* keys as one integer in host (little-endian) byte order: last byte first */
+/* the bytes that make an element itself: its key, closing key, END flag */
+static uint64_t rec_hash(const struct elem_dump *ed, size_t i)
+{
+	const struct elem_drec *r = elem_drec(ed, i);
+	const uint8_t *k = elem_dkey(ed, i);
+	unsigned int n = ed->klen * (ed->kend ? 2 : 1);
+	uint64_t h = 1469598103934665603ull ^ (r->flags & ELEM_D_END);
+
+	for (unsigned int b = 0; b < n; b++)
+		h = (h ^ k[b]) * 1099511628211ull;
+	return h ^ h >> 29;
+}
+
+static bool rec_same(const struct elem_dump *ed, size_t i, size_t j)
+{
+	return (elem_drec(ed, i)->flags & ELEM_D_END) ==
+	       (elem_drec(ed, j)->flags & ELEM_D_END) &&
+	       !memcmp(elem_dkey(ed, i), elem_dkey(ed, j),
+		       ed->klen * (ed->kend ? 2 : 1));
+}
+
+bool elem_dump_has_dups(const struct elem_dump *ed)
+{
+	size_t cap = 16, mask;
+	uint32_t *slot;
+	bool dup = false;
+
+	while (cap < 2 * ed->n)
+		cap *= 2;
+	mask = cap - 1;
+	slot = xmalloc(cap * sizeof(*slot));
+	memset(slot, 0xff, cap * sizeof(*slot));
+	for (size_t i = 0; i < ed->n && !dup; i++) {
+		size_t p = rec_hash(ed, i) & mask;
+
+		for (; slot[p] != UINT32_MAX; p = (p + 1) & mask)
+			if (rec_same(ed, slot[p], i)) {
+				dup = true;
+				break;
+			}
+		slot[p] = i;
+	}
+	free(slot);
+	return dup;
+}
+
 static int cmp_le(const struct elem_drec *x, const struct elem_drec *y)
 {
 	const uint8_t *kx = (const uint8_t *)(x + 1), *ky = (const uint8_t *)(y + 1);

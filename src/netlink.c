@@ -1595,7 +1595,14 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 		return talk(ctx, nlh, elem_cb, &d);
 	elem_dump_free(cs->elems);
 	cs->elems = d.elems = elem_dump_new();
-	return talk(ctx, nlh, elem_packed_cb, &d);
+	if (talk(ctx, nlh, elem_packed_cb, &d) < 0)
+		return -1;
+	if (!reset && elem_dump_has_dups(cs->elems)) {
+		ctx->dump_torn = true;
+		errno = EINTR;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -1666,8 +1673,16 @@ retry:
 	return 0;
 fail:
 	/* an interrupted dump means the ruleset changed under us: redo it */
-	if (errno == EINTR && ++tries < 10)
+	if (errno == EINTR && ++tries < 10) {
+		if (ctx->dump_torn) {
+			/* a set still being resized: give it time */
+			struct timespec ts = { 0, 20000000L * tries };
+
+			ctx->dump_torn = false;
+			nanosleep(&ts, NULL);
+		}
 		goto retry;
+	}
 	if (errno == EPERM)
 		return error_queue(msgs, NULL,
 				   "listing the ruleset needs CAP_NET_ADMIN (run as root): %s",
