@@ -70,11 +70,16 @@ int elem_dump_add_msg(struct elem_dump *ed, const struct nlmsghdr *nlh);
 struct elem_dump *elem_dump_from_nftnl(struct nftnl_set *s);
 
 /*
- * Whether an element came twice.  A kernel that resizes a hash set while
- * dumping it restarts its walk and sends some elements twice and others
- * never (the dump is not marked interrupted): such a dump is read again.
+ * The elements seen so far, to tell whether one comes twice.  A kernel
+ * that resizes a hash set while dumping it restarts its walk and sends
+ * some elements twice and others never (the dump is not marked
+ * interrupted): such a dump is read again.
  */
-bool elem_dump_has_dups(const struct elem_dump *ed);
+struct elem_seen;
+struct elem_seen *elem_seen_new(void);
+void elem_seen_free(struct elem_seen *s);
+/* adds the elements of @ed not added yet; true if one was there already */
+bool elem_seen_add(struct elem_seen *s, const struct elem_dump *ed);
 
 enum elem_order {
 	ELEM_ORDER_BE,		/* keys are big-endian values (or strings) */

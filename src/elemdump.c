@@ -466,29 +466,51 @@ static bool rec_same(const struct elem_dump *ed, size_t i, size_t j)
 		       ed->klen * (ed->kend ? 2 : 1));
 }
 
-bool elem_dump_has_dups(const struct elem_dump *ed)
-{
-	size_t cap = 16, mask;
-	uint32_t *slot;
-	bool dup = false;
+struct elem_seen {
+	uint32_t	*slot;
+	size_t		cap;
+	size_t		done;		/* records of the dump in @slot */
+	unsigned int	recsz;		/* the layout they were hashed in */
+};
 
+struct elem_seen *elem_seen_new(void)
+{
+	return xzalloc(sizeof(struct elem_seen));
+}
+
+void elem_seen_free(struct elem_seen *s)
+{
+	if (!s)
+		return;
+	free(s->slot);
+	free(s);
+}
+
+bool elem_seen_add(struct elem_seen *s, const struct elem_dump *ed)
+{
+	size_t cap = s->cap ? s->cap : 1024;
+
+	if (s->recsz != ed->recsz)
+		s->done = 0;	/* repacked: hash them all again */
 	while (cap < 2 * ed->n)
 		cap *= 2;
-	mask = cap - 1;
-	slot = xmalloc(cap * sizeof(*slot));
-	memset(slot, 0xff, cap * sizeof(*slot));
-	for (size_t i = 0; i < ed->n && !dup; i++) {
-		size_t p = rec_hash(ed, i) & mask;
-
-		for (; slot[p] != UINT32_MAX; p = (p + 1) & mask)
-			if (rec_same(ed, slot[p], i)) {
-				dup = true;
-				break;
-			}
-		slot[p] = i;
+	if (cap != s->cap || s->done == 0) {
+		free(s->slot);
+		s->slot = xmalloc(cap * sizeof(*s->slot));
+		memset(s->slot, 0xff, cap * sizeof(*s->slot));
+		s->cap = cap;
+		s->done = 0;
+		s->recsz = ed->recsz;
 	}
-	free(slot);
-	return dup;
+	for (; s->done < ed->n; s->done++) {
+		size_t p = rec_hash(ed, s->done) & (s->cap - 1);
+
+		for (; s->slot[p] != UINT32_MAX; p = (p + 1) & (s->cap - 1))
+			if (rec_same(ed, s->slot[p], s->done))
+				return true;
+		s->slot[p] = s->done;
+	}
+	return false;
 }
 
 static int cmp_le(const struct elem_drec *x, const struct elem_drec *y)

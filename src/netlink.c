@@ -1088,6 +1088,7 @@ struct dump_ctx {
 	struct cache_table *table;
 	struct nftnl_set *set;
 	struct elem_dump *elems;
+	struct elem_seen *seen;		/* NULL: repeats are not looked for */
 };
 
 static int table_cb(const struct nlmsghdr *nlh, void *data)
@@ -1561,6 +1562,10 @@ static int elem_packed_cb(const struct nlmsghdr *nlh, void *data)
 		errno = EPROTO;
 		return MNL_CB_ERROR;
 	}
+	if (d->seen && elem_seen_add(d->seen, d->elems)) {
+		errno = ESTALE;		/* torn: stop reading it */
+		return MNL_CB_ERROR;
+	}
 	return MNL_CB_OK;
 }
 
@@ -1584,10 +1589,12 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .set = cs->nls };
 	struct nlmsghdr *nlh;
+	int ret;
 
 	/* the names' attribute padding goes out as it is: no stack garbage */
 	memset(buf, 0, 1024);
-	nlh = nftnl_nlmsg_build_hdr(buf, reset ? NFT_MSG_GETSETELEM_RESET : NFT_MSG_GETSETELEM,
+	nlh = nftnl_nlmsg_build_hdr(buf, reset ? NFT_MSG_GETSETELEM_RESET :
+						 NFT_MSG_GETSETELEM,
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
 				    NLM_F_DUMP, ++ctx->seq);
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
@@ -1595,14 +1602,16 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 		return talk(ctx, nlh, elem_cb, &d);
 	elem_dump_free(cs->elems);
 	cs->elems = d.elems = elem_dump_new();
-	if (talk(ctx, nlh, elem_packed_cb, &d) < 0)
-		return -1;
-	if (!reset && elem_dump_has_dups(cs->elems)) {
+	/* (a reset dump is not read twice: what it read is reset) */
+	d.seen = reset ? NULL : elem_seen_new();
+	ret = talk(ctx, nlh, elem_packed_cb, &d);
+	elem_seen_free(d.seen);
+	if (ret < 0 && errno == ESTALE) {
+		/* the rest of it is still on its way: a new socket */
 		ctx->dump_torn = true;
 		errno = EINTR;
-		return -1;
 	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -1679,7 +1688,10 @@ fail:
 			struct timespec ts = { 0, 20000000L * tries };
 
 			ctx->dump_torn = false;
+			nlio_close(ctx);
 			nanosleep(&ts, NULL);
+			if (nlio_open(ctx, msgs) < 0)
+				return -1;
 		}
 		goto retry;
 	}
