@@ -2295,7 +2295,7 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 		list_del(&e->list);
 		if (e->kind == EXPR_VARIABLE && variable_expand(ctx, &e) < 0) {
 			expr_free(e);
-			return -1;
+			goto fail;
 		}
 		if (e->kind == EXPR_SET || e->kind == EXPR_LIST) {
 			struct expr *j, *jn;
@@ -2306,7 +2306,7 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 				    variable_expand(ctx, &j) < 0) {
 					expr_free(j);
 					expr_free(e);
-					return -1;
+					goto fail;
 				}
 				list_add_tail(&j->list, &flat);
 			}
@@ -2329,6 +2329,10 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 			return -1;
 	}
 	return 0;
+fail:
+	/* those flattened so far go with the chain */
+	list_splice_tail_init(&flat, &c->devices);
+	return -1;
 }
 
 static int chain_eval(struct eval_ctx *ctx, struct chain *c,
