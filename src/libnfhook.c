@@ -146,50 +146,74 @@ struct var *parser_var_lookup(struct parser_state *state, const char *name)
 	return NULL;
 }
 
-/*
- * The reference in @e that leads back to variable @name through the
- * variables defined so far, or NULL.  Variables expand when a command is
- * evaluated, so a definition that reaches itself would expand forever.
- * var->in_use marks the ones visited; the caller clears the marks.
- */
-static const struct expr *var_cycle(struct parser_state *state,
-				    const struct expr *e, const char *name)
+typedef bool (*var_pred)(struct parser_state *state, const struct expr *ref,
+			 const char *name);
+
+/* the first variable reference in @e that @pred holds for, or NULL */
+static const struct expr *var_find(struct parser_state *state,
+				   const struct expr *e, var_pred pred,
+				   const char *name)
 {
 	const struct expr *i, *r;
-	struct var *v;
 
 	if (!e)
 		return NULL;
 	switch (e->kind) {
 	case EXPR_VARIABLE:
-		if (!strcmp(e->sym.str, name))
-			return e;
-		v = parser_var_lookup(state, e->sym.str);
-		if (!v || v->in_use)
-			return NULL;
-		v->in_use = true;
-		return var_cycle(state, v->expr, name) ? e : NULL;
+		return pred(state, e, name) ? e : NULL;
 	case EXPR_BINOP:
 	case EXPR_RELATIONAL:
-		r = var_cycle(state, e->op.left, name);
-		return r ? r : var_cycle(state, e->op.right, name);
+	case EXPR_MAPPING:
+	case EXPR_MAP:
+		r = var_find(state, e->op.left, pred, name);
+		return r ? r : var_find(state, e->op.right, pred, name);
 	case EXPR_RANGE:
-		r = var_cycle(state, e->range.left, name);
-		return r ? r : var_cycle(state, e->range.right, name);
+		r = var_find(state, e->range.left, pred, name);
+		return r ? r : var_find(state, e->range.right, pred, name);
 	case EXPR_PREFIX:
-		return var_cycle(state, e->prefix.expr, name);
+		return var_find(state, e->prefix.expr, pred, name);
 	case EXPR_HASH:
-		return var_cycle(state, e->hash.expr, name);
+		return var_find(state, e->hash.expr, pred, name);
+	case EXPR_SET_ELEM:
+		return var_find(state, e->elem.key, pred, name);
 	case EXPR_LIST:
 	case EXPR_SET:
 	case EXPR_CONCAT:
 		list_for_each_entry(i, &e->set.exprs, list)
-			if ((r = var_cycle(state, i, name)))
+			if ((r = var_find(state, i, pred, name)))
 				return r;
 		return NULL;
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * Whether @ref leads back to variable @name through the variables defined
+ * so far.  Variables expand when a command is evaluated, so a definition
+ * that reaches itself would expand forever.  var->in_use marks the ones
+ * visited; the caller clears the marks.
+ */
+static bool leads_back(struct parser_state *state, const struct expr *ref,
+		       const char *name)
+{
+	struct var *v;
+
+	if (!strcmp(ref->sym.str, name))
+		return true;
+	v = parser_var_lookup(state, ref->sym.str);
+	if (!v || v->in_use)
+		return false;
+	v->in_use = true;
+	return var_find(state, v->expr, leads_back, name) != NULL;
+}
+
+/* as nft: a definition names only variables defined before it */
+static bool undefined(struct parser_state *state, const struct expr *ref,
+		      const char *name)
+{
+	(void)name;
+	return !parser_var_lookup(state, ref->sym.str);
 }
 
 /* how many expressions @e makes once its variables are expanded */
@@ -245,7 +269,7 @@ int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc)
 {
 	struct var *v = parser_var_lookup(state, name);
-	const struct expr *ref = var_cycle(state, e, name);
+	const struct expr *ref = var_find(state, e, leads_back, name);
 	struct var *m;
 
 	list_for_each_entry(m, &state->vars, list)
@@ -254,6 +278,14 @@ int parser_define(struct parser_state *state, const char *name,
 		error_queue(state->msgs, &ref->loc,
 			    "recursive definition: \"$%s\" refers back to \"%s\"",
 			    ref->sym.str, name);
+		expr_free(e);
+		return -1;
+	}
+	ref = var_find(state, e, undefined, name);
+	if (ref) {
+		/* and it stays undefined, so that its uses say so too */
+		error_queue(state->msgs, &ref->loc,
+			    "undefined variable \"$%s\"", ref->sym.str);
 		expr_free(e);
 		return -1;
 	}
