@@ -100,4 +100,14 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __fmt(1, 2);
 
+/* subtracts one from the big-endian number at @v (@n bytes); true if it
+   wrapped below zero */
+static inline bool be_dec(uint8_t *v, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--)
+		if (v[i - 1]-- != 0)
+			return false;
+	return true;
+}
+
 #endif

@@ -2411,8 +2411,7 @@ static void pair_bounds(const struct elem_dump *ed, const struct elem_pair *p,
 	case PAIR_END:
 		/* the end is exclusive: one less */
 		memcpy(hi, elem_dkey(ed, p->hi), elem_drec(ed, p->hi)->klen);
-		for (unsigned int i = ed->klen; i > 0 && hi[i - 1]-- == 0; i--)
-			;
+		be_dec(hi, ed->klen);
 		break;
 	case PAIR_MAX:
 		memset(hi, 0xff, r->klen);

@@ -486,19 +486,6 @@ static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
 	return buf;
 }
 
-/*
- * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
- * then sent as start elements and exclusive end elements, with a closing
- * element before the first start, as the kernel's interval tree wants.
- */
-static bool be_dec(uint8_t *v, unsigned int n)
-{
-	for (unsigned int i = n; i > 0; i--)
-		if (v[i - 1]-- != 0)
-			return false;
-	return true;	/* wrapped below zero */
-}
-
 /* appends an interval as a record without options */
 static void store_push(struct elem_store *st, const uint8_t *lo,
 		       const uint8_t *hi, const struct elem_loc *loc)
@@ -628,6 +615,11 @@ static int join_existing(struct builder *b, struct elem_store *st)
 	return 0;
 }
 
+/*
+ * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
+ * then sent as start elements and exclusive end elements, with a closing
+ * element before the first start, as the kernel's interval tree wants.
+ */
 static int emit_intervals(struct builder *b, struct elem_store *st)
 {
 	struct elem_emit *em = b->em;

@@ -191,9 +191,7 @@ static json_t *fib_json(const struct expr *e)
 
 static void value_minus_one(struct expr *v)
 {
-	for (unsigned int i = expr_value_bytes(v); i > 0; i--)
-		if (v->val.data[i - 1]-- != 0)
-			break;
+	be_dec(v->val.data, expr_value_bytes(v));
 }
 
 /*

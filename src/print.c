@@ -176,9 +176,7 @@ static void range_print(const struct expr *e, const struct output_ctx *octx,
 
 	if (hi.flags & EXPR_F_INTERVAL_END) {
 		/* end is exclusive: subtract one */
-		for (unsigned int i = expr_value_bytes(&hi); i > 0; i--)
-			if (hi.val.data[i - 1]-- != 0)
-				break;
+		be_dec(hi.val.data, expr_value_bytes(&hi));
 	}
 	if (!expr_value_cmp(&lo, &hi)) {
 		value_print(&lo, octx, f);	/* a single value, as it is */
