@@ -32,6 +32,9 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
 struct set;
 bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		      struct set *s, struct expr *e);
+/* the same for "elements = $var", whose variable must hold a set */
+bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
+			   struct set *s, struct expr *e);
 
 /*
  * Evaluates a rule of a chain block as it is parsed (see src/stream.c);

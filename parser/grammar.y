@@ -99,6 +99,18 @@ static struct expr *elem_set_expr(struct expr *key, const struct location *loc)
 	return set_elem_expr_alloc(loc, key);
 }
 
+/* a variable as a set of elements, to be merged with others */
+static struct expr *elems_as_set(struct expr *e)
+{
+	struct expr *w;
+
+	if (e->kind != EXPR_VARIABLE)
+		return e;
+	w = compound_expr_alloc(&e->loc, EXPR_SET);
+	compound_expr_add(w, e);
+	return w;
+}
+
 /* "snat ip to", "dnat ip6 to": the address family of a nat statement */
 static int nat_family(struct parser_state *state, struct stmt *s,
 		      const char *name, const struct location *loc)
@@ -1663,6 +1675,15 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 			{
 				$$ = $1;
 				state->elem_set = NULL;
+				/* "elements = $var": its elements stream in now,
+				   or (no types yet) when the set is evaluated */
+				if ($5->kind == EXPR_VARIABLE &&
+				    eval_elems_var_stream(state->ctx, state, $1, $5))
+					$5 = compound_expr_alloc(&@5, EXPR_SET);
+				if ($1->init) {
+					$1->init = elems_as_set($1->init);
+					$5 = elems_as_set($5);
+				}
 				if ($1->init) {
 					/* a second elements line adds to the first */
 					struct expr *i, *n;

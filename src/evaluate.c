@@ -1146,15 +1146,67 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 	return s->key ? 0 : -1;
 }
 
+/* "elements = $var": the variable must hold a set, as nft requires */
+static int elems_var_expand(struct eval_ctx *ctx, struct expr **e)
+{
+	char *name = xstrdup((*e)->sym.str);
+	struct location loc = (*e)->loc;
+	int ret = variable_expand(ctx, e);
+
+	if (ret == 0 && (*e)->kind != EXPR_SET)
+		ret = err(ctx, &loc,
+			  "\"$%s\" is not a set: \"elements =\" needs one, such as { $%s }",
+			  name, name);
+	free(name);
+	return ret;
+}
+
+bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
+			   struct set *s, struct expr *e)
+{
+	struct eval_ctx ctx = { .nfh = nfh, .state = state, .msgs = state->msgs };
+	struct expr *i, *next;
+
+	if (!s->key)
+		return false;
+	if (elems_var_expand(&ctx, &e) < 0) {
+		expr_free(e);
+		return true;
+	}
+	list_for_each_entry_safe(i, next, &e->set.exprs, list) {
+		list_del(&i->list);
+		eval_elem_stream(nfh, state, s, i);
+	}
+	expr_free(e);
+	return true;
+}
+
 bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		      struct set *s, struct expr *e)
 {
 	struct eval_ctx ctx = { .nfh = nfh, .state = state, .msgs = state->msgs };
 
-	/* without its types yet, or with a whole set in a variable, later */
-	if (e->kind == EXPR_VARIABLE || !s->key)
+	/* without its types yet, later */
+	if (!s->key)
 		return false;
 	if (!s->types_done && set_types_eval(&ctx, s) < 0) {
+		expr_free(e);
+		return true;
+	}
+	if (e->kind == EXPR_VARIABLE) {
+		/* a set in a variable: its elements where it is named, in order */
+		struct expr *i, *next;
+
+		if (variable_expand(&ctx, &e) < 0) {
+			expr_free(e);
+			return true;
+		}
+		if (e->kind != EXPR_SET)
+			return eval_elem_stream(nfh, state, s, e);
+		list_for_each_entry_safe(i, next, &e->set.exprs, list) {
+			list_del(&i->list);
+			eval_elem_stream(nfh, state, s, i);
+		}
 		expr_free(e);
 		return true;
 	}
@@ -1195,6 +1247,9 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		s->flags |= NFT_SET_CONCAT;
 	if (s->comment && strlen(s->comment) > 128)
 		ret = err(ctx, &s->loc, "comment too long, 128 characters at most");
+	if (s->init && s->init->kind == EXPR_VARIABLE &&
+	    elems_var_expand(ctx, &s->init) < 0)
+		return -1;
 	if (s->init) {
 		if (set_eval_data(ctx, s->key, s->data, s->init) < 0 ||
 		    elems_check(ctx, s, s->init) < 0)
@@ -1232,6 +1287,9 @@ static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 			   cmd->h.set, family_name(cmd->h.family), cmd->h.table);
 	if (!s->key)
 		return -1;
+	if (cmd->elems->kind == EXPR_VARIABLE &&
+	    variable_expand(ctx, &cmd->elems) < 0)
+		return -1;
 	/* delete, get and reset name keys; a value given is checked too */
 	if (s->is_map && cmd->elems->kind == EXPR_SET &&
 	    ((cmd->op != CMD_DELETE && cmd->op != CMD_GET &&
@@ -1240,9 +1298,6 @@ static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	      list_first_entry(&cmd->elems->set.exprs, struct expr, list)->kind ==
 	      EXPR_MAPPING)))
 		data = s->data;
-	if (cmd->elems->kind == EXPR_VARIABLE &&
-	    variable_expand(ctx, &cmd->elems) < 0)
-		return -1;
 	if (cmd->elems->kind != EXPR_SET)
 		return err(ctx, &cmd->elems->loc, "a set of elements { ... } is expected here");
 	if (set_eval_data(ctx, s->key, data, cmd->elems) < 0 ||
