@@ -1054,6 +1054,13 @@ delete_cmd		:	TABLE table_spec
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_SET, $2, &@$, NULL);
 				free($1);
 			}
+			|	SET table_spec HANDLE NUMBER
+			{
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_SET, $2, &@$, NULL);
+				free($1); free($3);
+			}
 			|	MAP set_spec
 			{
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_MAP, $2, &@$, NULL);

@@ -352,7 +352,14 @@ static struct cache_set *item_set(struct cache *c, struct nl_item *it)
 		s = cache_set_find_id(t, nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
 	if (!s && nftnl_set_is_set(it->obj, NFTNL_SET_NAME))
 		s = cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
-	return s;
+	if (s || !nftnl_set_is_set(it->obj, NFTNL_SET_HANDLE))
+		return s;
+	/* delete set TABLE handle N */
+	list_for_each_entry(s, &t->sets, list)
+		if (nftnl_set_get_u64(s->nls, NFTNL_SET_HANDLE) ==
+		    nftnl_set_get_u64(it->obj, NFTNL_SET_HANDLE))
+			return s;
+	return NULL;
 }
 
 static bool rule_uses_set(struct nftnl_rule *r, const char *name)
@@ -653,6 +660,72 @@ static int check_jumps(struct cache_table *t, struct nftnl_rule *r)
 	return err;
 }
 
+/* the chain a delete names, by name or (delete chain ... handle N) handle */
+static struct cache_chain *item_chain(struct cache_table *t,
+				      const struct nftnl_chain *nlc)
+{
+	struct cache_chain *ch;
+	uint64_t h;
+
+	if (nftnl_chain_is_set(nlc, NFTNL_CHAIN_NAME))
+		return cache_chain_find(t, nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+	if (!nftnl_chain_is_set(nlc, NFTNL_CHAIN_HANDLE))
+		return NULL;
+	h = nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE);
+	list_for_each_entry(ch, &t->chains, list)
+		if (nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE) == h)
+			return ch;
+	return NULL;
+}
+
+static bool rule_jumps_to(struct nftnl_rule *r, const char *name)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool found = false;
+
+	while (!found && (e = nftnl_expr_iter_next(i)))
+		found = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
+			nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+			!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN), name);
+	nftnl_expr_iter_destroy(i);
+	return found;
+}
+
+static bool set_jumps_to(struct nftnl_set *nls, const char *name)
+{
+	struct nftnl_set_elems_iter *i = nftnl_set_elems_iter_create(nls);
+	struct nftnl_set_elem *e;
+	bool found = false;
+
+	while (!found && (e = nftnl_set_elems_iter_next(i)))
+		found = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN) &&
+			!strcmp(nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN), name);
+	nftnl_set_elems_iter_destroy(i);
+	return found;
+}
+
+/* whether a rule of another chain, or a verdict map, jumps to @ch */
+static bool chain_in_use(struct cache_table *t, struct cache_chain *ch)
+{
+	const char *name = nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME);
+	struct cache_chain *o;
+	struct cache_rule *r;
+	struct cache_set *s;
+
+	list_for_each_entry(o, &t->chains, list) {
+		if (o == ch)
+			continue;
+		list_for_each_entry(r, &o->rules, list)
+			if (rule_jumps_to(r->nlr, name))
+				return true;
+	}
+	list_for_each_entry(s, &t->sets, list)
+		if (set_jumps_to(s->nls, name))
+			return true;
+	return false;
+}
+
 static int apply_item(struct cache *c, struct nl_item *it,
 		      struct list_head *msgs)
 {
@@ -863,7 +936,9 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		struct cache_table *tn;
 		bool found = false;
 
-		if (!nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME)) {
+		bool by_name = nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME);
+
+		if (!by_name && !nftnl_table_is_set(it->obj, NFTNL_TABLE_HANDLE)) {
 			list_for_each_entry_safe(t, tn, &c->tables, list) {
 				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
 					continue;
@@ -874,8 +949,11 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		}
 		list_for_each_entry_safe(t, tn, &c->tables, list) {
 			if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam ||
-			    strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-				   nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)))
+			    (by_name ?
+			     strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				    nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)) :
+			     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
+			     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
 				continue;
 			list_del(&t->list);
 			table_free(t);
@@ -886,18 +964,27 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		return 0;
 	}
 	case NFT_MSG_DELCHAIN:
-	case NFT_MSG_DESTROYCHAIN:
+	case NFT_MSG_DESTROYCHAIN: {
+		struct cache_rule *cr, *crn;
+
 		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
-		ch = t ? cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME)) : NULL;
+		ch = t ? item_chain(t, it->obj) : NULL;
 		if (!ch)
 			return it->msg_type == NFT_MSG_DELCHAIN ?
 			       oerr(msgs, it, "chain", ENOENT) : 0;
-		if (!list_empty(&ch->rules))
+		/* as the kernel: its rules go with it, jumps to it keep it */
+		if (chain_in_use(t, ch))
 			return oerr(msgs, it, "chain", EBUSY);
+		list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+			list_del(&cr->list);
+			nftnl_rule_free(cr->nlr);
+			free(cr);
+		}
 		list_del(&ch->list);
 		nftnl_chain_free(ch->nlc);
 		free(ch);
 		return 0;
+	}
 	case NFT_MSG_DELRULE:
 	case NFT_MSG_DESTROYRULE: {
 		struct nftnl_rule *r = it->obj;

@@ -1807,7 +1807,14 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:
 		st = nftnl_set_alloc();
-		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		if (cmd->h.set) {
+			set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+		} else {
+			/* delete set TABLE handle N */
+			nftnl_set_set_str(st, NFTNL_SET_TABLE, cmd->h.table);
+			nftnl_set_set_u32(st, NFTNL_SET_FAMILY, cmd->h.family);
+			nftnl_set_set_u64(st, NFTNL_SET_HANDLE, cmd->h.handle);
+		}
 		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYSET :
 			     NFT_MSG_DELSET, 0, cmd->h.family, NLO_SET, st,
 			     &cmd->loc);
