@@ -617,6 +617,7 @@ static struct cache *clone_cache(struct cache *c)
 				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
 				nftnl_rule_nlmsg_build_payload(nlh, r->nlr);
 				nftnl_rule_nlmsg_parse(nlh, nr);
+				nl_rule_objref_names(nlh, nr);
 				nftnl_rule_set_u32(nr, NFTNL_RULE_FAMILY,
 						   nftnl_rule_get_u32(r->nlr, NFTNL_RULE_FAMILY));
 				free(rb);
@@ -1013,6 +1014,9 @@ static int apply_item(struct cache *c, struct nl_item *it,
 					return 0;
 			}
 		}
+		/* flush table: a table without chains (yet) has nothing to flush */
+		if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && !has_handle)
+			return 0;
 		if (!found || has_handle)
 			return it->msg_type == NFT_MSG_DELRULE ?
 			       oerr(msgs, it, "rule", ENOENT) : 0;

@@ -22,6 +22,7 @@
 #include <libnftnl/chain.h>
 #include <libnftnl/object.h>
 #include <libnftnl/common.h>
+#include <libnftnl/expr.h>
 #include <libnftnl/gen.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -559,6 +560,56 @@ void nl_item_set_rule_id(struct nl_item *it, uint32_t id)
 	it->rule_id = ntohl(id);
 }
 
+/* the name in the NFTA_OBJREF_IMM_NAME attribute of objref expression @x */
+static char *objref_name(const struct nlattr *x)
+{
+	const struct nlattr *a, *d;
+
+	mnl_attr_for_each_nested(a, x) {
+		if (mnl_attr_get_type(a) != NFTA_EXPR_DATA)
+			continue;
+		mnl_attr_for_each_nested(d, a)
+			if (mnl_attr_get_type(d) == NFTA_OBJREF_IMM_NAME)
+				return strndup(mnl_attr_get_payload(d),
+					       mnl_attr_get_payload_len(d));
+	}
+	return NULL;
+}
+
+/*
+ * libnftnl 1.2.4 puts an objref's name without its NUL (the kernel takes
+ * the attribute's length) and reads it back with strdup(), so reading
+ * what it built gives "cnt2" and whatever bytes follow ("cnt20").  The
+ * names are set again from the attributes of @nlh, the message @r was
+ * parsed from.
+ */
+void nl_rule_objref_names(const struct nlmsghdr *nlh, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	const struct nlattr *a, *x;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(x, a) {
+			struct nftnl_expr *e = nftnl_expr_iter_next(i);
+			char *name;
+
+			if (!e)
+				break;
+			if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
+			    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
+				continue;
+			name = objref_name(x);
+			if (!name)
+				memory_allocation_error();
+			nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME, name);
+			free(name);
+		}
+	}
+	nftnl_expr_iter_destroy(i);
+}
+
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family)
 {
@@ -573,6 +624,7 @@ struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 	nlh->nlmsg_len += m->len;
 	if (!r || nftnl_rule_nlmsg_parse(nlh, r) < 0)
 		memory_allocation_error();	/* we built it: cannot fail */
+	nl_rule_objref_names(nlh, r);
 	free(buf);
 	return r;
 }
