@@ -899,13 +899,15 @@ static int apply_item(struct cache *c, struct nl_item *it,
 	case NFT_MSG_DELOBJ:
 	case NFT_MSG_DESTROYOBJ:
 		return apply_obj(c, it, msgs);
-	case NFT_MSG_DELSETELEM: {
+	case NFT_MSG_DELSETELEM:
+	case NFT_MSG_DESTROYSETELEM: {
 		struct cache_set *s = item_set(c, it);
 		int err;
 
 		if (!s)
 			return oerr(msgs, it, "set elements", ENOENT);
-		err = set_del_elems(s, it->obj, true);
+		err = set_del_elems(s, it->obj,
+				    it->msg_type == NFT_MSG_DELSETELEM);
 		if (err < 0)
 			return oerr(msgs, it, "set elements", -err);
 		return 0;

@@ -685,7 +685,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	em->size = 2 * m;
 	/* as nft: the end at zero comes with a new set, not with additions */
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
-	    em->msg_type != NFT_MSG_DELSETELEM && !em->have) {
+	    em->msg_type == NFT_MSG_NEWSETELEM && !em->have) {
 		plain_wire(em, zero, w, len);
 		put_elem(b, w, NULL, NFT_SET_ELEM_INTERVAL_END, NULL, NULL, false);
 		em->size++;

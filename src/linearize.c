@@ -760,7 +760,9 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 	bool del = cmd->op == CMD_DELETE || cmd->op == CMD_DESTROY;
 	const struct expr *data = del ? NULL : s->data;
 	struct elem_emit em = {
-		.msg_type = del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
+		/* destroy: as delete, but the kernel takes a missing one */
+		.msg_type = cmd->op == CMD_DESTROY ? NFT_MSG_DESTROYSETELEM :
+			    del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
 		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
 		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
 		.loc = &cmd->loc, .key = s->key, .data = data,

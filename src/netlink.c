@@ -376,7 +376,8 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			break;
 		case NFT_MSG_NEWSET:
 		case NFT_MSG_NEWSETELEM:
-		case NFT_MSG_DELSETELEM: {
+		case NFT_MSG_DELSETELEM:
+		case NFT_MSG_DESTROYSETELEM: {
 			bool elems = it->msg_type != NFT_MSG_NEWSET;
 
 			if (it->type == NLO_RAW) {
