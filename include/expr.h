@@ -67,6 +67,7 @@ enum proto_base {
 
 struct proto_desc;
 struct set;
+struct var;
 struct proto_field;
 struct exthdr_desc;
 
@@ -98,6 +99,9 @@ struct expr {
 		struct {
 			char	*str;
 			bool	quoted;
+			/* a variable: the definition in force where it is
+			   written, as nft expands it there */
+			struct var *var;
 		} sym;
 		struct {
 			/* big endian: most significant byte first */

@@ -20,6 +20,9 @@ struct parser_state {
 	struct list_head	*cmds;
 	struct nfh_ctx		*ctx;
 	struct list_head	vars;
+	/* definitions undone by undefine or redefine: what was written
+	   before still names them (struct var), so they live to the end */
+	struct list_head	retired;
 	unsigned int		nerrs;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
@@ -64,6 +67,13 @@ void parser_exit(struct parser_state *state);
 int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc);
 struct var *parser_var_lookup(struct parser_state *state, const char *name);
+int parser_undefine(struct parser_state *state, const char *name,
+		    const struct location *loc);
+int parser_redefine(struct parser_state *state, const char *name,
+		    struct expr *e, const struct location *loc);
+/* $name as written here: it keeps the definition in force now */
+struct expr *parser_var_ref(struct parser_state *state,
+			    const struct location *loc, const char *name);
 
 /* scanner.l */
 void *scanner_init(struct parser_state *state);

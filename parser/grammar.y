@@ -542,22 +542,12 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			}
 			|	REDEFINE identifier '=' rhs_expr stmt_separator
 			{
-				parser_define(state, $2, $4, &@2);
+				parser_redefine(state, $2, $4, &@2);
 				free($1); free($2);
 			}
 			|	UNDEFINE identifier stmt_separator
 			{
-				struct var *v = parser_var_lookup(state, $2);
-
-				if (!v)
-					error_queue(state->msgs, &@2,
-						    "undefined symbol \"%s\"", $2);
-				else {
-					list_del(&v->list);
-					expr_free(v->expr);
-					free(v->name);
-					free(v);
-				}
+				parser_undefine(state, $2, &@2);
 				free($1); free($2);
 			}
 			;
@@ -1835,7 +1825,7 @@ time_spec		:	STRING
 			;
 
 set_block_expr		:	set_expr
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@1, $1); free($1); state->stream_deps++; }
 			;
 
 table_flags		:	table_flag
@@ -1942,11 +1932,11 @@ dev_spec		:	%empty
 			;
 
 dev_expr		:	string		{ $$ = symbol_expr_alloc(&@1, $1, true); free($1); }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@1, $1); free($1); state->stream_deps++; }
 			;
 
 dev_list		:	'{' opt_newlines set_list opt_newlines '}'	{ $$ = $3; $$->loc = @$; }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@1, $1); free($1); state->stream_deps++; }
 			;
 
 prio_expr		:	NUMBER
@@ -1979,7 +1969,7 @@ prio_expr		:	NUMBER
 				char *s = xasprintf("%s - %llu", $1, (unsigned long long)$3);
 				$$ = symbol_expr_alloc(&@$, s, false); free(s); free($1);
 			}
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@1, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@1, $1); free($1); state->stream_deps++; }
 			;
 
 rule			:	stmt_list
@@ -3219,7 +3209,7 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	EXISTS		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	MISSING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
-			|	VARIABLE	{ $$ = variable_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
 			|	HDR %prec HDR_SYM
 			{
 				/* "snat to tcp random": no; "snat to ip saddr": yes */

@@ -473,11 +473,6 @@ static void fib_present(struct expr *lhs, const struct expr *rhs)
 
 /* --- constants ---------------------------------------------------------- */
 
-static struct var *var_lookup(struct eval_ctx *ctx, const char *name)
-{
-	return parser_var_lookup(ctx->state, name);
-}
-
 static void undef_forget(struct eval_ctx *ctx)
 {
 	ctx->nundef = 0;
@@ -485,7 +480,7 @@ static void undef_forget(struct eval_ctx *ctx)
 
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
-	struct var *v = var_lookup(ctx, (*e)->sym.str);
+	struct var *v = (*e)->sym.var;
 	struct expr *n;
 
 	if (!v) {

@@ -118,18 +118,25 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	state->msgs = msgs;
 	state->cmds = cmds;
 	init_list_head(&state->vars);
+	init_list_head(&state->retired);
 }
 
-void parser_exit(struct parser_state *state)
+static void vars_free(struct list_head *vars)
 {
 	struct var *v, *next;
 
-	list_for_each_entry_safe(v, next, &state->vars, list) {
+	list_for_each_entry_safe(v, next, vars, list) {
 		list_del(&v->list);
 		expr_free(v->expr);
 		free(v->name);
 		free(v);
 	}
+}
+
+void parser_exit(struct parser_state *state)
+{
+	vars_free(&state->vars);
+	vars_free(&state->retired);
 	table_free(state->cur_table);
 	chain_free(state->cur_chain);
 	set_free(state->cur_set);
@@ -188,32 +195,13 @@ static const struct expr *var_find(struct parser_state *state,
 	}
 }
 
-/*
- * Whether @ref leads back to variable @name through the variables defined
- * so far.  Variables expand when a command is evaluated, so a definition
- * that reaches itself would expand forever.  var->in_use marks the ones
- * visited; the caller clears the marks.
- */
-static bool leads_back(struct parser_state *state, const struct expr *ref,
-		       const char *name)
-{
-	struct var *v;
-
-	if (!strcmp(ref->sym.str, name))
-		return true;
-	v = parser_var_lookup(state, ref->sym.str);
-	if (!v || v->in_use)
-		return false;
-	v->in_use = true;
-	return var_find(state, v->expr, leads_back, name) != NULL;
-}
-
 /* as nft: a definition names only variables defined before it */
 static bool undefined(struct parser_state *state, const struct expr *ref,
 		      const char *name)
 {
+	(void)state;
 	(void)name;
-	return !parser_var_lookup(state, ref->sym.str);
+	return !ref->sym.var;
 }
 
 /* how many expressions @e makes once its variables are expanded */
@@ -228,7 +216,7 @@ static size_t expanded_nodes(struct parser_state *state, const struct expr *e)
 		return 0;
 	switch (e->kind) {
 	case EXPR_VARIABLE:
-		v = parser_var_lookup(state, e->sym.str);
+		v = e->sym.var;
 		return v ? v->nodes : 1;
 	case EXPR_BINOP:
 	case EXPR_RELATIONAL:
@@ -265,23 +253,57 @@ static size_t expanded_nodes(struct parser_state *state, const struct expr *e)
 	return n > cap ? cap : n;
 }
 
+struct expr *parser_var_ref(struct parser_state *state,
+			    const struct location *loc, const char *name)
+{
+	struct expr *e = variable_expr_alloc(loc, name);
+
+	e->sym.var = parser_var_lookup(state, name);
+	return e;
+}
+
+/* what was written before still names it: kept to the end */
+static void var_retire(struct parser_state *state, struct var *v)
+{
+	list_del(&v->list);
+	list_add(&v->list, &state->retired);
+}
+
+int parser_undefine(struct parser_state *state, const char *name,
+		    const struct location *loc)
+{
+	struct var *v = parser_var_lookup(state, name);
+
+	if (!v) {
+		error_queue(state->msgs, loc, "undefined symbol \"%s\"", name);
+		return -1;
+	}
+	var_retire(state, v);
+	return 0;
+}
+
+/*
+ * Variables are resolved where they are written, as nft expands them as
+ * it parses: "redefine x = { $x, 1 }" names the x before it, and a rule
+ * written before an undefine or a redefine keeps the value it saw.  So no
+ * definition can reach itself.
+ */
+int parser_redefine(struct parser_state *state, const char *name,
+		    struct expr *e, const struct location *loc)
+{
+	struct var *v = parser_var_lookup(state, name);
+
+	if (v && var_find(state, e, undefined, name) == NULL)
+		var_retire(state, v);
+	return parser_define(state, name, e, loc);
+}
+
 int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc)
 {
 	struct var *v = parser_var_lookup(state, name);
-	const struct expr *ref = var_find(state, e, leads_back, name);
-	struct var *m;
+	const struct expr *ref = var_find(state, e, undefined, name);
 
-	list_for_each_entry(m, &state->vars, list)
-		m->in_use = false;
-	if (ref) {
-		error_queue(state->msgs, &ref->loc,
-			    "recursive definition: \"$%s\" refers back to \"%s\"",
-			    ref->sym.str, name);
-		expr_free(e);
-		return -1;
-	}
-	ref = var_find(state, e, undefined, name);
 	if (ref) {
 		/* and it stays undefined, so that its uses say so too */
 		error_queue(state->msgs, &ref->loc,
@@ -289,14 +311,11 @@ int parser_define(struct parser_state *state, const char *name,
 		expr_free(e);
 		return -1;
 	}
-
 	if (v) {
-		/* redefinition replaces, as nft's redefine does */
-		expr_free(v->expr);
-		v->expr = e;
-		v->loc = *loc;
-		v->nodes = expanded_nodes(state, e);
-		return 0;
+		error_queue(state->msgs, loc,
+			    "redefinition of symbol \"%s\": use redefine", name);
+		expr_free(e);
+		return -1;
 	}
 	v = xzalloc(sizeof(*v));
 	v->name = xstrdup(name);
