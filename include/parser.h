@@ -71,6 +71,10 @@ int parser_undefine(struct parser_state *state, const char *name,
 		    const struct location *loc);
 int parser_redefine(struct parser_state *state, const char *name,
 		    struct expr *e, const struct location *loc);
+/* log prefix "... $name ...": the variables' text put in, or NULL (an
+   error is queued); @str is freed */
+char *parser_log_prefix(struct parser_state *state, char *str,
+			const struct location *loc);
 /* $name as written here: it keeps the definition in force now */
 struct expr *parser_var_ref(struct parser_state *state,
 			    const struct location *loc, const char *name);

@@ -2286,7 +2286,9 @@ log_args		:	log_stmt PREFIX string
 			{
 				$$ = $1;
 				free($$->log.prefix);
-				$$->log.prefix = $3;
+				$$->log.prefix = parser_log_prefix(state, $3, &@3);
+				if (!$$->log.prefix)
+					$$->log.prefix = xstrdup("");
 				$$->log.flags |= LOG_F_PREFIX;
 				free($2);
 			}

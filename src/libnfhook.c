@@ -4,6 +4,7 @@
  * netlink batch or, offline, the in-memory ruleset; list commands run after
  * the transaction.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,79 @@ struct expr *parser_var_ref(struct parser_state *state,
 
 	e->sym.var = parser_var_lookup(state, name);
 	return e;
+}
+
+/* the text a variable stands for in a string, or NULL: not a word */
+static const char *var_text(const struct var *v)
+{
+	const struct expr *e = v->expr;
+
+	while (e->kind == EXPR_VARIABLE && e->sym.var)
+		e = e->sym.var->expr;
+	return e->kind == EXPR_SYMBOL ? e->sym.str : NULL;
+}
+
+/*
+ * As nft does in a log prefix: each $name (letters, digits and '_') is
+ * replaced by the word or string the variable holds where it is written.
+ * nft copies other values (sets, prefixes) as garbage or crashes; they
+ * are an error here.  @loc is that of the quoted string.
+ */
+char *parser_log_prefix(struct parser_state *state, char *str,
+			const struct location *loc)
+{
+	size_t n = strlen(str), cap = n + 1, len = 0;
+	char *out = xmalloc(cap);
+	const char *p = str;
+	int ret = 0;
+
+	while (*p) {
+		struct location l = *loc;
+		const char *text = NULL;
+		struct var *v = NULL;
+		size_t k = 0, tl;
+		char *name;
+
+		if (*p != '$') {
+			out[len++] = *p++;
+			continue;
+		}
+		while (isalnum((unsigned char)p[1 + k]) || p[1 + k] == '_')
+			k++;
+		/* after the opening quote */
+		l.first_col = loc->first_col + 1 + (p - str);
+		l.last_col = l.first_col + k;
+		name = xstrndup(p + 1, k);
+		if (k)
+			v = parser_var_lookup(state, name);
+		if (!k)
+			ret = error_queue(state->msgs, &l,
+					  "a variable name is expected after \"$\"");
+		else if (!v)
+			ret = error_queue(state->msgs, &l,
+					  "undefined variable \"$%s\"", name);
+		else if (!(text = var_text(v)))
+			ret = error_queue(state->msgs, &l,
+					  "variable \"$%s\" holds no word or string for a log prefix",
+					  name);
+		free(name);
+		tl = text ? strlen(text) : 0;
+		if (len + tl + n + 1 > cap) {
+			cap = len + tl + n + 1;
+			out = xrealloc(out, cap);
+		}
+		if (tl)
+			memcpy(out + len, text, tl);
+		len += tl;
+		p += 1 + k;
+	}
+	out[len] = '\0';
+	free(str);
+	if (ret) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* what was written before still names it: kept to the end */
