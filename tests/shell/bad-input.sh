@@ -44,10 +44,10 @@ expect_error() {
 
 # includes nested 24 deep: nft and nfh stop at 16 levels
 for i in $(seq 0 23); do
-	printf '# level %d\ninclude "deep%d.nft"\n' "$i" $((i + 1)) >"deep$i.nft"
+	printf '# level %d\ninclude "./deep%d.nft"\n' "$i" $((i + 1)) >"deep$i.nft"
 done
 echo 'table ip t' >deep24.nft
-expect_error "includes nested too deeply" deep0.nft deep16.nft:2
+expect_error "includes nested too deeply" deep0.nft ./deep16.nft:2
 
 printf 'table ip t\ninclude "/dev/zero"\n' >zero.nft
 expect_error "include of /dev/zero" zero.nft zero.nft:2
