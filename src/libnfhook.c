@@ -653,12 +653,19 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 		scanner_push_buffer(scanner, stdin_name, buf, NULL);
 	else if (scanner_read_file(scanner, name, NULL) < 0)
 		ret = -1;
-	/* -D definitions come first, as if written at the top */
-	for (unsigned int i = ctx->num_defines; ret == 0 && i > 0; i--) {
-		const char *def = ctx->defines[i - 1], *eq = strchr(def, '=');
-		char *text = xasprintf("define %.*s = %s\n", (int)(eq - def), def,
-				       eq + 1);
+	/* -D definitions come first, as if written at the top: one buffer
+	   for all of them (a buffer each would count as include levels) */
+	if (ret == 0 && ctx->num_defines) {
+		char *text = xstrdup(""), *more;
 
+		for (unsigned int i = 0; i < ctx->num_defines; i++) {
+			const char *def = ctx->defines[i], *eq = strchr(def, '=');
+
+			more = xasprintf("%sdefine %.*s = %s\n", text,
+					 (int)(eq - def), def, eq + 1);
+			free(text);
+			text = more;
+		}
 		scanner_push_buffer(scanner, NULL, text, NULL);
 		free(text);
 	}
