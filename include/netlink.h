@@ -78,10 +78,10 @@ struct nftnl_rule;
 /* a raw rule message back as a libnftnl rule, for debug and offline */
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family);
-/* after nftnl_rule_nlmsg_parse() of a message libnftnl built: objref
-   names as the kernel reads them (see netlink.c) */
+/* nftnl_rule_nlmsg_parse() of a rule message libnftnl built, its objref
+   names read as the kernel reads them (see netlink.c) */
 struct nlmsghdr;
-void nl_rule_objref_names(const struct nlmsghdr *nlh, struct nftnl_rule *r);
+int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r);
 
 /* sends the batch as one transaction; errors are queued with locations */
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,

@@ -616,8 +616,7 @@ static struct cache *clone_cache(struct cache *c)
 
 				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
 				nftnl_rule_nlmsg_build_payload(nlh, r->nlr);
-				nftnl_rule_nlmsg_parse(nlh, nr);
-				nl_rule_objref_names(nlh, nr);
+				nl_rule_parse_built(nlh, nr);
 				nftnl_rule_set_u32(nr, NFTNL_RULE_FAMILY,
 						   nftnl_rule_get_u32(r->nlr, NFTNL_RULE_FAMILY));
 				free(rb);

@@ -561,54 +561,78 @@ void nl_item_set_rule_id(struct nl_item *it, uint32_t id)
 	it->rule_id = ntohl(id);
 }
 
-/* the name in the NFTA_OBJREF_IMM_NAME attribute of objref expression @x */
-static char *objref_name(const struct nlattr *x)
+static void attr_copy(struct nlmsghdr *to, const struct nlattr *a)
+{
+	mnl_attr_put(to, a->nla_type, mnl_attr_get_payload_len(a),
+		     mnl_attr_get_payload(a));
+}
+
+/* an expression of a rule, its objref name with a NUL */
+static void expr_copy(struct nlmsghdr *to, const struct nlattr *x)
 {
 	const struct nlattr *a, *d;
+	struct nlattr *nest, *data;
+	bool objref = false;
 
+	mnl_attr_for_each_nested(a, x)
+		if (mnl_attr_get_type(a) == NFTA_EXPR_NAME)
+			objref = !strncmp(mnl_attr_get_payload(a), "objref",
+					  mnl_attr_get_payload_len(a));
+	nest = mnl_attr_nest_start(to, mnl_attr_get_type(x));
 	mnl_attr_for_each_nested(a, x) {
-		if (mnl_attr_get_type(a) != NFTA_EXPR_DATA)
+		if (!objref || mnl_attr_get_type(a) != NFTA_EXPR_DATA) {
+			attr_copy(to, a);
 			continue;
-		mnl_attr_for_each_nested(d, a)
-			if (mnl_attr_get_type(d) == NFTA_OBJREF_IMM_NAME)
-				return strndup(mnl_attr_get_payload(d),
-					       mnl_attr_get_payload_len(d));
+		}
+		data = mnl_attr_nest_start(to, mnl_attr_get_type(a));
+		mnl_attr_for_each_nested(d, a) {
+			char *name;
+
+			if (mnl_attr_get_type(d) != NFTA_OBJREF_IMM_NAME) {
+				attr_copy(to, d);
+				continue;
+			}
+			name = xstrndup(mnl_attr_get_payload(d),
+					mnl_attr_get_payload_len(d));
+			mnl_attr_put_strz(to, NFTA_OBJREF_IMM_NAME, name);
+			free(name);
+		}
+		mnl_attr_nest_end(to, data);
 	}
-	return NULL;
+	mnl_attr_nest_end(to, nest);
 }
 
 /*
- * libnftnl 1.2.4 puts an objref's name without its NUL (the kernel takes
- * the attribute's length) and reads it back with strdup(), so reading
- * what it built gives "cnt2" and whatever bytes follow ("cnt20").  The
- * names are set again from the attributes of @nlh, the message @r was
- * parsed from.
+ * libnftnl 1.2.4 puts an objref's name without its NUL (the kernel goes by
+ * the attribute's length) and reads it back with strdup(), so parsing what
+ * it built gives "cnt2" and the bytes that follow ("cnt20").  This parses
+ * a copy of @nlh whose objref names end in a NUL.
  */
-void nl_rule_objref_names(const struct nlmsghdr *nlh, struct nftnl_rule *r)
+int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 {
-	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	/* a NUL, padded, per expression at most */
+	char *buf = xzalloc(2 * nlh->nlmsg_len + 64);
+	struct nlmsghdr *to = (struct nlmsghdr *)buf;
 	const struct nlattr *a, *x;
+	int ret;
 
+	memcpy(buf, nlh, MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg)));
+	to->nlmsg_len = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
 	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
-			continue;
-		mnl_attr_for_each_nested(x, a) {
-			struct nftnl_expr *e = nftnl_expr_iter_next(i);
-			char *name;
+		struct nlattr *nest;
 
-			if (!e)
-				break;
-			if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
-			    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
-				continue;
-			name = objref_name(x);
-			if (!name)
-				memory_allocation_error();
-			nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME, name);
-			free(name);
+		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS) {
+			attr_copy(to, a);
+			continue;
 		}
+		nest = mnl_attr_nest_start(to, mnl_attr_get_type(a));
+		mnl_attr_for_each_nested(x, a)
+			expr_copy(to, x);
+		mnl_attr_nest_end(to, nest);
 	}
-	nftnl_expr_iter_destroy(i);
+	ret = nftnl_rule_nlmsg_parse(to, r);
+	free(buf);
+	return ret;
 }
 
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
@@ -623,9 +647,8 @@ struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 	nlh = nftnl_nlmsg_build_hdr(buf, type, family, 0, 0);
 	memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
 	nlh->nlmsg_len += m->len;
-	if (!r || nftnl_rule_nlmsg_parse(nlh, r) < 0)
+	if (!r || nl_rule_parse_built(nlh, r) < 0)
 		memory_allocation_error();	/* we built it: cannot fail */
-	nl_rule_objref_names(nlh, r);
 	free(buf);
 	return r;
 }
