@@ -56,7 +56,6 @@ struct var {
 	char			*name;
 	struct expr		*expr;
 	struct location		loc;
-	bool			in_use;		/* expansion guard */
 	size_t			nodes;		/* expressions it expands to,
 						   nested variables included */
 };

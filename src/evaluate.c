@@ -499,9 +499,6 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
 			   (*e)->sym.str);
 	}
-	if (v->in_use)
-		return err(ctx, &(*e)->loc, "variable \"$%s\" refers to itself",
-			   (*e)->sym.str);
 	if (ctx->expanded > EXPAND_MAX)
 		return -1;	/* said once for the command */
 	if (!ctx->expanded) {
