@@ -36,6 +36,9 @@ struct nfh_ctx {
 	struct list_head	inputs;		/* input_desc, kept for erecs */
 	struct mnl_socket	*nl;
 	uint32_t		seq;
+	uint32_t		dump_genid;	/* the last listing's generation */
+	unsigned long		forged;		/* messages dropped: not
+						   the kernel's, not ours */
 	uint32_t		set_id;		/* last anonymous set id used */
 	bool			dump_torn;	/* a set dump came with elements
 						   twice: read it again */

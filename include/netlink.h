@@ -2,6 +2,7 @@
 #ifndef NFH_NETLINK_H
 #define NFH_NETLINK_H
 
+#include <sys/types.h>
 #include <utils.h>
 #include <erec.h>
 
@@ -87,6 +88,11 @@ int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r);
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		    struct list_head *msgs);
 int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs);
+/* a sequence number to start from that no other process can guess */
+uint32_t nlio_seq_random(void);
+/* one datagram from the kernel; others are dropped and counted */
+ssize_t nlio_recv(int fd, void *buf, size_t len, int flags,
+		  unsigned long *forged);
 void nlio_close(struct nfh_ctx *ctx);
 
 struct cache;

@@ -631,6 +631,7 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
+	unsigned long forged = ctx->forged;
 	int ret = 0;
 
 	parser_init(&state, ctx, &msgs, &cmds);
@@ -726,6 +727,10 @@ evaluate:
 	}
 	fflush(ctx->octx.out);
 	erec_print_list(ctx->octx.err, &msgs);
+	if (ctx->forged != forged)
+		fprintf(ctx->octx.err,
+			"Warning: ignored %lu netlink message(s) that did not come from the kernel\n",
+			ctx->forged - forged);
 	cmds_free(&cmds);
 	{
 		struct set *s, *sn;

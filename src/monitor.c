@@ -10,8 +10,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
@@ -51,6 +54,11 @@ struct monitor {
 	bool			pend_add;
 	bool			trace;	/* "monitor trace": packet traces only */
 	struct trace_ctx	tc;
+	uint32_t		last_gen;	/* of the last NEWGEN seen */
+	uint32_t		skip_to;	/* lost events: the re-read's */
+	bool			skipping;	/* drop events up to skip_to */
+	unsigned long		forged;		/* not from the kernel */
+	unsigned long		losses;		/* times events were lost */
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -193,6 +201,20 @@ static void event_print(struct monitor *m, bool add, enum nl_obj type,
 		print_monitor_event(add, type, obj, t, o, o->out);
 	}
 	fflush(o->out);
+}
+
+/* the generation a NEWGEN event announces; false if it names none */
+static bool gen_id(const struct nlmsghdr *nlh, uint32_t *id)
+{
+	struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_GEN_ID &&
+		    mnl_attr_validate(a, MNL_TYPE_U32) == 0) {
+			*id = ntohl(mnl_attr_get_u32(a));
+			return true;
+		}
+	return false;
 }
 
 static void gen_print(struct monitor *m, const struct nlmsghdr *nlh)
@@ -426,6 +448,17 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			trace_event(&m->tc, nlh);
 		return MNL_CB_OK;
 	}
+	if (m->skipping) {
+		/* what the listing after lost events shows already */
+		uint32_t id;
+
+		if (NFNL_MSG_TYPE(nlh->nlmsg_type) == NFT_MSG_NEWGEN &&
+		    gen_id(nlh, &id) && (int32_t)(id - m->skip_to) >= 0) {
+			m->skipping = false;
+			m->last_gen = id;
+		}
+		return MNL_CB_OK;
+	}
 	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM &&
 	    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_DELSETELEM)
 		elems_flush(m);
@@ -441,11 +474,85 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	case NFT_MSG_NEWSETELEM: set_event(m, nlh, true, true); break;
 	case NFT_MSG_DELSETELEM: set_event(m, nlh, false, true); break;
 	case NFT_MSG_NEWGEN:
+		gen_id(nlh, &m->last_gen);
 		if (m->gen)
 			gen_print(m, nlh);
 		break;
 	}
 	return MNL_CB_OK;
+}
+
+/*
+ * The socket's receive buffer: nft's size, 16 MB.  The kernel queues a
+ * whole transaction's events at once (10,000 rules are about 10 MB of
+ * buffer); SO_RCVBUF alone stops at net.core.rmem_max, so the forcing
+ * option goes first (it needs CAP_NET_ADMIN).
+ */
+#define MONITOR_RCVBUF	(1 << 24)
+
+static void rcvbuf_grow(int fd)
+{
+	int sz = MONITOR_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
+/*
+ * Events were lost (the buffer filled anyway): say so, read the ruleset
+ * again and print it, then drop the events that it already shows, the
+ * ones up to its generation still queued.
+ */
+static int resync(struct monitor *m, const struct location *loc)
+{
+	const struct output_ctx *o = &m->ctx->octx;
+	struct cache *c;
+	int ret;
+
+	m->losses++;
+	if (m->pend) {
+		nftnl_set_free(m->pend);
+		m->pend = NULL;
+	}
+	if (m->trace) {
+		fprintf(o->err, "nfh: monitor: trace events were lost (receive buffer full)\n");
+		return 0;
+	}
+	c = cache_alloc();
+	if (nlio_dump(m->ctx, NFPROTO_UNSPEC, c, m->msgs) < 0) {
+		cache_free(c);
+		return -1;
+	}
+	fprintf(o->err,
+		"nfh: monitor: events were lost (receive buffer full) in %u generation(s), %u to %u; the ruleset of generation %u follows\n",
+		m->ctx->dump_genid - m->last_gen, m->last_gen + 1,
+		m->ctx->dump_genid, m->ctx->dump_genid);
+	fflush(o->err);
+	if (o->flags & NFH_OUTPUT_JSON) {
+		ret = json_listing(c, LIST_RULESET, 0, NULL, NULL, o, o->out, m->msgs);
+	} else {
+		fprintf(o->out, "# events lost: the ruleset at generation %u\n",
+			m->ctx->dump_genid);
+		ret = print_listing(c, LIST_RULESET, 0, NULL, NULL, o, o->out);
+	}
+	fflush(o->out);
+	cache_free(m->cache);
+	m->cache = m->tc.cache = c;
+	m->skip_to = m->ctx->dump_genid;
+	m->skipping = (int32_t)(m->skip_to - m->last_gen) > 0;
+	(void)loc;
+	return ret < 0 ? -1 : 0;
+}
+
+/* datagrams not from the kernel: told on the first, then at each power
+ * of two, so that a flood does not flood stderr */
+static void forged_note(struct monitor *m, unsigned long before)
+{
+	for (unsigned long n = before + 1; n <= m->forged; n++)
+		if (!(n & (n - 1)))
+			fprintf(m->ctx->octx.err,
+				"nfh: monitor: ignored %lu message(s) that did not come from the kernel\n",
+				n);
 }
 
 int monitor_run(struct nfh_ctx *ctx, const char *args,
@@ -454,7 +561,8 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 	struct monitor m = { .ctx = ctx, .msgs = msgs };
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	struct mnl_socket *nl;
-	int group = NFNLGRP_NFTABLES, ret = -1;
+	int group = NFNLGRP_NFTABLES, ret = -1, fd;
+	unsigned long forged;
 	ssize_t n;
 
 	if (words_parse(&m, args, loc) < 0)
@@ -471,18 +579,23 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		error_queue(msgs, loc, "cannot listen to ruleset events: %s", strerror(errno));
 		goto out;
 	}
+	fd = mnl_socket_get_fd(nl);
+	rcvbuf_grow(fd);
 	/* subscribed first, then dumped: no change falls in between */
 	m.cache = cache_alloc();
 	if (nlio_dump(ctx, NFPROTO_UNSPEC, m.cache, msgs) < 0)
 		goto out;
+	m.last_gen = ctx->dump_genid;
 	m.tc = (struct trace_ctx){ .ctx = ctx, .cache = m.cache,
 				   .refresh = trace_refresh };
 	for (;;) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		forged = m.forged;
+		n = nlio_recv(fd, buf, sizeof(buf), 0, &m.forged);
+		forged_note(&m, forged);
 		if (n < 0) {
 			if (errno == ENOBUFS) {
-				fprintf(ctx->octx.err,
-					"nfh: monitor: events were lost (receive buffer full)\n");
+				if (resync(&m, loc) < 0)
+					goto out;
 				continue;
 			}
 			if (errno == EINTR)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
 #include <libmnl/libmnl.h>
@@ -434,8 +435,97 @@ int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs)
 		return -1;
 	}
 	mnl_socket_setsockopt(ctx->nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	ctx->seq = time(NULL);
+	ctx->seq = nlio_seq_random();
 	return 0;
+}
+
+/*
+ * Sequence numbers start where no other process can guess: a reply
+ * forged with the right one would otherwise pass for the kernel's (and
+ * the sender check below is the only other line of defence).
+ */
+uint32_t nlio_seq_random(void)
+{
+	uint32_t seq = 0;
+
+	if (getrandom(&seq, sizeof(seq), GRND_NONBLOCK) != sizeof(seq)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		seq = ts.tv_nsec ^ (uint32_t)ts.tv_sec ^ ((uint32_t)getpid() << 16);
+	}
+	return seq;
+}
+
+/* the next sequence number; 0 is a wildcard to libmnl, never used */
+static uint32_t seq_next(struct nfh_ctx *ctx)
+{
+	if (++ctx->seq == 0)
+		ctx->seq = 1;
+	return ctx->seq;
+}
+
+/*
+ * nlio_recv - one datagram the kernel sent.  A process with CAP_NET_ADMIN
+ * in this namespace may send to our port from a socket of its own, or to
+ * a group we listen to: whatever does not come from port 0, the kernel,
+ * is dropped and counted in *@forged.
+ */
+ssize_t nlio_recv(int fd, void *buf, size_t len, int flags,
+		  unsigned long *forged)
+{
+	struct sockaddr_nl addr;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_name = &addr, .msg_iov = &iov, .msg_iovlen = 1,
+	};
+	ssize_t n;
+
+	for (;;) {
+		msg.msg_namelen = sizeof(addr);
+		msg.msg_flags = 0;
+		n = recvmsg(fd, &msg, flags);
+		if (n < 0)
+			return n;
+		if (msg.msg_namelen == sizeof(addr) &&
+		    addr.nl_family == AF_NETLINK && addr.nl_pid == 0)
+			break;
+		if (forged)
+			(*forged)++;
+	}
+	if (msg.msg_flags & MSG_TRUNC) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return n;
+}
+
+/*
+ * Drops, in place, the messages of @buf (checked by msgs_sane()) that are
+ * not addressed to port @portid: a reply to us carries our port.  The new
+ * length; *@dropped counts what went.
+ */
+static size_t msgs_keep_ours(char *buf, size_t len, uint32_t portid,
+			     unsigned long *dropped)
+{
+	size_t in = 0, out = 0;
+
+	while (in + sizeof(struct nlmsghdr) <= len) {
+		struct nlmsghdr *h = (struct nlmsghdr *)(buf + in);
+		size_t step = NLMSG_ALIGN((size_t)h->nlmsg_len);
+
+		if (step > len - in)
+			step = len - in;
+		if (h->nlmsg_pid == portid) {
+			if (out != in)
+				memmove(buf + out, buf + in, step);
+			out += step;
+		} else if (dropped) {
+			(*dropped)++;
+		}
+		in += step;
+	}
+	return out;
 }
 
 void nlio_close(struct nfh_ctx *ctx)
@@ -928,7 +1018,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
 	unsigned int tries = 0, pending = 0;
-	uint32_t genid = 0;
+	uint32_t genid = 0, portid;
 	size_t genid_off;
 	bool overflow;
 	int one = 1;
@@ -939,17 +1029,18 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 	fd = mnl_socket_get_fd(ctx->nl);
+	portid = mnl_socket_get_portid(ctx->nl);
 	/* answers that do not echo the message they answer */
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 
 	/* built once: a resend only puts the new generation in */
-	a.begin_seq = ++ctx->seq;
+	a.begin_seq = seq_next(ctx);
 	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
 	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
 	out.len += nlh->nlmsg_len;
 	list_for_each_entry(it, &b->items, list) {
-		put_item(&out, it, ++ctx->seq, ctx->echo ? NLM_F_ECHO : 0);
+		put_item(&out, it, seq_next(ctx), ctx->echo ? NLM_F_ECHO : 0);
 		pending++;
 		/* copied: answers need the item's location and kind only, so
 		   no need to hold any message twice */
@@ -958,7 +1049,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {
-		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), ++ctx->seq);
+		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), seq_next(ctx));
 		out.len += nlh->nlmsg_len;
 	}
 
@@ -997,10 +1088,12 @@ again:
 				  strerror(errno));
 		goto out;
 	}
-	while ((n = recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT)) != 0) {
+	while ((n = nlio_recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT,
+			      &ctx->forged)) != 0) {
 		if (n > 0) {
 			if (msgs_sane(rbuf, n))
-				answers_read(&a, rbuf, n);
+				answers_read(&a, rbuf, msgs_keep_ours(rbuf, n, portid,
+								      &ctx->forged));
 			continue;
 		}
 		if (errno == ENOBUFS)
@@ -1008,7 +1101,7 @@ again:
 		else if (errno != EINTR)
 			break;
 	}
-	a.sync_seq = ++ctx->seq;
+	a.sync_seq = seq_next(ctx);
 	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
 				    a.sync_seq);
 	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
@@ -1017,7 +1110,7 @@ again:
 		goto out;
 	}
 	while (!a.synced) {
-		n = mnl_socket_recvfrom(ctx->nl, rbuf, sizeof(rbuf));
+		n = nlio_recv(fd, rbuf, sizeof(rbuf), 0, &ctx->forged);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ENOBUFS) {
@@ -1031,7 +1124,8 @@ again:
 			goto out;
 		}
 		if (msgs_sane(rbuf, n))
-			answers_read(&a, rbuf, n);
+			answers_read(&a, rbuf, msgs_keep_ours(rbuf, n, portid,
+							      &ctx->forged));
 	}
 	if (a.restart && !a.ret) {
 		if (++tries < 10)
@@ -1109,17 +1203,21 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 		free(buf);
 		return -1;
 	}
-	while ((n = mnl_socket_recvfrom(ctx->nl, buf, len)) > 0) {
-		/*
-		 * libnftnl strdup()s string attributes that need not end in
-		 * a NUL: the last one of a reply must not run off the buffer
-		 */
-		buf[n] = '\0';
+	while ((n = nlio_recv(mnl_socket_get_fd(ctx->nl), buf, len, 0,
+			      &ctx->forged)) > 0) {
 		if (!msgs_sane(buf, n)) {
 			errno = EBADMSG;
 			ret = -1;
 			break;
 		}
+		n = msgs_keep_ours(buf, n, portid, &ctx->forged);
+		if (!n)
+			continue;
+		/*
+		 * libnftnl strdup()s string attributes that need not end in
+		 * a NUL: the last one of a reply must not run off the buffer
+		 */
+		buf[n] = '\0';
 		if (!intr) {
 			ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
 			if (ret > 0)
@@ -1153,7 +1251,7 @@ static int get_genid(struct nfh_ctx *ctx, uint32_t *genid)
 	struct nlmsghdr *nlh;
 
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
-				    ++ctx->seq);
+				    seq_next(ctx));
 	return talk(ctx, nlh, gen_cb, genid);
 }
 
@@ -1651,7 +1749,7 @@ static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
-	nlh = nftnl_nlmsg_build_hdr(buf, type, family, NLM_F_DUMP, ++ctx->seq);
+	nlh = nftnl_nlmsg_build_hdr(buf, type, family, NLM_F_DUMP, seq_next(ctx));
 	return talk(ctx, nlh, cb, d);
 }
 
@@ -1672,7 +1770,7 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 	nlh = nftnl_nlmsg_build_hdr(buf, reset ? NFT_MSG_GETSETELEM_RESET :
 						 NFT_MSG_GETSETELEM,
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
-				    NLM_F_DUMP, ++ctx->seq);
+				    NLM_F_DUMP, seq_next(ctx));
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		return talk(ctx, nlh, elem_cb, &d);
@@ -1702,9 +1800,9 @@ static int commit_barrier(struct nfh_ctx *ctx)
 	struct nlmsghdr *nlh;
 	size_t len;
 
-	nlh = nftnl_batch_begin(buf, ++ctx->seq);
+	nlh = nftnl_batch_begin(buf, seq_next(ctx));
 	len = nlh->nlmsg_len;
-	nlh = nftnl_batch_end(buf + len, ++ctx->seq);
+	nlh = nftnl_batch_end(buf + len, seq_next(ctx));
 	len += nlh->nlmsg_len;
 	return mnl_socket_sendto(ctx->nl, buf, len) < 0 ? -1 : 0;
 }
@@ -1755,6 +1853,7 @@ retry:
 		errno = EINTR;
 		goto fail;
 	}
+	ctx->dump_genid = gen_after;
 	return 0;
 fail:
 	/* an interrupted dump means the ruleset changed under us: redo it */
@@ -1834,7 +1933,7 @@ int nlio_elems_reset(struct nfh_ctx *ctx, unsigned int family,
 
 		memset(buf, 0, sizeof(buf));
 		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM_RESET, family,
-					    NLM_F_ACK, ++ctx->seq);
+					    NLM_F_ACK, seq_next(ctx));
 		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, table);
 		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, set);
 		list = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
@@ -1879,7 +1978,7 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 	/* the kernel resets what it reports: a dump filtered by table and
 	 * type, or the one object asked for */
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ_RESET, family,
-				    name ? NLM_F_ACK : NLM_F_DUMP, ++ctx->seq);
+				    name ? NLM_F_ACK : NLM_F_DUMP, seq_next(ctx));
 	if (table)
 		nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
 	if (name)
@@ -1964,7 +2063,7 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 		return -1;
 	memset(buf, 0, 1024);
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family, NLM_F_DUMP,
-				    ++ctx->seq);
+				    seq_next(ctx));
 	r = nftnl_rule_alloc();
 	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
 	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
