@@ -437,6 +437,30 @@ static int trace_refresh(struct trace_ctx *tc)
 	return ret;
 }
 
+/*
+ * Whether the listing printed after lost events shows what @nlh tells:
+ * each event carries its generation's low 16 bits in res_id, and the
+ * generation's own NEWGEN ends it.  The first event of a later one ends
+ * the skipping.
+ */
+static bool shown_already(struct monitor *m, const struct nlmsghdr *nlh)
+{
+	const struct nfgenmsg *g = mnl_nlmsg_get_payload(nlh);
+	uint32_t id;
+
+	if (nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(*g)) &&
+	    (int16_t)(ntohs(g->res_id) - (uint16_t)m->skip_to) <= 0) {
+		if (NFNL_MSG_TYPE(nlh->nlmsg_type) == NFT_MSG_NEWGEN &&
+		    gen_id(nlh, &id) && (int32_t)(id - m->skip_to) >= 0) {
+			m->skipping = false;
+			m->last_gen = id;
+		}
+		return true;
+	}
+	m->skipping = false;
+	return false;
+}
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct monitor *m = data;
@@ -448,17 +472,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			trace_event(&m->tc, nlh);
 		return MNL_CB_OK;
 	}
-	if (m->skipping) {
-		/* what the listing after lost events shows already */
-		uint32_t id;
-
-		if (NFNL_MSG_TYPE(nlh->nlmsg_type) == NFT_MSG_NEWGEN &&
-		    gen_id(nlh, &id) && (int32_t)(id - m->skip_to) >= 0) {
-			m->skipping = false;
-			m->last_gen = id;
-		}
+	if (m->skipping && shown_already(m, nlh))
 		return MNL_CB_OK;
-	}
 	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM &&
 	    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_DELSETELEM)
 		elems_flush(m);
@@ -500,14 +515,20 @@ static void rcvbuf_grow(int fd)
 
 /*
  * Events were lost (the buffer filled anyway): say so, read the ruleset
- * again and print it, then drop the events that it already shows, the
- * ones up to its generation still queued.
+ * again and print it.  What is queued goes first, unread: the listing
+ * shows it, and the buffer has room for what comes while it is read.
+ * Events of its generation that still come after it are dropped too.
  */
-static int resync(struct monitor *m, const struct location *loc)
+static int resync(struct monitor *m, int fd, char *buf, size_t len)
 {
 	const struct output_ctx *o = &m->ctx->octx;
 	struct cache *c;
+	ssize_t n;
 	int ret;
+
+	while ((n = nlio_recv(fd, buf, len, MSG_DONTWAIT, &m->forged)) > 0 ||
+	       (n < 0 && (errno == ENOBUFS || errno == EINTR)))
+		;
 
 	m->losses++;
 	if (m->pend) {
@@ -540,7 +561,6 @@ static int resync(struct monitor *m, const struct location *loc)
 	m->cache = m->tc.cache = c;
 	m->skip_to = m->ctx->dump_genid;
 	m->skipping = (int32_t)(m->skip_to - m->last_gen) > 0;
-	(void)loc;
 	return ret < 0 ? -1 : 0;
 }
 
@@ -594,7 +614,7 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		forged_note(&m, forged);
 		if (n < 0) {
 			if (errno == ENOBUFS) {
-				if (resync(&m, loc) < 0)
+				if (resync(&m, fd, buf, sizeof(buf)) < 0)
 					goto out;
 				continue;
 			}
