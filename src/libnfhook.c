@@ -5,6 +5,7 @@
  * the transaction.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -620,6 +621,25 @@ static const char *input_name(const char *name)
 	return strcmp(name, "-") ? name : "/dev/stdin";
 }
 
+/*
+ * What was printed must have gone: a full disk or a closed descriptor
+ * fails the command (coreutils' close_stdout, at each command).  The
+ * error is cleared, so that a shell's next command starts clean.
+ */
+static int output_flush(FILE *out, struct list_head *msgs)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(out) == 0 && !ferror(out))
+		return 0;
+	err = errno;
+	clearerr(out);
+	if (!err)
+		return error_queue(msgs, NULL, "write error");
+	return error_queue(msgs, NULL, "write error: %s", strerror(err));
+}
+
 static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 {
 	struct parser_state state;
@@ -725,7 +745,8 @@ evaluate:
 			else if (run_list(ctx, cmd, &msgs) < 0)
 				ret = -1;
 	}
-	fflush(ctx->octx.out);
+	if (output_flush(ctx->octx.out, &msgs) < 0)
+		ret = -1;
 	erec_print_list(ctx->octx.err, &msgs);
 	if (ctx->forged != forged)
 		fprintf(ctx->octx.err,

@@ -3,10 +3,13 @@
  * nfh: a thin front end. One option table makes both getopt's tables and
  * --help; everything else is one call into libnfhook.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nfhook/libnfhook.h>
 
@@ -87,6 +90,53 @@ static int debug_flags(const char *arg, unsigned int *flags)
 	return ret;
 }
 
+/*
+ * A descriptor 0, 1 or 2 closed by the caller would be the next one
+ * opened: the netlink socket, which would then get the listing or the
+ * errors.  Each gets /dev/null, open the wrong way round as glibc does
+ * for set-user-ID programs, so that using it fails as using a closed one
+ * does (and is reported).
+ */
+static void std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got < 0)
+			exit(1);
+		if (got != fd) {
+			if (dup2(got, fd) < 0)
+				exit(1);
+			close(got);
+		}
+	}
+}
+
+/*
+ * Whatever is still buffered goes out now; a write that failed, now or
+ * before, makes the exit status 1 (coreutils' close_stdout).
+ */
+static int std_streams_close(int ret)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		err = errno;
+		if (err)
+			fprintf(stderr, "nfh: write error: %s\n", strerror(err));
+		else
+			fprintf(stderr, "nfh: write error\n");
+		ret = 1;
+	}
+	if (fflush(stderr) != 0 || ferror(stderr))
+		ret = 1;
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	struct option longopts[sizeof(options) / sizeof(options[0]) + 1];
@@ -112,6 +162,7 @@ int main(int argc, char *argv[])
 		}
 	}
 	memset(&longopts[sizeof(options) / sizeof(options[0])], 0, sizeof(longopts[0]));
+	std_fds_open();
 
 	ctx = nfh_ctx_new();
 	if (!ctx)
@@ -121,11 +172,11 @@ int main(int argc, char *argv[])
 		case OPT_HELP:
 			show_help(stdout, "nfh");
 			nfh_ctx_free(ctx);
-			return 0;
+			return std_streams_close(0);
 		case OPT_VERSION:
 			printf("nfh %s (nfhook)\n", PACKAGE_VERSION);
 			nfh_ctx_free(ctx);
-			return 0;
+			return std_streams_close(0);
 		case OPT_CHECK:		nfh_ctx_set_dry_run(ctx, true); break;
 		case OPT_OFFLINE:	nfh_ctx_set_offline(ctx, true); break;
 		case OPT_FILE:		file = optarg; break;
@@ -198,5 +249,5 @@ int main(int argc, char *argv[])
 		ret = 1;
 	}
 	nfh_ctx_free(ctx);
-	return ret;
+	return std_streams_close(ret);
 }

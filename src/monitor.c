@@ -59,6 +59,7 @@ struct monitor {
 	bool			skipping;	/* drop events up to skip_to */
 	unsigned long		forged;		/* not from the kernel */
 	unsigned long		losses;		/* times events were lost */
+	int			write_err;	/* errno of a failed print */
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -187,6 +188,16 @@ static void elems_add(struct cache_table *t, struct nftnl_set *msg)
 	nftnl_set_elems_iter_destroy(it);
 }
 
+/* each event goes out as it comes; the first write error is kept */
+static void out_flush(struct monitor *m)
+{
+	FILE *out = m->ctx->octx.out;
+
+	errno = 0;
+	if ((fflush(out) != 0 || ferror(out)) && !m->write_err)
+		m->write_err = errno ? errno : EIO;
+}
+
 static void event_print(struct monitor *m, bool add, enum nl_obj type,
 			void *obj, struct cache_table *t)
 {
@@ -200,7 +211,7 @@ static void event_print(struct monitor *m, bool add, enum nl_obj type,
 	} else {
 		print_monitor_event(add, type, obj, t, o, o->out);
 	}
-	fflush(o->out);
+	out_flush(m);
 }
 
 /* the generation a NEWGEN event announces; false if it names none */
@@ -233,7 +244,7 @@ static void gen_print(struct monitor *m, const struct nlmsghdr *nlh)
 			ntohl(mnl_attr_get_u32(tb[NFTA_GEN_PROC_PID])),
 			mnl_attr_get_str(tb[NFTA_GEN_PROC_NAME]));
 	fputc('\n', m->ctx->octx.out);
-	fflush(m->ctx->octx.out);
+	out_flush(m);
 }
 
 static bool wanted(const struct monitor *m, bool add, unsigned int obj)
@@ -338,7 +349,7 @@ static void elems_flush(struct monitor *m)
 			}
 		}
 	}
-	fflush(o->out);
+	out_flush(m);
 	set_free(s);
 	nftnl_set_free(m->pend);
 	m->pend = NULL;
@@ -379,7 +390,7 @@ static void set_added_print(struct monitor *m, struct cache_table *t,
 		json_monitor_set(s, o, o->out);
 	else
 		print_monitor_set(s, o, o->out);
-	fflush(o->out);
+	out_flush(m);
 	set_free(s);
 }
 
@@ -556,7 +567,7 @@ static int resync(struct monitor *m, int fd, char *buf, size_t len)
 			m->ctx->dump_genid);
 		ret = print_listing(c, LIST_RULESET, 0, NULL, NULL, o, o->out);
 	}
-	fflush(o->out);
+	out_flush(m);
 	cache_free(m->cache);
 	m->cache = m->tc.cache = c;
 	m->skip_to = m->ctx->dump_genid;
@@ -625,6 +636,13 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		}
 		if (mnl_cb_run(buf, n, 0, 0, event_cb, &m) < 0 && errno != ESRCH) {
 			error_queue(msgs, loc, "monitor: %s", strerror(errno));
+			goto out;
+		}
+		/* events printed nowhere: stop, and say it once */
+		if (m.write_err) {
+			clearerr(ctx->octx.out);
+			error_queue(msgs, loc, "monitor: write error: %s",
+				    strerror(m.write_err));
 			goto out;
 		}
 	}
