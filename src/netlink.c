@@ -1819,11 +1819,13 @@ static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
 	uint32_t gen_before, gen_after;
 	struct cache_table *t;
 	struct cache_set *s;
+	bool have_gen;
 	int tries = 0;
 
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 retry:
+	have_gen = false;
 	cache_flush(c);
 	/*
 	 * Tables, chains, sets and rules come in separate dumps: a commit
@@ -1832,8 +1834,10 @@ retry:
 	 * permission apart; the barrier's batch would not.)
 	 */
 	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
-	    get_genid(ctx, &gen_before) < 0 ||
-	    dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
+	    get_genid(ctx, &gen_before) < 0)
+		goto fail;
+	have_gen = true;
+	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
 	    (!set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
 	    (!set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
@@ -1856,6 +1860,17 @@ retry:
 	ctx->dump_genid = gen_after;
 	return 0;
 fail:
+	/*
+	 * A set listed, then gone (ENOENT) when its elements are asked for:
+	 * a commit came in between, and the generation tells.  (Not for a
+	 * reset: what it reset is not reset again.)
+	 */
+	if (errno != EINTR && have_gen && !reset) {
+		int err = errno;
+
+		errno = get_genid(ctx, &gen_after) == 0 && gen_after != gen_before ?
+			EINTR : err;
+	}
 	/* an interrupted dump means the ruleset changed under us: redo it */
 	if (errno == EINTR && ++tries < 10) {
 		if (ctx->dump_torn) {
