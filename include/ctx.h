@@ -37,6 +37,8 @@ struct nfh_ctx {
 	struct mnl_socket	*nl;
 	uint32_t		seq;
 	uint32_t		dump_genid;	/* the last listing's generation */
+	uint32_t		cache_gen;	/* of the first read of the ruleset */
+	bool			cache_gen_set;	/* in this run (the batch's) */
 	unsigned long		forged;		/* messages dropped: not
 						   the kernel's, not ours */
 	uint32_t		set_id;		/* last anonymous set id used */

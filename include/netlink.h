@@ -84,7 +84,12 @@ struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 struct nlmsghdr;
 int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r);
 
-/* sends the batch as one transaction; errors are queued with locations */
+/*
+ * sends the batch as one transaction; errors are queued with locations.
+ * NLIO_RESTART (nothing queued, nothing applied): the ruleset changed
+ * since it was read for the batch; evaluate the commands again.
+ */
+#define NLIO_RESTART	(-2)
 int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		    struct list_head *msgs);
 int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs);

@@ -640,11 +640,34 @@ static int output_flush(FILE *out, struct list_head *msgs)
 	return error_queue(msgs, NULL, "write error: %s", strerror(err));
 }
 
-static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
+/* the text of the top-level input of this run (the file, or standard
+ * input), read already: a run that starts again must not read it again */
+static char *top_input(struct nfh_ctx *ctx, const char *name)
 {
+	struct input_desc *in;
+
+	list_for_each_entry(in, &ctx->inputs, list)
+		if (!in->parent && in->name && !strcmp(in->name, input_name(name)))
+			return xstrdup(in->data);
+	return NULL;
+}
+
+/*
+ * One run of the commands of @buf (named @bufname for errors), or of
+ * file @name.  RUN_AGAIN: the kernel refused the batch because the
+ * ruleset changed since it was read for it; nothing was applied or
+ * printed, and *@keep holds the text of file @name to run again.
+ */
+#define RUN_AGAIN	2
+#define RUN_TRIES	10
+
+static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
+		    const char *bufname, bool last_try, char **keep)
+{
+	const bool given = buf != NULL;
 	struct parser_state state;
 	struct nl_batch batch;
-	const char *stdin_name = NULL;
+	const char *stdin_name = bufname;
 	struct cmd *cmd, *next;
 	char *input = NULL;
 	void *scanner;
@@ -652,14 +675,17 @@ static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
 	unsigned long forged = ctx->forged;
+	bool again = false;
 	int ret = 0;
 
+	/* what the batch is made against is read anew */
+	ctx->cache_gen_set = false;
 	parser_init(&state, ctx, &msgs, &cmds);
 	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
 		/* -j: input that starts with '{' is JSON, anything else nft syntax */
 		input = buf ? xstrdup(buf) : read_input(name);
 		if (input && json_looks_like(input)) {
-			if (json_parse(&state, buf ? NULL : input_name(name), input) < 0)
+			if (json_parse(&state, buf ? bufname : input_name(name), input) < 0)
 				ret = -1;
 			goto evaluate;
 		}
@@ -738,6 +764,12 @@ evaluate:
 		}
 	}
 	nl_batch_free(&batch);
+	if (ret == NLIO_RESTART && last_try)
+		ret = error_queue(&msgs, NULL,
+				  "the ruleset changed each time these commands were evaluated (%u tries); nothing was applied, try again",
+				  RUN_TRIES);
+	else if (ret == NLIO_RESTART)
+		again = true;
 	if (ret == 0) {
 		list_for_each_entry(cmd, &lists, list)
 			if (cmd->op == CMD_DESCRIBE)
@@ -765,9 +797,33 @@ evaluate:
 	}
 	cmds_free(&lists);
 	parser_exit(&state);
+	if (again && !given)
+		*keep = top_input(ctx, name);
 	/* the errors are out: a long-lived context (nfh -i) keeps no text */
 	free_inputs(ctx);
-	return ret < 0 ? 1 : 0;
+	if (again && (given || *keep))
+		return RUN_AGAIN;
+	return ret < 0 || again ? 1 : 0;
+}
+
+/*
+ * ERESTART: another process committed between the reading of the
+ * kernel's ruleset that the batch was made against and its sending.  A
+ * batch is never sent again as it was: the commands are evaluated again
+ * against the ruleset as it is now, from the text read the first time.
+ */
+static int run(struct nfh_ctx *ctx, const char *name, const char *buf)
+{
+	char *text = NULL, *none = NULL;
+	int ret;
+
+	ret = run_once(ctx, name, buf, NULL, false, &text);
+	for (unsigned int tries = 1; ret == RUN_AGAIN; tries++)
+		ret = run_once(ctx, NULL, text ? text : buf,
+			       text ? input_name(name) : NULL,
+			       tries + 1 == RUN_TRIES, &none);
+	free(text);
+	return ret;
 }
 
 /* "monitor ..." on its own: it streams events rather than being a command */

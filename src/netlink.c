@@ -965,12 +965,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		if (e->error == 0)
 			continue;
 		if (e->error == -ERESTART && h->nlmsg_seq == a->begin_seq) {
-			/*
-			 * Another process committed after we read the
-			 * generation: the kernel took nothing.  The batch
-			 * does not depend on what the kernel holds, so it
-			 * can go again.
-			 */
+			/* another process committed after we read the
+			   generation: the kernel took nothing */
 			a->restart = true;
 			continue;
 		}
@@ -1017,7 +1013,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 			     .echo = ctx->echo };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
-	unsigned int tries = 0, pending = 0;
+	unsigned int pending = 0;
 	uint32_t genid = 0, portid;
 	size_t genid_off;
 	bool overflow;
@@ -1069,10 +1065,18 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	else if ((int)pending * 2048 > bufsz)
 		bufsz = (int)pending * 2048;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz));
-again:
 	a.restart = a.synced = overflow = false;
 	a.ret = 0;
-	if (get_genid(ctx, &genid) < 0) {
+	/*
+	 * The generation the batch was made against: the one of the first
+	 * read of the kernel's ruleset that evaluating it took (its sets, a
+	 * chain's rule handles, a set's intervals), or now if it took none.
+	 * The kernel refuses the batch (ERESTART) if anything was committed
+	 * since.
+	 */
+	if (ctx->cache_gen_set)
+		genid = ctx->cache_gen;
+	else if (get_genid(ctx, &genid) < 0) {
 		if (errno == EPERM)
 			ret = error_queue(msgs, NULL,
 					  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
@@ -1127,11 +1131,11 @@ again:
 			answers_read(&a, rbuf, msgs_keep_ours(rbuf, n, portid,
 							      &ctx->forged));
 	}
-	if (a.restart && !a.ret) {
-		if (++tries < 10)
-			goto again;
-		a.ret = error_queue(msgs, NULL,
-				    "the ruleset changed each time this batch was sent (10 tries); nothing was applied, try again");
+	/* nothing was applied: the caller reads the ruleset again and
+	 * evaluates the commands again, never sends this batch again */
+	if (a.restart && !a.ret && !overflow) {
+		ret = NLIO_RESTART;
+		goto out;
 	}
 	if (overflow)
 		a.ret = error_queue(msgs, NULL,
@@ -1788,6 +1792,15 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 	return ret;
 }
 
+/* the generation of the first read of the ruleset a batch depends on */
+static void cache_gen_note(struct nfh_ctx *ctx, uint32_t gen)
+{
+	if (ctx->cache_gen_set)
+		return;
+	ctx->cache_gen = gen;
+	ctx->cache_gen_set = true;
+}
+
 /*
  * The kernel moves the generation on when a commit starts, before its
  * changes show, so a dump can see a commit half done under a generation
@@ -1858,6 +1871,7 @@ retry:
 		goto fail;
 	}
 	ctx->dump_genid = gen_after;
+	cache_gen_note(ctx, gen_before);
 	return 0;
 fail:
 	/*
@@ -2022,10 +2036,20 @@ int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 	do {
+		uint32_t gen_before, gen_after;
+
 		cache_flush(c);
-		if (dump(ctx, NFT_MSG_GETTABLE, NFPROTO_UNSPEC, table_cb, &d) == 0 &&
-		    dump(ctx, NFT_MSG_GETSET, NFPROTO_UNSPEC, set_cb, &d) == 0)
-			return 0;
+		/* a commit in between and the sets may not be the tables' */
+		if (get_genid(ctx, &gen_before) == 0 &&
+		    dump(ctx, NFT_MSG_GETTABLE, NFPROTO_UNSPEC, table_cb, &d) == 0 &&
+		    dump(ctx, NFT_MSG_GETSET, NFPROTO_UNSPEC, set_cb, &d) == 0 &&
+		    get_genid(ctx, &gen_after) == 0) {
+			if (gen_after == gen_before) {
+				cache_gen_note(ctx, gen_before);
+				return 0;
+			}
+			errno = EINTR;
+		}
 	} while (errno == EINTR && ++tries < 10);
 	return error_queue(msgs, NULL, "cannot read the kernel's sets: %s",
 			   strerror(errno));
@@ -2072,10 +2096,16 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 	struct handles hs = { 0 };
 	struct nftnl_rule *r;
 	struct nlmsghdr *nlh;
+	uint32_t gen;
 	int ret;
 
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
+	/* read first: a commit after it and the batch is refused */
+	if (get_genid(ctx, &gen) < 0)
+		return error_queue(msgs, NULL, "cannot read the rules of chain %s: %s",
+				   chain, strerror(errno));
+	cache_gen_note(ctx, gen);
 	memset(buf, 0, 1024);
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family, NLM_F_DUMP,
 				    seq_next(ctx));
