@@ -1029,7 +1029,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	/* answers that do not echo the message they answer */
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 
-	/* built once: a resend only puts the new generation in */
+	/* the generation goes in once it is known, below */
 	a.begin_seq = seq_next(ctx);
 	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
