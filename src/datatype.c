@@ -152,6 +152,14 @@ static int inet_service_parse(const struct datatype *dt, const char *s,
 {
 	struct servent *sv;
 
+	/*
+	 * nft reads "010" as an octal number, and "08", which is no octal
+	 * number, as a decimal port number, as getaddrinfo() reads it.
+	 */
+	if (s[0] == '0' && s[strspn(s, "0123456789")] == '\0' &&
+	    s[strspn(s, "01234567")] != '\0')
+		while (s[0] == '0' && s[1])
+			s++;
 	if (isdigit((unsigned char)s[0]))
 		return integer_parse(dt, s, res, err, errlen);
 	sv = getservbyname(s, NULL);
