@@ -84,7 +84,11 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);
 
-/* "1d2h3m4s5ms" or a plain number of seconds -> milliseconds; 0 or -1 */
+/*
+ * "1d2h3m4s5ms" or a plain number of seconds -> milliseconds; 0, -1 (not
+ * a time) or -ERANGE (more than the kernel takes: TIME_MS_MAX)
+ */
+#define TIME_MS_MAX	(UINT64_MAX / 1000000 - 1)
 int time_parse(const char *str, uint64_t *ms);
 /* milliseconds -> "1d2h3m4s5ms", as nft prints timeouts */
 void time_print(uint64_t ms, FILE *f);

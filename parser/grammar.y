@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 %{
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
@@ -59,10 +60,16 @@ static struct stmt *counter_stmt(const struct location *loc, uint64_t p, uint64_
 static int time_of(struct parser_state *state, const char *str,
 		   const struct location *loc, uint64_t *ms)
 {
-	if (time_parse(str, ms) < 0)
+	switch (time_parse(str, ms)) {
+	case 0:
+		return 0;
+	case -ERANGE:
+		/* as nft; the kernel would refuse it (ERANGE) */
+		return error_queue(state->msgs, loc, "value too large");
+	default:
 		return error_queue(state->msgs, loc, "wrong time format \"%s\"",
 				   str);
-	return 0;
+	}
 }
 
 /* a command from a parsed handle, which it takes over */
@@ -1821,7 +1828,14 @@ time_spec		:	STRING
 					$$ = 0;
 				free($1);
 			}
-			|	NUMBER		{ $$ = $1 * 1000; }
+			|	NUMBER
+			{
+				$$ = $1 * 1000;
+				if ($1 > TIME_MS_MAX / 1000) {
+					error_queue(state->msgs, &@1, "value too large");
+					$$ = 0;
+				}
+			}
 			;
 
 set_block_expr		:	set_expr

@@ -335,7 +335,13 @@ static int time_value_parse(const struct datatype *dt, const char *s,
 {
 	uint64_t ms;
 
-	if (time_parse(s, &ms) < 0) {
+	switch (time_parse(s, &ms)) {
+	case 0:
+		break;
+	case -ERANGE:
+		snprintf(err, errlen, "value too large");
+		return -1;
+	default:
 		snprintf(err, errlen, "could not parse %s value \"%s\"", dt->desc, s);
 		return -1;
 	}
@@ -883,6 +889,18 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	integer_print(e, o, f);
 }
 
+/*
+ * The kernel takes a timeout in milliseconds and refuses one whose
+ * nanoseconds overflow 64 bits (nf_msecs_to_jiffies64(): ERANGE).
+ */
+static int time_add(uint64_t *total, uint64_t n, uint64_t unit)
+{
+	if (n > (TIME_MS_MAX - *total) / unit)
+		return -ERANGE;
+	*total += n * unit;
+	return 0;
+}
+
 int time_parse(const char *str, uint64_t *ms)
 {
 	static const struct {
@@ -892,6 +910,7 @@ int time_parse(const char *str, uint64_t *ms)
 		{ "ms", 1 }, { "d", 86400000 }, { "h", 3600000 },
 		{ "m", 60000 }, { "s", 1000 },
 	};
+	bool range = false;
 	uint64_t total = 0;
 	const char *p = str;
 
@@ -904,12 +923,18 @@ int time_parse(const char *str, uint64_t *ms)
 		if (*p < '0' || *p > '9')
 			return -1;
 		while (*p >= '0' && *p <= '9') {
-			if (n > UINT64_MAX / 10)
-				return -1;
-			n = n * 10 + (uint64_t)(*p++ - '0');
+			unsigned int d = *p++ - '0';
+
+			if (n > (UINT64_MAX - d) / 10)
+				range = true;
+			else
+				n = n * 10 + d;
 		}
-		if (!*p && p != str && total == 0) {
-			*ms = n * 1000;		/* plain seconds */
+		if (!*p && total == 0 && !range) {
+			/* plain seconds */
+			if (time_add(&total, n, 1000) < 0)
+				return -ERANGE;
+			*ms = total;
 			return 0;
 		}
 		for (i = 0; i < array_size(units); i++)
@@ -917,11 +942,12 @@ int time_parse(const char *str, uint64_t *ms)
 				break;
 		if (i == array_size(units))
 			return -1;
-		if (n > (UINT64_MAX - total) / units[i].ms)
-			return -1;
-		total += n * units[i].ms;
+		if (range || time_add(&total, n, units[i].ms) < 0)
+			range = true;
 		p += strlen(units[i].unit);
 	}
+	if (range)
+		return -ERANGE;
 	*ms = total;
 	return 0;
 }
