@@ -641,6 +641,8 @@ static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
 	uint64_t v;
 	int r = get_u64(jp, o, key, &v);
 
+	if (r == 1 && v > TIME_MS_MAX / 1000)
+		return jerr(jp, json_object_get(o, key), "value too large");
 	if (r == 1)
 		*ms = v * 1000;
 	return r;
@@ -1772,7 +1774,13 @@ static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *
 	c->hook = xstrdup(hook);
 	c->hook_loc = loc_of(jp, json_object_get(o, "hook"));
 	c->priority_loc = loc_of(jp, prio);
-	if (json_is_integer(prio))
+	if (json_is_integer(prio) &&
+	    (json_integer_value(prio) < INT32_MIN ||
+	     json_integer_value(prio) > INT32_MAX)) {
+		jerr(jp, prio, "priority %lld exceeds valid range %d-%d",
+		     (long long)json_integer_value(prio), INT32_MIN, INT32_MAX);
+		goto fail;
+	} else if (json_is_integer(prio))
 		c->priority = constant_expr_u64(&c->priority_loc, &integer_type,
 						BYTEORDER_HOST, 32,
 						(uint64_t)json_integer_value(prio));

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# checks: JSON numbers out of range are refused under the number, not
+# wrapped: a chain "prio" beyond 32 bits (4294967296 was priority 0) and a
+# "timeout" whose milliseconds the kernel cannot take.  Offline: no kernel.
+# The error texts are nfh's own: with another TOOL the script is skipped.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+$TOOL -V 2>/dev/null | grep -q nfhook || { echo "# nfh's own errors"; exit 77; }
+
+dir=$(tmpdir)
+cd "$dir" || exit 99
+
+# chain NAME PRIO: one add-chain command
+chain() {
+	printf '{"add":{"chain":{"family":"ip","table":"t","name":"%s","type":"filter","hook":"input","prio":%s}}}' "$1" "$2"
+}
+
+for p in 4294967296 2147483648 -2147483649; do
+	printf '{"nftables":[{"add":{"table":{"family":"ip","name":"t"}}},\n%s]}\n' \
+		"$(chain c "$p")" >prio.json
+	got=$($TOOL --offline -c -j -f prio.json 2>&1; echo "rc=$?")
+	expect_eq "prio $p is refused" \
+		"prio.json:2:$((93))-$((92 + ${#p})): Error: priority $p exceeds valid range -2147483648-2147483647
+$(chain c "$p")]}
+$(printf '%92s' '')$(printf '%*s' ${#p} '' | tr ' ' '^')
+rc=1" "$got"
+done
+
+for p in 2147483647 -2147483648; do
+	printf '{"nftables":[{"add":{"table":{"family":"ip","name":"t"}}},\n%s]}\n' \
+		"$(chain c "$p")" >prio.json
+	got=$($TOOL --offline -c -d netlink -j -f prio.json 2>&1 | sed -n 's/.* prio \([-0-9]*\) .*/\1/p')
+	expect_eq "prio $p is taken as it is" "$p" "$got"
+done
+
+cat >timeout.json <<'JSON'
+{"nftables":[{"add":{"table":{"family":"ip","name":"t"}}},
+{"add":{"set":{"family":"ip","table":"t","name":"s","type":"ipv4_addr","timeout":18446744073709551}}},
+{"add":{"set":{"family":"ip","table":"t","name":"s2","type":"ipv4_addr","timeout":18446744073}}}
+]}
+JSON
+got=$($TOOL --offline -c -d netlink -j -f timeout.json 2>&1; echo "rc=$?")
+expect_eq "a timeout past the kernel's range is refused" \
+	'timeout.json:2:82-98: Error: value too large
+{"add":{"set":{"family":"ip","table":"t","name":"s","type":"ipv4_addr","timeout":18446744073709551}}},
+                                                                                 ^^^^^^^^^^^^^^^^^
+rc=1' "$got"
+finish
