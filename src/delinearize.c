@@ -1582,10 +1582,16 @@ static bool mask_is_prefix(const struct expr *m, unsigned int *plen)
 {
 	unsigned int first, len = mask_bits(m, &first);
 
+	if (len == 0) {
+		/* "& 0 == 0" is how nft writes 0.0.0.0/0 */
+		*plen = 0;
+		return true;
+	}
 	if (first != 0)
 		return false;
-	for (unsigned int b = len; b < expr_value_bytes(m) * 8; b++)
-		if (m->val.data[b / 8] & (0x80 >> (b % 8)))
+	/* every bit of the first @len, none after: 255.0.255.0 is no prefix */
+	for (unsigned int b = 0; b < expr_value_bytes(m) * 8; b++)
+		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))) != (b >= len))
 			return false;
 	*plen = len;
 	return true;
@@ -2126,6 +2132,7 @@ static void postprocess(struct delin_ctx *ctx)
 	struct stmt *s, *next;
 	struct deps deps = { 0 };
 	uint64_t v;
+	unsigned int plen;
 
 	proto_ctx_init(&pctx, ctx->family);
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
@@ -2188,6 +2195,19 @@ static void postprocess(struct delin_ctx *ctx)
 				rel->op.left = expr_clone(sel);
 				expr_free(lhs);
 				rel->op.op = OP_IMPLICIT;
+			}
+			if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND &&
+			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+			    rel->op.right->kind == EXPR_VALUE &&
+			    (sel->dtype->flags & DTYPE_F_PREFIX) &&
+			    mask_is_prefix(lhs->op.right, &plen)) {
+				/* as nft: "meta mark & 0xffff0000 == v" is v/16 */
+				if (plen < sel->len)
+					rel->op.right = prefix_expr_alloc(&internal_location,
+									  rel->op.right, plen);
+				rel->op.left = expr_clone(sel);
+				expr_free(lhs);
+				lhs = rel->op.left;
 			}
 			if (is_dep(s, NFT_META_L4PROTO, &v))
 				deps.th = s;

@@ -1007,8 +1007,12 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		unsigned int plen = rhs->prefix.prefix_len;
 		const struct expr *v = rhs->prefix.expr;
 
+		/*
+		 * /0 has no prefix bytes to load: as nft, it is "& 0 == 0",
+		 * which the kernel takes (a zero-length cmp it refuses)
+		 */
 		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8) &&
-		    !(plen % 8) && lhs == sel) {
+		    plen && !(plen % 8) && lhs == sel) {
 			/* a byte-aligned prefix loads only the prefix bytes */
 			selector_load(ctx, lhs, plen / 8, &ld);
 			put_cmp(ctx, cmp_op(op), v->val.data, plen / 8);
@@ -1021,10 +1025,18 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 
 			for (unsigned int b = 0; b < plen; b++)
 				mask[b / 8] |= 0x80 >> (b % 8);
-			memcpy(data, v->val.data, n);
+			/*
+			 * host bits cleared, as nft does: 10.1.2.3/16 is
+			 * 10.1.0.0; a host-order key (meta mark 3/1) takes
+			 * both in its byte order
+			 */
+			n = value_data(v, sel->byteorder, data);
+			if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
+				bytes_reverse(mask, n);
+			for (unsigned int b = 0; b < n; b++)
+				data[b] &= mask[b];
 			put_bitwise(ctx, mask, zero, n);
 			put_cmp(ctx, cmp_op(op), data, n);
-			(void)zero;
 		}
 		return 0;
 	}
