@@ -1554,6 +1554,14 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		rel->op.left->len = lhs->len;
 		rel->op.left->byteorder = lhs->byteorder;
 		rel->op.right = m->op.left;
+		if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+			/*
+			 * a netmask, 10.1.2.3/255.255.0.0, is the network
+			 * 10.1.0.0 (the host bits would never match); flags
+			 * keep theirs, as nft keeps them
+			 */
+			for (unsigned int i = 0; i < expr_value_bytes(m->op.right); i++)
+				rel->op.right->val.data[i] &= m->op.right->val.data[i];
 		m->op.left = m->op.right = NULL;
 		expr_free(m);
 		if (rel->op.op == OP_IMPLICIT)
