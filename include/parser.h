@@ -87,8 +87,15 @@ int scanner_read_file(void *scanner, const char *filename,
 		      const struct location *loc);
 int scanner_include(void *scanner, const char *pattern,
 		    const struct location *loc);
+/* the token a bare word is read as (STRING, or a keyword's) */
+int scanner_word_token(const char *word);
 
 /* grammar.y */
 int yyparse(void *scanner, struct parser_state *state);
+/*
+ * Whether @name, written bare, is read back as the name @name (a table,
+ * chain, set or object name); a listing quotes the others.
+ */
+bool parser_name_is_bare(const char *name);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 %{
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3336,3 +3337,26 @@ set_rhs			:	concat_rhs_expr
 			;
 
 %%
+
+bool parser_name_is_bare(const char *name)
+{
+	/* the scanner's {string}: a letter or _, then letters, digits, - _ . */
+	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
+			return false;
+	/* and a word that identifier takes */
+	switch (scanner_word_token(name)) {
+	case STRING:
+	case TO: case BYTES: case PACKETS: case OVER: case UNTIL: case LEVEL:
+	case PREFIX: case GROUP: case RATE: case BURST: case USED:
+	case SNAPLEN: case INDEX: case POSITION: case DEVICE: case DEVICES:
+	case PRIORITY: case POLICY: case FLAGS: case EXPECTATION:
+	case SYNPROXY: case SECMARK: case SETS: case MAPS: case NAME:
+	case COUNT:
+		return true;
+	default:
+		return false;
+	}
+}

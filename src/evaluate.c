@@ -4,6 +4,7 @@
  * datatype, turn symbols into constants, add the protocol tests that nft
  * adds implicitly, and check hooks, types and priorities per family.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
@@ -2203,9 +2204,48 @@ static int name_check(struct eval_ctx *ctx, const char *name,
 	return 0;
 }
 
+/*
+ * A name made here holds only what nft's bare identifiers hold: letters,
+ * digits and _ . / - :.  Quotes, braces, semicolons, blanks or newlines in
+ * a quoted or JSON name would list as other objects ("x }\ntable ip evil
+ * {"), and nft reads none of them back.
+ */
+static int name_chars_check(struct eval_ctx *ctx, const char *name,
+			    const struct location *loc, const char *what)
+{
+	const char *p;
+
+	if (!name)
+		return 0;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_./-:", *p))
+			break;
+	if (!*p)
+		return 0;
+	/* the name itself only where it prints as it is */
+	for (const char *q = name; *q; q++)
+		if (!isprint((unsigned char)*q)) {
+			p = q;
+			break;
+		}
+	if (isprint((unsigned char)*p))
+		return err(ctx, loc, "%s name \"%s\" holds '%c': a name is letters, digits and _ . / - : only",
+			   what, name, *p);
+	return err(ctx, loc, "%s name holds byte 0x%02x: a name is letters, digits and _ . / - : only",
+		   what, (unsigned char)*p);
+}
+
 static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	int ret = 0;
+
+	if ((cmd->op == CMD_ADD || cmd->op == CMD_CREATE) &&
+	    (name_chars_check(ctx, cmd->h.table, &cmd->h.table_loc, "table") < 0 ||
+	     name_chars_check(ctx, cmd->h.chain, &cmd->h.chain_loc, "chain") < 0 ||
+	     name_chars_check(ctx, cmd->h.set, &cmd->h.set_loc, "set") < 0 ||
+	     name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
+			      obj_type_name(cmd->h.obj_type)) < 0))
+		return -1;
 
 	if (name_check(ctx, cmd->h.table, &cmd->h.table_loc, "table",
 		       NFT_TABLE_MAXNAMELEN) < 0)

@@ -43,6 +43,30 @@ struct json_ctx {
 	unsigned int		in_set;	/* inside set elements */
 };
 
+/*
+ * A string from the kernel as JSON: jansson escapes quotes and control
+ * bytes, and refuses bytes that are not UTF-8 (a name another tool made):
+ * those are written as \xHH, so that the key is never lost.
+ */
+static json_t *json_str(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+	char *buf, *p;
+
+	if (j || !s)
+		return j;
+	buf = p = xmalloc(strlen(s) * 4 + 1);
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			p += sprintf(p, "\\x%02x", (unsigned char)*s);
+		else
+			*p++ = *s;
+	*p = '\0';
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
 static json_t *unsupported(struct json_ctx *jc, const char *what)
 {
 	if (!jc->what)
@@ -235,7 +259,7 @@ static json_t *verdict_json(const struct expr *e, struct json_ctx *jc)
 	const char *name = verdict_name(e->verdict.verdict);
 
 	if (e->verdict.chain)
-		return wrap(name, wrap("target", json_string(e->verdict.chain)));
+		return wrap(name, wrap("target", json_str(e->verdict.chain)));
 	return wrap(name, json_null());
 }
 
@@ -268,7 +292,7 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 	if (e->elem.expires && !(jc->octx->flags & NFH_OUTPUT_STATELESS))
 		o = obj_set(o, "expires", json_integer(e->elem.expires / 1000));
 	if (e->elem.comment)
-		o = obj_set(o, "comment", json_string(e->elem.comment));
+		o = obj_set(o, "comment", json_str(e->elem.comment));
 	if (e->elem.counter)
 		o = obj_set(o, "counter", counter_json(e->elem.packets, e->elem.bytes, jc));
 	return wrap("elem", o);
@@ -347,7 +371,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_SET_REF: {
 		char *ref = xasprintf("@%s", e->setref.name);
 
-		o = json_string(ref);
+		o = json_str(ref);
 		free(ref);
 		return o;
 	}
@@ -771,7 +795,7 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 	}
 	ref = xasprintf("@%s", s->set.set->setref.name);
 	o = obj_set(wrap("op", json_string(ops[s->set.op])), "elem", elem);
-	o = obj_set(o, "set", json_string(ref));
+	o = obj_set(o, "set", json_str(ref));
 	free(ref);
 	if (!json_array_size(stmts)) {
 		json_decref(stmts);
@@ -983,7 +1007,7 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 	else if (s->data)
 		o = obj_set(o, "map", map_type_json(s->data));
 	if (s->comment)
-		o = obj_set(o, "comment", json_string(s->comment));
+		o = obj_set(o, "comment", json_str(s->comment));
 	if (s->policy == NFT_SET_POL_MEMORY)
 		o = obj_set(o, "policy", json_string("memory"));
 	/* a constant set's size is its element count, which nft does not show */
@@ -1115,8 +1139,8 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 
 	json_object_set_new(o, "family",
 			    json_string(family_name(nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY))));
-	json_object_set_new(o, "name", json_string(nftnl_obj_get_str(n, NFTNL_OBJ_NAME)));
-	json_object_set_new(o, "table", json_string(table));
+	json_object_set_new(o, "name", json_str(nftnl_obj_get_str(n, NFTNL_OBJ_NAME)));
+	json_object_set_new(o, "table", json_str(table));
 	json_object_set_new(o, "handle", json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE)));
 	comment_json(o, nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA) ?
 		     nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len) : NULL, &len);
@@ -1218,7 +1242,7 @@ static void comment_json(json_t *o, const void *ud, const uint32_t *len)
 	char *cm = ud ? udata_get_comment(ud, *len) : NULL;
 
 	if (cm)
-		json_object_set_new(o, "comment", json_string(cm));
+		json_object_set_new(o, "comment", json_str(cm));
 	free(cm);
 }
 
@@ -1229,7 +1253,7 @@ static json_t *table_json(struct nftnl_table *t)
 	uint32_t len = 0;
 
 	json_object_set_new(o, "family", json_string(family_name(family)));
-	json_object_set_new(o, "name", json_string(nftnl_table_get_str(t, NFTNL_TABLE_NAME)));
+	json_object_set_new(o, "name", json_str(nftnl_table_get_str(t, NFTNL_TABLE_NAME)));
 	json_object_set_new(o, "handle",
 			    json_integer(nftnl_table_get_u64(t, NFTNL_TABLE_HANDLE)));
 	comment_json(o, nftnl_table_is_set(t, NFTNL_TABLE_USERDATA) ?
@@ -1261,7 +1285,7 @@ static json_t *chain_devices_json(struct nftnl_chain *c)
 		return a;
 	}
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV))
-		return json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+		return json_str(nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	return NULL;
 }
 
@@ -1272,8 +1296,8 @@ static json_t *chain_json(struct nftnl_chain *c, const char *table)
 	uint32_t len = 0;
 
 	json_object_set_new(o, "family", json_string(family_name(family)));
-	json_object_set_new(o, "table", json_string(table));
-	json_object_set_new(o, "name", json_string(nftnl_chain_get_str(c, NFTNL_CHAIN_NAME)));
+	json_object_set_new(o, "table", json_str(table));
+	json_object_set_new(o, "name", json_str(nftnl_chain_get_str(c, NFTNL_CHAIN_NAME)));
 	json_object_set_new(o, "handle",
 			    json_integer(nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE)));
 	comment_json(o, nftnl_chain_is_set(c, NFTNL_CHAIN_USERDATA) ?
@@ -1314,11 +1338,11 @@ static json_t *rule_json(struct cache_table *t, struct nftnl_rule *nlr,
 	const struct stmt *s;
 
 	json_object_set_new(o, "family", json_string(family_name(family)));
-	json_object_set_new(o, "table", json_string(table));
-	json_object_set_new(o, "chain", json_string(chain));
+	json_object_set_new(o, "table", json_str(table));
+	json_object_set_new(o, "chain", json_str(chain));
 	json_object_set_new(o, "handle", json_integer(r->h.handle));
 	if (r->comment)
-		json_object_set_new(o, "comment", json_string(r->comment));
+		json_object_set_new(o, "comment", json_str(r->comment));
 	list_for_each_entry(s, &r->stmts, list) {
 		json_t *v = stmt_json(s, &jc);
 
@@ -1476,8 +1500,8 @@ static json_t *set_deleted_json(struct nftnl_set *s)
 
 	json_object_set_new(o, "family",
 			    json_string(family_name(nftnl_set_get_u32(s, NFTNL_SET_FAMILY))));
-	json_object_set_new(o, "name", json_string(nftnl_set_get_str(s, NFTNL_SET_NAME)));
-	json_object_set_new(o, "table", json_string(nftnl_set_get_str(s, NFTNL_SET_TABLE)));
+	json_object_set_new(o, "name", json_str(nftnl_set_get_str(s, NFTNL_SET_NAME)));
+	json_object_set_new(o, "table", json_str(nftnl_set_get_str(s, NFTNL_SET_TABLE)));
 	json_object_set_new(o, "type", json_string(dt ? dt->name : "invalid"));
 	json_object_set_new(o, "handle",
 			    json_integer(nftnl_set_get_u64(s, NFTNL_SET_HANDLE)));

@@ -3,6 +3,7 @@
  * The only place that formats rules: statements and listings as nft prints
  * them, so that a listing loads back unchanged.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,113 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <parser.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+
+/* --- names and strings --------------------------------------------------- */
+
+static bool needs_escape(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * @s in quotes, as it is when nfh reads it back as itself; with a quote or
+ * a control byte in it (a kernel object another tool made) those are
+ * escaped, \" \\ \xHH, and the listing does not load again rather than
+ * load something else: nfh's strings have no escapes.
+ */
+void quoted_print(FILE *f, const char *s)
+{
+	if (!needs_escape(s)) {
+		fprintf(f, "\"%s\"", s);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static bool name_chars_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_./-:", *s))
+			return false;
+	return true;
+}
+
+/*
+ * A table, chain, set or object name: bare where it reads back as itself,
+ * in quotes where it is a keyword or has characters a bare word cannot
+ * ("1x", "a/b"), escaped where it has some no name made here may have.
+ */
+void name_print(FILE *f, const char *name)
+{
+	if (parser_name_is_bare(name)) {
+		fputs(name, f);
+		return;
+	}
+	if (!name_chars_ok(name)) {
+		/* even printable ones: nfh refuses them on the way back */
+		fputc('"', f);
+		for (const char *p = name; *p; p++) {
+			unsigned char c = *p;
+
+			if (c == '"' || c == '\\')
+				fprintf(f, "\\%c", c);
+			else if (c < 0x20 || c >= 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				fputc(c, f);
+		}
+		fputc('"', f);
+		return;
+	}
+	fprintf(f, "\"%s\"", name);
+}
+
+/* "[WORDS] FAMILY NAME [NAME2]": the head of a table or an event */
+static void head_print(FILE *f, const char *words, const char *family,
+		       const char *name, const char *name2)
+{
+	if (words)
+		fprintf(f, "%s ", words);
+	fprintf(f, "%s ", family);
+	name_print(f, name);
+	if (name2) {
+		fputc(' ', f);
+		name_print(f, name2);
+	}
+}
+
+/* @name, or @"name" for a name that needs quotes */
+static void setref_print(FILE *f, const char *name)
+{
+	bool bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+
+	for (const char *p = name; bare && *p; p++)
+		bare = isalnum((unsigned char)*p) || strchr("-_.", *p);
+	fputc('@', f);
+	if (bare)
+		fputs(name, f);
+	else
+		name_print(f, name);
+}
+
 
 static bool meta_bare(unsigned int key)
 {
@@ -316,7 +421,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		}
 		break;
 	case EXPR_SET_REF:
-		fprintf(f, "@%s", e->setref.name);
+		setref_print(f, e->setref.name);
 		break;
 	case EXPR_CONCAT:
 		list_for_each_entry(i, &e->set.exprs, list) {
@@ -355,12 +460,12 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			time_print(e->elem.expires, f);
 		}
 		if (e->elem.comment)
-			fprintf(f, " comment \"%s\"", e->elem.comment);
+			fputs(" comment ", f), quoted_print(f, e->elem.comment);
 		break;
 	case EXPR_VERDICT:
 		fprintf(f, "%s", verdict_name(e->verdict.verdict));
 		if (e->verdict.chain)
-			fprintf(f, " %s", e->verdict.chain);
+			fputc(' ', f), name_print(f, e->verdict.chain);
 		break;
 	default:
 		fprintf(f, "<unknown expression>");
@@ -578,14 +683,16 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		/* the statements kept per element print as templates */
 		inner.flags |= NFH_OUTPUT_STATELESS;
 		if (s->set.meter) {
-			fprintf(f, "meter %s ", s->set.set->setref.name);
+			fputs("meter ", f);
+			name_print(f, s->set.set->setref.name);
+			fputc(' ', f);
 			if (s->set.size)
 				fprintf(f, "size %u ", s->set.size);
 			fputs("{ ", f);
 		} else {
-			fprintf(f, "%s @%s { ",
-				s->set.op < 3 ? ops[s->set.op] : "add",
-				s->set.set->setref.name);
+			fprintf(f, "%s ", s->set.op < 3 ? ops[s->set.op] : "add");
+			setref_print(f, s->set.set->setref.name);
+			fputs(" { ", f);
 		}
 		expr_print(s->set.key, o, f);
 		if (s->set.timeout) {
@@ -628,7 +735,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
 				obj_type_name(s->objref.type) : "unknown");
 		if (s->objref.expr->kind == EXPR_SYMBOL)
-			fprintf(f, "\"%s\"", s->objref.expr->sym.str);
+			quoted_print(f, s->objref.expr->sym.str);
 		else
 			expr_print(s->objref.expr, o, f);
 		break;
@@ -759,7 +866,7 @@ void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
 		first = false;
 	}
 	if (r->comment)
-		fprintf(f, "%scomment \"%s\"", first ? "" : " ", r->comment);
+		fprintf(f, "%scomment ", first ? "" : " "), quoted_print(f, r->comment);
 }
 
 /* --- listings ----------------------------------------------------------- */
@@ -833,7 +940,9 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 	struct nftnl_chain *c = ch->nlc;
 	struct cache_rule *cr;
 
-	fprintf(f, "\tchain %s {", nftnl_chain_get_str(c, NFTNL_CHAIN_NAME));
+	fputs("\tchain ", f);
+	name_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_NAME));
+	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE));
@@ -844,7 +953,7 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 		char *cm = udata_get_comment(ud, len);
 
 		if (cm)
-			fprintf(f, "\t\tcomment \"%s\"\n", cm);
+			fputs("\t\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
@@ -941,7 +1050,9 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 static void set_head_print(const struct set *s, const struct output_ctx *o,
 			   FILE *f)
 {
-	fprintf(f, "\t%s %s {", s->is_map ? "map" : "set", s->h.set);
+	fprintf(f, "\t%s ", s->is_map ? "map" : "set");
+	name_print(f, s->h.set);
+	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu", (unsigned long long)s->h.handle);
 	fprintf(f, "\n\t\t");
@@ -967,7 +1078,7 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		fputc('\n', f);
 	}
 	if (s->comment)
-		fprintf(f, "\t\tcomment \"%s\"\n", s->comment);
+		fputs("\t\tcomment ", f), quoted_print(f, s->comment), fputc('\n', f);
 }
 
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
@@ -1133,8 +1244,9 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 	struct stmt *s = obj_values(n, type);
 	uint32_t len;
 
-	fprintf(f, "\t%s %s {", obj_type_name(type),
-		nftnl_obj_get_str(n, NFTNL_OBJ_NAME));
+	fprintf(f, "\t%s ", obj_type_name(type));
+	name_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_NAME));
+	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE));
@@ -1144,7 +1256,7 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		char *cm = udata_get_comment(ud, len);
 
 		if (cm)
-			fprintf(f, "\t\tcomment \"%s\"\n", cm);
+			fputs("\t\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
 	switch (type) {
@@ -1241,9 +1353,10 @@ int print_objs(struct cache *c, unsigned int family, const char *table,
 		/* as nft lists them: a table with objects, if not of this type */
 		if (list_empty(&t->objs))
 			continue;
-		fprintf(f, "table %s %s {\n",
-			family_name(nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY)),
-			nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME));
+		head_print(f, "table",
+			   family_name(nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY)),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), NULL);
+		fputs(" {\n", f);
 		table_objs_print(t, o, f, &first, type, name, false);
 		fprintf(f, "}\n");
 		found++;
@@ -1283,8 +1396,9 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 	struct cache_chain *ch;
 	bool first = true;
 
-	fprintf(f, "table %s %s {", family_name(family),
-		nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+	head_print(f, "table", family_name(family),
+		   nftnl_table_get_str(nlt, NFTNL_TABLE_NAME), NULL);
+	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
@@ -1295,7 +1409,7 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 		char *cm = udata_get_comment(ud, len);
 
 		if (cm)
-			fprintf(f, "\tcomment \"%s\"\n", cm);
+			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
 	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
@@ -1335,7 +1449,8 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 			continue;
 		switch (what) {
 		case LIST_TABLES:
-			fprintf(f, "table %s %s\n", family_name(fam), name);
+			head_print(f, "table", family_name(fam), name, NULL);
+			fputc('\n', f);
 			break;
 		case LIST_CHAIN:
 			if (!cache_chain_find(t, chain))
@@ -1355,7 +1470,8 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 			if (what == LIST_SET && (!cs ||
 			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
 				continue;
-			fprintf(f, "table %s %s {\n", family_name(fam), name);
+			head_print(f, "table", family_name(fam), name, NULL);
+			fputs(" {\n", f);
 			table_sets_print(t, o, f, &first, which,
 					 what == LIST_SET ? chain : NULL);
 			fprintf(f, "}\n");
@@ -1416,24 +1532,26 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 
 	switch (type) {
 	case NLO_TABLE:
-		fprintf(f, "%s table %s %s\n", op,
-			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)),
-			nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+		fprintf(f, "%s table %s ", op,
+			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
+		name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+		fputc('\n', f);
 		break;
 	case NLO_CHAIN:
-		fprintf(f, "%s chain %s %s %s", op,
-			family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
-			nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
-			nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+		fprintf(f, "%s chain ", op);
+		head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
+			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
+			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
 		if (add)
 			chain_event_print(nlc, f);
 		fputc('\n', f);
 		break;
 	case NLO_RULE:
-		fprintf(f, "%s rule %s %s %s ", op,
-			family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
-			nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
-			nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		fprintf(f, "%s rule ", op);
+		head_print(f, NULL, family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
+			   nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
+			   nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		fputc(' ', f);
 		if (!add) {
 			fprintf(f, "handle %llu\n", (unsigned long long)
 				nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
@@ -1446,10 +1564,11 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 		break;
 	case NLO_SET:
 		/* deletions only: adding a set needs the set printer */
-		fprintf(f, "delete set %s %s %s\n",
-			family_name(nftnl_set_get_u32(obj, NFTNL_SET_FAMILY)),
-			nftnl_set_get_str(obj, NFTNL_SET_TABLE),
-			nftnl_set_get_str(obj, NFTNL_SET_NAME));
+		head_print(f, "delete set",
+			   family_name(nftnl_set_get_u32(obj, NFTNL_SET_FAMILY)),
+			   nftnl_set_get_str(obj, NFTNL_SET_TABLE),
+			   nftnl_set_get_str(obj, NFTNL_SET_NAME));
+		fputc('\n', f);
 		break;
 	default:
 		break;
@@ -1467,8 +1586,9 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 		{ NFT_SET_INTERVAL, "interval" }, { NFT_SET_TIMEOUT, "timeout" },
 	};
 
-	fprintf(f, "add %s %s %s %s { ", s->is_map ? "map" : "set",
-		family_name(s->h.family), s->h.table, s->h.set);
+	head_print(f, s->is_map ? "add map" : "add set",
+		   family_name(s->h.family), s->h.table, s->h.set);
+	fputs(" { ", f);
 	set_type_print(s, o, f);
 	fprintf(f, "; ");
 	if (s->policy == NFT_SET_POL_MEMORY)
@@ -1502,7 +1622,7 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "; ");
 	}
 	if (s->comment)
-		fprintf(f, "comment \"%s\"; ", s->comment);
+		fputs("comment ", f), quoted_print(f, s->comment), fputs("; ", f);
 	/* nft ends the line with a space, too */
 	fprintf(f, "} \n");
 }
@@ -1514,8 +1634,9 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 	struct output_ctx so = *o;
 
 	so.flags |= NFH_PRINT_IN_SET;
-	fprintf(f, "%s element %s %s %s { ", add ? "add" : "delete",
-		family_name(s->h.family), s->h.table, s->h.set);
+	head_print(f, add ? "add element" : "delete element",
+		   family_name(s->h.family), s->h.table, s->h.set);
+	fputs(" { ", f);
 	expr_print(elem, &so, f);
 	fprintf(f, " }\n");
 }

@@ -285,17 +285,21 @@ static void verdict_print(const struct nftnl_trace *t, FILE *f)
 	v = (int)nftnl_trace_get_u32(t, NFTNL_TRACE_VERDICT);
 	if (nftnl_trace_is_set(t, NFTNL_TRACE_JUMP_TARGET))
 		target = nftnl_trace_get_str(t, NFTNL_TRACE_JUMP_TARGET);
-	fprintf(f, "(verdict %s%s%s)", verdict_name(v), target ? " " : "",
-		target ? target : "");
+	fprintf(f, "(verdict %s", verdict_name(v));
+	if (target)
+		fputc(' ', f), name_print(f, target);
+	fputc(')', f);
 }
 
 static void head_print(const struct nftnl_trace *t, FILE *f)
 {
-	fprintf(f, "trace id %08x %s %s %s ",
+	fprintf(f, "trace id %08x %s ",
 		nftnl_trace_get_u32(t, NFTNL_TRACE_ID),
-		family_name(nftnl_trace_get_u32(t, NFTNL_TRACE_FAMILY)),
-		nftnl_trace_get_str(t, NFTNL_TRACE_TABLE),
-		nftnl_trace_get_str(t, NFTNL_TRACE_CHAIN));
+		family_name(nftnl_trace_get_u32(t, NFTNL_TRACE_FAMILY)));
+	name_print(f, nftnl_trace_get_str(t, NFTNL_TRACE_TABLE));
+	fputc(' ', f);
+	name_print(f, nftnl_trace_get_str(t, NFTNL_TRACE_CHAIN));
+	fputc(' ', f);
 }
 
 static void matches_print(struct list_head *l, const struct output_ctx *o)
