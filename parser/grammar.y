@@ -73,6 +73,21 @@ static int time_of(struct parser_state *state, const char *str,
 	}
 }
 
+/*
+ * A comment is user data of at most 128 bytes (NFTNL_UDATA_COMMENT_MAXLEN),
+ * as nft says; a longer one the kernel would keep in part or drop.
+ */
+static char *comment_of(struct parser_state *state, char *s,
+			const struct location *loc)
+{
+	if (strlen(s) <= 128)
+		return s;
+	error_queue(state->msgs, loc,
+		    "comment too long, 128 characters maximum allowed");
+	free(s);
+	return NULL;
+}
+
 /* a command from a parsed handle, which it takes over */
 static struct cmd *hcmd(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
 			const struct location *loc, void *data)
@@ -755,7 +770,7 @@ counter_block		:	%empty
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -773,7 +788,7 @@ quota_block		:	%empty		{ $$ = state->cur_obj; }
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -791,7 +806,7 @@ limit_block		:	%empty		{ $$ = state->cur_obj; }
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -884,7 +899,7 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -903,7 +918,7 @@ synproxy_block		:	%empty
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -979,7 +994,7 @@ secmark_block		:	%empty		{ $$ = state->cur_obj; }
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -1463,7 +1478,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block COMMENT string stmt_separator
 			{
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			|	table_block CHAIN chain_name chain_block_alloc
@@ -1673,7 +1688,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 			{
 				$$ = $1;
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			|	set_block ELEMENTS '=' { state->elem_set = $1; } set_block_expr
@@ -1895,7 +1910,7 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block COMMENT string stmt_separator
 			{
 				free($1->comment);
-				$1->comment = $3;
+				$1->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			|	chain_block rule stmt_separator
@@ -1991,7 +2006,7 @@ rule			:	stmt_list
 			|	stmt_list COMMENT string
 			{
 				$$ = $1;
-				$$->comment = $3;
+				$$->comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			;
@@ -3304,7 +3319,7 @@ set_elem_key		:	concat_rhs_expr
 			{
 				$$ = elem_set_expr($1, &@$);
 				free($$->elem.comment);
-				$$->elem.comment = $3;
+				$$->elem.comment = comment_of(state, $3, &@3);
 				free($2);
 			}
 			|	set_elem_key COUNTER

@@ -1238,8 +1238,6 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		s->flags |= NFT_SET_MAP;
 	if (s->key->kind == EXPR_CONCAT && (s->flags & NFT_SET_INTERVAL))
 		s->flags |= NFT_SET_CONCAT;
-	if (s->comment && strlen(s->comment) > 128)
-		ret = err(ctx, &s->loc, "comment too long, 128 characters at most");
 	if (s->init && s->init->kind == EXPR_VARIABLE &&
 	    elems_var_expand(ctx, &s->init) < 0)
 		return -1;
@@ -2181,8 +2179,6 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 			break;
 		}
 	}
-	if (r->comment && strlen(r->comment) > 128)
-		ret = err(ctx, &r->loc, "comment too long, 128 characters at most");
 	if (ret == 0)
 		payload_merge(r);
 	return ret;
@@ -2539,8 +2535,6 @@ static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
 
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
-	if (o->comment && strlen(o->comment) > 128)
-		return err(ctx, &o->loc, "comment too long, 128 characters at most");
 	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
 		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
 			   o->h.obj, o->h.obj);
@@ -2829,10 +2823,7 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	case CMD_OBJ_OBJ:
 		return cmd->object ? obj_eval(ctx, cmd->object) : 0;
 	case CMD_OBJ_TABLE:
-		if (cmd->table && cmd->table->comment &&
-		    strlen(cmd->table->comment) > 128)
-			return err(ctx, &cmd->loc,
-				   "comment too long, 128 characters at most");
+		/* comments were held to 128 bytes as they were read */
 		return 0;
 	case CMD_OBJ_CHAIN:
 		if (!cmd->chain)

@@ -231,6 +231,19 @@ static const char *get_str(struct jp *jp, json_t *o, const char *key,
 	return json_string_value(v);
 }
 
+/* a "comment": 128 bytes at most, as the text parser and nft say */
+static const char *get_comment(struct jp *jp, json_t *o)
+{
+	const char *c = get_str(jp, o, "comment", false);
+
+	if (c && strlen(c) > 128) {
+		jerr(jp, json_object_get(o, "comment"),
+		     "comment too long, 128 characters maximum allowed");
+		return NULL;
+	}
+	return c;
+}
+
 /* 1: found, 0: absent, -1: not a non-negative integer */
 static int get_u64(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 {
@@ -666,7 +679,7 @@ static struct expr *elem_parse(struct jp *jp, json_t *v,
 	if (!key)
 		return NULL;
 	e = set_elem_expr_alloc(loc, key);
-	comment = get_str(jp, v, "comment", false);
+	comment = get_comment(jp, v);
 	if (comment)
 		e->elem.comment = xstrdup(comment);
 	ctr = json_object_get(v, "counter");
@@ -1705,7 +1718,7 @@ static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
 static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *h)
 {
 	json_t *flags = json_object_get(o, "flags");
-	const char *comment = get_str(jp, o, "comment", false);
+	const char *comment = get_comment(jp, o);
 	struct table *t;
 	size_t i;
 	json_t *f;
@@ -1746,7 +1759,7 @@ static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *
 static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *h)
 {
 	json_t *type = json_object_get(o, "type"), *prio, *dev, *d;
-	const char *comment = get_str(jp, o, "comment", false);
+	const char *comment = get_comment(jp, o);
 	const char *hook, *policy;
 	struct chain *c;
 	size_t i;
@@ -1831,7 +1844,7 @@ static struct rule *rule_parse(struct jp *jp, json_t *o)
 {
 	json_t *exprs = json_object_get(o, "expr"), *e;
 	struct location loc = loc_of(jp, exprs);
-	const char *comment = get_str(jp, o, "comment", false);
+	const char *comment = get_comment(jp, o);
 	struct rule *r;
 	size_t i;
 
@@ -1960,7 +1973,7 @@ static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 {
 	struct set *set = set_alloc(NULL);
 	const char *policy = get_str(jp, o, "policy", false);
-	const char *comment = get_str(jp, o, "comment", false);
+	const char *comment = get_comment(jp, o);
 	json_t *v;
 	uint64_t n;
 
@@ -2201,7 +2214,7 @@ static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
 static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 			     const struct handle *h)
 {
-	const char *comment = get_str(jp, o, "comment", false);
+	const char *comment = get_comment(jp, o);
 	struct location loc = loc_of(jp, o);
 	struct obj *ob = obj_alloc(&h->obj_loc, obj_kinds[kind].type);
 	uint64_t n;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: JSON numbers out of range are refused under the number, not
-# wrapped: a chain "prio" beyond 32 bits (4294967296 was priority 0) and a
-# "timeout" whose milliseconds the kernel cannot take.  Offline: no kernel.
+# wrapped: a chain "prio" beyond 32 bits (4294967296 was priority 0), a
+# "timeout" whose milliseconds the kernel cannot take, and comments past
+# 128 bytes (the kernel dropped them).  Offline: no kernel.
 # The error texts are nfh's own: with another TOOL the script is skipped.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -46,4 +47,23 @@ expect_eq "a timeout past the kernel's range is refused" \
 {"add":{"set":{"family":"ip","table":"t","name":"s","type":"ipv4_addr","timeout":18446744073709551}}},
                                                                                  ^^^^^^^^^^^^^^^^^
 rc=1' "$got"
+c128=$(printf 'x%.0s' $(seq 128))
+c129=${c128}x
+cat >comment.json <<JSON
+{"nftables":[{"add":{"table":{"family":"ip","name":"t","comment":"$c128"}}},
+{"add":{"chain":{"family":"ip","table":"t","name":"c","comment":"$c129"}}},
+{"add":{"set":{"family":"ip","table":"t","name":"s","type":"ipv4_addr","comment":"$c129"}}},
+{"add":{"rule":{"family":"ip","table":"t","chain":"c","comment":"$c129","expr":[{"accept":null}]}}},
+{"add":{"element":{"family":"ip","table":"t","name":"s","elem":[{"elem":{"val":"10.0.0.1","comment":"$c129"}}]}}},
+{"add":{"counter":{"family":"ip","table":"t","name":"k","comment":"$c129"}}}
+]}
+JSON
+got=$($TOOL --offline -c -j -f comment.json 2>&1 | grep -o '^comment.json:[0-9:-]*: Error: .*'; echo "rc=$?")
+expect_eq "comments past 128 bytes are refused under them" \
+"comment.json:2:65-195: Error: comment too long, 128 characters maximum allowed
+comment.json:3:82-212: Error: comment too long, 128 characters maximum allowed
+comment.json:4:65-195: Error: comment too long, 128 characters maximum allowed
+comment.json:5:101-231: Error: comment too long, 128 characters maximum allowed
+comment.json:6:67-197: Error: comment too long, 128 characters maximum allowed
+rc=0" "$got"
 finish
