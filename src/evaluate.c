@@ -2235,13 +2235,31 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	int ret = 0;
 
-	if ((cmd->op == CMD_ADD || cmd->op == CMD_CREATE) &&
-	    (name_chars_check(ctx, cmd->h.table, &cmd->h.table_loc, "table") < 0 ||
-	     name_chars_check(ctx, cmd->h.chain, &cmd->h.chain_loc, "chain") < 0 ||
-	     name_chars_check(ctx, cmd->h.set, &cmd->h.set_loc, "set") < 0 ||
-	     name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
-			      obj_type_name(cmd->h.obj_type)) < 0))
-		return -1;
+	/* the name of what is made; the others name what exists */
+	if (cmd->op == CMD_ADD || cmd->op == CMD_CREATE) {
+		switch (cmd->obj) {
+		case CMD_OBJ_TABLE:
+			ret = name_chars_check(ctx, cmd->h.table, &cmd->h.table_loc,
+					       "table");
+			break;
+		case CMD_OBJ_CHAIN:
+			ret = name_chars_check(ctx, cmd->h.chain, &cmd->h.chain_loc,
+					       "chain");
+			break;
+		case CMD_OBJ_SET:
+		case CMD_OBJ_MAP:
+			ret = name_chars_check(ctx, cmd->h.set, &cmd->h.set_loc, "set");
+			break;
+		case CMD_OBJ_OBJ:
+			ret = name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
+					       obj_type_name(cmd->h.obj_type));
+			break;
+		default:
+			break;
+		}
+		if (ret < 0)
+			return -1;
+	}
 
 	if (name_check(ctx, cmd->h.table, &cmd->h.table_loc, "table",
 		       NFT_TABLE_MAXNAMELEN) < 0)
