@@ -93,6 +93,27 @@ expect_eq "JSON: a newline in a name is refused" \
 rc=1' "$got"
 expect_eq "nothing was loaded" "" "$(tool "$A" list ruleset 2>&1)"
 
+# --- names in a raw kernel dump: not UTF-8, control bytes, quotes (the
+# fuzz target's replay lists a dump as "nfh list ruleset" does)
+fz=$REPO_DIR/tests/fuzz/fuzz-netlink
+if [ -x "$fz" ] && $TOOL -V 2>/dev/null | grep -q nfhook; then
+	expect_eq "names from a raw dump list quoted and escaped" \
+'table ip "x\"}\x0a\xff;{ " {
+	set "s }@\xc3\xa9;\"" {
+		type ipv4_addr
+	}
+
+	chain "c\\\" {\x09\x1b\x01" {
+	}
+
+	chain "in\x7fput:/" {
+		ip saddr @"s }@\xc3\xa9;\"" jump "c\\\" {\x09\x1b\x01" comment "ok\" } \x0a\""
+	}
+}' "$(NFH_FUZZ_LIST=1 "$fz" "$REPO_DIR/tests/fuzz/regress/netlink/hostile-names-listed-escaped")"
+else
+	echo "ok - names from a raw dump # SKIP no tests/fuzz/fuzz-netlink"
+fi
+
 # --- names another tool put in the kernel
 command -v nft >/dev/null || { echo "ok - hostile kernel names # SKIP needs nft"; finish; }
 in_ns "$A" $TOOL monitor >mon 2>&1 &
