@@ -14,6 +14,7 @@
 #include <ctx.h>
 #include <datatype.h>
 #include <expr.h>
+#include <print.h>
 
 const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name)
 {
@@ -423,6 +424,16 @@ static void string_print(const struct expr *e, const struct output_ctx *o,
 
 	while (len < n && e->val.data[len])
 		len++;
+	for (unsigned int i = 0; i < len; i++)
+		if (e->val.data[i] == '"' || e->val.data[i] < 0x20) {
+			/* a name another tool made: escaped, see quoted_print() */
+			char buf[sizeof(e->val.data) + 1];
+
+			memcpy(buf, e->val.data, len);
+			buf[len] = '\0';
+			quoted_print(f, buf);
+			return;
+		}
 	if (e->flags & EXPR_F_WILDCARD) {
 		fprintf(f, "\"%.*s*\"", (int)len, (const char *)e->val.data);
 		return;

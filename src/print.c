@@ -315,7 +315,10 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		value_print(e, o, f);
 		break;
 	case EXPR_SYMBOL:
-		fprintf(f, e->sym.quoted ? "\"%s\"" : "%s", e->sym.str);
+		if (e->sym.quoted)
+			quoted_print(f, e->sym.str);
+		else
+			fputs(e->sym.str, f);
 		break;
 	case EXPR_PAYLOAD:
 		if (e->payload.is_raw)
@@ -756,7 +759,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_LOG:
 		fprintf(f, "log");
 		if (s->log.flags & LOG_F_PREFIX)
-			fprintf(f, " prefix \"%s\"", s->log.prefix);
+			fputs(" prefix ", f), quoted_print(f, s->log.prefix);
 		if (s->log.flags & LOG_F_GROUP)
 			fprintf(f, " group %u", s->log.group);
 		if (s->log.flags & LOG_F_SNAPLEN)
@@ -896,8 +899,12 @@ char *udata_get_comment(const void *ud, uint32_t len)
  * a prefix quoted, as the star is no name character */
 static void dev_print(FILE *f, unsigned int i, const char *dev)
 {
-	fprintf(f, nl_dev_is_prefix(dev) ? "%s\"%s\"" : "%s%s",
-		i ? ", " : "", dev);
+	fputs(i ? ", " : "", f);
+	/* a device may be named "a;b": such a name, too, is quoted */
+	if (nl_dev_is_prefix(dev) || !parser_name_is_bare(dev))
+		quoted_print(f, dev);
+	else
+		fputs(dev, f);
 }
 
 static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
@@ -915,7 +922,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 		while (devs[n])
 			n++;
 		if (n == 1) {
-			fprintf(f, " device \"%s\"", devs[0]);
+			fputs(" device ", f), quoted_print(f, devs[0]);
 		} else {
 			fprintf(f, " devices = { ");
 			for (unsigned int i = 0; i < n; i++)
@@ -923,7 +930,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 			fprintf(f, " }");
 		}
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
-		fprintf(f, " device \"%s\"", nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
 	fprintf(f, " priority ");
 	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
@@ -1279,7 +1286,9 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
 		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
 
-		fprintf(f, "\t\ttype \"%s\" protocol ", name ? name : "");
+		fputs("\t\ttype ", f);
+		quoted_print(f, name ? name : "");
+		fputs(" protocol ", f);
 		if (l4 == IPPROTO_TCP)
 			fprintf(f, "tcp\n");
 		else if (l4 == IPPROTO_UDP)
@@ -1298,8 +1307,10 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		break;
 	case NFT_OBJECT_SECMARK:
 		/* as nft: the context in quotes, as it is */
-		fprintf(f, "\t\t\"%s\"\n", nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
-			nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
+		fputs("\t\t", f);
+		quoted_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
+			     nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
+		fputc('\n', f);
 		break;
 	case NFT_OBJECT_SYNPROXY: {
 		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
@@ -1503,7 +1514,7 @@ static void chain_event_print(struct nftnl_chain *c, FILE *f)
 		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
 
 		if (devs[0] && !devs[1]) {
-			fprintf(f, " device \"%s\"", devs[0]);
+			fputs(" device ", f), quoted_print(f, devs[0]);
 		} else {
 			fprintf(f, " devices = { ");
 			for (unsigned int i = 0; devs[i]; i++)
@@ -1511,7 +1522,7 @@ static void chain_event_print(struct nftnl_chain *c, FILE *f)
 			fprintf(f, " }");
 		}
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
-		fprintf(f, " device \"%s\"", nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
 	fprintf(f, " priority ");
 	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO), false);

@@ -5,7 +5,8 @@
 # others ({ } ; blanks, quotes, newlines) are refused in quoted and JSON
 # names.  A legal name that a bare word cannot say (a keyword, "a/b",
 # "1x") lists quoted and reloads as itself.  Names another tool put in the
-# kernel (nft -j takes any string) list quoted and escaped: such a listing
+# kernel (nft -j takes any string) list quoted and escaped, and so do
+# strings (interface names, log prefixes, comments): such a listing
 # fails to load rather than loading other objects ("x}\ntable ip evil {"
 # once listed as a hidden table).  Text, -j and monitor are covered.
 # shellcheck source=tests/lib.sh
@@ -129,7 +130,10 @@ cat >evil.json <<'JSON'
  {"add": {"set": {"family": "ip", "table": "t", "name": "s }; table ip evil2 {", "type": "ipv4_addr"}}},
  {"add": {"rule": {"family": "ip", "table": "t", "chain": "in", "comment": "ok\" } table ip evil3 { \"",
    "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "ip", "field": "saddr"}},
-                       "right": "@s }; table ip evil2 {"}}, {"jump": {"target": "c\" { }"}}]}}}
+                       "right": "@s }; table ip evil2 {"}}, {"jump": {"target": "c\" { }"}}]}}},
+ {"add": {"rule": {"family": "ip", "table": "t", "chain": "in",
+   "expr": [{"match": {"op": "==", "left": {"meta": {"key": "iifname"}}, "right": "a\" accept; }"}},
+            {"log": {"prefix": "x\" accept; } } table ip evil4 { chain c { log prefix \"y"}}]}}}
 ]}
 JSON
 ip netns exec "$A" nft -j -f evil.json
@@ -147,6 +151,7 @@ table ip t {
 
 	chain in {
 		ip saddr @"s }; table ip evil2 {" jump "c\" { }" comment "ok\" } table ip evil3 { \""
+		iifname "a\" accept; }" log prefix "x\" accept; } } table ip evil4 { chain c { log prefix \"y"
 	}
 }' "$(cat list2)"
 tool "$B" flush ruleset
