@@ -76,12 +76,36 @@ static int string_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/* what nft's scanner passes on as an address: a number, or N.N.N.N of 1-3 digits each */
+static bool aton_form(const char *s)
+{
+	unsigned int parts = 0, digits = 0;
+
+	if (!s[0] || !s[strspn(s, "0123456789")])
+		return s[0] != '\0';
+	for (;; s++) {
+		if (isdigit((unsigned char)*s) && ++digits <= 3)
+			continue;
+		if (!digits || digits > 3 || (*s != '.' && *s != '\0'))
+			return false;
+		parts++;
+		digits = 0;
+		if (!*s)
+			return parts == 4;
+	}
+}
+
 static int ipaddr_parse(const struct datatype *dt, const char *s,
 			struct expr *res, char *err, size_t errlen)
 {
 	struct in_addr a;
 
-	if (inet_pton(AF_INET, s, &a) != 1) {
+	/*
+	 * nft reads addresses as getaddrinfo() does: inet_aton(), where
+	 * 010.0.0.1 is 8.0.0.1 (a leading zero is octal) and 10 is 0.0.0.10
+	 */
+	if (inet_pton(AF_INET, s, &a) != 1 &&
+	    (!aton_form(s) || !inet_aton(s, &a))) {
 		snprintf(err, errlen, "could not parse IPv4 address \"%s\"", s);
 		return -1;
 	}
