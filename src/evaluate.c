@@ -1309,6 +1309,9 @@ static bool set_in_batch(struct eval_ctx *ctx, const struct set *set)
 	return false;
 }
 
+static int name_chars_check(struct eval_ctx *ctx, const char *name,
+			    const struct location *loc, const char *what);
+
 static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	struct stmt *i;
@@ -1319,6 +1322,9 @@ static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 	ctx->stmt = s;
 	if (s->set.meter) {
 		/* the rule makes the set to fit its key (linearize.c) */
+		if (name_chars_check(ctx, s->set.set->setref.name,
+				     &s->set.set->loc, "meter") < 0)
+			return -1;
 		if (list_empty(&s->set.stmts))
 			return err(ctx, &s->loc,
 				   "a meter keeps a statement per element: limit, counter or quota");
@@ -2248,7 +2254,8 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 			break;
 		case CMD_OBJ_SET:
 		case CMD_OBJ_MAP:
-			ret = name_chars_check(ctx, cmd->h.set, &cmd->h.set_loc, "set");
+			ret = name_chars_check(ctx, cmd->h.set, &cmd->h.set_loc,
+					       cmd->obj == CMD_OBJ_MAP ? "map" : "set");
 			break;
 		case CMD_OBJ_OBJ:
 			ret = name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
