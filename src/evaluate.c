@@ -1530,6 +1530,34 @@ static bool has_shift(const struct expr *e)
 	return false;
 }
 
+/*
+ * A one-element anonymous set is the element itself, as nft makes it:
+ * "ct state { invalid }" tests the bit as "ct state invalid" does, and
+ * "iifname { "eth*" }" compares the prefix instead of holding a range.
+ */
+static void unwrap_singleton(const struct expr *lhs, struct expr **e)
+{
+	struct expr *set = *e, *i;
+
+	if (set->kind != EXPR_SET || lhs->kind == EXPR_CONCAT ||
+	    list_empty(&set->set.exprs) ||
+	    set->set.exprs.next != set->set.exprs.prev)
+		return;
+	i = list_first_entry(&set->set.exprs, struct expr, list);
+	switch (i->kind) {
+	case EXPR_VARIABLE:	/* may hold a set of its own */
+	case EXPR_SET_ELEM:	/* an element with options stays one */
+	case EXPR_MAPPING:
+	case EXPR_SET:
+		return;
+	default:
+		break;
+	}
+	list_del(&i->list);
+	expr_free(set);
+	*e = i;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1538,6 +1566,7 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return -1;
 	lhs = rel->op.left;
 	fib_present(lhs, rel->op.right);
+	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
 	if (has_shift(lhs))
