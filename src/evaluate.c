@@ -1961,9 +1961,14 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		    ctx->family != s->nat.family)
 			return err(ctx, &s->loc, "nat %s is not valid in family %s",
 				   want->name, family_name(ctx->family));
+		/* nft adds no "meta nfproto" for it, but refuses a conflict */
 		if (ctx->family == NFPROTO_INET &&
-		    nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
-			return -1;
+		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] &&
+		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want)
+			return err(ctx, &s->loc,
+				   "conflicting protocols specified: %s vs. %s",
+				   ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name,
+				   want->name);
 	} else if (ctx->family == NFPROTO_INET) {
 		return err(ctx, &s->loc,
 			   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
