@@ -2061,12 +2061,19 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		/* in inet, netdev and bridge the icmp flavour follows the match */
 		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
-			s->reject.print_default = s->reject.family != NFPROTO_INET;
+			/* nft names it there: a bare reject is icmpx */
+			s->reject.print_default = true;
 			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
 					   NFPROTO_IPV6 : NFPROTO_IPV4;
 			/* the protocol test is the reject's own dependency */
 			kill(&deps->nh);
 		}
+		/* in ip and ip6, nft lists a tcp reset without its tcp test */
+		if (s->reject.type == NFT_REJECT_TCP_RST &&
+		    (s->reject.family == NFPROTO_IPV4 || s->reject.family == NFPROTO_IPV6) &&
+		    pctx->desc[PROTO_BASE_TRANSPORT_HDR] == &proto_tcp &&
+		    is_dep(deps->th, NFT_META_L4PROTO, &(uint64_t){ 0 }))
+			kill(&deps->th);
 		break;
 	default:
 		break;
@@ -2211,7 +2218,8 @@ static void postprocess(struct delin_ctx *ctx)
 			}
 			if (is_dep(s, NFT_META_L4PROTO, &v))
 				deps.th = s;
-			else if (is_dep(s, NFT_META_PROTOCOL, &v) ||
+			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
+				  ctx->family != NFPROTO_INET) ||
 				 is_dep(s, NFT_META_NFPROTO, &v))
 				deps.nh = s;
 			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)

@@ -118,6 +118,10 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
 			break;
 		case NFT_META_PROTOCOL:
+			/* in inet nft learns the header from nfproto alone:
+			   "meta protocol ip ip saddr x" tests nfproto too */
+			if (pctx->family == NFPROTO_INET)
+				break;
 			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
 			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 			break;
@@ -1800,6 +1804,9 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	const struct datatype *dt = &icmpx_code_type;
 	struct expr *lhs;
 	int ret;
+
+	/* nft puts the dependencies of a reject first in the rule */
+	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
 
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &s->loc, "reject is not supported in the arp family");
