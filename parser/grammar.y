@@ -2748,7 +2748,7 @@ relop			:	EQ	{ $$ = OP_EQ; }
 			|	GT	{ $$ = OP_GT; }
 			|	LTE	{ $$ = OP_LTE; }
 			|	GTE	{ $$ = OP_GTE; }
-			|	NOT	{ $$ = OP_NEQ; }
+			|	NOT	{ $$ = OP_NEG; }
 			;
 
 expr			:	concat_expr

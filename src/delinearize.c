@@ -2133,6 +2133,29 @@ named:
 	return true;
 }
 
+/*
+ * "x & m != 0" on flags is "x m" (any of the bits), and "x & m == 0" is
+ * "x ! m" (none of them), as nft lists them
+ */
+static void flags_test(struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right, *sel, *m;
+
+	if (lhs->kind != EXPR_BINOP || lhs->op.op != OP_AND ||
+	    (rel->op.op != OP_NEQ && rel->op.op != OP_EQ) ||
+	    r->kind != EXPR_VALUE || !expr_value_is_zero(r) ||
+	    !(lhs->op.left->dtype->flags & DTYPE_F_BITMASK))
+		return;
+	sel = lhs->op.left;
+	m = lhs->op.right;
+	lhs->op.left = lhs->op.right = NULL;
+	expr_free(lhs);
+	expr_free(r);
+	rel->op.left = sel;
+	rel->op.right = m;
+	rel->op.op = rel->op.op == OP_NEQ ? OP_IMPLICIT : OP_NEG;
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
@@ -2189,20 +2212,8 @@ static void postprocess(struct delin_ctx *ctx)
 				lhs->byteorder = sel->byteorder;
 			}
 			type_rhs(rel->op.right, sel);
-			if (lhs->kind == EXPR_BINOP && rel->op.op == OP_NEQ &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    expr_value_is_zero(rel->op.right) &&
-			    (sel->dtype->flags & DTYPE_F_BITMASK)) {
-				/* "ct state established,related": any bit */
-				struct expr *m = lhs->op.right;
-
-				lhs->op.right = NULL;
-				expr_free(rel->op.right);
-				rel->op.right = m;
-				rel->op.left = expr_clone(sel);
-				expr_free(lhs);
-				rel->op.op = OP_IMPLICIT;
-			}
+			flags_test(rel);
+			lhs = rel->op.left;
 			if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND &&
 			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
 			    rel->op.right->kind == EXPR_VALUE &&
@@ -2235,22 +2246,13 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		lhs = rel->op.left;
 		{
-			const struct expr *p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
-			const struct proto_desc *d = p->payload.desc;
+			const struct expr *p;
+			const struct proto_desc *d;
 
-			if (lhs->kind == EXPR_BINOP && rel->op.op == OP_NEQ &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    expr_value_is_zero(rel->op.right) &&
-			    (p->dtype->flags & DTYPE_F_BITMASK)) {
-				struct expr *m = lhs->op.right;
-
-				lhs->op.right = NULL;
-				expr_free(rel->op.right);
-				rel->op.right = m;
-				rel->op.left = expr_clone(p);
-				expr_free(lhs);
-				rel->op.op = OP_IMPLICIT;
-			}
+			flags_test(rel);
+			lhs = rel->op.left;
+			p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+			d = p->payload.desc;
 			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
 				const char *fn = p->payload.tmpl->name;
 

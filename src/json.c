@@ -458,8 +458,33 @@ static const char *relop_name(enum ops op)
 	case OP_GT:		return ">";
 	case OP_LTE:		return "<=";
 	case OP_GTE:		return ">=";
+	case OP_NEG:		return "!";	/* flags: none of these bits */
 	default:		return NULL;
 	}
+}
+
+/*
+ * Several flags compared exactly, as nft writes them: a number for a
+ * header field, "|" of the names elsewhere (a list would be "any of");
+ * NULL for anything else
+ */
+static json_t *exact_flags_json(const struct expr *rel)
+{
+	const struct expr *l = rel->op.left, *r = rel->op.right;
+	json_t *a;
+	uint64_t v;
+
+	if ((rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
+	    l->kind == EXPR_BINOP || r->kind != EXPR_VALUE ||
+	    !(r->dtype->flags & DTYPE_F_BITMASK) || !r->dtype->symbols)
+		return NULL;
+	v = expr_value_u64(r);
+	if (!(v & (v - 1)))
+		return NULL;
+	if (l->kind == EXPR_PAYLOAD)
+		return json_integer(v);
+	a = bitmask_json(r);
+	return json_is_array(a) ? wrap("|", a) : a;
 }
 
 static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
@@ -471,7 +496,7 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 	o = json_object();
 	o = obj_set(o, "op", json_string(relop_name(rel->op.op)));
 	o = obj_set(o, "left", expr_json(rel->op.left, jc));
-	o = obj_set(o, "right", expr_json(rel->op.right, jc));
+	o = obj_set(o, "right", exact_flags_json(rel) ?: expr_json(rel->op.right, jc));
 	return wrap("match", o);
 }
 

@@ -977,14 +977,14 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 
 	switch (rhs->kind) {
 	case EXPR_VALUE:
-		if (op == OP_IMPLICIT) {
-			/* flags: any of the bits set */
+		if (op == OP_IMPLICIT || op == OP_NEG) {
+			/* flags: any of the bits set (none of them: "!") */
 			uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
 
 			selector_load(ctx, lhs, 0, &ld);
 			n = rhs_data(lhs, &ld, rhs, data);
 			put_bitwise(ctx, data, zero, n);
-			put_cmp(ctx, NFT_CMP_NEQ, zero, n);
+			put_cmp(ctx, op == OP_NEG ? NFT_CMP_EQ : NFT_CMP_NEQ, zero, n);
 			return 0;
 		}
 		if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {

@@ -913,6 +913,7 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 	static const struct { const char *name; enum ops op; } ops[] = {
 		{ "==", OP_EQ }, { "!=", OP_NEQ }, { "<", OP_LT }, { ">", OP_GT },
 		{ "<=", OP_LTE }, { ">=", OP_GTE }, { "in", OP_IMPLICIT },
+		{ "!", OP_NEG },
 	};
 	static const char *const keys[] = { "op", "left", "right", NULL };
 	const char *op = json_is_object(o) ? get_str(jp, o, "op", true) : NULL;

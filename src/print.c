@@ -476,20 +476,85 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	}
 }
 
+static bool is_flags(const struct expr *e)
+{
+	return (e->dtype->flags & DTYPE_F_BITMASK) && e->dtype->symbols;
+}
+
+/*
+ * A flags value compared exactly: one flag by its name, several bits of a
+ * header field as a number ("tcp flags == 0x12", as nft prints it), of
+ * anything else as names joined by "|" (nft's "established | related"
+ * would load back as a bit test)
+ */
+static void exact_flags_print(const struct expr *l, const struct expr *r,
+			      const struct output_ctx *o, FILE *f)
+{
+	uint64_t v = expr_value_u64(r);
+	bool first = true;
+
+	if (!(v & (v - 1))) {
+		expr_print(r, o, f);
+		return;
+	}
+	if (l->kind == EXPR_PAYLOAD) {
+		fprintf(f, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	for (const struct symbol *s = r->dtype->symbols; s && s->name; s++) {
+		if (!s->value || (v & s->value) != s->value)
+			continue;
+		fprintf(f, "%s%s", first ? "" : "|", s->name);
+		v &= ~s->value;
+		first = false;
+	}
+	if (v)
+		fprintf(f, "%s0x%llx", first ? "" : "|", (unsigned long long)v);
+}
+
+/* "x & MASK == VALUE" on flags, as nft lists it; false if not one */
+static bool masked_flags_print(const struct expr *rel,
+			       const struct output_ctx *o, FILE *f)
+{
+	const struct expr *l = rel->op.left, *r = rel->op.right, *m;
+	uint64_t mv;
+
+	if (l->kind != EXPR_BINOP || l->op.op != OP_AND || !is_flags(l->op.left) ||
+	    r->kind != EXPR_VALUE || l->op.right->kind != EXPR_VALUE ||
+	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ))
+		return false;
+	m = l->op.right;
+	mv = expr_value_u64(m);
+	expr_print(l->op.left, o, f);
+	if (!(mv & (mv - 1))) {
+		/* "tcp flags & syn == syn": one bit under the mask */
+		fprintf(f, " & ");
+		expr_print(m, o, f);
+		fprintf(f, " %s ", expr_op_name(rel->op.op));
+		expr_print(r, o, f);
+		return true;
+	}
+	/* "tcp flags syn / syn,ack" */
+	fprintf(f, rel->op.op == OP_NEQ ? " != " : " ");
+	expr_print(r, o, f);
+	fprintf(f, " / ");
+	expr_print(m, o, f);
+	return true;
+}
+
 static void relational_print(const struct expr *rel, const struct output_ctx *o,
 			     FILE *f)
 {
 	const struct expr *l = rel->op.left, *r = rel->op.right;
 
-	if (l->kind == EXPR_BINOP && l->op.op == OP_AND &&
-	    (l->op.left->dtype->flags & DTYPE_F_BITMASK) && rel->op.op == OP_EQ &&
-	    r->kind == EXPR_VALUE) {
-		/* "tcp flags syn / syn,ack" */
-		expr_print(l->op.left, o, f);
-		fputc(' ', f);
-		expr_print(r, o, f);
-		fprintf(f, " / ");
-		expr_print(l->op.right, o, f);
+	if (masked_flags_print(rel, o, f))
+		return;
+	if ((rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+	    l->kind != EXPR_BINOP && r->kind == EXPR_VALUE && is_flags(r)) {
+		/* a bare flag would mean "any of these bits" */
+		expr_print(l, o, f);
+		fprintf(f, " %s ", expr_op_name(rel->op.op));
+		exact_flags_print(l, r, o, f);
 		return;
 	}
 	expr_print(l, o, f);
@@ -515,16 +580,6 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 
 void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 {
-	const struct expr *r = rel->op.right;
-
-	/* a bare flag would mean "any of these bits": an exact value says == */
-	if (rel->op.op == OP_EQ && (r->dtype->flags & DTYPE_F_BITMASK) &&
-	    rel->op.left->kind != EXPR_BINOP) {
-		expr_print(rel->op.left, o, f);
-		fprintf(f, " == ");
-		expr_print(r, o, f);
-		return;
-	}
 	relational_print(rel, o, f);
 }
 

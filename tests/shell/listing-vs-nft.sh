@@ -119,6 +119,26 @@ reject with icmpv6 no-route
 meta l4proto tcp reject with tcp reset
 EOF2
 
+# flags compared exactly say "==" (a bare list is "any of"), "!" is none
+section inet "$FILTER" <<'EOF2'
+tcp flags == 0x12
+tcp flags != syn,ack
+tcp flags == syn
+tcp flags == 0
+tcp flags syn,ack
+tcp flags & (syn|ack) == syn
+tcp flags & syn == syn
+tcp flags & (fin|syn|rst|ack) != syn
+tcp flags ! syn,ack
+ct state == established
+~ ct state == established|related
+~ ct state != established|related
+ct state ! established
+ct state & established == established
+ct state & (established|related) == established
+~ ct status == assured|confirmed
+EOF2
+
 # nat in inet: the statement's family adds no nfproto test
 section inet "$DSTNAT" <<'EOF2'
 dnat ip to 10.0.0.2
