@@ -17,6 +17,7 @@ struct proto_ctx {
 	const struct proto_desc	*desc[__PROTO_BASE_MAX];
 	bool			vlan;
 	bool			icmp_type;	/* icmp(v6) type already tested */
+	int			icmp_tval;	/* the type it equals, -1: unknown */
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);

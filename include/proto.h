@@ -135,6 +135,16 @@ struct expr *payload_expr_alloc(const struct location *loc,
  */
 void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
 		  uint32_t *flags);
+/*
+ * The icmp or icmpv6 types whose messages carry field @f (echo id and
+ * sequence, mtu, gateway ...), the one nft tests for it first; NULL and
+ * *n = 0 for a field every message has.
+ */
+const uint8_t *proto_icmp_types(const struct proto_desc *d,
+				const struct proto_field *f, unsigned int *n);
+/* whether @f exists in icmp(v6) messages of @type (-1: not known) */
+bool proto_icmp_fits(const struct proto_desc *d, const struct proto_field *f,
+		     int type);
 struct expr *payload_raw_alloc(const struct location *loc,
 			       enum proto_base base, unsigned int offset,
 			       unsigned int len);

@@ -70,6 +70,7 @@ void proto_ctx_init(struct proto_ctx *pctx, unsigned int family)
 {
 	memset(pctx, 0, sizeof(*pctx));
 	pctx->family = family;
+	pctx->icmp_tval = -1;
 	switch (family) {
 	case NFPROTO_IPV4:
 		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_ip;
@@ -100,8 +101,16 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 	    (rel->op.left->payload.desc == &proto_icmp ||
 	     rel->op.left->payload.desc == &proto_icmp6) &&
 	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
-	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT))
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT)) {
+		const struct expr *t = rel->op.right;
+
+		/* a set counts as its first type, as in nft */
+		if (t->kind == EXPR_SET && !list_empty(&t->set.exprs))
+			t = list_first_entry(&t->set.exprs, struct expr, list);
 		pctx->icmp_type = true;
+		if (t->kind == EXPR_VALUE)
+			pctx->icmp_tval = expr_value_u64(t);
+	}
 	const struct expr *l, *r;
 	const struct proto_desc *d;
 	uint64_t v;
@@ -259,58 +268,49 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 
 /*
  * Fields that only exist in some icmp messages test the type first, as
- * nft does: "icmp id 10" is "icmp type { echo-request, echo-reply }".
+ * nft does: "icmp id 10" is "icmp type { echo-request, echo-reply }";
+ * after a match on another type, nft refuses them.
  */
-static void icmp_dep(struct eval_ctx *ctx, const struct expr *p)
+static int icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 {
-	static const struct {
-		const struct proto_desc	*desc;
-		const char		*field;
-		uint8_t			types[3];
-		unsigned int		n;
-	} deps[] = {
-		{ &proto_icmp, "id", { 8, 0 }, 2 },
-		{ &proto_icmp, "sequence", { 8, 0 }, 2 },
-		{ &proto_icmp, "gateway", { 5 }, 1 },
-		{ &proto_icmp, "mtu", { 3 }, 1 },
-		{ &proto_icmp6, "id", { 128, 129 }, 2 },
-		{ &proto_icmp6, "sequence", { 128, 129 }, 2 },
-		{ &proto_icmp6, "mtu", { 2 }, 1 },
-		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
-		{ &proto_icmp6, "max-delay", { 130, 131, 132 }, 3 },
-	};
+	const struct proto_desc *d = p->payload.desc;
 	const struct proto_field *type;
+	const uint8_t *types;
 	struct expr *lhs, *rhs, *rel;
 	struct stmt *s;
+	unsigned int n;
 
-	if (ctx->pctx.icmp_type || !p->payload.tmpl)
-		return;
-	for (unsigned int i = 0; i < array_size(deps); i++) {
-		if (deps[i].desc != p->payload.desc ||
-		    strcmp(deps[i].field, p->payload.tmpl->name))
-			continue;
-		type = proto_field_lookup(deps[i].desc, "type");
-		lhs = payload_expr_alloc(&internal_location, deps[i].desc, type);
-		if (deps[i].n == 1) {
-			rhs = constant_expr_u64(&internal_location, type->dtype,
-						BYTEORDER_BIG, 8, deps[i].types[0]);
-		} else {
-			rhs = compound_expr_alloc(&internal_location, EXPR_SET);
-			ctx->anon_sets++;
-			for (unsigned int k = 0; k < deps[i].n; k++)
-				compound_expr_add(rhs, constant_expr_u64(&internal_location,
-									 type->dtype, BYTEORDER_BIG,
-									 8, deps[i].types[k]));
-			rhs->dtype = type->dtype;
-			rhs->len = 8;
-			rhs->byteorder = BYTEORDER_BIG;
-		}
-		rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
-		s = match_stmt_alloc(&internal_location, rel);
-		list_add_tail(&s->list, &ctx->stmt->list);
-		ctx->pctx.icmp_type = true;
-		return;
+	types = proto_icmp_types(d, p->payload.tmpl, &n);
+	if (!n)
+		return 0;
+	if (ctx->pctx.icmp_tval >= 0 &&
+	    !proto_icmp_fits(d, p->payload.tmpl, ctx->pctx.icmp_tval))
+		return err(ctx, &p->loc, "incompatible icmp match: rule has %d, need %u",
+			   ctx->pctx.icmp_tval, types[0]);
+	if (ctx->pctx.icmp_type)
+		return 0;
+	type = proto_field_lookup(d, "type");
+	lhs = payload_expr_alloc(&internal_location, d, type);
+	if (n == 1) {
+		rhs = constant_expr_u64(&internal_location, type->dtype,
+					BYTEORDER_BIG, 8, types[0]);
+	} else {
+		rhs = compound_expr_alloc(&internal_location, EXPR_SET);
+		ctx->anon_sets++;
+		for (unsigned int k = 0; k < n; k++)
+			compound_expr_add(rhs, constant_expr_u64(&internal_location,
+								 type->dtype, BYTEORDER_BIG,
+								 8, types[k]));
+		rhs->dtype = type->dtype;
+		rhs->len = 8;
+		rhs->byteorder = BYTEORDER_BIG;
 	}
+	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+	s = match_stmt_alloc(&internal_location, rel);
+	list_add_tail(&s->list, &ctx->stmt->list);
+	ctx->pctx.icmp_type = true;
+	ctx->pctx.icmp_tval = types[0];
+	return 0;
 }
 
 static int payload_eval(struct eval_ctx *ctx, struct expr *p)
@@ -340,7 +340,7 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 		if (th_dep(ctx, p, d) < 0)
 			return -1;
 		if (d == &proto_icmp || d == &proto_icmp6)
-			icmp_dep(ctx, p);
+			return icmp_dep(ctx, p);
 		return 0;
 	default:
 		return 0;

@@ -91,7 +91,7 @@ const struct proto_desc proto_icmp = {
 		FI("checksum", 16, 16),
 		FI("id", 32, 16),
 		FI("sequence", 48, 16),
-		F("gateway", ipaddr_type, 32, 32, BIG),
+		FI("gateway", 32, 32),	/* a number in nft 1.0.6 */
 		FI("mtu", 48, 16),
 	},
 };
@@ -360,4 +360,47 @@ void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
 		*off = 2;
 	if (*off)
 		*type = NFT_PAYLOAD_CSUM_INET;
+}
+
+const uint8_t *proto_icmp_types(const struct proto_desc *d,
+				const struct proto_field *f, unsigned int *n)
+{
+	static const struct {
+		const struct proto_desc	*desc;
+		const char		*field;
+		uint8_t			types[2];
+		unsigned int		n;
+	} deps[] = {
+		{ &proto_icmp, "id", { 8, 0 }, 2 },
+		{ &proto_icmp, "sequence", { 8, 0 }, 2 },
+		{ &proto_icmp, "gateway", { 5 }, 1 },
+		{ &proto_icmp, "mtu", { 3 }, 1 },
+		{ &proto_icmp6, "id", { 128, 129 }, 2 },
+		{ &proto_icmp6, "sequence", { 128, 129 }, 2 },
+		{ &proto_icmp6, "mtu", { 2 }, 1 },
+		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
+		{ &proto_icmp6, "max-delay", { 130 }, 1 },
+	};
+
+	*n = 0;
+	if (!f || (d != &proto_icmp && d != &proto_icmp6))
+		return NULL;
+	for (unsigned int i = 0; i < sizeof(deps) / sizeof(deps[0]); i++)
+		if (deps[i].desc == d && !strcmp(deps[i].field, f->name)) {
+			*n = deps[i].n;
+			return deps[i].types;
+		}
+	return NULL;
+}
+
+bool proto_icmp_fits(const struct proto_desc *d, const struct proto_field *f,
+		     int type)
+{
+	unsigned int n;
+	const uint8_t *t = proto_icmp_types(d, f, &n);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (t[i] == type)
+			return true;
+	return n == 0;
 }
