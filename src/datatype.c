@@ -619,7 +619,7 @@ static const struct symbol arpop_syms[] = {
 static const struct symbol dscp_syms[] = {
 	{ "cs0", 0x00 }, { "cs1", 0x08 }, { "cs2", 0x10 }, { "cs3", 0x18 },
 	{ "cs4", 0x20 }, { "cs5", 0x28 }, { "cs6", 0x30 }, { "cs7", 0x38 },
-	{ "be", 0x00 }, { "af11", 0x0a }, { "af12", 0x0c }, { "af13", 0x0e },
+	{ "df", 0x00 }, { "be", 0x00 }, { "lephb", 0x01 }, { "af11", 0x0a }, { "af12", 0x0c }, { "af13", 0x0e },
 	{ "af21", 0x12 }, { "af22", 0x14 }, { "af23", 0x16 },
 	{ "af31", 0x1a }, { "af32", 0x1c }, { "af33", 0x1e },
 	{ "af41", 0x22 }, { "af42", 0x24 }, { "af43", 0x26 },

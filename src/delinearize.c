@@ -1543,12 +1543,19 @@ static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
 	return d;
 }
 
-/* a field whose bits are exactly [off, off+len) */
-static const struct proto_field *field_at(const struct proto_desc *d,
+/*
+ * A field whose bits are exactly [off, off+len); of icmp fields that
+ * share their bits (id, gateway, mtu ...), the one the type the rule
+ * tested carries, and none while it is not known (a reload would add the
+ * test of its type)
+ */
+static const struct proto_field *field_at(const struct proto_ctx *pctx,
+					  const struct proto_desc *d,
 					  unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len == len)
+		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
 }
@@ -1635,7 +1642,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		if (first + mlen > len)
 			return false;
 
-		f = field_at(d, off + first, mlen);
+		f = field_at(pctx, d, off + first, mlen);
 		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
 		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
 			f = NULL;
@@ -1670,7 +1677,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 			rel->op.left = n;
 			return true;
 		}
-		f = field_at(d, off, len);
+		f = field_at(pctx, d, off, len);
 		if (!f)
 			return false;
 		/* a bitmask test on a whole field */
@@ -1683,7 +1690,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		type_rhs(r, lhs->op.left);
 		return true;
 	}
-	f = field_at(d, off, len);
+	f = field_at(pctx, d, off, len);
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
@@ -1745,15 +1752,60 @@ struct deps {
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
 	struct stmt	*th;		/* meta l4proto */
 	struct stmt	*icmp;		/* icmp type, for icmp id and such */
+	struct stmt	*cur;		/* the statement that needs them */
+	struct stmt	*grp[2];	/* the matches of the last merged load */
+	struct list_head *head;		/* the rule's statements */
 };
 
-static void kill(struct stmt **s)
+static void drop(struct stmt **s)
 {
-	if (*s) {
-		list_del(&(*s)->list);
-		stmt_free(*s);
-		*s = NULL;
+	list_del(&(*s)->list);
+	stmt_free(*s);
+	*s = NULL;
+}
+
+static bool is_dep_stmt(const struct deps *deps, const struct stmt *i)
+{
+	return i == deps->ll || i == deps->vlan || i == deps->nh ||
+	       i == deps->th || i == deps->icmp;
+}
+
+static bool in_group(const struct deps *deps, const struct stmt *i)
+{
+	const struct stmt *g;
+
+	if (!deps->grp[0])
+		return false;
+	for (g = deps->grp[0]; ; g = list_next_entry(g, list)) {
+		if (g == i)
+			return true;
+		if (g == deps->grp[1])
+			return false;
 	}
+}
+
+/*
+ * A dependency goes if only other dependencies stand between it and the
+ * statement that needs it, where compiling the listing puts it back:
+ * "meta l4proto tcp counter tcp dport 22" keeps its protocol test.  The
+ * matches of the load it was merged into may stand there too: they merge
+ * with it again ("icmp code 1 icmp mtu 5" merges code and the type).
+ */
+static void kill(struct deps *deps, struct stmt **s)
+{
+	const struct list_head *p;
+	const struct stmt *i;
+
+	if (!*s)
+		return;
+	for (p = (*s)->list.next; deps->cur && p != &deps->cur->list; p = p->next) {
+		i = list_entry(p, struct stmt, list);
+		if (!is_dep_stmt(deps, i) && !(in_group(deps, *s) && in_group(deps, i)))
+			return;
+	}
+	if (*s == deps->grp[0] || *s == deps->grp[1])
+		deps->grp[0] = deps->grp[1] = NULL;
+	drop(s);
 }
 
 /*
@@ -1761,7 +1813,8 @@ static void kill(struct stmt **s)
  * dport 68" as one 4-byte compare) is split into those fields again: @s
  * keeps the first, the others follow it.  True if split.
  */
-static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
+static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
+			   struct stmt *grp[2])
 {
 	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
 	const struct proto_field *f[8];
@@ -1775,7 +1828,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
 	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
 		return false;
 	d = payload_desc_th(pctx, p);
-	if (!d || field_at(d, p->payload.offset, p->len))
+	if (!d || field_at(pctx, d, p->payload.offset, p->len))
 		return false;
 	off = p->payload.offset;
 	end = off + p->len;
@@ -1784,7 +1837,8 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
 
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
-			    off + d->fields[i].len <= end) {
+			    off + d->fields[i].len <= end &&
+			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
 				g = &d->fields[i];
 				break;
 			}
@@ -1815,6 +1869,8 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s)
 		list_add(&ns->list, &at->list);
 		at = ns;
 	}
+	grp[0] = s;
+	grp[1] = at;
 	return true;
 }
 
@@ -1823,17 +1879,17 @@ static void header_used(struct deps *deps, const struct proto_desc *d)
 {
 	switch (d->base) {
 	case PROTO_BASE_LL_HDR:
-		kill(&deps->ll);
+		kill(deps, &deps->ll);
 		if (d == &proto_vlan)
-			kill(&deps->vlan);
+			kill(deps, &deps->vlan);
 		break;
 	case PROTO_BASE_NETWORK_HDR:
-		kill(&deps->nh);
+		kill(deps, &deps->nh);
 		break;
 	case PROTO_BASE_TRANSPORT_HDR:
-		kill(&deps->th);
+		kill(deps, &deps->th);
 		if (d == &proto_icmp || d == &proto_icmp6)
-			kill(&deps->nh);
+			kill(deps, &deps->nh);
 		break;
 	default:
 		break;
@@ -1850,7 +1906,7 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return NULL;
 	d = payload_desc_th(pctx, p);
-	f = d ? field_at(d, p->payload.offset, p->len) : NULL;
+	f = d ? field_at(pctx, d, p->payload.offset, p->len) : NULL;
 	if (!f)
 		return NULL;
 	header_used(deps, d);
@@ -1931,7 +1987,7 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (!d)
 		return;
 	if (v->kind == EXPR_VALUE) {
-		f = field_at(d, p->payload.offset, p->len);
+		f = field_at(pctx, d, p->payload.offset, p->len);
 		if (!f)
 			return;
 		type_value(v, f->dtype, f->byteorder, f->len);
@@ -1964,7 +2020,7 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 			return;
 		first = __builtin_clzll(m) - (64 - bytes * 8);
 		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
-		f = field_at(d, p->payload.offset + first, len);
+		f = field_at(pctx, d, p->payload.offset + first, len);
 		if (!f)
 			return;
 		bits = m >> __builtin_ctzll(m);
@@ -2065,15 +2121,18 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			s->reject.print_default = true;
 			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
 					   NFPROTO_IPV6 : NFPROTO_IPV4;
-			/* the protocol test is the reject's own dependency */
-			kill(&deps->nh);
+			/* the protocol test is the reject's own dependency,
+			   which nft (and nfh) put first in the rule */
+			if (deps->nh && deps->nh->list.prev == deps->head)
+				drop(&deps->nh);
 		}
 		/* in ip and ip6, nft lists a tcp reset without its tcp test */
 		if (s->reject.type == NFT_REJECT_TCP_RST &&
 		    (s->reject.family == NFPROTO_IPV4 || s->reject.family == NFPROTO_IPV6) &&
 		    pctx->desc[PROTO_BASE_TRANSPORT_HDR] == &proto_tcp &&
-		    is_dep(deps->th, NFT_META_L4PROTO, &(uint64_t){ 0 }))
-			kill(&deps->th);
+		    is_dep(deps->th, NFT_META_L4PROTO, &(uint64_t){ 0 }) &&
+		    deps->th->list.prev == deps->head)
+			drop(&deps->th);
 		break;
 	default:
 		break;
@@ -2161,13 +2220,16 @@ static void postprocess(struct delin_ctx *ctx)
 	struct proto_ctx pctx;
 	struct stmt *s, *next;
 	struct deps deps = { 0 };
+	bool ll_seen = false;	/* an ether or vlan field other than the type */
 	uint64_t v;
 	unsigned int plen;
 
 	proto_ctx_init(&pctx, ctx->family);
+	deps.head = &ctx->rule->stmts;
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
 		struct expr *rel, *lhs;
 
+		deps.cur = s;
 		if (s->kind != STMT_EXPRESSION) {
 			stmt_resolve(&pctx, &deps, s);
 			continue;
@@ -2238,7 +2300,7 @@ static void postprocess(struct delin_ctx *ctx)
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}
-		if (payload_expand(&pctx, s)) {
+		if (payload_expand(&pctx, s, deps.grp)) {
 			rel = s->expr;
 			next = list_next_entry(s, list);
 		}
@@ -2256,26 +2318,37 @@ static void postprocess(struct delin_ctx *ctx)
 			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
 				const char *fn = p->payload.tmpl->name;
 
+				const uint8_t *t;
+				unsigned int n;
+
 				/* nft drops a single type it implied, not a set */
+				t = proto_icmp_types(d, p->payload.tmpl, &n);
 				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
 				    rel->op.right->kind == EXPR_VALUE)
 					deps.icmp = s;
-				else if (strcmp(fn, "code") && strcmp(fn, "checksum") &&
-					 strcmp(fn, "type"))
-					kill(&deps.icmp);
+				else if (n == 1 && deps.icmp &&
+					 expr_value_u64(deps.icmp->expr->op.right) == t[0])
+					kill(&deps, &deps.icmp);
 			}
 			/* a lone "vlan type" match keeps its "ether type 8021q" */
 			if (d == &proto_vlan && p->payload.tmpl &&
 			    !strcmp(p->payload.tmpl->name, "type"))
-				kill(&deps.ll);
+				kill(&deps, &deps.ll);
 			else
 				header_used(&deps, d);
 			if (is_ether_type(s, &v)) {
+				bool nh = v == 0x0806 || v == 0x0800 || v == 0x86dd;
+
+				/* in inet and netdev nft tests it for the network
+				   header after another ether match only */
 				if (v == 0x8100)
 					deps.vlan = s;
-				else if (ctx->family == NFPROTO_BRIDGE &&
-					 (v == 0x0806 || v == 0x0800 || v == 0x86dd))
+				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
+						((ctx->family == NFPROTO_INET ||
+						  ctx->family == NFPROTO_NETDEV) && ll_seen)))
 					deps.nh = s;
+			} else if (d == &proto_eth || d == &proto_vlan) {
+				ll_seen = true;
 			}
 			/* "ip protocol tcp" is what a later tcp match needs */
 			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&

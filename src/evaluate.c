@@ -201,6 +201,16 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		return err(ctx, &p->loc,
 			   "conflicting protocols specified: %s vs. %s",
 			   have->name, want->name);
+	/* after an ether match, nft tests the ether (or vlan) type field */
+	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
+	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
+		const struct proto_desc *ll = ctx->pctx.vlan ? &proto_vlan : &proto_eth;
+
+		add_dep(ctx, payload_expr_alloc(&internal_location, ll,
+						proto_field_lookup(ll, "type")),
+			want->id);
+		return 0;
+	}
 	switch (ctx->family) {
 	case NFPROTO_INET:
 		if (want == &proto_arp)
@@ -2163,46 +2173,110 @@ static bool mergeable(const struct stmt *s)
 	l = rel->op.left;
 	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
 	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
-	       l->len % 8 == 0 && !(l->dtype->flags & DTYPE_F_BITMASK) &&
-	       l->dtype != &string_type && l->dtype != &ifname_type;
+	       l->len % 8 == 0 && l->dtype != &string_type &&
+	       l->dtype != &ifname_type;
 }
 
 /*
- * Matches on adjacent header fields load once, as in nft: "udp sport 67
- * udp dport 68" is one 4-byte load and compare (nft merges up to 32 bits).
+ * As nft: adjacent fields merge into one load while it fits the 4 bytes
+ * the kernel loads fastest, or (link layer) one 16-byte register
+ */
+static bool can_merge(const struct expr *a, const struct expr *b)
+{
+	unsigned int total = a->len + b->len;
+
+	if (a->payload.base != b->payload.base ||
+	    a->payload.offset + a->len != b->payload.offset)
+		return false;
+	return total <= 32 ||
+	       (total <= 128 && a->payload.base == PROTO_BASE_LL_HDR);
+}
+
+/* the field that names the next header: ether type, ip protocol ... */
+static bool is_protocol_field(const struct expr *p)
+{
+	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+
+	if (p->payload.is_raw)
+		return false;
+	if (p->payload.desc == &proto_eth || p->payload.desc == &proto_vlan)
+		return !strcmp(f, "type");
+	if (p->payload.desc == &proto_ip)
+		return !strcmp(f, "protocol");
+	if (p->payload.desc == &proto_ip6)
+		return !strcmp(f, "nexthdr");
+	return false;
+}
+
+static int merge_cmp(const void *x, const void *y)
+{
+	const struct expr *a = (*(struct stmt *const *)x)->expr->op.left;
+	const struct expr *b = (*(struct stmt *const *)y)->expr->op.left;
+
+	if (a->payload.base != b->payload.base)
+		return (int)a->payload.base - (int)b->payload.base;
+	if (a->payload.offset != b->payload.offset)
+		return a->payload.offset < b->payload.offset ? -1 : 1;
+	return 0;
+}
+
+/* @keep becomes one match on both fields; @gone goes */
+static void merge_into(struct stmt *keep, struct stmt *lo, struct stmt *hi,
+		       struct stmt *gone)
+{
+	struct expr *a = lo->expr->op.left, *b = hi->expr->op.left, *v, *p;
+	unsigned int la = a->len / 8, lb = b->len / 8;
+
+	v = constant_expr_alloc(&keep->expr->op.right->loc, &integer_type,
+				BYTEORDER_BIG, a->len + b->len, NULL);
+	memcpy(v->val.data, lo->expr->op.right->val.data, la);
+	memcpy(v->val.data + la, hi->expr->op.right->val.data, lb);
+	p = payload_raw_alloc(&keep->expr->op.left->loc, a->payload.base,
+			      a->payload.offset, a->len + b->len);
+	expr_free(keep->expr->op.left);
+	expr_free(keep->expr->op.right);
+	keep->expr->op.left = p;
+	keep->expr->op.right = v;
+	list_del(&gone->list);
+	stmt_free(gone);
+}
+
+/*
+ * Matches on adjacent header fields load once, as in nft 1.0.6: all the
+ * rule's "FIELD == VALUE" matches, in header order, merge while adjacent
+ * ("udp sport 67 udp dport 68" is one 4-byte load and compare).  The
+ * merged match takes the place of the first, or of the one on a next
+ * header's field, so that it still comes before what depends on it.
  */
 static void payload_merge(struct rule *r)
 {
-	struct stmt *s, *next;
+	struct stmt *s, **sa, *last;
+	size_t n = 0, i;
 
-	list_for_each_entry_safe(s, next, &r->stmts, list) {
-		struct expr *a, *b, *v;
-		unsigned int la, lb;
+	list_for_each_entry(s, &r->stmts, list)
+		n += mergeable(s);
+	if (n < 2)
+		return;
+	sa = xmalloc(n * sizeof(*sa));
+	n = 0;
+	list_for_each_entry(s, &r->stmts, list)
+		if (mergeable(s))
+			sa[n++] = s;
+	qsort(sa, n, sizeof(*sa), merge_cmp);
+	last = sa[0];
+	for (i = 1; i < n; i++) {
+		struct stmt *this = sa[i];
 
-		if (&next->list == &r->stmts || !mergeable(s) || !mergeable(next))
-			continue;
-		a = s->expr->op.left;
-		b = next->expr->op.left;
-		if (a->payload.base != b->payload.base ||
-		    a->payload.offset + a->len != b->payload.offset ||
-		    a->len + b->len > 32)
-			continue;
-		la = a->len / 8;
-		lb = b->len / 8;
-		v = constant_expr_alloc(&s->expr->op.right->loc, &integer_type,
-					BYTEORDER_BIG, a->len + b->len, NULL);
-		memcpy(v->val.data, s->expr->op.right->val.data, la);
-		memcpy(v->val.data + la, next->expr->op.right->val.data, lb);
-		s->expr->op.left = payload_raw_alloc(&a->loc, a->payload.base,
-						     a->payload.offset, a->len + b->len);
-		expr_free(a);
-		expr_free(s->expr->op.right);
-		s->expr->op.right = v;
-		list_del(&next->list);
-		stmt_free(next);
-		/* the merged match may merge with the one after it */
-		next = s;
+		if (!can_merge(last->expr->op.left, this->expr->op.left)) {
+			last = this;
+		} else if (is_protocol_field(this->expr->op.left)) {
+			merge_into(this, last, this, last);
+			last = this;
+		} else {
+			merge_into(last, last, this, this);
+		}
 	}
+	free(sa);
 }
 
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)

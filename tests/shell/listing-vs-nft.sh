@@ -11,10 +11,14 @@ dir=$(tmpdir)
 ns_new NS
 ip -n "$NS" link add veth0 type veth peer name veth1
 
-# the kernel's bytecode of every rule, as nft dumps it (handles dropped)
+# the kernel's bytecode of every rule, as nft dumps it (handles dropped;
+# the elements of a set sorted: their order is the order they were added)
 kernel_bytecode() {
 	in_ns "$NS" nft --debug=netlink list ruleset |
-		sed -n 's/^\(  \[\|\telement\)/&/p'
+		sed -n 's/^\(  \[\|\telement\)/&/p' |
+		awk '/^\telement/ { e = e $0 "\n"; next }
+		     { if (e != "") { printf "%s", e | "sort"; close("sort"); e = "" } print }
+		     END { if (e != "") { printf "%s", e | "sort"; close("sort") } }'
 }
 
 # section FAMILY HOOK: the rules that follow on stdin go into one chain.
@@ -137,6 +141,53 @@ ct state ! established
 ct state & established == established
 ct state & (established|related) == established
 ~ ct status == assured|confirmed
+EOF2
+
+# icmp fields that share their bits list by the type the rule tested
+section ip "$FILTER" <<'EOF2'
+icmp type echo-request icmp id 1
+icmp type echo-reply icmp sequence 3
+icmp id 1 icmp sequence 2
+icmp type echo-request icmp id 1 icmp sequence 2
+icmp mtu 1500
+icmp type destination-unreachable icmp mtu 1-100
+icmp gateway 16909060
+icmp type redirect icmp gateway 1234
+icmp mtu 5 icmp code 1
+icmp type echo-reply @th,32,32 5
+EOF2
+section ip6 "$FILTER" <<'EOF2'
+icmpv6 type echo-request icmpv6 id 1
+icmpv6 id 1 icmpv6 sequence 2
+icmpv6 type packet-too-big icmpv6 mtu 1280
+icmpv6 max-delay 10
+icmpv6 mtu 1280 icmpv6 code 0
+EOF2
+
+# adjacent header fields: one load, listed as the fields again
+section ip "$FILTER" <<'EOF2'
+ip protocol tcp ip ttl 1
+ip ttl 1 meta mark 2 ip protocol tcp
+ip ttl 1 ip protocol 6 ip checksum 5
+ip saddr 1.1.1.1 ip daddr 2.2.2.2
+tcp dport 2 counter tcp sport 1
+tcp flags == syn tcp window 1024
+ether daddr 00:11:22:33:44:66 ether saddr 00:11:22:33:44:55
+EOF2
+section ip6 "$FILTER" <<'EOF2'
+ip6 hoplimit 1 ip6 nexthdr tcp
+ip6 length 10 ip6 nexthdr 6 ip6 hoplimit 1
+EOF2
+section bridge "$FILTER" <<'EOF2'
+ether daddr 00:11:22:33:44:66 ether saddr 00:11:22:33:44:55 ether type ip
+ether type ip meta mark 1 ether saddr 00:11:22:33:44:55
+vlan id 5 ether saddr 00:11:22:33:44:55
+EOF2
+section inet "$FILTER" <<'EOF2'
+ether saddr 00:11:22:33:44:55 ip saddr 1.1.1.1
+vlan id 1 ip6 saddr ::1
+ether saddr 00:11:22:33:44:55 arp operation request
+~ ether type ip ip saddr 1.1.1.1
 EOF2
 
 # nat in inet: the statement's family adds no nfproto test
