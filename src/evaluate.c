@@ -234,7 +234,7 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 			return 0;
 		}
 		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
-		    p->payload.desc == &proto_icmp6) {
+		    p->payload.desc == &proto_icmp6 || p->payload.desc == &proto_igmp) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -262,8 +262,9 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 		return err(ctx, &p->loc,
 			   "conflicting protocols specified: %s vs. %s",
 			   have->name, want->name);
-	/* icmp and icmpv6 only exist over their own network protocol */
-	if (want == &proto_icmp && nh_dep(ctx, p, &proto_ip) < 0)
+	/* icmp, igmp and icmpv6 only exist over their own network protocol */
+	if ((want == &proto_icmp || want == &proto_igmp) &&
+	    nh_dep(ctx, p, &proto_ip) < 0)
 		return -1;
 	if (want == &proto_icmp6 && nh_dep(ctx, p, &proto_ip6) < 0)
 		return -1;

@@ -117,7 +117,7 @@ const struct proto_desc proto_igmp = {
 		F("type", igmp_type_type, 0, 8, BIG),
 		FI("mrt", 8, 8),
 		FI("checksum", 16, 16),
-		F("group", ipaddr_type, 32, 32, BIG),
+		FI("group", 32, 32),	/* a number in nft 1.0.6 */
 	},
 };
 
