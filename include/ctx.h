@@ -15,6 +15,8 @@ struct cache;
  */
 #define NFH_PRINT_IN_SET	(1u << 30)
 #define NFH_PRINT_RANGE		(1u << 29)
+/* flags joined by " | ", as one value of a set or a mask: "syn | ack" */
+#define NFH_PRINT_FLAGS_OR	(1u << 28)
 
 struct output_ctx {
 	unsigned int	flags;

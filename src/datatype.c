@@ -874,18 +874,20 @@ int datatype_parse(const struct datatype *dt, const char *str,
 static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 			  FILE *f)
 {
+	const char *sep = o->flags & (NFH_PRINT_IN_SET | NFH_PRINT_FLAGS_OR) ?
+			  " | " : ",";
 	uint64_t v = expr_value_u64(e), done = 0;
 	bool first = true;
 
 	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
 		if (!s->value || !(v & s->value) || (done & s->value))
 			continue;
-		fprintf(f, "%s%s", first ? "" : ",", s->name);
+		fprintf(f, "%s%s", first ? "" : sep, s->name);
 		done |= s->value;
 		first = false;
 	}
 	if (v & ~done) {
-		fprintf(f, "%s0x%llx", first ? "" : ",",
+		fprintf(f, "%s0x%llx", first ? "" : sep,
 			(unsigned long long)(v & ~done));
 		first = false;
 	}

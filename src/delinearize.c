@@ -1913,11 +1913,26 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 	return payload_expr_alloc(&internal_location, d, f);
 }
 
+static void binop_type(struct expr *b);
+static bool reg_selector(const struct expr *e);
+
 static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 			     struct expr **e)
 {
 	struct expr *p = *e, *i, *n;
 
+	if (p->kind == EXPR_BINOP && p->op.op == OP_AND) {
+		/* "tcp flags & (syn | ack) vmap { ... }": the field under a mask */
+		n = field_resolve(pctx, deps, p->op.left);
+		if (n) {
+			expr_free(p->op.left);
+			p->op.left = n;
+		}
+		/* the mask of "meta mark & 0xff vmap" in the key's byte order */
+		if (n || reg_selector(p->op.left))
+			binop_type(p);
+		return;
+	}
 	if (p->kind != EXPR_CONCAT) {
 		n = field_resolve(pctx, deps, p);
 		if (n) {

@@ -41,6 +41,7 @@ struct json_ctx {
 	unsigned int		family;
 	const char		*what;
 	unsigned int		in_set;	/* inside set elements */
+	bool			mask_list; /* a mask compared with a value */
 };
 
 /*
@@ -162,6 +163,28 @@ static bool is_number(const char *t)
 	return *t && strspn(t, "0123456789") == strlen(t);
 }
 
+/*
+ * Several flags as one value of a set, or as a mask, the way nft writes
+ * them: "|" of two at a time, { "|": [ { "|": [ "fin", "syn" ] }, "rst" ] }
+ */
+static json_t *flags_or_json(const struct expr *e)
+{
+	json_t *a = bitmask_json(e), *o;
+
+	if (!json_is_array(a))
+		return a;
+	o = json_incref(json_array_get(a, 0));
+	for (size_t i = 1; i < json_array_size(a); i++) {
+		json_t *pair = json_array();
+
+		json_array_append_new(pair, o);
+		json_array_append(pair, json_array_get(a, i));
+		o = wrap("|", pair);
+	}
+	json_decref(a);
+	return o;
+}
+
 /* a typed constant: a symbol or a text form as a string, else a number */
 static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 {
@@ -170,7 +193,7 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 	json_t *s;
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
-		return bitmask_json(e);
+		return jc->in_set ? flags_or_json(e) : bitmask_json(e);
 	if (dt == &time_type)		/* nft writes whole seconds */
 		return json_integer(expr_value_u64(e) / 1000);
 	if (dt == &boolean_type)	/* exists, missing */
@@ -348,7 +371,12 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		if (!o)
 			goto fail;
 		json_array_set_new(a, 0, o);
-		o = expr_json(e->op.right, jc);
+		if (e->op.right->kind == EXPR_VALUE && !jc->mask_list &&
+		    (e->op.right->dtype->flags & DTYPE_F_BITMASK) &&
+		    e->op.right->dtype->symbols)
+			o = flags_or_json(e->op.right);
+		else
+			o = expr_json(e->op.right, jc);
 		if (!o)
 			goto fail;
 		json_array_set_new(a, 1, o);
@@ -495,7 +523,10 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 		return unsupported(jc, "a match");
 	o = json_object();
 	o = obj_set(o, "op", json_string(relop_name(rel->op.op)));
+	/* nft lists the mask of "tcp flags syn / syn,ack" as a list */
+	jc->mask_list = rel->op.right->kind == EXPR_VALUE;
 	o = obj_set(o, "left", expr_json(rel->op.left, jc));
+	jc->mask_list = false;
 	o = obj_set(o, "right", exact_flags_json(rel) ?: expr_json(rel->op.right, jc));
 	return wrap("match", o);
 }

@@ -305,6 +305,17 @@ static void range_print(const struct expr *e, const struct output_ctx *octx,
 	value_print(&hi, o, f);
 }
 
+/* a flags value of more than one bit */
+static bool flags_several(const struct expr *v)
+{
+	uint64_t x;
+
+	if (!(v->dtype->flags & DTYPE_F_BITMASK) || !v->dtype->symbols)
+		return false;
+	x = expr_value_u64(v);
+	return x & (x - 1);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
@@ -392,6 +403,16 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_BINOP:
 		expr_print(e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
+		if (e->op.right->kind == EXPR_VALUE && flags_several(e->op.right)) {
+			/* "tcp flags & (syn | ack)", as nft prints a mask */
+			struct output_ctx so = *o;
+
+			so.flags |= NFH_PRINT_FLAGS_OR;
+			fputc('(', f);
+			expr_print(e->op.right, &so, f);
+			fputc(')', f);
+			break;
+		}
 		expr_print(e->op.right, o, f);
 		break;
 	case EXPR_PREFIX:

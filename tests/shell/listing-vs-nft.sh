@@ -143,6 +143,17 @@ ct state & (established|related) == established
 ~ ct status == assured|confirmed
 EOF2
 
+# several flags as one element or mask: "syn | ack" ("syn,ack" there would
+# be two elements); nft lists these elements in another order
+section inet "$FILTER" <<'EOF2'
+~ tcp flags { syn, syn|ack }
+~ tcp flags & (syn|ack|fin|rst) { syn, syn|ack }
+~ ct state { established|related, new }
+tcp flags & (syn|ack) vmap { syn : accept }
+meta mark & 0xff vmap { 1 : accept }
+ct mark & 0xf0 vmap { 0x10 : accept }
+EOF2
+
 # icmp fields that share their bits list by the type the rule tested
 section ip "$FILTER" <<'EOF2'
 icmp type echo-request icmp id 1
