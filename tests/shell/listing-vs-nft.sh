@@ -154,6 +154,14 @@ meta mark & 0xff vmap { 1 : accept }
 ct mark & 0xf0 vmap { 0x10 : accept }
 EOF2
 
+# a prefix of a host-order register: host-order mask, listed as a prefix
+section inet "$FILTER" <<'EOF2'
+meta mark 0x10/28 accept
+ct mark 0x100/24 accept
+meta mark != 0x10/28 drop
+meta skuid 1000/24 accept
+EOF2
+
 # icmp fields that share their bits list by the type the rule tested
 section ip "$FILTER" <<'EOF2'
 icmp type echo-request icmp id 1
