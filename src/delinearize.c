@@ -1952,10 +1952,51 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 	}
 }
 
+/*
+ * A key of a few bits under its mask ("ip dscp vmap { cs1 : accept }"),
+ * named again, its elements moved down from where the load holds them;
+ * false if the key is not one
+ */
+static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
+			     struct expr *m)
+{
+	struct expr *b = m->op.left, *p, *mask, *i, *k;
+	const struct proto_desc *d;
+	const struct proto_field *f;
+	unsigned int first, mlen, shift;
+
+	if (b->kind != EXPR_BINOP || b->op.op != OP_AND ||
+	    m->op.right->kind != EXPR_SET)
+		return false;
+	p = b->op.left;
+	mask = b->op.right;
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || mask->kind != EXPR_VALUE ||
+	    p->len > 64)
+		return false;
+	mlen = mask_bits(mask, &first);
+	d = payload_desc(pctx, p);
+	f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+	if (!f || !(f->offset % 8 || f->len % 8) || first + mlen > p->len)
+		return false;
+	shift = p->len - (first + mlen);
+	list_for_each_entry(i, &m->op.right->set.exprs, list) {
+		k = i->kind == EXPR_MAPPING ? i->op.left : i;
+		if (k->kind == EXPR_SET_ELEM)
+			k = k->elem.key;
+		if (k->kind == EXPR_VALUE)
+			shift_right(k, shift, p->len / 8);
+	}
+	m->op.left = payload_expr_alloc(&internal_location, d, f);
+	expr_free(b);
+	header_used(deps, d);
+	return true;
+}
+
 static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 			struct expr *m, const struct expr *data)
 {
-	selector_resolve(pctx, deps, &m->op.left);
+	if (!bits_key_resolve(pctx, deps, m))
+		selector_resolve(pctx, deps, &m->op.left);
 	if (m->op.right->kind == EXPR_SET)
 		type_set_elems(m->op.right, m->op.left, data);
 }

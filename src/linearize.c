@@ -714,6 +714,60 @@ static bool adds_to_kernel_set(struct lin_ctx *ctx, struct cmd *cmd,
 	return true;
 }
 
+/* moves a value (or the ends of a range) of @e into the loaded bytes */
+static void elem_shift(struct expr *e, unsigned int shift, unsigned int len)
+{
+	uint64_t v;
+
+	switch (e->kind) {
+	case EXPR_SET_ELEM:
+		elem_shift(e->elem.key, shift, len);
+		break;
+	case EXPR_MAPPING:
+		elem_shift(e->op.left, shift, len);
+		break;
+	case EXPR_RANGE:
+		elem_shift(e->range.left, shift, len);
+		elem_shift(e->range.right, shift, len);
+		break;
+	case EXPR_VALUE:
+		v = expr_value_u64(e);
+		e->len = len;
+		expr_value_set_u64(e, v << shift);
+		break;
+	default:
+		break;
+	}
+	e->len = len;
+}
+
+/*
+ * A key of a few bits ("ip6 dscp { cs1, cs2 }") is the bytes its load
+ * reads, masked: the set's key is that long and each element sits at
+ * the key's bits in it, as nft stores them.  NULL if the key is whole.
+ */
+static struct expr *bits_key(const struct expr *sel, struct expr *set)
+{
+	unsigned int off;
+	struct expr *k, *i;
+	struct load ld;
+
+	if (sel->kind == EXPR_PAYLOAD)
+		off = sel->payload.offset;
+	else if (sel->kind == EXPR_EXTHDR)
+		off = sel->exthdr.offset;
+	else
+		return NULL;
+	bits_load(off, sel->len, 0, &ld);
+	if (!ld.masked || ld.len > 8)
+		return NULL;
+	k = expr_clone(sel);
+	k->len = ld.len * 8;
+	list_for_each_entry(i, &set->set.exprs, list)
+		elem_shift(i, ld.shift, k->len);
+	return k;
+}
+
 /*
  * The intervals the kernel's set (or, with --offline, the ruleset read so
  * far) holds, for add element to check against or join; NULL, with
@@ -790,7 +844,8 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			uint32_t dreg)
 {
 	struct nftnl_set *nls = nftnl_set_alloc();
-	const struct expr *sel = selector_of(lhs);
+	struct expr *bits = bits_key(selector_of(lhs), set);
+	const struct expr *sel = bits ? bits : selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
 	bool objmap = data && data->dtype == &objref_type;
 	const char *name = objmap ? "__objmap%d" : data ? "__map%d" : "__set%d";
@@ -827,10 +882,13 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	pack_elems(st, sel, data, set);
 	ret = lin_elems(ctx, &em, st, flags);
 	elem_store_free(st);
-	if (ret < 0)
+	if (ret < 0) {
+		expr_free(bits);
 		return -1;
+	}
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
+	expr_free(bits);
 
 	key_load_at(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL);
 	if (objmap) {

@@ -162,6 +162,14 @@ meta mark != 0x10/28 drop
 meta skuid 1000/24 accept
 EOF2
 
+# sets and maps keyed by a field of a few bits
+section inet "$FILTER" <<'EOF2'
+ip dscp { cs1, cs2 } accept
+ip6 dscp { cs1, cs2 } accept
+ip dscp vmap { cs1 : accept, ef : drop }
+meta mark set ip dscp map { cs1 : 1 }
+EOF2
+
 # icmp fields that share their bits list by the type the rule tested
 section ip "$FILTER" <<'EOF2'
 icmp type echo-request icmp id 1
