@@ -1992,9 +1992,47 @@ static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 	return true;
 }
 
+/*
+ * "(load & mask) >> n", a field of a few bits moved down to its value
+ * for a named set ("ip dscp @s"), named again; true if it was one
+ */
+static bool bits_shift_resolve(struct proto_ctx *pctx, struct deps *deps,
+			       struct expr **e)
+{
+	struct expr *sh = *e, *b, *p, *mask;
+	const struct proto_desc *d;
+	const struct proto_field *f;
+	unsigned int first, mlen;
+
+	if (sh->kind != EXPR_BINOP || sh->op.op != OP_RSHIFT ||
+	    sh->op.right->kind != EXPR_VALUE)
+		return false;
+	b = sh->op.left;
+	if (b->kind != EXPR_BINOP || b->op.op != OP_AND)
+		return false;
+	p = b->op.left;
+	mask = b->op.right;
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw ||
+	    mask->kind != EXPR_VALUE || p->len > 64)
+		return false;
+	mlen = mask_bits(mask, &first);
+	d = payload_desc(pctx, p);
+	f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+	if (!f || first + mlen > p->len ||
+	    expr_value_u64(sh->op.right) != p->len - (first + mlen))
+		return false;
+	*e = payload_expr_alloc(&internal_location, d, f);
+	expr_free(sh);
+	header_used(deps, d);
+	return true;
+}
+
 static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 			struct expr *m, const struct expr *data)
 {
+	if (m->op.right->kind == EXPR_SET_REF &&
+	    bits_shift_resolve(pctx, deps, &m->op.left))
+		return;
 	if (!bits_key_resolve(pctx, deps, m))
 		selector_resolve(pctx, deps, &m->op.left);
 	if (m->op.right->kind == EXPR_SET)
@@ -2297,6 +2335,9 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		rel = s->expr;
+		if (rel->op.right->kind == EXPR_SET_REF &&
+		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
+			continue;
 		lhs = rel->op.left;
 		if (exthdr_match(&deps, rel))
 			continue;

@@ -916,8 +916,20 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 {
 	const struct set *s = ref->setref.set;
 	struct nftnl_expr *e;
+	struct load ld = { 0 };
 
 	key_load_at(ctx, lhs, ctx->key_slot, s->flags & NFT_SET_INTERVAL);
+	/* a field of a few bits moves down to its value, as nft does it for
+	   a named set ("ip dscp @s": the elements are plain dscp values) */
+	if (lhs->kind == EXPR_PAYLOAD)
+		bits_load(lhs->payload.offset, lhs->len, 0, &ld);
+	else if (lhs->kind == EXPR_EXTHDR)
+		bits_load(lhs->exthdr.offset, lhs->len, 0, &ld);
+	if (ld.masked && ld.shift) {
+		ctx->dreg = reg_of_slot(ctx->key_slot);
+		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
+		ctx->dreg = REG_1;
+	}
 	if (s->objtype) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);

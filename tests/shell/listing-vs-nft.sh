@@ -21,13 +21,15 @@ kernel_bytecode() {
 		     END { if (e != "") { printf "%s", e | "sort"; close("sort") } }'
 }
 
-# section FAMILY HOOK: the rules that follow on stdin go into one chain.
-# A rule marked "~ " is one whose listing nft gets wrong (it loses a
-# match): there only the reload is checked, not nft's text.
+# section FAMILY HOOK: the rules that follow on stdin go into one chain,
+# after the sets in $DECLS.  A rule marked "~ " is one whose listing nft
+# gets wrong (it loses a match): there only the reload is checked, not
+# nft's text (not with $DECLS, whose listing has other lines).
 section() {
 	local family=$1 hook=$2 n=0 skip=() rule want got kern i
 	{
 		echo "table $family t {"
+		[ -n "${DECLS:-}" ] && printf '%s\n' "$DECLS"
 		echo "	chain c {"
 		echo "		$hook"
 		while IFS= read -r rule; do
@@ -168,6 +170,19 @@ ip dscp { cs1, cs2 } accept
 ip6 dscp { cs1, cs2 } accept
 ip dscp vmap { cs1 : accept, ef : drop }
 meta mark set ip dscp map { cs1 : 1 }
+EOF2
+
+# named sets keyed by a field of a few bits
+DECLS='	set s {
+		typeof ip dscp
+		elements = { cs1, ef }
+	}
+	map m {
+		typeof ip dscp : verdict
+		elements = { cs1 : accept }
+	}' section inet "$FILTER" <<'EOF2'
+ip dscp @s accept
+ip dscp != @s drop
 EOF2
 
 # icmp fields that share their bits list by the type the rule tested
