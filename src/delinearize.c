@@ -2309,6 +2309,14 @@ static void flags_test(struct expr *rel)
 	rel->op.op = rel->op.op == OP_NEQ ? OP_IMPLICIT : OP_NEG;
 }
 
+/* the selector under a chain of binary operations */
+static const struct expr *binop_sel(const struct expr *e)
+{
+	while (e->kind == EXPR_BINOP)
+		e = e->op.left;
+	return e;
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
@@ -2360,6 +2368,15 @@ static void postprocess(struct delin_ctx *ctx)
 			stmt_free(n2);
 		}
 		hash_resolve(&pctx, &deps, lhs);
+		if (lhs->kind == EXPR_BINOP && lhs->op.left->kind == EXPR_BINOP &&
+		    reg_selector(binop_sel(lhs))) {
+			/* "meta mark & 0xff | 0x3 == 0x13": each constant in
+			   the register's byte order */
+			binop_type(lhs);
+			type_rhs(rel->op.right, binop_sel(lhs));
+			proto_ctx_update(&pctx, rel);
+			continue;
+		}
 		if (reg_selector(lhs) ||
 		    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
 			const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;

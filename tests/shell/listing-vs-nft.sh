@@ -154,6 +154,7 @@ section inet "$FILTER" <<'EOF2'
 tcp flags & (syn|ack) vmap { syn : accept }
 meta mark & 0xff vmap { 1 : accept }
 ct mark & 0xf0 vmap { 0x10 : accept }
+meta mark & 0xff | 0x3 == 0x13
 EOF2
 
 # a prefix of a host-order register: host-order mask, listed as a prefix
