@@ -92,6 +92,8 @@ const struct datatype *datatype_lookup_byname(const char *name);
 int time_parse(const char *str, uint64_t *ms);
 /* milliseconds -> "1d2h3m4s5ms", as nft prints timeouts */
 void time_print(uint64_t ms, FILE *f);
+/* the same, or whole seconds "90s" where the output flags say -T */
+void time_print_opt(uint64_t ms, const struct output_ctx *octx, FILE *f);
 bool datatype_is_integer(const struct datatype *dtype);
 
 /* symbol table helpers */

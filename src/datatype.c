@@ -396,7 +396,7 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 static void time_value_print(const struct expr *e, const struct output_ctx *o,
 			     FILE *f)
 {
-	time_print(expr_value_u64(e), f);
+	time_print_opt(expr_value_u64(e), o, f);
 }
 
 static void hour_print(const struct expr *e, const struct output_ctx *o,
@@ -507,6 +507,47 @@ static void inet_protocol_print(const struct expr *e,
 		fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
 }
 
+/* -S: a port with a name in /etc/services prints as that name, quoted */
+static void inet_service_print(const struct expr *e,
+			       const struct output_ctx *o, FILE *f)
+{
+	struct servent *sv = NULL;
+
+	if ((o->flags & NFH_OUTPUT_SERVICE) && !(o->flags & NFH_PRINT_RANGE))
+		sv = getservbyport(htons(expr_value_u64(e)), NULL);
+	if (sv)
+		fprintf(f, "\"%s\"", sv->s_name);
+	else
+		integer_print(e, o, f);
+}
+
+/* -u: a user or group id with a name in the system's database prints so */
+static void uid_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	struct passwd *pw = NULL;
+
+	if ((o->flags & NFH_OUTPUT_GUID) && !(o->flags & NFH_PRINT_RANGE))
+		pw = getpwuid(expr_value_u64(e));
+	if (pw)
+		fprintf(f, "\"%s\"", pw->pw_name);
+	else
+		integer_print(e, o, f);
+}
+
+static void gid_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	struct group *gr = NULL;
+
+	if ((o->flags & NFH_OUTPUT_GUID) && !(o->flags & NFH_PRINT_RANGE))
+		gr = getgrgid(expr_value_u64(e));
+	if (gr)
+		fprintf(f, "\"%s\"", gr->gr_name);
+	else
+		integer_print(e, o, f);
+}
+
 static void ifindex_print(const struct expr *e, const struct output_ctx *o,
 			  FILE *f)
 {
@@ -595,6 +636,14 @@ static const struct symbol ct_dir_syms[] = {
 static const struct symbol ct_status_syms[] = {
 	{ "expected", 1 }, { "seen-reply", 2 }, { "assured", 4 },
 	{ "confirmed", 8 }, { "snat", 16 }, { "dnat", 32 }, { "dying", 512 },
+	{ NULL, 0 },
+};
+
+static const struct symbol ct_event_syms[] = {
+	{ "new", 0x1 }, { "related", 0x2 }, { "destroy", 0x4 },
+	{ "reply", 0x8 }, { "assured", 0x10 }, { "protoinfo", 0x20 },
+	{ "helper", 0x40 }, { "mark", 0x80 }, { "seqadj", 0x100 },
+	{ "secmark", 0x200 }, { "label", 0x400 },
 	{ NULL, 0 },
 };
 
@@ -722,7 +771,7 @@ DT(inet_protocol_type, TYPE_INET_PROTOCOL, "inet_proto",
    inet_protocol_parse, inet_protocol_print);
 DT(inet_service_type, TYPE_INET_SERVICE, "inet_service",
    "internet network service", &integer_type, BYTEORDER_BIG, 16, 0, NULL,
-   inet_service_parse, integer_print);
+   inet_service_parse, inet_service_print);
 DT(icmp_type_type, TYPE_ICMP_TYPE, "icmp_type", "ICMP type", &integer_type,
    BYTEORDER_BIG, 8, 0, icmp_type_syms, integer_parse, integer_print);
 DT(icmp6_type_type, TYPE_ICMP6_TYPE, "icmpv6_type", "ICMPv6 type",
@@ -759,9 +808,9 @@ DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
 DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, classid_parse, classid_print);
 DT(uid_type, TYPE_UID, "uid", "user ID", &integer_type, BYTEORDER_HOST, 32,
-   0, NULL, uid_parse, integer_print);
+   0, NULL, uid_parse, uid_print);
 DT(gid_type, TYPE_GID, "gid", "group ID", &integer_type, BYTEORDER_HOST, 32,
-   0, NULL, gid_parse, integer_print);
+   0, NULL, gid_parse, gid_print);
 DT(ct_state_type, TYPE_CT_STATE, "ct_state", "conntrack state",
    &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_state_syms,
    integer_parse, hex_print);
@@ -774,8 +823,8 @@ DT(ct_label_type, TYPE_CT_LABEL, "ct_label", "conntrack label",
    &bitmask_type, BYTEORDER_HOST, 128, DTYPE_F_BITMASK, NULL, integer_parse,
    integer_print);
 DT(ct_event_type, TYPE_CT_EVENTBIT, "ct_event", "conntrack event bits",
-   &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, NULL, integer_parse,
-   hex_print);
+   &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_event_syms,
+   integer_parse, hex_print);
 DT(pkttype_type, TYPE_PKTTYPE, "pkt_type", "packet type", &integer_type,
    BYTEORDER_HOST, 8, 0, pkttype_syms, integer_parse, integer_print);
 DT(devgroup_type, TYPE_DEVGROUP, "devgroup", "device group", &integer_type,
@@ -785,7 +834,7 @@ DT(dscp_type, TYPE_DSCP, "dscp", "Differentiated Services Code Point",
    hex_print);
 DT(ecn_type, TYPE_ECN, "ecn", "Explicit Congestion Notification",
    &integer_type, BYTEORDER_BIG, 2, 0, ecn_syms, integer_parse,
-   hex_print);
+   hex_short_print);
 DT(fib_addr_type, TYPE_FIB_ADDR, "fib_addrtype", "fib address type",
    &integer_type, BYTEORDER_HOST, 32, 0, fib_addr_syms, integer_parse,
    integer_print);
@@ -879,6 +928,18 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 	uint64_t v = expr_value_u64(e), done = 0;
 	bool first = true;
 
+	if (o->flags & NFH_OUTPUT_NUMERIC) {
+		/* -n: each bit on its own, in hex, as nft prints them */
+		for (unsigned int b = 0; b < 64; b++) {
+			if (!(v & (1ULL << b)))
+				continue;
+			fprintf(f, "%s0x%llx", first ? "" : ",", 1ULL << b);
+			first = false;
+		}
+		if (first)
+			fprintf(f, "0x0");
+		return;
+	}
 	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
 		if (!s->value || !(v & s->value) || (done & s->value))
 			continue;
@@ -905,9 +966,7 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		return;
 	}
 	/* a range's ends print as numbers (print.h) */
-	if (!(o->flags & NFH_PRINT_RANGE) &&
-	    (!(o->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
-	     dt == &icmp6_type_type)) {
+	if (!(o->flags & (NFH_PRINT_RANGE | NFH_OUTPUT_NUMERIC))) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
 			if (sym) {
@@ -987,6 +1046,15 @@ int time_parse(const char *str, uint64_t *ms)
 		return -ERANGE;
 	*ms = total;
 	return 0;
+}
+
+void time_print_opt(uint64_t ms, const struct output_ctx *o, FILE *f)
+{
+	/* -T: whole seconds, the rest dropped */
+	if (o->flags & NFH_OUTPUT_NUMERIC_TIME)
+		fprintf(f, "%" PRIu64 "s", ms / 1000);
+	else
+		time_print(ms, f);
 }
 
 void time_print(uint64_t ms, FILE *f)

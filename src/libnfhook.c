@@ -61,6 +61,10 @@ EXPORT void nfh_ctx_free(struct nfh_ctx *ctx)
 
 EXPORT void nfh_ctx_set_output_flags(struct nfh_ctx *ctx, unsigned int flags)
 {
+	/* as nft's -n: fully numeric, every numeric flag at once */
+	if (flags & NFH_OUTPUT_NUMERIC)
+		flags |= NFH_OUTPUT_NUMERIC_PROTO | NFH_OUTPUT_NUMERIC_PRIO |
+			 NFH_OUTPUT_NUMERIC_TIME;
 	ctx->octx.flags = flags;
 }
 

@@ -20,7 +20,8 @@ enum opt_id {
 	OPT_INTERACTIVE = 'i', OPT_INCLUDEPATH = 'I', OPT_DEFINE = 'D',
 	OPT_HANDLE = 'a', OPT_ECHO = 'e', OPT_JSON = 'j', OPT_NUMERIC = 'n',
 	OPT_STATELESS = 's', OPT_TERSE = 't', OPT_NUMERIC_PROTO = 'p',
-	OPT_SERVICE = 'S', OPT_DEBUG = 'd', OPT_OFFLINE = 256,
+	OPT_SERVICE = 'S', OPT_NUMERIC_PRIO = 'y', OPT_NUMERIC_TIME = 'T',
+	OPT_GUID = 'u', OPT_DEBUG = 'd', OPT_OFFLINE = 256,
 };
 
 struct option_desc {
@@ -42,9 +43,12 @@ static const struct option_desc options[] = {
 	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
 	{ "echo",	OPT_ECHO,	NULL,	"print what the kernel made of the commands, as monitor does" },
 	{ "json",	OPT_JSON,	NULL,	"JSON: list in nft's JSON schema; input starting with '{' is read as JSON" },
-	{ "numeric",	OPT_NUMERIC,	NULL,	"print values numerically" },
+	{ "numeric",	OPT_NUMERIC,	NULL,	"print fully numerical output: -y, -p, -T and symbolic constants" },
+	{ "numeric-priority", OPT_NUMERIC_PRIO, NULL, "print chain priorities numerically" },
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
-	{ "service",	OPT_SERVICE,	NULL,	"accepted for nft compatibility; services always print as numbers" },
+	{ "numeric-time", OPT_NUMERIC_TIME, NULL, "print times as whole seconds" },
+	{ "service",	OPT_SERVICE,	NULL,	"print ports as service names from /etc/services" },
+	{ "guid",	OPT_GUID,	NULL,	"print user and group ids as names from /etc/passwd and /etc/group" },
 	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values" },
 	{ "terse",	OPT_TERSE,	NULL,	"omit set contents" },
 	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all" },
@@ -191,6 +195,9 @@ int main(int argc, char *argv[])
 		case OPT_HANDLE:	oflags |= NFH_OUTPUT_HANDLE; break;
 		case OPT_NUMERIC:	oflags |= NFH_OUTPUT_NUMERIC; break;
 		case OPT_NUMERIC_PROTO:	oflags |= NFH_OUTPUT_NUMERIC_PROTO; break;
+		case OPT_NUMERIC_PRIO:	oflags |= NFH_OUTPUT_NUMERIC_PRIO; break;
+		case OPT_NUMERIC_TIME:	oflags |= NFH_OUTPUT_NUMERIC_TIME; break;
+		case OPT_GUID:		oflags |= NFH_OUTPUT_GUID; break;
 		case OPT_STATELESS:	oflags |= NFH_OUTPUT_STATELESS; break;
 		case OPT_TERSE:		oflags |= NFH_OUTPUT_TERSE; break;
 		case OPT_JSON:		oflags |= NFH_OUTPUT_JSON; break;

@@ -477,11 +477,11 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		}
 		if (e->elem.timeout) {
 			fprintf(f, " timeout ");
-			time_print(e->elem.timeout, f);
+			time_print_opt(e->elem.timeout, o, f);
 		}
 		if (e->elem.expires && !(o->flags & NFH_OUTPUT_STATELESS)) {
 			fprintf(f, " expires ");
-			time_print(e->elem.expires, f);
+			time_print_opt(e->elem.expires, o, f);
 		}
 		if (e->elem.comment)
 			fputs(" comment ", f), quoted_print(f, e->elem.comment);
@@ -659,7 +659,8 @@ static void quota_args_print(const struct stmt *s, const struct output_ctx *o,
 	}
 }
 
-static void reject_print(const struct stmt *s, FILE *f)
+static void reject_print(const struct stmt *s, const struct output_ctx *o,
+			 FILE *f)
 {
 	const struct datatype *dt;
 	const struct symbol *sym;
@@ -692,7 +693,7 @@ static void reject_print(const struct stmt *s, FILE *f)
 		break;
 	}
 	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
-	if (sym)
+	if (sym && !(o->flags & NFH_OUTPUT_NUMERIC))
 		fprintf(f, " %s", sym->name);
 	else
 		fprintf(f, " %d", s->reject.icmp_code);
@@ -848,7 +849,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			log_flags_print(s->log.logflags, f);
 		break;
 	case STMT_REJECT:
-		reject_print(s, f);
+		reject_print(s, o, f);
 		break;
 	case STMT_NOTRACK:
 		fprintf(f, "notrack");
@@ -1010,7 +1011,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 	}
 	fprintf(f, " priority ");
 	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
-		   false);
+		   o->flags & NFH_OUTPUT_NUMERIC_PRIO);
 	fprintf(f, "; policy %s;\n",
 		nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) == NF_DROP ?
 		"drop" : "accept");
@@ -1152,12 +1153,12 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		fprintf(f, "\t\tauto-merge\n");
 	if (s->timeout) {
 		fprintf(f, "\t\ttimeout ");
-		time_print(s->timeout, f);
+		time_print_opt(s->timeout, o, f);
 		fputc('\n', f);
 	}
 	if (s->gc_int) {
 		fprintf(f, "\t\tgc-interval ");
-		time_print(s->gc_int, f);
+		time_print_opt(s->gc_int, o, f);
 		fputc('\n', f);
 	}
 	if (s->comment)
@@ -1304,7 +1305,8 @@ uint16_t ct_expect_l3proto(struct nftnl_obj *n)
 	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
 }
 
-static void ct_expect_print(struct nftnl_obj *n, FILE *f)
+static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
+			    FILE *f)
 {
 	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
 
@@ -1314,7 +1316,7 @@ static void ct_expect_print(struct nftnl_obj *n, FILE *f)
 		fprintf(f, "\t\tprotocol %u\n", l4);
 	fprintf(f, "\t\tdport %u\n", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
 	fprintf(f, "\t\ttimeout ");
-	time_print(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), f);
+	time_print_opt(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), o, f);
 	fprintf(f, "\n\t\tsize %u\n", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
 	fprintf(f, "\t\tl3proto %s\n", family_name(ct_expect_l3proto(n)));
 }
@@ -1379,7 +1381,7 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		ct_timeout_print(n, f);
 		break;
 	case NFT_OBJECT_CT_EXPECT:
-		ct_expect_print(n, f);
+		ct_expect_print(n, o, f);
 		break;
 	case NFT_OBJECT_SECMARK:
 		/* as nft: the context in quotes, as it is */
@@ -1576,7 +1578,8 @@ int print_listing(struct cache *c, enum list_what what, unsigned int family,
 
 /* --- monitor events ------------------------------------------------------ */
 
-static void chain_event_print(struct nftnl_chain *c, FILE *f)
+static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
+			      FILE *f)
 {
 	unsigned int family = nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY);
 	unsigned int hook;
@@ -1601,7 +1604,8 @@ static void chain_event_print(struct nftnl_chain *c, FILE *f)
 		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
 	fprintf(f, " priority ");
-	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO), false);
+	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
+		   o->flags & NFH_OUTPUT_NUMERIC_PRIO);
 	fprintf(f, "; policy %s; }",
 		nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) == NF_DROP ?
 		"drop" : "accept");
@@ -1630,7 +1634,7 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
 			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
 		if (add)
-			chain_event_print(nlc, f);
+			chain_event_print(nlc, o, f);
 		fputc('\n', f);
 		break;
 	case NLO_RULE:
@@ -1700,12 +1704,12 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "auto-merge; ");
 	if (s->timeout) {
 		fprintf(f, "timeout ");
-		time_print(s->timeout, f);
+		time_print_opt(s->timeout, o, f);
 		fprintf(f, "; ");
 	}
 	if (s->gc_int) {
 		fprintf(f, "gc-interval ");
-		time_print(s->gc_int, f);
+		time_print_opt(s->gc_int, o, f);
 		fprintf(f, "; ");
 	}
 	if (s->comment)

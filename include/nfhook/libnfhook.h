@@ -21,13 +21,18 @@ struct nfh_ctx;
 
 enum nfh_output_flags {
 	NFH_OUTPUT_HANDLE	= (1 << 0),	/* -a */
-	NFH_OUTPUT_NUMERIC	= (1 << 1),	/* -n */
+	NFH_OUTPUT_NUMERIC	= (1 << 1),	/* -n: symbolic constants as
+						   numbers; implies the
+						   three NUMERIC_ below */
 	NFH_OUTPUT_STATELESS	= (1 << 2),	/* -s */
 	NFH_OUTPUT_ECHO		= (1 << 3),	/* -e */
 	NFH_OUTPUT_TERSE	= (1 << 4),	/* -t */
 	NFH_OUTPUT_JSON		= (1 << 5),	/* -j */
 	NFH_OUTPUT_SERVICE	= (1 << 6),	/* -S */
-	NFH_OUTPUT_NUMERIC_PROTO = (1 << 7),	/* -N: numeric protocols */
+	NFH_OUTPUT_NUMERIC_PROTO = (1 << 7),	/* -p: layer 4 protocols */
+	NFH_OUTPUT_NUMERIC_PRIO	= (1 << 8),	/* -y: chain priorities */
+	NFH_OUTPUT_NUMERIC_TIME	= (1 << 9),	/* -T: times as seconds */
+	NFH_OUTPUT_GUID		= (1 << 10),	/* -u: user and group names */
 };
 
 enum nfh_debug_flags {
