@@ -22,7 +22,7 @@ int json_objs(struct cache *c, unsigned int family, const char *table,
 	      uint32_t type, const char *name, FILE *f);
 
 /* one ruleset change as nft -j monitor prints it: {"add": {"rule": ...}} */
-int json_monitor_event(bool add, enum nl_obj type, void *obj,
+int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 		       struct cache_table *t, const struct output_ctx *o,
 		       FILE *f, struct list_head *msgs);
 

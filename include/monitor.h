@@ -20,8 +20,12 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
  * that rules can be printed; NULL with an error queued if it cannot.
  */
 struct nlmsghdr;
-struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs);
+/* @json_input: the JSON document run, if it was one (-j -e echoes it) */
+struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs,
+				 const char *json_input);
 void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh);
+/* the batch went in: -j -e prints a JSON document even if nothing echoed */
+void monitor_echo_ok(struct monitor *m);
 void monitor_echo_free(struct monitor *m);
 
 #endif

@@ -87,8 +87,11 @@ int print_objs(struct cache *c, unsigned int family, const char *table,
 	       uint32_t type, const char *name, const struct output_ctx *octx,
 	       FILE *f);
 
+/* what a monitor event did, in nft's words: "delete", "add", "insert" */
+enum mon_op { MON_OP_DELETE, MON_OP_ADD, MON_OP_INSERT };
+
 /* prints one ruleset change as nft monitor does ("add rule ip t c ...") */
-void print_monitor_event(bool add, enum nl_obj type, void *obj,
+void print_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,
 			 FILE *f);
 

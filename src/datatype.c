@@ -833,7 +833,7 @@ DT(dscp_type, TYPE_DSCP, "dscp", "Differentiated Services Code Point",
    &integer_type, BYTEORDER_BIG, 6, 0, dscp_syms, integer_parse,
    hex_print);
 DT(ecn_type, TYPE_ECN, "ecn", "Explicit Congestion Notification",
-   &integer_type, BYTEORDER_BIG, 2, 0, ecn_syms, integer_parse,
+   &integer_type, BYTEORDER_BIG, 2, DTYPE_F_HEXSYMS, ecn_syms, integer_parse,
    hex_short_print);
 DT(fib_addr_type, TYPE_FIB_ADDR, "fib_addrtype", "fib address type",
    &integer_type, BYTEORDER_HOST, 32, 0, fib_addr_syms, integer_parse,

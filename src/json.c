@@ -1265,6 +1265,20 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	return wrap(tname ? tname : "unknown", o);
 }
 
+/* a deleted object: what names it, as a deleted set */
+static json_t *obj_deleted_json(struct nftnl_obj *n)
+{
+	const char *tname = obj_type_name(nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE));
+	json_t *o = json_object();
+
+	json_object_set_new(o, "family",
+			    json_string(family_name(nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY))));
+	json_object_set_new(o, "name", json_string(nftnl_obj_get_str(n, NFTNL_OBJ_NAME)));
+	json_object_set_new(o, "table", json_string(nftnl_obj_get_str(n, NFTNL_OBJ_TABLE)));
+	json_object_set_new(o, "handle", json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE)));
+	return wrap(tname ? tname : "unknown", o);
+}
+
 /* the objects of @t: of one @type (0: all), the one @name if not NULL */
 static void table_objs_json(json_t *out, struct cache_table *t, uint32_t type,
 			    const char *name)
@@ -1564,10 +1578,14 @@ static json_t *set_deleted_json(struct nftnl_set *s)
 	return wrap("set", o);
 }
 
-int json_monitor_event(bool add, enum nl_obj type, void *obj,
+int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 		       struct cache_table *t, const struct output_ctx *o,
 		       FILE *f, struct list_head *msgs)
 {
+	static const char *const ops[] = {
+		[MON_OP_DELETE] = "delete", [MON_OP_ADD] = "add",
+		[MON_OP_INSERT] = "insert",
+	};
 	json_t *v;
 
 	switch (type) {
@@ -1585,10 +1603,17 @@ int json_monitor_event(bool add, enum nl_obj type, void *obj,
 	case NLO_SET:
 		v = set_deleted_json(obj);
 		break;
+	case NLO_OBJ:
+		/* a deleted object comes with its name alone */
+		if (op == MON_OP_DELETE)
+			v = obj_deleted_json(obj);
+		else
+			v = obj_json(obj, nftnl_obj_get_str(obj, NFTNL_OBJ_TABLE));
+		break;
 	default:
 		return 0;
 	}
-	v = wrap(add ? "add" : "delete", v);
+	v = wrap(ops[op], v);
 	json_dumpf(v, f, 0);
 	fputc('\n', f);
 	json_decref(v);

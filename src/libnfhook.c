@@ -673,6 +673,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	struct nl_batch batch;
 	const char *stdin_name = bufname;
 	struct cmd *cmd, *next;
+	char *json_in = NULL;		/* JSON input, kept for -j -e */
 	char *input = NULL;
 	void *scanner;
 	LIST_HEAD(msgs);
@@ -689,6 +690,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		/* -j: input that starts with '{' is JSON, anything else nft syntax */
 		input = buf ? xstrdup(buf) : read_input(name);
 		if (input && json_looks_like(input)) {
+			json_in = input;
 			if (json_parse(&state, buf ? bufname : input_name(name), input) < 0)
 				ret = -1;
 			goto evaluate;
@@ -725,7 +727,8 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		ret = -1;
 	scanner_destroy(scanner);
 evaluate:
-	free(input);
+	if (input != json_in)
+		free(input);
 
 	/* nothing reaches the kernel once any error was queued */
 	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
@@ -759,8 +762,10 @@ evaluate:
 			}
 		} else if ((ctx->octx.flags & NFH_OUTPUT_ECHO) && !ctx->dry_run) {
 			/* -e: print what the kernel made, as the monitor does */
-			ctx->echo = monitor_echo_new(ctx, &msgs);
+			ctx->echo = monitor_echo_new(ctx, &msgs, json_in);
 			ret = ctx->echo ? nlio_batch_send(ctx, &batch, &msgs) : -1;
+			if (ret == 0)
+				monitor_echo_ok(ctx->echo);
 			monitor_echo_free(ctx->echo);
 			ctx->echo = NULL;
 		} else {
@@ -805,6 +810,7 @@ evaluate:
 		*keep = top_input(ctx, name);
 	/* the errors are out: a long-lived context (nfh -i) keeps no text */
 	free_inputs(ctx);
+	free(json_in);
 	if (again && (given || *keep))
 		return RUN_AGAIN;
 	return ret < 0 || again ? 1 : 0;

@@ -21,9 +21,12 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
+
+#include <jansson.h>
 
 #include <cache.h>
 #include <ctx.h>
@@ -39,7 +42,9 @@ enum {
 	MON_RULES	= 1 << 2,
 	MON_SETS	= 1 << 3,
 	MON_ELEMS	= 1 << 4,
-	MON_ALL		= MON_TABLES | MON_CHAINS | MON_RULES | MON_SETS | MON_ELEMS,
+	MON_OBJS	= 1 << 5,	/* only in the whole ruleset's events */
+	MON_ALL		= MON_TABLES | MON_CHAINS | MON_RULES | MON_SETS |
+			  MON_ELEMS | MON_OBJS,
 };
 
 struct monitor {
@@ -59,6 +64,13 @@ struct monitor {
 	bool			skipping;	/* drop events up to skip_to */
 	unsigned long		forged;		/* not from the kernel */
 	int			write_err;	/* errno of a failed print */
+	/* -j -e: the events, one JSON object a line, printed at the end
+	 * inside {"nftables": [...]}, as nft does */
+	FILE			*json_out, *json_mem;
+	char			*json_buf;
+	size_t			json_len;
+	const char		*json_input;
+	bool			batch_ok;	/* the batch echoed went in */
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -197,7 +209,7 @@ static void out_flush(struct monitor *m)
 		m->write_err = errno ? errno : EIO;
 }
 
-static void event_print(struct monitor *m, bool add, enum nl_obj type,
+static void event_print(struct monitor *m, enum mon_op op, enum nl_obj type,
 			void *obj, struct cache_table *t)
 {
 	const struct output_ctx *o = &m->ctx->octx;
@@ -205,10 +217,10 @@ static void event_print(struct monitor *m, bool add, enum nl_obj type,
 	if (o->flags & NFH_OUTPUT_JSON) {
 		LIST_HEAD(msgs);
 
-		json_monitor_event(add, type, obj, t, o, o->out, &msgs);
+		json_monitor_event(op, type, obj, t, o, o->out, &msgs);
 		erec_print_list(o->err, &msgs);
 	} else {
-		print_monitor_event(add, type, obj, t, o, o->out);
+		print_monitor_event(op, type, obj, t, o, o->out);
 	}
 	out_flush(m);
 }
@@ -264,7 +276,7 @@ static void table_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	family = nftnl_table_get_u32(t, NFTNL_TABLE_FAMILY);
 	name = nftnl_table_get_str(t, NFTNL_TABLE_NAME);
 	if (wanted(m, add, MON_TABLES))
-		event_print(m, add, NLO_TABLE, t, NULL);
+		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_TABLE, t, NULL);
 	if (add && !cache_table_find(m->cache, family, name)) {
 		cache_add_table(m->cache, t);
 		return;
@@ -279,7 +291,7 @@ static void chain_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	struct nftnl_chain *c = nftnl_chain_alloc();
 
 	if (nl_chain_parse(nlh, c) == 0 && wanted(m, add, MON_CHAINS))
-		event_print(m, add, NLO_CHAIN, c, NULL);
+		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_CHAIN, c, NULL);
 	nftnl_chain_free(c);
 }
 
@@ -291,10 +303,23 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	if (nftnl_rule_nlmsg_parse(nlh, r) == 0 && wanted(m, add, MON_RULES)) {
 		t = cache_table_find(m->cache, nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY),
 				     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		/* the event keeps the request's flags: insert neither
+		   appends nor replaces */
 		if (t)
-			event_print(m, add, NLO_RULE, r, t);
+			event_print(m, !add ? MON_OP_DELETE :
+				    nlh->nlmsg_flags & (NLM_F_APPEND | NLM_F_REPLACE) ?
+				    MON_OP_ADD : MON_OP_INSERT, NLO_RULE, r, t);
 	}
 	nftnl_rule_free(r);
+}
+
+static void obj_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
+{
+	struct nftnl_obj *n = nftnl_obj_alloc();
+
+	if (nftnl_obj_nlmsg_parse(nlh, n) == 0 && wanted(m, add, MON_OBJS))
+		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_OBJ, n, NULL);
+	nftnl_obj_free(n);
 }
 
 static bool wanted(const struct monitor *m, bool add, unsigned int obj);
@@ -429,7 +454,7 @@ static void set_event(struct monitor *m, const struct nlmsghdr *nlh,
 		}
 	} else {
 		if (show)
-			event_print(m, false, NLO_SET, s, NULL);
+			event_print(m, MON_OP_DELETE, NLO_SET, s, NULL);
 		cache_set_del(t, name);
 	}
 out:
@@ -498,6 +523,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	case NFT_MSG_DELSET:	set_event(m, nlh, false, false); break;
 	case NFT_MSG_NEWSETELEM: set_event(m, nlh, true, true); break;
 	case NFT_MSG_DELSETELEM: set_event(m, nlh, false, true); break;
+	case NFT_MSG_NEWOBJ:	obj_event(m, nlh, true); break;
+	case NFT_MSG_DELOBJ:	obj_event(m, nlh, false); break;
 	case NFT_MSG_NEWGEN:
 		gen_id(nlh, &m->last_gen);
 		if (m->gen)
@@ -654,7 +681,8 @@ out:
 	return ret;
 }
 
-struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs)
+struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs,
+				 const char *json_input)
 {
 	struct monitor *m = xzalloc(sizeof(*m));
 
@@ -668,12 +696,128 @@ struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs)
 		monitor_echo_free(m);
 		return NULL;
 	}
+	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
+		m->json_mem = open_memstream(&m->json_buf, &m->json_len);
+		if (!m->json_mem)
+			memory_allocation_error();
+		m->json_out = ctx->octx.out;
+		ctx->octx.out = m->json_mem;
+		m->json_input = json_input;
+	}
 	return m;
+}
+
+/* whether echoed @obj ({"rule": {...}}) is what input command @cmd made */
+static bool echo_matches(json_t *cmd, json_t *obj)
+{
+	static const char *const keys[] = { "family", "table", "name", "chain" };
+	const char *ck = json_object_iter_key(json_object_iter(cmd));
+	const char *ok = json_object_iter_key(json_object_iter(obj));
+	json_t *c = json_object_iter_value(json_object_iter(cmd));
+	json_t *o = json_object_iter_value(json_object_iter(obj));
+
+	if (!ck || !ok || !json_is_object(c) || !json_is_object(o))
+		return false;
+	/* a map echoes as a set */
+	if (strcmp(ck, ok) && !(!strcmp(ck, "map") && !strcmp(ok, "set")))
+		return false;
+	for (unsigned int i = 0; i < array_size(keys); i++) {
+		json_t *a = json_object_get(c, keys[i]), *b = json_object_get(o, keys[i]);
+
+		if (!!a != !!b || (a && !json_equal(a, b)))
+			return false;
+	}
+	return json_object_get(o, "handle");
+}
+
+/*
+ * -j -e after JSON input: nft prints the document it ran, each command
+ * that made something given the handle the kernel gave it (appended,
+ * after the command's own keys).  Echoed events are matched to commands
+ * by what names them, in order, so rules of one chain pair up in turn.
+ */
+static bool echo_json_input(struct monitor *m)
+{
+	static const char *const ops[] = { "add", "insert", "create", "replace" };
+	json_t *root = json_loads(m->json_input, 0, NULL), *cmds, *echoed = json_array();
+	char *line, *save = NULL;
+	size_t i, j;
+
+	cmds = root ? json_object_get(root, "nftables") : NULL;
+	if (!json_is_array(cmds)) {
+		json_decref(root);
+		json_decref(echoed);
+		return false;
+	}
+	for (line = m->json_len ? strtok_r(m->json_buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		json_t *ev = json_loads(line, 0, NULL), *v = NULL;
+
+		for (i = 0; ev && !v && i < array_size(ops); i++)
+			v = json_object_get(ev, ops[i]);
+		if (v)
+			json_array_append(echoed, v);
+		json_decref(ev);
+	}
+	for (i = 0; i < json_array_size(cmds); i++) {
+		json_t *c = json_array_get(cmds, i), *v = NULL, *o;
+
+		for (j = 0; json_is_object(c) && !v && j < array_size(ops); j++)
+			v = json_object_get(c, ops[j]);
+		if (!json_is_object(v))
+			continue;
+		for (j = 0; j < json_array_size(echoed); j++) {
+			o = json_array_get(echoed, j);
+			if (!echo_matches(v, o))
+				continue;
+			json_object_set(json_object_iter_value(json_object_iter(v)),
+					"handle", json_object_get(
+					json_object_iter_value(json_object_iter(o)), "handle"));
+			json_array_remove(echoed, j);
+			break;
+		}
+	}
+	/* nft ends no line after JSON input */
+	json_dumpf(root, m->json_out, 0);
+	fflush(m->json_out);
+	json_decref(root);
+	json_decref(echoed);
+	return true;
+}
+
+/* -j -e: the lines gathered, as one {"nftables": [...]}, if any */
+static void echo_json_flush(struct monitor *m)
+{
+	char *line, *save = NULL;
+	const char *sep = "";
+
+	fclose(m->json_mem);
+	m->ctx->octx.out = m->json_out;
+	if (m->json_input && m->batch_ok && echo_json_input(m)) {
+		free(m->json_buf);
+		return;
+	}
+	if (m->json_len) {
+		fputs("{\"nftables\": [", m->json_out);
+		for (line = strtok_r(m->json_buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			fprintf(m->json_out, "%s%s", sep, line);
+			sep = ", ";
+		}
+		fputs("]}\n", m->json_out);
+		fflush(m->json_out);
+	}
+	free(m->json_buf);
 }
 
 void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh)
 {
 	event_cb(nlh, m);
+}
+
+void monitor_echo_ok(struct monitor *m)
+{
+	m->batch_ok = true;
 }
 
 void monitor_echo_free(struct monitor *m)
@@ -683,6 +827,8 @@ void monitor_echo_free(struct monitor *m)
 	elems_flush(m);
 	if (m->pend)
 		nftnl_set_free(m->pend);
+	if (m->json_mem)
+		echo_json_flush(m);
 	cache_free(m->cache);
 	free(m);
 }

@@ -1279,22 +1279,43 @@ bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v)
 	return true;
 }
 
-static void ct_timeout_print(struct nftnl_obj *n, FILE *f)
+/*
+ * An object's body is a few lines; a monitor event runs them together on
+ * one line, as nft does: ct objects end each with "; ", the rest with " ".
+ */
+static void obj_line(FILE *f, bool oneline)
+{
+	if (!oneline)
+		fputs("\t\t", f);
+}
+
+static void obj_eol(FILE *f, bool oneline, bool semi)
+{
+	fputs(!oneline ? "\n" : semi ? "; " : " ", f);
+}
+
+static void ct_timeout_print(struct nftnl_obj *n, FILE *f, bool oneline)
 {
 	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
 	const char *sep = "";
 	uint32_t v;
 
-	fprintf(f, "\t\tprotocol %s\n", l4 == IPPROTO_TCP ? "tcp" : "udp");
-	fprintf(f, "\t\tl3proto %s\n", family_name(ct_timeout_l3proto(n)));
-	fprintf(f, "\t\tpolicy = { ");
+	obj_line(f, oneline);
+	fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "l3proto %s", family_name(ct_timeout_l3proto(n)));
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "policy = { ");
 	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++) {
 		if (!ct_timeout_state(n, i, &v))
 			continue;
 		fprintf(f, "%s%s : %u", sep, ct_timeout_state_name(l4, i), v);
 		sep = ", ";
 	}
-	fprintf(f, " }\n");
+	fprintf(f, " }");
+	obj_eol(f, oneline, true);
 }
 
 /* a listed ct expectation's l3proto: the table's if it gave none */
@@ -1306,106 +1327,137 @@ uint16_t ct_expect_l3proto(struct nftnl_obj *n)
 }
 
 static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
-			    FILE *f)
+			    FILE *f, bool oneline)
 {
 	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
 
+	obj_line(f, oneline);
 	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
-		fprintf(f, "\t\tprotocol %s\n", l4 == IPPROTO_TCP ? "tcp" : "udp");
+		fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
 	else
-		fprintf(f, "\t\tprotocol %u\n", l4);
-	fprintf(f, "\t\tdport %u\n", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
-	fprintf(f, "\t\ttimeout ");
+		fprintf(f, "protocol %u", l4);
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "dport %u", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "timeout ");
 	time_print_opt(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), o, f);
-	fprintf(f, "\n\t\tsize %u\n", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
-	fprintf(f, "\t\tl3proto %s\n", family_name(ct_expect_l3proto(n)));
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "size %u", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
+	obj_eol(f, oneline, true);
+	obj_line(f, oneline);
+	fprintf(f, "l3proto %s", family_name(ct_expect_l3proto(n)));
+	obj_eol(f, oneline, true);
+}
+
+/* what follows "{" in a listing (a line each) or a monitor event */
+static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
+			   FILE *f, bool oneline)
+{
+	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
+	struct stmt *s = obj_values(n, type);
+	uint32_t len;
+
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
+		const void *ud = nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len);
+		char *cm = udata_get_comment(ud, len);
+
+		if (cm) {
+			obj_line(f, oneline);
+			fputs("comment ", f);
+			quoted_print(f, cm);
+			obj_eol(f, oneline, false);
+		}
+		free(cm);
+	}
+	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT)
+		obj_line(f, oneline);
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		fprintf(f, "packets %llu bytes %llu",
+			(unsigned long long)s->counter.packets,
+			(unsigned long long)s->counter.bytes);
+		obj_eol(f, oneline, false);
+		break;
+	case NFT_OBJECT_QUOTA:
+		quota_args_print(s, o, f);
+		obj_eol(f, oneline, false);
+		break;
+	case NFT_OBJECT_LIMIT:
+		limit_args_print(s, f);
+		obj_eol(f, oneline, false);
+		break;
+	case NFT_OBJECT_CT_HELPER: {
+		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
+		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
+
+		fputs("type ", f);
+		quoted_print(f, name ? name : "");
+		fputs(" protocol ", f);
+		if (l4 == IPPROTO_TCP)
+			fprintf(f, "tcp");
+		else if (l4 == IPPROTO_UDP)
+			fprintf(f, "udp");
+		else
+			fprintf(f, "%u", l4);
+		obj_eol(f, oneline, true);
+		obj_line(f, oneline);
+		fprintf(f, "l3proto %s",
+			family_name(nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO)));
+		obj_eol(f, oneline, true);
+		break;
+	}
+	case NFT_OBJECT_CT_TIMEOUT:
+		ct_timeout_print(n, f, oneline);
+		break;
+	case NFT_OBJECT_CT_EXPECT:
+		ct_expect_print(n, o, f, oneline);
+		break;
+	case NFT_OBJECT_SECMARK:
+		/* as nft: the context in quotes, as it is */
+		quoted_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
+			     nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
+		obj_eol(f, oneline, false);
+		break;
+	case NFT_OBJECT_SYNPROXY: {
+		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
+		bool any = fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM);
+
+		fprintf(f, "mss %u", nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS));
+		obj_eol(f, oneline, false);
+		obj_line(f, oneline);
+		fprintf(f, "wscale %u", nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE));
+		obj_eol(f, oneline, !any);
+		/* nft's spacing: "timestamp sack-perm", " sack-perm", "timestamp " */
+		if (any) {
+			obj_line(f, oneline);
+			fprintf(f, "%s %s",
+				fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
+				fl & NF_SYNPROXY_OPT_SACK_PERM ? "sack-perm" : "");
+			obj_eol(f, oneline, true);
+		}
+		break;
+	}
+	}
+	stmt_free(s);
 }
 
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 		      FILE *f)
 {
 	struct nftnl_obj *n = co->nlo;
-	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
-	struct stmt *s = obj_values(n, type);
-	uint32_t len;
 
-	fprintf(f, "\t%s ", obj_type_name(type));
+	fprintf(f, "\t%s ", obj_type_name(nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE)));
 	name_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_NAME));
 	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE));
 	fputc('\n', f);
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
-		const void *ud = nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len);
-		char *cm = udata_get_comment(ud, len);
-
-		if (cm)
-			fputs("\t\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
-		free(cm);
-	}
-	switch (type) {
-	case NFT_OBJECT_COUNTER:
-		fprintf(f, "\t\tpackets %llu bytes %llu\n",
-			(unsigned long long)s->counter.packets,
-			(unsigned long long)s->counter.bytes);
-		break;
-	case NFT_OBJECT_QUOTA:
-		fprintf(f, "\t\t");
-		quota_args_print(s, o, f);
-		fputc('\n', f);
-		break;
-	case NFT_OBJECT_LIMIT:
-		fprintf(f, "\t\t");
-		limit_args_print(s, f);
-		fputc('\n', f);
-		break;
-	case NFT_OBJECT_CT_HELPER: {
-		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
-		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
-
-		fputs("\t\ttype ", f);
-		quoted_print(f, name ? name : "");
-		fputs(" protocol ", f);
-		if (l4 == IPPROTO_TCP)
-			fprintf(f, "tcp\n");
-		else if (l4 == IPPROTO_UDP)
-			fprintf(f, "udp\n");
-		else
-			fprintf(f, "%u\n", l4);
-		fprintf(f, "\t\tl3proto %s\n",
-			family_name(nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO)));
-		break;
-	}
-	case NFT_OBJECT_CT_TIMEOUT:
-		ct_timeout_print(n, f);
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		ct_expect_print(n, o, f);
-		break;
-	case NFT_OBJECT_SECMARK:
-		/* as nft: the context in quotes, as it is */
-		fputs("\t\t", f);
-		quoted_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
-			     nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
-		fputc('\n', f);
-		break;
-	case NFT_OBJECT_SYNPROXY: {
-		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
-
-		fprintf(f, "\t\tmss %u\n\t\twscale %u\n",
-			nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
-			nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE));
-		/* nft's spacing: " sack-perm" when alone */
-		if (fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM))
-			fprintf(f, "\t\t%s%s\n",
-				fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
-				fl & NF_SYNPROXY_OPT_SACK_PERM ? " sack-perm" : "");
-		break;
-	}
-	}
+	obj_body_print(n, o, f, false);
 	fprintf(f, "\t}\n");
-	stmt_free(s);
 }
 
 /* the objects of @t: of one @type (0: all), one by @name if not NULL */
@@ -1611,11 +1663,44 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 		"drop" : "accept");
 }
 
-void print_monitor_event(bool add, enum nl_obj type, void *obj,
+/* -a: " # handle N" after what an event added, as nft prints it */
+static void event_handle_print(const struct output_ctx *o, uint64_t handle,
+			       FILE *f)
+{
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu", (unsigned long long)handle);
+}
+
+/* "add counter ip t c { packets 0 bytes 0 } ", "delete quota ip t q" */
+static void obj_event_print(bool add, struct nftnl_obj *n,
+			    const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s %s ", add ? "add" : "delete",
+		obj_type_name(nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE)));
+	head_print(f, NULL, family_name(nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY)),
+		   nftnl_obj_get_str(n, NFTNL_OBJ_TABLE),
+		   nftnl_obj_get_str(n, NFTNL_OBJ_NAME));
+	if (add) {
+		fprintf(f, " {");
+		event_handle_print(o, nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE), f);
+		fputc(' ', f);
+		obj_body_print(n, o, f, true);
+		/* nft ends the line with a space, too */
+		fputs("} ", f);
+	}
+	fputc('\n', f);
+}
+
+void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,
 			 FILE *f)
 {
-	const char *op = add ? "add" : "delete";
+	static const char *const ops[] = {
+		[MON_OP_DELETE] = "delete", [MON_OP_ADD] = "add",
+		[MON_OP_INSERT] = "insert",
+	};
+	const char *op = ops[mop];
+	bool add = mop != MON_OP_DELETE;
 	struct nftnl_table *nlt = obj;
 	struct nftnl_chain *nlc = obj;
 	struct nftnl_rule *nlr = obj;
@@ -1626,6 +1711,7 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 		fprintf(f, "%s table %s ", op,
 			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
 		name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+		event_handle_print(o, nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE), f);
 		fputc('\n', f);
 		break;
 	case NLO_CHAIN:
@@ -1633,8 +1719,10 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 		head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
 			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
 			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
-		if (add)
+		if (add) {
 			chain_event_print(nlc, o, f);
+			event_handle_print(o, nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE), f);
+		}
 		fputc('\n', f);
 		break;
 	case NLO_RULE:
@@ -1650,8 +1738,12 @@ void print_monitor_event(bool add, enum nl_obj type, void *obj,
 		}
 		r = delin_rule(t, nlr);
 		rule_print(r, o, f);
+		event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);
 		fputc('\n', f);
 		rule_free(r);
+		break;
+	case NLO_OBJ:
+		obj_event_print(add, obj, o, f);
 		break;
 	case NLO_SET:
 		/* deletions only: adding a set needs the set printer */
@@ -1679,7 +1771,10 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 
 	head_print(f, s->is_map ? "add map" : "add set",
 		   family_name(s->h.family), s->h.table, s->h.set);
-	fputs(" { ", f);
+	fputs(" {", f);
+	/* nft's place for it: "{ # handle 2 type ipv4_addr; }" */
+	event_handle_print(o, s->h.handle, f);
+	fputc(' ', f);
 	set_type_print(s, o, f);
 	fprintf(f, "; ");
 	if (s->policy == NFT_SET_POL_MEMORY)

@@ -190,6 +190,7 @@ for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp; do
 	expect_eq "list ruleset ${flags:-(no flag)} prints what nft prints" "$want" "$got"
 done
 # the flags change what they should: the test would mean little otherwise
+# shellcheck disable=SC2086
 got=$(in_ns "$NS" $TOOL -n list ruleset)
 check "-n prints ct states as numbers" grep -q 'ct state 0x2,0x4 accept' <<<"$got"
 check "-n prints priorities as numbers" grep -q 'priority 5; policy' <<<"$got"
