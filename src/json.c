@@ -129,11 +129,17 @@ static bool dtype_is(const struct datatype *dt, const struct datatype *base)
 	return false;
 }
 
-static json_t *bitmask_json(const struct expr *e)
+static json_t *bitmask_json(const struct expr *e, const struct output_ctx *o)
 {
 	uint64_t v = expr_value_u64(e), done = 0;
 	json_t *a = json_array();
 
+	/* -n: the bits as numbers */
+	for (unsigned int b = 0; (o->flags & NFH_OUTPUT_NUMERIC) && b < 64; b++)
+		if (v & (1ULL << b))
+			json_array_append_new(a, json_integer(1ULL << b));
+	if (o->flags & NFH_OUTPUT_NUMERIC)
+		done = v;
 	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
 		if (!s->value || !(v & s->value) || (done & s->value))
 			continue;
@@ -167,9 +173,9 @@ static bool is_number(const char *t)
  * Several flags as one value of a set, or as a mask, the way nft writes
  * them: "|" of two at a time, { "|": [ { "|": [ "fin", "syn" ] }, "rst" ] }
  */
-static json_t *flags_or_json(const struct expr *e)
+static json_t *flags_or_json(const struct expr *e, const struct output_ctx *oc)
 {
-	json_t *a = bitmask_json(e), *o;
+	json_t *a = bitmask_json(e, oc), *o;
 
 	if (!json_is_array(a))
 		return a;
@@ -193,13 +199,12 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 	json_t *s;
 
 	if ((dt->flags & DTYPE_F_BITMASK) && dt->symbols)
-		return jc->in_set ? flags_or_json(e) : bitmask_json(e);
+		return jc->in_set ? flags_or_json(e, jc->octx) : bitmask_json(e, jc->octx);
 	if (dt == &time_type)		/* nft writes whole seconds */
 		return json_integer(expr_value_u64(e) / 1000);
 	if (dt == &boolean_type)	/* exists, missing */
 		return json_boolean(!expr_value_is_zero(e));
-	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC) || dt == &icmp_type_type ||
-	    dt == &icmp6_type_type) {
+	if (!(jc->octx->flags & NFH_OUTPUT_NUMERIC)) {
 		for (const struct datatype *d = dt; d; d = d->basetype) {
 			sym = symbol_by_value(d->symbols, expr_value_u64(e));
 			if (sym)
@@ -249,6 +254,8 @@ static void value_minus_one(struct expr *v)
 static json_t *range_json(const struct expr *e, struct json_ctx *jc)
 {
 	struct expr lo = *e->range.left, hi = *e->range.right, r = *e;
+	struct output_ctx ro = *jc->octx;
+	struct json_ctx rj = *jc;
 	unsigned int plen;
 	json_t *a;
 
@@ -271,9 +278,12 @@ static json_t *range_json(const struct expr *e, struct json_ctx *jc)
 							      value_json(&lo, jc)),
 						      "len", json_integer(plen)));
 	}
+	/* nft -j -S writes a range's ports as numbers (user ids as names) */
+	ro.flags &= ~NFH_OUTPUT_SERVICE;
+	rj.octx = &ro;
 	a = json_array();
-	json_array_append_new(a, value_json(&lo, jc));
-	json_array_append_new(a, value_json(&hi, jc));
+	json_array_append_new(a, value_json(&lo, &rj));
+	json_array_append_new(a, value_json(&hi, &rj));
 	return wrap("range", a);
 }
 
@@ -374,7 +384,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		if (e->op.right->kind == EXPR_VALUE && !jc->mask_list &&
 		    (e->op.right->dtype->flags & DTYPE_F_BITMASK) &&
 		    e->op.right->dtype->symbols)
-			o = flags_or_json(e->op.right);
+			o = flags_or_json(e->op.right, jc->octx);
 		else
 			o = expr_json(e->op.right, jc);
 		if (!o)
@@ -496,7 +506,7 @@ static const char *relop_name(enum ops op)
  * header field, "|" of the names elsewhere (a list would be "any of");
  * NULL for anything else
  */
-static json_t *exact_flags_json(const struct expr *rel)
+static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 {
 	const struct expr *l = rel->op.left, *r = rel->op.right;
 	json_t *a;
@@ -511,7 +521,7 @@ static json_t *exact_flags_json(const struct expr *rel)
 		return NULL;
 	if (l->kind == EXPR_PAYLOAD)
 		return json_integer(v);
-	a = bitmask_json(r);
+	a = bitmask_json(r, jc->octx);
 	return json_is_array(a) ? wrap("|", a) : a;
 }
 
@@ -527,7 +537,7 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 	jc->mask_list = rel->op.right->kind == EXPR_VALUE;
 	o = obj_set(o, "left", expr_json(rel->op.left, jc));
 	jc->mask_list = false;
-	o = obj_set(o, "right", exact_flags_json(rel) ?: expr_json(rel->op.right, jc));
+	o = obj_set(o, "right", exact_flags_json(rel, jc) ?: expr_json(rel->op.right, jc));
 	return wrap("match", o);
 }
 
@@ -705,6 +715,8 @@ static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
 	}
 	o = wrap("type", json_string(type));
 	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
+	if (jc->octx->flags & NFH_OUTPUT_NUMERIC)
+		sym = NULL;
 	o = obj_set(o, "expr", sym ? json_string(sym->name) :
 				     json_integer(s->reject.icmp_code));
 	return wrap("reject", o);

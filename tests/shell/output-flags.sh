@@ -9,7 +9,8 @@
 # and interface types, nfproto, dscp, ecn, fib types, days, booleans),
 # layer 4 protocols, chain priorities of every family, times (set and
 # element timeouts, gc-interval, ct expiration, ct expectation), ports and
-# user and group ids.  Element expiry counts down: it is left out.
+# user and group ids; the same in -j.  Element expiry counts down: it is
+# left out.
 # Left out because nfh lists them differently without any flag (not output
 # options): "tcp flags != syn / fin,syn,rst,ack", "tcp flags == 0x12",
 # "tcp flags { syn | ack }", "ct label 1", "ip dscp @set", and "flags
@@ -17,7 +18,9 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
-require_cmd nft
+require_cmd nft python3
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 
 ns_new NS || exit 99
 dir=$(tmpdir)
@@ -189,6 +192,57 @@ for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp; do
 	got=$(in_ns "$NS" $TOOL $flags list ruleset 2>&1 | sed 's/ expires [0-9a-z]*//')
 	expect_eq "list ruleset ${flags:-(no flag)} prints what nft prints" "$want" "$got"
 done
+# -j under each flag.  nft 1.0.6 (and 1.1.1) is wrong under -j -n about
+# 16-bit symbolic values: it writes ether types and arp operations byte
+# swapped (8 for ip, 0x0800; 256 for request, 1), values that name other
+# protocols when read back.  nfh writes them right; nft's are swapped back
+# before the comparison.  Element expiry is left out, as above.
+# norm FILE SWAP: FILE's JSON without "expires", 16-bit values swapped back
+# if SWAP is 1
+norm() {
+	"$py" - "$1" "$2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+unswap = sys.argv[2] == "1"
+swap = lambda v: ((v & 0xff) << 8 | v >> 8) if isinstance(v, int) else v
+def swapped(left):
+    p, m = left.get("payload", {}), left.get("meta", {})
+    return (p.get("protocol"), p.get("field")) in (
+        ("ether", "type"), ("arp", "operation"), ("arp", "ptype"), ("vlan", "type")) or \
+        m.get("key") == "protocol"
+def walk(o):
+    if isinstance(o, dict):
+        o.pop("expires", None)
+        m = o.get("match") if unswap else None
+        if m and isinstance(m.get("left"), dict) and swapped(m["left"]):
+            r = m["right"]
+            m["right"] = {"set": [swap(v) for v in r["set"]]} if isinstance(r, dict) and "set" in r else swap(r)
+        s = o.get("set")
+        if unswap and isinstance(s, dict) and s.get("type") in ("ether_type", "arp_op") and "elem" in s:
+            s["elem"] = [swap(v) for v in s["elem"]]
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(doc)
+# as nft formats it: one line, ", " and ": "
+print(json.dumps(doc))
+EOF
+}
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+for flags in "" -n -y -p -T -S -u -nS -nu; do
+	case $flags in -n*) swapped=1 ;; *) swapped=0 ;; esac
+	in_ns "$NS" nft -j $flags list ruleset >"$dir/out.json"
+	norm "$dir/out.json" "$swapped" >"$dir/nft.json"
+	in_ns "$NS" $TOOL -j $flags list ruleset >"$dir/out.json"
+	# under TOOL=nft both sides are nft's
+	$TOOL --version 2>/dev/null | grep -q '^nfh ' || swapped_tool=$swapped
+	norm "$dir/out.json" "${swapped_tool:-0}" >"$dir/nfh.json"
+	"$py" "$REPO_DIR/tests/json-equal.py" "-j list ruleset ${flags:-(no flag)} prints what nft prints" \
+		"$dir/nft.json" "$dir/nfh.json" || FAILED=$((FAILED + 1))
+done
+
 # the flags change what they should: the test would mean little otherwise
 # shellcheck disable=SC2086
 got=$(in_ns "$NS" $TOOL -n list ruleset)
