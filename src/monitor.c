@@ -71,6 +71,11 @@ struct monitor {
 	size_t			json_len;
 	const char		*json_input;
 	bool			batch_ok;	/* the batch echoed went in */
+	bool			echo;		/* -e, not monitor */
+	bool			printed;	/* an event since the last generation */
+	struct nftnl_rule	*pend_del;	/* -e: a deleted rule, printed if
+						   a replace put it there */
+	uint32_t		pend_del_seq;
 };
 
 static int words_parse(struct monitor *m, const char *args,
@@ -214,6 +219,7 @@ static void event_print(struct monitor *m, enum mon_op op, enum nl_obj type,
 {
 	const struct output_ctx *o = &m->ctx->octx;
 
+	m->printed = true;
 	if (o->flags & NFH_OUTPUT_JSON) {
 		LIST_HEAD(msgs);
 
@@ -300,11 +306,33 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	struct nftnl_rule *r = nftnl_rule_alloc();
 	struct cache_table *t;
 
-	if (nftnl_rule_nlmsg_parse(nlh, r) == 0 && wanted(m, add, MON_RULES)) {
+	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
+		nftnl_rule_free(r);
+		return;
+	}
+	/*
+	 * -e shows the rule a replace took out, as nft -e does, but no other
+	 * deletion: it is the one that comes just before the new rule, in
+	 * answer to the same message.
+	 */
+	if (m->echo && !add) {
+		m->pend_del = r;
+		m->pend_del_seq = nlh->nlmsg_seq;
+		return;
+	}
+	if (m->echo && add && m->pend_del && m->pend_del_seq == nlh->nlmsg_seq) {
 		t = cache_table_find(m->cache, nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY),
 				     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
-		/* the event keeps the request's flags: insert neither
-		   appends nor replaces */
+		if (t)
+			event_print(m, MON_OP_DELETE, NLO_RULE, m->pend_del, t);
+		nftnl_rule_free(m->pend_del);
+		m->pend_del = NULL;
+	}
+	if (wanted(m, add, MON_RULES)) {
+		t = cache_table_find(m->cache, nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY),
+				     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		/* the kernel marks an added or replacing rule NLM_F_APPEND,
+		   an inserted one not */
 		if (t)
 			event_print(m, !add ? MON_OP_DELETE :
 				    nlh->nlmsg_flags & (NLM_F_APPEND | NLM_F_REPLACE) ?
@@ -360,6 +388,7 @@ static void elems_flush(struct monitor *m)
 
 	if (!m->pend)
 		return;
+	m->printed = true;
 	s = delin_set(m->pend_table, &cs, true);
 	if (s->init) {
 		list_for_each_entry(e, &s->init->set.exprs, list) {
@@ -410,6 +439,7 @@ static void set_added_print(struct monitor *m, struct cache_table *t,
 	struct cache_set cs = { .nls = nls };
 	struct set *s = delin_set(t, &cs, false);
 
+	m->printed = true;
 	if (o->flags & NFH_OUTPUT_JSON)
 		json_monitor_set(s, o, o->out);
 	else
@@ -512,6 +542,10 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM &&
 	    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_DELSETELEM)
 		elems_flush(m);
+	if (m->pend_del && NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWRULE) {
+		nftnl_rule_free(m->pend_del);
+		m->pend_del = NULL;
+	}
 	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
 	case NFT_MSG_NEWTABLE:	table_event(m, nlh, true); break;
 	case NFT_MSG_DELTABLE:	table_event(m, nlh, false); break;
@@ -527,8 +561,10 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	case NFT_MSG_DELOBJ:	obj_event(m, nlh, false); break;
 	case NFT_MSG_NEWGEN:
 		gen_id(nlh, &m->last_gen);
-		if (m->gen)
+		/* nft -e says nothing of a change that echoed nothing */
+		if (m->gen && (!m->echo || m->printed))
 			gen_print(m, nlh);
+		m->printed = false;
 		break;
 	}
 	return MNL_CB_OK;
@@ -689,6 +725,7 @@ struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs,
 	m->ctx = ctx;
 	m->msgs = msgs;
 	m->want_new = true;
+	m->echo = true;
 	m->objs = MON_ALL;
 	m->gen = true;
 	m->cache = cache_alloc();
@@ -827,6 +864,8 @@ void monitor_echo_free(struct monitor *m)
 	elems_flush(m);
 	if (m->pend)
 		nftnl_set_free(m->pend);
+	if (m->pend_del)
+		nftnl_rule_free(m->pend_del);
 	if (m->json_mem)
 		echo_json_flush(m);
 	cache_free(m->cache);

@@ -1736,6 +1736,10 @@ void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 				nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
 			break;
 		}
+		/* nft 1.0.6 names the rule before it, where the kernel says */
+		if (nftnl_rule_is_set(nlr, NFTNL_RULE_POSITION))
+			fprintf(f, "handle %llu ", (unsigned long long)
+				nftnl_rule_get_u64(nlr, NFTNL_RULE_POSITION));
 		r = delin_rule(t, nlr);
 		rule_print(r, o, f);
 		event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);

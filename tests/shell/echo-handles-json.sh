@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: -e -a prints each new object's handle where nft -e -a does
 # ("add rule ... # handle N", "add set ... { # handle N type ...; }"), an
-# inserted rule echoes as "insert rule", named objects are echoed, and -j -e
+# inserted rule echoes as "insert rule", a replaced one as the deletion and
+# the new rule, named objects are echoed, and -j -e
 # prints one {"nftables": [...]} a command line or file, as nft -j -e does
 # (after JSON input: the document run, each command that made something
 # given its handle, with no newline at the end, as nft 1.0.6 and 1.1.1 both
 # do), each tool in its own namespace; byte for byte.
+# A new rule's event that says which rule is before it prints that one as
+# nft 1.0.6 does ("add rule ip t c handle 4 drop").
 # nft 1.0.6 is wrong about "-j -e -f -" with nft syntax on standard input:
 # it does nothing at all; nfh does what nft 1.1.1 does (runs it, echoes
 # it as JSON).
@@ -69,6 +72,18 @@ run_all() {
 		in_ns "$ns" $@ -j -e -f "$dir/d.json"
 		echo
 		in_ns "$ns" $@ -j -e delete table ip z
+		# a replace echoes the rule it took out; a deletion, a flush or
+		# a table that is there already echo nothing, not even the
+		# generation
+		h=$(in_ns "$ns" nft -a list chain ip t c | sed -n 's/.*1\.2\.3\.4 .*# handle //p')
+		in_ns "$ns" $@ -e replace rule ip t c handle "$h" drop
+		in_ns "$ns" $@ -e -a replace rule ip t c handle "$h" accept
+		in_ns "$ns" $@ -j -e replace rule ip t c handle "$h" drop
+		in_ns "$ns" $@ -e insert rule ip t c position "$h" accept
+		in_ns "$ns" $@ -e delete rule ip t c handle "$h"
+		in_ns "$ns" $@ -e add table ip t
+		in_ns "$ns" $@ -e flush chain ip t c
+		in_ns "$ns" $@ -e delete element ip t s '{ 10.0.0.1 }'
 	} 2>&1 | sed 's/by process [0-9]* ([a-z]*)/by process P/'
 }
 run_all "$NFT" nft >"$dir/want"
