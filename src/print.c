@@ -1372,10 +1372,15 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		}
 		free(cm);
 	}
-	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT)
+	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT &&
+	    type != NFT_OBJECT_COUNTER)
 		obj_line(f, oneline);
 	switch (type) {
 	case NFT_OBJECT_COUNTER:
+		/* -s: a counter has nothing else to say */
+		if (o->flags & NFH_OUTPUT_STATELESS)
+			break;
+		obj_line(f, oneline);
 		fprintf(f, "packets %llu bytes %llu",
 			(unsigned long long)s->counter.packets,
 			(unsigned long long)s->counter.bytes);

@@ -60,6 +60,7 @@ run_all() {
 		in_ns "$ns" $@ -e -a add set inet u s '{ type ipv4_addr; flags interval; }'
 		in_ns "$ns" $@ -e -a add counter ip t cnt2
 		in_ns "$ns" $@ -e add quota ip t q '{ over 10 mbytes; }'
+		in_ns "$ns" $@ -e -s add counter ip t cnt4 '{ comment "stateless"; }'
 		in_ns "$ns" $@ -e -a add ct helper ip t h '{ type "ftp" protocol tcp; }'
 		in_ns "$ns" $@ -j -e add rule ip t c ip daddr 1.2.3.5 counter
 		in_ns "$ns" $@ -j -e insert rule ip t c tcp dport 24 drop

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: the listing under each of nft's output flags, -n (and -nn, -nnn,
-# which nft takes as -n), -y, -p, -T, -S and -u, alone and with -n, is what
+# which nft takes as -n), -y, -p, -T, -S, -u and -s, alone and with -n, is what
 # nft 1.0.6 prints for the same ruleset, loaded by nft, in one namespace.
 # The ruleset has a value of every kind these flags change: symbolic
 # constants (ct state, status, direction and event bits, tcp flags, icmp and
@@ -51,6 +51,8 @@ table inet t {
 	set dscps { type dscp; elements = { cs1, ef } }
 	set marks { type mark; elements = { 0x1, 0x2 } }
 	map icmpv { type icmp_type : verdict; elements = { echo-request : accept, echo-reply : drop } }
+	counter cnt { comment "named"; }
+	quota q { 10 mbytes used 1 kbytes }
 	ct expectation e {
 		protocol tcp
 		dport 2121
@@ -187,7 +189,7 @@ if ! out=$(in_ns "$NS" nft -f "$dir/r.nft" 2>&1); then
 fi
 
 # shellcheck disable=SC2086 # $TOOL is split into words on purpose
-for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp; do
+for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp -s -ns; do
 	want=$(in_ns "$NS" nft $flags list ruleset 2>&1 | sed 's/ expires [0-9a-z]*//')
 	got=$(in_ns "$NS" $TOOL $flags list ruleset 2>&1 | sed 's/ expires [0-9a-z]*//')
 	expect_eq "list ruleset ${flags:-(no flag)} prints what nft prints" "$want" "$got"
