@@ -30,6 +30,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <elemdump.h>
 #include <json.h>
 #include <monitor.h>
 #include <print.h>
@@ -144,7 +145,9 @@ static void cache_set_del(struct cache_table *t, const char *name)
 	if (!s)
 		return;
 	list_del(&s->list);
+	elem_dump_free(s->elems);
 	nftnl_set_free(s->nls);
+	free(s->pick);
 	free(s);
 }
 

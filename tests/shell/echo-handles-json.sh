@@ -85,7 +85,9 @@ run_all() {
 		in_ns "$ns" $@ -e add table ip t
 		in_ns "$ns" $@ -e flush chain ip t c
 		in_ns "$ns" $@ -e delete element ip t s '{ 10.0.0.1 }'
-	} 2>&1 | sed 's/by process [0-9]* ([a-z]*)/by process P/'
+		in_ns "$ns" $@ -e add element inet u s '{ 10.1.0.0/16, 10.3.0.1 }'
+		in_ns "$ns" $@ -e delete set inet u s
+	} 2>&1 | sed 's/by process [0-9]* (.*)$/by process P/'
 }
 run_all "$NFT" nft >"$dir/want"
 # shellcheck disable=SC2086
