@@ -37,6 +37,8 @@ uint16_t ct_expect_l3proto(struct nftnl_obj *n);
 
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
+/* monitor events: elements in the order they came, not sorted */
+void delin_keep_order(bool keep);
 struct cache_set;
 /* a kernel set as a declaration; its elements too if @elems */
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems);

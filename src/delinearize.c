@@ -564,6 +564,17 @@ static enum elem_order key_order(const struct expr *key)
 	return ELEM_ORDER_BE;
 }
 
+/*
+ * Monitor events keep the elements of a set that is no interval set in
+ * the order the kernel announced them, as nft monitor prints them.
+ */
+static bool keep_order;
+
+void delin_keep_order(bool keep)
+{
+	keep_order = keep;
+}
+
 /* the elements of @ed as raw values, typed later against what is looked up */
 /*
  * The elements of @ed in order; only those set_elems_pick() picked, if it
@@ -576,7 +587,8 @@ static struct elem_pair *pairs_of(const struct cache_set *cs,
 	struct elem_pair *p;
 	size_t n, k = 0;
 
-	elem_dump_sort(ed, key_order(key));
+	if (!keep_order || interval)
+		elem_dump_sort(ed, key_order(key));
 	p = elem_pairs(ed, interval, &n);
 	if (!cs || !cs->pick) {
 		*np = n;
@@ -1321,6 +1333,8 @@ static void set_sort(struct expr *set)
 	struct expr **v, *i, *next;
 	unsigned int n = 0;
 
+	if (keep_order)
+		return;
 	v = xmalloc(sizeof(*v) * (set->set.size + 1));
 	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
 		list_del(&i->list);

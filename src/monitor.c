@@ -529,10 +529,8 @@ static bool shown_already(struct monitor *m, const struct nlmsghdr *nlh)
 	return false;
 }
 
-static int event_cb(const struct nlmsghdr *nlh, void *data)
+static int event_dispatch(const struct nlmsghdr *nlh, struct monitor *m)
 {
-	struct monitor *m = data;
-
 	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
 		return MNL_CB_OK;
 	if (m->trace) {
@@ -571,6 +569,18 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		break;
 	}
 	return MNL_CB_OK;
+}
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct monitor *m = data;
+	int ret;
+
+	/* a trace prints its rule as listed */
+	delin_keep_order(!m->trace);
+	ret = event_dispatch(nlh, data);
+	delin_keep_order(false);
+	return ret;
 }
 
 /*
@@ -864,7 +874,9 @@ void monitor_echo_free(struct monitor *m)
 {
 	if (!m)
 		return;
+	delin_keep_order(true);
 	elems_flush(m);
+	delin_keep_order(false);
 	if (m->pend)
 		nftnl_set_free(m->pend);
 	if (m->pend_del)
