@@ -1545,11 +1545,13 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 	head_print(f, "table", family_name(family),
 		   nftnl_table_get_str(nlt, NFTNL_TABLE_NAME), NULL);
 	fputs(" {", f);
-	if (o->flags & NFH_OUTPUT_HANDLE)
+	/* list chains: the table's name alone, as nft */
+	if ((o->flags & NFH_OUTPUT_HANDLE) && !chains_only)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
 	fputc('\n', f);
-	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
+	if (!only_chain && !chains_only &&
+	    nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
 		char *cm = udata_get_comment(ud, len);
@@ -1558,7 +1560,8 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
-	if (!only_chain && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
+	if (!only_chain && !chains_only &&
+	    nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
 		uint32_t flags = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
 
 		if (flags & NFT_TABLE_F_DORMANT)
@@ -1572,7 +1575,8 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 		if (only_chain &&
 		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
 			continue;
-		if (!first)
+		/* list chains: no blank line between them, as nft */
+		if (!first && !chains_only)
 			fputc('\n', f);
 		chain_print(t, ch, family, o, f, !chains_only);
 		first = false;

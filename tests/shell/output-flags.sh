@@ -174,6 +174,12 @@ table bridge b {
 	chain o { type filter hook output priority out; policy accept; }
 	chain po { type filter hook postrouting priority srcnat; policy accept; }
 }
+table ip cm {
+	comment "a table with a comment"
+	chain x {
+		comment "a chain with a comment"
+	}
+}
 table arp a {
 	chain i {
 		type filter hook input priority filter; policy accept;
@@ -194,6 +200,14 @@ for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp -s -ns; do
 	got=$(in_ns "$NS" $TOOL $flags list ruleset 2>&1 | sed 's/ expires [0-9a-z]*//')
 	expect_eq "list ruleset ${flags:-(no flag)} prints what nft prints" "$want" "$got"
 done
+# list chains: the tables' names alone, no blank line between chains
+# shellcheck disable=SC2086
+for flags in "" -a -n -y; do
+	expect_eq "list chains ${flags:-(no flag)} prints what nft prints" \
+		"$(in_ns "$NS" nft $flags list chains 2>&1)" \
+		"$(in_ns "$NS" $TOOL $flags list chains 2>&1)"
+done
+
 # -j under each flag.  nft 1.0.6 (and 1.1.1) is wrong under -j -n about
 # 16-bit symbolic values: it writes ether types and arp operations byte
 # swapped (8 for ip, 0x0800; 256 for request, 1), values that name other
