@@ -1545,8 +1545,8 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 	head_print(f, "table", family_name(family),
 		   nftnl_table_get_str(nlt, NFTNL_TABLE_NAME), NULL);
 	fputs(" {", f);
-	/* list chains: the table's name alone, as nft */
-	if ((o->flags & NFH_OUTPUT_HANDLE) && !chains_only)
+	/* list chain, list chains: the table's name alone, as nft */
+	if ((o->flags & NFH_OUTPUT_HANDLE) && !chains_only && !only_chain)
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
 	fputc('\n', f);

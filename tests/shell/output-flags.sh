@@ -200,12 +200,16 @@ for flags in "" -n -nn -nnn -y -p -T -S -u -nS -nu -yp -s -ns; do
 	got=$(in_ns "$NS" $TOOL $flags list ruleset 2>&1 | sed 's/ expires [0-9a-z]*//')
 	expect_eq "list ruleset ${flags:-(no flag)} prints what nft prints" "$want" "$got"
 done
-# list chains: the tables' names alone, no blank line between chains
+# list chains: the tables' names alone, no blank line between chains;
+# list chain: the table's name alone
 # shellcheck disable=SC2086
 for flags in "" -a -n -y; do
 	expect_eq "list chains ${flags:-(no flag)} prints what nft prints" \
 		"$(in_ns "$NS" nft $flags list chains 2>&1)" \
 		"$(in_ns "$NS" $TOOL $flags list chains 2>&1)"
+	expect_eq "list chain ${flags:-(no flag)} prints what nft prints" \
+		"$(in_ns "$NS" nft $flags list chain inet t c 2>&1 | sed 's/ expires [0-9a-z]*//')" \
+		"$(in_ns "$NS" $TOOL $flags list chain inet t c 2>&1 | sed 's/ expires [0-9a-z]*//')"
 done
 
 # -j under each flag.  nft 1.0.6 (and 1.1.1) is wrong under -j -n about
