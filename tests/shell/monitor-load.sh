@@ -47,7 +47,8 @@ EOF
 	echo "# monitor $name never started"
 	exit 99
 }
-count() { grep -c "^add rule ip m c ip saddr" "$dir/$1"; }
+# a rule between others names the one before it, as nft monitor does
+count() { grep -Ec "^add rule ip m c (handle [0-9]+ )?ip saddr" "$dir/$1"; }
 full() { [ "$(count "$1")" -ge "$2" ]; }
 
 # (stopped while the batch goes: the buffer alone must hold its events)
