@@ -12,9 +12,8 @@
 # user and group ids; the same in -j.  Element expiry counts down: it is
 # left out.
 # Left out because nfh lists them differently without any flag (not output
-# options): "tcp flags != syn / fin,syn,rst,ack", "tcp flags == 0x12",
-# "tcp flags { syn | ack }", "ct label 1", "ip dscp @set", and "flags
-# timeout" beside a set's own timeout.
+# options): "tcp flags { syn | ack }", "ct label 1", and "flags timeout"
+# beside a set's own timeout.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -92,6 +91,9 @@ table inet t {
 		tcp flags syn,ack counter
 		tcp flags & (syn|ack) == syn counter
 		tcp flags != syn counter
+		tcp flags & (fin|syn|rst|ack) != syn counter
+		tcp flags == 0x12 counter
+		ip dscp @dscps counter
 		tcp dport 22 tcp flags syn ct state new meta nfproto ipv4 counter
 		tcp dport { 22, 80, 443 } counter
 		tcp dport != 22 counter
