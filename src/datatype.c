@@ -154,15 +154,34 @@ static int lladdr_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/*
+ * The protocols that are words of nft's grammar: nft 1.0.6 gives them their
+ * numbers itself, whatever /etc/protocols says (Debian's names 108 "ipcomp",
+ * not "comp", and 58 "ipv6-icmp", not "icmpv6").
+ */
+static const struct symbol keyword_protos[] = {
+	{ "icmp", IPPROTO_ICMP }, { "igmp", IPPROTO_IGMP },
+	{ "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
+	{ "dccp", IPPROTO_DCCP }, { "esp", IPPROTO_ESP },
+	{ "ah", IPPROTO_AH }, { "icmpv6", IPPROTO_ICMPV6 },
+	{ "comp", IPPROTO_COMP }, { "sctp", IPPROTO_SCTP },
+	{ "udplite", IPPROTO_UDPLITE },
+	{ NULL, 0 },
+};
+
 static int inet_protocol_parse(const struct datatype *dt, const char *s,
 			       struct expr *res, char *err, size_t errlen)
 {
+	const struct symbol *kw;
 	struct protoent *p;
 
 	if (isdigit((unsigned char)s[0]))
 		return integer_parse(dt, s, res, err, errlen);
-	if (!strcmp(s, "icmpv6"))
-		s = "ipv6-icmp";
+	kw = symbol_by_name(keyword_protos, s);
+	if (kw) {
+		expr_value_set_u64(res, kw->value);
+		return 0;
+	}
 	p = getprotobyname(s);
 	if (!p) {
 		snprintf(err, errlen, "unknown protocol \"%s\"", s);
