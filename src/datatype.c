@@ -231,14 +231,18 @@ static int uid_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
-/* tc class ids: "major:minor" in hex, "root" or "none" */
+/*
+ * tc class ids: "major:minor" in hex, "root", "none", or a number (nft
+ * 1.0.6 takes "meta priority 10" as 0:a)
+ */
 static int classid_parse(const struct datatype *dt, const char *s,
 			 struct expr *res, char *err, size_t errlen)
 {
 	unsigned long major, minor;
 	char *end;
 
-	(void)dt;
+	if (isdigit((unsigned char)s[0]) && !strchr(s, ':'))
+		return integer_parse(dt, s, res, err, errlen);
 	if (!strcmp(s, "root")) {
 		expr_value_set_u64(res, 0xffffffff);
 		return 0;
@@ -257,7 +261,7 @@ static int classid_parse(const struct datatype *dt, const char *s,
 	expr_value_set_u64(res, major << 16 | minor);
 	return 0;
 bad:
-	snprintf(err, errlen, "could not parse class id \"%s\": MAJOR:MINOR in hex, root or none",
+	snprintf(err, errlen, "could not parse class id \"%s\": MAJOR:MINOR in hex, a number, root or none",
 		 s);
 	return -1;
 }
@@ -305,6 +309,92 @@ static int ifindex_parse(const struct datatype *dt, const char *s,
 		return -1;
 	}
 	expr_value_set_u64(res, idx);
+	return 0;
+}
+
+/*
+ * Names of marks, realms and device groups, from iproute2's files: "VALUE
+ * NAME" lines, VALUE decimal or 0x hex, '#' comments.  Each file is read
+ * once, when a name is first parsed or a value printed.  These are the
+ * paths nft 1.0.6 reads (it has no fallback to /usr/share/iproute2), and as
+ * there a line that is neither ends the file.
+ */
+struct rt_names {
+	const char	*path;
+	bool		loaded;
+	struct symbol	*syms;		/* ends with a NULL name */
+};
+
+static struct rt_names rt_marks = { .path = "/etc/iproute2/rt_marks" };
+static struct rt_names rt_realms = { .path = "/etc/iproute2/rt_realms" };
+static struct rt_names rt_groups = { .path = "/etc/iproute2/group" };
+
+static struct rt_names *rt_names_of(const struct datatype *dt)
+{
+	if (dt == &mark_type)
+		return &rt_marks;
+	if (dt == &realm_type)
+		return &rt_realms;
+	return &rt_groups;
+}
+
+/* one line's value and name; -1 if it holds neither */
+static int rt_line(char *p, uint64_t *value, char **name)
+{
+	bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+	char *end;
+
+	if (!isdigit((unsigned char)p[0]))
+		return -1;
+	errno = 0;
+	*value = strtoull(p, &end, hex ? 16 : 10);
+	if (errno || *value > UINT32_MAX || (*end != ' ' && *end != '\t'))
+		return -1;
+	*name = end + strspn(end, " \t");
+	(*name)[strcspn(*name, " \t\r\n")] = '\0';
+	return **name ? 0 : -1;
+}
+
+static const struct symbol *rt_names_get(struct rt_names *t)
+{
+	size_t n = 0;
+	char line[512];
+	FILE *f;
+
+	if (t->loaded)
+		return t->syms;
+	t->loaded = true;
+	f = fopen(t->path, "re");
+	if (!f)
+		return NULL;
+	t->syms = xzalloc(sizeof(*t->syms));
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *name;
+		uint64_t v;
+
+		if (*p == '#' || *p == '\n' || *p == '\0')
+			continue;
+		if (rt_line(p, &v, &name) < 0)
+			break;
+		t->syms = xrealloc(t->syms, (n + 2) * sizeof(*t->syms));
+		t->syms[n].name = xstrdup(name);
+		t->syms[n].value = v;
+		t->syms[++n].name = NULL;
+	}
+	fclose(f);
+	return t->syms;
+}
+
+static int rt_name_parse(const struct datatype *dt, const char *s,
+			 struct expr *res, char *err, size_t errlen)
+{
+	const struct symbol *sym = NULL;
+
+	if (!isdigit((unsigned char)s[0]))
+		sym = symbol_by_name(rt_names_get(rt_names_of(dt)), s);
+	if (!sym)
+		return integer_parse(dt, s, res, err, errlen);
+	expr_value_set_u64(res, sym->value);
 	return 0;
 }
 
@@ -451,6 +541,23 @@ static void hex_print(const struct expr *e, const struct output_ctx *o,
 {
 	fprintf(f, "0x%0*llx", (int)expr_value_bytes(e) * 2,
 		(unsigned long long)expr_value_u64(e));
+}
+
+/* a name from rt_names_get() quoted, as nft prints it, else the number */
+static void rt_name_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	const struct symbol *sym = NULL;
+
+	if (!(o->flags & (NFH_OUTPUT_NUMERIC | NFH_PRINT_RANGE)))
+		sym = symbol_by_value(rt_names_get(rt_names_of(e->dtype)),
+				      expr_value_u64(e));
+	if (sym)
+		fprintf(f, "\"%s\"", sym->name);
+	else if (e->dtype == &mark_type)
+		hex_print(e, o, f);
+	else
+		integer_print(e, o, f);
 }
 
 /* nft's plain bitmask fields (comp flags): hex without leading zeros */
@@ -816,14 +923,14 @@ DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
 DT(time_type, TYPE_TIME, "time", "relative time", &integer_type,
    BYTEORDER_HOST, 64, 0, NULL, time_value_parse, time_value_print);
 DT(mark_type, TYPE_MARK, "mark", "packet mark", &integer_type,
-   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, hex_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, rt_name_parse, rt_name_print);
 DT(ifindex_type, TYPE_IFINDEX, "iface_index", "network interface index",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, ifindex_parse,
    ifindex_print);
 DT(arphrd_type, TYPE_ARPHRD, "iface_type", "network interface type",
    &integer_type, BYTEORDER_HOST, 16, DTYPE_F_HEXSYMS, arphrd_syms, integer_parse, integer_print);
 DT(realm_type, TYPE_REALM, "realm", "routing realm", &integer_type,
-   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, rt_name_parse, rt_name_print);
 DT(classid_type, TYPE_CLASSID, "classid", "TC classid", &integer_type,
    BYTEORDER_HOST, 32, 0, NULL, classid_parse, classid_print);
 DT(uid_type, TYPE_UID, "uid", "user ID", &integer_type, BYTEORDER_HOST, 32,
@@ -847,7 +954,7 @@ DT(ct_event_type, TYPE_CT_EVENTBIT, "ct_event", "conntrack event bits",
 DT(pkttype_type, TYPE_PKTTYPE, "pkt_type", "packet type", &integer_type,
    BYTEORDER_HOST, 8, 0, pkttype_syms, integer_parse, integer_print);
 DT(devgroup_type, TYPE_DEVGROUP, "devgroup", "device group", &integer_type,
-   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, integer_parse, integer_print);
+   BYTEORDER_HOST, 32, DTYPE_F_PREFIX, NULL, rt_name_parse, rt_name_print);
 DT(dscp_type, TYPE_DSCP, "dscp", "Differentiated Services Code Point",
    &integer_type, BYTEORDER_BIG, 6, 0, dscp_syms, integer_parse,
    hex_print);
