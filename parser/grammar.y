@@ -360,6 +360,31 @@ static uint8_t l4_number(const char *name)
 	return 0;
 }
 
+/*
+ * "512bytes", "5kbytes", "3packets": a number the scanner read together
+ * with its unit, which nft reads as two words; the number in bytes (or
+ * packets)
+ */
+static int number_with_unit(struct parser_state *state, const char *s,
+			    const struct location *loc, bool bytes,
+			    uint64_t *res)
+{
+	uint64_t mult = 1;
+	char *unit;
+
+	errno = 0;
+	*res = strtoull(s, &unit, 10);
+	if (unit == s || errno)
+		return error_queue(state->msgs, loc,
+				   "\"%s\" is not a number and a unit", s);
+	if (bytes ? stmt_bytes_unit(unit, &mult) < 0 : strcmp(unit, "packets"))
+		return error_queue(state->msgs, loc,
+				   "wrong unit \"%s\": %s expected", unit,
+				   bytes ? "bytes, kbytes or mbytes" : "packets");
+	*res *= mult;
+	return 0;
+}
+
 static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
@@ -499,7 +524,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list
-%type <val> time_spec
+%type <val> time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
@@ -2190,11 +2215,21 @@ verdict_expr		:	ACCEPT	{ $$ = verdict_expr_alloc(&@$, NF_ACCEPT, NULL); free($1)
 			}
 			;
 
+/* as in nft: packets and bytes in either order, or one of them */
 counter_stmt		:	COUNTER			{ $$ = counter_stmt(&@$, 0, 0); free($1); }
-			|	COUNTER PACKETS NUMBER BYTES NUMBER
+			|	counter_stmt PACKETS NUMBER
 			{
-				$$ = counter_stmt(&@$, $3, $5);
-				free($1); free($2); free($4);
+				$$ = $1;
+				$$->counter.packets = $3;
+				$$->loc = @$;
+				free($2);
+			}
+			|	counter_stmt BYTES NUMBER
+			{
+				$$ = $1;
+				$$->counter.bytes = $3;
+				$$->loc = @$;
+				free($2);
 			}
 			;
 
@@ -2211,49 +2246,83 @@ limit_stmt		:	LIMIT limit_spec
 			}
 			;
 
-limit_spec		:	RATE limit_over NUMBER SLASH STRING
+limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
 				$$->limit.flags = $2;
 				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKTS;
-				$$->limit.burst = 5;
+				$$->limit.burst = $6;
 				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
 				free($1); free($5);
 			}
-			|	limit_spec BURST NUMBER PACKETS
-			{
-				$$ = $1;
-				$$->limit.burst = $3;
-				free($2); free($4);
-			}
-			|	RATE limit_over NUMBER STRING SLASH STRING
+			|	RATE limit_over limit_rate_bytes SLASH STRING
+				limit_burst_bytes
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
 				$$->limit.flags = $2;
+				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKT_BYTES;
-				if (stmt_limit_bytes($$, $3, $4, &@4, state->msgs) < 0 ||
-				    stmt_limit_unit($$, $6, &@6, state->msgs) < 0)
+				$$->limit.burst = $6;
+				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
-				free($1); free($4); free($6);
+				free($1); free($5);
 			}
-			|	limit_spec BURST NUMBER BYTES
-			{
-				$$ = $1;
-				$$->limit.burst = $3;
-				free($2); free($4);
-			}
-			|	limit_spec BURST NUMBER STRING
-			{
-				uint64_t b;
+			;
 
-				$$ = $1;
-				if (stmt_bytes_unit($4, &b) < 0)
-					error_queue(state->msgs, &@4,
-						    "wrong unit \"%s\"", $4);
-				$$->limit.burst = $3 * b;
-				free($2); free($4);
+/* "64 bytes", "64 kbytes" and, as nft scans them, "64bytes", "64kbytes" */
+limit_rate_bytes	:	NUMBER BYTES	{ $$ = $1; free($2); }
+			|	NUMBER STRING
+			{
+				uint64_t mult = 1;
+
+				if (stmt_bytes_unit($2, &mult) < 0) {
+					error_queue(state->msgs, &@2,
+						    "wrong rate format: unknown unit \"%s\"",
+						    $2);
+					state->nerrs++;
+				}
+				$$ = $1 * mult;
+				free($2);
+			}
+			|	STRING
+			{
+				if (number_with_unit(state, $1, &@1, true, &$$) < 0)
+					state->nerrs++;
+				free($1);
+			}
+			;
+
+limit_burst_pkts	:	%empty			{ $$ = 5; }
+			|	BURST NUMBER PACKETS	{ $$ = $2; free($1); free($3); }
+			|	BURST STRING
+			{
+				if (number_with_unit(state, $2, &@2, false, &$$) < 0)
+					state->nerrs++;
+				free($1); free($2);
+			}
+			;
+
+limit_burst_bytes	:	%empty			{ $$ = 0; }
+			|	BURST NUMBER BYTES	{ $$ = $2; free($1); free($3); }
+			|	BURST NUMBER STRING
+			{
+				uint64_t mult = 1;
+
+				if (stmt_bytes_unit($3, &mult) < 0) {
+					error_queue(state->msgs, &@3,
+						    "wrong unit \"%s\"", $3);
+					state->nerrs++;
+				}
+				$$ = $2 * mult;
+				free($1); free($3);
+			}
+			|	BURST STRING
+			{
+				if (number_with_unit(state, $2, &@2, true, &$$) < 0)
+					state->nerrs++;
+				free($1); free($2);
 			}
 			;
 
@@ -2289,11 +2358,28 @@ quota_spec		:	quota_mode NUMBER STRING
 				$$->quota.bytes = $2;
 				free($3);
 			}
+			|	quota_mode STRING
+			{
+				$$ = stmt_alloc(&@$, STMT_QUOTA);
+				$$->quota.flags = $1;
+				if (number_with_unit(state, $2, &@2, true,
+						     &$$->quota.bytes) < 0)
+					state->nerrs++;
+				free($2);
+			}
 			|	quota_spec USED NUMBER BYTES
 			{
 				$$ = $1;
 				$$->quota.used = $3;
 				free($2); free($4);
+			}
+			|	quota_spec USED STRING
+			{
+				$$ = $1;
+				if (number_with_unit(state, $3, &@3, true,
+						     &$$->quota.used) < 0)
+					state->nerrs++;
+				free($2); free($3);
 			}
 			|	quota_spec USED NUMBER STRING
 			{
