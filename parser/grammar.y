@@ -546,6 +546,8 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free($$); free($$); } <handle>
 
+/* "dup to ip device lo": no header has a field "device"; ip is the value */
+%precedence DEVICE
 %precedence HDR_SYM
 %precedence STRING HDR
 %nonassoc MASK_LIST
@@ -2661,11 +2663,19 @@ fwd_stmt		:	FWD TO stmt_value
 			}
 			;
 
+/* the one value is the device in netdev, the address in ip and ip6 (eval) */
 dup_stmt		:	DUP TO stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_DUP);
 				$$->fwd.dev = $3;
 				free($1); free($2);
+			}
+			|	DUP TO stmt_value DEVICE stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_DUP);
+				$$->fwd.addr = $3;
+				$$->fwd.dev = $5;
+				free($1); free($2); free($4);
 			}
 			;
 

@@ -1175,15 +1175,23 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		bool fwd = name[0] == 'f';
 
 		s = stmt_alloc(&internal_location, fwd ? STMT_FWD : STMT_DUP);
-		s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, fwd ?
-						       NFTNL_EXPR_FWD_SREG_DEV :
-						       NFTNL_EXPR_DUP_SREG_DEV));
+		if (fwd || nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_DEV))
+			s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, fwd ?
+							       NFTNL_EXPR_FWD_SREG_DEV :
+							       NFTNL_EXPR_DUP_SREG_DEV));
 		if (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
 			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_SREG_ADDR));
 			s->fwd.family = nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_NFPROTO);
 		}
+		/* ip, ip6: "dup to ADDR [device DEV]"; netdev: "dup to DEV" */
+		if (!fwd && nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_ADDR)) {
+			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DUP_SREG_ADDR));
+			s->fwd.family = ctx->family;
+		}
 		/* the attribute numbers of fwd and dup differ */
-		if (!s->fwd.dev || (!fwd && nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_ADDR)) ||
+		if ((!s->fwd.dev && !(!fwd && s->fwd.addr)) ||
+		    (!fwd && s->fwd.addr && ctx->family != NFPROTO_IPV4 &&
+		     ctx->family != NFPROTO_IPV6) ||
 		    (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR) &&
 		     (!s->fwd.addr || s->fwd.addr->kind != EXPR_VALUE ||
 		      s->fwd.addr->len != (s->fwd.family == NFPROTO_IPV6 ? 128 : 32) ||
@@ -2219,6 +2227,25 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 						    BYTEORDER_BIG);
 			map_resolve(pctx, &keep, s->nat.proto, want);
 			expr_free(want);
+		}
+		break;
+	case STMT_DUP:
+		/* "dup to ip saddr", "dup to ip daddr map { ... }" */
+		if (s->fwd.addr && s->fwd.addr->kind == EXPR_MAP) {
+			const struct datatype *dt = s->fwd.family == NFPROTO_IPV6 ?
+						    &ip6addr_type : &ipaddr_type;
+
+			want = set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+			map_resolve(pctx, deps, s->fwd.addr, want);
+			expr_free(want);
+		} else if (s->fwd.addr && s->fwd.addr->kind != EXPR_VALUE) {
+			struct expr **sel = &s->fwd.addr;
+
+			while ((*sel)->kind == EXPR_BINOP)
+				sel = &(*sel)->op.left;
+			selector_resolve(pctx, deps, sel);
+			if (s->fwd.addr->kind == EXPR_BINOP)
+				binop_type(s->fwd.addr);
 		}
 		break;
 	case STMT_REJECT:

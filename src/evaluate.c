@@ -1816,6 +1816,44 @@ static int dev_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/*
+ * "dup to ADDR [device DEV]" in ip and ip6, "dup to DEV" in netdev: the
+ * parser holds a lone value as the device
+ */
+static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	const struct datatype *dt;
+	struct expr *lhs;
+	int ret;
+
+	if (ctx->family == NFPROTO_NETDEV) {
+		if (s->fwd.addr)
+			return err(ctx, &s->loc,
+				   "dup in the netdev family takes a device only: dup to DEVICE");
+		return dev_stmt_eval(ctx, s);
+	}
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
+		return err(ctx, &s->loc,
+			   "dup is only supported in the ip, ip6 and netdev families");
+	if (!s->fwd.addr) {
+		s->fwd.addr = s->fwd.dev;
+		s->fwd.dev = NULL;
+	}
+	s->fwd.family = ctx->family;
+	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
+	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+				  dt->size, NULL);
+	/* an address, a map to one, or one from the packet ("ip saddr") */
+	ret = value_stmt_eval(ctx, lhs, &s->fwd.addr);
+	expr_free(lhs);
+	if (ret < 0 || !s->fwd.dev)
+		return ret;
+	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
+	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
+	expr_free(lhs);
+	return ret;
+}
+
 static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt = &icmpx_code_type;
@@ -2123,8 +2161,9 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_EXTHDR:
 		return exthdr_stmt_eval(ctx, s);
 	case STMT_FWD:
-	case STMT_DUP:
 		return dev_stmt_eval(ctx, s);
+	case STMT_DUP:
+		return dup_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
 	case STMT_TPROXY:

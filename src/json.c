@@ -969,8 +969,16 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return wrap("fwd", o);
 	case STMT_DUP:
 		/* nft writes the device of a netdev dup as its "addr" */
-		return wrap("dup", wrap("addr",
-			register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
+		if (!s->fwd.addr)
+			return wrap("dup", wrap("addr",
+				register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
+		o = wrap("addr", register_value_json(s->fwd.addr,
+				s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
+				BYTEORDER_BIG, jc));
+		if (s->fwd.dev)
+			o = obj_set(o, "dev", register_value_json(s->fwd.dev,
+					&ifindex_type, BYTEORDER_HOST, jc));
+		return wrap("dup", o);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:

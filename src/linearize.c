@@ -1241,6 +1241,34 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	return ret;
 }
 
+/* netdev: the device; ip, ip6: the address (or a map to it), the device */
+static int lin_dup(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct nftnl_expr *e;
+
+	if (!s->fwd.addr) {
+		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
+		e = add_expr(ctx, "dup");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_1);
+		return 0;
+	}
+	if (s->fwd.addr->kind == EXPR_VALUE || s->fwd.addr->kind == EXPR_MAP) {
+		if (nat_value(ctx, NFT_REG_1, s->fwd.addr) < 0)
+			return -1;
+	} else {
+		struct load ld;
+
+		selector_load(ctx, s->fwd.addr, 0, &ld);
+	}
+	if (s->fwd.dev)
+		lin_immediate(ctx, NFT_REG_2, s->fwd.dev, BYTEORDER_HOST);
+	e = add_expr(ctx, "dup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
+	if (s->fwd.dev)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_2);
+	return 0;
+}
+
 static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 {
 	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
@@ -1494,8 +1522,9 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_SREG, NFT_REG_1);
 		return 0;
 	}
-	case STMT_FWD:
 	case STMT_DUP:
+		return lin_dup(ctx, s);
+	case STMT_FWD:
 		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
 		if (s->kind == STMT_FWD && s->fwd.addr) {
 			lin_immediate(ctx, NFT_REG_2, s->fwd.addr, BYTEORDER_BIG);
@@ -1503,12 +1532,9 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
 			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_ADDR, NFT_REG_2);
 			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_NFPROTO, s->fwd.family);
-		} else if (s->kind == STMT_FWD) {
+		} else {
 			e = add_expr(ctx, "fwd");
 			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
-		} else {
-			e = add_expr(ctx, "dup");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_1);
 		}
 		return 0;
 	case STMT_NAT:

@@ -1271,11 +1271,13 @@ static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
 	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
 		return jerr(jp, o, "%s: expected an object", k), NULL;
 	if (!strcmp(k, "dup") && !dev) {
+		/* the address, or in netdev the device: eval tells */
 		dev = json_object_get(o, "addr");
+	} else if (!strcmp(k, "dup")) {
+		/* ip, ip6: dup to ADDR device DEV */
+		addr = json_object_get(o, "addr");
 	} else if ((addr = json_object_get(o, "addr"))) {
 		/* fwd ip|ip6 to ADDR device DEV */
-		if (strcmp(k, "fwd"))
-			return jerr(jp, addr, "%s to an address is not supported yet", k), NULL;
 		family = get_str(jp, o, "family", true);
 		if (!family)
 			return NULL;
@@ -1295,7 +1297,7 @@ static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
 	s = stmt_alloc(loc, !strcmp(k, "fwd") ? STMT_FWD : STMT_DUP);
 	s->fwd.dev = e;
 	s->fwd.addr = a;
-	if (a)
+	if (a && family)	/* dup's is the table's, set by eval */
 		s->fwd.family = strcmp(family, "ip6") ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	return s;
 }

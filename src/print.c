@@ -881,9 +881,20 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " set ");
 		expr_print(s->payload.val, o, f);
 		break;
-	case STMT_FWD:
 	case STMT_DUP:
-		fprintf(f, "%s ", s->kind == STMT_FWD ? "fwd" : "dup");
+		fprintf(f, "dup to ");
+		if (s->fwd.addr) {
+			register_value_print(s->fwd.addr, s->fwd.family == NFPROTO_IPV6 ?
+					     &ip6addr_type : &ipaddr_type,
+					     BYTEORDER_BIG, o, f);
+			if (!s->fwd.dev)
+				break;
+			fprintf(f, " device ");
+		}
+		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
+		break;
+	case STMT_FWD:
+		fprintf(f, "fwd ");
 		if (s->fwd.addr) {
 			bool ip6 = s->fwd.family == NFPROTO_IPV6;
 
