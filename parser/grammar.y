@@ -2545,8 +2545,7 @@ reject_proto		:	HDR
 			|	STRING
 			;
 
-reject_code		:	symbol_value
-			|	RESET	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+reject_code		:	symbol_value	/* "with tcp reset": a word there too */
 			;
 
 meta_stmt		:	META word SET stmt_value
@@ -2608,6 +2607,15 @@ exthdr_stmt		:	exthdr_expr SET stmt_value
 			;
 
 ct_stmt			:	ct_expr SET stmt_value
+			{
+				$$ = stmt_alloc(&@$, STMT_CT);
+				$$->ct.key = $1->ct.key;
+				$$->ct.dir = $1->ct.dir;
+				$$->ct.expr = $3;
+				expr_free($1);
+				free($2);
+			}
+			|	ct_expr SET list_rhs_expr	/* ct event set new,destroy */
 			{
 				$$ = stmt_alloc(&@$, STMT_CT);
 				$$->ct.key = $1->ct.key;
@@ -3353,6 +3361,8 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	DNAT		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	ORIGINAL	{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	REPLY		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	DESTROY		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	RESET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BADNUMBER
 			{
 				error_queue(state->msgs, &@1,

@@ -1757,12 +1757,21 @@ static int verdict_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return 0;
 }
 
+/* "meta mark & 0xff", not "1 | 2" (a constant, as in a match) */
+static bool binop_of_packet(const struct expr *e)
+{
+	while (e->kind == EXPR_BINOP)
+		e = e->op.left;
+	return expr_is_selector(e);
+}
+
 static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			   struct expr **val)
 {
 	if ((*val)->kind == EXPR_MAP)
 		return map_eval(ctx, *val, lhs);
-	if (expr_is_selector(*val) || (*val)->kind == EXPR_BINOP) {
+	if (expr_is_selector(*val) ||
+	    ((*val)->kind == EXPR_BINOP && binop_of_packet(*val))) {
 		/* a value taken from the packet: "ct mark set meta mark" */
 		const struct expr *v;
 
