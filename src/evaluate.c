@@ -2348,8 +2348,10 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 			continue;
 		}
 		if (s->kind == STMT_VERDICT && &next->list != &r->stmts &&
-		    next->kind != STMT_COUNTER) {
-			/* nft refuses statements after a verdict, too */
+		    next->kind != STMT_COUNTER &&
+		    s->verdict.expr->kind != EXPR_MAP) {
+			/* nft refuses statements after a verdict, too (not
+			   after a verdict map: a key it lacks goes on) */
 			ret = err(ctx, &next->loc,
 				  "statement after a verdict is never reached");
 			break;
