@@ -182,9 +182,6 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 {
 	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth)
 		return 0;
-	if (ctx->family == NFPROTO_ARP)
-		return err(ctx, &p->loc,
-			   "link layer headers cannot be matched in the arp family");
 	add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_IIFTYPE),
 		ARPHRD_ETHER);
 	return 0;
@@ -332,12 +329,7 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 		return 0;
 	switch (d->base) {
 	case PROTO_BASE_LL_HDR:
-		if (ctx->family != NFPROTO_NETDEV && ctx->family != NFPROTO_BRIDGE &&
-		    ctx->family != NFPROTO_INET && ctx->family != NFPROTO_IPV4 &&
-		    ctx->family != NFPROTO_IPV6)
-			return err(ctx, &p->loc,
-				   "%s header cannot be matched in family %s",
-				   d->name, family_name(ctx->family));
+		/* every family: in all but bridge and netdev, after iiftype */
 		if (ll_dep(ctx, p) < 0)
 			return -1;
 		if (d == &proto_vlan && !ctx->pctx.vlan)
@@ -2125,11 +2117,7 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_QUOTA:
 		return 0;
 	case STMT_NOTRACK:
-		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
-		    ctx->family == NFPROTO_ARP)
-			return err(ctx, &s->loc,
-				   "notrack is not available in the %s family",
-				   family_name(ctx->family));
+		/* every family, as nft 1.0.6 and the kernel take it */
 		return 0;
 	case STMT_REJECT:
 		return reject_stmt_eval(ctx, s);
