@@ -218,6 +218,28 @@ static struct expr *exthdr_grammar_expr(struct parser_state *state,
 	return exthdr_expr_parse(loc, op, name, nloc, field, floc, state->msgs);
 }
 
+/* "tcp option 2 exists", "tcp option 2 length 4": a known option by kind */
+static struct expr *tcpopt_kind_expr(struct parser_state *state,
+				     const struct location *loc,
+				     const char *proto,
+				     const struct location *ploc, uint64_t kind,
+				     const struct location *kloc,
+				     const char *field,
+				     const struct location *floc)
+{
+	const struct exthdr_desc *d = kind <= UINT8_MAX ?
+		exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind) : NULL;
+
+	if (!d) {
+		error_queue(state->msgs, kloc, "unknown tcp option kind %llu",
+			    (unsigned long long)kind);
+		return NULL;
+	}
+	return exthdr_grammar_expr(state, loc, proto, ploc,
+				   NFT_EXTHDR_OP_TCPOPT, d->name, kloc,
+				   field, floc);
+}
+
 /*
  * "rt" names both the route of the packet ("rt mtu", rt.c) and the IPv6
  * routing header ("rt type", exthdr.c): a field of the header wins.
@@ -2832,18 +2854,6 @@ relational_expr		:	expr rhs_expr
 			{
 				$$ = relational_expr_alloc(&@$, $2, $1, $3);
 			}
-			|	exthdr_presence EXISTS
-			{
-				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
-							   symbol_expr_alloc(&@2, $2, false));
-				free($2);
-			}
-			|	exthdr_presence MISSING
-			{
-				$$ = relational_expr_alloc(&@$, OP_IMPLICIT, $1,
-							   symbol_expr_alloc(&@2, $2, false));
-				free($2);
-			}
 			;
 
 relop			:	EQ	{ $$ = OP_EQ; }
@@ -2910,6 +2920,7 @@ selector_expr		:	payload_expr
 			|	numgen_expr
 			|	hash_expr
 			|	exthdr_expr
+			|	exthdr_presence	/* a boolean: "tcp option mss 1" */
 			;
 
 /* "tcp option maxseg size", "sctp chunk init flags", "frag id" */
@@ -2918,6 +2929,14 @@ exthdr_expr		:	HDR OPTION STRING exthdr_field
 				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
 							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, $4, &@4);
 				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR OPTION NUMBER exthdr_field
+			{
+				$$ = tcpopt_kind_expr(state, &@$, $1, &@1, $3, &@3,
+						      $4, &@4);
+				free($1); free($2); free($4);
 				if (!$$)
 					YYERROR;
 			}
@@ -2940,7 +2959,8 @@ exthdr_expr		:	HDR OPTION STRING exthdr_field
 			;
 
 /* "tcp option sack-perm", "exthdr frag": only before exists or missing */
-exthdr_presence		:	HDR OPTION STRING
+/* a following word is a field: "tcp option mss size" */
+exthdr_presence		:	HDR OPTION STRING %prec HDR_SYM
 			{
 				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
 							 NFT_EXTHDR_OP_TCPOPT, $3, &@3, NULL, NULL);
@@ -2948,7 +2968,15 @@ exthdr_presence		:	HDR OPTION STRING
 				if (!$$)
 					YYERROR;
 			}
-			|	HDR CHUNK STRING
+			|	HDR OPTION NUMBER %prec HDR_SYM
+			{
+				$$ = tcpopt_kind_expr(state, &@$, $1, &@1, $3, &@3,
+						      NULL, NULL);
+				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR CHUNK STRING %prec HDR_SYM
 			{
 				$$ = exthdr_grammar_expr(state, &@$, $1, &@1,
 							 NFT_EXTHDR_OP_SCTP, $3, &@3, NULL, NULL);
