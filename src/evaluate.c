@@ -2033,8 +2033,13 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 				   ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name,
 				   want->name);
 	} else if (ctx->family == NFPROTO_INET) {
-		return err(ctx, &s->loc,
-			   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
+		/* as nft: the family an earlier match of the rule implies */
+		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh != &proto_ip && nh != &proto_ip6)
+			return err(ctx, &s->loc,
+				   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
+		s->nat.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	}
 	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
 	     &ipaddr_type : &ip6addr_type;
