@@ -209,7 +209,9 @@ static struct expr *exthdr_grammar_expr(struct parser_state *state,
 {
 	const char *want = op == NFT_EXTHDR_OP_TCPOPT ? "tcp" : "sctp";
 
-	if (proto && strcmp(proto, want)) {
+	if (proto && op == NFT_EXTHDR_OP_TCPOPT && !strcmp(proto, "ip"))
+		op = NFT_EXTHDR_OP_IPV4;	/* "ip option rr exists" */
+	else if (proto && strcmp(proto, want)) {
 		error_queue(state->msgs, ploc, "%s has no %s; %s has",
 			    proto, op == NFT_EXTHDR_OP_TCPOPT ? "options" : "chunks",
 			    want);
@@ -230,6 +232,11 @@ static struct expr *tcpopt_kind_expr(struct parser_state *state,
 	const struct exthdr_desc *d = kind <= UINT8_MAX ?
 		exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind) : NULL;
 
+	if (strcmp(proto, "tcp")) {
+		error_queue(state->msgs, kloc, "%s options are named, not numbered",
+			    proto);
+		return NULL;
+	}
 	if (!d) {
 		error_queue(state->msgs, kloc, "unknown tcp option kind %llu",
 			    (unsigned long long)kind);

@@ -2321,6 +2321,8 @@ static bool exthdr_match(struct deps *deps, struct expr *rel)
 named:
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6)
 		header_used(deps, &proto_ip6);
+	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
+		header_used(deps, &proto_ip);
 	type_rhs(r, n);
 	expr_free(rel->op.left);
 	rel->op.left = n;

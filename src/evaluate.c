@@ -353,6 +353,13 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 /* tcp options and sctp chunks need no dependency: the kernel checks */
 static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
 {
+	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
+		if (ctx->family == NFPROTO_IPV6 || ctx->family == NFPROTO_ARP)
+			return err(ctx, &x->loc,
+				   "ip options cannot be matched in family %s",
+				   family_name(ctx->family));
+		return nh_dep(ctx, x, &proto_ip);
+	}
 	if (x->exthdr.op != NFT_EXTHDR_OP_IPV6)
 		return 0;
 	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * IPv6 extension headers, TCP options and SCTP chunks as data, loaded by
+ * IPv6 extension headers, IPv4 and TCP options and SCTP chunks as data, loaded by
  * the exthdr expression. Offsets and lengths are in bits from the start of
  * the header, option or chunk; a field-less expression tests presence.
  */
@@ -16,6 +16,9 @@
 			  .fields = { __VA_ARGS__ } }
 #define OPT(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_TCPOPT, \
 			  .fields = { FI("kind", 0, 8), __VA_ARGS__ } }
+#define IPOPT(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_IPV4, \
+			  .fields = { FI("type", 0, 8), FI("length", 8, 8), \
+				      __VA_ARGS__ } }
 #define CHUNK(n, t)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
 			  .fields = { FI("type", 0, 8), FI("flags", 8, 8), \
 				      FI("length", 16, 16) } }
@@ -66,6 +69,12 @@ static const struct exthdr_desc exthdrs[] = {
 	OPT("md5sig", 19, FI("length", 8, 8)),
 	OPT("mptcp", 30, FI("length", 8, 8), FI("subtype", 16, 4)),
 	OPT("fastopen", 34, FI("length", 8, 8)),
+
+	/* the ones nft 1.0.6 knows; the kernel finds them in the header */
+	IPOPT("lsrr", 131, FI("ptr", 16, 8), FI("addr", 24, 32)),
+	IPOPT("rr", 7, FI("ptr", 16, 8), FI("addr", 24, 32)),
+	IPOPT("ssrr", 137, FI("ptr", 16, 8), FI("addr", 24, 32)),
+	IPOPT("ra", 148, FI("value", 16, 16)),
 
 	CHUNK("data", 0), CHUNK("init", 1), CHUNK("init-ack", 2),
 	CHUNK("sack", 3), CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),

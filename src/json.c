@@ -438,6 +438,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			[NFT_EXTHDR_OP_IPV6] = "exthdr",
 			[NFT_EXTHDR_OP_TCPOPT] = "tcp option",
 			[NFT_EXTHDR_OP_SCTP] = "sctp chunk",
+			[NFT_EXTHDR_OP_IPV4] = "ip option",
 		};
 
 		if (!e->exthdr.desc || e->exthdr.op >= array_size(keys) ||

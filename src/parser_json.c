@@ -774,6 +774,8 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return exthdr_parse(jp, NFT_EXTHDR_OP_IPV6, k, v, &loc);
 	if (!strcmp(k, "sctp chunk"))
 		return exthdr_parse(jp, NFT_EXTHDR_OP_SCTP, k, v, &loc);
+	if (!strcmp(k, "ip option"))
+		return exthdr_parse(jp, NFT_EXTHDR_OP_IPV4, k, v, &loc);
 	for (unsigned int i = 0; i < array_size(binops); i++)
 		if (!strcmp(k, binops[i].name))
 			return binop_parse(jp, binops[i].op, v, &loc);

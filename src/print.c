@@ -155,6 +155,9 @@ static void exthdr_print(const struct expr *e, FILE *f)
 	case NFT_EXTHDR_OP_SCTP:
 		fprintf(f, "sctp chunk %s", name);
 		break;
+	case NFT_EXTHDR_OP_IPV4:
+		fprintf(f, "ip option %s", name);
+		break;
 	default:
 		fprintf(f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
 		break;
