@@ -109,6 +109,7 @@ struct ct_template {
 };
 
 const struct ct_template *ct_template(unsigned int key);
+bool ct_dir_unlisted(unsigned int key);
 void ct_expr_family(struct expr *e, unsigned int family);
 int ct_key_lookup(const char *name);
 

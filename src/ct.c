@@ -54,6 +54,15 @@ const struct ct_template *ct_template(unsigned int key)
 	return NULL;
 }
 
+/*
+ * nft 1.0.6 lists "ct original l3proto" and "ct reply protocol" without
+ * their direction, which the kernel ignores for these keys
+ */
+bool ct_dir_unlisted(unsigned int key)
+{
+	return key == NFT_CT_L3PROTOCOL || key == NFT_CT_PROTOCOL;
+}
+
 unsigned int ct_key_max(void)
 {
 	return array_size(ct_templates);

@@ -368,7 +368,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			json_string(meta_template(e->meta.key)->name)));
 	case EXPR_CT:
 		o = wrap("key", json_string(ct_template(e->ct.key)->name));
-		if (e->ct.dir >= 0)
+		if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
 			o = obj_set(o, "dir", json_string(e->ct.dir ? "reply" : "original"));
 		return wrap("ct", o);
 	case EXPR_BINOP:

@@ -358,7 +358,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		/* nft names the address family of saddr and daddr */
 		if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
 			fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
-		if (e->ct.dir >= 0)
+		if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
 			fprintf(f, "ct %s %s%s", e->ct.dir ? "reply" : "original",
 				fam, name);
 		else
