@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: marks, device groups and realms take their names from
 # /etc/iproute2/rt_marks, group and rt_realms and list by them (quoted, as
-# nft 1.0.6 lists them; -n lists numbers); a damaged line ends its file.
+# nft 1.0.6 lists them; -n lists numbers, the chain priority too); a
+# damaged line ends its file.
 # The files are bind-mounted over /etc/iproute2 in the test's own mount
 # namespace.  The expected listings are nft 1.0.6's, with the same files.
 # shellcheck source=tests/lib.sh
@@ -60,6 +61,9 @@ expect_eq "-n lists the numbers" '		meta mark 0x00000010
 		oifgroup { 6, 7 }
 		meta rtclassid 3
 		meta rtclassid 4' "$(list -n | grep -e mark -e group -e rtclassid)"
+expect_eq "-n lists a chain's priority as a number, as nft -n does" \
+'		type filter hook input priority 0; policy accept;' \
+	"$(list -n | grep 'type filter')"
 
 # shellcheck disable=SC2086
 out=$(printf 'table ip t {\n\tchain c {\n\t\tmeta rtclassid lost\n\t}\n}\n' |
