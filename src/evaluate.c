@@ -1989,9 +1989,10 @@ static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 	lhs = constant_expr_alloc(&internal_location, &inet_service_type,
 				  BYTEORDER_BIG, 16, NULL);
 	/* a match before the statement, or the address's map key ("dnat
-	   to tcp dport map { ... } : ..."), names the transport protocol */
+	   to tcp dport map { ... } : ..."), names the transport protocol;
+	   as in nft 1.0.6 any one will do (icmp too: the kernel maps its id) */
 	th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
-	if (!th || th == &proto_icmp || th == &proto_icmp6) {
+	if (!th) {
 		expr_free(lhs);
 		return err(ctx, &s->nat.proto->loc,
 			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
