@@ -1903,7 +1903,9 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		    ctx->family == NFPROTO_BRIDGE) {
 			if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
 				return -1;
-		} else if (ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want) {
+		} else if ((ctx->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6) != want) {
+			/* the table's family decides, not a match before
+			   ("ether type arp reject with icmp ..." in ip) */
 			return err(ctx, &s->loc,
 				   "reject with %s is not valid in family %s",
 				   want == &proto_ip ? "icmp" : "icmpv6",
