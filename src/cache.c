@@ -17,6 +17,7 @@
 #include <elemdump.h>
 #include <elems.h>
 #include <jumps.h>
+#include <nlalloc.h>
 #include <nftables-compat.h>
 
 struct cache *cache_alloc(void)
@@ -228,7 +229,7 @@ static int elem_expr_copy(struct nftnl_expr *x, void *data)
 
 	/* element statements are counters; the kernel keeps no others */
 	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter")) {
-		struct nftnl_expr *c = nftnl_expr_alloc("counter");
+		struct nftnl_expr *c = xnftnl_expr_alloc("counter");
 
 		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
 				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
@@ -245,13 +246,13 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
 		NFTNL_SET_ELEM_USERDATA,
 	};
-	struct nftnl_set_elem *n = nftnl_set_elem_alloc();
+	struct nftnl_set_elem *n = xnftnl_set_elem_alloc();
 	const void *p;
 	uint32_t len;
 
 	for (unsigned int i = 0; i < array_size(blobs); i++)
 		if ((p = nftnl_set_elem_get(e, blobs[i], &len)))
-			nftnl_set_elem_set(n, blobs[i], p, len);
+			xnftnl_set_elem_set(n, blobs[i], p, len);
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
 		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_FLAGS,
 				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS));
@@ -259,10 +260,10 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_VERDICT,
 				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_VERDICT));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN))
-		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
 				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
-		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
 				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_TIMEOUT))
 		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_TIMEOUT,
@@ -417,7 +418,7 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 /* libnftnl 1.2.4 exports no set clone: copy through the wire format */
 static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
 {
-	struct nftnl_set *n = nftnl_set_alloc();
+	struct nftnl_set *n = xnftnl_set_alloc();
 	char buf[8192];
 	struct nlmsghdr *nlh;
 
@@ -435,7 +436,7 @@ static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
 
 static struct nftnl_set *set_copy(struct nftnl_set *s)
 {
-	struct nftnl_set *n = nftnl_set_alloc();
+	struct nftnl_set *n = xnftnl_set_alloc();
 	struct nftnl_set_elems_iter *it;
 	struct nftnl_set_elem *e;
 	char buf[8192];
@@ -459,7 +460,7 @@ static struct nftnl_set *set_copy(struct nftnl_set *s)
 
 static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
 {
-	struct nftnl_obj *n = nftnl_obj_alloc();
+	struct nftnl_obj *n = xnftnl_obj_alloc();
 	char buf[8192];
 	struct nlmsghdr *nlh;
 
@@ -585,7 +586,7 @@ static struct cache *clone_cache(struct cache *c)
 
 	n->next_table_handle = c->next_table_handle;
 	list_for_each_entry(t, &c->tables, list) {
-		struct cache_table *nt = cache_add_table(n, nftnl_table_alloc());
+		struct cache_table *nt = cache_add_table(n, xnftnl_table_alloc());
 		struct cache_chain *ch;
 		struct cache_set *s;
 		struct cache_obj *o;
@@ -604,14 +605,14 @@ static struct cache *clone_cache(struct cache *c)
 			struct cache_chain *nc;
 			struct cache_rule *r;
 
-			nc = cache_add_chain(nt, nftnl_chain_alloc());
+			nc = cache_add_chain(nt, xnftnl_chain_alloc());
 			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
 			nl_chain_build_payload(nlh, ch->nlc);
 			nl_chain_parse(nlh, nc->nlc);
 			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
 					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
 			list_for_each_entry(r, &ch->rules, list) {
-				struct nftnl_rule *nr = nftnl_rule_alloc();
+				struct nftnl_rule *nr = xnftnl_rule_alloc();
 				char *rb = xmalloc(1 << 17);
 
 				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
@@ -787,7 +788,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			snprintf(name, sizeof(name), "%.*s%u",
 				 (int)(strchr(tmpl, '%') - tmpl), tmpl,
 				 t->next_anon_set++);
-			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
+			xnftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
 		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
 			struct cache_set *old = cache_set_find(t,
 				nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
@@ -828,7 +829,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 
 			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
 			if (counted && !has)
-				nftnl_set_elem_add_expr(n, nftnl_expr_alloc("counter"));
+				nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
 			nftnl_set_elem_add(s->nls, n);
 		}
 		nftnl_set_elems_iter_destroy(i);
