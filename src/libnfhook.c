@@ -665,6 +665,14 @@ static char *top_input(struct nfh_ctx *ctx, const char *name)
 #define RUN_AGAIN	2
 #define RUN_TRIES	10
 
+/* nft's: 1 an error, 3 no netlink socket (2, out of memory, exits at once) */
+static int exit_status(struct nfh_ctx *ctx, int ret)
+{
+	if (ret >= 0)
+		return 0;
+	return ctx->no_netlink ? 3 : 1;
+}
+
 static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		    const char *bufname, bool last_try, char **keep)
 {
@@ -685,6 +693,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 
 	/* what the batch is made against is read anew */
 	ctx->cache_gen_set = false;
+	ctx->no_netlink = false;
 	parser_init(&state, ctx, &msgs, &cmds);
 	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
 		/* -j: input that starts with '{' is JSON, anything else nft syntax */
@@ -813,7 +822,7 @@ evaluate:
 	free(json_in);
 	if (again && (given || *keep))
 		return RUN_AGAIN;
-	return ret < 0 || again ? 1 : 0;
+	return exit_status(ctx, ret < 0 || again ? -1 : 0);
 }
 
 /*
@@ -855,7 +864,7 @@ EXPORT int nfh_run_cmd_from_buffer(struct nfh_ctx *ctx, const char *buf)
 		int ret = monitor_run(ctx, args, &internal_location, &msgs);
 
 		erec_print_list(ctx->octx.err, &msgs);
-		return ret < 0 ? 1 : 0;
+		return exit_status(ctx, ret);
 	}
 	return run(ctx, NULL, buf);
 }

@@ -424,6 +424,7 @@ int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs)
 	if (ctx->nl)
 		return 0;
 	ctx->nl = mnl_socket_open(NETLINK_NETFILTER);
+	ctx->no_netlink = !ctx->nl;
 	if (!ctx->nl)
 		return error_queue(msgs, NULL,
 				   "cannot open netlink socket: %s",
