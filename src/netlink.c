@@ -764,21 +764,17 @@ static const char *item_what(const struct nl_item *it)
 	return "object";
 }
 
-static struct nl_item *item_by_seq(struct nl_batch *b, uint32_t seq)
-{
-	struct nl_item *it;
-
-	list_for_each_entry(it, &b->items, list)
-		if (it->seq == seq)
-			return it;
-	return NULL;
-}
-
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid);
 static bool msgs_sane(const char *buf, size_t len);
 
 struct answers {
 	struct nl_batch		*b;
+	/* the items in the order sent, the first with sequence number
+	   @first_seq: an answer finds its item at once (a walk of the list
+	   made 50,000 refused rules take a minute to report) */
+	struct nl_item		**items;
+	unsigned int		nitems;
+	uint32_t		first_seq;
 	const struct buf	*out;		/* the messages sent */
 	struct monitor		*echo;		/* -e */
 	struct list_head	*msgs;
@@ -788,6 +784,19 @@ struct answers {
 	bool			restart;
 	int			ret;
 };
+
+static struct nl_item *item_by_seq(const struct answers *a, uint32_t seq)
+{
+	uint32_t i = seq - a->first_seq;	/* wraps as the numbers do */
+	struct nl_item *it;
+
+	if (i < a->nitems && a->items[i]->seq == seq)
+		return a->items[i];
+	list_for_each_entry(it, &a->b->items, list)
+		if (it->seq == seq)
+			return it;
+	return NULL;
+}
 
 static int ack_attr_cb(const struct nlattr *attr, void *data)
 {
@@ -972,7 +981,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			a->restart = true;
 			continue;
 		}
-		it = item_by_seq(a->b, h->nlmsg_seq);
+		it = item_by_seq(a, h->nlmsg_seq);
 		if (e->error == -ERESTART) {
 			a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
 					     "the ruleset changed while this batch was sent; nothing was applied, try again");
@@ -1037,9 +1046,14 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
 	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
 	out.len += nlh->nlmsg_len;
+	list_for_each_entry(it, &b->items, list)
+		a.nitems++;
+	a.items = xmalloc(a.nitems * sizeof(*a.items));
 	list_for_each_entry(it, &b->items, list) {
 		put_item(&out, it, seq_next(ctx), ctx->echo ? NLM_F_ECHO : 0);
-		pending++;
+		if (!pending)
+			a.first_seq = it->seq;
+		a.items[pending++] = it;
 		/* copied: answers need the item's location and kind only, so
 		   no need to hold any message twice */
 		item_obj_free(it);
@@ -1144,6 +1158,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 				    "more errors than the socket could hold: some are not shown; nothing was applied");
 	ret = a.ret;
 out:
+	free(a.items);
 	free(out.data);
 	return ret;
 }
