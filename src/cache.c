@@ -20,6 +20,69 @@
 #include <nlalloc.h>
 #include <nftables-compat.h>
 
+static uint32_t name_hash_of(const char *name, uint32_t seed)
+{
+	uint32_t h = 2166136261u ^ seed;	/* FNV-1a */
+
+	for (const char *p = name ? name : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static struct name_link *name_bucket(const struct name_hash *nh, uint32_t h)
+{
+	return nh->size ? nh->b[h & (nh->size - 1)] : NULL;
+}
+
+static void name_hash_add(struct name_hash *nh, struct name_link *l,
+			  uint32_t h)
+{
+	struct name_link **b;
+
+	if (nh->n >= nh->size) {
+		unsigned int size = nh->size ? nh->size * 2 : 16;
+		struct name_link **nb = xzalloc(size * sizeof(*nb));
+
+		for (unsigned int i = 0; i < nh->size; i++) {
+			struct name_link *e = nh->b[i], *next;
+
+			for (; e; e = next) {
+				next = e->next;
+				e->next = nb[e->hash & (size - 1)];
+				nb[e->hash & (size - 1)] = e;
+			}
+		}
+		free(nh->b);
+		nh->b = nb;
+		nh->size = size;
+	}
+	l->hash = h;
+	b = &nh->b[h & (nh->size - 1)];
+	l->next = *b;
+	*b = l;
+	nh->n++;
+}
+
+static void name_hash_del(struct name_hash *nh, struct name_link *l)
+{
+	struct name_link **p;
+
+	if (!nh->size)
+		return;
+	for (p = &nh->b[l->hash & (nh->size - 1)]; *p; p = &(*p)->next)
+		if (*p == l) {
+			*p = l->next;
+			nh->n--;
+			return;
+		}
+}
+
+static void name_hash_free(struct name_hash *nh)
+{
+	free(nh->b);
+	memset(nh, 0, sizeof(*nh));
+}
+
 struct cache *cache_alloc(void)
 {
 	struct cache *c = xzalloc(sizeof(*c));
@@ -54,6 +117,8 @@ static void table_free(struct cache_table *t)
 		free(s->pick);
 		free(s);
 	}
+	name_hash_free(&t->chain_hash);
+	name_hash_free(&t->set_hash);
 	nftnl_table_free(t->nlt);
 	free(t);
 }
@@ -66,6 +131,7 @@ void cache_flush(struct cache *c)
 		list_del(&t->list);
 		table_free(t);
 	}
+	name_hash_free(&c->table_hash);
 }
 
 void cache_free(struct cache *c)
@@ -76,35 +142,68 @@ void cache_free(struct cache *c)
 	free(c);
 }
 
+void cache_unlink_table(struct cache *c, struct cache_table *t)
+{
+	list_del(&t->list);
+	name_hash_del(&c->table_hash, &t->hlink);
+}
+
+void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch)
+{
+	list_del(&ch->list);
+	name_hash_del(&t->chain_hash, &ch->hlink);
+}
+
+void cache_unlink_set(struct cache_table *t, struct cache_set *s)
+{
+	list_del(&s->list);
+	name_hash_del(&t->set_hash, &s->hlink);
+}
+
 struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 				     const char *name)
 {
-	struct cache_table *t;
+	uint32_t h = name_hash_of(name, family);
+	struct name_link *l;
 
-	list_for_each_entry(t, &c->tables, list)
-		if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family &&
+	for (l = name_bucket(&c->table_hash, h); l; l = l->next) {
+		struct cache_table *t = container_of(l, struct cache_table, hlink);
+
+		if (l->hash == h &&
+		    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family &&
 		    !strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), name))
 			return t;
+	}
 	return NULL;
 }
 
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name)
 {
-	struct cache_chain *ch;
+	uint32_t h = name_hash_of(name, 0);
+	struct name_link *l;
 
-	list_for_each_entry(ch, &t->chains, list)
-		if (!strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME), name))
+	for (l = name_bucket(&t->chain_hash, h); l; l = l->next) {
+		struct cache_chain *ch = container_of(l, struct cache_chain, hlink);
+
+		if (l->hash == h &&
+		    !strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME), name))
 			return ch;
+	}
 	return NULL;
 }
 
 struct cache_set *cache_set_find(struct cache_table *t, const char *name)
 {
-	struct cache_set *s;
+	uint32_t h = name_hash_of(name, 0);
+	struct name_link *l;
 
-	list_for_each_entry(s, &t->sets, list)
-		if (!strcmp(nftnl_set_get_str(s->nls, NFTNL_SET_NAME), name))
+	for (l = name_bucket(&t->set_hash, h); l; l = l->next) {
+		struct cache_set *s = container_of(l, struct cache_set, hlink);
+
+		if (l->hash == h &&
+		    !strcmp(nftnl_set_get_str(s->nls, NFTNL_SET_NAME), name))
 			return s;
+	}
 	return NULL;
 }
 
@@ -144,6 +243,9 @@ struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 	init_list_head(&t->objs);
 	t->next_handle = 1;
 	list_add_tail(&t->list, &c->tables);
+	name_hash_add(&c->table_hash, &t->hlink,
+		      name_hash_of(nftnl_table_get_str(nlt, NFTNL_TABLE_NAME),
+				   nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
 	return t;
 }
 
@@ -155,6 +257,8 @@ struct cache_chain *cache_add_chain(struct cache_table *t,
 	ch->nlc = nlc;
 	init_list_head(&ch->rules);
 	list_add_tail(&ch->list, &t->chains);
+	name_hash_add(&t->chain_hash, &ch->hlink,
+		      name_hash_of(nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME), 0));
 	return ch;
 }
 
@@ -172,6 +276,8 @@ void cache_add_set(struct cache_table *t, struct nftnl_set *nls)
 
 	s->nls = nls;
 	list_add_tail(&s->list, &t->sets);
+	name_hash_add(&t->set_hash, &s->hlink,
+		      name_hash_of(nftnl_set_get_str(nls, NFTNL_SET_NAME), 0));
 }
 
 void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo)
@@ -586,31 +692,35 @@ static struct cache *clone_cache(struct cache *c)
 
 	n->next_table_handle = c->next_table_handle;
 	list_for_each_entry(t, &c->tables, list) {
-		struct cache_table *nt = cache_add_table(n, xnftnl_table_alloc());
+		struct nftnl_table *nlt = xnftnl_table_alloc();
+		struct cache_table *nt;
 		struct cache_chain *ch;
 		struct cache_set *s;
 		struct cache_obj *o;
 		char buf[8192];
 		struct nlmsghdr *nlh;
 
-		/* round trip through the wire format: a deep copy */
+		/* round trip through the wire format: a deep copy (named
+		   before it is added: the name is hashed) */
 		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWTABLE, 0, 0, 0);
 		nftnl_table_nlmsg_build_payload(nlh, t->nlt);
-		nftnl_table_nlmsg_parse(nlh, nt->nlt);
-		nftnl_table_set_u32(nt->nlt, NFTNL_TABLE_FAMILY,
+		nftnl_table_nlmsg_parse(nlh, nlt);
+		nftnl_table_set_u32(nlt, NFTNL_TABLE_FAMILY,
 				    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY));
+		nt = cache_add_table(n, nlt);
 		nt->next_handle = t->next_handle;
 		nt->next_anon_set = t->next_anon_set;
 		list_for_each_entry(ch, &t->chains, list) {
+			struct nftnl_chain *nlc = xnftnl_chain_alloc();
 			struct cache_chain *nc;
 			struct cache_rule *r;
 
-			nc = cache_add_chain(nt, xnftnl_chain_alloc());
 			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
 			nl_chain_build_payload(nlh, ch->nlc);
-			nl_chain_parse(nlh, nc->nlc);
-			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
+			nl_chain_parse(nlh, nlc);
+			nftnl_chain_set_u32(nlc, NFTNL_CHAIN_FAMILY,
 					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
+			nc = cache_add_chain(nt, nlc);
 			list_for_each_entry(r, &ch->rules, list) {
 				struct nftnl_rule *nr = xnftnl_rule_alloc();
 				char *rb = xmalloc(1 << 17);
@@ -929,7 +1039,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 				if (rule_uses_set(cr->nlr, name))
 					return oerr(msgs, it, "set", EBUSY);
 		}
-		list_del(&s->list);
+		cache_unlink_set(t, s);
 		nftnl_set_free(s->nls);
 		free(s);
 		return 0;
@@ -945,7 +1055,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			list_for_each_entry_safe(t, tn, &c->tables, list) {
 				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
 					continue;
-				list_del(&t->list);
+				cache_unlink_table(c, t);
 				table_free(t);
 			}
 			return 0;
@@ -958,7 +1068,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
 			     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
 				continue;
-			list_del(&t->list);
+			cache_unlink_table(c, t);
 			table_free(t);
 			found = true;
 		}
@@ -983,7 +1093,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			nftnl_rule_free(cr->nlr);
 			free(cr);
 		}
-		list_del(&ch->list);
+		cache_unlink_chain(t, ch);
 		nftnl_chain_free(ch->nlc);
 		free(ch);
 		return 0;
@@ -1075,6 +1185,8 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	/* all or nothing, as a transaction */
 	cache_flush(c);
 	list_splice_tail_init(&work->tables, &c->tables);
+	c->table_hash = work->table_hash;
+	memset(&work->table_hash, 0, sizeof(work->table_hash));
 	c->next_table_handle = work->next_table_handle;
 	cache_free(work);
 	return 0;

@@ -134,7 +134,7 @@ static void cache_table_del(struct cache *c, unsigned int family,
 		return;
 	/* cache_free of a one-table cache frees just that table */
 	tmp = cache_alloc();
-	list_del(&t->list);
+	cache_unlink_table(c, t);
 	list_add_tail(&t->list, &tmp->tables);
 	cache_free(tmp);
 }
@@ -145,7 +145,7 @@ static void cache_set_del(struct cache_table *t, const char *name)
 
 	if (!s)
 		return;
-	list_del(&s->list);
+	cache_unlink_set(t, s);
 	elem_dump_free(s->elems);
 	nftnl_set_free(s->nls);
 	free(s->pick);
