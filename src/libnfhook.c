@@ -141,6 +141,7 @@ static void vars_free(struct list_head *vars)
 
 void parser_exit(struct parser_state *state)
 {
+	free(state->var_tab);
 	vars_free(&state->vars);
 	vars_free(&state->retired);
 	table_free(state->cur_table);
@@ -149,14 +150,69 @@ void parser_exit(struct parser_state *state)
 	obj_free(state->cur_obj);
 }
 
+/*
+ * The variables in force are hashed by name: each definition and each
+ * reference looks one up, so walking a list made 50,000 defines take
+ * seconds (quadratic).
+ */
+static struct var **var_slot(struct parser_state *state, const char *name)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	struct var **p;
+
+	if (!state->var_tab_size)
+		return NULL;
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	p = &state->var_tab[h & (state->var_tab_size - 1)];
+	while (*p && strcmp((*p)->name, name))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void var_hash_add(struct parser_state *state, struct var *v)
+{
+	struct var **p;
+
+	if (state->nvars >= state->var_tab_size) {
+		struct var **old = state->var_tab;
+		unsigned int n = state->var_tab_size;
+
+		state->var_tab_size = n ? 2 * n : 64;
+		state->var_tab = xzalloc(state->var_tab_size * sizeof(*old));
+		for (unsigned int i = 0; i < n; i++) {
+			struct var *e = old[i], *next;
+
+			for (; e; e = next) {
+				next = e->hnext;
+				p = var_slot(state, e->name);
+				e->hnext = NULL;
+				*p = e;
+			}
+		}
+		free(old);
+	}
+	p = var_slot(state, v->name);
+	v->hnext = NULL;
+	*p = v;
+	state->nvars++;
+}
+
+static void var_hash_del(struct parser_state *state, struct var *v)
+{
+	struct var **p = var_slot(state, v->name);
+
+	if (p && *p == v) {
+		*p = v->hnext;
+		state->nvars--;
+	}
+}
+
 struct var *parser_var_lookup(struct parser_state *state, const char *name)
 {
-	struct var *v;
+	struct var **p = var_slot(state, name);
 
-	list_for_each_entry(v, &state->vars, list)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
+	return p ? *p : NULL;
 }
 
 typedef bool (*var_pred)(struct parser_state *state, const struct expr *ref,
@@ -344,6 +400,7 @@ char *parser_log_prefix(struct parser_state *state, char *str,
 /* what was written before still names it: kept to the end */
 static void var_retire(struct parser_state *state, struct var *v)
 {
+	var_hash_del(state, v);
 	list_del(&v->list);
 	list_add(&v->list, &state->retired);
 }
@@ -402,6 +459,7 @@ int parser_define(struct parser_state *state, const char *name,
 	v->loc = *loc;
 	v->nodes = expanded_nodes(state, e);
 	list_add(&v->list, &state->vars);
+	var_hash_add(state, v);
 	return 0;
 }
 
