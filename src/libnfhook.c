@@ -321,6 +321,9 @@ struct expr *parser_var_ref(struct parser_state *state,
 	struct expr *e = variable_expr_alloc(loc, name);
 
 	e->sym.var = parser_var_lookup(state, name);
+	/* it nests as deep as what it stands for (expr_depth()) */
+	if (e->sym.var)
+		e->depth = e->sym.var->expr->depth;
 	return e;
 }
 
