@@ -11,7 +11,7 @@
 require_root
 require_cmd python3 unshare timeout
 
-out=$(NFH="$TOOL" MAX_RATIO=25 TIMEOUT=60 "$REPO_DIR/bench/growth.sh" 2>&1)
+out=$(NFH="$TOOL" MAX_RATIO=25 TIMEOUT=15 "$REPO_DIR/bench/growth.sh" 2>&1)
 rc=$?
 printf '%s\n' "$out" | diag
 for c in defines refused json chains; do
