@@ -588,6 +588,56 @@ static int oerr(struct list_head *msgs, const struct nl_item *it,
 			   strerror(err));
 }
 
+/*
+ * The kernel's limits (include/net/netfilter/nf_tables.h): a rule holds
+ * at most NFT_RULE_MAXEXPRS expressions, a hook at most
+ * NFT_NETDEVICE_MAX - 1 devices, and a value has a length.  Past them
+ * the kernel answers EINVAL or EFBIG; so does the offline model.
+ */
+#define KERNEL_RULE_MAXEXPRS	128
+#define KERNEL_NETDEVICE_MAX	256
+
+struct rule_count {
+	unsigned int	n;
+	bool		empty_value;
+};
+
+static int count_expr(struct nftnl_expr *e, void *data)
+{
+	struct rule_count *rc = data;
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	uint32_t len = 0;
+
+	rc->n++;
+	if (!strcmp(name, "cmp") && nftnl_expr_is_set(e, NFTNL_EXPR_CMP_DATA)) {
+		nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+		if (!len)
+			rc->empty_value = true;
+	}
+	return 0;
+}
+
+static int check_rule_limits(struct nftnl_rule *r)
+{
+	struct rule_count rc = { 0 };
+
+	nftnl_expr_foreach(r, count_expr, &rc);
+	return rc.n > KERNEL_RULE_MAXEXPRS || rc.empty_value ? EINVAL : 0;
+}
+
+static int check_chain_devices(struct nftnl_chain *c)
+{
+	const char *const *devs;
+	unsigned int n = 0;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return 0;
+	devs = nftnl_chain_get_array(c, NFTNL_CHAIN_DEVICES);
+	while (devs && devs[n])
+		n++;
+	return n >= KERNEL_NETDEVICE_MAX ? EFBIG : 0;
+}
+
 /* what the kernel checks of a rule's objects: they exist */
 static int check_objrefs(struct cache_table *t, struct nftnl_rule *r)
 {
@@ -866,6 +916,8 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
 		if (!t)
 			return oerr(msgs, it, "chain", ENOENT);
+		if (check_chain_devices(it->obj))
+			return oerr(msgs, it, "chain", EFBIG);
 		ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
 		if (ch) {
 			if (it->flags & NLM_F_EXCL)
@@ -958,7 +1010,8 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 		if (!ch)
 			return oerr(msgs, it, "rule", ENOENT);
-		if ((err = check_jumps(t, r)) || (err = check_objrefs(t, r)))
+		if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
+		    (err = check_objrefs(t, r)))
 			return oerr(msgs, it, "rule", err);
 		if (it->flags & NLM_F_REPLACE) {
 			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
@@ -1157,6 +1210,10 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 							       it->msg_type,
 							       it->family);
 
+			if (!r) {
+				ret = oerr(msgs, it, "rule", EINVAL);
+				continue;
+			}
 			free(it->obj);
 			it->obj = r;
 			it->type = NLO_RULE;

@@ -400,8 +400,10 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 								       it->msg_type,
 								       it->family);
 
-				rule_debug(f, r);
-				nftnl_rule_free(r);
+				if (r) {
+					rule_debug(f, r);
+					nftnl_rule_free(r);
+				}
 				break;
 			}
 			rule_debug(f, it->obj);
@@ -739,8 +741,11 @@ struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 	nlh = nftnl_nlmsg_build_hdr(buf, type, family, 0, 0);
 	memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
 	nlh->nlmsg_len += m->len;
-	if (nl_rule_parse_built(nlh, r) < 0)
-		memory_allocation_error();	/* we built it: cannot fail */
+	/* libnftnl refuses what the kernel would too (a zero-length value) */
+	if (nl_rule_parse_built(nlh, r) < 0) {
+		nftnl_rule_free(r);
+		r = NULL;
+	}
 	free(buf);
 	return r;
 }
