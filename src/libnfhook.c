@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include <cache.h>
 #include <ctx.h>
@@ -23,6 +24,9 @@ EXPORT struct nfh_ctx *nfh_ctx_new(void)
 {
 	struct nfh_ctx *ctx = xzalloc(sizeof(*ctx));
 
+	/* jansson's allocations fail as ours do: out of memory, exit 2 (its
+	   parser would call a failed one "invalid JSON") */
+	json_set_alloc_funcs(xmalloc, free);
 	ctx->octx.out = stdout;
 	ctx->octx.err = stderr;
 	init_list_head(&ctx->inputs);

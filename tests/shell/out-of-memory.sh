@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: under an address-space limit (ulimit -v) too small for the work,
-# "--offline -c" of a 100,000-element set, and "list ruleset" and
-# "-j list ruleset" of a kernel holding it, end in "out of memory" with
-# exit status 2 at every limit tried, never in a signal; with room enough
-# they succeed.  Each limit runs the same command again, so an allocation
-# whose failure is not checked anywhere on the way shows as a crash at
-# some limit (libnftnl objects and their setters, the scanner's buffers).
+# "--offline -c" of a 100,000-element set (text and JSON), and "list
+# ruleset" and "-j list ruleset" of a kernel holding it, end in "out of
+# memory" with exit status 2 at every limit tried, never in a signal;
+# with room enough they succeed.  Each limit runs the same command again,
+# so an allocation whose failure is not checked anywhere on the way shows
+# as a crash at some limit (libnftnl objects and their setters, the
+# scanner's buffers, jansson's values).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -26,6 +27,15 @@ with open('big.nft', 'w') as f:
     f.write(',\n'.join('\t\t\t10.%d.%d.%d' % (i >> 16, (i >> 8) & 255, i & 255)
                        for i in range(n)))
     f.write('\n\t\t}\n\t}\n\tchain c {\n\t\tip saddr @s counter drop\n\t}\n}\n')
+import json
+elems = ['10.%d.%d.%d' % (i >> 16, (i >> 8) & 255, i & 255) for i in range(n)]
+with open('big.json', 'w') as f:
+    json.dump({'nftables': [
+        {'add': {'table': {'family': 'ip', 'name': 't'}}},
+        {'add': {'set': {'family': 'ip', 'table': 't', 'name': 's',
+                         'type': 'ipv4_addr'}}},
+        {'add': {'element': {'family': 'ip', 'table': 't', 'name': 's',
+                             'elem': elems}}}]}, f)
 PY
 
 # sweep DESC FROM STEP TO CMD...: run CMD in $NS under "ulimit -v" of FROM, FROM +
@@ -62,6 +72,10 @@ sweep() {
 # shellcheck disable=SC2086
 sweep "--offline -c of a 100,000-element set" 12288 3072 262144 \
 	$TOOL --offline -c -f big.nft
+# jansson's allocations too: its parser called a failed one "invalid JSON"
+# shellcheck disable=SC2086
+sweep "--offline -c -j of a 100,000-element set" 8192 4096 262144 \
+	$TOOL --offline -c -j -f big.json
 # shellcheck disable=SC2086
 check "the set loads" ip netns exec "$NS" $TOOL -f big.nft
 # shellcheck disable=SC2086
