@@ -43,6 +43,7 @@ struct jp {
 	   8,000 commands take seconds) */
 	unsigned int		*lines;
 	unsigned int		nlines;
+	unsigned int		depth;	/* of expr_parse() calls */
 	int			errors;
 };
 
@@ -869,24 +870,59 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 	return jerr(jp, o, "expression \"%s\" is not supported yet", k), NULL;
 }
 
-static struct expr *expr_parse(struct jp *jp, json_t *v)
+/*
+ * Not inlined: expr_parse() recurses as deep as the JSON nests (1,023
+ * operators under jansson's depth limit), and its frame must stay small
+ * enough for that under a 256 KB stack
+ */
+static __noinline struct expr *scalar_parse(struct jp *jp, json_t *v)
 {
 	struct location loc = loc_of(jp, v);
 	char buf[32];
 
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		return string_parse(jp, v);
-	case JSON_INTEGER:
+	if (json_is_integer(v)) {
 		if (json_integer_value(v) < 0)
 			return jerr(jp, v, "negative values are not supported"), NULL;
 		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
 		return symbol_expr_alloc(&loc, buf, false);
+	}
+	/* nft writes the boolean type (exists / missing) as true / false */
+	return symbol_expr_alloc(&loc, json_is_true(v) ? "exists" : "missing",
+				 false);
+}
+
+/*
+ * Expressions nest at most this deep in JSON: each level is a few frames
+ * of the parser, and 512 of them fit a 256 KB stack with room to spare
+ * (the text parser's bound, EXPR_DEPTH_MAX, counts operators only, which
+ * cost less each).  nft's listings nest a handful.
+ */
+#define JSON_EXPR_DEPTH_MAX	512
+
+static struct expr *expr_nested_parse(struct jp *jp, json_t *v);
+
+static struct expr *expr_parse(struct jp *jp, json_t *v)
+{
+	struct expr *e;
+
+	if (jp->depth >= JSON_EXPR_DEPTH_MAX)
+		return jerr(jp, v, "expression nested too deeply: more than %u levels",
+			    JSON_EXPR_DEPTH_MAX), NULL;
+	jp->depth++;
+	e = expr_nested_parse(jp, v);
+	jp->depth--;
+	return e;
+}
+
+static struct expr *expr_nested_parse(struct jp *jp, json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return string_parse(jp, v);
+	case JSON_INTEGER:
 	case JSON_TRUE:
 	case JSON_FALSE:
-		/* nft writes the boolean type (exists / missing) as true / false */
-		return symbol_expr_alloc(&loc, json_is_true(v) ? "exists" : "missing",
-					 false);
+		return scalar_parse(jp, v);
 	case JSON_ARRAY:
 		return list_parse(jp, v, EXPR_LIST);
 	case JSON_OBJECT:

@@ -5,6 +5,7 @@
 # of 5,000 and 50,000, parentheses, a chain of defines each "$prev | N")
 # fail with exit 1 and "nested too deeply" under the line, never a
 # signal; a chain of 50,000 defines that only rename still compiles.
+# JSON expressions nest at most 512 levels: 500 compile, 1,000 fail.
 # nft 1.0.6 has no bound: it crashes on 5,000 under this stack.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -31,12 +32,24 @@ rule('defor', 'meta mark $a4999', 'define a0 = 1\n' +
      ''.join('define a%d = $a%d | %d\n' % (i, i - 1, i) for i in range(1, 5000)))
 rule('alias', 'meta mark $a49999', 'define a0 = 1\n' +
      ''.join('define a%d = $a%d\n' % (i, i - 1) for i in range(1, 50000)))
+for n in (500, 1000):	# JSON: "meta mark set meta mark | 0 | 1 ...", n deep
+    v = '{"|": [' * n + '{"meta": {"key": "mark"}}' + \
+        ''.join(', %d]}' % i for i in range(n))
+    with open('json%d.json' % n, 'w') as f:
+        f.write('{"nftables": [{"add": {"table": {"family": "ip", "name": "t"}}},\n'
+                '{"add": {"chain": {"family": "ip", "table": "t", "name": "c"}}},\n'
+                '{"add": {"rule": {"family": "ip", "table": "t", "chain": "c", '
+                '"expr": [{"mangle": {"key": {"meta": {"key": "mark"}}, '
+                '"value": ' + v + '}}]}}}]}\n')
 PY
 
-# run FILE: $TOOL --offline -c -f FILE under a 256 KB stack; sets $rc
+# run FILE: $TOOL --offline -c -f FILE.nft (or -j -f FILE.json) under a
+# 256 KB stack; sets $rc
 run() {
+	local f=$1.nft j=
+	[ -f "$1.json" ] && f=$1.json j=-j
 	# shellcheck disable=SC2086 # $TOOL is split on purpose
-	(ulimit -s 256 && exec $TOOL --offline -c -f "$1.nft") >out 2>err
+	(ulimit -s 256 && exec $TOOL --offline -c $j -f "$f") >out 2>err
 	rc=$?
 }
 
@@ -45,9 +58,9 @@ run() {
 deep() {
 	run "$2"
 	if [ $rc -eq 1 ] &&
-	   grep -Eq "^$2\.nft:$3:[0-9]+-[0-9]+: Error: expression nested too deeply" err &&
+	   grep -Eq "^$2\.(nft|json):$3:[0-9]+-[0-9]+: Error: expression nested too deeply" err &&
 	   grep -q '\^' err; then
-		ok "$1: exit 1, nested too deeply at $2.nft:$3"
+		ok "$1: exit 1, nested too deeply at $2:$3"
 	else
 		not_ok "$1: exit $rc"
 		head -c 600 err | cut -c1-160 | diag
@@ -72,4 +85,6 @@ deep "50,000 operators in meta mark set" set50000 3
 deep "3,000 parenthesised operators" parens 3
 deep "5,000 defines, each \$prev | N" defor 5003
 fine "50,000 defines, each naming the one before" alias
+fine "JSON: 500 nested operators" json500
+deep "JSON: 1,000 nested operators (at most 512 levels)" json1000 3
 finish
