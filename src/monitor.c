@@ -347,7 +347,7 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 
 static void obj_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
-	struct nftnl_obj *n = nftnl_obj_alloc();
+	struct nftnl_obj *n = xnftnl_obj_alloc();
 
 	if (nftnl_obj_nlmsg_parse(nlh, n) == 0 && wanted(m, add, MON_OBJS))
 		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_OBJ, n, NULL);
