@@ -11,12 +11,29 @@ struct nftnl_set;
 struct nftnl_obj;
 struct elem_dump;
 
+/*
+ * struct name_link - an entry in a name hash (struct name_hash): tables
+ * by family and name, chains and sets by name.  Lists alone made each
+ * lookup walk them, and 20,000 chains or tables quadratic.
+ */
+struct name_link {
+	struct name_link	*next;
+	uint32_t		hash;
+};
+
+struct name_hash {
+	struct name_link	**b;
+	unsigned int		size;	/* a power of two, or 0 */
+	unsigned int		n;
+};
+
 /**
  * struct cache - a ruleset as libnftnl objects: read from the kernel for
  * listing, or built by applying batches in offline mode
  */
 struct cache_set {
 	struct list_head	list;
+	struct name_link	hlink;
 	struct nftnl_set	*nls;
 	struct elem_dump	*elems;	/* a named set's elements as dumped for
 					   listing; NULL: those in @nls */
@@ -34,6 +51,7 @@ struct cache_rule {
 
 struct cache_chain {
 	struct list_head	list;
+	struct name_link	hlink;
 	struct nftnl_chain	*nlc;
 	struct list_head	rules;
 };
@@ -49,9 +67,12 @@ bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
 
 struct cache_table {
 	struct list_head	list;
+	struct name_link	hlink;
 	struct nftnl_table	*nlt;
 	struct list_head	chains;
+	struct name_hash	chain_hash;
 	struct list_head	sets;
+	struct name_hash	set_hash;
 	struct list_head	objs;
 	uint64_t		next_handle;
 	unsigned int		next_anon_set;
@@ -63,6 +84,7 @@ bool cache_table_matches(const struct cache_table *t, unsigned int family,
 
 struct cache {
 	struct list_head	tables;
+	struct name_hash	table_hash;
 	uint64_t		next_table_handle;
 };
 
@@ -75,6 +97,11 @@ struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
+
+/* take an entry out of its list and its hash (the caller frees it) */
+void cache_unlink_table(struct cache *c, struct cache_table *t);
+void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch);
+void cache_unlink_set(struct cache_table *t, struct cache_set *s);
 
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt);
 struct cache_chain *cache_add_chain(struct cache_table *t,

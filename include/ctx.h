@@ -37,6 +37,8 @@ struct nfh_ctx {
 	unsigned int		num_defines;
 	struct list_head	inputs;		/* input_desc, kept for erecs */
 	struct mnl_socket	*nl;
+	bool			no_netlink;	/* the socket would not open:
+						   exit status 3, as nft's */
 	uint32_t		seq;
 	uint32_t		dump_genid;	/* the last listing's generation */
 	uint32_t		cache_gen;	/* of the first read of the ruleset */

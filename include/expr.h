@@ -95,6 +95,8 @@ struct expr {
 	const struct datatype	*dtype;
 	enum byteorder		byteorder;
 	unsigned int		len;
+	unsigned int		depth;	/* of nested operators (binop) below
+					   and at it, variables expanded */
 	union {
 		struct {
 			char	*str;
@@ -218,6 +220,15 @@ struct expr *constant_expr_u64(const struct location *loc,
 			       const struct datatype *dtype,
 			       enum byteorder bo, unsigned int len,
 			       uint64_t value);
+/*
+ * Operators nest at most this deep ("1|2|3|...", parentheses, variables
+ * of such): evaluation recurses as deep as they nest, and a deeper one
+ * would overrun a small stack (ulimit -s 256).  Real rules nest a few.
+ */
+#define EXPR_DEPTH_MAX	1024
+
+unsigned int expr_depth(const struct expr *e);
+
 struct expr *binop_expr_alloc(const struct location *loc, enum ops op,
 			      struct expr *l, struct expr *r);
 struct expr *relational_expr_alloc(const struct location *loc, enum ops op,

@@ -76,7 +76,9 @@ void nl_item_set_rule_id(struct nl_item *it, uint32_t id);
 
 struct raw_msg;
 struct nftnl_rule;
-/* a raw rule message back as a libnftnl rule, for debug and offline */
+/* a raw rule message back as a libnftnl rule, for debug and offline;
+   NULL if libnftnl cannot read it (a zero-length value, which the kernel
+   refuses too) */
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family);
 /* nftnl_rule_nlmsg_parse() of a rule message libnftnl built, its objref

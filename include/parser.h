@@ -20,6 +20,9 @@ struct parser_state {
 	struct list_head	*cmds;
 	struct nfh_ctx		*ctx;
 	struct list_head	vars;
+	struct var		**var_tab;	/* @vars hashed by name */
+	unsigned int		var_tab_size;	/* a power of two, or 0 */
+	unsigned int		nvars;
 	/* definitions undone by undefine or redefine: what was written
 	   before still names them (struct var), so they live to the end */
 	struct list_head	retired;
@@ -53,6 +56,7 @@ struct parser_state {
 
 struct var {
 	struct list_head	list;
+	struct var		*hnext;		/* in its bucket of var_tab */
 	char			*name;
 	struct expr		*expr;
 	struct location		loc;

@@ -9,6 +9,7 @@
 
 #define EXPORT		__attribute__((visibility("default")))
 #define __noreturn	__attribute__((noreturn))
+#define __noinline	__attribute__((noinline))
 #define __fmt(a, b)	__attribute__((format(printf, a, b)))
 #define array_size(a)	(sizeof(a) / sizeof((a)[0]))
 #define div_round_up(n, d)	(((n) + (d) - 1) / (d))

@@ -17,7 +17,71 @@
 #include <elemdump.h>
 #include <elems.h>
 #include <jumps.h>
+#include <nlalloc.h>
 #include <nftables-compat.h>
+
+static uint32_t name_hash_of(const char *name, uint32_t seed)
+{
+	uint32_t h = 2166136261u ^ seed;	/* FNV-1a */
+
+	for (const char *p = name ? name : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static struct name_link *name_bucket(const struct name_hash *nh, uint32_t h)
+{
+	return nh->size ? nh->b[h & (nh->size - 1)] : NULL;
+}
+
+static void name_hash_add(struct name_hash *nh, struct name_link *l,
+			  uint32_t h)
+{
+	struct name_link **b;
+
+	if (nh->n >= nh->size) {
+		unsigned int size = nh->size ? nh->size * 2 : 16;
+		struct name_link **nb = xzalloc(size * sizeof(*nb));
+
+		for (unsigned int i = 0; i < nh->size; i++) {
+			struct name_link *e = nh->b[i], *next;
+
+			for (; e; e = next) {
+				next = e->next;
+				e->next = nb[e->hash & (size - 1)];
+				nb[e->hash & (size - 1)] = e;
+			}
+		}
+		free(nh->b);
+		nh->b = nb;
+		nh->size = size;
+	}
+	l->hash = h;
+	b = &nh->b[h & (nh->size - 1)];
+	l->next = *b;
+	*b = l;
+	nh->n++;
+}
+
+static void name_hash_del(struct name_hash *nh, struct name_link *l)
+{
+	struct name_link **p;
+
+	if (!nh->size)
+		return;
+	for (p = &nh->b[l->hash & (nh->size - 1)]; *p; p = &(*p)->next)
+		if (*p == l) {
+			*p = l->next;
+			nh->n--;
+			return;
+		}
+}
+
+static void name_hash_free(struct name_hash *nh)
+{
+	free(nh->b);
+	memset(nh, 0, sizeof(*nh));
+}
 
 struct cache *cache_alloc(void)
 {
@@ -53,6 +117,8 @@ static void table_free(struct cache_table *t)
 		free(s->pick);
 		free(s);
 	}
+	name_hash_free(&t->chain_hash);
+	name_hash_free(&t->set_hash);
 	nftnl_table_free(t->nlt);
 	free(t);
 }
@@ -65,6 +131,7 @@ void cache_flush(struct cache *c)
 		list_del(&t->list);
 		table_free(t);
 	}
+	name_hash_free(&c->table_hash);
 }
 
 void cache_free(struct cache *c)
@@ -75,35 +142,68 @@ void cache_free(struct cache *c)
 	free(c);
 }
 
+void cache_unlink_table(struct cache *c, struct cache_table *t)
+{
+	list_del(&t->list);
+	name_hash_del(&c->table_hash, &t->hlink);
+}
+
+void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch)
+{
+	list_del(&ch->list);
+	name_hash_del(&t->chain_hash, &ch->hlink);
+}
+
+void cache_unlink_set(struct cache_table *t, struct cache_set *s)
+{
+	list_del(&s->list);
+	name_hash_del(&t->set_hash, &s->hlink);
+}
+
 struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 				     const char *name)
 {
-	struct cache_table *t;
+	uint32_t h = name_hash_of(name, family);
+	struct name_link *l;
 
-	list_for_each_entry(t, &c->tables, list)
-		if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family &&
+	for (l = name_bucket(&c->table_hash, h); l; l = l->next) {
+		struct cache_table *t = container_of(l, struct cache_table, hlink);
+
+		if (l->hash == h &&
+		    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) == family &&
 		    !strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), name))
 			return t;
+	}
 	return NULL;
 }
 
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name)
 {
-	struct cache_chain *ch;
+	uint32_t h = name_hash_of(name, 0);
+	struct name_link *l;
 
-	list_for_each_entry(ch, &t->chains, list)
-		if (!strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME), name))
+	for (l = name_bucket(&t->chain_hash, h); l; l = l->next) {
+		struct cache_chain *ch = container_of(l, struct cache_chain, hlink);
+
+		if (l->hash == h &&
+		    !strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME), name))
 			return ch;
+	}
 	return NULL;
 }
 
 struct cache_set *cache_set_find(struct cache_table *t, const char *name)
 {
-	struct cache_set *s;
+	uint32_t h = name_hash_of(name, 0);
+	struct name_link *l;
 
-	list_for_each_entry(s, &t->sets, list)
-		if (!strcmp(nftnl_set_get_str(s->nls, NFTNL_SET_NAME), name))
+	for (l = name_bucket(&t->set_hash, h); l; l = l->next) {
+		struct cache_set *s = container_of(l, struct cache_set, hlink);
+
+		if (l->hash == h &&
+		    !strcmp(nftnl_set_get_str(s->nls, NFTNL_SET_NAME), name))
 			return s;
+	}
 	return NULL;
 }
 
@@ -143,6 +243,9 @@ struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 	init_list_head(&t->objs);
 	t->next_handle = 1;
 	list_add_tail(&t->list, &c->tables);
+	name_hash_add(&c->table_hash, &t->hlink,
+		      name_hash_of(nftnl_table_get_str(nlt, NFTNL_TABLE_NAME),
+				   nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
 	return t;
 }
 
@@ -154,6 +257,8 @@ struct cache_chain *cache_add_chain(struct cache_table *t,
 	ch->nlc = nlc;
 	init_list_head(&ch->rules);
 	list_add_tail(&ch->list, &t->chains);
+	name_hash_add(&t->chain_hash, &ch->hlink,
+		      name_hash_of(nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME), 0));
 	return ch;
 }
 
@@ -171,6 +276,8 @@ void cache_add_set(struct cache_table *t, struct nftnl_set *nls)
 
 	s->nls = nls;
 	list_add_tail(&s->list, &t->sets);
+	name_hash_add(&t->set_hash, &s->hlink,
+		      name_hash_of(nftnl_set_get_str(nls, NFTNL_SET_NAME), 0));
 }
 
 void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo)
@@ -228,7 +335,7 @@ static int elem_expr_copy(struct nftnl_expr *x, void *data)
 
 	/* element statements are counters; the kernel keeps no others */
 	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter")) {
-		struct nftnl_expr *c = nftnl_expr_alloc("counter");
+		struct nftnl_expr *c = xnftnl_expr_alloc("counter");
 
 		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
 				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
@@ -245,13 +352,13 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
 		NFTNL_SET_ELEM_USERDATA,
 	};
-	struct nftnl_set_elem *n = nftnl_set_elem_alloc();
+	struct nftnl_set_elem *n = xnftnl_set_elem_alloc();
 	const void *p;
 	uint32_t len;
 
 	for (unsigned int i = 0; i < array_size(blobs); i++)
 		if ((p = nftnl_set_elem_get(e, blobs[i], &len)))
-			nftnl_set_elem_set(n, blobs[i], p, len);
+			xnftnl_set_elem_set(n, blobs[i], p, len);
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
 		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_FLAGS,
 				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS));
@@ -259,10 +366,10 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_VERDICT,
 				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_VERDICT));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN))
-		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
 				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
-		nftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
 				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF));
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_TIMEOUT))
 		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_TIMEOUT,
@@ -417,7 +524,7 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 /* libnftnl 1.2.4 exports no set clone: copy through the wire format */
 static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
 {
-	struct nftnl_set *n = nftnl_set_alloc();
+	struct nftnl_set *n = xnftnl_set_alloc();
 	char buf[8192];
 	struct nlmsghdr *nlh;
 
@@ -435,7 +542,7 @@ static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
 
 static struct nftnl_set *set_copy(struct nftnl_set *s)
 {
-	struct nftnl_set *n = nftnl_set_alloc();
+	struct nftnl_set *n = xnftnl_set_alloc();
 	struct nftnl_set_elems_iter *it;
 	struct nftnl_set_elem *e;
 	char buf[8192];
@@ -459,7 +566,7 @@ static struct nftnl_set *set_copy(struct nftnl_set *s)
 
 static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
 {
-	struct nftnl_obj *n = nftnl_obj_alloc();
+	struct nftnl_obj *n = xnftnl_obj_alloc();
 	char buf[8192];
 	struct nlmsghdr *nlh;
 
@@ -479,6 +586,56 @@ static int oerr(struct list_head *msgs, const struct nl_item *it,
 {
 	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
 			   strerror(err));
+}
+
+/*
+ * The kernel's limits (include/net/netfilter/nf_tables.h): a rule holds
+ * at most NFT_RULE_MAXEXPRS expressions, a hook at most
+ * NFT_NETDEVICE_MAX - 1 devices, and a value has a length.  Past them
+ * the kernel answers EINVAL or EFBIG; so does the offline model.
+ */
+#define KERNEL_RULE_MAXEXPRS	128
+#define KERNEL_NETDEVICE_MAX	256
+
+struct rule_count {
+	unsigned int	n;
+	bool		empty_value;
+};
+
+static int count_expr(struct nftnl_expr *e, void *data)
+{
+	struct rule_count *rc = data;
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	uint32_t len = 0;
+
+	rc->n++;
+	if (!strcmp(name, "cmp") && nftnl_expr_is_set(e, NFTNL_EXPR_CMP_DATA)) {
+		nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+		if (!len)
+			rc->empty_value = true;
+	}
+	return 0;
+}
+
+static int check_rule_limits(struct nftnl_rule *r)
+{
+	struct rule_count rc = { 0 };
+
+	nftnl_expr_foreach(r, count_expr, &rc);
+	return rc.n > KERNEL_RULE_MAXEXPRS || rc.empty_value ? EINVAL : 0;
+}
+
+static int check_chain_devices(struct nftnl_chain *c)
+{
+	const char *const *devs;
+	unsigned int n = 0;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return 0;
+	devs = nftnl_chain_get_array(c, NFTNL_CHAIN_DEVICES);
+	while (devs && devs[n])
+		n++;
+	return n >= KERNEL_NETDEVICE_MAX ? EFBIG : 0;
 }
 
 /* what the kernel checks of a rule's objects: they exist */
@@ -585,33 +742,37 @@ static struct cache *clone_cache(struct cache *c)
 
 	n->next_table_handle = c->next_table_handle;
 	list_for_each_entry(t, &c->tables, list) {
-		struct cache_table *nt = cache_add_table(n, nftnl_table_alloc());
+		struct nftnl_table *nlt = xnftnl_table_alloc();
+		struct cache_table *nt;
 		struct cache_chain *ch;
 		struct cache_set *s;
 		struct cache_obj *o;
 		char buf[8192];
 		struct nlmsghdr *nlh;
 
-		/* round trip through the wire format: a deep copy */
+		/* round trip through the wire format: a deep copy (named
+		   before it is added: the name is hashed) */
 		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWTABLE, 0, 0, 0);
 		nftnl_table_nlmsg_build_payload(nlh, t->nlt);
-		nftnl_table_nlmsg_parse(nlh, nt->nlt);
-		nftnl_table_set_u32(nt->nlt, NFTNL_TABLE_FAMILY,
+		nftnl_table_nlmsg_parse(nlh, nlt);
+		nftnl_table_set_u32(nlt, NFTNL_TABLE_FAMILY,
 				    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY));
+		nt = cache_add_table(n, nlt);
 		nt->next_handle = t->next_handle;
 		nt->next_anon_set = t->next_anon_set;
 		list_for_each_entry(ch, &t->chains, list) {
+			struct nftnl_chain *nlc = xnftnl_chain_alloc();
 			struct cache_chain *nc;
 			struct cache_rule *r;
 
-			nc = cache_add_chain(nt, nftnl_chain_alloc());
 			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
 			nl_chain_build_payload(nlh, ch->nlc);
-			nl_chain_parse(nlh, nc->nlc);
-			nftnl_chain_set_u32(nc->nlc, NFTNL_CHAIN_FAMILY,
+			nl_chain_parse(nlh, nlc);
+			nftnl_chain_set_u32(nlc, NFTNL_CHAIN_FAMILY,
 					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
+			nc = cache_add_chain(nt, nlc);
 			list_for_each_entry(r, &ch->rules, list) {
-				struct nftnl_rule *nr = nftnl_rule_alloc();
+				struct nftnl_rule *nr = xnftnl_rule_alloc();
 				char *rb = xmalloc(1 << 17);
 
 				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
@@ -755,6 +916,8 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
 		if (!t)
 			return oerr(msgs, it, "chain", ENOENT);
+		if (check_chain_devices(it->obj))
+			return oerr(msgs, it, "chain", EFBIG);
 		ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
 		if (ch) {
 			if (it->flags & NLM_F_EXCL)
@@ -787,7 +950,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			snprintf(name, sizeof(name), "%.*s%u",
 				 (int)(strchr(tmpl, '%') - tmpl), tmpl,
 				 t->next_anon_set++);
-			nftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
+			xnftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
 		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
 			struct cache_set *old = cache_set_find(t,
 				nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
@@ -828,7 +991,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 
 			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
 			if (counted && !has)
-				nftnl_set_elem_add_expr(n, nftnl_expr_alloc("counter"));
+				nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
 			nftnl_set_elem_add(s->nls, n);
 		}
 		nftnl_set_elems_iter_destroy(i);
@@ -847,7 +1010,8 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 		if (!ch)
 			return oerr(msgs, it, "rule", ENOENT);
-		if ((err = check_jumps(t, r)) || (err = check_objrefs(t, r)))
+		if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
+		    (err = check_objrefs(t, r)))
 			return oerr(msgs, it, "rule", err);
 		if (it->flags & NLM_F_REPLACE) {
 			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
@@ -928,7 +1092,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 				if (rule_uses_set(cr->nlr, name))
 					return oerr(msgs, it, "set", EBUSY);
 		}
-		list_del(&s->list);
+		cache_unlink_set(t, s);
 		nftnl_set_free(s->nls);
 		free(s);
 		return 0;
@@ -944,7 +1108,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			list_for_each_entry_safe(t, tn, &c->tables, list) {
 				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
 					continue;
-				list_del(&t->list);
+				cache_unlink_table(c, t);
 				table_free(t);
 			}
 			return 0;
@@ -957,7 +1121,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
 			     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
 				continue;
-			list_del(&t->list);
+			cache_unlink_table(c, t);
 			table_free(t);
 			found = true;
 		}
@@ -982,7 +1146,7 @@ static int apply_item(struct cache *c, struct nl_item *it,
 			nftnl_rule_free(cr->nlr);
 			free(cr);
 		}
-		list_del(&ch->list);
+		cache_unlink_chain(t, ch);
 		nftnl_chain_free(ch->nlc);
 		free(ch);
 		return 0;
@@ -1046,6 +1210,10 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 							       it->msg_type,
 							       it->family);
 
+			if (!r) {
+				ret = oerr(msgs, it, "rule", EINVAL);
+				continue;
+			}
 			free(it->obj);
 			it->obj = r;
 			it->type = NLO_RULE;
@@ -1074,6 +1242,8 @@ int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	/* all or nothing, as a transaction */
 	cache_flush(c);
 	list_splice_tail_init(&work->tables, &c->tables);
+	c->table_hash = work->table_hash;
+	memset(&work->table_hash, 0, sizeof(work->table_hash));
 	c->next_table_handle = work->next_table_handle;
 	cache_free(work);
 	return 0;

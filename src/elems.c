@@ -18,6 +18,7 @@
 #include <netlink.h>
 #include <print.h>
 #include <set.h>
+#include <nlalloc.h>
 
 /* --- bytes of values ----------------------------------------------------- */
 
@@ -313,7 +314,7 @@ static void put_elem(struct builder *b, const uint8_t *key,
 		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
 	}
 	if ((opts && opts->elem.comment) || open) {
-		struct nftnl_udata_buf *u = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+		struct nftnl_udata_buf *u = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 		if (opts && opts->elem.comment)
 			nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT,
@@ -757,7 +758,7 @@ struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
 	char *buf = xzalloc(hdr + m->len);
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct nfgenmsg *nfg = (struct nfgenmsg *)(buf + MNL_NLMSG_HDRLEN);
-	struct nftnl_set *s = nftnl_set_alloc();
+	struct nftnl_set *s = xnftnl_set_alloc();
 
 	nlh->nlmsg_len = hdr + m->len;
 	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;

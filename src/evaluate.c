@@ -493,6 +493,13 @@ static void undef_forget(struct eval_ctx *ctx)
 	ctx->nundef = 0;
 }
 
+static int too_deep(struct eval_ctx *ctx, const struct expr *e)
+{
+	return err(ctx, &e->loc,
+		   "expression nested too deeply: more than %u levels of operators",
+		   EXPR_DEPTH_MAX);
+}
+
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
 	struct var *v = (*e)->sym.var;
@@ -514,6 +521,8 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
 			   (*e)->sym.str);
 	}
+	if (expr_depth(v->expr) > EXPR_DEPTH_MAX)
+		return too_deep(ctx, *e);	/* before the copy recurses */
 	if (ctx->expanded > EXPAND_MAX)
 		return -1;	/* said once for the command */
 	if (!ctx->expanded) {
@@ -539,8 +548,11 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 	return 0;
 }
 
-static int symbol_to_constant(struct eval_ctx *ctx, const struct expr *lhs,
-			      struct expr **e)
+/* not inlined: its message buffer would swell the frame of rhs_eval(),
+   which recurses as deep as operators nest */
+static __noinline int symbol_to_constant(struct eval_ctx *ctx,
+					 const struct expr *lhs,
+					 struct expr **e)
 {
 	struct expr *sym = *e, *c;
 	const struct datatype *dt = lhs->dtype;
@@ -1436,6 +1448,8 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_VALUE:
 		return 0;
 	case EXPR_BINOP:
+		if (x->depth > EXPR_DEPTH_MAX)
+			return too_deep(ctx, x);
 		if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
 		    rhs_eval(ctx, lhs, &x->op.right) < 0)
 			return -1;
@@ -1650,6 +1664,8 @@ static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *b = *e;
 
+	if (b->depth > EXPR_DEPTH_MAX)
+		return too_deep(ctx, b);
 	if (expr_eval(ctx, &b->op.left) < 0)
 		return -1;
 	if (rhs_eval(ctx, b->op.left, &b->op.right) < 0)

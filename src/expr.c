@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,19 +98,23 @@ void expr_free(struct expr *e)
 {
 	struct expr *i, *next;
 
+	/*
+	 * "1|2|3|..." nests to the left as deep as it is long, and is freed
+	 * before evaluation refuses it: that spine is walked, not recursed
+	 */
+	while (e && (e->kind == EXPR_BINOP || e->kind == EXPR_RELATIONAL ||
+		     e->kind == EXPR_MAPPING || e->kind == EXPR_MAP)) {
+		next = e->op.left;
+		expr_free(e->op.right);
+		free(e);
+		e = next;
+	}
 	if (!e)
 		return;
 	switch (e->kind) {
 	case EXPR_SYMBOL:
 	case EXPR_VARIABLE:
 		free(e->sym.str);
-		break;
-	case EXPR_BINOP:
-	case EXPR_RELATIONAL:
-	case EXPR_MAPPING:
-	case EXPR_MAP:
-		expr_free(e->op.left);
-		expr_free(e->op.right);
 		break;
 	case EXPR_PREFIX:
 		expr_free(e->prefix.expr);
@@ -189,12 +194,22 @@ struct expr *constant_expr_u64(const struct location *loc,
 	return e;
 }
 
+/* a variable counts as what it stands for (parser_var_ref() sets it) */
+unsigned int expr_depth(const struct expr *e)
+{
+	return e ? e->depth : 0;
+}
+
 struct expr *binop_expr_alloc(const struct location *loc, enum ops op,
 			      struct expr *l, struct expr *r)
 {
 	struct expr *e = expr_alloc(loc, EXPR_BINOP, l->dtype, l->byteorder,
 				    l->len);
+	unsigned int dl = expr_depth(l), dr = expr_depth(r);
 
+	e->depth = (dl > dr ? dl : dr) + 1;
+	if (!e->depth)
+		e->depth = UINT_MAX;	/* saturates */
 	e->op.op = op;
 	e->op.left = l;
 	e->op.right = r;

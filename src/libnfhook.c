@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include <cache.h>
 #include <ctx.h>
@@ -23,6 +24,9 @@ EXPORT struct nfh_ctx *nfh_ctx_new(void)
 {
 	struct nfh_ctx *ctx = xzalloc(sizeof(*ctx));
 
+	/* jansson's allocations fail as ours do: out of memory, exit 2 (its
+	   parser would call a failed one "invalid JSON") */
+	json_set_alloc_funcs(xmalloc, free);
 	ctx->octx.out = stdout;
 	ctx->octx.err = stderr;
 	init_list_head(&ctx->inputs);
@@ -141,6 +145,7 @@ static void vars_free(struct list_head *vars)
 
 void parser_exit(struct parser_state *state)
 {
+	free(state->var_tab);
 	vars_free(&state->vars);
 	vars_free(&state->retired);
 	table_free(state->cur_table);
@@ -149,14 +154,69 @@ void parser_exit(struct parser_state *state)
 	obj_free(state->cur_obj);
 }
 
+/*
+ * The variables in force are hashed by name: each definition and each
+ * reference looks one up, so walking a list made 50,000 defines take
+ * seconds (quadratic).
+ */
+static struct var **var_slot(struct parser_state *state, const char *name)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	struct var **p;
+
+	if (!state->var_tab_size)
+		return NULL;
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	p = &state->var_tab[h & (state->var_tab_size - 1)];
+	while (*p && strcmp((*p)->name, name))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void var_hash_add(struct parser_state *state, struct var *v)
+{
+	struct var **p;
+
+	if (state->nvars >= state->var_tab_size) {
+		struct var **old = state->var_tab;
+		unsigned int n = state->var_tab_size;
+
+		state->var_tab_size = n ? 2 * n : 64;
+		state->var_tab = xzalloc(state->var_tab_size * sizeof(*old));
+		for (unsigned int i = 0; i < n; i++) {
+			struct var *e = old[i], *next;
+
+			for (; e; e = next) {
+				next = e->hnext;
+				p = var_slot(state, e->name);
+				e->hnext = NULL;
+				*p = e;
+			}
+		}
+		free(old);
+	}
+	p = var_slot(state, v->name);
+	v->hnext = NULL;
+	*p = v;
+	state->nvars++;
+}
+
+static void var_hash_del(struct parser_state *state, struct var *v)
+{
+	struct var **p = var_slot(state, v->name);
+
+	if (p && *p == v) {
+		*p = v->hnext;
+		state->nvars--;
+	}
+}
+
 struct var *parser_var_lookup(struct parser_state *state, const char *name)
 {
-	struct var *v;
+	struct var **p = var_slot(state, name);
 
-	list_for_each_entry(v, &state->vars, list)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
+	return p ? *p : NULL;
 }
 
 typedef bool (*var_pred)(struct parser_state *state, const struct expr *ref,
@@ -265,6 +325,9 @@ struct expr *parser_var_ref(struct parser_state *state,
 	struct expr *e = variable_expr_alloc(loc, name);
 
 	e->sym.var = parser_var_lookup(state, name);
+	/* it nests as deep as what it stands for (expr_depth()) */
+	if (e->sym.var)
+		e->depth = e->sym.var->expr->depth;
 	return e;
 }
 
@@ -344,6 +407,7 @@ char *parser_log_prefix(struct parser_state *state, char *str,
 /* what was written before still names it: kept to the end */
 static void var_retire(struct parser_state *state, struct var *v)
 {
+	var_hash_del(state, v);
 	list_del(&v->list);
 	list_add(&v->list, &state->retired);
 }
@@ -402,6 +466,7 @@ int parser_define(struct parser_state *state, const char *name,
 	v->loc = *loc;
 	v->nodes = expanded_nodes(state, e);
 	list_add(&v->list, &state->vars);
+	var_hash_add(state, v);
 	return 0;
 }
 
@@ -665,6 +730,14 @@ static char *top_input(struct nfh_ctx *ctx, const char *name)
 #define RUN_AGAIN	2
 #define RUN_TRIES	10
 
+/* nft's: 1 an error, 3 no netlink socket (2, out of memory, exits at once) */
+static int exit_status(struct nfh_ctx *ctx, int ret)
+{
+	if (ret >= 0)
+		return 0;
+	return ctx->no_netlink ? 3 : 1;
+}
+
 static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		    const char *bufname, bool last_try, char **keep)
 {
@@ -685,6 +758,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 
 	/* what the batch is made against is read anew */
 	ctx->cache_gen_set = false;
+	ctx->no_netlink = false;
 	parser_init(&state, ctx, &msgs, &cmds);
 	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
 		/* -j: input that starts with '{' is JSON, anything else nft syntax */
@@ -813,7 +887,7 @@ evaluate:
 	free(json_in);
 	if (again && (given || *keep))
 		return RUN_AGAIN;
-	return ret < 0 || again ? 1 : 0;
+	return exit_status(ctx, ret < 0 || again ? -1 : 0);
 }
 
 /*
@@ -855,7 +929,7 @@ EXPORT int nfh_run_cmd_from_buffer(struct nfh_ctx *ctx, const char *buf)
 		int ret = monitor_run(ctx, args, &internal_location, &msgs);
 
 		erec_print_list(ctx->octx.err, &msgs);
-		return ret < 0 ? 1 : 0;
+		return exit_status(ctx, ret);
 	}
 	return run(ctx, NULL, buf);
 }

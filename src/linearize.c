@@ -28,6 +28,7 @@
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <nlalloc.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -85,10 +86,8 @@ static int lerr(struct lin_ctx *ctx, const struct location *loc,
 
 static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc(name);
+	struct nftnl_expr *e = xnftnl_expr_alloc(name);
 
-	if (!e)
-		memory_allocation_error();
 	if (ctx->collect) {
 		ctx->collect[ctx->ncollect++] = e;
 	} else {
@@ -557,7 +556,7 @@ static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 			  const struct expr *data, bool merge,
 			  const char *comment, const struct set *s)
 {
-	struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+	struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 	nftnl_udata_put_u32(b, SET_UDATA_KEYBYTEORDER, key->byteorder);
 	if (data)
@@ -576,7 +575,7 @@ static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL, 0);
 	if (comment)
 		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
-	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
+	xnftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
 			   nftnl_udata_buf_len(b));
 	nftnl_udata_buf_free(b);
 }
@@ -585,8 +584,8 @@ static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 static void set_ident(struct nftnl_set *nls, unsigned int family,
 		      const char *table, const char *name, uint32_t id)
 {
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, table);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, name);
+	xnftnl_set_set_str(nls, NFTNL_SET_TABLE, table);
+	xnftnl_set_set_str(nls, NFTNL_SET_NAME, name);
 	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
 	if (id)
 		nftnl_set_set_u32(nls, NFTNL_SET_ID, id);
@@ -605,7 +604,7 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 
 		list_for_each_entry(i, &key->set.exprs, list)
 			field_len[n++] = div_round_up(i->len, 8);
-		nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
+		xnftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
 	}
 	if (!data)
 		return;
@@ -627,7 +626,7 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->set;
-	struct nftnl_set *nls = nftnl_set_alloc();
+	struct nftnl_set *nls = xnftnl_set_alloc();
 	struct elem_emit em = {
 		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
 		.family = cmd->h.family, .table = cmd->h.table, .set = cmd->h.set,
@@ -655,7 +654,7 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	set_udata_put(nls, s->key, s->objtype ? NULL : s->data, s->automerge,
 		      s->comment, s);
 	if (s->counter)
-		nftnl_set_add_expr(nls, nftnl_expr_alloc("counter"));
+		nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
 		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
 		     cmd->h.family, NLO_SET, nls, &cmd->loc);
@@ -843,7 +842,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			struct expr *set, bool invert, const struct expr *data,
 			uint32_t dreg)
 {
-	struct nftnl_set *nls = nftnl_set_alloc();
+	struct nftnl_set *nls = xnftnl_set_alloc();
 	struct expr *bits = bits_key(selector_of(lhs), set);
 	const struct expr *sel = bits ? bits : selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
@@ -894,13 +893,13 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	if (objmap) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
-		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
 		return 0;
 	}
 	e = add_expr(ctx, "lookup");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
-	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
+	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
 	if (data)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
@@ -933,14 +932,14 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 	if (s->objtype) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
-		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, s->h.set);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, s->h.set);
 		if (s->id)
 			nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, s->id);
 		return;
 	}
 	e = add_expr(ctx, "lookup");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
-	nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);
+	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, s->h.set);
 	if (s->id)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, s->id);
 	if (map)
@@ -966,7 +965,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
 static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
 {
 	const struct expr *sel = selector_of(s->set.key);
-	struct nftnl_set *nls = nftnl_set_alloc();
+	struct nftnl_set *nls = xnftnl_set_alloc();
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_EVAL;
 	unsigned int id = ++ctx->nfh->set_id;
 	struct elem_emit em = {
@@ -1008,7 +1007,7 @@ static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
 	e = add_expr(ctx, "dynset");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
-	nftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
+	xnftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
 	if (id)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
 	if (s->set.timeout)
@@ -1159,7 +1158,7 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *v)
 	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, REG_VERDICT);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, v->verdict.verdict);
 	if (v->verdict.chain)
-		nftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, v->verdict.chain);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, v->verdict.chain);
 }
 
 static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
@@ -1178,7 +1177,7 @@ static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
 	struct nftnl_expr *e = add_expr(ctx, "log");
 
 	if (s->log.flags & LOG_F_PREFIX)
-		nftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, s->log.prefix);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, s->log.prefix);
 	if (s->log.flags & LOG_F_GROUP)
 		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, s->log.group);
 	if (s->log.flags & LOG_F_SNAPLEN)
@@ -1574,7 +1573,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
-		nftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
+		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
 				   s->objref.expr->sym.str);
 		return 0;
 	case STMT_SYNPROXY:
@@ -1604,19 +1603,19 @@ static void udata_comment(struct nftnl_udata_buf *b, unsigned int type,
 
 static void lin_table(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	struct nftnl_table *t = nftnl_table_alloc();
+	struct nftnl_table *t = xnftnl_table_alloc();
 	uint16_t flags = NLM_F_CREATE;
 
 	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
-	nftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
+	xnftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
 	if (cmd->table && cmd->table->flags_set)
 		nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS, cmd->table->flags);
 	if (cmd->table && cmd->table->comment) {
-		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 		udata_comment(b, 0 /* NFTNL_UDATA_TABLE_COMMENT */,
 			      cmd->table->comment);
-		nftnl_table_set_data(t, NFTNL_TABLE_USERDATA,
+		xnftnl_table_set_data(t, NFTNL_TABLE_USERDATA,
 				     nftnl_udata_buf_data(b),
 				     nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
@@ -1629,13 +1628,13 @@ static void lin_table(struct lin_ctx *ctx, struct cmd *cmd)
 
 static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nftnl_chain *c = xnftnl_chain_alloc();
 	struct chain *ch = cmd->chain;
 	uint16_t flags = NLM_F_CREATE;
 
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
 	if (ch && ch->base) {
 		struct expr *d;
 		unsigned int ndev = 0;
@@ -1643,7 +1642,7 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, ch->hooknum);
 		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, ch->prio);
-		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
+		xnftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
 		list_for_each_entry(d, &ch->devices, list) {
 			ndev++;
 			prefix |= nl_dev_is_prefix(d->sym.str);
@@ -1651,14 +1650,14 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 		/* NFTA_HOOK_DEV holds a name only: a prefix goes in the list */
 		if (ndev == 1 && !prefix) {
 			d = list_first_entry(&ch->devices, struct expr, list);
-			nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
+			xnftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
 		} else if (ndev > 0) {
 			const char **devs = xzalloc((ndev + 1) * sizeof(*devs));
 			unsigned int k = 0;
 
 			list_for_each_entry(d, &ch->devices, list)
 				devs[k++] = d->sym.str;
-			nftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, devs,
+			xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, devs,
 					     sizeof(*devs) * (ndev + 1));
 			free(devs);
 		}
@@ -1666,10 +1665,10 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 	if (ch && ch->policy >= 0)
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, ch->policy);
 	if (ch && ch->comment) {
-		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 		udata_comment(b, 0 /* NFTNL_UDATA_CHAIN_COMMENT */, ch->comment);
-		nftnl_chain_set_data(c, NFTNL_CHAIN_USERDATA,
+		xnftnl_chain_set_data(c, NFTNL_CHAIN_USERDATA,
 				     nftnl_udata_buf_data(b),
 				     nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
@@ -1683,14 +1682,12 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 /* the attributes that name an object */
 static struct nftnl_obj *obj_ident(struct cmd *cmd)
 {
-	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nftnl_obj *o = xnftnl_obj_alloc();
 
-	if (!o)
-		memory_allocation_error();
 	nftnl_obj_set_u32(o, NFTNL_OBJ_FAMILY, cmd->h.family);
-	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, cmd->h.table);
+	xnftnl_obj_set_str(o, NFTNL_OBJ_TABLE, cmd->h.table);
 	if (cmd->h.obj)
-		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, cmd->h.obj);
+		xnftnl_obj_set_str(o, NFTNL_OBJ_NAME, cmd->h.obj);
 	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, cmd->h.obj_type);
 	if (cmd->h.handle)
 		nftnl_obj_set_u64(o, NFTNL_OBJ_HANDLE, cmd->h.handle);
@@ -1714,7 +1711,7 @@ static void lin_ct_timeout(struct nftnl_obj *o, const struct obj *ob)
 	if (ob->helper.l3proto)
 		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_TIMEOUT_L3PROTO, ob->helper.l3proto);
 	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_TIMEOUT_L4PROTO, l4);
-	nftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
+	xnftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
 }
 
 static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
@@ -1746,7 +1743,7 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
 		break;
 	case NFT_OBJECT_CT_HELPER:
-		nftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
+		xnftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
 		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
 				  ob->helper.l3proto ? ob->helper.l3proto :
 				  cmd->h.family);
@@ -1756,7 +1753,7 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		lin_ct_timeout(o, ob);
 		break;
 	case NFT_OBJECT_SECMARK:
-		nftnl_obj_set_str(o, NFTNL_OBJ_SECMARK_CTX, ob->secmark.ctx);
+		xnftnl_obj_set_str(o, NFTNL_OBJ_SECMARK_CTX, ob->secmark.ctx);
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		/* l3proto only when given: the kernel takes the table's */
@@ -1769,10 +1766,10 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		break;
 	}
 	if (ob->comment) {
-		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 		udata_comment(b, 0 /* NFTNL_UDATA_OBJ_COMMENT */, ob->comment);
-		nftnl_obj_set_data(o, NFTNL_OBJ_USERDATA, nftnl_udata_buf_data(b),
+		xnftnl_obj_set_data(o, NFTNL_OBJ_USERDATA, nftnl_udata_buf_data(b),
 				   nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
 	}
@@ -1783,7 +1780,7 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 
 static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_rule *r = xnftnl_rule_alloc();
 	struct nl_item *it;
 	struct stmt *s;
 	uint16_t flags = NLM_F_CREATE;
@@ -1792,8 +1789,8 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 
 	ctx->nlr = r;
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 	switch (cmd->op) {
 	case CMD_ADD:
 	case CMD_CREATE:
@@ -1827,11 +1824,11 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 	}
 	ctx->rule_loc = ctx->stmt_loc = NULL;
 	if (cmd->rule->comment) {
-		struct nftnl_udata_buf *b = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
 		udata_comment(b, 0 /* NFTNL_UDATA_RULE_COMMENT */,
 			      cmd->rule->comment);
-		nftnl_rule_set_data(r, NFTNL_RULE_USERDATA,
+		xnftnl_rule_set_data(r, NFTNL_RULE_USERDATA,
 				    nftnl_udata_buf_data(b),
 				    nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
@@ -1881,10 +1878,10 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 
 	switch (cmd->obj) {
 	case CMD_OBJ_TABLE:
-		t = nftnl_table_alloc();
+		t = xnftnl_table_alloc();
 		nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
 		if (cmd->h.table)
-			nftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
+			xnftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
 		if (cmd->h.handle)
 			nftnl_table_set_u64(t, NFTNL_TABLE_HANDLE, cmd->h.handle);
 		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYTABLE :
@@ -1892,11 +1889,11 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 			     &cmd->loc);
 		break;
 	case CMD_OBJ_CHAIN:
-		c = nftnl_chain_alloc();
+		c = xnftnl_chain_alloc();
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
-		nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+		xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
 		if (cmd->h.chain)
-			nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
+			xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
 		if (cmd->h.handle)
 			nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
 		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYCHAIN :
@@ -1904,10 +1901,10 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 			     &cmd->loc);
 		break;
 	case CMD_OBJ_RULE:
-		r = nftnl_rule_alloc();
+		r = xnftnl_rule_alloc();
 		nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
-		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-		nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+		xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 		if (cmd->h.handle)
 			nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, cmd->h.handle);
 		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYRULE :
@@ -1916,12 +1913,12 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 		break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:
-		st = nftnl_set_alloc();
+		st = xnftnl_set_alloc();
 		if (cmd->h.set) {
 			set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
 		} else {
 			/* delete set TABLE handle N */
-			nftnl_set_set_str(st, NFTNL_SET_TABLE, cmd->h.table);
+			xnftnl_set_set_str(st, NFTNL_SET_TABLE, cmd->h.table);
 			nftnl_set_set_u32(st, NFTNL_SET_FAMILY, cmd->h.family);
 			nftnl_set_set_u64(st, NFTNL_SET_HANDLE, cmd->h.handle);
 		}
@@ -1947,25 +1944,25 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 	switch (cmd->obj) {
 	case CMD_OBJ_RULESET:
 		/* deleting tables without a name deletes every table */
-		t = nftnl_table_alloc();
+		t = xnftnl_table_alloc();
 		nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
 		nl_batch_add(ctx->batch, NFT_MSG_DELTABLE, 0, cmd->h.family,
 			     NLO_TABLE, t, &cmd->loc);
 		break;
 	case CMD_OBJ_TABLE:
 	case CMD_OBJ_CHAIN:
-		r = nftnl_rule_alloc();
+		r = xnftnl_rule_alloc();
 		nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
-		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+		xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
 		if (cmd->h.chain)
-			nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+			xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 		nl_batch_add(ctx->batch, NFT_MSG_DELRULE, 0, cmd->h.family,
 			     NLO_RULE, r, &cmd->loc);
 		break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP: {
 		/* a set element message without elements empties the set */
-		struct nftnl_set *st = nftnl_set_alloc();
+		struct nftnl_set *st = xnftnl_set_alloc();
 
 		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
 		nl_batch_add(ctx->batch, NFT_MSG_DELSETELEM, 0, cmd->h.family,

@@ -36,6 +36,7 @@
 #include <print.h>
 #include <set.h>
 #include <trace.h>
+#include <nlalloc.h>
 
 enum {
 	MON_TABLES	= 1 << 0,
@@ -133,7 +134,7 @@ static void cache_table_del(struct cache *c, unsigned int family,
 		return;
 	/* cache_free of a one-table cache frees just that table */
 	tmp = cache_alloc();
-	list_del(&t->list);
+	cache_unlink_table(c, t);
 	list_add_tail(&t->list, &tmp->tables);
 	cache_free(tmp);
 }
@@ -144,7 +145,7 @@ static void cache_set_del(struct cache_table *t, const char *name)
 
 	if (!s)
 		return;
-	list_del(&s->list);
+	cache_unlink_set(t, s);
 	elem_dump_free(s->elems);
 	nftnl_set_free(s->nls);
 	free(s->pick);
@@ -158,7 +159,7 @@ static int counter_copy(struct nftnl_expr *x, void *data)
 
 	if (strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
 		return 0;
-	c = nftnl_expr_alloc("counter");
+	c = xnftnl_expr_alloc("counter");
 	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
 			   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
 	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES,
@@ -177,7 +178,7 @@ static struct nftnl_set_elem *elem_copy(struct nftnl_set_elem *e)
 		NFTNL_SET_ELEM_TIMEOUT, NFTNL_SET_ELEM_EXPIRATION,
 		NFTNL_SET_ELEM_USERDATA,
 	};
-	struct nftnl_set_elem *c = nftnl_set_elem_alloc();
+	struct nftnl_set_elem *c = xnftnl_set_elem_alloc();
 
 	nftnl_set_elem_expr_foreach(e, counter_copy, c);
 
@@ -188,7 +189,7 @@ static struct nftnl_set_elem *elem_copy(struct nftnl_set_elem *e)
 		if (!nftnl_set_elem_is_set(e, attrs[i]))
 			continue;
 		data = nftnl_set_elem_get(e, attrs[i], &len);
-		nftnl_set_elem_set(c, attrs[i], data, len);
+		xnftnl_set_elem_set(c, attrs[i], data, len);
 	}
 	return c;
 }
@@ -274,7 +275,7 @@ static bool wanted(const struct monitor *m, bool add, unsigned int obj)
 
 static void table_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
-	struct nftnl_table *t = nftnl_table_alloc();
+	struct nftnl_table *t = xnftnl_table_alloc();
 	unsigned int family;
 	const char *name;
 
@@ -297,7 +298,7 @@ static void table_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 
 static void chain_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
-	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nftnl_chain *c = xnftnl_chain_alloc();
 
 	if (nl_chain_parse(nlh, c) == 0 && wanted(m, add, MON_CHAINS))
 		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_CHAIN, c, NULL);
@@ -306,7 +307,7 @@ static void chain_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 
 static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
-	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_rule *r = xnftnl_rule_alloc();
 	struct cache_table *t;
 
 	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
@@ -346,7 +347,7 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 
 static void obj_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 {
-	struct nftnl_obj *n = nftnl_obj_alloc();
+	struct nftnl_obj *n = xnftnl_obj_alloc();
 
 	if (nftnl_obj_nlmsg_parse(nlh, n) == 0 && wanted(m, add, MON_OBJS))
 		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_OBJ, n, NULL);
@@ -363,7 +364,7 @@ static struct nftnl_set *set_shell(const struct nftnl_set *from)
 		NFTNL_SET_KEY_TYPE, NFTNL_SET_KEY_LEN, NFTNL_SET_DATA_TYPE,
 		NFTNL_SET_DATA_LEN, NFTNL_SET_HANDLE, NFTNL_SET_USERDATA,
 	};
-	struct nftnl_set *s = nftnl_set_alloc();
+	struct nftnl_set *s = xnftnl_set_alloc();
 
 	for (unsigned int i = 0; i < array_size(attrs); i++) {
 		const void *data;
@@ -372,7 +373,7 @@ static struct nftnl_set *set_shell(const struct nftnl_set *from)
 		if (!nftnl_set_is_set(from, attrs[i]))
 			continue;
 		data = nftnl_set_get_data(from, attrs[i], &len);
-		nftnl_set_set_data(s, attrs[i], data, len);
+		xnftnl_set_set_data(s, attrs[i], data, len);
 	}
 	return s;
 }
@@ -459,7 +460,7 @@ static void set_added_print(struct monitor *m, struct cache_table *t,
 static void set_event(struct monitor *m, const struct nlmsghdr *nlh,
 		      bool add, bool elems)
 {
-	struct nftnl_set *s = nftnl_set_alloc();
+	struct nftnl_set *s = xnftnl_set_alloc();
 	struct cache_table *t;
 	const char *name;
 	bool anon, show;

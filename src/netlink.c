@@ -37,6 +37,7 @@
 #include <netlink.h>
 #include <nftables-compat.h>
 #include <rule.h>
+#include <nlalloc.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -222,7 +223,7 @@ static int devs_parse(const struct nlattr *devs, struct nftnl_chain *c)
 	}
 	if (ret == 0) {
 		nftnl_chain_unset(c, NFTNL_CHAIN_DEV);
-		nftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, list,
+		xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, list,
 				     (k + 1) * sizeof(*list));
 	}
 	while (k)
@@ -267,7 +268,7 @@ int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c)
 
 static void chain_debug(FILE *f, struct nftnl_chain *c)
 {
-	struct nftnl_chain *d = nftnl_chain_alloc();
+	struct nftnl_chain *d = xnftnl_chain_alloc();
 	char buf[4096];
 
 	/* nft puts table and name straight into the message, so they print
@@ -279,11 +280,11 @@ static void chain_debug(FILE *f, struct nftnl_chain *c)
 				    nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM));
 		nftnl_chain_set_s32(d, NFTNL_CHAIN_PRIO,
 				    nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO));
-		nftnl_chain_set_str(d, NFTNL_CHAIN_TYPE,
+		xnftnl_chain_set_str(d, NFTNL_CHAIN_TYPE,
 				    nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE));
 	}
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV))
-		nftnl_chain_set_str(d, NFTNL_CHAIN_DEV,
+		xnftnl_chain_set_str(d, NFTNL_CHAIN_DEV,
 				    nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
 		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
@@ -296,7 +297,7 @@ static void chain_debug(FILE *f, struct nftnl_chain *c)
 		rev = xzalloc((n + 1) * sizeof(*rev));
 		for (unsigned int i = 0; i < n; i++)
 			rev[i] = devs[n - 1 - i];
-		nftnl_chain_set_data(d, NFTNL_CHAIN_DEVICES, rev,
+		xnftnl_chain_set_data(d, NFTNL_CHAIN_DEVICES, rev,
 				     (n + 1) * sizeof(*rev));
 		free(rev);
 	}
@@ -344,7 +345,7 @@ static void rule_debug(FILE *f, struct nftnl_rule *r)
 
 static void obj_debug(FILE *f, struct nftnl_obj *o)
 {
-	struct nftnl_obj *d = nftnl_obj_alloc();
+	struct nftnl_obj *d = xnftnl_obj_alloc();
 	char buf[4096];
 	uint32_t len;
 
@@ -359,7 +360,7 @@ static void obj_debug(FILE *f, struct nftnl_obj *o)
 			continue;
 		p = nftnl_obj_get_data(o, a, &len);
 		if (p)
-			nftnl_obj_set_data(d, a, p, len);
+			xnftnl_obj_set_data(d, a, p, len);
 	}
 	nftnl_obj_snprintf(buf, sizeof(buf), d, NFTNL_OUTPUT_DEFAULT, 0);
 	fprintf(f, "%s\n", buf);
@@ -399,8 +400,10 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 								       it->msg_type,
 								       it->family);
 
-				rule_debug(f, r);
-				nftnl_rule_free(r);
+				if (r) {
+					rule_debug(f, r);
+					nftnl_rule_free(r);
+				}
 				break;
 			}
 			rule_debug(f, it->obj);
@@ -423,6 +426,7 @@ int nlio_open(struct nfh_ctx *ctx, struct list_head *msgs)
 	if (ctx->nl)
 		return 0;
 	ctx->nl = mnl_socket_open(NETLINK_NETFILTER);
+	ctx->no_netlink = !ctx->nl;
 	if (!ctx->nl)
 		return error_queue(msgs, NULL,
 				   "cannot open netlink socket: %s",
@@ -728,7 +732,7 @@ int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family)
 {
-	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_rule *r = xnftnl_rule_alloc();
 	struct nlmsghdr *nlh;
 	char *buf;
 
@@ -737,8 +741,11 @@ struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 	nlh = nftnl_nlmsg_build_hdr(buf, type, family, 0, 0);
 	memcpy((char *)nlh + nlh->nlmsg_len, m->data, m->len);
 	nlh->nlmsg_len += m->len;
-	if (!r || nl_rule_parse_built(nlh, r) < 0)
-		memory_allocation_error();	/* we built it: cannot fail */
+	/* libnftnl refuses what the kernel would too (a zero-length value) */
+	if (nl_rule_parse_built(nlh, r) < 0) {
+		nftnl_rule_free(r);
+		r = NULL;
+	}
 	free(buf);
 	return r;
 }
@@ -762,21 +769,17 @@ static const char *item_what(const struct nl_item *it)
 	return "object";
 }
 
-static struct nl_item *item_by_seq(struct nl_batch *b, uint32_t seq)
-{
-	struct nl_item *it;
-
-	list_for_each_entry(it, &b->items, list)
-		if (it->seq == seq)
-			return it;
-	return NULL;
-}
-
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid);
 static bool msgs_sane(const char *buf, size_t len);
 
 struct answers {
 	struct nl_batch		*b;
+	/* the items in the order sent, the first with sequence number
+	   @first_seq: an answer finds its item at once (a walk of the list
+	   made 50,000 refused rules take a minute to report) */
+	struct nl_item		**items;
+	unsigned int		nitems;
+	uint32_t		first_seq;
 	const struct buf	*out;		/* the messages sent */
 	struct monitor		*echo;		/* -e */
 	struct list_head	*msgs;
@@ -786,6 +789,19 @@ struct answers {
 	bool			restart;
 	int			ret;
 };
+
+static struct nl_item *item_by_seq(const struct answers *a, uint32_t seq)
+{
+	uint32_t i = seq - a->first_seq;	/* wraps as the numbers do */
+	struct nl_item *it;
+
+	if (i < a->nitems && a->items[i]->seq == seq)
+		return a->items[i];
+	list_for_each_entry(it, &a->b->items, list)
+		if (it->seq == seq)
+			return it;
+	return NULL;
+}
 
 static int ack_attr_cb(const struct nlattr *attr, void *data)
 {
@@ -970,7 +986,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			a->restart = true;
 			continue;
 		}
-		it = item_by_seq(a->b, h->nlmsg_seq);
+		it = item_by_seq(a, h->nlmsg_seq);
 		if (e->error == -ERESTART) {
 			a->ret = error_queue(a->msgs, it ? &it->loc : NULL,
 					     "the ruleset changed while this batch was sent; nothing was applied, try again");
@@ -1035,9 +1051,14 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
 	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
 	out.len += nlh->nlmsg_len;
+	list_for_each_entry(it, &b->items, list)
+		a.nitems++;
+	a.items = xmalloc(a.nitems * sizeof(*a.items));
 	list_for_each_entry(it, &b->items, list) {
 		put_item(&out, it, seq_next(ctx), ctx->echo ? NLM_F_ECHO : 0);
-		pending++;
+		if (!pending)
+			a.first_seq = it->seq;
+		a.items[pending++] = it;
 		/* copied: answers need the item's location and kind only, so
 		   no need to hold any message twice */
 		item_obj_free(it);
@@ -1142,6 +1163,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 				    "more errors than the socket could hold: some are not shown; nothing was applied");
 	ret = a.ret;
 out:
+	free(a.items);
 	free(out.data);
 	return ret;
 }
@@ -1150,7 +1172,7 @@ out:
 
 static int gen_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nftnl_gen *gen = nftnl_gen_alloc();
+	struct nftnl_gen *gen = xnftnl_gen_alloc();
 
 	if (nftnl_gen_nlmsg_parse(nlh, gen) == 0)
 		*(uint32_t *)data = nftnl_gen_get_u32(gen, NFTNL_GEN_ID);
@@ -1272,7 +1294,7 @@ struct dump_ctx {
 static int table_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_table *t = nftnl_table_alloc();
+	struct nftnl_table *t = xnftnl_table_alloc();
 
 	if (nftnl_table_nlmsg_parse(nlh, t) < 0 ||
 	    !nftnl_table_is_set(t, NFTNL_TABLE_NAME)) {
@@ -1286,7 +1308,7 @@ static int table_cb(const struct nlmsghdr *nlh, void *data)
 static int chain_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nftnl_chain *c = xnftnl_chain_alloc();
 	struct cache_table *t;
 
 	if (nl_chain_parse(nlh, c) < 0 ||
@@ -1450,7 +1472,7 @@ static bool msg_sane(const struct nlmsghdr *nlh)
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_rule *r = xnftnl_rule_alloc();
 	struct cache_table *t;
 	struct cache_chain *ch;
 
@@ -1475,7 +1497,7 @@ drop:
 static int set_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_set *s = nftnl_set_alloc();
+	struct nftnl_set *s = xnftnl_set_alloc();
 	struct cache_table *t;
 
 	if (!msg_sane(nlh) || nftnl_set_nlmsg_parse(nlh, s) < 0 ||
@@ -1647,7 +1669,7 @@ static bool obj_type_ours(const struct nlmsghdr *nlh)
 static int obj_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nftnl_obj *o = xnftnl_obj_alloc();
 	struct cache_table *t;
 
 	/* printing needs these; libnftnl parses a type it knows only */
@@ -1713,7 +1735,7 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
 	case NFT_MSG_NEWOBJ:	return obj_cb(nlh, &d);
 	case NFT_MSG_NEWSETELEM:
-		tmp = nftnl_set_alloc();
+		tmp = xnftnl_set_alloc();
 		s = NULL;
 		if (nftnl_set_elems_nlmsg_parse(nlh, tmp) == 0 &&
 		    nftnl_set_is_set(tmp, NFTNL_SET_TABLE) &&
@@ -1994,7 +2016,7 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .cache = c };
-	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nftnl_obj *o = xnftnl_obj_alloc();
 	struct nlmsghdr *nlh;
 	int ret;
 
@@ -2009,9 +2031,9 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ_RESET, family,
 				    name ? NLM_F_ACK : NLM_F_DUMP, seq_next(ctx));
 	if (table)
-		nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
+		xnftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
 	if (name)
-		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
+		xnftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
 	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, type);
 	nftnl_obj_nlmsg_build_payload(nlh, o);
 	nftnl_obj_free(o);
@@ -2109,9 +2131,9 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 	memset(buf, 0, 1024);
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family, NLM_F_DUMP,
 				    seq_next(ctx));
-	r = nftnl_rule_alloc();
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
-	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
+	r = xnftnl_rule_alloc();
+	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
 	nftnl_rule_nlmsg_build_payload(nlh, r);
 	nftnl_rule_free(r);
 	ret = talk(ctx, nlh, handle_cb, &hs);

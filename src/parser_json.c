@@ -38,6 +38,12 @@ struct jp {
 	const struct input_desc	*in;
 	struct span		*spans;
 	unsigned int		nspans, cap;
+	/* where each line of the input starts: a location is found by a
+	   binary search, not by counting the newlines before it (which made
+	   8,000 commands take seconds) */
+	unsigned int		*lines;
+	unsigned int		nlines;
+	unsigned int		depth;	/* of expr_parse() calls */
 	int			errors;
 };
 
@@ -148,18 +154,43 @@ static const char *index_value(struct jp *jp, json_t *v, const char *p)
 	return p;
 }
 
+static void index_lines(struct jp *jp)
+{
+	const char *d = jp->in->data;
+	unsigned int cap = 64;
+
+	jp->lines = xmalloc(cap * sizeof(*jp->lines));
+	jp->lines[0] = 0;
+	jp->nlines = 1;
+	for (unsigned int i = 0; i < jp->in->len; i++) {
+		if (d[i] != '\n')
+			continue;
+		if (jp->nlines == cap) {
+			cap *= 2;
+			jp->lines = xrealloc(jp->lines, cap * sizeof(*jp->lines));
+		}
+		jp->lines[jp->nlines++] = i + 1;
+	}
+}
+
 static struct location offset_loc(const struct jp *jp, unsigned int start,
 				  unsigned int end)
 {
 	const char *d = jp->in->data;
-	struct location loc = { .indesc = jp->in, .first_line = 1 };
-	unsigned int i, ls = 0;
+	struct location loc = { .indesc = jp->in };
+	unsigned int i, ls, lo = 0, hi = jp->nlines;
 
-	for (i = 0; i < start && i < jp->in->len; i++)
-		if (d[i] == '\n') {
-			loc.first_line++;
-			ls = i + 1;
-		}
+	/* the last line that starts at or before @start */
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (jp->lines[mid] <= start)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	ls = jp->lines[lo];
+	loc.first_line = lo + 1;
 	loc.line_offset = ls;
 	loc.first_col = start - ls + 1;
 	loc.last_line = loc.first_line;
@@ -841,24 +872,59 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 	return jerr(jp, o, "expression \"%s\" is not supported yet", k), NULL;
 }
 
-static struct expr *expr_parse(struct jp *jp, json_t *v)
+/*
+ * Not inlined: expr_parse() recurses as deep as the JSON nests (1,023
+ * operators under jansson's depth limit), and its frame must stay small
+ * enough for that under a 256 KB stack
+ */
+static __noinline struct expr *scalar_parse(struct jp *jp, json_t *v)
 {
 	struct location loc = loc_of(jp, v);
 	char buf[32];
 
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		return string_parse(jp, v);
-	case JSON_INTEGER:
+	if (json_is_integer(v)) {
 		if (json_integer_value(v) < 0)
 			return jerr(jp, v, "negative values are not supported"), NULL;
 		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
 		return symbol_expr_alloc(&loc, buf, false);
+	}
+	/* nft writes the boolean type (exists / missing) as true / false */
+	return symbol_expr_alloc(&loc, json_is_true(v) ? "exists" : "missing",
+				 false);
+}
+
+/*
+ * Expressions nest at most this deep in JSON: each level is a few frames
+ * of the parser, and 512 of them fit a 256 KB stack with room to spare
+ * (the text parser's bound, EXPR_DEPTH_MAX, counts operators only, which
+ * cost less each).  nft's listings nest a handful.
+ */
+#define JSON_EXPR_DEPTH_MAX	512
+
+static struct expr *expr_nested_parse(struct jp *jp, json_t *v);
+
+static struct expr *expr_parse(struct jp *jp, json_t *v)
+{
+	struct expr *e;
+
+	if (jp->depth >= JSON_EXPR_DEPTH_MAX)
+		return jerr(jp, v, "expression nested too deeply: more than %u levels",
+			    JSON_EXPR_DEPTH_MAX), NULL;
+	jp->depth++;
+	e = expr_nested_parse(jp, v);
+	jp->depth--;
+	return e;
+}
+
+static struct expr *expr_nested_parse(struct jp *jp, json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return string_parse(jp, v);
+	case JSON_INTEGER:
 	case JSON_TRUE:
 	case JSON_FALSE:
-		/* nft writes the boolean type (exists / missing) as true / false */
-		return symbol_expr_alloc(&loc, json_is_true(v) ? "exists" : "missing",
-					 false);
+		return scalar_parse(jp, v);
 	case JSON_ARRAY:
 		return list_parse(jp, v, EXPR_LIST);
 	case JSON_OBJECT:
@@ -2652,10 +2718,12 @@ int json_parse(struct parser_state *state, const char *name, const char *buf)
 	size_t i;
 
 	jp.in = input_add(state, name, buf);
+	index_lines(&jp);
 	root = json_loads(jp.in->data, JSON_REJECT_DUPLICATES, &err);
 	if (!root) {
 		struct location loc = error_loc(&jp, err.position);
 
+		free(jp.lines);
 		return error_queue(state->msgs, &loc, "invalid JSON: %s", err.text);
 	}
 	index_value(&jp, root, jp.in->data);
@@ -2671,5 +2739,6 @@ int json_parse(struct parser_state *state, const char *name, const char *buf)
 	}
 	json_decref(root);
 	free(jp.spans);
+	free(jp.lines);
 	return jp.errors || !list_empty(state->msgs) ? -1 : 0;
 }

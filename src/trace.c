@@ -23,6 +23,7 @@
 #include <print.h>
 #include <proto.h>
 #include <trace.h>
+#include <nlalloc.h>
 
 /*
  * The fields a trace shows of each header, in the order nft shows them.
@@ -363,11 +364,9 @@ static void event_print(struct trace_ctx *tc, const struct nftnl_trace *t)
 
 int trace_event(struct trace_ctx *tc, const struct nlmsghdr *nlh)
 {
-	struct nftnl_trace *t = nftnl_trace_alloc();
+	struct nftnl_trace *t = xnftnl_trace_alloc();
 	int ret = -1;
 
-	if (!t)
-		memory_allocation_error();
 	/* these four name the event; without them it says nothing */
 	if (nftnl_trace_nlmsg_parse(nlh, t) < 0 ||
 	    !nftnl_trace_is_set(t, NFTNL_TRACE_ID) ||
