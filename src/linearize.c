@@ -374,6 +374,7 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 	uint8_t c[NFH_VAL_MAXLEN];
 	const struct expr *run[64], *base = e;
 	unsigned int n = 0;
+	bool sub;
 
 	if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
 		selector_load(ctx, e->op.left, 0, ld);
@@ -386,13 +387,35 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		run[n++] = base;
 		base = base->op.left;
 	}
-	selector_load(ctx, base, 0, ld);
+	/*
+	 * A field that does not end on a byte boundary, as nft does it: one
+	 * that ends the load gets its own mask folded into the run's
+	 * ("tcp reserved & 0xf": one bitwise), any other is masked and
+	 * shifted down first, and the run's constants are then plain values.
+	 */
+	sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
+	if (base->kind == EXPR_PAYLOAD)
+		payload_load(ctx, base, 0, ld);
+	else if (base->kind == EXPR_EXTHDR)
+		exthdr_load(ctx, base, 0, ld);
+	else
+		selector_load(ctx, base, 0, ld);
+	sub = sub && ld->masked;
 	memset(mask, 0xff, sizeof(mask));
+	if (sub && ld->shift) {
+		put_load_mask(ctx, ld);
+		put_shift(ctx, OP_RSHIFT, ld->shift, ld->len);
+	} else if (sub) {
+		u64_to_be(ld->mask, mask, ld->len);
+	}
 	while (n--) {
 		const struct expr *b = run[n];
 
 		memset(c, 0, sizeof(c));
-		value_data(b->op.right, b->byteorder, c);
+		if (sub)
+			u64_to_be(expr_value_u64(b->op.right), c, ld->len);
+		else
+			value_data(b->op.right, b->byteorder, c);
 		for (unsigned int i = 0; i < ld->len; i++) {
 			switch (b->op.op) {
 			case OP_AND:
@@ -410,6 +433,9 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		}
 	}
 	put_bitwise(ctx, mask, xor, ld->len);
+	/* shifted down, what it is compared with is not shifted up */
+	if (sub && ld->shift)
+		ld->masked = false;
 }
 
 /* the constant, shifted into the loaded bytes and in register byte order */
