@@ -2274,6 +2274,41 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 	}
 }
 
+/*
+ * An address prefix on a ct, rt or other register selector: a compare of
+ * the prefix's bytes alone ("ct original ip saddr 10.0.0.0/8"), or a mask
+ * of leading ones and a compare.
+ */
+static bool reg_prefix_match(struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right, *sel = lhs;
+	unsigned int plen;
+
+	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND)
+		sel = lhs->op.left;
+	if (r->kind != EXPR_VALUE || !(sel->dtype->flags & DTYPE_F_PREFIX) ||
+	    sel->byteorder != BYTEORDER_BIG ||
+	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ))
+		return false;
+	if (sel == lhs) {
+		unsigned int n = expr_value_bytes(r);
+
+		if (n >= div_round_up(sel->len, 8))
+			return false;
+		plen = n * 8;
+		r->len = sel->len;
+	} else if (lhs->op.right->kind != EXPR_VALUE ||
+		   !mask_is_prefix(lhs->op.right, &plen)) {
+		return false;
+	} else {
+		rel->op.left = expr_clone(sel);
+		expr_free(lhs);
+	}
+	type_value(r, sel->dtype, sel->byteorder, sel->len);
+	rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
+	return true;
+}
+
 /* selectors that are not header fields: typed as they load */
 static bool reg_selector(const struct expr *e)
 {
@@ -2430,7 +2465,8 @@ static void postprocess(struct delin_ctx *ctx)
 				lhs->len = sel->len;
 				lhs->byteorder = sel->byteorder;
 			}
-			type_rhs(rel->op.right, sel);
+			if (!reg_prefix_match(rel))
+				type_rhs(rel->op.right, sel);
 			flags_test(rel);
 			lhs = rel->op.left;
 			if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND &&

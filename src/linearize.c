@@ -1101,38 +1101,36 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 	case EXPR_PREFIX: {
 		unsigned int plen = rhs->prefix.prefix_len;
 		const struct expr *v = rhs->prefix.expr;
+		uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
 
+		for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
+			mask[b / 8] |= 0x80 >> (b % 8);
 		/*
-		 * /0 has no prefix bytes to load: as nft, it is "& 0 == 0",
-		 * which the kernel takes (a zero-length cmp it refuses)
+		 * host bits cleared, as nft does: 10.1.2.3/16 is 10.1.0.0; a
+		 * host-order key (meta mark 3/1) takes both in its byte order
 		 */
-		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8) &&
-		    plen && !(plen % 8) && lhs == sel) {
-			/* a byte-aligned prefix loads only the prefix bytes */
-			selector_load(ctx, lhs, plen / 8, &ld);
-			put_cmp(ctx, cmp_op(op), v->val.data, plen / 8);
+		n = value_data(v, sel->byteorder, data);
+		if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
+			bytes_reverse(mask, n);
+		for (unsigned int i = 0; i < n; i++)
+			data[i] &= mask[i];
+		/*
+		 * A byte-aligned prefix compares only its bytes, as nft does;
+		 * a header field loads only those.  /0 has none: as nft, it
+		 * is "& 0 == 0" (a zero-length cmp the kernel refuses).
+		 */
+		if (plen && !(plen % 8) && lhs == sel &&
+		    sel->byteorder == BYTEORDER_BIG) {
+			if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
+				selector_load(ctx, lhs, plen / 8, &ld);
+			else
+				selector_load(ctx, lhs, 0, &ld);
+			put_cmp(ctx, cmp_op(op), data, plen / 8);
 			return 0;
 		}
 		selector_load(ctx, lhs, 0, &ld);
-		n = expr_value_bytes(v);
-		{
-			uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
-
-			for (unsigned int b = 0; b < plen; b++)
-				mask[b / 8] |= 0x80 >> (b % 8);
-			/*
-			 * host bits cleared, as nft does: 10.1.2.3/16 is
-			 * 10.1.0.0; a host-order key (meta mark 3/1) takes
-			 * both in its byte order
-			 */
-			n = value_data(v, sel->byteorder, data);
-			if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-				bytes_reverse(mask, n);
-			for (unsigned int b = 0; b < n; b++)
-				data[b] &= mask[b];
-			put_bitwise(ctx, mask, zero, n);
-			put_cmp(ctx, cmp_op(op), data, n);
-		}
+		put_bitwise(ctx, mask, zero, n);
+		put_cmp(ctx, cmp_op(op), data, n);
 		return 0;
 	}
 	case EXPR_RANGE:
