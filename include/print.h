@@ -34,6 +34,7 @@ struct nftnl_obj;
 uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
 bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
 uint16_t ct_expect_l3proto(struct nftnl_obj *n);
+uint16_t ct_helper_l3proto(struct nftnl_obj *n);
 
 /* delinearize.c: kernel expressions back into statements */
 struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);

@@ -1246,7 +1246,7 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 		json_object_set_new(o, "protocol", obj_helper_l4_json(
 			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO)));
 		json_object_set_new(o, "l3proto", json_string(family_name(
-			nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO))));
+			ct_helper_l3proto(n))));
 		break;
 	}
 	case NFT_OBJECT_CT_TIMEOUT:

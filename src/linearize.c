@@ -1768,9 +1768,10 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		break;
 	case NFT_OBJECT_CT_HELPER:
 		xnftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
-		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
-				  ob->helper.l3proto ? ob->helper.l3proto :
-				  cmd->h.family);
+		/* l3proto only when given: the kernel takes the table's */
+		if (ob->helper.l3proto)
+			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
+					  ob->helper.l3proto);
 		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_HELPER_L4PROTO, ob->helper.l4proto);
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:

@@ -1340,6 +1340,14 @@ uint16_t ct_expect_l3proto(struct nftnl_obj *n)
 	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
 }
 
+/* a listed ct helper's l3proto: the table's if it gave none */
+uint16_t ct_helper_l3proto(struct nftnl_obj *n)
+{
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_HELPER_L3PROTO))
+		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO);
+	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
+}
+
 static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
 			    FILE *f, bool oneline)
 {
@@ -1424,7 +1432,7 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		obj_eol(f, oneline, true);
 		obj_line(f, oneline);
 		fprintf(f, "l3proto %s",
-			family_name(nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO)));
+			family_name(ct_helper_l3proto(n)));
 		obj_eol(f, oneline, true);
 		break;
 	}
