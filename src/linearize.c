@@ -869,7 +869,9 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			uint32_t dreg)
 {
 	struct nftnl_set *nls = xnftnl_set_alloc();
-	struct expr *bits = bits_key(selector_of(lhs), set);
+	/* under a mask the field is shifted down first (binop_load()) */
+	struct expr *bits = lhs->kind == EXPR_BINOP ? NULL :
+			    bits_key(selector_of(lhs), set);
 	const struct expr *sel = bits ? bits : selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
 	bool objmap = data && data->dtype == &objref_type;
