@@ -2272,6 +2272,12 @@ limit_over		:	%empty		{ $$ = 0; }
 limit_stmt		:	LIMIT limit_spec
 			{
 				$$ = $2;
+				/* a limit object may have it, a statement not */
+				if ($$->limit.type == NFT_LIMIT_PKTS && !$$->limit.burst) {
+					error_queue(state->msgs, &$$->loc,
+						    "packet limit burst must be > 0");
+					state->nerrs++;
+				}
 				$$->loc = @$;
 				free($1);
 			}
@@ -2284,6 +2290,8 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKTS;
 				$$->limit.burst = $6;
+				if (!$6)	/* where limit_stmt says it is 0 */
+					$$->loc = @6;
 				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
 				free($1); free($5);
