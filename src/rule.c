@@ -360,7 +360,12 @@ static const struct prio_tag bridge_prios[] = {
 	{ "srcnat", 300 },
 };
 
-/* which standard priorities make sense on which hook, as nft decides */
+/*
+ * Which standard priorities make sense on which hook, as nft 1.0.6
+ * decides: filter anywhere, raw, mangle and security in ip, ip6 and inet
+ * only, dstnat on prerouting and srcnat on postrouting only (later nft
+ * also take dstnat on output and srcnat on input).
+ */
 static bool prio_compat(unsigned int family, unsigned int hook,
 			const char *name)
 {
@@ -375,7 +380,7 @@ static bool prio_compat(unsigned int family, unsigned int hook,
 			return hook == NF_BR_POST_ROUTING;
 		return false;
 	}
-	if (!strcmp(name, "filter") || !strcmp(name, "security"))
+	if (!strcmp(name, "filter"))
 		return true;
 	switch (family) {
 	case NFPROTO_IPV4:
@@ -385,12 +390,13 @@ static bool prio_compat(unsigned int family, unsigned int hook,
 	default:
 		return false;
 	}
-	if (!strcmp(name, "raw") || !strcmp(name, "mangle"))
+	if (!strcmp(name, "raw") || !strcmp(name, "mangle") ||
+	    !strcmp(name, "security"))
 		return true;
 	if (!strcmp(name, "dstnat"))
-		return hook == NF_INET_PRE_ROUTING || hook == NF_INET_LOCAL_OUT;
+		return hook == NF_INET_PRE_ROUTING;
 	if (!strcmp(name, "srcnat"))
-		return hook == NF_INET_POST_ROUTING || hook == NF_INET_LOCAL_IN;
+		return hook == NF_INET_POST_ROUTING;
 	return false;
 }
 
@@ -432,11 +438,6 @@ void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 
 		if (off < -10 || off > 10 ||
 		    !prio_compat(family, hooknum, t[i].name))
-			continue;
-		/* nft names nat priorities only on prerouting and postrouting */
-		if (family != NFPROTO_BRIDGE &&
-		    ((!strcmp(t[i].name, "dstnat") && hooknum != NF_INET_PRE_ROUTING) ||
-		     (!strcmp(t[i].name, "srcnat") && hooknum != NF_INET_POST_ROUTING)))
 			continue;
 		if (off == 0)
 			fprintf(f, "%s", t[i].name);
