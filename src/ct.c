@@ -8,6 +8,10 @@
 
 #define C(k, n, dt, l, bo, d) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .dir = d }
+/* keys the kernel reads of one direction only: the rule must say which */
+#define CD(k, n, dt, l, bo) [k] = { .name = n, .dtype = &dt, .len = l, \
+				    .byteorder = BYTEORDER_##bo, .dir = true, \
+				    .dir_only = true }
 
 static const struct ct_template ct_templates[] = {
 	C(NFT_CT_STATE,		"state",	ct_state_type,	32, HOST, false),
@@ -19,8 +23,8 @@ static const struct ct_template ct_templates[] = {
 	C(NFT_CT_HELPER,	"helper",	string_type,	128, HOST, false),
 	C(NFT_CT_L3PROTOCOL,	"l3proto",	nfproto_type,	8, HOST, true),
 	C(NFT_CT_PROTOCOL,	"protocol",	inet_protocol_type, 8, BIG, true),
-	C(NFT_CT_PROTO_SRC,	"proto-src",	inet_service_type, 16, BIG, true),
-	C(NFT_CT_PROTO_DST,	"proto-dst",	inet_service_type, 16, BIG, true),
+	CD(NFT_CT_PROTO_SRC,	"proto-src",	inet_service_type, 16, BIG),
+	CD(NFT_CT_PROTO_DST,	"proto-dst",	inet_service_type, 16, BIG),
 	C(NFT_CT_LABELS,	"label",	ct_label_type,	128, HOST, false),
 	C(NFT_CT_PKTS,		"packets",	integer_type,	64, HOST, true),
 	C(NFT_CT_BYTES,		"bytes",	integer_type,	64, HOST, true),
@@ -29,12 +33,12 @@ static const struct ct_template ct_templates[] = {
 	C(NFT_CT_EVENTMASK,	"event",	ct_event_type,	32, HOST, false),
 	C(NFT_CT_ID,		"id",		integer_type,	32, BIG, false),
 	/* addresses: saddr and daddr take the table's family */
-	C(NFT_CT_SRC,		"saddr",	ipaddr_type,	32, BIG, true),
-	C(NFT_CT_DST,		"daddr",	ipaddr_type,	32, BIG, true),
-	C(NFT_CT_SRC_IP,	"ip saddr",	ipaddr_type,	32, BIG, true),
-	C(NFT_CT_DST_IP,	"ip daddr",	ipaddr_type,	32, BIG, true),
-	C(NFT_CT_SRC_IP6,	"ip6 saddr",	ip6addr_type,	128, BIG, true),
-	C(NFT_CT_DST_IP6,	"ip6 daddr",	ip6addr_type,	128, BIG, true),
+	CD(NFT_CT_SRC,		"saddr",	ipaddr_type,	32, BIG),
+	CD(NFT_CT_DST,		"daddr",	ipaddr_type,	32, BIG),
+	CD(NFT_CT_SRC_IP,	"ip saddr",	ipaddr_type,	32, BIG),
+	CD(NFT_CT_DST_IP,	"ip daddr",	ipaddr_type,	32, BIG),
+	CD(NFT_CT_SRC_IP6,	"ip6 saddr",	ip6addr_type,	128, BIG),
+	CD(NFT_CT_DST_IP6,	"ip6 daddr",	ip6addr_type,	128, BIG),
 };
 
 /* ct saddr/daddr: the address type of the family */

@@ -172,7 +172,12 @@ static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 		return;
 	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
-		struct expr *c = ct_expr_alloc(&internal_location, key, dir);
+		struct expr *c;
+
+		/* the kernel keeps no direction for these: offline neither */
+		if (key == NFT_CT_L3PROTOCOL || key == NFT_CT_PROTOCOL)
+			dir = -1;
+		c = ct_expr_alloc(&internal_location, key, dir);
 
 		ct_expr_family(c, ctx->family);
 		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
@@ -2275,37 +2280,24 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 }
 
 /*
- * An address prefix on a ct, rt or other register selector: a compare of
- * the prefix's bytes alone ("ct original ip saddr 10.0.0.0/8"), or a mask
- * of leading ones and a compare.
+ * An address prefix on a ct, rt or other register selector that compares
+ * only the prefix's bytes: "ct original ip saddr 10.0.0.0/8".
  */
 static bool reg_prefix_match(struct expr *rel)
 {
-	struct expr *lhs = rel->op.left, *r = rel->op.right, *sel = lhs;
-	unsigned int plen;
+	struct expr *sel = rel->op.left, *r = rel->op.right;
+	unsigned int n;
 
-	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND)
-		sel = lhs->op.left;
 	if (r->kind != EXPR_VALUE || !(sel->dtype->flags & DTYPE_F_PREFIX) ||
-	    sel->byteorder != BYTEORDER_BIG ||
+	    sel->byteorder != BYTEORDER_BIG || sel->kind == EXPR_BINOP ||
 	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ))
 		return false;
-	if (sel == lhs) {
-		unsigned int n = expr_value_bytes(r);
-
-		if (n >= div_round_up(sel->len, 8))
-			return false;
-		plen = n * 8;
-		r->len = sel->len;
-	} else if (lhs->op.right->kind != EXPR_VALUE ||
-		   !mask_is_prefix(lhs->op.right, &plen)) {
+	n = expr_value_bytes(r);
+	if (n >= div_round_up(sel->len, 8))
 		return false;
-	} else {
-		rel->op.left = expr_clone(sel);
-		expr_free(lhs);
-	}
+	r->len = sel->len;
 	type_value(r, sel->dtype, sel->byteorder, sel->len);
-	rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
+	rel->op.right = prefix_expr_alloc(&internal_location, r, n * 8);
 	return true;
 }
 
@@ -2482,7 +2474,10 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				lhs = rel->op.left;
 			}
-			if (is_dep(s, NFT_META_L4PROTO, &v))
+			/* nft takes ct protocol for the transport header too */
+			if (is_dep(s, NFT_META_L4PROTO, &v) ||
+			    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
+			     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
 				deps.th = s;
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
 				  ctx->family != NFPROTO_INET) ||

@@ -120,6 +120,12 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 	l = rel->op.left;
 	r = rel->op.right;
 	v = expr_value_u64(r);
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
+		/* ct protocol names the transport header, as nft takes it */
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		return;
+	}
 	if (l->kind == EXPR_META) {
 		switch (l->meta.key) {
 		case NFT_META_L4PROTO:
@@ -404,7 +410,15 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   "conntrack is not available in the %s family",
 			   family_name(ctx->family));
 	if (t->dir_only && c->ct.dir < 0)
-		return err(ctx, &c->loc, "ct %s needs a direction", t->name);
+		return err(ctx, &c->loc,
+			   "ct %s needs a direction: ct original %s or ct reply %s",
+			   t->name, t->name, t->name);
+	/* nft knows it is a port only once the protocol is known */
+	if ((c->ct.key == NFT_CT_PROTO_SRC || c->ct.key == NFT_CT_PROTO_DST) &&
+	    !ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+		return err(ctx, &c->loc,
+			   "ct %s needs a transport protocol match before it, e.g. \"ct %s protocol tcp\"",
+			   t->name, c->ct.dir ? "reply" : "original");
 	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
 	    ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
 		return err(ctx, &c->loc,
