@@ -675,7 +675,7 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	/* nft sends no policy for performance, the kernel's default */
 	if (s->policy > 0)
 		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
-	if (s->size)
+	if (s->size && !(s->flags & NFT_SET_CONSTANT))
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
 	/* nft keeps no value records for object maps */
 	set_udata_put(nls, s->key, s->objtype ? NULL : s->data, s->automerge,
@@ -696,6 +696,9 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
 		if (ret == 0)
 			ret = lin_elems(ctx, &em, s->store, s->flags);
+		/* nft sizes a constant set by what it holds */
+		if (ret == 0 && (s->flags & NFT_SET_CONSTANT))
+			nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 		set_spans_free(em.have);
 		cache_free(tmp);
 		/* the messages hold them now */

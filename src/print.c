@@ -1158,7 +1158,8 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 	fputc('\n', f);
 	if (s->policy == NFT_SET_POL_MEMORY)
 		fprintf(f, "\t\tpolicy memory\n");
-	if (s->size)
+	/* nft lists no size for a constant set: it is what the set holds */
+	if (s->size && !(s->flags & NFT_SET_CONSTANT))
 		fprintf(f, "\t\tsize %u\n", s->size);
 	set_flags_print(s->flags, f);
 	if (s->counter)
