@@ -1650,10 +1650,26 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return error_queue2(ctx->msgs, &lhs->loc, &rel->op.right->loc,
 				    "negation can only be used with singleton bitmask values");
 	if (rel->op.op == OP_IMPLICIT) {
+		struct expr *set = rel->op.right, *v;
+
 		switch (rel->op.right->kind) {
 		case EXPR_VALUE:
 			if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
 				rel->op.op = OP_EQ;
+			break;
+		case EXPR_SET:
+			/* "ct state { new }" tests the flag, as nft has it */
+			v = list_first_entry(&set->set.exprs, struct expr, list);
+			if (set->set.size == 1 && v->kind == EXPR_VALUE &&
+			    lhs->kind != EXPR_BINOP &&
+			    (lhs->dtype->flags & DTYPE_F_BITMASK)) {
+				list_del(&v->list);
+				set->set.size = 0;
+				expr_free(set);
+				rel->op.right = v;
+				break;
+			}
+			rel->op.op = OP_EQ;
 			break;
 		default:
 			rel->op.op = OP_EQ;
