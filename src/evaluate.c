@@ -2377,6 +2377,30 @@ static void payload_merge(struct rule *r)
 	free(sa);
 }
 
+/*
+ * What nft 1.0.6 takes for the end of a rule, which nothing may follow: a
+ * verdict (not continue, not a verdict map), reject, nat and fwd.  NULL
+ * if @s is none; else what to call it.
+ */
+static const char *terminal_name(const struct stmt *s)
+{
+	switch (s->kind) {
+	case STMT_VERDICT:
+		if (s->verdict.expr->kind != EXPR_VERDICT ||
+		    s->verdict.expr->verdict.verdict == NFT_CONTINUE)
+			return NULL;
+		return "a verdict";
+	case STMT_REJECT:
+		return "reject";
+	case STMT_NAT:
+		return "nat";
+	case STMT_FWD:
+		return "fwd";
+	default:
+		return NULL;
+	}
+}
+
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 {
 	struct stmt *s, *next;
@@ -2396,13 +2420,12 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 			stmt_free(s);
 			continue;
 		}
-		if (s->kind == STMT_VERDICT && &next->list != &r->stmts &&
-		    next->kind != STMT_COUNTER &&
-		    s->verdict.expr->kind != EXPR_MAP) {
-			/* nft refuses statements after a verdict, too (not
-			   after a verdict map: a key it lacks goes on) */
+		if (terminal_name(s) && &next->list != &r->stmts) {
+			/* nft refuses statements after one, too (not after a
+			   verdict map: a key it lacks goes on) */
 			ret = err(ctx, &next->loc,
-				  "statement after a verdict is never reached");
+				  "statement after %s is never reached",
+				  terminal_name(s));
 			break;
 		}
 	}
