@@ -61,6 +61,19 @@ static int integer_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/* a day of the week by number: 0 (Sunday) to 6, as nft takes it */
+static int day_parse(const struct datatype *dt, const char *s,
+		     struct expr *res, char *err, size_t errlen)
+{
+	if (integer_parse(dt, s, res, err, errlen) < 0)
+		return -1;
+	if (expr_value_u64(res) > 6) {
+		snprintf(err, errlen, "value %s exceeds valid range 0-6", s);
+		return -1;
+	}
+	return 0;
+}
+
 static int string_parse(const struct datatype *dt, const char *s,
 			struct expr *res, char *err, size_t errlen)
 {
@@ -976,7 +989,7 @@ DT(date_type, TYPE_TIME_DATE, "time", "Relative time of packet reception",
 DT(hour_type, TYPE_TIME_HOUR, "hour", "Hour of day of packet reception",
    &integer_type, BYTEORDER_HOST, 32, 0, NULL, hour_parse, hour_print);
 DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
-   &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTED, day_syms, integer_parse,
+   &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTED, day_syms, day_parse,
    integer_print);
 DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
    &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
