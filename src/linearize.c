@@ -1164,9 +1164,25 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
 		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM) {
 			/* a one-element set is an ordinary comparison */
-			struct expr r = *rel;
+			struct expr r = *rel, w;
 
 			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
+			if (r.op.right->kind == EXPR_RANGE &&
+			    range_is_wildcard(r.op.right)) {
+				/* { "veth*" } compares the name's first bytes,
+				   as "veth*" alone does */
+				const struct expr *lo = r.op.right->range.left;
+				const struct expr *hi = r.op.right->range.right;
+				unsigned int b = 0;
+
+				while (b < expr_value_bytes(lo) &&
+				       lo->val.data[b] == hi->val.data[b])
+					b++;
+				w = *lo;
+				w.len = b * 8;
+				if (b)
+					r.op.right = &w;
+			}
 			return lin_relational(ctx, &r);
 		}
 		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ,
