@@ -2404,6 +2404,12 @@ static void postprocess(struct delin_ctx *ctx)
 		deps.cur = s;
 		if (s->kind != STMT_EXPRESSION) {
 			stmt_resolve(&pctx, &deps, s);
+			/*
+			 * A test before a statement stays, as nft lists it:
+			 * "meta l4proto tcp counter tcp dport 22" counts tcp
+			 * packets only.
+			 */
+			memset(&deps, 0, sizeof(deps));
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
