@@ -2409,7 +2409,7 @@ static void postprocess(struct delin_ctx *ctx)
 			 * "meta l4proto tcp counter tcp dport 22" counts tcp
 			 * packets only.
 			 */
-			memset(&deps, 0, sizeof(deps));
+			deps = (struct deps){ .head = deps.head };
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
