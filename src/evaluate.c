@@ -1581,7 +1581,9 @@ static void unwrap_singleton(const struct expr *lhs, struct expr **e)
 {
 	struct expr *set = *e, *i;
 
+	/* "tcp flags & (syn | ack) { syn }" stays an exact compare, as in nft */
 	if (set->kind != EXPR_SET || lhs->kind == EXPR_CONCAT ||
+	    lhs->kind == EXPR_BINOP ||
 	    list_empty(&set->set.exprs) ||
 	    set->set.exprs.next != set->set.exprs.prev)
 		return;
