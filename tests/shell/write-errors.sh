@@ -51,19 +51,33 @@ fd_kind() {
 	l=$(readlink "/proc/$1/fd/$2") || return 1
 	case $l in socket:*) echo socket ;; *) echo "$l" ;; esac
 }
+# nfh_pid PID: PID, or its first descendant that is nfh when $TOOL is a
+# wrapper (tests/memcheck runs nfh as a child of tests/memcheck-exec)
+nfh_pid() {
+	local p=$1 c
+	while [ "$(cat "/proc/$p/comm" 2>/dev/null)" != nfh ]; do
+		c=$(cat "/proc/$p/task/$p/children" 2>/dev/null) || return 1
+		c=${c%% *}
+		[ -n "$c" ] || return 1
+		p=$c
+	done
+	echo "$p"
+}
 # mon_up PID: the monitor has its sockets, 3 (listening) and 4 (its
 # first dump), past "ip netns exec" (whose own sockets come first)
 mon_up() {
-	[ "$(cat "/proc/$1/comm" 2>/dev/null)" != ip ] &&
-		[ "$(fd_kind "$1" 3)" = socket ] && [ "$(fd_kind "$1" 4)" = socket ]
+	local p
+	p=$(nfh_pid "$1") &&
+		[ "$(fd_kind "$p" 3)" = socket ] && [ "$(fd_kind "$p" 4)" = socket ]
 }
 
 ip netns exec "$NS" $TOOL monitor >&- 2>&- &
 mon=$!
 trap 'kill $mon 2>/dev/null; lib_cleanup' EXIT
 retry 50 mon_up "$mon"
-expect_eq "monitor >&- 2>&-: descriptor 1 is no socket" /dev/null "$(fd_kind "$mon" 1)"
-expect_eq "monitor >&- 2>&-: descriptor 2 is no socket" /dev/null "$(fd_kind "$mon" 2)"
+nfh=$(nfh_pid "$mon")
+expect_eq "monitor >&- 2>&-: descriptor 1 is no socket" /dev/null "$(fd_kind "$nfh" 1)"
+expect_eq "monitor >&- 2>&-: descriptor 2 is no socket" /dev/null "$(fd_kind "$nfh" 2)"
 tool "$NS" add table ip v
 # a monitor that cannot print stops
 gone() { ! kill -0 "$mon" 2>/dev/null; }
