@@ -1206,9 +1206,12 @@ bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		expr_free(e);
 		return true;
 	}
+	/* the first element may find the set's types wrong (error
+	   reported, key gone): the rest are not kept for later */
 	list_for_each_entry_safe(i, next, &e->set.exprs, list) {
 		list_del(&i->list);
-		eval_elem_stream(nfh, state, s, i);
+		if (!eval_elem_stream(nfh, state, s, i))
+			expr_free(i);
 	}
 	expr_free(e);
 	return true;
@@ -1238,7 +1241,8 @@ bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 			return eval_elem_stream(nfh, state, s, e);
 		list_for_each_entry_safe(i, next, &e->set.exprs, list) {
 			list_del(&i->list);
-			eval_elem_stream(nfh, state, s, i);
+			if (!eval_elem_stream(nfh, state, s, i))
+				expr_free(i);
 		}
 		expr_free(e);
 		return true;
