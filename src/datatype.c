@@ -1174,6 +1174,18 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	const struct datatype *dt = e->dtype;
 	const struct symbol *sym;
 
+	if ((o->flags & NFH_PRINT_HEX) && dt == &integer_type) {
+		/* raw bits: a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(e), i = 0;
+
+		while (i + 1 < n && !e->val.data[i])
+			i++;
+		fprintf(f, "0x%x", n ? e->val.data[i] : 0);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", e->val.data[i]);
+		return;
+	}
+
 	if (dt->flags & DTYPE_F_BITMASK && dt->symbols) {
 		bitmask_print(e, o, f);
 		return;

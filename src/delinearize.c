@@ -1607,6 +1607,16 @@ static unsigned int mask_bits(const struct expr *m, unsigned int *first)
 	return f == n ? 0 : last - f;
 }
 
+/* whether the @len bits of @m from bit @first on are all set */
+static bool mask_is_run(const struct expr *m, unsigned int first,
+			unsigned int len)
+{
+	for (unsigned int b = first; b < first + len; b++)
+		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))))
+			return false;
+	return true;
+}
+
 static bool mask_is_prefix(const struct expr *m, unsigned int *plen)
 {
 	unsigned int first, len = mask_bits(m, &first);
@@ -1652,7 +1662,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	}
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
-	d = mask ? payload_desc(pctx, p) : payload_desc_th(pctx, p);
+	d = payload_desc_th(pctx, p);
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1668,7 +1678,9 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
 		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
 			f = NULL;
-		if (f && (f->offset % 8 || f->len % 8)) {
+		/* a mask with holes in the field keeps the raw bits, as in nft */
+		if (f && (f->offset % 8 || f->len % 8) &&
+		    mask_is_run(mask, first, mlen)) {
 			/* a sub-byte field: the mask only selects it */
 			struct expr *n = payload_expr_alloc(&internal_location, d, f);
 			unsigned int shift = len - (first + mlen);

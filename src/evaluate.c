@@ -1552,10 +1552,20 @@ static bool rhs_is_constant(const struct expr *e)
 
 static bool has_shift(const struct expr *e)
 {
+	const struct expr *top = e;
+	bool shift = false;
+
 	for (; e->kind == EXPR_BINOP; e = e->op.left)
 		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT)
-			return true;
-	return false;
+			shift = true;
+	/*
+	 * Raw bits shifted and then masked compare as they are: nft lists a
+	 * sub-byte raw match so, "(@th,0,8 & 0x80) >> 7 & 0x1 == 0x0"
+	 */
+	if (shift && top->op.op != OP_LSHIFT && top->op.op != OP_RSHIFT &&
+	    e->kind == EXPR_PAYLOAD && e->payload.is_raw)
+		return false;
+	return shift;
 }
 
 /*

@@ -319,6 +319,33 @@ static bool flags_several(const struct expr *v)
 	return x & (x - 1);
 }
 
+/* how tightly an operator binds, as in C (and nft): 1 is the tightest */
+static unsigned int binop_precedence(const struct expr *e)
+{
+	switch (e->op.op) {
+	case OP_LSHIFT:
+	case OP_RSHIFT:	return 1;
+	case OP_AND:	return 2;
+	case OP_XOR:	return 3;
+	case OP_OR:	return 4;
+	default:	return 0;
+	}
+}
+
+/* an operand that binds more loosely than its operator is put in parentheses */
+static void binop_arg_print(const struct expr *op, const struct expr *arg,
+			    const struct output_ctx *o, FILE *f)
+{
+	bool paren = arg->kind == EXPR_BINOP && binop_precedence(op) &&
+		     binop_precedence(op) < binop_precedence(arg);
+
+	if (paren)
+		fputc('(', f);
+	expr_print(arg, o, f);
+	if (paren)
+		fputc(')', f);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
@@ -404,8 +431,16 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fprintf(f, " offset %u", e->hash.offset);
 		break;
 	case EXPR_BINOP:
-		expr_print(e->op.left, o, f);
+		binop_arg_print(e, e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
+		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
+			/* a shift is by a plain number, in decimal */
+			struct output_ctx so = *o;
+
+			so.flags &= ~NFH_PRINT_HEX;
+			binop_arg_print(e, e->op.right, &so, f);
+			break;
+		}
 		if (e->op.right->kind == EXPR_VALUE && flags_several(e->op.right)) {
 			/* "tcp flags & (syn | ack)", as nft prints a mask */
 			struct output_ctx so = *o;
@@ -416,7 +451,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fputc(')', f);
 			break;
 		}
-		expr_print(e->op.right, o, f);
+		binop_arg_print(e, e->op.right, o, f);
 		break;
 	case EXPR_PREFIX:
 		expr_print(e->prefix.expr, o, f);
@@ -566,10 +601,17 @@ static bool masked_flags_print(const struct expr *rel,
 	return true;
 }
 
-static void relational_print(const struct expr *rel, const struct output_ctx *o,
-			     FILE *f)
+static void relational_print(const struct expr *rel,
+			     const struct output_ctx *octx, FILE *f)
 {
-	const struct expr *l = rel->op.left, *r = rel->op.right;
+	const struct expr *l = rel->op.left, *r = rel->op.right, *sel = l;
+	struct output_ctx ho = *octx, *o = &ho;
+
+	/* nft prints the numbers of a match on raw bits in hex, masks too */
+	while (sel->kind == EXPR_BINOP)
+		sel = sel->op.left;
+	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
+		ho.flags |= NFH_PRINT_HEX;
 
 	if (masked_flags_print(rel, o, f))
 		return;
@@ -588,17 +630,6 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
-	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
-		/* raw bits print as a hex number, leading zeros dropped */
-		unsigned int n = expr_value_bytes(r), i = 0;
-
-		while (i + 1 < n && !r->val.data[i])
-			i++;
-		fprintf(f, "0x%x", r->val.data[i]);
-		for (i++; i < n; i++)
-			fprintf(f, "%02x", r->val.data[i]);
-		return;
-	}
 	expr_print(r, o, f);
 }
 
