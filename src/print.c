@@ -905,7 +905,10 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     meta_template(s->meta.key)->byteorder, o, f);
 		break;
 	case STMT_CT:
-		fprintf(f, "ct %s set ", ct_template(s->ct.key)->name);
+		/* the direction is part of what is set (ct original zone) */
+		fprintf(f, "ct %s%s set ", s->ct.dir < 0 ? "" :
+			s->ct.dir ? "reply " : "original ",
+			ct_template(s->ct.key)->name);
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
