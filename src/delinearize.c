@@ -2297,7 +2297,8 @@ static bool reg_selector(const struct expr *e)
  * Names a raw exthdr load: a presence test, a whole field, or (under a
  * mask) a field of a few bits; true if the match is one on an exthdr.
  */
-static bool exthdr_match(struct deps *deps, struct expr *rel)
+static bool exthdr_match(struct deps *deps, const struct stmt *s,
+			 struct expr *rel)
 {
 	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
 	const struct exthdr_desc *d;
@@ -2331,7 +2332,12 @@ static bool exthdr_match(struct deps *deps, struct expr *rel)
 	if (x != lhs && r->kind == EXPR_VALUE)
 		shift_right(r, x->len - (first + mlen), x->len / 8);
 named:
-	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6)
+	/*
+	 * nft puts the dependency of an ipv6 extension header first in the
+	 * rule, and lists it unless nothing came between
+	 */
+	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6 && deps->nh &&
+	    list_next_entry(deps->nh, list) == s)
 		header_used(deps, &proto_ip6);
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
 		header_used(deps, &proto_ip);
@@ -2402,7 +2408,7 @@ static void postprocess(struct delin_ctx *ctx)
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
 		lhs = rel->op.left;
-		if (exthdr_match(&deps, rel))
+		if (exthdr_match(&deps, s, rel))
 			continue;
 		/* cmp gte + cmp lte on the same load is a range */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
@@ -2464,8 +2470,11 @@ static void postprocess(struct delin_ctx *ctx)
 				  ctx->family != NFPROTO_INET) ||
 				 is_dep(s, NFT_META_NFPROTO, &v))
 				deps.nh = s;
-			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER) {
+				/* nft tests the ether type after it, too */
 				deps.ll = s;
+				ll_seen = true;
+			}
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}

@@ -43,6 +43,7 @@ struct eval_ctx {
 	uint32_t		undef[8];	/* undefined variables named, */
 	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
+	bool			dep_at_head;	/* dependencies open the rule */
 };
 
 /*
@@ -173,8 +174,14 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 				lhs->len, value);
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
 	s = match_stmt_alloc(&internal_location, rel);
-	/* dependencies go right before the statement that needs them */
-	list_add_tail(&s->list, &ctx->stmt->list);
+	/*
+	 * dependencies go right before the statement that needs them; nft
+	 * puts those of ipv6 extension headers first in the rule
+	 */
+	if (ctx->dep_at_head && ctx->rule)
+		list_add(&s->list, &ctx->rule->stmts);
+	else
+		list_add_tail(&s->list, &ctx->stmt->list);
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
@@ -230,8 +237,10 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 				want->id);
 			return 0;
 		}
-		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
-		    p->payload.desc == &proto_icmp6 || p->payload.desc == &proto_igmp) {
+		if (want == &proto_arp || p->kind == EXPR_EXTHDR ||
+		    p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6 ||
+		    p->payload.desc == &proto_igmp) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -366,7 +375,12 @@ static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
 		return err(ctx, &x->loc,
 			   "ipv6 extension headers cannot be matched in family %s",
 			   family_name(ctx->family));
-	return nh_dep(ctx, x, &proto_ip6);
+	int ret;
+
+	ctx->dep_at_head = true;
+	ret = nh_dep(ctx, x, &proto_ip6);
+	ctx->dep_at_head = false;
+	return ret;
 }
 
 static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
