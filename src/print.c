@@ -1194,7 +1194,13 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		fprintf(f, "\t\tpolicy memory\n");
 	if (s->size)
 		fprintf(f, "\t\tsize %u\n", s->size);
-	set_flags_print(s->flags, f);
+	/* nft lists no timeout flag alone when the set has a timeout */
+	if (s->timeout && (s->flags & (NFT_SET_CONSTANT | NFT_SET_EVAL |
+				       NFT_SET_INTERVAL | NFT_SET_TIMEOUT)) ==
+			  NFT_SET_TIMEOUT)
+		set_flags_print(s->flags & ~NFT_SET_TIMEOUT, f);
+	else
+		set_flags_print(s->flags, f);
 	if (s->counter)
 		fprintf(f, "\t\tcounter\n");
 	if (s->automerge)
