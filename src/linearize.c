@@ -501,7 +501,24 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 		return;
 	}
 	list_for_each_entry(i, &key->set.exprs, list) {
+		const struct expr *sel = selector_of(i);
+
 		selector_key_load(ctx, i, slot, interval);
+		/*
+		 * nft converts a one-byte host-order part too, in two-byte
+		 * units: hton(reg, 2, 1), which changes nothing
+		 */
+		if (interval && sel->byteorder == BYTEORDER_HOST &&
+		    !dtype_is_string(sel->dtype) && div_round_up(sel->len, 8) == 1) {
+			struct nftnl_expr *e = add_expr(ctx, "byteorder");
+			uint32_t reg = reg_of_slot(slot);
+
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, reg);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, reg);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 2);
+		}
 		slot += div_round_up(i->len, 32);
 	}
 	ctx->dreg = REG_1;
