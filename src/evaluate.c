@@ -1610,6 +1610,39 @@ static void unwrap_singleton(const struct expr *lhs, struct expr **e)
 	*e = i;
 }
 
+/* "ct status ! snat,dnat": none of these bits, (x & bits) == 0 as in nft */
+static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right;
+
+	if (r->kind == EXPR_SET && r->set.exprs.next == r->set.exprs.prev &&
+	    !list_empty(&r->set.exprs)) {
+		struct expr *i = list_entry(r->set.exprs.next, struct expr, list);
+
+		if (i->kind == EXPR_SET_ELEM && i->elem.key &&
+		    i->elem.key->kind == EXPR_VALUE && !i->elem.timeout &&
+		    !i->elem.comment && !i->elem.counter) {
+			r = i->elem.key;
+			i->elem.key = NULL;
+		} else if (i->kind == EXPR_VALUE) {
+			list_del(&i->list);
+			r = i;
+		}
+		if (r != rel->op.right) {
+			expr_free(rel->op.right);
+			rel->op.right = r;
+		}
+	}
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK) || r->kind != EXPR_VALUE)
+		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
+				    "negation can only be used with singleton bitmask values");
+	rel->op.left = binop_expr_alloc(&rel->loc, OP_AND, lhs, r);
+	rel->op.right = constant_expr_u64(&internal_location, r->dtype,
+					  r->byteorder, r->len, 0);
+	rel->op.op = OP_EQ;
+	return 0;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1621,6 +1654,9 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
+	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
+		return -1;
+	lhs = rel->op.left;
 	if (has_shift(lhs))
 		/* nft 1.0.6 refuses these too, as a datatype mismatch */
 		return err(ctx, &lhs->loc,

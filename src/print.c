@@ -585,6 +585,12 @@ static bool masked_flags_print(const struct expr *rel,
 	m = l->op.right;
 	mv = expr_value_u64(m);
 	expr_print(l->op.left, o, f);
+	if (rel->op.op == OP_EQ && expr_value_is_zero(r)) {
+		/* "ct status ! snat,dnat": none of these bits, as nft lists it */
+		fprintf(f, " ! ");
+		expr_print(m, o, f);
+		return true;
+	}
 	if (!(mv & (mv - 1))) {
 		/* "tcp flags & syn == syn": one bit under the mask */
 		fprintf(f, " & ");
@@ -778,7 +784,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
 	switch (s->kind) {
 	case STMT_EXPRESSION:
-		relational_print(s->expr, o, f);
+		print_match(s->expr, o, f);
 		break;
 	case STMT_VERDICT:
 		if (s->verdict.expr->kind == EXPR_MAP) {
