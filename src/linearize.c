@@ -1412,6 +1412,20 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+/*
+ * A value to write: a field that does not end its bytes is shifted down
+ * to its own value, as nft does (meta mark set @th,0,1 sets 1, not 0x80)
+ */
+static void value_load(struct lin_ctx *ctx, const struct expr *v)
+{
+	struct load ld;
+
+	selector_load(ctx, v, 0, &ld);
+	if ((v->kind == EXPR_PAYLOAD || v->kind == EXPR_EXTHDR) &&
+	    ld.masked && ld.shift)
+		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
+}
+
 /* a tcp option write: whole bytes only, which evaluation made sure of */
 static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
 {
@@ -1503,9 +1517,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			if (ret < 0)
 				return -1;
 		} else if (s->meta.expr->kind != EXPR_VALUE) {
-			struct load ld;
-
-			selector_load(ctx, s->meta.expr, 0, &ld);
+			value_load(ctx, s->meta.expr);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
 		}
@@ -1525,9 +1537,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			if (ret < 0)
 				return -1;
 		} else if (s->ct.expr->kind != EXPR_VALUE) {
-			struct load ld;
-
-			selector_load(ctx, s->ct.expr, 0, &ld);
+			value_load(ctx, s->ct.expr);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
 		}

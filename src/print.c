@@ -749,7 +749,15 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	if (!e)
 		return;
 	if (e->kind != EXPR_VALUE) {
-		expr_print(e, o, f);
+		struct output_ctx ho = *o;
+		const struct expr *sel = e;
+
+		/* raw bits written elsewhere print in hex, as in a match */
+		while (sel->kind == EXPR_BINOP)
+			sel = sel->op.left;
+		if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
+			ho.flags |= NFH_PRINT_HEX;
+		expr_print(e, &ho, f);
 		return;
 	}
 	v = *e;
