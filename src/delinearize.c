@@ -1763,6 +1763,19 @@ static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
 	return true;
 }
 
+/* "ct l3proto ipv4": nft lists it as the dependency of what follows */
+static bool is_ct_l3proto(const struct stmt *s)
+{
+	const struct expr *rel;
+
+	if (!s || s->kind != STMT_EXPRESSION)
+		return false;
+	rel = s->expr;
+	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	       rel->op.left->kind == EXPR_CT &&
+	       rel->op.left->ct.key == NFT_CT_L3PROTOCOL;
+}
+
 static bool is_ether_type(const struct stmt *s, uint64_t *value)
 {
 	const struct expr *rel, *l;
@@ -2334,11 +2347,19 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 named:
 	/*
 	 * nft puts the dependency of an ipv6 extension header first in the
-	 * rule, and lists it unless nothing came between
+	 * rule, and lists it where a statement other than a match came between
 	 */
-	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6 && deps->nh &&
-	    list_next_entry(deps->nh, list) == s)
-		header_used(deps, &proto_ip6);
+	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6 && deps->nh) {
+		const struct stmt *i = deps->nh;
+
+		while (i != s && i->kind == STMT_EXPRESSION)
+			i = list_next_entry(i, list);
+		if (i == s) {
+			if (deps->nh == deps->grp[0] || deps->nh == deps->grp[1])
+				deps->grp[0] = deps->grp[1] = NULL;
+			drop(&deps->nh);
+		}
+	}
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
 		header_used(deps, &proto_ip);
 	type_rhs(r, n);
@@ -2468,7 +2489,8 @@ static void postprocess(struct delin_ctx *ctx)
 				deps.th = s;
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
 				  ctx->family != NFPROTO_INET) ||
-				 is_dep(s, NFT_META_NFPROTO, &v))
+				 is_dep(s, NFT_META_NFPROTO, &v) ||
+				 is_ct_l3proto(s))
 				deps.nh = s;
 			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER) {
 				/* nft tests the ether type after it, too */

@@ -147,6 +147,13 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 		}
 		return;
 	}
+	/* nft takes ct l3proto as the network protocol, as meta nfproto */
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		pctx->desc[PROTO_BASE_NETWORK_HDR] =
+			v == NFPROTO_IPV4 ? &proto_ip :
+			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+		return;
+	}
 	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl)
 		return;
 	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
