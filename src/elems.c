@@ -17,6 +17,7 @@
 #include <elems.h>
 #include <netlink.h>
 #include <print.h>
+#include <proto.h>
 #include <set.h>
 #include <nlalloc.h>
 
@@ -626,6 +627,9 @@ static bool field_end(const struct expr *key, const uint8_t *end,
 {
 	unsigned int bits = key->len;
 
+	/* a sub-byte field's set key may cover its whole bytes */
+	if (key->kind == EXPR_PAYLOAD && key->payload.tmpl)
+		bits = key->payload.tmpl->len;
 	if (key->kind == EXPR_CONCAT || !bits || bits >= len * 8)
 		return false;
 	/* only a field that ends its bytes holds its value unshifted */
