@@ -11,12 +11,14 @@ struct cache;
 /*
  * Output flags for the printers alone, above the public ones: inside
  * a set's elements, where a range may print as a prefix; the ends of a
- * range, which nft prints as numbers, never as symbols.
+ * range, which nft prints as numbers, never as symbols; the plain numbers
+ * of a match on raw payload bits, which nft prints in hex.
  */
 #define NFH_PRINT_IN_SET	(1u << 30)
 #define NFH_PRINT_RANGE		(1u << 29)
 /* flags joined by " | ", as one value of a set or a mask: "syn | ack" */
 #define NFH_PRINT_FLAGS_OR	(1u << 28)
+#define NFH_PRINT_HEX		(1u << 27)
 
 struct output_ctx {
 	unsigned int	flags;

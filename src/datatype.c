@@ -501,6 +501,69 @@ static int time_value_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/*
+ * A conntrack label is a bit number, 0-127, or a name from connlabel.conf
+ * ("N name" lines); the value is that one bit of the 128-bit label mask,
+ * as nft makes it.  Read the file each time: it is small and rarely used.
+ */
+#define CONNLABEL_CONF	"/etc/connlabel.conf"
+#define CT_LABEL_BITS	128
+
+static bool connlabel_lookup(const char *name, unsigned long *bit,
+			     const char **found)
+{
+	char line[512], lname[256];
+	long n;
+	bool ok = false;
+	FILE *f = fopen(CONNLABEL_CONF, "r");
+
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+
+		if (*p == '#' || sscanf(p, "%li %255s", &n, lname) != 2 || n < 0)
+			continue;
+		if (name ? !strcmp(name, lname) : (unsigned long)n == *bit) {
+			*bit = n;
+			if (found)
+				*found = strdup(lname);
+			ok = true;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+static int ct_label_parse(const struct datatype *dt, const char *s,
+			  struct expr *res, char *err, size_t errlen)
+{
+	unsigned long bit;
+	char *end;
+
+	if (isdigit((unsigned char)s[0])) {
+		errno = 0;
+		bit = strtoul(s, &end, 0);
+		if (*end || errno) {
+			snprintf(err, errlen, "could not parse %s value \"%s\"",
+				 dt->desc, s);
+			return -1;
+		}
+	} else if (!connlabel_lookup(s, &bit, NULL)) {
+		snprintf(err, errlen, "%s: could not parse conntrack label \"%s\"",
+			 CONNLABEL_CONF, s);
+		return -1;
+	}
+	if (bit >= CT_LABEL_BITS || bit >= res->len) {
+		snprintf(err, errlen, "%s: bit %lu out of range (%u max)", s,
+			 bit, CT_LABEL_BITS);
+		return -1;
+	}
+	memset(res->val.data, 0, sizeof(res->val.data));
+	res->val.data[expr_value_bytes(res) - 1 - bit / 8] = 1 << (bit % 8);
+	return 0;
+}
+
 /* --- printers ---------------------------------------------------------- */
 
 static void integer_print(const struct expr *e, const struct output_ctx *o,
@@ -513,6 +576,30 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 		return;
 	}
 	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+/* the lowest bit set, as nft prints a label: by name if connlabel.conf has it */
+static void ct_label_print(const struct expr *e, const struct output_ctx *o,
+			   FILE *f)
+{
+	unsigned int n = expr_value_bytes(e);
+	unsigned long bit;
+	const char *name = NULL;
+
+	for (bit = 0; bit < n * 8; bit++)
+		if (e->val.data[n - 1 - bit / 8] & (1 << (bit % 8)))
+			break;
+	if (bit == n * 8) {
+		fprintf(f, "0");
+		return;
+	}
+	/* nft names it even with -n */
+	if (connlabel_lookup(NULL, &bit, &name)) {
+		fprintf(f, "\"%s\"", name);
+		free((char *)name);
+		return;
+	}
+	fprintf(f, "%lu", bit);
 }
 
 static void time_value_print(const struct expr *e, const struct output_ctx *o,
@@ -959,8 +1046,8 @@ DT(ct_status_type, TYPE_CT_STATUS, "ct_status", "conntrack status",
    &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_status_syms,
    integer_parse, hex_print);
 DT(ct_label_type, TYPE_CT_LABEL, "ct_label", "conntrack label",
-   &bitmask_type, BYTEORDER_HOST, 128, DTYPE_F_BITMASK, NULL, integer_parse,
-   integer_print);
+   &bitmask_type, BYTEORDER_HOST, 128, DTYPE_F_BITMASK, NULL, ct_label_parse,
+   ct_label_print);
 DT(ct_event_type, TYPE_CT_EVENTBIT, "ct_event", "conntrack event bits",
    &bitmask_type, BYTEORDER_HOST, 32, DTYPE_F_BITMASK, ct_event_syms,
    integer_parse, hex_print);
@@ -1099,6 +1186,18 @@ void datatype_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct datatype *dt = e->dtype;
 	const struct symbol *sym;
+
+	if ((o->flags & NFH_PRINT_HEX) && dt == &integer_type) {
+		/* raw bits: a hex number, leading zeros dropped */
+		unsigned int n = expr_value_bytes(e), i = 0;
+
+		while (i + 1 < n && !e->val.data[i])
+			i++;
+		fprintf(f, "0x%x", n ? e->val.data[i] : 0);
+		for (i++; i < n; i++)
+			fprintf(f, "%02x", e->val.data[i]);
+		return;
+	}
 
 	if (dt->flags & DTYPE_F_BITMASK && dt->symbols) {
 		bitmask_print(e, o, f);

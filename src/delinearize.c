@@ -1612,6 +1612,16 @@ static unsigned int mask_bits(const struct expr *m, unsigned int *first)
 	return f == n ? 0 : last - f;
 }
 
+/* whether the @len bits of @m from bit @first on are all set */
+static bool mask_is_run(const struct expr *m, unsigned int first,
+			unsigned int len)
+{
+	for (unsigned int b = first; b < first + len; b++)
+		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))))
+			return false;
+	return true;
+}
+
 static bool mask_is_prefix(const struct expr *m, unsigned int *plen)
 {
 	unsigned int first, len = mask_bits(m, &first);
@@ -1657,7 +1667,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	}
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
-	d = mask ? payload_desc(pctx, p) : payload_desc_th(pctx, p);
+	d = payload_desc_th(pctx, p);
 	if (!d)
 		return false;
 	off = p->payload.offset;
@@ -1673,7 +1683,9 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
 		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
 			f = NULL;
-		if (f && (f->offset % 8 || f->len % 8)) {
+		/* a mask with holes in the field keeps the raw bits, as in nft */
+		if (f && (f->offset % 8 || f->len % 8) &&
+		    mask_is_run(mask, first, mlen)) {
 			/* a sub-byte field: the mask only selects it */
 			struct expr *n = payload_expr_alloc(&internal_location, d, f);
 			unsigned int shift = len - (first + mlen);
@@ -1754,6 +1766,19 @@ static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
 		return false;
 	*value = expr_value_u64(rel->op.right);
 	return true;
+}
+
+/* "ct l3proto ipv4": nft lists it as the dependency of what follows */
+static bool is_ct_l3proto(const struct stmt *s)
+{
+	const struct expr *rel;
+
+	if (!s || s->kind != STMT_EXPRESSION)
+		return false;
+	rel = s->expr;
+	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	       rel->op.left->kind == EXPR_CT &&
+	       rel->op.left->ct.key == NFT_CT_L3PROTOCOL;
 }
 
 static bool is_ether_type(const struct stmt *s, uint64_t *value)
@@ -2312,7 +2337,8 @@ static bool reg_selector(const struct expr *e)
  * Names a raw exthdr load: a presence test, a whole field, or (under a
  * mask) a field of a few bits; true if the match is one on an exthdr.
  */
-static bool exthdr_match(struct deps *deps, struct expr *rel)
+static bool exthdr_match(struct deps *deps, const struct stmt *s,
+			 struct expr *rel)
 {
 	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
 	const struct exthdr_desc *d;
@@ -2346,8 +2372,21 @@ static bool exthdr_match(struct deps *deps, struct expr *rel)
 	if (x != lhs && r->kind == EXPR_VALUE)
 		shift_right(r, x->len - (first + mlen), x->len / 8);
 named:
-	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6)
-		header_used(deps, &proto_ip6);
+	/*
+	 * nft puts the dependency of an ipv6 extension header first in the
+	 * rule, and lists it where a statement other than a match came between
+	 */
+	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6 && deps->nh) {
+		const struct stmt *i = deps->nh;
+
+		while (i != s && i->kind == STMT_EXPRESSION)
+			i = list_next_entry(i, list);
+		if (i == s) {
+			if (deps->nh == deps->grp[0] || deps->nh == deps->grp[1])
+				deps->grp[0] = deps->grp[1] = NULL;
+			drop(&deps->nh);
+		}
+	}
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
 		header_used(deps, &proto_ip);
 	type_rhs(r, n);
@@ -2423,7 +2462,7 @@ static void postprocess(struct delin_ctx *ctx)
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
 		lhs = rel->op.left;
-		if (exthdr_match(&deps, rel))
+		if (exthdr_match(&deps, s, rel))
 			continue;
 		/* cmp gte + cmp lte on the same load is a range */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
@@ -2487,10 +2526,14 @@ static void postprocess(struct delin_ctx *ctx)
 				deps.th = s;
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
 				  ctx->family != NFPROTO_INET) ||
-				 is_dep(s, NFT_META_NFPROTO, &v))
+				 is_dep(s, NFT_META_NFPROTO, &v) ||
+				 is_ct_l3proto(s))
 				deps.nh = s;
-			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER) {
+				/* nft tests the ether type after it, too */
 				deps.ll = s;
+				ll_seen = true;
+			}
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}

@@ -17,6 +17,7 @@
 #include <elems.h>
 #include <netlink.h>
 #include <print.h>
+#include <proto.h>
 #include <set.h>
 #include <nlalloc.h>
 
@@ -617,6 +618,37 @@ static int join_existing(struct builder *b, struct elem_store *st)
 }
 
 /*
+ * Whether @end, one past an interval, is one past the largest value of a
+ * key narrower than its bytes (ip hdrlength: 0x10): nft makes that
+ * interval open, as one that runs to the end of the bytes.
+ */
+static bool field_end(const struct expr *key, const uint8_t *end,
+		      unsigned int len)
+{
+	unsigned int bits = key->len;
+
+	/* a sub-byte field's set key may cover its whole bytes */
+	if (key->kind == EXPR_PAYLOAD && key->payload.tmpl)
+		bits = key->payload.tmpl->len;
+	if (key->kind == EXPR_CONCAT || !bits || bits >= len * 8)
+		return false;
+	/* only a field that ends its bytes holds its value unshifted */
+	if ((key->kind == EXPR_PAYLOAD &&
+	     (key->payload.offset + bits) % 8) ||
+	    (key->kind == EXPR_EXTHDR && (key->exthdr.offset + bits) % 8))
+		return false;
+	for (unsigned int i = 0; i < len; i++) {
+		unsigned int bit = (len - 1 - i) * 8;	/* lowest bit of byte i */
+		uint8_t want = bits >= bit && bits < bit + 8 ?
+			       1u << (bits - bit) : 0;
+
+		if (end[i] != want)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
  * then sent as start elements and exclusive end elements, with a closing
  * element before the first start, as the kernel's interval tree wants.
@@ -696,7 +728,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 		bool wrap;
 
 		memcpy(end, elem_hi(st, i), len);
-		wrap = be_inc(end, len);
+		wrap = be_inc(end, len) || field_end(em->key, end, len);
 		plain_wire(em, elem_lo(st, i), w, len);
 		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
 			 elem_rec(st, i)->extra, wrap);

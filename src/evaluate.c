@@ -43,6 +43,7 @@ struct eval_ctx {
 	uint32_t		undef[8];	/* undefined variables named, */
 	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
+	bool			dep_at_head;	/* dependencies open the rule */
 };
 
 /*
@@ -152,6 +153,13 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 		}
 		return;
 	}
+	/* nft takes ct l3proto as the network protocol, as meta nfproto */
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		pctx->desc[PROTO_BASE_NETWORK_HDR] =
+			v == NFPROTO_IPV4 ? &proto_ip :
+			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+		return;
+	}
 	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl)
 		return;
 	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
@@ -179,8 +187,14 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 				lhs->len, value);
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
 	s = match_stmt_alloc(&internal_location, rel);
-	/* dependencies go right before the statement that needs them */
-	list_add_tail(&s->list, &ctx->stmt->list);
+	/*
+	 * dependencies go right before the statement that needs them; nft
+	 * puts those of ipv6 extension headers first in the rule
+	 */
+	if (ctx->dep_at_head && ctx->rule)
+		list_add(&s->list, &ctx->rule->stmts);
+	else
+		list_add_tail(&s->list, &ctx->stmt->list);
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
@@ -236,8 +250,10 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 				want->id);
 			return 0;
 		}
-		if (want == &proto_arp || p->payload.desc == &proto_icmp ||
-		    p->payload.desc == &proto_icmp6 || p->payload.desc == &proto_igmp) {
+		if (want == &proto_arp || p->kind == EXPR_EXTHDR ||
+		    p->payload.desc == &proto_icmp ||
+		    p->payload.desc == &proto_icmp6 ||
+		    p->payload.desc == &proto_igmp) {
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				want->id);
@@ -372,7 +388,12 @@ static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
 		return err(ctx, &x->loc,
 			   "ipv6 extension headers cannot be matched in family %s",
 			   family_name(ctx->family));
-	return nh_dep(ctx, x, &proto_ip6);
+	int ret;
+
+	ctx->dep_at_head = true;
+	ret = nh_dep(ctx, x, &proto_ip6);
+	ctx->dep_at_head = false;
+	return ret;
 }
 
 static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
@@ -1570,10 +1591,20 @@ static bool rhs_is_constant(const struct expr *e)
 
 static bool has_shift(const struct expr *e)
 {
+	const struct expr *top = e;
+	bool shift = false;
+
 	for (; e->kind == EXPR_BINOP; e = e->op.left)
 		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT)
-			return true;
-	return false;
+			shift = true;
+	/*
+	 * Raw bits shifted and then masked compare as they are: nft lists a
+	 * sub-byte raw match so, "(@th,0,8 & 0x80) >> 7 & 0x1 == 0x0"
+	 */
+	if (shift && top->op.op != OP_LSHIFT && top->op.op != OP_RSHIFT &&
+	    e->kind == EXPR_PAYLOAD && e->payload.is_raw)
+		return false;
+	return shift;
 }
 
 /*
@@ -1606,6 +1637,39 @@ static void unwrap_singleton(const struct expr *lhs, struct expr **e)
 	*e = i;
 }
 
+/* "ct status ! snat,dnat": none of these bits, (x & bits) == 0 as in nft */
+static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right;
+
+	if (r->kind == EXPR_SET && r->set.exprs.next == r->set.exprs.prev &&
+	    !list_empty(&r->set.exprs)) {
+		struct expr *i = list_entry(r->set.exprs.next, struct expr, list);
+
+		if (i->kind == EXPR_SET_ELEM && i->elem.key &&
+		    i->elem.key->kind == EXPR_VALUE && !i->elem.timeout &&
+		    !i->elem.comment && !i->elem.counter) {
+			r = i->elem.key;
+			i->elem.key = NULL;
+		} else if (i->kind == EXPR_VALUE) {
+			list_del(&i->list);
+			r = i;
+		}
+		if (r != rel->op.right) {
+			expr_free(rel->op.right);
+			rel->op.right = r;
+		}
+	}
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK) || r->kind != EXPR_VALUE)
+		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
+				    "negation can only be used with singleton bitmask values");
+	rel->op.left = binop_expr_alloc(&rel->loc, OP_AND, lhs, r);
+	rel->op.right = constant_expr_u64(&internal_location, r->dtype,
+					  r->byteorder, r->len, 0);
+	rel->op.op = OP_EQ;
+	return 0;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1617,6 +1681,9 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
+	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
+		return -1;
+	lhs = rel->op.left;
 	if (has_shift(lhs))
 		/* nft 1.0.6 refuses these too, as a datatype mismatch */
 		return err(ctx, &lhs->loc,

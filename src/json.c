@@ -211,6 +211,17 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 				return json_string(sym->name);
 		}
 	}
+	if (dt == &ct_label_type) {
+		/* a label is its bit number, or its name from connlabel.conf */
+		s = text_of(e, jc->octx);
+		if (is_number(json_string_value(s))) {
+			json_int_t bit = strtoll(json_string_value(s), NULL, 10);
+
+			json_decref(s);
+			return json_integer(bit);
+		}
+		return s;
+	}
 	/* nft writes realms, named in rt_realms or not, as strings */
 	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
 	    dt == &ipaddr_type || dt == &ip6addr_type || dt == &realm_type ||

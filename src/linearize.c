@@ -527,7 +527,24 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 		return;
 	}
 	list_for_each_entry(i, &key->set.exprs, list) {
+		const struct expr *sel = selector_of(i);
+
 		selector_key_load(ctx, i, slot, interval);
+		/*
+		 * nft converts a one-byte host-order part too, in two-byte
+		 * units: hton(reg, 2, 1), which changes nothing
+		 */
+		if (interval && sel->byteorder == BYTEORDER_HOST &&
+		    !dtype_is_string(sel->dtype) && div_round_up(sel->len, 8) == 1) {
+			struct nftnl_expr *e = add_expr(ctx, "byteorder");
+			uint32_t reg = reg_of_slot(slot);
+
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, reg);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, reg);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 2);
+		}
 		slot += div_round_up(i->len, 32);
 	}
 	ctx->dreg = REG_1;
@@ -1441,6 +1458,20 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+/*
+ * A value to write: a field that does not end its bytes is shifted down
+ * to its own value, as nft does (meta mark set @th,0,1 sets 1, not 0x80)
+ */
+static void value_load(struct lin_ctx *ctx, const struct expr *v)
+{
+	struct load ld;
+
+	selector_load(ctx, v, 0, &ld);
+	if ((v->kind == EXPR_PAYLOAD || v->kind == EXPR_EXTHDR) &&
+	    ld.masked && ld.shift)
+		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
+}
+
 /* a tcp option write: whole bytes only, which evaluation made sure of */
 static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
 {
@@ -1532,9 +1563,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			if (ret < 0)
 				return -1;
 		} else if (s->meta.expr->kind != EXPR_VALUE) {
-			struct load ld;
-
-			selector_load(ctx, s->meta.expr, 0, &ld);
+			value_load(ctx, s->meta.expr);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
 		}
@@ -1554,9 +1583,7 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			if (ret < 0)
 				return -1;
 		} else if (s->ct.expr->kind != EXPR_VALUE) {
-			struct load ld;
-
-			selector_load(ctx, s->ct.expr, 0, &ld);
+			value_load(ctx, s->ct.expr);
 		} else {
 			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
 		}

@@ -319,6 +319,33 @@ static bool flags_several(const struct expr *v)
 	return x & (x - 1);
 }
 
+/* how tightly an operator binds, as in C (and nft): 1 is the tightest */
+static unsigned int binop_precedence(const struct expr *e)
+{
+	switch (e->op.op) {
+	case OP_LSHIFT:
+	case OP_RSHIFT:	return 1;
+	case OP_AND:	return 2;
+	case OP_XOR:	return 3;
+	case OP_OR:	return 4;
+	default:	return 0;
+	}
+}
+
+/* an operand that binds more loosely than its operator is put in parentheses */
+static void binop_arg_print(const struct expr *op, const struct expr *arg,
+			    const struct output_ctx *o, FILE *f)
+{
+	bool paren = arg->kind == EXPR_BINOP && binop_precedence(op) &&
+		     binop_precedence(op) < binop_precedence(arg);
+
+	if (paren)
+		fputc('(', f);
+	expr_print(arg, o, f);
+	if (paren)
+		fputc(')', f);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
@@ -404,8 +431,16 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fprintf(f, " offset %u", e->hash.offset);
 		break;
 	case EXPR_BINOP:
-		expr_print(e->op.left, o, f);
+		binop_arg_print(e, e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
+		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
+			/* a shift is by a plain number, in decimal */
+			struct output_ctx so = *o;
+
+			so.flags &= ~NFH_PRINT_HEX;
+			binop_arg_print(e, e->op.right, &so, f);
+			break;
+		}
 		if (e->op.right->kind == EXPR_VALUE && flags_several(e->op.right)) {
 			/* "tcp flags & (syn | ack)", as nft prints a mask */
 			struct output_ctx so = *o;
@@ -416,7 +451,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fputc(')', f);
 			break;
 		}
-		expr_print(e->op.right, o, f);
+		binop_arg_print(e, e->op.right, o, f);
 		break;
 	case EXPR_PREFIX:
 		expr_print(e->prefix.expr, o, f);
@@ -550,6 +585,12 @@ static bool masked_flags_print(const struct expr *rel,
 	m = l->op.right;
 	mv = expr_value_u64(m);
 	expr_print(l->op.left, o, f);
+	if (rel->op.op == OP_EQ && expr_value_is_zero(r)) {
+		/* "ct status ! snat,dnat": none of these bits, as nft lists it */
+		fprintf(f, " ! ");
+		expr_print(m, o, f);
+		return true;
+	}
 	if (!(mv & (mv - 1))) {
 		/* "tcp flags & syn == syn": one bit under the mask */
 		fprintf(f, " & ");
@@ -566,10 +607,17 @@ static bool masked_flags_print(const struct expr *rel,
 	return true;
 }
 
-static void relational_print(const struct expr *rel, const struct output_ctx *o,
-			     FILE *f)
+static void relational_print(const struct expr *rel,
+			     const struct output_ctx *octx, FILE *f)
 {
-	const struct expr *l = rel->op.left, *r = rel->op.right;
+	const struct expr *l = rel->op.left, *r = rel->op.right, *sel = l;
+	struct output_ctx ho = *octx, *o = &ho;
+
+	/* nft prints the numbers of a match on raw bits in hex, masks too */
+	while (sel->kind == EXPR_BINOP)
+		sel = sel->op.left;
+	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
+		ho.flags |= NFH_PRINT_HEX;
 
 	if (masked_flags_print(rel, o, f))
 		return;
@@ -588,17 +636,6 @@ static void relational_print(const struct expr *rel, const struct output_ctx *o,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
-	if (l->kind == EXPR_PAYLOAD && l->payload.is_raw && r->kind == EXPR_VALUE) {
-		/* raw bits print as a hex number, leading zeros dropped */
-		unsigned int n = expr_value_bytes(r), i = 0;
-
-		while (i + 1 < n && !r->val.data[i])
-			i++;
-		fprintf(f, "0x%x", r->val.data[i]);
-		for (i++; i < n; i++)
-			fprintf(f, "%02x", r->val.data[i]);
-		return;
-	}
 	expr_print(r, o, f);
 }
 
@@ -712,7 +749,15 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	if (!e)
 		return;
 	if (e->kind != EXPR_VALUE) {
-		expr_print(e, o, f);
+		struct output_ctx ho = *o;
+		const struct expr *sel = e;
+
+		/* raw bits written elsewhere print in hex, as in a match */
+		while (sel->kind == EXPR_BINOP)
+			sel = sel->op.left;
+		if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
+			ho.flags |= NFH_PRINT_HEX;
+		expr_print(e, &ho, f);
 		return;
 	}
 	v = *e;
@@ -747,7 +792,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
 	switch (s->kind) {
 	case STMT_EXPRESSION:
-		relational_print(s->expr, o, f);
+		print_match(s->expr, o, f);
 		break;
 	case STMT_VERDICT:
 		if (s->verdict.expr->kind == EXPR_MAP) {
@@ -874,7 +919,10 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     meta_template(s->meta.key)->byteorder, o, f);
 		break;
 	case STMT_CT:
-		fprintf(f, "ct %s set ", ct_template(s->ct.key)->name);
+		/* the direction is part of what is set (ct original zone) */
+		fprintf(f, "ct %s%s set ", s->ct.dir < 0 ? "" :
+			s->ct.dir ? "reply " : "original ",
+			ct_template(s->ct.key)->name);
 		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
@@ -1161,7 +1209,13 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 	/* nft lists no size for a constant set: it is what the set holds */
 	if (s->size && !(s->flags & NFT_SET_CONSTANT))
 		fprintf(f, "\t\tsize %u\n", s->size);
-	set_flags_print(s->flags, f);
+	/* nft lists no timeout flag alone when the set has a timeout */
+	if (s->timeout && (s->flags & (NFT_SET_CONSTANT | NFT_SET_EVAL |
+				       NFT_SET_INTERVAL | NFT_SET_TIMEOUT)) ==
+			  NFT_SET_TIMEOUT)
+		set_flags_print(s->flags & ~NFT_SET_TIMEOUT, f);
+	else
+		set_flags_print(s->flags, f);
 	if (s->counter)
 		fprintf(f, "\t\tcounter\n");
 	if (s->automerge)
