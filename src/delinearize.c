@@ -1553,6 +1553,8 @@ static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
 {
 	const struct proto_desc *d = pctx->desc[p->payload.base];
 
+	if (d == &proto_unknown)
+		return NULL;
 	if (p->payload.base == PROTO_BASE_LL_HDR && d == &proto_eth &&
 	    pctx->vlan && p->payload.offset >= 112)
 		return &proto_vlan;

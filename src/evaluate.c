@@ -95,6 +95,17 @@ static bool rel_is_eq_const(const struct expr *rel)
 	       rel->op.right->kind == EXPR_VALUE;
 }
 
+/*
+ * A meta key names the header above it even when nfh knows no such
+ * header; nft then records "unknown", and nothing can be matched above
+ * it ("meta l4proto 21 tcp dport 1" is a conflict).  A payload field
+ * with an unknown value leaves the context open, as in nft.
+ */
+static const struct proto_desc *or_unknown(const struct proto_desc *d)
+{
+	return d ? d : &proto_unknown;
+}
+
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
 	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
@@ -131,7 +142,7 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 		switch (l->meta.key) {
 		case NFT_META_L4PROTO:
 			d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
-			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
 			break;
 		case NFT_META_PROTOCOL:
 			/* in inet nft learns the header from nfproto alone:
@@ -139,16 +150,18 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			if (pctx->family == NFPROTO_INET)
 				break;
 			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
-			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
 			break;
 		case NFT_META_NFPROTO:
 			pctx->desc[PROTO_BASE_NETWORK_HDR] =
 				v == NFPROTO_IPV4 ? &proto_ip :
-				v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+				v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
 			break;
 		case NFT_META_IIFTYPE:
-			if (v == ARPHRD_ETHER)
-				pctx->desc[PROTO_BASE_LL_HDR] = &proto_eth;
+			/* the bridge family's link layer is ethernet whatever it says */
+			if (pctx->family != NFPROTO_BRIDGE)
+				pctx->desc[PROTO_BASE_LL_HDR] =
+					v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
 			break;
 		}
 		return;
@@ -198,9 +211,30 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
+static int conflict(struct eval_ctx *ctx, const struct expr *p,
+		    const struct proto_desc *have, const struct proto_desc *want)
+{
+	return err(ctx, &p->loc, "conflicting protocols specified: %s vs. %s",
+		   have->name, want->name);
+}
+
+/*
+ * nft's rule: a header at some base needs the one below it to announce
+ * it.  Another header already known at its base is a conflict, and so is
+ * a header below that cannot carry it (arp, or "unknown" from a meta key
+ * with a value nfh has no header for).  The ethernet header can still
+ * grow a vlan tag while nothing above it is known.
+ */
 static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 {
-	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth)
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_LL_HDR];
+
+	if (have == &proto_unknown)
+		return conflict(ctx, p, have, p->payload.desc);
+	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
+	    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR])
+		return conflict(ctx, p, &proto_eth, &proto_vlan);
+	if (have == &proto_eth)
 		return 0;
 	add_dep(ctx, meta_expr_alloc(&internal_location, NFT_META_IIFTYPE),
 		ARPHRD_ETHER);
@@ -215,9 +249,9 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 	if (have == want)
 		return 0;
 	if (have)
-		return err(ctx, &p->loc,
-			   "conflicting protocols specified: %s vs. %s",
-			   have->name, want->name);
+		return conflict(ctx, p, have, want);
+	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return conflict(ctx, p, &proto_unknown, want);
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -278,15 +312,23 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	if (have == want)
 		return 0;
 	if (have)
-		return err(ctx, &p->loc,
-			   "conflicting protocols specified: %s vs. %s",
-			   have->name, want->name);
-	/* icmp, igmp and icmpv6 only exist over their own network protocol */
-	if ((want == &proto_icmp || want == &proto_igmp) &&
-	    nh_dep(ctx, p, &proto_ip) < 0)
-		return -1;
-	if (want == &proto_icmp6 && nh_dep(ctx, p, &proto_ip6) < 0)
-		return -1;
+		return conflict(ctx, p, have, want);
+	have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+	if (have && have != &proto_ip && have != &proto_ip6)
+		return conflict(ctx, p, have, want);
+	/*
+	 * icmp, igmp and icmpv6 only exist over their own network protocol;
+	 * where the family fixes it (ip, ip6), nft tests meta l4proto alone,
+	 * so "icmpv6 type echo-request" in an ip table is valid (and matches
+	 * nothing)
+	 */
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6) {
+		if ((want == &proto_icmp || want == &proto_igmp) &&
+		    nh_dep(ctx, p, &proto_ip) < 0)
+			return -1;
+		if (want == &proto_icmp6 && nh_dep(ctx, p, &proto_ip6) < 0)
+			return -1;
+	}
 	if (ctx->family == NFPROTO_ARP)
 		return err(ctx, &p->loc,
 			   "%s header cannot be matched in the arp family",
@@ -294,6 +336,16 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	lhs = meta_expr_alloc(&internal_location, NFT_META_L4PROTO);
 	add_dep(ctx, lhs, want->id);
 	return 0;
+}
+
+/* nft names an echo reply by its request: the two share their fields */
+static int icmp_type_group(const struct proto_desc *d, int t)
+{
+	if (d == &proto_icmp && t == 0)
+		return 8;
+	if (d == &proto_icmp6 && t == 129)
+		return 128;
+	return t;
 }
 
 /*
@@ -316,7 +368,7 @@ static int icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 	if (ctx->pctx.icmp_tval >= 0 &&
 	    !proto_icmp_fits(d, p->payload.tmpl, ctx->pctx.icmp_tval))
 		return err(ctx, &p->loc, "incompatible icmp match: rule has %d, need %u",
-			   ctx->pctx.icmp_tval, types[0]);
+			   icmp_type_group(d, ctx->pctx.icmp_tval), types[0]);
 	if (ctx->pctx.icmp_type)
 		return 0;
 	type = proto_field_lookup(d, "type");
@@ -1983,10 +2035,14 @@ static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
 	const struct datatype *dt = &icmpx_code_type;
 	struct expr *lhs;
 	int ret;
 
+	/* after "meta protocol arp" nothing is left to answer, as in nft */
+	if (have && have != &proto_ip && have != &proto_ip6)
+		return err(ctx, &s->loc, "cannot reject this network family");
 	/* nft puts the dependencies of a reject first in the rule */
 	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
 

@@ -214,6 +214,15 @@ const struct proto_desc proto_th = {
 	},
 };
 
+/*
+ * What a meta key announces when its value names no header nfh knows
+ * ("meta l4proto 21", "meta iiftype ppp"): no header can be matched
+ * above it, as in nft.  It has no fields and is in no table.
+ */
+const struct proto_desc proto_unknown = {
+	.name = "unknown", .base = PROTO_BASE_INVALID,
+};
+
 static const struct proto_desc *const protocols[] = {
 	&proto_eth, &proto_vlan, &proto_arp, &proto_ip, &proto_ip6,
 	&proto_icmp, &proto_icmp6, &proto_igmp, &proto_tcp, &proto_udp,
