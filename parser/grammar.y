@@ -2805,6 +2805,12 @@ nat_addr		:	stmt_value
 				$$->nat.addr = $2;
 				$$->nat.proto = $5;
 			}
+			|	'[' basic_rhs_expr ']'
+			{
+				/* "tproxy to [dead::beef]": brackets without a port */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.addr = $2;
+			}
 			|	stmt_value COLON map_expr
 			{
 				/* ports from a map */
