@@ -95,6 +95,8 @@ void time_print(uint64_t ms, FILE *f);
 /* the same, or whole seconds "90s" where the output flags say -T */
 void time_print_opt(uint64_t ms, const struct output_ctx *octx, FILE *f);
 bool datatype_is_integer(const struct datatype *dtype);
+/* host names in addresses: /etc/hosts only (--offline), or getaddrinfo() */
+void datatype_hosts_file_only(bool on);
 
 /* symbol table helpers */
 const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name);

@@ -108,6 +108,109 @@ static bool aton_form(const char *s)
 	}
 }
 
+/* --- host names, as nft resolves them ----------------------------------- */
+
+static bool hosts_file_only;
+
+void datatype_hosts_file_only(bool on)
+{
+	hosts_file_only = on;
+}
+
+/* what may be a host name: letters, digits, - . _, and a letter somewhere */
+static bool host_name_form(const char *s)
+{
+	bool alpha = false;
+
+	if (!isalnum((unsigned char)s[0]))
+		return false;
+	for (; *s; s++) {
+		if (isalpha((unsigned char)*s))
+			alpha = true;
+		else if (!isdigit((unsigned char)*s) && !strchr("-._", *s))
+			return false;
+	}
+	return alpha;
+}
+
+/*
+ * --offline reads /etc/hosts and nothing else, so that a check without a
+ * kernel gives the same answer on every machine and never waits on DNS.
+ * Returns the number of distinct addresses found (0, 1 or 2 for "more").
+ */
+static int hosts_file_lookup(const char *name, int family, void *addr)
+{
+	size_t alen = family == AF_INET ? 4 : 16;
+	char line[1024], *tok, *save;
+	uint8_t a[16];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/etc/hosts", "re");
+	if (!f)
+		return 0;
+	while (found < 2 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "#\n")] = '\0';
+		tok = strtok_r(line, " \t", &save);
+		if (!tok || inet_pton(family, tok, a) != 1)
+			continue;
+		while ((tok = strtok_r(NULL, " \t", &save))) {
+			if (strcasecmp(tok, name))
+				continue;
+			if (!found || memcmp(addr, a, alen)) {
+				memcpy(found ? a : addr, a, alen);
+				found++;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * nft passes whatever is not an address to getaddrinfo(): "ip daddr
+ * localhost" is 127.0.0.1, and a name with several addresses is an error
+ * (a set does not take them all)
+ */
+static int host_resolve(const char *s, int family, void *addr,
+			char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = family, .ai_socktype = SOCK_DGRAM };
+	struct addrinfo *ai;
+	int rc, n;
+
+	if (hosts_file_only) {
+		n = hosts_file_lookup(s, family, addr);
+		if (n == 1)
+			return 0;
+		if (n == 0)
+			snprintf(err, errlen,
+				 "could not resolve hostname \"%s\": not in /etc/hosts (--offline looks nowhere else)",
+				 s);
+		else
+			snprintf(err, errlen, "hostname \"%s\" resolves to multiple addresses", s);
+		return -1;
+	}
+	rc = getaddrinfo(s, NULL, &hints, &ai);
+	if (rc) {
+		snprintf(err, errlen, "could not resolve hostname \"%s\": %s",
+			 s, gai_strerror(rc));
+		return -1;
+	}
+	if (ai->ai_next) {
+		freeaddrinfo(ai);
+		snprintf(err, errlen, "hostname \"%s\" resolves to multiple addresses", s);
+		return -1;
+	}
+	if (family == AF_INET)
+		memcpy(addr, &((struct sockaddr_in *)ai->ai_addr)->sin_addr, 4);
+	else
+		memcpy(addr, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
+	freeaddrinfo(ai);
+	return 0;
+}
+
 static int ipaddr_parse(const struct datatype *dt, const char *s,
 			struct expr *res, char *err, size_t errlen)
 {
@@ -119,6 +222,8 @@ static int ipaddr_parse(const struct datatype *dt, const char *s,
 	 */
 	if (inet_pton(AF_INET, s, &a) != 1 &&
 	    (!aton_form(s) || !inet_aton(s, &a))) {
+		if (host_name_form(s))
+			return host_resolve(s, AF_INET, res->val.data, err, errlen);
 		snprintf(err, errlen, "could not parse IPv4 address \"%s\"", s);
 		return -1;
 	}
@@ -132,6 +237,8 @@ static int ip6addr_parse(const struct datatype *dt, const char *s,
 	struct in6_addr a;
 
 	if (inet_pton(AF_INET6, s, &a) != 1) {
+		if (host_name_form(s))
+			return host_resolve(s, AF_INET6, res->val.data, err, errlen);
 		snprintf(err, errlen, "could not parse IPv6 address \"%s\"", s);
 		return -1;
 	}

@@ -90,6 +90,7 @@ EXPORT void nfh_ctx_set_dry_run(struct nfh_ctx *ctx, bool dry)
 EXPORT void nfh_ctx_set_offline(struct nfh_ctx *ctx, bool offline)
 {
 	ctx->offline = offline;
+	datatype_hosts_file_only(offline);
 }
 
 EXPORT void nfh_ctx_set_output(struct nfh_ctx *ctx, FILE *out, FILE *err)
