@@ -2227,6 +2227,12 @@ set_stmt_key		:	concat_expr
 				$$ = $1;
 				list_add_tail(&$2->list, &$$->set.stmts);
 			}
+			|	set_stmt_key connlimit_stmt
+			{
+				/* "add @flood { ip saddr ct count over 2 }" */
+				$$ = $1;
+				list_add_tail(&$2->list, &$$->set.stmts);
+			}
 			;
 
 verdict_stmt		:	verdict_expr	{ $$ = verdict_stmt_alloc(&@$, $1); }

@@ -1466,9 +1466,9 @@ static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
 stmts:
 	list_for_each_entry(i, &s->set.stmts, list)
 		if (i->kind != STMT_COUNTER && i->kind != STMT_LIMIT &&
-		    i->kind != STMT_QUOTA)
+		    i->kind != STMT_QUOTA && i->kind != STMT_CONNLIMIT)
 			return err(ctx, &i->loc,
-				   "only counter, limit and quota can be kept per element");
+				   "only counter, limit, quota and ct count can be kept per element");
 	return 0;
 }
 
