@@ -76,6 +76,7 @@ struct cache_table {
 	struct list_head	objs;
 	uint64_t		next_handle;
 	unsigned int		next_anon_set;
+	bool			flags_changed;	/* in the batch being applied */
 };
 
 /* a table a listing selects: any @family if 0, any @name if NULL */

@@ -887,6 +887,25 @@ static bool chain_in_use(struct cache_table *t, struct cache_chain *ch)
 	return false;
 }
 
+/*
+ * The kernel changes a table's flags once per batch: a second change
+ * ("dormant off/on games", as it says) is EINVAL.  The same flags again
+ * are no change at all.
+ */
+static int table_flags_update(struct cache_table *t, uint32_t flags)
+{
+	uint32_t old = nftnl_table_is_set(t->nlt, NFTNL_TABLE_FLAGS) ?
+		       nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FLAGS) : 0;
+
+	if (flags == old)
+		return 0;
+	if (t->flags_changed)
+		return -1;
+	t->flags_changed = true;
+	nftnl_table_set_u32(t->nlt, NFTNL_TABLE_FLAGS, flags);
+	return 0;
+}
+
 static int apply_item(struct cache *c, struct nl_item *it,
 		      struct list_head *msgs)
 {
@@ -902,9 +921,10 @@ static int apply_item(struct cache *c, struct nl_item *it,
 		if (t) {
 			if (it->flags & NLM_F_EXCL)
 				return oerr(msgs, it, "table", EEXIST);
-			if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS))
-				nftnl_table_set_u32(t->nlt, NFTNL_TABLE_FLAGS,
-						    nftnl_table_get_u32(it->obj, NFTNL_TABLE_FLAGS));
+			if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS) &&
+			    table_flags_update(t, nftnl_table_get_u32(it->obj,
+								NFTNL_TABLE_FLAGS)) < 0)
+				return oerr(msgs, it, "table", EINVAL);
 			return 0;
 		}
 		nftnl_table_set_u64(it->obj, NFTNL_TABLE_HANDLE,

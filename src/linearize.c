@@ -1681,8 +1681,13 @@ static void lin_table(struct lin_ctx *ctx, struct cmd *cmd)
 
 	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
 	xnftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
-	if (cmd->table && cmd->table->flags_set)
-		nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS, cmd->table->flags);
+	/*
+	 * nft always sends the flags, 0 when none are given: "add table t"
+	 * wakes a dormant table, and the kernel refuses a second change of
+	 * them in one batch (nft(8)'s dormant example in one file)
+	 */
+	nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS,
+			    cmd->table && cmd->table->flags_set ? cmd->table->flags : 0);
 	if (cmd->table && cmd->table->comment) {
 		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 
