@@ -42,6 +42,8 @@ struct parser_state {
 	/* the synproxy statement or object whose arguments are being read */
 	struct stmt		*cur_synproxy;
 	bool			quiet;
+	/* a block in a table just closed, and no separator came since */
+	bool			block_closed;
 	struct list_head	*quiet_mark;
 	struct location		cur_loc;
 	/* rules streaming (src/stream.c): the table block and chain block

@@ -33,8 +33,13 @@
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet)
+	if (!state->quiet && state->block_closed &&
+	    strstr(s, "expecting newline or semicolon"))
+		error_queue(state->msgs, loc,
+			    "%s; add a newline or ';' after the '}' that ends a block", s);
+	else if (!state->quiet)
 		error_queue(state->msgs, loc, "%s", s);
+	state->block_closed = false;
 	state->nerrs++;
 }
 
@@ -594,8 +599,16 @@ input			:	%empty
 			|	input line
 			;
 
-stmt_separator		:	NEWLINE
-			|	SEMICOLON
+stmt_separator		:	NEWLINE		{ state->block_closed = false; }
+			|	SEMICOLON	{ state->block_closed = false; }
+			;
+
+/*
+ * The end of a chain, set or object block in a table: nft wants a newline
+ * or ';' after it, so "table t { chain c { } }" on one line is refused as
+ * nft refuses it, with a hint (yyerror)
+ */
+block_close		:	'}'	{ state->block_closed = true; }
 			;
 
 opt_newlines		:	%empty
@@ -1542,7 +1555,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				state->stream_chain = $3;
 				state->stream_mark = state->stream_deps;
 			}
-				'{' chain_block '}'
+				'{' chain_block block_close stmt_separator
 			{
 				struct handle h = $1->h;
 
@@ -1557,7 +1570,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SET identifier set_block_alloc '{' set_block '}'
+			|	table_block SET identifier set_block_alloc '{' set_block block_close stmt_separator
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
@@ -1568,37 +1581,37 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block COUNTER identifier obj_block_alloc '{' counter_block '}'
+			|	table_block COUNTER identifier obj_block_alloc '{' counter_block block_close stmt_separator
 			{
 				table_add_obj(state, $1, NFT_OBJECT_COUNTER, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block QUOTA identifier obj_block_alloc '{' quota_block '}'
+			|	table_block QUOTA identifier obj_block_alloc '{' quota_block block_close stmt_separator
 			{
 				table_add_obj(state, $1, NFT_OBJECT_QUOTA, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block LIMIT identifier obj_block_alloc '{' limit_block '}'
+			|	table_block LIMIT identifier obj_block_alloc '{' limit_block block_close stmt_separator
 			{
 				table_add_obj(state, $1, NFT_OBJECT_LIMIT, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block '}'
+			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block block_close stmt_separator
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SYNPROXY, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block '}'
+			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block block_close stmt_separator
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SECMARK, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block '}'
+			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block block_close stmt_separator
 			{
 				if ($3) {
 					table_add_obj(state, $1, $3, $7, $4, &@4);
@@ -1611,7 +1624,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block MAP identifier set_block_alloc '{' set_block '}'
+			|	table_block MAP identifier set_block_alloc '{' set_block block_close stmt_separator
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;

@@ -70,14 +70,14 @@ tool "$A" flush ruleset
 tool "$B" flush ruleset
 
 # --- names no ruleset may hold are refused, in text and JSON
-printf 'table ip "a b" { }\ntable ip t { chain "c;d" { } }\nadd set ip t "x}y" { type ipv4_addr; }\n' >bad.nft
+printf 'table ip "a b" { }\ntable ip t { chain "c;d" { }; }\nadd set ip t "x}y" { type ipv4_addr; }\n' >bad.nft
 got=$(tool "$A" -f bad.nft 2>&1; echo "rc=$?")
 expect_eq "text: blanks, ; and } in quoted names are refused" \
 'bad.nft:1:10-14: Error: table name "a b" holds '"' '"': a name is letters, digits and _ . / - : only
 table ip "a b" { }
          ^^^^^
 bad.nft:2:20-24: Error: chain name "c;d" holds '"';'"': a name is letters, digits and _ . / - : only
-table ip t { chain "c;d" { } }
+table ip t { chain "c;d" { }; }
                    ^^^^^
 bad.nft:3:14-18: Error: set name "x}y" holds '"'}'"': a name is letters, digits and _ . / - : only
 add set ip t "x}y" { type ipv4_addr; }
