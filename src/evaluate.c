@@ -498,6 +498,17 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
 			   t->name, family_name(ctx->family),
 			   c->ct.dir ? "reply" : "original", t->name, t->name);
+	/* "ct original ip saddr" where the network header is ip6 */
+	if (c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ||
+	    c->ct.key == NFT_CT_SRC_IP6 || c->ct.key == NFT_CT_DST_IP6) {
+		const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+		const struct proto_desc *want =
+			c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
+			&proto_ip : &proto_ip6;
+
+		if (have && have != want)
+			return conflict(ctx, c, have, want);
+	}
 	ct_expr_family(c, ctx->family);
 	return 0;
 }
@@ -2043,6 +2054,10 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	/* after "meta protocol arp" nothing is left to answer, as in nft */
 	if (have && have != &proto_ip && have != &proto_ip6)
 		return err(ctx, &s->loc, "cannot reject this network family");
+	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
+	if (ctx->family == NFPROTO_NETDEV &&
+	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return err(ctx, &s->loc, "cannot reject from this link layer protocol");
 	/* nft puts the dependencies of a reject first in the rule */
 	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
 
