@@ -2705,6 +2705,15 @@ tproxy_stmt		:	TPROXY TO nat_addr
 				$$->nat.proto = $4;
 				free($1); free($2);
 			}
+			|	TPROXY HDR TO COLON basic_rhs_expr
+			{
+				/* "tproxy ip to :80": a port, and the family */
+				$$ = stmt_alloc(&@$, STMT_TPROXY);
+				$$->nat.proto = $5;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($1); free($2); free($3);
+			}
 			;
 
 notrack_stmt		:	NOTRACK	{ $$ = stmt_alloc(&@$, STMT_NOTRACK); free($1); }

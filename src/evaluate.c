@@ -2140,6 +2140,16 @@ static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return err(ctx, &s->loc, "tproxy %s is not valid in family %s",
 			   s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6",
 			   family_name(ctx->family));
+	/* nft 1.0.6 (and 1.1.1) does not take the family from the match */
+	if (ctx->family == NFPROTO_INET && !s->nat.family &&
+	    (ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+	     ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)) {
+		const char *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name;
+
+		return err(ctx, &s->loc,
+			   "tproxy after an %s match in the inet family needs the family: tproxy %s to ...",
+			   nh, nh);
+	}
 	if (ctx->family != NFPROTO_INET)
 		s->nat.family = ctx->family;
 	if (s->nat.proto) {
