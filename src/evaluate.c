@@ -149,6 +149,9 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			   "meta protocol ip ip saddr x" tests nfproto too */
 			if (pctx->family == NFPROTO_INET)
 				break;
+			/* nor where a network header is known already (arp) */
+			if (pctx->desc[PROTO_BASE_NETWORK_HDR])
+				break;
 			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
 			pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
 			break;
@@ -211,6 +214,29 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
+/* ip, ip6 and arp know their network header: no match changes it */
+static bool family_fixes_nh(unsigned int family)
+{
+	return family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
+	       family == NFPROTO_ARP;
+}
+
+/* a network header a match announced, not the one the family implies */
+static bool nh_learned(const struct eval_ctx *ctx)
+{
+	const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+	switch (ctx->family) {
+	case NFPROTO_IPV4:
+		return nh && nh != &proto_ip;
+	case NFPROTO_IPV6:
+		return nh && nh != &proto_ip6;
+	case NFPROTO_ARP:
+		return nh && nh != &proto_arp;
+	}
+	return nh;
+}
+
 static int conflict(struct eval_ctx *ctx, const struct expr *p,
 		    const struct proto_desc *have, const struct proto_desc *want)
 {
@@ -232,7 +258,7 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 	if (have == &proto_unknown)
 		return conflict(ctx, p, have, p->payload.desc);
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
-	    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR])
+	    nh_learned(ctx))
 		return conflict(ctx, p, &proto_eth, &proto_vlan);
 	if (have == &proto_eth)
 		return 0;
@@ -2052,7 +2078,8 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	int ret;
 
 	/* after "meta protocol arp" nothing is left to answer, as in nft */
-	if (have && have != &proto_ip && have != &proto_ip6)
+	if (have && have != &proto_ip && have != &proto_ip6 &&
+	    !family_fixes_nh(ctx->family))
 		return err(ctx, &s->loc, "cannot reject this network family");
 	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
 	if (ctx->family == NFPROTO_NETDEV &&
