@@ -2289,8 +2289,11 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
 					   NFPROTO_IPV6 : NFPROTO_IPV4;
 			/* the protocol test is the reject's own dependency,
-			   which nft (and nfh) put first in the rule */
-			if (deps->nh && deps->nh->list.prev == deps->head)
+			   which nft (and nfh) put first in the rule; an ether
+			   type is not what the reject adds, so it stays */
+			if (deps->nh && deps->nh->list.prev == deps->head &&
+			    (is_dep(deps->nh, NFT_META_NFPROTO, &(uint64_t){ 0 }) ||
+			     is_dep(deps->nh, NFT_META_PROTOCOL, &(uint64_t){ 0 })))
 				drop(&deps->nh);
 		}
 		/* in ip and ip6, nft lists a tcp reset without its tcp test */
@@ -2531,11 +2534,11 @@ static void postprocess(struct delin_ctx *ctx)
 				 is_dep(s, NFT_META_NFPROTO, &v) ||
 				 is_ct_l3proto(s))
 				deps.nh = s;
-			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER) {
-				/* nft tests the ether type after it, too */
+			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+				/* not an ether field: the ether type after it is
+				   no dependency of the network header then, as
+				   recompiling it would give meta nfproto */
 				deps.ll = s;
-				ll_seen = true;
-			}
 			proto_ctx_update(&pctx, rel);
 			continue;
 		}
