@@ -16,6 +16,7 @@ a file:line:col error), crash (nfh killed by a signal, exit >= 128, or a
 sanitizer report).
 """
 
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -37,9 +38,12 @@ class Tool:
         self.calls = 0
 
     def run(self, path):
+        return self.run_args([], path)
+
+    def run_args(self, extra, path):
         self.calls += 1
         try:
-            p = subprocess.run(self.argv + ["-f", path], capture_output=True,
+            p = subprocess.run(self.argv[:1] + extra + self.argv[1:] + ["-f", path], capture_output=True,
                                timeout=self.timeout, cwd=self.workdir)
         except subprocess.TimeoutExpired:
             return 124, "", "timed out after %ds" % self.timeout
@@ -103,11 +107,11 @@ def crashed(rc, err):
     return rc < 0 or rc >= 128 or SAN_RE.search(err) is not None
 
 
-def judge(tool, cases, ids, tmp, max_rounds=400):
+def judge(tool, cases, ids, tmp, tag=""):
     """{id: (verdict, text)} with verdict ok, err, crash or unlocated."""
     res = {}
     stack = [list(ids)]
-    path = os.path.join(tmp, "%s.nft" % tool.name)
+    path = os.path.join(tmp, "%s%s.nft" % (tool.name, tag))
     rounds = 0
     while stack:
         pending = stack.pop()
@@ -159,16 +163,32 @@ def classify(nft_v, nfh_v):
     return "refuse"
 
 
-def run_cases(cases, nft, nfh, tmp, batch=250):
-    """Judges every case; returns {id: (category, nft verdict, nfh verdict)}."""
+def run_batch(cases, nft, nfh, tmp, part, tag):
+    b = judge(nfh, cases, part, tmp, tag)
+    # nft stops after 10 errors: what nfh refuses goes to nft in groups
+    # of 8, the rest in one batch
+    ok = [i for i in part if b[i][0] == "ok"]
+    bad = [i for i in part if b[i][0] != "ok"]
+    a = judge(nft, cases, ok, tmp, tag) if ok else {}
+    for j in range(0, len(bad), 8):
+        a.update(judge(nft, cases, bad[j:j + 8], tmp, tag))
+    return {i: (classify(a[i], b[i]), a[i], b[i]) for i in part}
+
+
+def run_cases(cases, nft, nfh, tmp, batch=250, jobs=None):
+    """Judges every case; returns {id: (category, nft verdict, nfh verdict)}.
+    JOBS batches (default: one per CPU) run at a time."""
     ids = sorted(cases)
+    parts = [ids[k:k + batch] for k in range(0, len(ids), batch)]
+    jobs = jobs or int(os.environ.get("DIFF_JOBS", "0")) or os.cpu_count() or 1
     out = {}
-    for k in range(0, len(ids), batch):
-        part = ids[k:k + batch]
-        a = judge(nft, cases, part, tmp)
-        b = judge(nfh, cases, part, tmp)
-        for i in part:
-            out[i] = (classify(a[i], b[i]), a[i], b[i])
+    if jobs == 1 or len(parts) == 1:
+        for n, part in enumerate(parts):
+            out.update(run_batch(cases, nft, nfh, tmp, part, ""))
+        return out
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        for r in ex.map(lambda np: run_batch(cases, nft, nfh, tmp, np[1], "-%d" % np[0]), enumerate(parts)):
+            out.update(r)
     return out
 
 
@@ -188,6 +208,76 @@ def load_known(path):
             cat, _, rx = body.partition("\t")
             known.append((cat.strip(), re.compile(rx.strip()), reason.strip(), n))
     return known
+
+
+def error_lines(err):
+    """The source lines that the located errors in ERR point at."""
+    out = []
+    for m in re.finditer(r"(?m)^[^:\n]+:\d+:\d+(?:-\d+)?: Error: [^\n]*\n([^\n]*)", err):
+        out.append(m.group(1))
+    return out
+
+
+def rule_lines(lines):
+    """The lines of a case that are rules, in order."""
+    out = []
+    depth = 0
+    for l in lines:
+        s = l.strip()
+        if re.match(r"^(add |insert )?rule\b", s):
+            out.append(l)
+        elif depth >= 2 and s and s != "}" and not s.startswith("type ") and not s.endswith("{"):
+            out.append(l)
+        depth += l.count("{") - l.count("}")
+    return out
+
+
+def blocks(bytecode):
+    """(rule blocks, other lines) of --debug=netlink output."""
+    rules, other = [], []
+    lines = bytecode.split("\n")
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and lines[i + 1].startswith("  [") and not lines[i].startswith("  ["):
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("  ["):
+                j += 1
+            rules.append("\n".join(lines[i:j]))
+            i = j
+        else:
+            if lines[i].strip():
+                other.append(lines[i])
+            i += 1
+    return rules, other
+
+
+def known_text(cat, lines, a, b):
+    """What a KNOWN expression is searched in: the case's table lines and
+    the lines the disagreement is in (the lines an error points at, the
+    rules whose bytecode differs), or the whole case where that cannot be
+    told."""
+    head = [l for l in lines if re.match(r"^\s*((add |create )?table|define)\b", l)]
+    decls = [l for l in lines if re.match(r"^\s*(add )?(set|map|counter|quota|limit|ct|flowtable|synproxy|secmark|define)\b", l.strip())]
+    if cat in ("nfh-refuses", "unlocated"):
+        el = error_lines(b[1])
+    elif cat == "nft-refuses":
+        el = error_lines(a[1])
+    elif cat == "bytecode":
+        ra, oa = blocks(a[1])
+        rb, ob = blocks(b[1])
+        rl = rule_lines(lines)
+        el = []
+        if len(ra) == len(rb) == len(rl):
+            el = [rl[k] for k in range(len(ra)) if ra[k] != rb[k]]
+            if oa != ob:
+                el += decls + [l for l in rl if "{" in l]
+        else:
+            el = []
+    else:
+        el = []
+    if not el:
+        return "\n".join(lines)
+    return "\n".join(head + el)
 
 
 def known_match(known, cat, text):

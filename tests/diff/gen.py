@@ -23,7 +23,8 @@ HOOKS = {
     + [("nat", h) for h in ("prerouting", "input", "output", "postrouting")]
     + [("route", "output")],
     "inet": [("filter", h) for h in ("prerouting", "input", "forward", "output", "postrouting")]
-    + [("nat", h) for h in ("prerouting", "input", "output", "postrouting")],
+    + [("nat", h) for h in ("prerouting", "input", "output", "postrouting")]
+    + [("filter", "ingress")],
     "arp": [("filter", "input"), ("filter", "output")],
     "bridge": [("filter", h) for h in ("prerouting", "input", "forward", "output", "postrouting")],
     "netdev": [("filter", "ingress"), ("filter", "egress")],
@@ -610,6 +611,18 @@ def _stmt(rng, fam, ctype, hook, invalid):
                            "sctp chunk init exists", "sctp chunk data flags 2", "hbh nexthdr 6",
                            "rt0 type 0", "frag more-fragments 1", "dst nexthdr udp", "mh type 1", "srh last-entry 0",
                            "meta time > \"2020-01-01\""])
+    if k < 0.8:
+        return rng.choice([
+            "meta mark set numgen inc mod 4", "meta mark set jhash ip saddr . tcp dport mod 16 seed 0xdead",
+            "ct mark set numgen random mod 2 offset 100", "meta mark set symhash mod 8",
+            "meta priority set tcp dport map { 22 : 1:1, 80 : 1:2 }",
+            "ip dscp set ip dscp", "meta mark set meta mark | 0x10",
+            "meta mark set ct mark & 0xffff", "ct mark set meta mark << 8",
+            "ip ttl set ip ttl", "tcp option maxseg size set 1360",
+            "ip daddr set 10.0.0.1", "ip6 daddr set ::1", "ether saddr set 00:11:22:33:44:55",
+            "vlan id set 10", "meta nftrace set 0", "ct mark set 0x10 or 0x20",
+            "ct label set 127", "ct original zone set 2", "meta skuid 0 counter",
+        ])
     return rng.choice(["counter", "log"])
 
 
@@ -816,6 +829,22 @@ def gen_case(rng, idx):
             extra.append("ip daddr %s map @m" % sel if rng.random() < 0.3 else "meta mark set 1")
         else:
             extra.append("counter name %s map @m" % sel)
+    if rng.random() < 0.04 and fam in ("ip", "ip6", "inet") and not invalid:
+        decls.append("flowtable f { hook ingress priority %s; devices = { lo }; }" % rng.choice(["0", "filter", "-10"]))
+        extra.append("meta l4proto { tcp, udp } flow add @f" if rng.random() < 0.5 else "ip protocol tcp flow offload @f")
+    if rng.random() < 0.05 and fam_ok("ip", fam):
+        decls.append("set dyn { type ipv4_addr; size 65535; flags dynamic%s; }" % rng.choice(["", ",timeout"]))
+        extra.append(rng.choice([
+            "update @dyn { ip saddr limit rate over 10/second }",
+            "add @dyn { ip saddr ct count over 2 }",
+            "update @dyn { ip saddr counter }",
+            "ip saddr @dyn",
+        ]))
+    if rng.random() < 0.03 and fam_ok("tcp", fam):
+        extra.append(rng.choice([
+            "meter m1 size 128 { tcp dport limit rate 10/second }",
+            "meter m2 { ip saddr . tcp dport counter }" if fam_ok("ip", fam) else "meter m2 { tcp dport counter }",
+        ]))
     if rng.random() < 0.1:
         _kind, d, use = obj_decl(rng, "o")
         decls.append(d)

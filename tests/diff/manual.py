@@ -49,6 +49,8 @@ def unroff(s):
     return "\n".join(l for l in s.split("\n") if not l.startswith("."))
 
 
+HOOKS = ("input", "output", "forward", "prerouting", "postrouting")
+SHORT = re.compile(r"^((ip|ip6|inet|arp|bridge|netdev) )?(filter|nat|raw|mangle) (%s) (.+)$" % "|".join(HOOKS))
 CMD = re.compile(r"^(add|create|insert|define|replace|redefine)\b")
 
 
@@ -89,6 +91,13 @@ def split_block(text):
             c = shell_cmd(s)
             if c:
                 out.append(c)
+            i += 1
+            continue
+        m = SHORT.match(s)
+        if m:
+            # nft(8)'s shorthand for a rule: [family] table chain statements
+            out.append("add rule %s %s %s %s" % (m.group(2) or "ip", m.group(3), m.group(4),
+                                                 re.sub(r"\s+#.*", "", m.group(5))))
             i += 1
             continue
         if s.startswith("#") or not s:
@@ -145,7 +154,12 @@ def prereqs(cmds):
         if obj == "chain" and len(rest) > 1:
             have_c.add((fam, tbl, rest[1]))
         if obj == "rule" and len(rest) > 1 and (fam, tbl, rest[1]) not in have_c:
-            need.append("add chain %s %s %s" % (fam, tbl, rest[1]))
+            if rest[1] in HOOKS:
+                # a chain named after a hook is taken for a base chain there
+                need.append("add chain %s %s %s { type %s hook %s priority 0; }" % (
+                    fam, tbl, rest[1], "nat" if tbl == "nat" else "filter", rest[1]))
+            else:
+                need.append("add chain %s %s %s" % (fam, tbl, rest[1]))
             have_c.add((fam, tbl, rest[1]))
     return need
 
@@ -163,10 +177,15 @@ def corpus():
             cmds = [c for c in cmds if not re.match(r"^(flush|delete|list|reset|destroy)\b", c)]
             if not cmds:
                 continue
-            lines = []
-            for c in prereqs(cmds) + cmds:
-                lines.extend(c.split("\n"))
-            cases.append(lines)
+            # each rule its own case, with what the block declares
+            rules = [c for c in cmds if re.match(r"^(add|insert) rule\b", c)]
+            decls = [c for c in cmds if c not in rules]
+            for r in rules or [None]:
+                want = decls + ([r] if r else [])
+                lines = []
+                for c in prereqs(want) + want:
+                    lines.extend(c.split("\n"))
+                cases.append(lines)
     return cases, None
 
 
