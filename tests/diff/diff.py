@@ -280,9 +280,14 @@ def known_text(cat, lines, a, b):
     return "\n".join(head + el)
 
 
+OPS_WORDS = {"eq": "==", "ne": "!=", "lt": "<", "gt": ">", "le": "<=", "ge": ">="}
+
+
 def known_match(known, cat, text):
+    # an expression written for "!=" also holds for "ne", and so on
+    alt = re.sub(r"(?<=\s)(eq|ne|lt|gt|le|ge)(?=\s)", lambda m: OPS_WORDS[m.group(1)], text)
     for k in known:
-        if k[0] == cat and k[1].search(text):
+        if k[0] == cat and (k[1].search(text) or k[1].search(alt)):
             return k
     return None
 
