@@ -169,8 +169,13 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 		}
 		return;
 	}
-	/* nft takes ct l3proto as the network protocol, as meta nfproto */
+	/* nft takes ct l3proto as the network protocol, as meta nfproto,
+	   where the family leaves it open: an ip6 table stays ip6 */
 	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		if (pctx->family != NFPROTO_INET &&
+		    pctx->family != NFPROTO_BRIDGE &&
+		    pctx->family != NFPROTO_NETDEV)
+			return;
 		pctx->desc[PROTO_BASE_NETWORK_HDR] =
 			v == NFPROTO_IPV4 ? &proto_ip :
 			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;

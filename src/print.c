@@ -633,6 +633,10 @@ static void relational_print(const struct expr *rel,
 	if (l->kind == EXPR_BINOP && rel->op.op == OP_EQ &&
 	    !(rel->flags & EXPR_F_HTON))
 		fprintf(f, " ==");
+	else if (rel->op.op == OP_EQ && r->kind == EXPR_VALUE &&
+		 r->dtype == &ct_label_type)
+		/* a bare label is a bit test: the exact compare keeps "==" */
+		fprintf(f, " ==");
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
