@@ -794,8 +794,36 @@ def chain_hdr(rng, fam, invalid):
     return ctype, hook, "type %s hook %s%s priority %s;%s" % (ctype, hook, dev, prio, pol)
 
 
+# The hardening classes (issue 18): octal and boundary numbers, names that
+# need quotes, long comments, deep operator chains.  Drawn from a random
+# source of their own, forked from the case's state without consuming it,
+# so that adding them left every other case of a seed as it was.
+def hardening(hr, fam, idx):
+    """A rule or declaration text, and whether it is a declaration."""
+    k = hr.randrange(7)
+    if k == 0 and fam_ok("tcp", fam):
+        return "tcp dport 0%o" % hr.choice([8, 10, 22, 0o777, 65535]), False
+    if k == 1:
+        return "meta mark 0%o" % hr.choice([0, 7, 0o777, 0o37777777777]), False
+    if k == 2 and fam_ok("ip", fam):
+        return "ip saddr 10.0.0.0/0%o" % hr.choice([8, 16, 20, 24, 32]), False
+    if k == 3:
+        return hr.choice(["meta mark 4294967296", "meta mark 0x100000000",
+                          "meta mark 040000000000"]), False
+    if k == 4:
+        n = hr.choice([127, 128, 129, 200])
+        return 'meta mark 1 comment "%s"' % ("x" * n), False
+    if k == 5:
+        d = hr.choice([2, 16, 64, 200])
+        return "meta mark set ct mark | %s" % " | ".join(
+            hex(1 << (i % 32)) for i in range(d)), False
+    name = hr.choice(['n%d-a.b' % idx, '"q;%d"' % idx, '"q{%d}"' % idx, '_n%d' % idx])
+    return "set %s { type mark; }" % name, True
+
+
 def gen_case(rng, idx):
     """Returns the lines of case IDX, using table t<IDX>."""
+    hr = random.Random(hash(rng.getstate()) ^ idx)
     invalid = rng.random() < 0.2
     fam = rng.choice(FAMILIES)
     t = "t%d" % idx
@@ -876,6 +904,9 @@ def gen_case(rng, idx):
     rules = [rule(rng, fam, ctype, hook, invalid) for _ in range(nrules)]
     for e in extra:
         rules.append(("%s %s" % (e, rng.choice(["", "accept", "counter", "drop"]))).strip())
+    if hr.random() < 0.05:
+        text, is_decl = hardening(hr, fam, idx)
+        (decls if is_decl else rules).append(text)
     needs_c2 = any("c2" in r for r in rules + decls)
     form = rng.random()
     lines = list(pre)
