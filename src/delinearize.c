@@ -2497,9 +2497,6 @@ static void postprocess(struct delin_ctx *ctx)
 		if (rel->op.right->kind == EXPR_SET_REF &&
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
-		lhs = rel->op.left;
-		if (exthdr_match(&deps, s, rel))
-			continue;
 		/* cmp gte + cmp lte on the same load is a range */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
 		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
@@ -2518,6 +2515,9 @@ static void postprocess(struct delin_ctx *ctx)
 							       BYTEORDER_BIG, 8, 0);
 			stmt_free(n2);
 		}
+		lhs = rel->op.left;
+		if (exthdr_match(&deps, s, rel))
+			continue;
 		hash_resolve(&pctx, &deps, lhs);
 		if (lhs->kind == EXPR_BINOP && lhs->op.left->kind == EXPR_BINOP &&
 		    reg_selector(binop_sel(lhs))) {

@@ -256,6 +256,8 @@ EOF2
 section ip6 "$FILTER" <<'EOF2'
 ip6 dscp { 8-24, 46 }
 ip6 ecn 1-2
+frag frag-off 8-16
+frag more-fragments { 0-1 }
 EOF2
 section bridge "$FILTER" <<'EOF2'
 vlan pcp 1-2
