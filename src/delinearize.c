@@ -34,6 +34,7 @@ struct delin_ctx {
 	unsigned int		family;
 	struct expr		*regs[NREGS];
 	bool			hton[NREGS];
+	bool			cmp_read[NREGS];	/* a cmp read it since set */
 };
 
 static unsigned int reg_index(uint32_t reg)
@@ -51,6 +52,7 @@ static void reg_set(struct delin_ctx *ctx, uint32_t reg, struct expr *e)
 	expr_free(ctx->regs[i]);
 	ctx->regs[i] = e;
 	ctx->hton[i] = false;
+	ctx->cmp_read[i] = false;
 }
 
 static struct expr *reg_get(struct delin_ctx *ctx, uint32_t reg)
@@ -413,6 +415,9 @@ static void delin_cmp(struct delin_ctx *ctx, struct nftnl_expr *e)
 				  l, r);
 	if (ctx->hton[reg_index(sreg)])
 		r->flags |= EXPR_F_HTON;
+	if (ctx->cmp_read[reg_index(sreg)])
+		r->flags |= EXPR_F_REG_AGAIN;
+	ctx->cmp_read[reg_index(sreg)] = true;
 	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
 }
 
@@ -2497,9 +2502,13 @@ static void postprocess(struct delin_ctx *ctx)
 		if (rel->op.right->kind == EXPR_SET_REF &&
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
-		/* cmp gte + cmp lte on the same load is a range */
+		/*
+		 * cmp gte + cmp lte on the same load is a range; not with a
+		 * load between (meta cpu >= 7 meta mark <= 3)
+		 */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
 		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
+		    (next->expr->flags & EXPR_F_REG_AGAIN) &&
 		    next->expr->op.right->kind == EXPR_VALUE &&
 		    rel->op.right->kind == EXPR_VALUE) {
 			struct stmt *n2 = next;

@@ -265,4 +265,12 @@ vlan dei 0-1
 vlan pcp { 0-6 }
 vlan pcp { 1-2, 5-7 }
 EOF2
+# a cmp gte and a cmp lte on two loads are two matches, not one range (nft
+# lists the first as meta mark 0xffffffff-0x00000000, which does not load)
+section ip "$FILTER" <<'EOF2'
+~ meta cpu >= 4294967295 meta mark <= 0
+~ meta mark >= 1 meta cpu <= 5
+~ meta mark >= 1 meta mark <= 5
+meta mark 1-5
+EOF2
 finish
