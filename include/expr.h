@@ -79,6 +79,8 @@ struct exthdr_desc;
 /* a match whose selector a byteorder turned big endian first: after a
  * binop, nft 1.0.6 prints no "==" before its value (print.c) */
 #define EXPR_F_HTON		0x20
+/* delinearize: a cmp on a register that an earlier cmp read, no new load */
+#define EXPR_F_REG_AGAIN	0x40
 
 /**
  * struct expr - one node of a match or statement argument

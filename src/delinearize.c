@@ -34,6 +34,7 @@ struct delin_ctx {
 	unsigned int		family;
 	struct expr		*regs[NREGS];
 	bool			hton[NREGS];
+	bool			cmp_read[NREGS];	/* a cmp read it since set */
 };
 
 static unsigned int reg_index(uint32_t reg)
@@ -51,6 +52,7 @@ static void reg_set(struct delin_ctx *ctx, uint32_t reg, struct expr *e)
 	expr_free(ctx->regs[i]);
 	ctx->regs[i] = e;
 	ctx->hton[i] = false;
+	ctx->cmp_read[i] = false;
 }
 
 static struct expr *reg_get(struct delin_ctx *ctx, uint32_t reg)
@@ -413,6 +415,9 @@ static void delin_cmp(struct delin_ctx *ctx, struct nftnl_expr *e)
 				  l, r);
 	if (ctx->hton[reg_index(sreg)])
 		r->flags |= EXPR_F_HTON;
+	if (ctx->cmp_read[reg_index(sreg)])
+		r->flags |= EXPR_F_REG_AGAIN;
+	ctx->cmp_read[reg_index(sreg)] = true;
 	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
 }
 
@@ -1655,6 +1660,51 @@ static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
 	expr_value_set_u64(v, x);
 }
 
+/*
+ * a value, a range or a set's keys of a sub-byte field of @width bits,
+ * shifted down; a range's end past the field (an open interval ends at
+ * the key's last value) stops at the field's last value, as the bits past
+ * it are masked off before the lookup
+ */
+static void shift_rhs_right(struct expr *r, unsigned int shift,
+			    unsigned int bytes, unsigned int width)
+{
+	struct expr *i, *k;
+
+	switch (r->kind) {
+	case EXPR_VALUE:
+		shift_right(r, shift, bytes);
+		break;
+	case EXPR_RANGE:
+		/* an interval's exclusive end: the last value in it, shifted */
+		if (r->range.right->kind != EXPR_VALUE ||
+		    r->range.left->kind != EXPR_VALUE)
+			break;
+		if (r->range.right->flags & EXPR_F_INTERVAL_END) {
+			be_dec(r->range.right->val.data,
+			       expr_value_bytes(r->range.right));
+			r->range.right->flags &= ~EXPR_F_INTERVAL_END;
+		}
+		shift_right(r->range.left, shift, bytes);
+		shift_right(r->range.right, shift, bytes);
+		if (width < 64 &&
+		    expr_value_u64(r->range.right) > (1ULL << width) - 1)
+			expr_value_set_u64(r->range.right, (1ULL << width) - 1);
+		break;
+	case EXPR_SET:
+		list_for_each_entry(i, &r->set.exprs, list) {
+			k = i->kind == EXPR_MAPPING ? i->op.left : i;
+			if (k->kind == EXPR_SET_ELEM)
+				k = k->elem.key;
+			if (k->kind == EXPR_VALUE || k->kind == EXPR_RANGE)
+				shift_rhs_right(k, shift, bytes, width);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 /* rewrites a match on a raw load into one on a named field; true if done */
 static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 {
@@ -1692,15 +1742,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 			struct expr *n = payload_expr_alloc(&internal_location, d, f);
 			unsigned int shift = len - (first + mlen);
 
-			if (r->kind == EXPR_VALUE)
-				shift_right(r, shift, len / 8);
-			else if (r->kind == EXPR_SET) {
-				struct expr *i;
-
-				list_for_each_entry(i, &r->set.exprs, list)
-					if (i->kind == EXPR_VALUE)
-						shift_right(i, shift, len / 8);
-			}
+			shift_rhs_right(r, shift, len / 8, mlen);
 			expr_free(rel->op.left);
 			rel->op.left = n;
 			type_rhs(r, n);
@@ -2014,7 +2056,7 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 			     struct expr *m)
 {
-	struct expr *b = m->op.left, *p, *mask, *i, *k;
+	struct expr *b = m->op.left, *p, *mask;
 	const struct proto_desc *d;
 	const struct proto_field *f;
 	unsigned int first, mlen, shift;
@@ -2033,13 +2075,7 @@ static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (!f || !(f->offset % 8 || f->len % 8) || first + mlen > p->len)
 		return false;
 	shift = p->len - (first + mlen);
-	list_for_each_entry(i, &m->op.right->set.exprs, list) {
-		k = i->kind == EXPR_MAPPING ? i->op.left : i;
-		if (k->kind == EXPR_SET_ELEM)
-			k = k->elem.key;
-		if (k->kind == EXPR_VALUE)
-			shift_right(k, shift, p->len / 8);
-	}
+	shift_rhs_right(m->op.right, shift, p->len / 8, mlen);
 	m->op.left = payload_expr_alloc(&internal_location, d, f);
 	expr_free(b);
 	header_used(deps, d);
@@ -2374,8 +2410,8 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 	if (!f || (x != lhs && !(f->offset % 8 || f->len % 8)))
 		return true;
 	n = exthdr_expr_alloc(&internal_location, d, f);
-	if (x != lhs && r->kind == EXPR_VALUE)
-		shift_right(r, x->len - (first + mlen), x->len / 8);
+	if (x != lhs)
+		shift_rhs_right(r, x->len - (first + mlen), x->len / 8, mlen);
 named:
 	/*
 	 * nft puts the dependency of an ipv6 extension header first in the
@@ -2466,12 +2502,13 @@ static void postprocess(struct delin_ctx *ctx)
 		if (rel->op.right->kind == EXPR_SET_REF &&
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
-		lhs = rel->op.left;
-		if (exthdr_match(&deps, s, rel))
-			continue;
-		/* cmp gte + cmp lte on the same load is a range */
+		/*
+		 * cmp gte + cmp lte on the same load is a range; not with a
+		 * load between (meta cpu >= 7 meta mark <= 3)
+		 */
 		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
 		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
+		    (next->expr->flags & EXPR_F_REG_AGAIN) &&
 		    next->expr->op.right->kind == EXPR_VALUE &&
 		    rel->op.right->kind == EXPR_VALUE) {
 			struct stmt *n2 = next;
@@ -2487,6 +2524,9 @@ static void postprocess(struct delin_ctx *ctx)
 							       BYTEORDER_BIG, 8, 0);
 			stmt_free(n2);
 		}
+		lhs = rel->op.left;
+		if (exthdr_match(&deps, s, rel))
+			continue;
 		hash_resolve(&pctx, &deps, lhs);
 		if (lhs->kind == EXPR_BINOP && lhs->op.left->kind == EXPR_BINOP &&
 		    reg_selector(binop_sel(lhs))) {

@@ -240,4 +240,37 @@ tcp dport 80 dnat ip to 10.0.0.2:8080
 dnat ip6 to fd00::2
 meta nfproto ipv4 dnat ip to 10.0.0.4
 EOF2
+# ranges of a field of a few bits: the kernel holds them shifted to where
+# the load puts the field, the listing gives the field's values (nft lists
+# tcp reserved's open interval 9-15 as 9-255, which does not load back)
+section ip "$FILTER" <<'EOF2'
+ip dscp 8-24
+ip dscp != cs1 - cs3
+ip version 1-14
+ip dscp { 8-24, 46 }
+ip dscp vmap { 8-24 : accept, 46 : drop }
+ip version { 1-3, 5-14 }
+tcp reserved { 3-15 }
+~ tcp reserved { 3-5, 9-15 }
+EOF2
+section ip6 "$FILTER" <<'EOF2'
+ip6 dscp { 8-24, 46 }
+ip6 ecn 1-2
+frag frag-off 8-16
+frag more-fragments { 0-1 }
+EOF2
+section bridge "$FILTER" <<'EOF2'
+vlan pcp 1-2
+vlan dei 0-1
+vlan pcp { 0-6 }
+vlan pcp { 1-2, 5-7 }
+EOF2
+# a cmp gte and a cmp lte on two loads are two matches, not one range (nft
+# lists the first as meta mark 0xffffffff-0x00000000, which does not load)
+section ip "$FILTER" <<'EOF2'
+~ meta cpu >= 4294967295 meta mark <= 0
+~ meta mark >= 1 meta cpu <= 5
+~ meta mark >= 1 meta mark <= 5
+meta mark 1-5
+EOF2
 finish
