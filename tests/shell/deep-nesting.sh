@@ -13,6 +13,9 @@ require_cmd python3
 case $TOOL in
 *valgrind*) echo "# valgrind keeps its own stack"; exit 77 ;;
 esac
+# ASan's frames are several times larger (redzones, no reuse of slots)
+stack=256
+case $TOOL in *memcheck-exec*) stack=4096 ;; esac
 
 dir=$(tmpdir)
 cd "$dir" || exit 1
@@ -49,7 +52,7 @@ run() {
 	local f=$1.nft j=
 	[ -f "$1.json" ] && f=$1.json j=-j
 	# shellcheck disable=SC2086 # $TOOL is split on purpose
-	(ulimit -s 256 && exec $TOOL --offline -c $j -f "$f") >out 2>err
+	(ulimit -s "$stack" && exec $TOOL --offline -c $j -f "$f") >out 2>err
 	rc=$?
 }
 

@@ -9,6 +9,7 @@ require_root
 require_cmd cc
 case $TOOL in
 *valgrind*) echo "# valgrind does not run under a small ulimit -v"; exit 77 ;;
+*memcheck-exec*) echo "# the sanitizers reserve more address space than the limit, and their runtime must load before the shim"; exit 77 ;;
 esac
 
 ns_new NS

@@ -14,6 +14,7 @@ require_root
 require_cmd python3
 case $TOOL in
 *valgrind*) echo "# valgrind does not run under a small ulimit -v"; exit 77 ;;
+*memcheck-exec*) echo "# the sanitizers reserve more address space than the limit"; exit 77 ;;
 esac
 
 ns_new NS
