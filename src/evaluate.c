@@ -1309,11 +1309,28 @@ static int elems_var_expand(struct eval_ctx *ctx, struct expr **e)
 	return ret;
 }
 
+/*
+ * Streams each element of the set expression E into S, then frees E.  The
+ * first element may find the set's types wrong (error reported, key gone):
+ * the rest are freed, not kept for later.
+ */
+static void elems_stream_all(struct nfh_ctx *nfh, struct parser_state *state,
+			     struct set *s, struct expr *e)
+{
+	struct expr *i, *next;
+
+	list_for_each_entry_safe(i, next, &e->set.exprs, list) {
+		list_del(&i->list);
+		if (!eval_elem_stream(nfh, state, s, i))
+			expr_free(i);
+	}
+	expr_free(e);
+}
+
 bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
 			   struct set *s, struct expr *e)
 {
 	struct eval_ctx ctx = { .nfh = nfh, .state = state, .msgs = state->msgs };
-	struct expr *i, *next;
 
 	if (!s->key)
 		return false;
@@ -1321,14 +1338,7 @@ bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		expr_free(e);
 		return true;
 	}
-	/* the first element may find the set's types wrong (error
-	   reported, key gone): the rest are not kept for later */
-	list_for_each_entry_safe(i, next, &e->set.exprs, list) {
-		list_del(&i->list);
-		if (!eval_elem_stream(nfh, state, s, i))
-			expr_free(i);
-	}
-	expr_free(e);
+	elems_stream_all(nfh, state, s, e);
 	return true;
 }
 
@@ -1346,20 +1356,13 @@ bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 	}
 	if (e->kind == EXPR_VARIABLE) {
 		/* a set in a variable: its elements where it is named, in order */
-		struct expr *i, *next;
-
 		if (variable_expand(&ctx, &e) < 0) {
 			expr_free(e);
 			return true;
 		}
 		if (e->kind != EXPR_SET)
 			return eval_elem_stream(nfh, state, s, e);
-		list_for_each_entry_safe(i, next, &e->set.exprs, list) {
-			list_del(&i->list);
-			if (!eval_elem_stream(nfh, state, s, i))
-				expr_free(i);
-		}
-		expr_free(e);
+		elems_stream_all(nfh, state, s, e);
 		return true;
 	}
 	if (!s->key || elem_eval(&ctx, s->key, s->data, &e) < 0) {
