@@ -1813,12 +1813,6 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		if (rel->op.op == OP_IMPLICIT)
 			rel->op.op = OP_EQ;
 	}
-	/* "tcp flags ! syn,ack": none of these bits */
-	if (rel->op.op == OP_NEG &&
-	    (rel->op.right->kind != EXPR_VALUE ||
-	     !(lhs->dtype->flags & DTYPE_F_BITMASK)))
-		return error_queue2(ctx->msgs, &lhs->loc, &rel->op.right->loc,
-				    "negation can only be used with singleton bitmask values");
 	if (rel->op.op == OP_IMPLICIT) {
 		struct expr *set = rel->op.right, *v;
 
