@@ -622,7 +622,7 @@ static bool connlabel_lookup(const char *name, unsigned long *bit,
 	char line[512], lname[256];
 	long n;
 	bool ok = false;
-	FILE *f = fopen(CONNLABEL_CONF, "r");
+	FILE *f = fopen(CONNLABEL_CONF, "re");
 
 	if (!f)
 		return false;
@@ -634,7 +634,7 @@ static bool connlabel_lookup(const char *name, unsigned long *bit,
 		if (name ? !strcmp(name, lname) : (unsigned long)n == *bit) {
 			*bit = n;
 			if (found)
-				*found = strdup(lname);
+				*found = xstrdup(lname);
 			ok = true;
 		}
 	}
