@@ -81,6 +81,8 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 	frag_off_type, ip_version_type, sctp_chunk_type, hexflags_type,
 	objref_type;
 
+/* a string in quotes; quotes and control bytes in it escaped */
+void quoted_print(FILE *f, const char *s);
 const struct datatype *datatype_lookup(enum datatypes type);
 const struct datatype *datatype_lookup_byname(const char *name);
 

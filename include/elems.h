@@ -73,22 +73,6 @@ static inline uint8_t *elem_data(const struct elem_store *st, size_t i)
 void elem_loc_get(const struct elem_rec *r, struct location *loc);
 
 /*
- * A number that registers hold in host byte order and that is wider than a
- * byte (a mark, a cpu, a length): interval sets keep it big endian, as the
- * kernel orders their keys byte by byte, and a lookup turns it so first.
- */
-bool elem_host_number(const struct expr *e);
-
-/* a constant's bytes in register order */
-unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out);
-/* the lowest and highest value of a prefix, big endian */
-void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi);
-/* a key's bytes as the kernel keeps them (@hi: a range's high end);
- * concatenations in 32-bit slots */
-unsigned int key_wire(const struct expr *key, const struct expr *v, bool hi,
-		      uint8_t *out);
-
-/*
  * Element messages: the payload of a NEWSETELEM/DELSETELEM message (after
  * struct nfgenmsg), ready to be copied into a batch.
  */

@@ -13,8 +13,6 @@ struct nftnl_rule;
 /* a name bare, or in quotes where it must be (keywords, "a/b"), escaped
    where no name made here could hold it */
 void name_print(FILE *f, const char *name);
-/* a string in quotes; quotes and control bytes in it escaped */
-void quoted_print(FILE *f, const char *s);
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
 /* whether the inclusive range @r is exactly a prefix; its length in @plen */

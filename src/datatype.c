@@ -14,7 +14,6 @@
 #include <ctx.h>
 #include <datatype.h>
 #include <expr.h>
-#include <print.h>
 
 const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name)
 {
@@ -672,6 +671,40 @@ static int ct_label_parse(const struct datatype *dt, const char *s,
 }
 
 /* --- printers ---------------------------------------------------------- */
+
+static bool needs_escape(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * @s in quotes, as it is when nfh reads it back as itself; with a quote or
+ * a control byte in it (a kernel object another tool made) those are
+ * escaped, \" \\ \xHH, and the listing does not load again rather than
+ * load something else: nfh's strings have no escapes.
+ */
+void quoted_print(FILE *f, const char *s)
+{
+	if (!needs_escape(s)) {
+		fprintf(f, "\"%s\"", s);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
 
 static void integer_print(const struct expr *e, const struct output_ctx *o,
 			  FILE *f)

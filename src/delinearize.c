@@ -25,6 +25,7 @@
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <wire.h>
 
 #define NREGS	(NFT_REG32_15 + 1)
 

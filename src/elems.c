@@ -20,96 +20,7 @@
 #include <proto.h>
 #include <set.h>
 #include <nlalloc.h>
-
-/* --- bytes of values ----------------------------------------------------- */
-
-static bool is_string(const struct datatype *dt)
-{
-	return dt == &ifname_type || dt == &string_type;
-}
-
-bool elem_host_number(const struct expr *e)
-{
-	return e->byteorder == BYTEORDER_HOST && !is_string(e->dtype) &&
-	       e->len > 8;
-}
-
-unsigned int value_wire(const struct expr *v, enum byteorder bo, uint8_t *out)
-{
-	unsigned int n = expr_value_bytes(v);
-
-	memcpy(out, v->val.data, n);
-	if (bo == BYTEORDER_HOST && !is_string(v->dtype))
-		bytes_reverse(out, n);
-	return n;
-}
-
-void prefix_bounds(const struct expr *p, uint8_t *lo, uint8_t *hi)
-{
-	unsigned int n = expr_value_bytes(p->prefix.expr);
-
-	memcpy(lo, p->prefix.expr->val.data, n);
-	memcpy(hi, p->prefix.expr->val.data, n);
-	for (unsigned int bit = p->prefix.prefix_len; bit < n * 8; bit++) {
-		lo[bit / 8] &= ~(0x80 >> (bit % 8));
-		hi[bit / 8] |= 0x80 >> (bit % 8);
-	}
-}
-
-/* big-endian bounds of a value, range or prefix, @n bytes each */
-static void bounds(const struct expr *k, unsigned int n, uint8_t *lo,
-		   uint8_t *hi)
-{
-	memset(lo, 0, n);
-	memset(hi, 0, n);
-	switch (k->kind) {
-	case EXPR_RANGE:
-		memcpy(lo, k->range.left->val.data, n);
-		memcpy(hi, k->range.right->val.data, n);
-		break;
-	case EXPR_PREFIX:
-		prefix_bounds(k, lo, hi);
-		break;
-	default:
-		memcpy(lo, k->val.data, n);
-		memcpy(hi, k->val.data, n);
-		break;
-	}
-}
-
-unsigned int key_wire(const struct expr *key, const struct expr *v, bool hi,
-		      uint8_t *out)
-{
-	uint8_t l[NFH_VAL_MAXLEN], h[NFH_VAL_MAXLEN];
-	const struct expr *i, *c;
-	unsigned int off = 0;
-
-	memset(out, 0, NFH_VAL_MAXLEN);
-	if (key->kind != EXPR_CONCAT) {
-		unsigned int n = div_round_up(key->len, 8);
-		struct expr tmp;
-
-		bounds(v, n, l, h);
-		tmp = *key;
-		tmp.kind = EXPR_VALUE;
-		memcpy(tmp.val.data, hi ? h : l, n);
-		value_wire(&tmp, key->byteorder, out);
-		return n;
-	}
-	c = list_first_entry(&v->set.exprs, struct expr, list);
-	list_for_each_entry(i, &key->set.exprs, list) {
-		unsigned int n = div_round_up(i->len, 8);
-		struct expr tmp = *i;
-
-		bounds(c, n, l, h);
-		tmp.kind = EXPR_VALUE;
-		memcpy(tmp.val.data, hi ? h : l, n);
-		value_wire(&tmp, i->byteorder, out + off);
-		off += div_round_up(i->len, 32) * 4;
-		c = list_next_entry(c, list);
-	}
-	return off;
-}
+#include <wire.h>
 
 /* --- the store ------------------------------------------------------------- */
 
@@ -165,7 +76,7 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		key_wire(key, k, true, buf);
 		memcpy(elem_hi(st, st->n), buf, st->klen);
 	} else {
-		bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
+		value_bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
 	}
 	if (v && st->dlen) {
 		uint8_t buf[NFH_VAL_MAXLEN];
@@ -352,7 +263,7 @@ static void plain_wire(const struct elem_emit *em, const uint8_t *be,
 {
 	memcpy(out, be, n);
 	if (!em->interval && em->key->byteorder == BYTEORDER_HOST &&
-	    !is_string(em->key->dtype))
+	    !wire_is_string(em->key->dtype))
 		bytes_reverse(out, n);
 }
 

@@ -29,6 +29,7 @@
 #include <proto.h>
 #include <set.h>
 #include <nlalloc.h>
+#include <wire.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
