@@ -6,6 +6,7 @@
 #include <utils.h>
 
 struct mnl_socket;
+struct nlmsghdr;
 struct cache;
 
 /*
@@ -25,8 +26,6 @@ struct output_ctx {
 	FILE		*out;
 	FILE		*err;
 };
-
-struct monitor;
 
 struct nfh_ctx {
 	struct output_ctx	octx;
@@ -54,7 +53,10 @@ struct nfh_ctx {
 	struct cache		*offline_cache;	/* offline ruleset */
 	struct cache		*set_cache;	/* kernel sets, read for a run */
 	struct list_head	ext_sets;	/* struct set made from them */
-	struct monitor		*echo;		/* -e: prints what a batch made */
+	/* -e: each message the kernel echoes for a batch goes to @echo (the
+	   monitor's printer), with @echo_data */
+	void			(*echo)(void *data, const struct nlmsghdr *nlh);
+	void			*echo_data;
 };
 
 #endif

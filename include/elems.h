@@ -72,38 +72,10 @@ static inline uint8_t *elem_data(const struct elem_store *st, size_t i)
 
 void elem_loc_get(const struct elem_rec *r, struct location *loc);
 
-/*
- * Element messages: the payload of a NEWSETELEM/DELSETELEM message (after
- * struct nfgenmsg), ready to be copied into a batch.
- */
-struct raw_msg {
-	size_t		len;
-	uint8_t		data[];
-};
-
 struct nl_batch;
 struct nftnl_set;
 
-/*
- * The intervals a set holds already (delinearize.c), in ascending order:
- * add element checks new intervals against them, or with auto-merge joins
- * them.  Plain (not concatenated) interval sets only.
- */
 struct set_spans;
-struct cache_set;
-struct set;
-struct set_spans *set_spans_new(struct cache_set *cs, const struct set *s);
-void set_spans_free(struct set_spans *sp);
-size_t set_spans_count(const struct set_spans *sp);
-/* the inclusive bounds of the @i-th, as the kernel keeps keys */
-void set_spans_bounds(const struct set_spans *sp, size_t i, uint8_t *lo,
-		      uint8_t *hi);
-/* the index of the first that ends at or above @lo */
-size_t set_spans_from(const struct set_spans *sp, const uint8_t *lo);
-/* the kernel elements that make up the @i-th (its start, and its end if it
- * has one): their keys and flags; how many */
-unsigned int set_spans_recs(const struct set_spans *sp, size_t i,
-			    const uint8_t **keys, uint32_t *flags);
 
 struct elem_emit {
 	struct nl_batch		*batch;
@@ -130,9 +102,5 @@ struct elem_emit {
 
 /* sorts and checks intervals, then adds the messages to the batch */
 int elem_emit(struct elem_emit *em, struct elem_store *st);
-
-/* the elements of a raw message as a libnftnl set, for debug and offline */
-struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
-				   unsigned int family);
 
 #endif

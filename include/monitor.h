@@ -23,7 +23,8 @@ struct nlmsghdr;
 /* @json_input: the JSON document run, if it was one (-j -e echoes it) */
 struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs,
 				 const char *json_input);
-void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh);
+/* the batch sender's echo callback (nfh_ctx.echo), @m a struct monitor */
+void monitor_echo(void *m, const struct nlmsghdr *nlh);
 /* the batch went in: -j -e prints a JSON document even if nothing echoed */
 void monitor_echo_ok(struct monitor *m);
 void monitor_echo_free(struct monitor *m);

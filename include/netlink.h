@@ -74,8 +74,21 @@ void nl_items_free(struct list_head *items);
 void nl_item_to_raw(struct nl_item *it);
 void nl_item_set_rule_id(struct nl_item *it, uint32_t id);
 
-struct raw_msg;
+/*
+ * A message built already: the payload of a NEWSETELEM/DELSETELEM (or a
+ * streamed rule's NEWRULE, an anonymous set's NEWSET) message (after
+ * struct nfgenmsg), ready to be copied into a batch.
+ */
+struct raw_msg {
+	size_t		len;
+	uint8_t		data[];
+};
+
 struct nftnl_rule;
+/* the elements of a raw message as a libnftnl set, for debug and offline */
+struct nftnl_set;
+struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
+				   unsigned int family);
 /* a raw rule message back as a libnftnl rule, for debug and offline;
    NULL if libnftnl cannot read it (a zero-length value, which the kernel
    refuses too) */

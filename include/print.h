@@ -15,12 +15,6 @@ struct nftnl_rule;
 void name_print(FILE *f, const char *name);
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);
-/* whether the inclusive range @r is exactly a prefix; its length in @plen */
-bool range_is_prefix(const struct expr *r, unsigned int *plen);
-/* a range of strings that is all the names starting with some bytes: "eth*" */
-bool range_is_wildcard(const struct expr *r);
-/* the comment in a table's or chain's user data, or NULL; free it */
-char *udata_get_comment(const void *ud, uint32_t len);
 /* nfh describe: an expression's datatype, byte order, size and symbols */
 void describe_print(const struct expr *e, FILE *f);
 /* one match as a rule shows it; "==" before an exact bitmask value */
@@ -33,36 +27,6 @@ uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
 bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
 uint16_t ct_expect_l3proto(struct nftnl_obj *n);
 uint16_t ct_helper_l3proto(struct nftnl_obj *n);
-
-/* delinearize.c: kernel expressions back into statements */
-struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr);
-/* monitor events: elements in the order they came, not sorted */
-void delin_keep_order(bool keep);
-struct cache_set;
-/* a kernel set as a declaration; its elements too if @elems */
-struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems);
-/* a set's elements one at a time, sorted and typed as delin_set types them,
- * each a new expression for the caller to free; NULL after the last */
-struct set_elem_iter;
-struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
-					const struct set *s);
-struct expr *set_elem_iter_next(struct set_elem_iter *it);
-void set_elem_iter_free(struct set_elem_iter *it);
-/*
- * get element: from now on @cs lists only the elements that hold one of
- * the values, ranges or prefixes of @want (an evaluated set of elements);
- * found[i] says whether one holds the i-th.  A concatenation is held when
- * each of its fields is.
- */
-void set_elems_pick(struct cache_set *cs, const struct set *s,
-		    const struct expr *want, bool *found);
-/*
- * The records of @cs's dumped elements (cs->elems) that make up the
- * picked elements (an interval: its start and its end), in a malloc'd
- * array; their number.
- */
-size_t set_elems_picked(struct cache_set *cs, const struct set *s,
-			uint32_t **recs);
 
 enum list_what {
 	LIST_RULESET,

@@ -28,4 +28,9 @@ void value_bounds(const struct expr *k, unsigned int n, uint8_t *lo,
 unsigned int key_wire(const struct expr *key, const struct expr *v, bool hi,
 		      uint8_t *out);
 
+/* whether the inclusive range @r is exactly a prefix; its length in @plen */
+bool range_is_prefix(const struct expr *r, unsigned int *plen);
+/* a range of strings that is all the names starting with some bytes: "eth*" */
+bool range_is_wildcard(const struct expr *r);
+
 #endif

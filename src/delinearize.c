@@ -19,6 +19,7 @@
 #include <libnftnl/udata.h>
 
 #include <cache.h>
+#include <delinearize.h>
 #include <elemdump.h>
 #include <elems.h>
 #include <evaluate.h>
@@ -446,6 +447,27 @@ static void delin_range(struct delin_ctx *ctx, struct nftnl_expr *e)
 	if (ctx->hton[reg_index(sreg)])
 		r->flags |= EXPR_F_HTON;
 	add_stmt(ctx, match_stmt_alloc(&internal_location, r));
+}
+
+/*
+ * The first comment (type 0) in user data.  libnftnl's iterator trusts each
+ * record's length byte; a reply is not trusted here: every record (a type
+ * byte, a length byte, the value) must lie inside @len.
+ */
+char *udata_get_comment(const void *ud, uint32_t len)
+{
+	const uint8_t *p = ud, *end = p + len;
+
+	while (p && end - p >= 2) {
+		uint8_t type = p[0], n = p[1];
+
+		if (n > end - p - 2)
+			break;
+		if (type == 0)
+			return xstrndup((const char *)p + 2, n);
+		p += 2 + n;
+	}
+	return NULL;
 }
 
 /* --- set elements ------------------------------------------------------------ */

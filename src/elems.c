@@ -14,6 +14,7 @@
 #include <libnftnl/udata.h>
 
 #include <ctx.h>
+#include <delinearize.h>
 #include <elems.h>
 #include <netlink.h>
 #include <print.h>
@@ -692,26 +693,4 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 		msg_end(&b);
 	free(b.buf);
 	return ret;
-}
-
-struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
-				   unsigned int family)
-{
-	size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
-	char *buf = xzalloc(hdr + m->len);
-	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
-	struct nfgenmsg *nfg = (struct nfgenmsg *)(buf + MNL_NLMSG_HDRLEN);
-	struct nftnl_set *s = xnftnl_set_alloc();
-
-	nlh->nlmsg_len = hdr + m->len;
-	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;
-	nfg->nfgen_family = family;
-	memcpy(buf + hdr, m->data, m->len);
-	/* a streamed rule's anonymous set comes here too, as its NEWSET */
-	if (type == NFT_MSG_NEWSET)
-		nftnl_set_nlmsg_parse(nlh, s);
-	else
-		nftnl_set_elems_nlmsg_parse(nlh, s);
-	free(buf);
-	return s;
 }

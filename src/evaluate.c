@@ -17,6 +17,7 @@
 #include <libnftnl/rule.h>
 
 #include <cache.h>
+#include <delinearize.h>
 #include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>

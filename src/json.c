@@ -24,10 +24,12 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <delinearize.h>
 #include <json.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <wire.h>
 
 /**
  * struct json_ctx - one listing being built

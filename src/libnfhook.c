@@ -12,6 +12,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <delinearize.h>
 #include <evaluate.h>
 #include <json.h>
 #include <linearize.h>
@@ -484,12 +485,16 @@ evaluate:
 			}
 		} else if ((ctx->octx.flags & NFH_OUTPUT_ECHO) && !ctx->dry_run) {
 			/* -e: print what the kernel made, as the monitor does */
-			ctx->echo = monitor_echo_new(ctx, &msgs, json_in);
-			ret = ctx->echo ? nlio_batch_send(ctx, &batch, &msgs) : -1;
+			struct monitor *m = monitor_echo_new(ctx, &msgs, json_in);
+
+			ctx->echo = monitor_echo;
+			ctx->echo_data = m;
+			ret = m ? nlio_batch_send(ctx, &batch, &msgs) : -1;
 			if (ret == 0)
-				monitor_echo_ok(ctx->echo);
-			monitor_echo_free(ctx->echo);
+				monitor_echo_ok(m);
+			monitor_echo_free(m);
 			ctx->echo = NULL;
+			ctx->echo_data = NULL;
 		} else {
 			ret = nlio_batch_send(ctx, &batch, &msgs);
 		}

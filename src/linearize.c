@@ -21,6 +21,7 @@
 #include <libnftnl/udata.h>
 
 #include <cache.h>
+#include <delinearize.h>
 #include <elems.h>
 #include <ctx.h>
 #include <linearize.h>

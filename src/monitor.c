@@ -30,6 +30,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <delinearize.h>
 #include <elemdump.h>
 #include <json.h>
 #include <monitor.h>
@@ -861,7 +862,7 @@ static void echo_json_flush(struct monitor *m)
 	free(m->json_buf);
 }
 
-void monitor_echo(struct monitor *m, const struct nlmsghdr *nlh)
+void monitor_echo(void *m, const struct nlmsghdr *nlh)
 {
 	event_cb(nlh, m);
 }

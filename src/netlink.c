@@ -33,7 +33,6 @@
 #include <elemdump.h>
 #include <elems.h>
 #include <ctx.h>
-#include <monitor.h>
 #include <netlink.h>
 #include <nftables-compat.h>
 #include <rule.h>
@@ -729,6 +728,28 @@ int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 	return ret;
 }
 
+struct nftnl_set *raw_msg_to_nftnl(const struct raw_msg *m, uint16_t type,
+				   unsigned int family)
+{
+	size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
+	char *buf = xzalloc(hdr + m->len);
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct nfgenmsg *nfg = (struct nfgenmsg *)(buf + MNL_NLMSG_HDRLEN);
+	struct nftnl_set *s = xnftnl_set_alloc();
+
+	nlh->nlmsg_len = hdr + m->len;
+	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;
+	nfg->nfgen_family = family;
+	memcpy(buf + hdr, m->data, m->len);
+	/* a streamed rule's anonymous set comes here too, as its NEWSET */
+	if (type == NFT_MSG_NEWSET)
+		nftnl_set_nlmsg_parse(nlh, s);
+	else
+		nftnl_set_elems_nlmsg_parse(nlh, s);
+	free(buf);
+	return s;
+}
+
 struct nftnl_rule *raw_msg_to_rule(const struct raw_msg *m, uint16_t type,
 				   unsigned int family)
 {
@@ -781,7 +802,8 @@ struct answers {
 	unsigned int		nitems;
 	uint32_t		first_seq;
 	const struct buf	*out;		/* the messages sent */
-	struct monitor		*echo;		/* -e */
+	void			(*echo)(void *data, const struct nlmsghdr *nlh);
+	void			*echo_data;	/* -e */
 	struct list_head	*msgs;
 	uint32_t		begin_seq;	/* the batch's begin message */
 	uint32_t		sync_seq;	/* the request sent after it */
@@ -974,7 +996,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		   echoes carry sequence number 0), not our generation request */
 		if (a->echo && h->nlmsg_type != NLMSG_ERROR &&
 		    (!a->sync_seq || h->nlmsg_seq != a->sync_seq))
-			monitor_echo(a->echo, h);
+			a->echo(a->echo_data, h);
 		if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq == a->sync_seq)
 			continue;
 		e = mnl_nlmsg_get_payload(h);
@@ -1026,7 +1048,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	int fd, ret = 0, bufsz = 1 << 22;
 	struct buf out = { 0 };
 	struct answers a = { .b = b, .msgs = msgs, .out = &out,
-			     .echo = ctx->echo };
+			     .echo = ctx->echo, .echo_data = ctx->echo_data };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
 	unsigned int pending = 0;

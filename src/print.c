@@ -21,10 +21,12 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <delinearize.h>
 #include <parser.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <wire.h>
 
 /* --- names and strings --------------------------------------------------- */
 
@@ -183,38 +185,6 @@ static void value_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
 {
 	datatype_print(e, o, f);
-}
-
-bool range_is_prefix(const struct expr *r, unsigned int *plen)
-{
-	const struct expr *lo = r->range.left, *hi = r->range.right;
-	unsigned int n = expr_value_bytes(lo), bits = n * 8, p;
-
-	/* [lo, hi] is a prefix when lo has zeros and hi ones past bit p */
-	for (p = 0; p < bits; p++) {
-		uint8_t m = 0x80 >> (p % 8);
-
-		if ((lo->val.data[p / 8] & m) != (hi->val.data[p / 8] & m))
-			break;
-	}
-	for (unsigned int b = p; b < bits; b++) {
-		uint8_t m = 0x80 >> (b % 8);
-
-		if ((lo->val.data[b / 8] & m) || !(hi->val.data[b / 8] & m))
-			return false;
-	}
-	*plen = p;
-	return p < bits;
-}
-
-/* whether [lo, hi] holds the names that start with some bytes: "eth*" */
-bool range_is_wildcard(const struct expr *r)
-{
-	const struct datatype *dt = r->range.left->dtype;
-	unsigned int plen;
-
-	return (dt == &ifname_type || dt == &string_type) &&
-	       range_is_prefix(r, &plen) && plen % 8 == 0;
 }
 
 /* "fib saddr . iif oif": the lookup flags, then the result */
@@ -982,27 +952,6 @@ void rule_print(const struct rule *r, const struct output_ctx *o, FILE *f)
 }
 
 /* --- listings ----------------------------------------------------------- */
-
-/*
- * The first comment (type 0) in user data.  libnftnl's iterator trusts each
- * record's length byte; a reply is not trusted here: every record (a type
- * byte, a length byte, the value) must lie inside @len.
- */
-char *udata_get_comment(const void *ud, uint32_t len)
-{
-	const uint8_t *p = ud, *end = p + len;
-
-	while (p && end - p >= 2) {
-		uint8_t type = p[0], n = p[1];
-
-		if (n > end - p - 2)
-			break;
-		if (type == 0)
-			return xstrndup((const char *)p + 2, n);
-		p += 2 + n;
-	}
-	return NULL;
-}
 
 /* one entry of "devices = { ... }": names bare, as nft 1.0.6 prints them,
  * a prefix quoted, as the star is no name character */

@@ -19,6 +19,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <delinearize.h>
 #include <erec.h>
 #include <print.h>
 #include <proto.h>

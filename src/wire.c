@@ -98,3 +98,35 @@ unsigned int key_wire(const struct expr *key, const struct expr *v, bool hi,
 	}
 	return off;
 }
+
+bool range_is_prefix(const struct expr *r, unsigned int *plen)
+{
+	const struct expr *lo = r->range.left, *hi = r->range.right;
+	unsigned int n = expr_value_bytes(lo), bits = n * 8, p;
+
+	/* [lo, hi] is a prefix when lo has zeros and hi ones past bit p */
+	for (p = 0; p < bits; p++) {
+		uint8_t m = 0x80 >> (p % 8);
+
+		if ((lo->val.data[p / 8] & m) != (hi->val.data[p / 8] & m))
+			break;
+	}
+	for (unsigned int b = p; b < bits; b++) {
+		uint8_t m = 0x80 >> (b % 8);
+
+		if ((lo->val.data[b / 8] & m) || !(hi->val.data[b / 8] & m))
+			return false;
+	}
+	*plen = p;
+	return p < bits;
+}
+
+/* whether [lo, hi] holds the names that start with some bytes: "eth*" */
+bool range_is_wildcard(const struct expr *r)
+{
+	const struct datatype *dt = r->range.left->dtype;
+	unsigned int plen;
+
+	return (dt == &ifname_type || dt == &string_type) &&
+	       range_is_prefix(r, &plen) && plen % 8 == 0;
+}
