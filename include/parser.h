@@ -7,18 +7,42 @@
 #define MAX_INCLUDE_DEPTH	16
 
 struct nfh_ctx;
+struct parser_state;
+
+/**
+ * struct parser_sink - where the grammar hands what it has just read
+ * @cmd:	a command: returns what to queue instead (NULL: nothing)
+ * @rule:	a rule of chain block @c: true when it was taken (and freed)
+ * @elem:	an element of set declaration @s: true when taken
+ * @elems_var:	"elements = $var" of @s: true when its elements were taken
+ *
+ * The parser knows nothing of evaluation or the kernel; the library sets
+ * these (src/stream.c) so that rules and set elements are compiled as they
+ * are read.  Without a sink everything waits for the whole input.
+ */
+struct parser_sink {
+	struct cmd	*(*cmd)(struct parser_state *state, struct cmd *cmd);
+	bool		(*rule)(struct parser_state *state, struct chain *c,
+				struct rule *r);
+	bool		(*elem)(struct parser_state *state, struct set *s,
+				struct expr *e);
+	bool		(*elems_var)(struct parser_state *state, struct set *s,
+				     struct expr *e);
+};
 
 /**
  * struct parser_state - what the grammar and scanner share
  * @msgs:	error records
  * @cmds:	parsed commands, in order
  * @ctx:	library context (include paths, defines, inputs)
+ * @sink:	what takes commands, rules and elements as they are read
  * @scope:	variable definitions, innermost first
  */
 struct parser_state {
 	struct list_head	*msgs;
 	struct list_head	*cmds;
 	struct nfh_ctx		*ctx;
+	const struct parser_sink *sink;	/* NULL: nothing streams */
 	struct list_head	vars;
 	struct var		**var_tab;	/* @vars hashed by name */
 	unsigned int		var_tab_size;	/* a power of two, or 0 */

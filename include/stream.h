@@ -31,4 +31,8 @@ bool stream_rule(struct parser_state *state, struct chain *c, struct rule *r);
  */
 struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd);
 
+/* the parser's sink that does all of it, set elements too */
+struct parser_sink;
+extern const struct parser_sink stream_sink;
+
 #endif

@@ -11,12 +11,10 @@
 #include <linux/netfilter/nf_synproxy.h>
 
 #include <ctx.h>
-#include <evaluate.h>
 #include <parser.h>
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
-#include <stream.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\
@@ -443,6 +441,30 @@ static int family_of(struct parser_state *state, const char *name,
 
 %code {
 int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
+
+/* what the parser's sink takes (see struct parser_sink) */
+static struct cmd *sink_cmd(struct parser_state *state, struct cmd *cmd)
+{
+	return state->sink ? state->sink->cmd(state, cmd) : cmd;
+}
+
+static bool sink_rule(struct parser_state *state, struct chain *c,
+		      struct rule *r)
+{
+	return state->sink && state->sink->rule(state, c, r);
+}
+
+static bool sink_elem(struct parser_state *state, struct set *s,
+		      struct expr *e)
+{
+	return state->sink && state->sink->elem(state, s, e);
+}
+
+static bool sink_elems_var(struct parser_state *state, struct set *s,
+			   struct expr *e)
+{
+	return state->sink && state->sink->elems_var(state, s, e);
+}
 }
 
 %union {
@@ -644,8 +666,8 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			}
 			;
 
-base_cmd		:	add_cmd			{ $$ = stream_cmd(state, $1); }
-			|	ADD add_cmd		{ $$ = stream_cmd(state, $2); free($1); }
+base_cmd		:	add_cmd			{ $$ = sink_cmd(state, $1); }
+			|	ADD add_cmd		{ $$ = sink_cmd(state, $2); free($1); }
 			|	CREATE create_cmd	{ $$ = $2; free($1); }
 			|	INSERT insert_cmd	{ $$ = $2; free($1); }
 			|	REPLACE replace_cmd	{ $$ = $2; free($1); }
@@ -1767,7 +1789,7 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				/* "elements = $var": its elements stream in now,
 				   or (no types yet) when the set is evaluated */
 				if ($5->kind == EXPR_VARIABLE &&
-				    eval_elems_var_stream(state->ctx, state, $1, $5))
+				    sink_elems_var(state, $1, $5))
 					$5 = compound_expr_alloc(&@5, EXPR_SET);
 				if ($1->init) {
 					$1->init = elems_as_set($1->init);
@@ -1985,7 +2007,7 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block rule stmt_separator
 			{
 				$2->loc = @2;
-				if (!stream_rule(state, $1, $2))
+				if (!sink_rule(state, $1, $2))
 					list_add_tail(&$2->list, &$1->rules);
 			}
 			;
@@ -3466,14 +3488,14 @@ set_list		:	set_elem
 				$$ = compound_expr_alloc(&@$, EXPR_SET);
 				state->stream_deps++;
 				if (!state->elem_set ||
-				    !eval_elem_stream(state->ctx, state, state->elem_set, $1))
+				    !sink_elem(state, state->elem_set, $1))
 					compound_expr_add($$, $1);
 			}
 			|	set_list COMMA opt_newlines set_elem
 			{
 				$$ = $1;
 				if (!state->elem_set ||
-				    !eval_elem_stream(state->ctx, state, state->elem_set, $4))
+				    !sink_elem(state, state->elem_set, $4))
 					compound_expr_add($$, $4);
 			}
 			;

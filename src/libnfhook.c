@@ -19,6 +19,7 @@
 #include <monitor.h>
 #include <parser.h>
 #include <print.h>
+#include <stream.h>
 
 EXPORT struct nfh_ctx *nfh_ctx_new(void)
 {
@@ -409,6 +410,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	ctx->cache_gen_set = false;
 	ctx->no_netlink = false;
 	parser_init(&state, ctx, &msgs, &cmds);
+	state.sink = &stream_sink;
 	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
 		/* -j: input that starts with '{' is JSON, anything else nft syntax */
 		input = buf ? xstrdup(buf) : read_input(name);

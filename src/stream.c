@@ -175,3 +175,22 @@ struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd)
 	pack_rule(state, cmd->rule->pack, r, &cmd->h, ret, &errs);
 	return cmd;
 }
+
+static bool stream_elem(struct parser_state *state, struct set *s,
+			struct expr *e)
+{
+	return eval_elem_stream(state->ctx, state, s, e);
+}
+
+static bool stream_elems_var(struct parser_state *state, struct set *s,
+			     struct expr *e)
+{
+	return eval_elems_var_stream(state->ctx, state, s, e);
+}
+
+const struct parser_sink stream_sink = {
+	.cmd		= stream_cmd,
+	.rule		= stream_rule,
+	.elem		= stream_elem,
+	.elems_var	= stream_elems_var,
+};
