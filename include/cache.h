@@ -46,7 +46,7 @@ struct cache_rule {
 	struct list_head	list;
 	struct nftnl_rule	*nlr;
 	const struct nl_item	*item;	/* the batch item that added it, while
-					   cache_apply() runs; else NULL */
+					   offline_apply() runs; else NULL */
 };
 
 struct cache_chain {
@@ -100,6 +100,8 @@ struct cache_set *cache_set_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 
 /* take an entry out of its list and its hash (the caller frees it) */
+/* frees a table unlinked from its cache, with all it holds */
+void cache_table_free(struct cache_table *t);
 void cache_unlink_table(struct cache *c, struct cache_table *t);
 void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch);
 void cache_unlink_set(struct cache_table *t, struct cache_set *s);
@@ -117,8 +119,5 @@ struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
 /* offline reset: zeroes counters and quotas' use, as the kernel does */
 void cache_obj_reset(struct cache *c, unsigned int family, const char *table,
 		     uint32_t type, const char *name);
-
-/* applies a batch to the in-memory ruleset (offline mode); all or nothing */
-int cache_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs);
 
 #endif

@@ -17,6 +17,7 @@
 #include <json.h>
 #include <linearize.h>
 #include <monitor.h>
+#include <offline.h>
 #include <parser.h>
 #include <print.h>
 #include <stream.h>
@@ -480,10 +481,10 @@ evaluate:
 				/* check against a copy, keep nothing */
 				struct cache *scratch = cache_alloc();
 
-				ret = cache_apply(scratch, &batch, &msgs);
+				ret = offline_apply(scratch, &batch, &msgs);
 				cache_free(scratch);
 			} else {
-				ret = cache_apply(ctx->offline_cache, &batch, &msgs);
+				ret = offline_apply(ctx->offline_cache, &batch, &msgs);
 			}
 		} else if ((ctx->octx.flags & NFH_OUTPUT_ECHO) && !ctx->dry_run) {
 			/* -e: print what the kernel made, as the monitor does */

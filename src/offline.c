@@ -1,0 +1,968 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The offline kernel model: a batch applied to the in-memory ruleset as
+ * nf_tables would apply it (existence, use and limit checks, handles, set
+ * elements, jumps), all or nothing.  It reads the batch's messages back
+ * with libnftnl, as the kernel reads them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netlink.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/object.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+
+#include <cache.h>
+#include <elemdump.h>
+#include <jumps.h>
+#include <netlink.h>
+#include <nlalloc.h>
+#include <nftables-compat.h>
+#include <offline.h>
+
+static int elem_expr_copy(struct nftnl_expr *x, void *data)
+{
+	struct nftnl_set_elem *n = data;
+
+	/* element statements are counters; the kernel keeps no others */
+	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter")) {
+		struct nftnl_expr *c = xnftnl_expr_alloc("counter");
+
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
+				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
+		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES,
+				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_BYTES));
+		nftnl_set_elem_add_expr(n, c);
+	}
+	return 0;
+}
+
+static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
+{
+	static const uint16_t blobs[] = {
+		NFTNL_SET_ELEM_KEY, NFTNL_SET_ELEM_KEY_END, NFTNL_SET_ELEM_DATA,
+		NFTNL_SET_ELEM_USERDATA,
+	};
+	struct nftnl_set_elem *n = xnftnl_set_elem_alloc();
+	const void *p;
+	uint32_t len;
+
+	for (unsigned int i = 0; i < array_size(blobs); i++)
+		if ((p = nftnl_set_elem_get(e, blobs[i], &len)))
+			xnftnl_set_elem_set(n, blobs[i], p, len);
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
+		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_FLAGS,
+				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_VERDICT))
+		nftnl_set_elem_set_u32(n, NFTNL_SET_ELEM_VERDICT,
+				       nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_VERDICT));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN))
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_CHAIN,
+				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
+		xnftnl_set_elem_set_str(n, NFTNL_SET_ELEM_OBJREF,
+				       nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_TIMEOUT))
+		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_TIMEOUT,
+				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_TIMEOUT));
+	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_EXPIRATION))
+		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_EXPIRATION,
+				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_EXPIRATION));
+	nftnl_set_elem_expr_foreach(e, elem_expr_copy, n);
+	return n;
+}
+
+static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
+{
+	nftnl_set_elem_add(dst, elem_dup(e));
+}
+
+static int set_has_counter(struct nftnl_expr *x, void *data)
+{
+	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
+		*(bool *)data = true;
+	return 0;
+}
+
+static bool elem_same_key(struct nftnl_set_elem *a, struct nftnl_set_elem *b)
+{
+	uint32_t la, lb, fa = 0, fb = 0;
+	const void *ka = nftnl_set_elem_get(a, NFTNL_SET_ELEM_KEY, &la);
+	const void *kb = nftnl_set_elem_get(b, NFTNL_SET_ELEM_KEY, &lb);
+
+	if (nftnl_set_elem_is_set(a, NFTNL_SET_ELEM_FLAGS))
+		fa = nftnl_set_elem_get_u32(a, NFTNL_SET_ELEM_FLAGS);
+	if (nftnl_set_elem_is_set(b, NFTNL_SET_ELEM_FLAGS))
+		fb = nftnl_set_elem_get_u32(b, NFTNL_SET_ELEM_FLAGS);
+	return ka && kb && la == lb && !memcmp(ka, kb, la) &&
+	       (fa & NFT_SET_ELEM_INTERVAL_END) == (fb & NFT_SET_ELEM_INTERVAL_END);
+}
+
+static struct nftnl_set *set_copy_bare(struct nftnl_set *s);
+
+/* removes the elements of @del from @s (all of them if @del has none) */
+static int set_del_elems(struct cache_set *cs, struct nftnl_set *del,
+			 bool must_exist)
+{
+	struct nftnl_set *n = set_copy_bare(cs->nls);
+	struct nftnl_set_elems_iter *it, *dit;
+	struct nftnl_set_elem *e, *d;
+	unsigned int want = 0, found = 0;
+
+	dit = nftnl_set_elems_iter_create(del);
+	while (nftnl_set_elems_iter_next(dit))
+		want++;
+	nftnl_set_elems_iter_destroy(dit);
+	it = nftnl_set_elems_iter_create(cs->nls);
+	while ((e = nftnl_set_elems_iter_next(it))) {
+		bool gone = want == 0;
+
+		dit = nftnl_set_elems_iter_create(del);
+		while (!gone && (d = nftnl_set_elems_iter_next(dit)))
+			gone = elem_same_key(e, d);
+		nftnl_set_elems_iter_destroy(dit);
+		if (gone)
+			found++;
+		else
+			elem_copy(n, e);
+	}
+	nftnl_set_elems_iter_destroy(it);
+	if (must_exist && want && found < want) {
+		nftnl_set_free(n);
+		return -ENOENT;
+	}
+	nftnl_set_free(cs->nls);
+	cs->nls = n;
+	return 0;
+}
+
+/* a set found by batch id, else by name */
+static struct cache_set *item_set(struct cache *c, struct nl_item *it)
+{
+	struct cache_table *t;
+	struct cache_set *s = NULL;
+
+	t = cache_table_find(c, it->family,
+			     nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+	if (!t)
+		return NULL;
+	if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
+		s = cache_set_find_id(t, nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
+	if (!s && nftnl_set_is_set(it->obj, NFTNL_SET_NAME))
+		s = cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
+	if (s || !nftnl_set_is_set(it->obj, NFTNL_SET_HANDLE))
+		return s;
+	/* delete set TABLE handle N */
+	list_for_each_entry(s, &t->sets, list)
+		if (nftnl_set_get_u64(s->nls, NFTNL_SET_HANDLE) ==
+		    nftnl_set_get_u64(it->obj, NFTNL_SET_HANDLE))
+			return s;
+	return NULL;
+}
+
+static bool rule_uses_set(struct nftnl_rule *r, const char *name)
+{
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool used = false;
+
+	while (!used && (e = nftnl_expr_iter_next(it))) {
+		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+		if (!strcmp(n, "lookup"))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET), name);
+		else if (!strcmp(n, "dynset"))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME), name);
+		else if (!strcmp(n, "objref") &&
+			 nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_SET_NAME))
+			used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME), name);
+	}
+	nftnl_expr_iter_destroy(it);
+	return used;
+}
+
+/*
+ * what the kernel checks of an object map's new elements: the objects
+ * exist; the end of an interval names none
+ */
+static int check_elem_objs(struct cache_table *t, struct cache_set *s,
+			   struct nftnl_set *add)
+{
+	struct nftnl_set_elems_iter *i;
+	struct nftnl_set_elem *e;
+	uint32_t type;
+	int err = 0;
+
+	if (!(nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT))
+		return 0;
+	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
+	i = nftnl_set_elems_iter_create(add);
+	while (!err && (e = nftnl_set_elems_iter_next(i))) {
+		bool end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
+			   (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
+			    NFT_SET_ELEM_INTERVAL_END);
+
+		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
+			err = end ? 0 : EINVAL;
+		else if (!cache_obj_find(t, type,
+					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))
+			err = ENOENT;
+	}
+	nftnl_set_elems_iter_destroy(i);
+	return err;
+}
+
+/* libnftnl 1.2.4 exports no set clone: copy through the wire format */
+static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
+{
+	struct nftnl_set *n = xnftnl_set_alloc();
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWSET,
+				    nftnl_set_get_u32(s, NFTNL_SET_FAMILY), 0, 0);
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	nftnl_set_nlmsg_parse(nlh, n);
+	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
+		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
+				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
+	if (nftnl_set_is_set(s, NFTNL_SET_ID))
+		nftnl_set_set_u32(n, NFTNL_SET_ID, nftnl_set_get_u32(s, NFTNL_SET_ID));
+	return n;
+}
+
+static struct nftnl_set *set_copy(struct nftnl_set *s)
+{
+	struct nftnl_set *n = xnftnl_set_alloc();
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWSET,
+				    nftnl_set_get_u32(s, NFTNL_SET_FAMILY), 0, 0);
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	nftnl_set_nlmsg_parse(nlh, n);
+	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
+		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
+				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
+	if (nftnl_set_is_set(s, NFTNL_SET_ID))
+		nftnl_set_set_u32(n, NFTNL_SET_ID, nftnl_set_get_u32(s, NFTNL_SET_ID));
+	it = nftnl_set_elems_iter_create(s);
+	while ((e = nftnl_set_elems_iter_next(it)))
+		elem_copy(n, e);
+	nftnl_set_elems_iter_destroy(it);
+	return n;
+}
+
+static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
+{
+	struct nftnl_obj *n = xnftnl_obj_alloc();
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWOBJ,
+				    nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY), 0, 0);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_nlmsg_parse(nlh, n);
+	nftnl_obj_set_u32(n, NFTNL_OBJ_FAMILY, nftnl_obj_get_u32(o, NFTNL_OBJ_FAMILY));
+	if (nftnl_obj_is_set(o, NFTNL_OBJ_HANDLE))
+		nftnl_obj_set_u64(n, NFTNL_OBJ_HANDLE,
+				  nftnl_obj_get_u64(o, NFTNL_OBJ_HANDLE));
+	return n;
+}
+
+static int oerr(struct list_head *msgs, const struct nl_item *it,
+		const char *what, int err)
+{
+	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
+			   strerror(err));
+}
+
+/*
+ * The kernel's limits (include/net/netfilter/nf_tables.h): a rule holds
+ * at most NFT_RULE_MAXEXPRS expressions, a hook at most
+ * NFT_NETDEVICE_MAX - 1 devices, and a value has a length.  Past them
+ * the kernel answers EINVAL or EFBIG; so does the offline model.
+ */
+#define KERNEL_RULE_MAXEXPRS	128
+#define KERNEL_NETDEVICE_MAX	256
+
+struct rule_count {
+	unsigned int	n;
+	bool		empty_value;
+};
+
+static int count_expr(struct nftnl_expr *e, void *data)
+{
+	struct rule_count *rc = data;
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	uint32_t len = 0;
+
+	rc->n++;
+	if (!strcmp(name, "cmp") && nftnl_expr_is_set(e, NFTNL_EXPR_CMP_DATA)) {
+		nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+		if (!len)
+			rc->empty_value = true;
+	}
+	return 0;
+}
+
+static int check_rule_limits(struct nftnl_rule *r)
+{
+	struct rule_count rc = { 0 };
+
+	nftnl_expr_foreach(r, count_expr, &rc);
+	return rc.n > KERNEL_RULE_MAXEXPRS || rc.empty_value ? EINVAL : 0;
+}
+
+static int check_chain_devices(struct nftnl_chain *c)
+{
+	const char *const *devs;
+	unsigned int n = 0;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return 0;
+	devs = nftnl_chain_get_array(c, NFTNL_CHAIN_DEVICES);
+	while (devs && devs[n])
+		n++;
+	return n >= KERNEL_NETDEVICE_MAX ? EFBIG : 0;
+}
+
+/* what the kernel checks of a rule's objects: they exist */
+static int check_objrefs(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	int err = 0;
+
+	while (!err && (e = nftnl_expr_iter_next(i))) {
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
+			continue;
+		if (!cache_obj_find(t, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE),
+				    nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), 0))
+			err = ENOENT;
+	}
+	nftnl_expr_iter_destroy(i);
+	return err;
+}
+
+static bool rule_uses_obj(struct nftnl_rule *r, uint32_t type, const char *name)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool used = false;
+
+	while (!used && (e = nftnl_expr_iter_next(i)))
+		used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") &&
+		       nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME) &&
+		       nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE) == type &&
+		       !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), name);
+	nftnl_expr_iter_destroy(i);
+	return used;
+}
+
+/* ... and the elements of object maps of the same type */
+static bool set_uses_obj(struct nftnl_set *s, uint32_t type, const char *name)
+{
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+	bool used = false;
+
+	if (!(nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_OBJECT) ||
+	    nftnl_set_get_u32(s, NFTNL_SET_OBJ_TYPE) != type)
+		return false;
+	it = nftnl_set_elems_iter_create(s);
+	while (!used && (e = nftnl_set_elems_iter_next(it)))
+		used = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF) &&
+		       !strcmp(nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), name);
+	nftnl_set_elems_iter_destroy(it);
+	return used;
+}
+
+static int apply_obj(struct cache *c, struct nl_item *it,
+		     struct list_head *msgs)
+{
+	struct nftnl_obj *o = it->obj;
+	uint32_t type = nftnl_obj_get_u32(o, NFTNL_OBJ_TYPE);
+	const char *name = nftnl_obj_is_set(o, NFTNL_OBJ_NAME) ?
+			   nftnl_obj_get_str(o, NFTNL_OBJ_NAME) : NULL;
+	struct cache_table *t;
+	struct cache_obj *co;
+	struct cache_chain *ch;
+	struct cache_set *cs;
+	struct cache_rule *cr;
+
+	t = cache_table_find(c, it->family, nftnl_obj_get_str(o, NFTNL_OBJ_TABLE));
+	if (!t)
+		return oerr(msgs, it, "object", ENOENT);
+	co = cache_obj_find(t, type, name,
+			    name ? 0 : nftnl_obj_get_u64(o, NFTNL_OBJ_HANDLE));
+	if (it->msg_type == NFT_MSG_NEWOBJ) {
+		if (co && (it->flags & NLM_F_EXCL))
+			return oerr(msgs, it, "object", EEXIST);
+		if (co)
+			return 0;	/* the kernel keeps the old values */
+		nftnl_obj_set_u64(o, NFTNL_OBJ_HANDLE, t->next_handle++);
+		cache_add_obj(t, o);
+		it->obj = NULL;
+		return 0;
+	}
+	if (!co)
+		return it->msg_type == NFT_MSG_DELOBJ ?
+		       oerr(msgs, it, "object", ENOENT) : 0;
+	name = nftnl_obj_get_str(co->nlo, NFTNL_OBJ_NAME);
+	list_for_each_entry(ch, &t->chains, list)
+		list_for_each_entry(cr, &ch->rules, list)
+			if (rule_uses_obj(cr->nlr, type, name))
+				return oerr(msgs, it, "object", EBUSY);
+	list_for_each_entry(cs, &t->sets, list)
+		if (set_uses_obj(cs->nls, type, name))
+			return oerr(msgs, it, "object", EBUSY);
+	list_del(&co->list);
+	nftnl_obj_free(co->nlo);
+	free(co);
+	return 0;
+}
+
+static struct cache *clone_cache(struct cache *c)
+{
+	struct cache *n = cache_alloc();
+	struct cache_table *t;
+
+	n->next_table_handle = c->next_table_handle;
+	list_for_each_entry(t, &c->tables, list) {
+		struct nftnl_table *nlt = xnftnl_table_alloc();
+		struct cache_table *nt;
+		struct cache_chain *ch;
+		struct cache_set *s;
+		struct cache_obj *o;
+		char buf[8192];
+		struct nlmsghdr *nlh;
+
+		/* round trip through the wire format: a deep copy (named
+		   before it is added: the name is hashed) */
+		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWTABLE, 0, 0, 0);
+		nftnl_table_nlmsg_build_payload(nlh, t->nlt);
+		nftnl_table_nlmsg_parse(nlh, nlt);
+		nftnl_table_set_u32(nlt, NFTNL_TABLE_FAMILY,
+				    nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY));
+		nt = cache_add_table(n, nlt);
+		nt->next_handle = t->next_handle;
+		nt->next_anon_set = t->next_anon_set;
+		list_for_each_entry(ch, &t->chains, list) {
+			struct nftnl_chain *nlc = xnftnl_chain_alloc();
+			struct cache_chain *nc;
+			struct cache_rule *r;
+
+			nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWCHAIN, 0, 0, 0);
+			nl_chain_build_payload(nlh, ch->nlc);
+			nl_chain_parse(nlh, nlc);
+			nftnl_chain_set_u32(nlc, NFTNL_CHAIN_FAMILY,
+					    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FAMILY));
+			nc = cache_add_chain(nt, nlc);
+			list_for_each_entry(r, &ch->rules, list) {
+				struct nftnl_rule *nr = xnftnl_rule_alloc();
+				char *rb = xmalloc(1 << 17);
+
+				nlh = nftnl_nlmsg_build_hdr(rb, NFT_MSG_NEWRULE, 0, 0, 0);
+				nftnl_rule_nlmsg_build_payload(nlh, r->nlr);
+				nl_rule_parse_built(nlh, nr);
+				nftnl_rule_set_u32(nr, NFTNL_RULE_FAMILY,
+						   nftnl_rule_get_u32(r->nlr, NFTNL_RULE_FAMILY));
+				free(rb);
+				cache_add_rule(nc, nr);
+			}
+		}
+		list_for_each_entry(s, &t->sets, list)
+			cache_add_set(nt, set_copy(s->nls));
+		list_for_each_entry(o, &t->objs, list)
+			cache_add_obj(nt, obj_copy(o->nlo));
+	}
+	return n;
+}
+
+/* as the kernel does: a jump or goto names a regular chain of the table */
+static int check_jumps(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	int err = 0;
+
+	while (!err && (e = nftnl_expr_iter_next(i))) {
+		const char *chain;
+		struct cache_chain *ch;
+		int v;
+
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN))
+			continue;
+		v = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_VERDICT);
+		if (v != NFT_JUMP && v != NFT_GOTO)
+			continue;
+		chain = nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN);
+		ch = cache_chain_find(t, chain);
+		if (!ch)
+			err = ENOENT;
+		else if (nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
+			err = EOPNOTSUPP;
+	}
+	nftnl_expr_iter_destroy(i);
+	return err;
+}
+
+/* the chain a delete names, by name or (delete chain ... handle N) handle */
+static struct cache_chain *item_chain(struct cache_table *t,
+				      const struct nftnl_chain *nlc)
+{
+	struct cache_chain *ch;
+	uint64_t h;
+
+	if (nftnl_chain_is_set(nlc, NFTNL_CHAIN_NAME))
+		return cache_chain_find(t, nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+	if (!nftnl_chain_is_set(nlc, NFTNL_CHAIN_HANDLE))
+		return NULL;
+	h = nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE);
+	list_for_each_entry(ch, &t->chains, list)
+		if (nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE) == h)
+			return ch;
+	return NULL;
+}
+
+static bool rule_jumps_to(struct nftnl_rule *r, const char *name)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool found = false;
+
+	while (!found && (e = nftnl_expr_iter_next(i)))
+		found = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
+			nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+			!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN), name);
+	nftnl_expr_iter_destroy(i);
+	return found;
+}
+
+static bool set_jumps_to(struct nftnl_set *nls, const char *name)
+{
+	struct nftnl_set_elems_iter *i = nftnl_set_elems_iter_create(nls);
+	struct nftnl_set_elem *e;
+	bool found = false;
+
+	while (!found && (e = nftnl_set_elems_iter_next(i)))
+		found = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN) &&
+			!strcmp(nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN), name);
+	nftnl_set_elems_iter_destroy(i);
+	return found;
+}
+
+/* whether a rule of another chain, or a verdict map, jumps to @ch */
+static bool chain_in_use(struct cache_table *t, struct cache_chain *ch)
+{
+	const char *name = nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME);
+	struct cache_chain *o;
+	struct cache_rule *r;
+	struct cache_set *s;
+
+	list_for_each_entry(o, &t->chains, list) {
+		if (o == ch)
+			continue;
+		list_for_each_entry(r, &o->rules, list)
+			if (rule_jumps_to(r->nlr, name))
+				return true;
+	}
+	list_for_each_entry(s, &t->sets, list)
+		if (set_jumps_to(s->nls, name))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel changes a table's flags once per batch: a second change
+ * ("dormant off/on games", as it says) is EINVAL.  The same flags again
+ * are no change at all.
+ */
+static int table_flags_update(struct cache_table *t, uint32_t flags)
+{
+	uint32_t old = nftnl_table_is_set(t->nlt, NFTNL_TABLE_FLAGS) ?
+		       nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FLAGS) : 0;
+
+	if (flags == old)
+		return 0;
+	if (t->flags_changed)
+		return -1;
+	t->flags_changed = true;
+	nftnl_table_set_u32(t->nlt, NFTNL_TABLE_FLAGS, flags);
+	return 0;
+}
+
+static int apply_item(struct cache *c, struct nl_item *it,
+		      struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	const char *tname;
+	unsigned int fam = it->family;
+
+	switch (it->msg_type) {
+	case NFT_MSG_NEWTABLE:
+		tname = nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME);
+		t = cache_table_find(c, fam, tname);
+		if (t) {
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "table", EEXIST);
+			if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS) &&
+			    table_flags_update(t, nftnl_table_get_u32(it->obj,
+								NFTNL_TABLE_FLAGS)) < 0)
+				return oerr(msgs, it, "table", EINVAL);
+			return 0;
+		}
+		nftnl_table_set_u64(it->obj, NFTNL_TABLE_HANDLE,
+				    c->next_table_handle++);
+		cache_add_table(c, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWCHAIN:
+		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+		if (!t)
+			return oerr(msgs, it, "chain", ENOENT);
+		if (check_chain_devices(it->obj))
+			return oerr(msgs, it, "chain", EFBIG);
+		ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
+		if (ch) {
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "chain", EEXIST);
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
+			    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
+				return oerr(msgs, it, "chain", EOPNOTSUPP);
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+				nftnl_chain_set_u32(ch->nlc, NFTNL_CHAIN_POLICY,
+						    nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_POLICY));
+			return 0;
+		}
+		nftnl_chain_set_u64(it->obj, NFTNL_CHAIN_HANDLE, t->next_handle++);
+		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
+		    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+			nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+		cache_add_chain(t, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWSET:
+		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+		if (!t)
+			return oerr(msgs, it, "set", ENOENT);
+		if ((nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) &&
+		    strchr(nftnl_set_get_str(it->obj, NFTNL_SET_NAME), '%')) {
+			/* "__set%d": the kernel numbers it (a meter's is named) */
+			const char *tmpl = nftnl_set_get_str(it->obj, NFTNL_SET_NAME);
+			char name[32];
+
+			snprintf(name, sizeof(name), "%.*s%u",
+				 (int)(strchr(tmpl, '%') - tmpl), tmpl,
+				 t->next_anon_set++);
+			xnftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
+		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
+			struct cache_set *old = cache_set_find(t,
+				nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
+
+			if (it->flags & NLM_F_EXCL)
+				return oerr(msgs, it, "set", EEXIST);
+			/* the batch id still finds it for the elements */
+			if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
+				nftnl_set_set_u32(old->nls, NFTNL_SET_ID,
+						  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
+			return 0;
+		}
+		nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
+		cache_add_set(t, it->obj);
+		it->obj = NULL;
+		return 0;
+	case NFT_MSG_NEWSETELEM: {
+		struct nftnl_set_elems_iter *i;
+		struct nftnl_set_elem *e;
+		struct cache_set *s = item_set(c, it);
+
+		if (!s)
+			return oerr(msgs, it, "set elements", ENOENT);
+		bool counted = false;
+		int err = check_elem_objs(cache_table_find(c, it->family,
+					  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
+					  s, it->obj);
+
+		if (err)
+			return oerr(msgs, it, "set elements", err);
+
+		/* the set's own statements go into each element without any */
+		nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
+		i = nftnl_set_elems_iter_create(it->obj);
+		while ((e = nftnl_set_elems_iter_next(i))) {
+			struct nftnl_set_elem *n = elem_dup(e);
+			bool has = false;
+
+			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
+			if (counted && !has)
+				nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
+			nftnl_set_elem_add(s->nls, n);
+		}
+		nftnl_set_elems_iter_destroy(i);
+		return 0;
+	}
+	case NFT_MSG_NEWRULE: {
+		struct nftnl_rule *r = it->obj;
+		struct cache_rule *cr;
+		int err;
+		uint64_t pos = nftnl_rule_is_set(r, NFTNL_RULE_POSITION) ?
+			       nftnl_rule_get_u64(r, NFTNL_RULE_POSITION) : 0;
+
+		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		if (!t)
+			return oerr(msgs, it, "rule", ENOENT);
+		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
+		if (!ch)
+			return oerr(msgs, it, "rule", ENOENT);
+		if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
+		    (err = check_objrefs(t, r)))
+			return oerr(msgs, it, "rule", err);
+		if (it->flags & NLM_F_REPLACE) {
+			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+
+			list_for_each_entry(cr, &ch->rules, list)
+				if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == h) {
+					nftnl_rule_free(cr->nlr);
+					cr->nlr = r;
+					cr->item = it;
+					it->obj = NULL;
+					return 0;
+				}
+			return oerr(msgs, it, "rule", ENOENT);
+		}
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);
+		cr = xzalloc(sizeof(*cr));
+		cr->nlr = r;
+		cr->item = it;
+		it->obj = NULL;
+		if (pos || nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID)) {
+			uint32_t id = nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID) ?
+				      nftnl_rule_get_u32(r, NFTNL_RULE_POSITION_ID) : 0;
+			struct cache_rule *p;
+
+			/* next to a rule the kernel holds, or one of the batch */
+			list_for_each_entry(p, &ch->rules, list)
+				if (id ? nftnl_rule_is_set(p->nlr, NFTNL_RULE_ID) &&
+					 nftnl_rule_get_u32(p->nlr, NFTNL_RULE_ID) == id :
+					 nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
+					break;
+			if (&p->list == &ch->rules) {
+				nftnl_rule_free(r);
+				free(cr);
+				return oerr(msgs, it, "rule", ENOENT);
+			}
+			if (it->flags & NLM_F_APPEND)
+				list_add(&cr->list, &p->list);
+			else
+				list_add_tail(&cr->list, &p->list);
+		} else if (it->flags & NLM_F_APPEND) {
+			list_add_tail(&cr->list, &ch->rules);
+		} else {
+			list_add(&cr->list, &ch->rules);
+		}
+		return 0;
+	}
+	case NFT_MSG_NEWOBJ:
+	case NFT_MSG_DELOBJ:
+	case NFT_MSG_DESTROYOBJ:
+		return apply_obj(c, it, msgs);
+	case NFT_MSG_DELSETELEM:
+	case NFT_MSG_DESTROYSETELEM: {
+		struct cache_set *s = item_set(c, it);
+		int err;
+
+		if (!s)
+			return oerr(msgs, it, "set elements", ENOENT);
+		err = set_del_elems(s, it->obj,
+				    it->msg_type == NFT_MSG_DELSETELEM);
+		if (err < 0)
+			return oerr(msgs, it, "set elements", -err);
+		return 0;
+	}
+	case NFT_MSG_DELSET:
+	case NFT_MSG_DESTROYSET: {
+		struct cache_set *s = item_set(c, it);
+		const char *name;
+
+		if (!s)
+			return it->msg_type == NFT_MSG_DELSET ?
+			       oerr(msgs, it, "set", ENOENT) : 0;
+		name = nftnl_set_get_str(s->nls, NFTNL_SET_NAME);
+		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+		list_for_each_entry(ch, &t->chains, list) {
+			struct cache_rule *cr;
+
+			list_for_each_entry(cr, &ch->rules, list)
+				if (rule_uses_set(cr->nlr, name))
+					return oerr(msgs, it, "set", EBUSY);
+		}
+		cache_unlink_set(t, s);
+		nftnl_set_free(s->nls);
+		free(s);
+		return 0;
+	}
+	case NFT_MSG_DELTABLE:
+	case NFT_MSG_DESTROYTABLE: {
+		struct cache_table *tn;
+		bool found = false;
+
+		bool by_name = nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME);
+
+		if (!by_name && !nftnl_table_is_set(it->obj, NFTNL_TABLE_HANDLE)) {
+			list_for_each_entry_safe(t, tn, &c->tables, list) {
+				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
+					continue;
+				cache_unlink_table(c, t);
+				cache_table_free(t);
+			}
+			return 0;
+		}
+		list_for_each_entry_safe(t, tn, &c->tables, list) {
+			if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam ||
+			    (by_name ?
+			     strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				    nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)) :
+			     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
+			     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
+				continue;
+			cache_unlink_table(c, t);
+			cache_table_free(t);
+			found = true;
+		}
+		if (!found && it->msg_type == NFT_MSG_DELTABLE)
+			return oerr(msgs, it, "table", ENOENT);
+		return 0;
+	}
+	case NFT_MSG_DELCHAIN:
+	case NFT_MSG_DESTROYCHAIN: {
+		struct cache_rule *cr, *crn;
+
+		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+		ch = t ? item_chain(t, it->obj) : NULL;
+		if (!ch)
+			return it->msg_type == NFT_MSG_DELCHAIN ?
+			       oerr(msgs, it, "chain", ENOENT) : 0;
+		/* as the kernel: its rules go with it, jumps to it keep it */
+		if (chain_in_use(t, ch))
+			return oerr(msgs, it, "chain", EBUSY);
+		list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+			list_del(&cr->list);
+			nftnl_rule_free(cr->nlr);
+			free(cr);
+		}
+		cache_unlink_chain(t, ch);
+		nftnl_chain_free(ch->nlc);
+		free(ch);
+		return 0;
+	}
+	case NFT_MSG_DELRULE:
+	case NFT_MSG_DESTROYRULE: {
+		struct nftnl_rule *r = it->obj;
+		struct cache_rule *cr, *crn;
+		bool has_handle = nftnl_rule_is_set(r, NFTNL_RULE_HANDLE);
+		bool found = false;
+
+		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+		if (!t)
+			return oerr(msgs, it, "rule", ENOENT);
+		list_for_each_entry(ch, &t->chains, list) {
+			if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) &&
+			    strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME),
+				   nftnl_rule_get_str(r, NFTNL_RULE_CHAIN)))
+				continue;
+			found = true;
+			list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+				if (has_handle &&
+				    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) !=
+				    nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE))
+					continue;
+				list_del(&cr->list);
+				nftnl_rule_free(cr->nlr);
+				free(cr);
+				if (has_handle)
+					return 0;
+			}
+		}
+		/* flush table: a table without chains (yet) has nothing to flush */
+		if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && !has_handle)
+			return 0;
+		if (!found || has_handle)
+			return it->msg_type == NFT_MSG_DELRULE ?
+			       oerr(msgs, it, "rule", ENOENT) : 0;
+		return 0;
+	}
+	}
+	return 0;
+}
+
+int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
+{
+	struct cache *work = clone_cache(c);
+	struct nl_item *it, *last = NULL;
+	uint32_t seq = 0;
+	int ret = 0;
+
+	list_for_each_entry(it, &b->items, list) {
+		void *raw = NULL;
+
+		it->seq = ++seq;	/* orders the items for cache_check_jumps */
+		last = it;
+
+		if (it->type == NLO_RAW && it->msg_type == NFT_MSG_NEWRULE) {
+			/* a streamed rule: for good, the cache keeps it */
+			struct nftnl_rule *r = raw_msg_to_rule(it->obj,
+							       it->msg_type,
+							       it->family);
+
+			if (!r) {
+				ret = oerr(msgs, it, "rule", EINVAL);
+				continue;
+			}
+			free(it->obj);
+			it->obj = r;
+			it->type = NLO_RULE;
+		}
+		if (it->type == NLO_RAW) {
+			/* built elements: read back as the kernel would */
+			raw = it->obj;
+			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
+		}
+		if (apply_item(work, it, msgs) < 0)
+			ret = -1;
+		if (raw) {
+			/* a set the cache took is its own now */
+			if (it->obj)
+				nftnl_set_free(it->obj);
+			it->obj = raw;
+		}
+	}
+	/* the kernel validates the jumps of the tables before it commits */
+	if (!ret && last && cache_check_jumps(work, msgs, &last->loc) < 0)
+		ret = -1;
+	if (ret < 0) {
+		cache_free(work);
+		return -1;
+	}
+	/* all or nothing, as a transaction */
+	cache_flush(c);
+	list_splice_tail_init(&work->tables, &c->tables);
+	c->table_hash = work->table_hash;
+	memset(&work->table_hash, 0, sizeof(work->table_hash));
+	c->next_table_handle = work->next_table_handle;
+	cache_free(work);
+	return 0;
+}
