@@ -81,9 +81,11 @@ struct chain {
  *		is evaluated (so that errors come out in the usual order)
  * @lin_errs:	likewise for linearization
  * @nrules:	how many rules it holds
+ * @items_free: frees @items (the streaming compiler's nl_items_free)
  */
 struct rule_pack {
 	struct list_head	items;
+	void			(*items_free)(struct list_head *items);
 	struct list_head	eval_errs;
 	struct list_head	lin_errs;
 	unsigned int		nrules;

@@ -119,7 +119,7 @@ void rule_free(struct rule *r)
 		stmt_free(s);
 	}
 	if (r->pack) {
-		nl_items_free(&r->pack->items);
+		r->pack->items_free(&r->pack->items);
 		erec_free_list(&r->pack->eval_errs);
 		erec_free_list(&r->pack->lin_errs);
 		free(r->pack);

@@ -62,6 +62,7 @@ static struct rule_pack *pack_alloc(struct rule *stand_in)
 	struct rule_pack *p = xzalloc(sizeof(*p));
 
 	init_list_head(&p->items);
+	p->items_free = nl_items_free;
 	init_list_head(&p->eval_errs);
 	init_list_head(&p->lin_errs);
 	stand_in->pack = p;
