@@ -604,309 +604,395 @@ static int table_flags_update(struct cache_table *t, uint32_t flags)
 	return 0;
 }
 
-static int apply_item(struct cache *c, struct nl_item *it,
-		      struct list_head *msgs)
+static int apply_newtable(struct cache *c, struct nl_item *it,
+			   struct list_head *msgs)
 {
 	struct cache_table *t;
-	struct cache_chain *ch;
 	const char *tname;
 	unsigned int fam = it->family;
 
-	switch (it->msg_type) {
-	case NFT_MSG_NEWTABLE:
-		tname = nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME);
-		t = cache_table_find(c, fam, tname);
-		if (t) {
-			if (it->flags & NLM_F_EXCL)
-				return oerr(msgs, it, "table", EEXIST);
-			if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS) &&
-			    table_flags_update(t, nftnl_table_get_u32(it->obj,
-								NFTNL_TABLE_FLAGS)) < 0)
-				return oerr(msgs, it, "table", EINVAL);
-			return 0;
-		}
-		nftnl_table_set_u64(it->obj, NFTNL_TABLE_HANDLE,
-				    c->next_table_handle++);
-		cache_add_table(c, it->obj);
-		it->obj = NULL;
+	tname = nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME);
+	t = cache_table_find(c, fam, tname);
+	if (t) {
+		if (it->flags & NLM_F_EXCL)
+			return oerr(msgs, it, "table", EEXIST);
+		if (nftnl_table_is_set(it->obj, NFTNL_TABLE_FLAGS) &&
+		    table_flags_update(t, nftnl_table_get_u32(it->obj,
+							NFTNL_TABLE_FLAGS)) < 0)
+			return oerr(msgs, it, "table", EINVAL);
 		return 0;
-	case NFT_MSG_NEWCHAIN:
-		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
-		if (!t)
-			return oerr(msgs, it, "chain", ENOENT);
-		if (check_chain_devices(it->obj))
-			return oerr(msgs, it, "chain", EFBIG);
-		ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
-		if (ch) {
-			if (it->flags & NLM_F_EXCL)
-				return oerr(msgs, it, "chain", EEXIST);
-			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
-			    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
-				return oerr(msgs, it, "chain", EOPNOTSUPP);
-			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
-				nftnl_chain_set_u32(ch->nlc, NFTNL_CHAIN_POLICY,
-						    nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_POLICY));
-			return 0;
-		}
-		nftnl_chain_set_u64(it->obj, NFTNL_CHAIN_HANDLE, t->next_handle++);
+	}
+	nftnl_table_set_u64(it->obj, NFTNL_TABLE_HANDLE,
+			    c->next_table_handle++);
+	cache_add_table(c, it->obj);
+	it->obj = NULL;
+	return 0;
+}
+
+static int apply_newchain(struct cache *c, struct nl_item *it,
+			   struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	unsigned int fam = it->family;
+
+	t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+	if (!t)
+		return oerr(msgs, it, "chain", ENOENT);
+	if (check_chain_devices(it->obj))
+		return oerr(msgs, it, "chain", EFBIG);
+	ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
+	if (ch) {
+		if (it->flags & NLM_F_EXCL)
+			return oerr(msgs, it, "chain", EEXIST);
 		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
-		    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
-			nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_POLICY, NF_ACCEPT);
-		cache_add_chain(t, it->obj);
-		it->obj = NULL;
-		return 0;
-	case NFT_MSG_NEWSET:
-		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
-		if (!t)
-			return oerr(msgs, it, "set", ENOENT);
-		if ((nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) &&
-		    strchr(nftnl_set_get_str(it->obj, NFTNL_SET_NAME), '%')) {
-			/* "__set%d": the kernel numbers it (a meter's is named) */
-			const char *tmpl = nftnl_set_get_str(it->obj, NFTNL_SET_NAME);
-			char name[32];
-
-			snprintf(name, sizeof(name), "%.*s%u",
-				 (int)(strchr(tmpl, '%') - tmpl), tmpl,
-				 t->next_anon_set++);
-			xnftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
-		} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
-			struct cache_set *old = cache_set_find(t,
-				nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
-
-			if (it->flags & NLM_F_EXCL)
-				return oerr(msgs, it, "set", EEXIST);
-			/* the batch id still finds it for the elements */
-			if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
-				nftnl_set_set_u32(old->nls, NFTNL_SET_ID,
-						  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
-			return 0;
-		}
-		nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
-		cache_add_set(t, it->obj);
-		it->obj = NULL;
-		return 0;
-	case NFT_MSG_NEWSETELEM: {
-		struct nftnl_set_elems_iter *i;
-		struct nftnl_set_elem *e;
-		struct cache_set *s = item_set(c, it);
-
-		if (!s)
-			return oerr(msgs, it, "set elements", ENOENT);
-		bool counted = false;
-		int err = check_elem_objs(cache_table_find(c, it->family,
-					  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
-					  s, it->obj);
-
-		if (err)
-			return oerr(msgs, it, "set elements", err);
-
-		/* the set's own statements go into each element without any */
-		nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
-		i = nftnl_set_elems_iter_create(it->obj);
-		while ((e = nftnl_set_elems_iter_next(i))) {
-			struct nftnl_set_elem *n = elem_dup(e);
-			bool has = false;
-
-			nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
-			if (counted && !has)
-				nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
-			nftnl_set_elem_add(s->nls, n);
-		}
-		nftnl_set_elems_iter_destroy(i);
+		    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
+			return oerr(msgs, it, "chain", EOPNOTSUPP);
+		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+			nftnl_chain_set_u32(ch->nlc, NFTNL_CHAIN_POLICY,
+					    nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_POLICY));
 		return 0;
 	}
-	case NFT_MSG_NEWRULE: {
-		struct nftnl_rule *r = it->obj;
-		struct cache_rule *cr;
-		int err;
-		uint64_t pos = nftnl_rule_is_set(r, NFTNL_RULE_POSITION) ?
-			       nftnl_rule_get_u64(r, NFTNL_RULE_POSITION) : 0;
+	nftnl_chain_set_u64(it->obj, NFTNL_CHAIN_HANDLE, t->next_handle++);
+	if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
+	    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
+		nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+	cache_add_chain(t, it->obj);
+	it->obj = NULL;
+	return 0;
+}
 
-		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
-		if (!t)
-			return oerr(msgs, it, "rule", ENOENT);
-		ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
-		if (!ch)
-			return oerr(msgs, it, "rule", ENOENT);
-		if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
-		    (err = check_objrefs(t, r)))
-			return oerr(msgs, it, "rule", err);
-		if (it->flags & NLM_F_REPLACE) {
-			uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+static int apply_newset(struct cache *c, struct nl_item *it,
+			 struct list_head *msgs)
+{
+	struct cache_table *t;
+	unsigned int fam = it->family;
 
-			list_for_each_entry(cr, &ch->rules, list)
-				if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == h) {
-					nftnl_rule_free(cr->nlr);
-					cr->nlr = r;
-					cr->item = it;
-					it->obj = NULL;
-					return 0;
-				}
-			return oerr(msgs, it, "rule", ENOENT);
+	t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+	if (!t)
+		return oerr(msgs, it, "set", ENOENT);
+	if ((nftnl_set_get_u32(it->obj, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) &&
+	    strchr(nftnl_set_get_str(it->obj, NFTNL_SET_NAME), '%')) {
+		/* "__set%d": the kernel numbers it (a meter's is named) */
+		const char *tmpl = nftnl_set_get_str(it->obj, NFTNL_SET_NAME);
+		char name[32];
+
+		snprintf(name, sizeof(name), "%.*s%u",
+			 (int)(strchr(tmpl, '%') - tmpl), tmpl,
+			 t->next_anon_set++);
+		xnftnl_set_set_str(it->obj, NFTNL_SET_NAME, name);
+	} else if (cache_set_find(t, nftnl_set_get_str(it->obj, NFTNL_SET_NAME))) {
+		struct cache_set *old = cache_set_find(t,
+			nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
+
+		if (it->flags & NLM_F_EXCL)
+			return oerr(msgs, it, "set", EEXIST);
+		/* the batch id still finds it for the elements */
+		if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
+			nftnl_set_set_u32(old->nls, NFTNL_SET_ID,
+					  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
+		return 0;
+	}
+	nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
+	cache_add_set(t, it->obj);
+	it->obj = NULL;
+	return 0;
+}
+
+static int apply_newsetelem(struct cache *c, struct nl_item *it,
+			     struct list_head *msgs)
+{
+	struct nftnl_set_elems_iter *i;
+	struct nftnl_set_elem *e;
+	struct cache_set *s = item_set(c, it);
+
+	if (!s)
+		return oerr(msgs, it, "set elements", ENOENT);
+	bool counted = false;
+	int err = check_elem_objs(cache_table_find(c, it->family,
+				  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
+				  s, it->obj);
+
+	if (err)
+		return oerr(msgs, it, "set elements", err);
+
+	/* the set's own statements go into each element without any */
+	nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
+	i = nftnl_set_elems_iter_create(it->obj);
+	while ((e = nftnl_set_elems_iter_next(i))) {
+		struct nftnl_set_elem *n = elem_dup(e);
+		bool has = false;
+
+		nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
+		if (counted && !has)
+			nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
+		nftnl_set_elem_add(s->nls, n);
+	}
+	nftnl_set_elems_iter_destroy(i);
+	return 0;
+}
+
+/* replace rule handle H: the rule there becomes @it's; false if none is */
+static bool rule_replace(struct cache_chain *ch, struct nl_item *it)
+{
+	struct nftnl_rule *r = it->obj;
+	uint64_t h = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+	struct cache_rule *cr;
+
+	list_for_each_entry(cr, &ch->rules, list)
+		if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == h) {
+			nftnl_rule_free(cr->nlr);
+			cr->nlr = r;
+			cr->item = it;
+			it->obj = NULL;
+			return true;
 		}
-		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);
-		cr = xzalloc(sizeof(*cr));
-		cr->nlr = r;
-		cr->item = it;
-		it->obj = NULL;
-		if (pos || nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID)) {
-			uint32_t id = nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID) ?
-				      nftnl_rule_get_u32(r, NFTNL_RULE_POSITION_ID) : 0;
-			struct cache_rule *p;
+	return false;
+}
 
-			/* next to a rule the kernel holds, or one of the batch */
-			list_for_each_entry(p, &ch->rules, list)
-				if (id ? nftnl_rule_is_set(p->nlr, NFTNL_RULE_ID) &&
-					 nftnl_rule_get_u32(p->nlr, NFTNL_RULE_ID) == id :
-					 nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
-					break;
-			if (&p->list == &ch->rules) {
-				nftnl_rule_free(r);
-				free(cr);
-				return oerr(msgs, it, "rule", ENOENT);
-			}
-			if (it->flags & NLM_F_APPEND)
-				list_add(&cr->list, &p->list);
-			else
-				list_add_tail(&cr->list, &p->list);
-		} else if (it->flags & NLM_F_APPEND) {
+/* @cr where @it puts it: next to a rule the kernel holds (handle @pos) or
+   one of the batch (its position id), else first or (append) last;
+   false if the rule it names is not there */
+static bool rule_place(struct cache_chain *ch, struct cache_rule *cr,
+		       const struct nl_item *it, uint64_t pos)
+{
+	struct nftnl_rule *r = cr->nlr;
+	bool by_id = nftnl_rule_is_set(r, NFTNL_RULE_POSITION_ID);
+	uint32_t id = by_id ? nftnl_rule_get_u32(r, NFTNL_RULE_POSITION_ID) : 0;
+	struct cache_rule *p;
+
+	if (!pos && !by_id) {
+		if (it->flags & NLM_F_APPEND)
 			list_add_tail(&cr->list, &ch->rules);
-		} else {
+		else
 			list_add(&cr->list, &ch->rules);
-		}
-		return 0;
+		return true;
 	}
-	case NFT_MSG_NEWOBJ:
-	case NFT_MSG_DELOBJ:
-	case NFT_MSG_DESTROYOBJ:
-		return apply_obj(c, it, msgs);
-	case NFT_MSG_DELSETELEM:
-	case NFT_MSG_DESTROYSETELEM: {
-		struct cache_set *s = item_set(c, it);
-		int err;
+	list_for_each_entry(p, &ch->rules, list)
+		if (by_id ? nftnl_rule_is_set(p->nlr, NFTNL_RULE_ID) &&
+			 nftnl_rule_get_u32(p->nlr, NFTNL_RULE_ID) == id :
+			 nftnl_rule_get_u64(p->nlr, NFTNL_RULE_HANDLE) == pos)
+			break;
+	if (&p->list == &ch->rules)
+		return false;
+	if (it->flags & NLM_F_APPEND)
+		list_add(&cr->list, &p->list);
+	else
+		list_add_tail(&cr->list, &p->list);
+	return true;
+}
 
-		if (!s)
-			return oerr(msgs, it, "set elements", ENOENT);
-		err = set_del_elems(s, it->obj,
-				    it->msg_type == NFT_MSG_DELSETELEM);
-		if (err < 0)
-			return oerr(msgs, it, "set elements", -err);
-		return 0;
+static int apply_newrule(struct cache *c, struct nl_item *it,
+			 struct list_head *msgs)
+{
+	struct nftnl_rule *r = it->obj;
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache_rule *cr;
+	int err;
+	uint64_t pos = nftnl_rule_is_set(r, NFTNL_RULE_POSITION) ?
+		       nftnl_rule_get_u64(r, NFTNL_RULE_POSITION) : 0;
+
+	t = cache_table_find(c, it->family,
+			     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+	if (!t)
+		return oerr(msgs, it, "rule", ENOENT);
+	ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
+	if (!ch)
+		return oerr(msgs, it, "rule", ENOENT);
+	if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
+	    (err = check_objrefs(t, r)))
+		return oerr(msgs, it, "rule", err);
+	if (it->flags & NLM_F_REPLACE)
+		return rule_replace(ch, it) ? 0 : oerr(msgs, it, "rule", ENOENT);
+	nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);
+	cr = xzalloc(sizeof(*cr));
+	cr->nlr = r;
+	cr->item = it;
+	if (!rule_place(ch, cr, it, pos)) {
+		free(cr);
+		return oerr(msgs, it, "rule", ENOENT);
 	}
-	case NFT_MSG_DELSET:
-	case NFT_MSG_DESTROYSET: {
-		struct cache_set *s = item_set(c, it);
-		const char *name;
+	it->obj = NULL;
+	return 0;
+}
 
-		if (!s)
-			return it->msg_type == NFT_MSG_DELSET ?
-			       oerr(msgs, it, "set", ENOENT) : 0;
-		name = nftnl_set_get_str(s->nls, NFTNL_SET_NAME);
-		t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
-		list_for_each_entry(ch, &t->chains, list) {
-			struct cache_rule *cr;
+static int apply_delsetelem(struct cache *c, struct nl_item *it,
+			     struct list_head *msgs)
+{
+	struct cache_set *s = item_set(c, it);
+	int err;
 
-			list_for_each_entry(cr, &ch->rules, list)
-				if (rule_uses_set(cr->nlr, name))
-					return oerr(msgs, it, "set", EBUSY);
-		}
-		cache_unlink_set(t, s);
-		nftnl_set_free(s->nls);
-		free(s);
-		return 0;
+	if (!s)
+		return oerr(msgs, it, "set elements", ENOENT);
+	err = set_del_elems(s, it->obj,
+			    it->msg_type == NFT_MSG_DELSETELEM);
+	if (err < 0)
+		return oerr(msgs, it, "set elements", -err);
+	return 0;
+}
+
+static int apply_delset(struct cache *c, struct nl_item *it,
+			 struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	unsigned int fam = it->family;
+	struct cache_set *s = item_set(c, it);
+	const char *name;
+
+	if (!s)
+		return it->msg_type == NFT_MSG_DELSET ?
+		       oerr(msgs, it, "set", ENOENT) : 0;
+	name = nftnl_set_get_str(s->nls, NFTNL_SET_NAME);
+	t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
+	list_for_each_entry(ch, &t->chains, list) {
+		struct cache_rule *cr;
+
+		list_for_each_entry(cr, &ch->rules, list)
+			if (rule_uses_set(cr->nlr, name))
+				return oerr(msgs, it, "set", EBUSY);
 	}
-	case NFT_MSG_DELTABLE:
-	case NFT_MSG_DESTROYTABLE: {
-		struct cache_table *tn;
-		bool found = false;
+	cache_unlink_set(t, s);
+	nftnl_set_free(s->nls);
+	free(s);
+	return 0;
+}
 
-		bool by_name = nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME);
+static int apply_deltable(struct cache *c, struct nl_item *it,
+			   struct list_head *msgs)
+{
+	struct cache_table *t;
+	unsigned int fam = it->family;
+	struct cache_table *tn;
+	bool found = false;
 
-		if (!by_name && !nftnl_table_is_set(it->obj, NFTNL_TABLE_HANDLE)) {
-			list_for_each_entry_safe(t, tn, &c->tables, list) {
-				if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
-					continue;
-				cache_unlink_table(c, t);
-				cache_table_free(t);
-			}
-			return 0;
-		}
+	bool by_name = nftnl_table_is_set(it->obj, NFTNL_TABLE_NAME);
+
+	if (!by_name && !nftnl_table_is_set(it->obj, NFTNL_TABLE_HANDLE)) {
 		list_for_each_entry_safe(t, tn, &c->tables, list) {
-			if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam ||
-			    (by_name ?
-			     strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-				    nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)) :
-			     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
-			     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
+			if (fam && nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam)
 				continue;
 			cache_unlink_table(c, t);
 			cache_table_free(t);
-			found = true;
 		}
-		if (!found && it->msg_type == NFT_MSG_DELTABLE)
-			return oerr(msgs, it, "table", ENOENT);
 		return 0;
 	}
-	case NFT_MSG_DELCHAIN:
-	case NFT_MSG_DESTROYCHAIN: {
-		struct cache_rule *cr, *crn;
+	list_for_each_entry_safe(t, tn, &c->tables, list) {
+		if (nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY) != fam ||
+		    (by_name ?
+		     strcmp(nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			    nftnl_table_get_str(it->obj, NFTNL_TABLE_NAME)) :
+		     nftnl_table_get_u64(t->nlt, NFTNL_TABLE_HANDLE) !=
+		     nftnl_table_get_u64(it->obj, NFTNL_TABLE_HANDLE)))
+			continue;
+		cache_unlink_table(c, t);
+		cache_table_free(t);
+		found = true;
+	}
+	if (!found && it->msg_type == NFT_MSG_DELTABLE)
+		return oerr(msgs, it, "table", ENOENT);
+	return 0;
+}
 
-		t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
-		ch = t ? item_chain(t, it->obj) : NULL;
-		if (!ch)
-			return it->msg_type == NFT_MSG_DELCHAIN ?
-			       oerr(msgs, it, "chain", ENOENT) : 0;
-		/* as the kernel: its rules go with it, jumps to it keep it */
-		if (chain_in_use(t, ch))
-			return oerr(msgs, it, "chain", EBUSY);
+static int apply_delchain(struct cache *c, struct nl_item *it,
+			   struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	unsigned int fam = it->family;
+	struct cache_rule *cr, *crn;
+
+	t = cache_table_find(c, fam, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_TABLE));
+	ch = t ? item_chain(t, it->obj) : NULL;
+	if (!ch)
+		return it->msg_type == NFT_MSG_DELCHAIN ?
+		       oerr(msgs, it, "chain", ENOENT) : 0;
+	/* as the kernel: its rules go with it, jumps to it keep it */
+	if (chain_in_use(t, ch))
+		return oerr(msgs, it, "chain", EBUSY);
+	list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+		list_del(&cr->list);
+		nftnl_rule_free(cr->nlr);
+		free(cr);
+	}
+	cache_unlink_chain(t, ch);
+	nftnl_chain_free(ch->nlc);
+	free(ch);
+	return 0;
+}
+
+static int apply_delrule(struct cache *c, struct nl_item *it,
+			  struct list_head *msgs)
+{
+	struct cache_table *t;
+	struct cache_chain *ch;
+	unsigned int fam = it->family;
+	struct nftnl_rule *r = it->obj;
+	struct cache_rule *cr, *crn;
+	bool has_handle = nftnl_rule_is_set(r, NFTNL_RULE_HANDLE);
+	bool found = false;
+
+	t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
+	if (!t)
+		return oerr(msgs, it, "rule", ENOENT);
+	list_for_each_entry(ch, &t->chains, list) {
+		if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) &&
+		    strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME),
+			   nftnl_rule_get_str(r, NFTNL_RULE_CHAIN)))
+			continue;
+		found = true;
 		list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+			if (has_handle &&
+			    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) !=
+			    nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE))
+				continue;
 			list_del(&cr->list);
 			nftnl_rule_free(cr->nlr);
 			free(cr);
+			if (has_handle)
+				return 0;
 		}
-		cache_unlink_chain(t, ch);
-		nftnl_chain_free(ch->nlc);
-		free(ch);
+	}
+	/* flush table: a table without chains (yet) has nothing to flush */
+	if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && !has_handle)
 		return 0;
-	}
-	case NFT_MSG_DELRULE:
-	case NFT_MSG_DESTROYRULE: {
-		struct nftnl_rule *r = it->obj;
-		struct cache_rule *cr, *crn;
-		bool has_handle = nftnl_rule_is_set(r, NFTNL_RULE_HANDLE);
-		bool found = false;
-
-		t = cache_table_find(c, fam, nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
-		if (!t)
-			return oerr(msgs, it, "rule", ENOENT);
-		list_for_each_entry(ch, &t->chains, list) {
-			if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) &&
-			    strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME),
-				   nftnl_rule_get_str(r, NFTNL_RULE_CHAIN)))
-				continue;
-			found = true;
-			list_for_each_entry_safe(cr, crn, &ch->rules, list) {
-				if (has_handle &&
-				    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) !=
-				    nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE))
-					continue;
-				list_del(&cr->list);
-				nftnl_rule_free(cr->nlr);
-				free(cr);
-				if (has_handle)
-					return 0;
-			}
-		}
-		/* flush table: a table without chains (yet) has nothing to flush */
-		if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && !has_handle)
-			return 0;
-		if (!found || has_handle)
-			return it->msg_type == NFT_MSG_DELRULE ?
-			       oerr(msgs, it, "rule", ENOENT) : 0;
-		return 0;
-	}
-	}
+	if (!found || has_handle)
+		return it->msg_type == NFT_MSG_DELRULE ?
+		       oerr(msgs, it, "rule", ENOENT) : 0;
 	return 0;
+}
+
+/* what each message does to the ruleset, as nf_tables does it */
+static int (*const apply_ops[])(struct cache *, struct nl_item *,
+				struct list_head *) = {
+	[NFT_MSG_NEWTABLE]	= apply_newtable,
+	[NFT_MSG_NEWCHAIN]	= apply_newchain,
+	[NFT_MSG_NEWSET]	= apply_newset,
+	[NFT_MSG_NEWSETELEM]	= apply_newsetelem,
+	[NFT_MSG_NEWRULE]	= apply_newrule,
+	[NFT_MSG_NEWOBJ]	= apply_obj,
+	[NFT_MSG_DELOBJ]	= apply_obj,
+	[NFT_MSG_DESTROYOBJ]	= apply_obj,
+	[NFT_MSG_DELSETELEM]	= apply_delsetelem,
+	[NFT_MSG_DESTROYSETELEM]	= apply_delsetelem,
+	[NFT_MSG_DELSET]	= apply_delset,
+	[NFT_MSG_DESTROYSET]	= apply_delset,
+	[NFT_MSG_DELTABLE]	= apply_deltable,
+	[NFT_MSG_DESTROYTABLE]	= apply_deltable,
+	[NFT_MSG_DELCHAIN]	= apply_delchain,
+	[NFT_MSG_DESTROYCHAIN]	= apply_delchain,
+	[NFT_MSG_DELRULE]	= apply_delrule,
+	[NFT_MSG_DESTROYRULE]	= apply_delrule,
+};
+
+static int apply_item(struct cache *c, struct nl_item *it,
+		      struct list_head *msgs)
+{
+	if (it->msg_type >= sizeof(apply_ops) / sizeof(apply_ops[0]) ||
+	    !apply_ops[it->msg_type])
+		return 0;
+	return apply_ops[it->msg_type](c, it, msgs);
 }
 
 int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
