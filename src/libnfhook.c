@@ -389,17 +389,127 @@ static int exit_status(struct nfh_ctx *ctx, int ret)
 	return ctx->no_netlink ? 3 : 1;
 }
 
+/* -D definitions come first, as if written at the top: one buffer for all
+   of them (a buffer each would count as include levels) */
+static void push_defines(struct nfh_ctx *ctx, void *scanner)
+{
+	char *text = xstrdup(""), *more;
+
+	for (unsigned int i = 0; i < ctx->num_defines; i++) {
+		const char *def = ctx->defines[i], *eq = strchr(def, '=');
+
+		more = xasprintf("%sdefine %.*s = %s\n", text,
+				 (int)(eq - def), def, eq + 1);
+		free(text);
+		text = more;
+	}
+	scanner_push_buffer(scanner, NULL, text, NULL);
+	free(text);
+}
+
+/*
+ * Parses the input (@buf, or the file @name) into @state's commands: JSON
+ * under -j when it looks like JSON (kept in *@json_in for -j -e), else nft
+ * syntax.  0, or -1 with the errors queued.
+ */
+static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
+		       const char *name, const char *buf, const char *bufname,
+		       char **json_in)
+{
+	const char *stdin_name = bufname;
+	char *input = NULL;
+	void *scanner;
+	int ret = 0;
+
+	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
+		/* -j: input that starts with '{' is JSON, anything else nft syntax */
+		input = buf ? xstrdup(buf) : read_input(name);
+		if (input && json_looks_like(input)) {
+			*json_in = input;
+			return json_parse(state, buf ? bufname : input_name(name),
+					  input) < 0 ? -1 : 0;
+		}
+		if (input && !buf && !strcmp(name, "-")) {
+			/* standard input is read already */
+			buf = input;
+			stdin_name = input_name(name);
+		}
+	}
+	scanner = scanner_init(state);
+	if (buf)
+		scanner_push_buffer(scanner, stdin_name, buf, NULL);
+	else if (scanner_read_file(scanner, name, NULL) < 0)
+		ret = -1;
+	if (ret == 0 && ctx->num_defines)
+		push_defines(ctx, scanner);
+	if (ret == 0 && (yyparse(scanner, state) != 0 || state->nerrs ||
+			 !list_empty(state->msgs)))
+		ret = -1;
+	scanner_destroy(scanner);
+	free(input);
+	return ret;
+}
+
+/*
+ * The batch goes in: offline into the in-memory ruleset (under -c a copy
+ * of it), else to the kernel, with -e echoing what the kernel made as the
+ * monitor prints it.  0, -1 with errors queued, or NLIO_RESTART.
+ */
+static int batch_commit(struct nfh_ctx *ctx, struct nl_batch *batch,
+			struct list_head *msgs, const char *json_in)
+{
+	struct monitor *m;
+	int ret;
+
+	if (ctx->offline) {
+		struct cache *scratch;
+
+		if (!ctx->offline_cache)
+			ctx->offline_cache = cache_alloc();
+		if (!ctx->dry_run)
+			return offline_apply(ctx->offline_cache, batch, msgs);
+		/* check against a copy, keep nothing */
+		scratch = cache_alloc();
+		ret = offline_apply(scratch, batch, msgs);
+		cache_free(scratch);
+		return ret;
+	}
+	if (!(ctx->octx.flags & NFH_OUTPUT_ECHO) || ctx->dry_run)
+		return nlio_batch_send(ctx, batch, msgs);
+	/* -e: print what the kernel made, as the monitor does */
+	m = monitor_echo_new(ctx, msgs, json_in);
+	ctx->echo = monitor_echo;
+	ctx->echo_data = m;
+	ret = m ? nlio_batch_send(ctx, batch, msgs) : -1;
+	if (ret == 0)
+		monitor_echo_ok(m);
+	monitor_echo_free(m);
+	ctx->echo = NULL;
+	ctx->echo_data = NULL;
+	return ret;
+}
+
+/* the kernel's sets read for this run, and the declarations made of them */
+static void kernel_sets_free(struct nfh_ctx *ctx)
+{
+	struct set *s, *sn;
+
+	list_for_each_entry_safe(s, sn, &ctx->ext_sets, list) {
+		list_del(&s->list);
+		set_free(s);
+	}
+	cache_free(ctx->set_cache);
+	ctx->set_cache = NULL;
+}
+
 static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		    const char *bufname, bool last_try, char **keep)
 {
 	const bool given = buf != NULL;
 	struct parser_state state;
 	struct nl_batch batch;
-	const char *stdin_name = bufname;
 	struct cmd *cmd, *next;
 	char *json_in = NULL;		/* JSON input, kept for -j -e */
-	char *input = NULL;
-	void *scanner;
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
@@ -412,49 +522,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	ctx->no_netlink = false;
 	parser_init(&state, ctx, &msgs, &cmds);
 	state.sink = &stream_sink;
-	if (ctx->octx.flags & NFH_OUTPUT_JSON) {
-		/* -j: input that starts with '{' is JSON, anything else nft syntax */
-		input = buf ? xstrdup(buf) : read_input(name);
-		if (input && json_looks_like(input)) {
-			json_in = input;
-			if (json_parse(&state, buf ? bufname : input_name(name), input) < 0)
-				ret = -1;
-			goto evaluate;
-		}
-		if (input && !buf && !strcmp(name, "-")) {
-			/* standard input is read already */
-			buf = input;
-			stdin_name = input_name(name);
-		}
-	}
-	scanner = scanner_init(&state);
-	if (buf)
-		scanner_push_buffer(scanner, stdin_name, buf, NULL);
-	else if (scanner_read_file(scanner, name, NULL) < 0)
-		ret = -1;
-	/* -D definitions come first, as if written at the top: one buffer
-	   for all of them (a buffer each would count as include levels) */
-	if (ret == 0 && ctx->num_defines) {
-		char *text = xstrdup(""), *more;
-
-		for (unsigned int i = 0; i < ctx->num_defines; i++) {
-			const char *def = ctx->defines[i], *eq = strchr(def, '=');
-
-			more = xasprintf("%sdefine %.*s = %s\n", text,
-					 (int)(eq - def), def, eq + 1);
-			free(text);
-			text = more;
-		}
-		scanner_push_buffer(scanner, NULL, text, NULL);
-		free(text);
-	}
-	if (ret == 0 && (yyparse(scanner, &state) != 0 || state.nerrs ||
-			 !list_empty(&msgs)))
-		ret = -1;
-	scanner_destroy(scanner);
-evaluate:
-	if (input != json_in)
-		free(input);
+	ret = parse_input(ctx, &state, name, buf, bufname, &json_in);
 
 	/* nothing reaches the kernel once any error was queued */
 	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
@@ -473,35 +541,8 @@ evaluate:
 		ret = -1;
 	if (ret == 0 && (ctx->debug & NFH_DEBUG_NETLINK))
 		nl_batch_debug(ctx->octx.out, &batch);
-	if (ret == 0) {
-		if (ctx->offline) {
-			if (!ctx->offline_cache)
-				ctx->offline_cache = cache_alloc();
-			if (ctx->dry_run) {
-				/* check against a copy, keep nothing */
-				struct cache *scratch = cache_alloc();
-
-				ret = offline_apply(scratch, &batch, &msgs);
-				cache_free(scratch);
-			} else {
-				ret = offline_apply(ctx->offline_cache, &batch, &msgs);
-			}
-		} else if ((ctx->octx.flags & NFH_OUTPUT_ECHO) && !ctx->dry_run) {
-			/* -e: print what the kernel made, as the monitor does */
-			struct monitor *m = monitor_echo_new(ctx, &msgs, json_in);
-
-			ctx->echo = monitor_echo;
-			ctx->echo_data = m;
-			ret = m ? nlio_batch_send(ctx, &batch, &msgs) : -1;
-			if (ret == 0)
-				monitor_echo_ok(m);
-			monitor_echo_free(m);
-			ctx->echo = NULL;
-			ctx->echo_data = NULL;
-		} else {
-			ret = nlio_batch_send(ctx, &batch, &msgs);
-		}
-	}
+	if (ret == 0)
+		ret = batch_commit(ctx, &batch, &msgs, json_in);
 	nl_batch_free(&batch);
 	if (ret == NLIO_RESTART && last_try)
 		ret = error_queue(&msgs, NULL,
@@ -524,16 +565,7 @@ evaluate:
 			"Warning: ignored %lu netlink message(s) that did not come from the kernel\n",
 			ctx->forged - forged);
 	cmds_free(&cmds);
-	{
-		struct set *s, *sn;
-
-		list_for_each_entry_safe(s, sn, &ctx->ext_sets, list) {
-			list_del(&s->list);
-			set_free(s);
-		}
-		cache_free(ctx->set_cache);
-		ctx->set_cache = NULL;
-	}
+	kernel_sets_free(ctx);
 	cmds_free(&lists);
 	parser_exit(&state);
 	if (again && !given)
