@@ -742,6 +742,63 @@ static void elem_ntoh(struct expr *e, const struct hton_parts *hp)
 }
 
 static struct expr *set_key_of(const struct nftnl_set *nls);
+static struct expr *lookup_key_of(const struct nftnl_set *nls);
+
+/*
+ * The key of a concatenation whose type cannot say how wide its parts
+ * are (an integer part: "ip ecn . tcp doff { ... }" in an anonymous set,
+ * which has no typeof record): one part for each register the lookup
+ * reads, as wide as what the register holds.  NULL if that does not fit.
+ */
+static struct expr *regs_concat_key(const struct delin_ctx *ctx, uint32_t sreg,
+				    const struct nftnl_set *nls)
+{
+	unsigned int len = nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN);
+	unsigned int slot = reg_index(sreg), bytes = 0, n;
+	const struct datatype *sub[NREGS];
+	struct expr *c;
+
+	n = set_key_type_parts(nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE), sub,
+			       array_size(sub));
+	if (!n)
+		return NULL;
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct expr *r = slot < NREGS ? ctx->regs[slot] : NULL;
+		unsigned int bits = sub[i]->size ? sub[i]->size : r ? r->len : 0;
+
+		if (!r || !bits) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, set_type_placeholder(NULL, sub[i], bits,
+							  sub[i]->byteorder));
+		slot += div_round_up(bits, 32);
+		bytes += div_round_up(bits, 32) * 4;
+	}
+	if (bytes != len) {
+		expr_free(c);
+		return NULL;
+	}
+	c->len = len * 8;
+	return c;
+}
+
+/* the key a rule's lookup from @sreg in @nls reads */
+static struct expr *rule_key_of(const struct delin_ctx *ctx, uint32_t sreg,
+				const struct nftnl_set *nls)
+{
+	struct expr *key = lookup_key_of(nls), *k;
+
+	if (key->kind != EXPR_CONCAT) {
+		k = regs_concat_key(ctx, sreg, nls);
+		if (k) {
+			expr_free(key);
+			key = k;
+		}
+	}
+	return key;
+}
 
 /*
  * The elements of a set held as libnftnl objects: anonymous sets.  Those
@@ -753,7 +810,7 @@ static struct expr *set_elements(const struct delin_ctx *ctx, uint32_t sreg,
 {
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
 	struct elem_dump *ed = elem_dump_from_nftnl(s);
-	struct expr *key = set_key_of(s), *order = NULL, *set, *i;
+	struct expr *key = rule_key_of(ctx, sreg, s), *order = NULL, *set, *i;
 	struct hton_parts hp = { 0 };
 
 	if (interval)
@@ -864,7 +921,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, sreg, cs->nls);
 	l = lookup_lhs(ctx, sreg, key);
 	expr_free(key);
 	if (!l) {
@@ -916,7 +973,8 @@ static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "dynset");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
+			  cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
 	expr_free(key);
 	if (!l) {
@@ -1072,7 +1130,8 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "objref");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG),
+			  cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
 	expr_free(key);
 	if (!l) {
