@@ -93,6 +93,9 @@ struct elem_emit {
 	bool			concat_interval; /* a key end with each */
 	bool			automerge;
 	bool			anonymous;	/* no end where the next starts */
+	unsigned int		shift;		/* the values sit that many bits
+						   up (ip dscp { ... }): the
+						   next value is 1 << shift on */
 	unsigned int		count;		/* elements sent */
 	unsigned int		size;		/* what nft declares as the size:
 						   two for each interval */

@@ -22,6 +22,10 @@ uint32_t set_key_type(const struct expr *key);
 unsigned int set_key_bytes(const struct expr *key);
 /* the key description back from the kernel's type id, length and order */
 struct expr *set_key_decode(uint32_t type, uint32_t len, enum byteorder bo);
+/* the types of a concatenated type id's parts, the first first; 0 if it
+   names fewer than two or more than @max, or a type nfh does not know */
+unsigned int set_key_type_parts(uint32_t type, const struct datatype **sub,
+				unsigned int max);
 /* "ipv4_addr . inet_service" */
 void set_key_print(const struct expr *key, FILE *f);
 

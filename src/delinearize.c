@@ -742,6 +742,63 @@ static void elem_ntoh(struct expr *e, const struct hton_parts *hp)
 }
 
 static struct expr *set_key_of(const struct nftnl_set *nls);
+static struct expr *lookup_key_of(const struct nftnl_set *nls);
+
+/*
+ * The key of a concatenation whose type cannot say how wide its parts
+ * are (an integer part: "ip ecn . tcp doff { ... }" in an anonymous set,
+ * which has no typeof record): one part for each register the lookup
+ * reads, as wide as what the register holds.  NULL if that does not fit.
+ */
+static struct expr *regs_concat_key(const struct delin_ctx *ctx, uint32_t sreg,
+				    const struct nftnl_set *nls)
+{
+	unsigned int len = nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN);
+	unsigned int slot = reg_index(sreg), bytes = 0, n;
+	const struct datatype *sub[NREGS];
+	struct expr *c;
+
+	n = set_key_type_parts(nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE), sub,
+			       array_size(sub));
+	if (!n)
+		return NULL;
+	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct expr *r = slot < NREGS ? ctx->regs[slot] : NULL;
+		unsigned int bits = sub[i]->size ? sub[i]->size : r ? r->len : 0;
+
+		if (!r || !bits) {
+			expr_free(c);
+			return NULL;
+		}
+		compound_expr_add(c, set_type_placeholder(NULL, sub[i], bits,
+							  sub[i]->byteorder));
+		slot += div_round_up(bits, 32);
+		bytes += div_round_up(bits, 32) * 4;
+	}
+	if (bytes != len) {
+		expr_free(c);
+		return NULL;
+	}
+	c->len = len * 8;
+	return c;
+}
+
+/* the key a rule's lookup from @sreg in @nls reads */
+static struct expr *rule_key_of(const struct delin_ctx *ctx, uint32_t sreg,
+				const struct nftnl_set *nls)
+{
+	struct expr *key = lookup_key_of(nls), *k;
+
+	if (key->kind != EXPR_CONCAT) {
+		k = regs_concat_key(ctx, sreg, nls);
+		if (k) {
+			expr_free(key);
+			key = k;
+		}
+	}
+	return key;
+}
 
 /*
  * The elements of a set held as libnftnl objects: anonymous sets.  Those
@@ -753,7 +810,7 @@ static struct expr *set_elements(const struct delin_ctx *ctx, uint32_t sreg,
 {
 	bool interval = nftnl_set_get_u32(s, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL;
 	struct elem_dump *ed = elem_dump_from_nftnl(s);
-	struct expr *key = set_key_of(s), *order = NULL, *set, *i;
+	struct expr *key = rule_key_of(ctx, sreg, s), *order = NULL, *set, *i;
 	struct hton_parts hp = { 0 };
 
 	if (interval)
@@ -864,7 +921,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, sreg, cs->nls);
 	l = lookup_lhs(ctx, sreg, key);
 	expr_free(key);
 	if (!l) {
@@ -916,7 +973,8 @@ static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "dynset");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
+			  cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
 	expr_free(key);
 	if (!l) {
@@ -1072,7 +1130,8 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "objref");
 		return;
 	}
-	key = lookup_key_of(cs->nls);
+	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG),
+			  cs->nls);
 	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
 	expr_free(key);
 	if (!l) {
@@ -2034,11 +2093,21 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 
 static void binop_type(struct expr *b);
 static bool reg_selector(const struct expr *e);
+static bool bits_shift_resolve(struct proto_ctx *pctx, struct deps *deps,
+			       struct expr **e);
+static bool bits_mask_resolve(struct proto_ctx *pctx, struct deps *deps,
+			      struct expr **e);
 
 static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 			     struct expr **e)
 {
 	struct expr *p = *e, *i, *n;
+
+	/* a field of a few bits moved down to its value: "add @s { ip dscp }",
+	   or one that ends its bytes under its mask: "add @s { vlan id }" */
+	if (bits_shift_resolve(pctx, deps, e) ||
+	    bits_mask_resolve(pctx, deps, e))
+		return;
 
 	if (p->kind == EXPR_BINOP && p->op.op == OP_AND) {
 		/* "tcp flags & (syn | ack) vmap { ... }": the field under a mask */
@@ -2061,6 +2130,18 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 		return;
 	}
 	list_for_each_entry(i, &p->set.exprs, list) {
+		struct list_head *pos = i->list.prev;
+
+		/* "ip saddr . ip dscp": the part in the shift's place */
+		list_del(&i->list);
+		n = i;
+		if (bits_shift_resolve(pctx, deps, &n) ||
+		    bits_mask_resolve(pctx, deps, &n)) {
+			list_add(&n->list, pos);
+			i = n;
+			continue;
+		}
+		list_add(&i->list, pos);
 		n = field_resolve(pctx, deps, i);
 		if (!n)
 			continue;
@@ -2106,48 +2187,173 @@ static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 }
 
 /*
+ * The field of a few bits that @mask selects in the raw load @p, a
+ * header field or an extension header's, named again if its bits sit
+ * @shift bits above the end of the load; NULL if it is none.
+ */
+static struct expr *bits_field(struct proto_ctx *pctx, struct deps *deps,
+			       const struct expr *p, const struct expr *mask,
+			       unsigned int shift)
+{
+	const struct exthdr_desc *xd;
+	const struct proto_desc *d;
+	const struct proto_field *f;
+	unsigned int first, mlen;
+
+	if (mask->kind != EXPR_VALUE || p->len > 64)
+		return NULL;
+	mlen = mask_bits(mask, &first);
+	if (!mlen || first + mlen + shift != p->len ||
+	    !mask_is_run(mask, first, mlen))
+		return NULL;
+	if (p->kind == EXPR_PAYLOAD && p->payload.is_raw) {
+		d = payload_desc(pctx, p);
+		f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+		if (!f || !(f->offset % 8 || f->len % 8))
+			return NULL;
+		header_used(deps, d);
+		return payload_expr_alloc(&internal_location, d, f);
+	}
+	if (p->kind == EXPR_EXTHDR && !p->exthdr.tmpl &&
+	    !(p->exthdr.flags & NFT_EXTHDR_F_PRESENT)) {
+		f = exthdr_field_at(p->exthdr.op, p->exthdr.type,
+				    p->exthdr.offset + first, mlen, &xd);
+		if (!f || !(f->offset % 8 || f->len % 8))
+			return NULL;
+		if (p->exthdr.op == NFT_EXTHDR_OP_IPV4)
+			header_used(deps, &proto_ip);
+		return exthdr_expr_alloc(&internal_location, xd, f);
+	}
+	return NULL;
+}
+
+/*
  * "(load & mask) >> n", a field of a few bits moved down to its value
- * for a named set ("ip dscp @s"), named again; true if it was one
+ * for a named set ("ip dscp @s"), a set update or a concatenation, named
+ * again; true if it was one
  */
 static bool bits_shift_resolve(struct proto_ctx *pctx, struct deps *deps,
 			       struct expr **e)
 {
-	struct expr *sh = *e, *b, *p, *mask;
-	const struct proto_desc *d;
-	const struct proto_field *f;
-	unsigned int first, mlen;
+	struct expr *sh = *e, *b, *n;
 
 	if (sh->kind != EXPR_BINOP || sh->op.op != OP_RSHIFT ||
 	    sh->op.right->kind != EXPR_VALUE)
 		return false;
 	b = sh->op.left;
+	if (b->kind != EXPR_BINOP || b->op.op != OP_AND ||
+	    expr_value_u64(sh->op.right) >= 64)
+		return false;
+	n = bits_field(pctx, deps, b->op.left, b->op.right,
+		       expr_value_u64(sh->op.right));
+	if (!n)
+		return false;
+	*e = n;
+	expr_free(sh);
+	return true;
+}
+
+/*
+ * "load & mask", the mask exactly a field of a few bits that ends the
+ * load ("vlan id", "ip ecn"), as a set update or a concatenation reads
+ * it, named again; true if it was one
+ */
+static bool bits_mask_resolve(struct proto_ctx *pctx, struct deps *deps,
+			      struct expr **e)
+{
+	struct expr *b = *e, *n;
+
 	if (b->kind != EXPR_BINOP || b->op.op != OP_AND)
 		return false;
-	p = b->op.left;
-	mask = b->op.right;
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw ||
-	    mask->kind != EXPR_VALUE || p->len > 64)
+	n = bits_field(pctx, deps, b->op.left, b->op.right, 0);
+	if (!n)
 		return false;
-	mlen = mask_bits(mask, &first);
-	d = payload_desc(pctx, p);
-	f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
-	if (!f || first + mlen > p->len ||
-	    expr_value_u64(sh->op.right) != p->len - (first + mlen))
-		return false;
-	*e = payload_expr_alloc(&internal_location, d, f);
-	expr_free(sh);
-	header_used(deps, d);
+	*e = n;
+	expr_free(b);
 	return true;
+}
+
+/*
+ * The bytes each part of a concatenation was loaded in where a part of a
+ * few bits was shifted down from more bytes than it needs ("ip6 dscp":
+ * two), which an anonymous set's elements give it too; 0 for the others.
+ * Read before the parts are named again.
+ */
+static void wide_parts_of(const struct expr *key, unsigned int *wide)
+{
+	const struct expr *i, *b;
+	unsigned int n = 0;
+
+	memset(wide, 0, NREGS * sizeof(*wide));
+	if (key->kind != EXPR_CONCAT)
+		return;
+	list_for_each_entry(i, &key->set.exprs, list) {
+		if (n == NREGS)
+			break;
+		b = i->kind == EXPR_BINOP && i->op.op == OP_RSHIFT ? i->op.left : NULL;
+		if (b && b->kind == EXPR_BINOP && b->op.op == OP_AND &&
+		    b->op.left->kind == EXPR_PAYLOAD)
+			wide[n] = b->op.left->len / 8;
+		n++;
+	}
+}
+
+/* a value of the concatenation @key, each wide part cut to its own bytes */
+static void value_narrow(struct expr *v, const struct expr *key,
+			 const unsigned int *wide)
+{
+	unsigned int off = 0, n = 0;
+	const struct expr *i;
+
+	if (v->kind == EXPR_RANGE) {
+		value_narrow(v->range.left, key, wide);
+		value_narrow(v->range.right, key, wide);
+		return;
+	}
+	if (v->kind != EXPR_VALUE)
+		return;
+	list_for_each_entry(i, &key->set.exprs, list) {
+		unsigned int b = div_round_up(i->len, 8);
+
+		if (n == NREGS)
+			break;
+		if (wide[n] > b && wide[n] <= 4 &&
+		    off + wide[n] <= expr_value_bytes(v)) {
+			memmove(v->val.data + off, v->val.data + off + wide[n] - b, b);
+			memset(v->val.data + off + b, 0, wide[n] - b);
+		}
+		off += div_round_up(i->len, 32) * 4;
+		n++;
+	}
+}
+
+static void elems_narrow(struct expr *set, const struct expr *key,
+			 const unsigned int *wide)
+{
+	struct expr *i, *k;
+
+	if (set->kind != EXPR_SET || key->kind != EXPR_CONCAT)
+		return;
+	list_for_each_entry(i, &set->set.exprs, list) {
+		k = i->kind == EXPR_MAPPING ? i->op.left : i;
+		if (k->kind == EXPR_SET_ELEM)
+			k = k->elem.key;
+		value_narrow(k, key, wide);
+	}
 }
 
 static void map_resolve(struct proto_ctx *pctx, struct deps *deps,
 			struct expr *m, const struct expr *data)
 {
+	unsigned int wide[NREGS];
+
 	if (m->op.right->kind == EXPR_SET_REF &&
 	    bits_shift_resolve(pctx, deps, &m->op.left))
 		return;
+	wide_parts_of(m->op.left, wide);
 	if (!bits_key_resolve(pctx, deps, m))
 		selector_resolve(pctx, deps, &m->op.left);
+	elems_narrow(m->op.right, m->op.left, wide);
 	if (m->op.right->kind == EXPR_SET)
 		type_set_elems(m->op.right, m->op.left, data);
 }
@@ -2516,7 +2722,11 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
+			unsigned int wide[NREGS];
+
+			wide_parts_of(s->expr->op.left, wide);
 			selector_resolve(&pctx, &deps, &s->expr->op.left);
+			elems_narrow(s->expr->op.right, s->expr->op.left, wide);
 			if (s->expr->op.right->kind == EXPR_SET)
 				type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
 			continue;

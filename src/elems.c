@@ -379,6 +379,19 @@ static bool be_inc(uint8_t *v, unsigned int n)
 	return true;
 }
 
+/* big-endian v += 1 << shift (shift < 8); true on wrap-around */
+static bool be_step(uint8_t *v, unsigned int n, unsigned int shift)
+{
+	unsigned int carry = 1u << shift;
+
+	for (unsigned int i = n; i > 0 && carry; i--) {
+		carry += v[i - 1];
+		v[i - 1] = carry & 0xff;
+		carry >>= 8;
+	}
+	return carry != 0;
+}
+
 static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
 			 const uint8_t *hi)
 {
@@ -588,7 +601,9 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 			continue;
 		}
 		memcpy(next, elem_hi(st, m - 1), len);
-		adjacent = !be_inc(next, len) && !memcmp(next, elem_lo(st, i), len);
+		/* the next value of the field, wherever its bits sit */
+		adjacent = !be_step(next, len, em->shift) &&
+			   !memcmp(next, elem_lo(st, i), len);
 		if (memcmp(elem_lo(st, i), elem_hi(st, m - 1), len) > 0 &&
 		    !(adjacent && em->automerge && !st->dlen &&
 		      !elem_rec(st, m - 1)->extra && !elem_rec(st, i)->extra)) {

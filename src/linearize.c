@@ -500,38 +500,45 @@ static uint32_t reg_of_slot(unsigned int slot)
 /*
  * Loads a selector into 32-bit slot @slot; for a lookup in an interval set
  * (@interval), a number in host byte order is turned big endian, as the
- * set keeps it (see elem_host_number()).
+ * set keeps it (see elem_host_number()).  A field of a few bits that does
+ * not end its bytes ("ip dscp") moves down to its value, as nft moves it
+ * for a set's key, a concatenation's part, a set update and a hash,
+ * unless @in_place: an anonymous set of that field alone holds its
+ * elements where the load puts the field (see bits_key()).
  */
 static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
-			      unsigned int slot, bool interval)
+			      unsigned int slot, bool interval, bool in_place)
 {
 	const struct expr *sel = selector_of(e);
 	struct load ld;
 
 	ctx->dreg = reg_of_slot(slot);
 	selector_load(ctx, e, 0, &ld);
+	if (!in_place && e == sel && ld.masked && ld.shift &&
+	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR))
+		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 	if (interval && elem_host_number(sel))
 		put_byteorder_reg(ctx, ctx->dreg, div_round_up(sel->len, 8));
 }
 
 /*
  * Loads a selector, or each part of a concatenation into adjacent slots,
- * starting at 32-bit slot @slot.
+ * starting at 32-bit slot @slot; @in_place: see selector_key_load().
  */
-static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
-			unsigned int slot, bool interval)
+static void key_load_in(struct lin_ctx *ctx, const struct expr *key,
+			unsigned int slot, bool interval, bool in_place)
 {
 	const struct expr *i;
 
 	if (key->kind != EXPR_CONCAT) {
-		selector_key_load(ctx, key, slot, interval);
+		selector_key_load(ctx, key, slot, interval, in_place);
 		ctx->dreg = REG_1;
 		return;
 	}
 	list_for_each_entry(i, &key->set.exprs, list) {
 		const struct expr *sel = selector_of(i);
 
-		selector_key_load(ctx, i, slot, interval);
+		selector_key_load(ctx, i, slot, interval, false);
 		/*
 		 * nft converts a one-byte host-order part too, in two-byte
 		 * units: hton(reg, 2, 1), which changes nothing
@@ -550,6 +557,12 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 		slot += div_round_up(i->len, 32);
 	}
 	ctx->dreg = REG_1;
+}
+
+static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
+			unsigned int slot, bool interval)
+{
+	key_load_in(ctx, key, slot, interval, false);
 }
 
 static void key_load(struct lin_ctx *ctx, const struct expr *key)
@@ -794,7 +807,8 @@ static void elem_shift(struct expr *e, unsigned int shift, unsigned int len)
  * reads, masked: the set's key is that long and each element sits at
  * the key's bits in it, as nft stores them.  NULL if the key is whole.
  */
-static struct expr *bits_key(const struct expr *sel, struct expr *set)
+static struct expr *bits_key(const struct expr *sel, struct expr *set,
+			     unsigned int *shift)
 {
 	unsigned int off;
 	struct expr *k, *i;
@@ -807,12 +821,70 @@ static struct expr *bits_key(const struct expr *sel, struct expr *set)
 	else
 		return NULL;
 	bits_load(off, sel->len, 0, &ld);
-	if (!ld.masked || ld.len > 8)
+	/* one that ends its bytes keeps its values (and its width) */
+	if (!ld.masked || !ld.shift || ld.len > 8)
 		return NULL;
+	*shift = ld.shift;
 	k = expr_clone(sel);
 	k->len = ld.len * 8;
 	list_for_each_entry(i, &set->set.exprs, list)
 		elem_shift(i, ld.shift, k->len);
+	return k;
+}
+
+/* the concatenation of an element (a key, or a mapping's), or NULL */
+static struct expr *elem_concat(struct expr *e)
+{
+	if (e->kind == EXPR_MAPPING)
+		e = e->op.left;
+	if (e->kind == EXPR_SET_ELEM)
+		e = e->elem.key;
+	return e->kind == EXPR_CONCAT ? e : NULL;
+}
+
+/*
+ * A part of a few bits shifted down from a load of more bytes than it
+ * needs ("ip6 dscp": two) takes those bytes in an anonymous set's
+ * concatenated elements, as nft sends them; the key with such parts that
+ * wide, or NULL if it has none.
+ */
+static struct expr *wide_parts_key(const struct expr *key, struct expr *set)
+{
+	struct expr *k = NULL, *i, *e, *c, *part;
+	unsigned int n = 0, off;
+	struct load ld;
+
+	if (key->kind != EXPR_CONCAT)
+		return NULL;
+	list_for_each_entry(i, &key->set.exprs, list) {
+		n++;
+		if (i->kind == EXPR_PAYLOAD)
+			off = i->payload.offset;
+		else if (i->kind == EXPR_EXTHDR)
+			off = i->exthdr.offset;
+		else
+			continue;
+		bits_load(off, i->len, 0, &ld);
+		if (!ld.masked || !ld.shift || ld.len <= div_round_up(i->len, 8) ||
+		    ld.len > 8)
+			continue;
+		if (!k)
+			k = expr_clone(key);
+		part = list_entry(k->set.exprs.next, struct expr, list);
+		for (unsigned int m = 1; m < n; m++)
+			part = list_next_entry(part, list);
+		part->len = ld.len * 8;
+		list_for_each_entry(e, &set->set.exprs, list) {
+			c = elem_concat(e);
+			if (!c)
+				continue;
+			part = list_entry(c->set.exprs.next, struct expr, list);
+			for (unsigned int m = 1; m < n && &part->list != &c->set.exprs; m++)
+				part = list_next_entry(part, list);
+			if (&part->list != &c->set.exprs)
+				elem_shift(part, 0, ld.len * 8);
+		}
+	}
 	return k;
 }
 
@@ -893,9 +965,11 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 {
 	struct nftnl_set *nls = xnftnl_set_alloc();
 	/* under a mask the field is shifted down first (binop_load()) */
+	unsigned int shift = 0;
 	struct expr *bits = lhs->kind == EXPR_BINOP ? NULL :
-			    bits_key(selector_of(lhs), set);
-	const struct expr *sel = bits ? bits : selector_of(lhs);
+			    bits_key(selector_of(lhs), set, &shift);
+	struct expr *wide = wide_parts_key(lhs, set);
+	const struct expr *sel = bits ? bits : wide ? wide : selector_of(lhs);
 	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
 	bool objmap = data && data->dtype == &objref_type;
 	const char *name = objmap ? "__objmap%d" : data ? "__map%d" : "__set%d";
@@ -904,7 +978,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		.msg_type = NFT_MSG_NEWSETELEM, .flags = NLM_F_CREATE,
 		.family = ctx->cmd->h.family, .table = ctx->cmd->h.table,
 		.set = name, .set_id = id, .loc = &set->loc, .key = sel,
-		.data = data, .anonymous = true,
+		.data = data, .anonymous = true, .shift = shift,
 		/* nft joins an anonymous set's overlapping intervals */
 		.automerge = !data,
 	};
@@ -934,13 +1008,15 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	elem_store_free(st);
 	if (ret < 0) {
 		expr_free(bits);
+		expr_free(wide);
 		return -1;
 	}
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	expr_free(bits);
+	expr_free(wide);
 
-	key_load_at(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL);
+	key_load_in(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL, bits != NULL);
 	if (objmap) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
@@ -966,20 +1042,9 @@ static void lin_set_lookup(struct lin_ctx *ctx, const struct expr *lhs,
 {
 	const struct set *s = ref->setref.set;
 	struct nftnl_expr *e;
-	struct load ld = { 0 };
 
+	/* "ip dscp @s": the elements are plain dscp values */
 	key_load_at(ctx, lhs, ctx->key_slot, s->flags & NFT_SET_INTERVAL);
-	/* a field of a few bits moves down to its value, as nft does it for
-	   a named set ("ip dscp @s": the elements are plain dscp values) */
-	if (lhs->kind == EXPR_PAYLOAD)
-		bits_load(lhs->payload.offset, lhs->len, 0, &ld);
-	else if (lhs->kind == EXPR_EXTHDR)
-		bits_load(lhs->exthdr.offset, lhs->len, 0, &ld);
-	if (ld.masked && ld.shift) {
-		ctx->dreg = reg_of_slot(ctx->key_slot);
-		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
-		ctx->dreg = REG_1;
-	}
 	if (s->objtype) {
 		e = add_expr(ctx, "objref");
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);

@@ -47,6 +47,24 @@ unsigned int set_key_bytes(const struct expr *key)
 	return n;
 }
 
+unsigned int set_key_type_parts(uint32_t type, const struct datatype **sub,
+				unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (uint32_t t = type; t; t >>= TYPE_BITS)
+		n++;
+	if (n < 2 || n > max)
+		return 0;
+	/* the last part sits in the lowest bits */
+	for (unsigned int i = n; i > 0; i--, type >>= TYPE_BITS) {
+		sub[i - 1] = datatype_lookup(type & TYPE_MASK);
+		if (!sub[i - 1])
+			return 0;
+	}
+	return n;
+}
+
 struct expr *set_key_decode(uint32_t type, uint32_t len, enum byteorder bo)
 {
 	const struct datatype *dt = datatype_lookup(type);
