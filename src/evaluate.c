@@ -2461,7 +2461,9 @@ static bool mergeable(const struct stmt *s)
 
 /*
  * As nft: adjacent fields merge into one load while it fits the 4 bytes
- * the kernel loads fastest, or (link layer) one 16-byte register
+ * the kernel loads fastest, or one 16-byte register at the link layer or
+ * where either side is wider than 4 bytes already ("arp operation 1 arp
+ * saddr ether X" is one 8-byte load; "ip saddr X ip daddr Y" two)
  */
 static bool can_merge(const struct expr *a, const struct expr *b)
 {
@@ -2471,7 +2473,8 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 	    a->payload.offset + a->len != b->payload.offset)
 		return false;
 	return total <= 32 ||
-	       (total <= 128 && a->payload.base == PROTO_BASE_LL_HDR);
+	       (total <= 128 && (a->payload.base == PROTO_BASE_LL_HDR ||
+				 a->len > 32 || b->len > 32));
 }
 
 /* the field that names the next header: ether type, ip protocol ... */
