@@ -1903,6 +1903,18 @@ static bool in_group(const struct deps *deps, const struct stmt *i)
 	}
 }
 
+static bool is_igmp_match(const struct stmt *i)
+{
+	const struct expr *l;
+
+	if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
+		return false;
+	l = i->expr->op.left;
+	if (l->kind == EXPR_BINOP)
+		l = l->op.left;
+	return l->kind == EXPR_PAYLOAD && l->payload.desc == &proto_igmp;
+}
+
 /*
  * A dependency goes if only other dependencies stand between it and the
  * statement that needs it, where compiling the listing puts it back:
@@ -1919,8 +1931,13 @@ static void kill(struct deps *deps, struct stmt **s)
 		return;
 	for (p = (*s)->list.next; deps->cur && p != &deps->cur->list; p = p->next) {
 		i = list_entry(p, struct stmt, list);
-		if (!is_dep_stmt(deps, i) && !(in_group(deps, *s) && in_group(deps, i)))
-			return;
+		if (is_dep_stmt(deps, i) || (in_group(deps, *s) && in_group(deps, i)))
+			continue;
+		/* an igmp match needs the ipv4 test too: compiled again, it
+		   comes back there ("igmp mrt 255 ip ttl 1" in inet) */
+		if (*s == deps->nh && is_igmp_match(i))
+			break;
+		return;
 	}
 	if (*s == deps->grp[0] || *s == deps->grp[1])
 		deps->grp[0] = deps->grp[1] = NULL;
@@ -2635,9 +2652,18 @@ static void postprocess(struct delin_ctx *ctx)
 					 expr_value_u64(deps.icmp->expr->op.right) == t[0])
 					kill(&deps, &deps.icmp);
 			}
-			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			/*
+			 * A lone "vlan type ip" (or != ip) keeps its "ether
+			 * type 8021q" in the families with a link layer, as
+			 * nft lists it; a set, a range or a comparison does
+			 * not, nor any in ip and ip6
+			 */
 			if (d == &proto_vlan && p->payload.tmpl &&
-			    !strcmp(p->payload.tmpl->name, "type"))
+			    !strcmp(p->payload.tmpl->name, "type") &&
+			    rel->op.right->kind == EXPR_VALUE &&
+			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+			    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
+			     ctx->family == NFPROTO_NETDEV))
 				kill(&deps, &deps.ll);
 			else
 				header_used(&deps, d);
@@ -2650,7 +2676,10 @@ static void postprocess(struct delin_ctx *ctx)
 					deps.vlan = s;
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||
-						  ctx->family == NFPROTO_NETDEV) && ll_seen)))
+						  ctx->family == NFPROTO_NETDEV) &&
+						 (ll_seen || d == &proto_vlan))))
+					/* after ether type 8021q, the network
+					   header's test is a vlan type */
 					deps.nh = s;
 			} else if (d == &proto_eth || d == &proto_vlan) {
 				ll_seen = true;
