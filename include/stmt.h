@@ -79,6 +79,7 @@ struct stmt {
 			struct expr	*expr;
 			unsigned int	family;
 			bool		print_default;	/* netdev, bridge */
+			bool		family_of_set;	/* from a set of ether types */
 		} reject;
 		struct {
 			unsigned int	key;

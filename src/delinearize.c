@@ -1962,6 +1962,18 @@ static bool in_group(const struct deps *deps, const struct stmt *i)
 	}
 }
 
+static bool is_igmp_match(const struct stmt *i)
+{
+	const struct expr *l;
+
+	if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
+		return false;
+	l = i->expr->op.left;
+	if (l->kind == EXPR_BINOP)
+		l = l->op.left;
+	return l->kind == EXPR_PAYLOAD && l->payload.desc == &proto_igmp;
+}
+
 /*
  * A dependency goes if only other dependencies stand between it and the
  * statement that needs it, where compiling the listing puts it back:
@@ -1978,8 +1990,13 @@ static void kill(struct deps *deps, struct stmt **s)
 		return;
 	for (p = (*s)->list.next; deps->cur && p != &deps->cur->list; p = p->next) {
 		i = list_entry(p, struct stmt, list);
-		if (!is_dep_stmt(deps, i) && !(in_group(deps, *s) && in_group(deps, i)))
-			return;
+		if (is_dep_stmt(deps, i) || (in_group(deps, *s) && in_group(deps, i)))
+			continue;
+		/* an igmp match needs the ipv4 test too: compiled again, it
+		   comes back there ("igmp mrt 255 ip ttl 1" in inet) */
+		if (*s == deps->nh && is_igmp_match(i))
+			break;
+		return;
 	}
 	if (*s == deps->grp[0] || *s == deps->grp[1])
 		deps->grp[0] = deps->grp[1] = NULL;
@@ -2459,6 +2476,51 @@ static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
 		selector_resolve(pctx, deps, &e->hash.expr);
 }
 
+/*
+ * The network protocol that the last set of ether types (or, outside
+ * inet, of meta protocol values) before @s ends with, as nft takes it for
+ * a reject: 1 ipv4, 2 ipv6, 0 none
+ */
+static unsigned int nh_set_last(const struct list_head *head, const struct stmt *s,
+				unsigned int family)
+{
+	const struct stmt *i;
+	unsigned int m = 0;
+
+	list_for_each_entry(i, head, list) {
+		const struct expr *rel, *l, *e;
+		unsigned int n = 0;
+
+		if (i == s)
+			break;
+		if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
+			continue;
+		rel = i->expr;
+		l = rel->op.left;
+		if (rel->op.right->kind != EXPR_SET ||
+		    (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT))
+			continue;
+		if (!(l->kind == EXPR_PAYLOAD && l->payload.tmpl &&
+		      (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+		      !strcmp(l->payload.tmpl->name, "type")) &&
+		    !(l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
+		      family != NFPROTO_INET))
+			continue;
+		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
+			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
+
+			if (!k || k->kind != EXPR_VALUE)
+				continue;
+			if (expr_value_u64(k) == 0x0800)
+				n = 1;
+			else if (expr_value_u64(k) == 0x86dd)
+				n = 2;
+		}
+		m = n;
+	}
+	return m;
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -2549,10 +2611,19 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		/* in inet, netdev and bridge the icmp flavour follows the match */
 		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+			const struct proto_desc *nh = pctx->desc[PROTO_BASE_NETWORK_HDR];
+			unsigned int m = nh_set_last(deps->head, s, s->reject.family);
+
 			/* nft names it there: a bare reject is icmpx */
 			s->reject.print_default = true;
-			s->reject.family = pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6 ?
-					   NFPROTO_IPV6 : NFPROTO_IPV4;
+			s->reject.family = nh == &proto_ip6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+			/* after a set of ether types, the protocol of the last
+			   one: its port-unreachable is a bare reject there */
+			if (m && nh != &proto_ip && nh != &proto_ip6) {
+				s->reject.family = m == 2 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+				s->reject.print_default = false;
+				s->reject.family_of_set = true;
+			}
 			/* the protocol test is the reject's own dependency,
 			   which nft (and nfh) put first in the rule; an ether
 			   type is not what the reject adds, so it stays */
@@ -2845,9 +2916,18 @@ static void postprocess(struct delin_ctx *ctx)
 					 expr_value_u64(deps.icmp->expr->op.right) == t[0])
 					kill(&deps, &deps.icmp);
 			}
-			/* a lone "vlan type" match keeps its "ether type 8021q" */
+			/*
+			 * A lone "vlan type ip" (or != ip) keeps its "ether
+			 * type 8021q" in the families with a link layer, as
+			 * nft lists it; a set, a range or a comparison does
+			 * not, nor any in ip and ip6
+			 */
 			if (d == &proto_vlan && p->payload.tmpl &&
-			    !strcmp(p->payload.tmpl->name, "type"))
+			    !strcmp(p->payload.tmpl->name, "type") &&
+			    rel->op.right->kind == EXPR_VALUE &&
+			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+			    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
+			     ctx->family == NFPROTO_NETDEV))
 				kill(&deps, &deps.ll);
 			else
 				header_used(&deps, d);
@@ -2860,7 +2940,10 @@ static void postprocess(struct delin_ctx *ctx)
 					deps.vlan = s;
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||
-						  ctx->family == NFPROTO_NETDEV) && ll_seen)))
+						  ctx->family == NFPROTO_NETDEV) &&
+						 (ll_seen || d == &proto_vlan))))
+					/* after ether type 8021q, the network
+					   header's test is a vlan type */
 					deps.nh = s;
 			} else if (d == &proto_eth || d == &proto_vlan) {
 				ll_seen = true;

@@ -2073,6 +2073,53 @@ static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
+/*
+ * The network protocols a set of ether types (or, outside inet, of meta
+ * protocol values) before @s names: 1 ipv4, 2 ipv6, 3 both; the last
+ * such set counts, 0 if none.
+ */
+static unsigned int nh_set_before(const struct eval_ctx *ctx, const struct stmt *s)
+{
+	const struct stmt *i;
+	unsigned int m = 0;
+
+	list_for_each_entry(i, &ctx->rule->stmts, list) {
+		const struct expr *rel, *l, *e;
+		unsigned int n = 0;
+
+		if (i == s)
+			break;
+		if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
+			continue;
+		rel = i->expr;
+		l = rel->op.left;
+		if (rel->op.right->kind != EXPR_SET ||
+		    (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT))
+			continue;
+		if (l->kind == EXPR_PAYLOAD && l->payload.tmpl &&
+		    (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+		    !strcmp(l->payload.tmpl->name, "type"))
+			;
+		else if (l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
+			 ctx->family != NFPROTO_INET)
+			;
+		else
+			continue;
+		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
+			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
+
+			if (!k || k->kind != EXPR_VALUE)
+				continue;
+			if (expr_value_u64(k) == 0x0800)
+				n |= 1;
+			else if (expr_value_u64(k) == 0x86dd)
+				n |= 2;
+		}
+		m = n;
+	}
+	return m;
+}
+
 static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
@@ -2099,6 +2146,20 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		/* a known network protocol gets its own port-unreachable */
 		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
 
+		/*
+		 * as nft, after a set of ether types of one network protocol
+		 * ("ether type { ip6 }"); of both, nft takes the last one's
+		 * port-unreachable code for either (an ipv4 packet gets icmp
+		 * code 4, frag-needed): nfh stays with icmpx there
+		 */
+		if (!nh || (nh != &proto_ip && nh != &proto_ip6)) {
+			unsigned int m = nh_set_before(ctx, s);
+
+			if (m == 1)
+				nh = &proto_ip;
+			else if (m == 2)
+				nh = &proto_ip6;
+		}
 		if (nh == &proto_ip || nh == &proto_ip6) {
 			s->reject.type = NFT_REJECT_ICMP_UNREACH;
 			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
@@ -2121,7 +2182,12 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 							&icmpv6_code_type;
 		if (ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV ||
 		    ctx->family == NFPROTO_BRIDGE) {
-			if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
+			/* a set of ether types with this protocol among them
+			   is the test already, as nft takes it */
+			if (have != &proto_ip && have != &proto_ip6 &&
+			    nh_set_before(ctx, s) & (want == &proto_ip ? 1 : 2))
+				;
+			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
 				return -1;
 		} else if ((ctx->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6) != want) {
 			/* the table's family decides, not a match before
@@ -2461,7 +2527,9 @@ static bool mergeable(const struct stmt *s)
 
 /*
  * As nft: adjacent fields merge into one load while it fits the 4 bytes
- * the kernel loads fastest, or (link layer) one 16-byte register
+ * the kernel loads fastest, or one 16-byte register at the link layer or
+ * where either side is wider than 4 bytes already ("arp operation 1 arp
+ * saddr ether X" is one 8-byte load; "ip saddr X ip daddr Y" two)
  */
 static bool can_merge(const struct expr *a, const struct expr *b)
 {
@@ -2471,7 +2539,8 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 	    a->payload.offset + a->len != b->payload.offset)
 		return false;
 	return total <= 32 ||
-	       (total <= 128 && a->payload.base == PROTO_BASE_LL_HDR);
+	       (total <= 128 && (a->payload.base == PROTO_BASE_LL_HDR ||
+				 a->len > 32 || b->len > 32));
 }
 
 /* the field that names the next header: ether type, ip protocol ... */

@@ -718,6 +718,10 @@ static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
 		dt = &icmpx_code_type;
 		break;
 	default:
+		/* nft knows no family after a set of ether types: null */
+		if (s->reject.family_of_set &&
+		    s->reject.icmp_code == (s->reject.family == NFPROTO_IPV6 ? 4 : 3))
+			return wrap("reject", json_null());
 		if (s->reject.family == NFPROTO_IPV6) {
 			type = "icmpv6";
 			dt = &icmpv6_code_type;
