@@ -1041,61 +1041,51 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
  * then send a request of our own (the generation) and read up to its
  * answer, which tells that nothing else is coming.
  */
-int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
-		    struct list_head *msgs)
+/*
+ * The batch's messages into @out: BEGIN (with a generation id of 0, filled
+ * in at *@genid_off later), each item (each answer finds its item in
+ * @a's table), END unless -c.  The items' objects are freed as they are
+ * copied: answers need an item's location and kind only.
+ */
+static void batch_build(struct nfh_ctx *ctx, struct nl_batch *b,
+			struct answers *a, struct buf *out, size_t *genid_off)
 {
-	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
-	int fd, ret = 0, bufsz = 1 << 22;
-	struct buf out = { 0 };
-	struct answers a = { .b = b, .msgs = msgs, .out = &out,
-			     .echo = ctx->echo, .echo_data = ctx->echo_data };
 	struct nlmsghdr *nlh;
 	struct nl_item *it;
-	unsigned int pending = 0;
-	uint32_t genid = 0, portid;
-	size_t genid_off;
-	bool overflow;
-	int one = 1;
-	ssize_t n;
+	unsigned int n = 0;
 
-	if (list_empty(&b->items))
-		return 0;
-	if (nlio_open(ctx, msgs) < 0)
-		return -1;
-	fd = mnl_socket_get_fd(ctx->nl);
-	portid = mnl_socket_get_portid(ctx->nl);
-	/* answers that do not echo the message they answer */
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-
-	/* the generation goes in once it is known, below */
-	a.begin_seq = seq_next(ctx);
-	nlh = nftnl_batch_begin(buf_reserve(&out, MSG_MAX), a.begin_seq);
+	a->begin_seq = seq_next(ctx);
+	nlh = nftnl_batch_begin(buf_reserve(out, MSG_MAX), a->begin_seq);
 	mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, 0);
-	genid_off = out.len + nlh->nlmsg_len - sizeof(uint32_t);
-	out.len += nlh->nlmsg_len;
+	*genid_off = out->len + nlh->nlmsg_len - sizeof(uint32_t);
+	out->len += nlh->nlmsg_len;
 	list_for_each_entry(it, &b->items, list)
-		a.nitems++;
-	a.items = xmalloc(a.nitems * sizeof(*a.items));
+		a->nitems++;
+	a->items = xmalloc(a->nitems * sizeof(*a->items));
 	list_for_each_entry(it, &b->items, list) {
-		put_item(&out, it, seq_next(ctx), ctx->echo ? NLM_F_ECHO : 0);
-		if (!pending)
-			a.first_seq = it->seq;
-		a.items[pending++] = it;
-		/* copied: answers need the item's location and kind only, so
-		   no need to hold any message twice */
+		put_item(out, it, seq_next(ctx), ctx->echo ? NLM_F_ECHO : 0);
+		if (!n)
+			a->first_seq = it->seq;
+		a->items[n++] = it;
 		item_obj_free(it);
 		it->obj = NULL;
 	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {
-		nlh = nftnl_batch_end(buf_reserve(&out, MSG_MAX), seq_next(ctx));
-		out.len += nlh->nlmsg_len;
+		nlh = nftnl_batch_end(buf_reserve(out, MSG_MAX), seq_next(ctx));
+		out->len += nlh->nlmsg_len;
 	}
+}
+
+/* socket buffers for a batch of @len bytes and @nitems messages */
+static void batch_buffers(int fd, size_t len, unsigned int nitems)
+{
+	int bufsz = 1 << 22;
 
 	/* the whole batch goes in one send: the buffer must hold it */
-	if (out.len + (1 << 16) > (size_t)bufsz)
-		bufsz = out.len + (1 << 16) > INT_MAX / 2 ? INT_MAX / 2 :
-			(int)(out.len + (1 << 16));
+	if (len + (1 << 16) > (size_t)bufsz)
+		bufsz = len + (1 << 16) > INT_MAX / 2 ? INT_MAX / 2 :
+			(int)(len + (1 << 16));
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
 	/*
 	 * The kernel queues every answer before the send returns; only
@@ -1103,31 +1093,110 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 	 * takes about 1 KiB of buffer) keeps every error.
 	 */
 	bufsz = 1 << 22;
-	if (pending > (unsigned int)(INT_MAX / 4096))
+	if (nitems > (unsigned int)(INT_MAX / 4096))
 		bufsz = INT_MAX / 2;
-	else if ((int)pending * 2048 > bufsz)
-		bufsz = (int)pending * 2048;
+	else if ((int)nitems * 2048 > bufsz)
+		bufsz = (int)nitems * 2048;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz));
-	a.restart = a.synced = overflow = false;
-	a.ret = 0;
-	/*
-	 * The generation the batch was made against: the one of the first
-	 * read of the kernel's ruleset that evaluating it took (its sets, a
-	 * chain's rule handles, a set's intervals), or now if it took none.
-	 * The kernel refuses the batch (ERESTART) if anything was committed
-	 * since.
-	 */
-	if (ctx->cache_gen_set)
-		genid = ctx->cache_gen;
-	else if (get_genid(ctx, &genid) < 0) {
-		if (errno == EPERM)
-			ret = error_queue(msgs, NULL,
-					  "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
-		else
-			ret = error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
-					  strerror(errno));
-		goto out;
+}
+
+/*
+ * The generation the batch was made against: the one of the first read
+ * of the kernel's ruleset that evaluating it took (its sets, a chain's
+ * rule handles, a set's intervals), or now if it took none.  The kernel
+ * refuses the batch (ERESTART) if anything was committed since.
+ */
+static int batch_genid(struct nfh_ctx *ctx, struct list_head *msgs,
+		       uint32_t *genid)
+{
+	if (ctx->cache_gen_set) {
+		*genid = ctx->cache_gen;
+		return 0;
 	}
+	if (get_genid(ctx, genid) == 0)
+		return 0;
+	if (errno == EPERM)
+		return error_queue(msgs, NULL,
+				   "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
+	return error_queue(msgs, NULL, "cannot read the ruleset generation: %s",
+			   strerror(errno));
+}
+
+/*
+ * Reads the answers to the batch: those queued already, then those up to
+ * the answer to a GETGEN sent after it (all of the batch's come first).
+ * *@overflow: some were lost.  0, or -1 with an error queued.
+ */
+static int batch_answers(struct nfh_ctx *ctx, struct answers *a,
+			 struct list_head *msgs, bool *overflow)
+{
+	char rbuf[MNL_SOCKET_BUFFER_SIZE * 2], sbuf[MNL_SOCKET_BUFFER_SIZE];
+	int fd = mnl_socket_get_fd(ctx->nl);
+	uint32_t portid = mnl_socket_get_portid(ctx->nl);
+	struct nlmsghdr *nlh;
+	ssize_t n;
+
+	while ((n = nlio_recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT,
+			      &ctx->forged)) != 0) {
+		if (n > 0) {
+			if (msgs_sane(rbuf, n))
+				answers_read(a, rbuf, msgs_keep_ours(rbuf, n, portid,
+								     &ctx->forged));
+			continue;
+		}
+		if (errno == ENOBUFS)
+			*overflow = true;	/* answers were lost: errors */
+		else if (errno != EINTR)
+			break;
+	}
+	a->sync_seq = seq_next(ctx);
+	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
+				    a->sync_seq);
+	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
+		return error_queue(msgs, NULL, "cannot talk to the kernel: %s",
+				   strerror(errno));
+	while (!a->synced) {
+		n = nlio_recv(fd, rbuf, sizeof(rbuf), 0, &ctx->forged);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			*overflow = true;
+			continue;
+		}
+		if (n <= 0)
+			return error_queue(msgs, NULL,
+					   "cannot read the kernel's answer: %s",
+					   strerror(errno));
+		if (msgs_sane(rbuf, n))
+			answers_read(a, rbuf, msgs_keep_ours(rbuf, n, portid,
+							     &ctx->forged));
+	}
+	return 0;
+}
+
+int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
+		    struct list_head *msgs)
+{
+	struct buf out = { 0 };
+	struct answers a = { .b = b, .msgs = msgs, .out = &out,
+			     .echo = ctx->echo, .echo_data = ctx->echo_data };
+	bool overflow = false;
+	uint32_t genid = 0;
+	size_t genid_off;
+	int fd, ret, one = 1;
+
+	if (list_empty(&b->items))
+		return 0;
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	fd = mnl_socket_get_fd(ctx->nl);
+	/* answers that do not echo the message they answer */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	batch_build(ctx, b, &a, &out, &genid_off);
+	batch_buffers(fd, out.len, a.nitems);
+	ret = batch_genid(ctx, msgs, &genid);
+	if (ret < 0)
+		goto out;
 	genid = htonl(genid);
 	memcpy(out.data + genid_off, &genid, sizeof(genid));
 	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
@@ -1135,45 +1204,9 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 				  strerror(errno));
 		goto out;
 	}
-	while ((n = nlio_recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT,
-			      &ctx->forged)) != 0) {
-		if (n > 0) {
-			if (msgs_sane(rbuf, n))
-				answers_read(&a, rbuf, msgs_keep_ours(rbuf, n, portid,
-								      &ctx->forged));
-			continue;
-		}
-		if (errno == ENOBUFS)
-			overflow = true;	/* answers were lost: errors */
-		else if (errno != EINTR)
-			break;
-	}
-	a.sync_seq = seq_next(ctx);
-	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
-				    a.sync_seq);
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = error_queue(msgs, NULL, "cannot talk to the kernel: %s",
-				  strerror(errno));
+	ret = batch_answers(ctx, &a, msgs, &overflow);
+	if (ret < 0)
 		goto out;
-	}
-	while (!a.synced) {
-		n = nlio_recv(fd, rbuf, sizeof(rbuf), 0, &ctx->forged);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == ENOBUFS) {
-			overflow = true;
-			continue;
-		}
-		if (n <= 0) {
-			ret = error_queue(msgs, NULL,
-					  "cannot read the kernel's answer: %s",
-					  strerror(errno));
-			goto out;
-		}
-		if (msgs_sane(rbuf, n))
-			answers_read(&a, rbuf, msgs_keep_ours(rbuf, n, portid,
-							      &ctx->forged));
-	}
 	/* nothing was applied: the caller reads the ruleset again and
 	 * evaluates the commands again, never sends this batch again */
 	if (a.restart && !a.ret && !overflow) {
