@@ -41,6 +41,13 @@ ip -n "$NFT" link add veth0 type veth peer name veth1 || exit 99
 for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	name=$(basename "${f%.out}")
 	grep -qx "parse/ok/$name.in" "$REPO_DIR/tests/TODO.list" && continue
+	# a line "# nft-lists-otherwise: WHY": nft 1.0.6's listing of it is
+	# wrong (it does not load back as the same rules), nfh's is not
+	why=$(sed -n 's/^# nft-lists-otherwise: //p' "${f%.out}.in")
+	if [ -n "$why" ]; then
+		echo "ok - $name: nfh -j list # SKIP nft lists it otherwise: $why"
+		continue
+	fi
 	in_ns "$NFT" nft flush ruleset
 	if ! out=$(in_ns "$NFT" nft -f "$f" 2>&1); then
 		echo "ok - $name: nft -j # SKIP nft cannot load it: $out"
