@@ -454,6 +454,11 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		return conflict(ctx, p, have, want);
 	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
 		return conflict(ctx, p, &proto_unknown, want);
+	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
+				    want->name);
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -520,6 +525,12 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
 	if (have && have != &proto_ip && have != &proto_ip6)
 		return conflict(ctx, p, have, want);
+	have = ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR];
+	if (have && have != &proto_ip && have != &proto_ip6)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_NETWORK_HDR],
+				    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s)",
+				    have->name, want->name, have->name);
 	/*
 	 * icmp, igmp and icmpv6 only exist over their own network protocol;
 	 * where the family fixes it (ip, ip6), nft tests meta l4proto alone,
@@ -710,6 +721,8 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
 			&proto_ip : &proto_ip6;
 
+		if (set_conflict(ctx, c, PROTO_BASE_NETWORK_HDR, want) < 0)
+			return -1;
 		if (have && have != want)
 			return conflict(ctx, c, have, want);
 	}
@@ -1151,8 +1164,8 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 
 /*
  * "ct original saddr" has no type of its own outside ip and ip6 tables,
- * and nft gives an anonymous set or map keyed by it none in any family:
- * it asks for ct original ip saddr or ip6 saddr, as nfh does
+ * and nft looks up no set or map (anonymous or named) keyed by it in any
+ * family: it asks for ct original ip saddr or ip6 saddr, as nfh does
  */
 static int anon_key_check(struct eval_ctx *ctx, const struct expr *key)
 {
@@ -1166,13 +1179,14 @@ static int anon_key_check(struct eval_ctx *ctx, const struct expr *key)
 	}
 	if (key->kind == EXPR_CT &&
 	    (key->ct.key == NFT_CT_SRC || key->ct.key == NFT_CT_DST))
+	{
+		const char *d = key->ct.dir ? "reply" : "original";
+		const char *k = key->ct.key == NFT_CT_SRC ? "saddr" : "daddr";
+
 		return err(ctx, &key->loc,
-			   "a set or map of ct %s addresses needs their family: say ct %s ip %s or ct %s ip6 %s",
-			   key->ct.key == NFT_CT_SRC ? "source" : "destination",
-			   key->ct.dir ? "reply" : "original",
-			   key->ct.key == NFT_CT_SRC ? "saddr" : "daddr",
-			   key->ct.dir ? "reply" : "original",
-			   key->ct.key == NFT_CT_SRC ? "saddr" : "daddr");
+			   "ct %s %s has no address family to look up a set or map with: say ct %s ip %s or ct %s ip6 %s",
+			   d, k, d, k, d, k);
+	}
 	return 0;
 }
 
@@ -1317,7 +1331,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 	if (r->kind == EXPR_SET_REF) {
 		const struct expr *data;
 
-		if (setref_eval(ctx, m->op.left, r, true) < 0)
+		if (anon_key_check(ctx, m->op.left) < 0 ||
+		    setref_eval(ctx, m->op.left, r, true) < 0)
 			return -1;
 		data = r->setref.set->data;
 		if (!type_compatible(want, data)) {
@@ -1857,6 +1872,8 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		return 0;
 	}
 	case EXPR_SET_REF:
+		if (anon_key_check(ctx, lhs) < 0)
+			return -1;
 		return setref_eval(ctx, lhs, x, false);
 	case EXPR_VERDICT:
 		return 0;
