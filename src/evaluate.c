@@ -2558,6 +2558,10 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 				   want->name, family_name(ctx->family));
 		/* nft adds no "meta nfproto" for it, but refuses a conflict */
 		if (ctx->family == NFPROTO_INET &&
+		    set_conflict(ctx, &(struct expr){ .loc = s->loc },
+				 PROTO_BASE_NETWORK_HDR, want) < 0)
+			return -1;
+		if (ctx->family == NFPROTO_INET &&
 		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] &&
 		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want)
 			return err(ctx, &s->loc,
