@@ -107,8 +107,138 @@ static const struct proto_desc *or_unknown(const struct proto_desc *d)
 	return d ? d : &proto_unknown;
 }
 
+static void th_seen_add(struct proto_ctx *pctx, const struct proto_desc *d,
+			const struct location *loc)
+{
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < pctx->th_nseen; i++)
+		if (pctx->th_seen[i] == d)
+			return;
+	if (pctx->th_nseen < array_size(pctx->th_seen)) {
+		pctx->th_loc[pctx->th_nseen] = loc;
+		pctx->th_seen[pctx->th_nseen++] = d;
+	}
+}
+
+/*
+ * The header one element of a set names, as nft takes it: at the
+ * network layer the base of a meta key or a type field; NULL where nft
+ * learns nothing from the value (a payload field with an unknown value,
+ * a vlan tag).
+ */
+static const struct proto_desc *set_elem_desc(const struct proto_ctx *pctx,
+					      const struct expr *l, uint64_t v,
+					      enum proto_base *base)
+{
+	*base = PROTO_BASE_NETWORK_HDR;
+	if (l->kind == EXPR_META) {
+		switch (l->meta.key) {
+		case NFT_META_L4PROTO:
+			*base = PROTO_BASE_TRANSPORT_HDR;
+			return or_unknown(proto_by_id(PROTO_BASE_TRANSPORT_HDR, v));
+		case NFT_META_NFPROTO:
+			return v == NFPROTO_IPV4 ? &proto_ip :
+			       v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+		case NFT_META_PROTOCOL:
+			if (pctx->family != NFPROTO_NETDEV &&
+			    pctx->family != NFPROTO_BRIDGE)
+				return NULL;
+			if (v == 0x8100 || v == 0x88a8)
+				return &proto_vlan;
+			return or_unknown(proto_by_id(PROTO_BASE_NETWORK_HDR, v));
+		case NFT_META_IIFTYPE:
+			if (pctx->family == NFPROTO_BRIDGE)
+				return NULL;
+			*base = PROTO_BASE_LL_HDR;
+			return v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+		default:
+			return NULL;
+		}
+	}
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
+		/* nft: only above a known network header */
+		*base = PROTO_BASE_TRANSPORT_HDR;
+		if (!pctx->desc[PROTO_BASE_NETWORK_HDR])
+			return NULL;
+		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	}
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		if (pctx->family != NFPROTO_INET &&
+		    pctx->family != NFPROTO_BRIDGE &&
+		    pctx->family != NFPROTO_NETDEV)
+			return NULL;
+		return v == NFPROTO_IPV4 ? &proto_ip :
+		       v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+	}
+	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl || l->payload.is_raw)
+		return NULL;
+	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
+	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
+		*base = PROTO_BASE_TRANSPORT_HDR;
+		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	}
+	if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+	    !strcmp(l->payload.tmpl->name, "type")) {
+		/* a vlan tag stacks on the link layer */
+		if (v == 0x8100 || v == 0x88a8) {
+			*base = PROTO_BASE_LL_HDR;
+			return &proto_vlan;
+		}
+		return proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+	}
+	return NULL;
+}
+
+/*
+ * "meta l4proto { tcp, udp }": nft takes each element in turn, so the
+ * network and link layers end with the last one it knows, and the
+ * transport layer holds several; a header that needs another is then a
+ * conflict (set_conflict()).  Sets of ranges or prefixes teach nothing.
+ */
+static void proto_ctx_update_set(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct expr *l = rel->op.left, *set = rel->op.right;
+	const struct expr *i, *k;
+	const struct proto_desc *d;
+	enum proto_base base;
+
+	list_for_each_entry(i, &set->set.exprs, list) {
+		k = i->kind == EXPR_SET_ELEM ? i->elem.key : i;
+		if (!k || k->kind != EXPR_VALUE)
+			continue;
+		d = set_elem_desc(pctx, l, expr_value_u64(k), &base);
+		if (!d)
+			continue;
+		if (base == PROTO_BASE_TRANSPORT_HDR) {
+			th_seen_add(pctx, d, &rel->loc);
+		} else {
+			pctx->set_desc[base] = d;
+			pctx->set_loc[base] = &rel->loc;
+		}
+	}
+}
+
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
+	if (rel->kind == EXPR_RELATIONAL &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
+	    rel->op.right->kind == EXPR_SET)
+		proto_ctx_update_set(pctx, rel);
+	if (rel_is_eq_const(rel)) {
+		const struct proto_desc *d;
+		enum proto_base base;
+
+		/* a single value: nft's context is nfh's again */
+		d = set_elem_desc(pctx, rel->op.left,
+				  expr_value_u64(rel->op.right), &base);
+		if (d && base == PROTO_BASE_TRANSPORT_HDR)
+			th_seen_add(pctx, d, &rel->loc);
+		else if (d)
+			pctx->set_desc[base] = NULL;
+	}
 	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
 	    rel->op.left->payload.tmpl &&
 	    (rel->op.left->payload.desc == &proto_icmp ||
@@ -251,6 +381,37 @@ static int conflict(struct eval_ctx *ctx, const struct expr *p,
 }
 
 /*
+ * nft refuses a header that a set of protocol values before it does not
+ * end with ("meta nfproto { ipv4, ipv6 } ip saddr 1.1.1.1"), and at the
+ * transport layer one after a set of several ("meta l4proto { tcp, udp }
+ * tcp dport 22": th dport is the way to match both)
+ */
+static int set_conflict(struct eval_ctx *ctx, const struct expr *p,
+			enum proto_base base, const struct proto_desc *want)
+{
+	const struct proto_ctx *pctx = &ctx->pctx;
+	unsigned int i;
+
+	if (base != PROTO_BASE_TRANSPORT_HDR) {
+		const struct proto_desc *d = pctx->set_desc[base];
+
+		if (d && d != want)
+			return error_queue2(ctx->msgs, &p->loc, pctx->set_loc[base],
+					    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s)",
+					    d->name, want->name, d->name);
+		return 0;
+	}
+	for (i = 0; i < pctx->th_nseen; i++)
+		if (pctx->th_seen[i] != want)
+			return error_queue2(ctx->msgs, &p->loc, pctx->th_loc[i],
+					    "conflicting protocols specified: %s vs. %s (%s is matched before; a %s field needs %s alone)",
+					    pctx->th_seen[i]->name, want->name,
+					    pctx->th_seen[i]->name, want->name,
+					    want->name);
+	return 0;
+}
+
+/*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
  * a header below that cannot carry it (arp, or "unknown" from a meta key
@@ -260,11 +421,18 @@ static int conflict(struct eval_ctx *ctx, const struct expr *p,
 static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 {
 	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_LL_HDR];
+	const struct proto_desc *set_ll = ctx->pctx.set_desc[PROTO_BASE_LL_HDR];
 
 	if (have == &proto_unknown)
 		return conflict(ctx, p, have, p->payload.desc);
+	if (set_ll == &proto_unknown)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
+				    p->payload.desc->name);
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
-	    nh_learned(ctx))
+	    set_ll != &proto_vlan &&
+	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]))
 		return conflict(ctx, p, &proto_eth, &proto_vlan);
 	if (have == &proto_eth)
 		return 0;
@@ -278,12 +446,19 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 {
 	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
 
+	if (set_conflict(ctx, p, PROTO_BASE_NETWORK_HDR, want) < 0)
+		return -1;
 	if (have == want)
 		return 0;
 	if (have)
 		return conflict(ctx, p, have, want);
 	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
 		return conflict(ctx, p, &proto_unknown, want);
+	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
+				    want->name);
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -341,13 +516,21 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 
 	if (want == &proto_th)
 		return 0;
+	if (have && have != want)
+		return conflict(ctx, p, have, want);
+	if (set_conflict(ctx, p, PROTO_BASE_TRANSPORT_HDR, want) < 0)
+		return -1;
 	if (have == want)
 		return 0;
-	if (have)
-		return conflict(ctx, p, have, want);
 	have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
 	if (have && have != &proto_ip && have != &proto_ip6)
 		return conflict(ctx, p, have, want);
+	have = ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR];
+	if (have && have != &proto_ip && have != &proto_ip6)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_NETWORK_HDR],
+				    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s)",
+				    have->name, want->name, have->name);
 	/*
 	 * icmp, igmp and icmpv6 only exist over their own network protocol;
 	 * where the family fixes it (ip, ip6), nft tests meta l4proto alone,
@@ -538,6 +721,8 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
 			&proto_ip : &proto_ip6;
 
+		if (set_conflict(ctx, c, PROTO_BASE_NETWORK_HDR, want) < 0)
+			return -1;
 		if (have && have != want)
 			return conflict(ctx, c, have, want);
 	}
@@ -977,6 +1162,34 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 	return ret;
 }
 
+/*
+ * "ct original saddr" has no type of its own outside ip and ip6 tables,
+ * and nft looks up no set or map (anonymous or named) keyed by it in any
+ * family: it asks for ct original ip saddr or ip6 saddr, as nfh does
+ */
+static int anon_key_check(struct eval_ctx *ctx, const struct expr *key)
+{
+	const struct expr *i;
+
+	if (key->kind == EXPR_CONCAT) {
+		list_for_each_entry(i, &key->set.exprs, list)
+			if (anon_key_check(ctx, i) < 0)
+				return -1;
+		return 0;
+	}
+	if (key->kind == EXPR_CT &&
+	    (key->ct.key == NFT_CT_SRC || key->ct.key == NFT_CT_DST))
+	{
+		const char *d = key->ct.dir ? "reply" : "original";
+		const char *k = key->ct.key == NFT_CT_SRC ? "saddr" : "daddr";
+
+		return err(ctx, &key->loc,
+			   "ct %s %s has no address family to look up a set or map with: say ct %s ip %s or ct %s ip6 %s",
+			   d, k, d, k, d, k);
+	}
+	return 0;
+}
+
 static int set_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr *set)
 {
@@ -1118,7 +1331,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 	if (r->kind == EXPR_SET_REF) {
 		const struct expr *data;
 
-		if (setref_eval(ctx, m->op.left, r, true) < 0)
+		if (anon_key_check(ctx, m->op.left) < 0 ||
+		    setref_eval(ctx, m->op.left, r, true) < 0)
 			return -1;
 		data = r->setref.set->data;
 		if (!type_compatible(want, data)) {
@@ -1131,7 +1345,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 			return -1;
 		}
 	} else if (r->kind == EXPR_SET) {
-		if (set_eval_data(ctx, m->op.left, want, r) < 0)
+		if (anon_key_check(ctx, m->op.left) < 0 ||
+		    set_eval_data(ctx, m->op.left, want, r) < 0)
 			return -1;
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
@@ -1627,6 +1842,10 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		x->byteorder = lhs->byteorder;
 		return 0;
 	case EXPR_SET:
+		/* a single element is a plain compare, as in nft (unless concatenated) */
+		if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
+		    anon_key_check(ctx, lhs) < 0)
+			return -1;
 		return set_eval(ctx, lhs, x);
 	case EXPR_LIST: {
 		struct expr *i, *acc;
@@ -1653,6 +1872,8 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		return 0;
 	}
 	case EXPR_SET_REF:
+		if (anon_key_check(ctx, lhs) < 0)
+			return -1;
 		return setref_eval(ctx, lhs, x, false);
 	case EXPR_VERDICT:
 		return 0;
@@ -2135,6 +2356,11 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	if (ctx->family == NFPROTO_NETDEV &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
 		return err(ctx, &s->loc, "cannot reject from this link layer protocol");
+	if (ctx->family == NFPROTO_NETDEV &&
+	    ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return error_queue2(ctx->msgs, &s->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "cannot reject from this link layer protocol (nft takes it from the set's last element, which is not ethernet)");
 	/* nft puts the dependencies of a reject first in the rule */
 	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
 
@@ -2331,6 +2557,10 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return err(ctx, &s->loc, "nat %s is not valid in family %s",
 				   want->name, family_name(ctx->family));
 		/* nft adds no "meta nfproto" for it, but refuses a conflict */
+		if (ctx->family == NFPROTO_INET &&
+		    set_conflict(ctx, &(struct expr){ .loc = s->loc },
+				 PROTO_BASE_NETWORK_HDR, want) < 0)
+			return -1;
 		if (ctx->family == NFPROTO_INET &&
 		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] &&
 		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want)
