@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# timeout-scale: 5
 # checks, for every listing golden that nfh passes (tests/parse/ok/X.out
 # whose X.in is not in TODO.list):
 # - loaded by nfh, "nfh -j list ruleset" prints what "nft -j list ruleset"
