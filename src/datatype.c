@@ -1299,7 +1299,7 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 		for (unsigned int b = 0; b < 64; b++) {
 			if (!(v & (1ULL << b)))
 				continue;
-			fprintf(f, "%s0x%llx", first ? "" : ",", 1ULL << b);
+			fprintf(f, "%s0x%llx", first ? "" : sep, 1ULL << b);
 			first = false;
 		}
 		if (first)
@@ -1313,9 +1313,11 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 		done |= s->value;
 		first = false;
 	}
-	if (v & ~done) {
-		fprintf(f, "%s0x%llx", first ? "" : sep,
-			(unsigned long long)(v & ~done));
+	/* bits without a name, each on its own, as nft prints them */
+	for (unsigned int b = 0; b < 64; b++) {
+		if (!(v & ~done & (1ULL << b)))
+			continue;
+		fprintf(f, "%s0x%llx", first ? "" : sep, 1ULL << b);
 		first = false;
 	}
 	if (first)

@@ -148,8 +148,10 @@ static json_t *bitmask_json(const struct expr *e, const struct output_ctx *o)
 		json_array_append_new(a, json_string(s->name));
 		done |= s->value;
 	}
-	if (v & ~done)
-		json_array_append_new(a, json_integer(v & ~done));
+	/* bits without a name, each on its own, as nft writes them */
+	for (unsigned int b = 0; b < 64; b++)
+		if (v & ~done & (1ULL << b))
+			json_array_append_new(a, json_integer(1ULL << b));
 	if (json_array_size(a) == 1) {
 		json_t *one = json_incref(json_array_get(a, 0));
 
@@ -523,7 +525,6 @@ static const char *relop_name(enum ops op)
 static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 {
 	const struct expr *l = rel->op.left, *r = rel->op.right;
-	json_t *a;
 	uint64_t v;
 
 	if ((rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
@@ -535,8 +536,7 @@ static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 		return NULL;
 	if (l->kind == EXPR_PAYLOAD)
 		return json_integer(v);
-	a = bitmask_json(r, jc->octx);
-	return json_is_array(a) ? wrap("|", a) : a;
+	return flags_or_json(r, jc->octx);
 }
 
 static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
