@@ -142,16 +142,18 @@ static json_t *bitmask_json(const struct expr *e, const struct output_ctx *o)
 			json_array_append_new(a, json_integer(1ULL << b));
 	if (o->flags & NFH_OUTPUT_NUMERIC)
 		done = v;
-	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
-		if (!s->value || !(v & s->value) || (done & s->value))
+	/* bit by bit, from the lowest, by name or (without one) as a number,
+	 * as nft writes them */
+	for (unsigned int b = 0; b < 64; b++) {
+		const struct symbol *s = symbol_by_value(e->dtype->symbols, 1ULL << b);
+
+		if (!(v & ~done & (1ULL << b)))
 			continue;
-		json_array_append_new(a, json_string(s->name));
-		done |= s->value;
-	}
-	/* bits without a name, each on its own, as nft writes them */
-	for (unsigned int b = 0; b < 64; b++)
-		if (v & ~done & (1ULL << b))
+		if (s)
+			json_array_append_new(a, json_string(s->name));
+		else
 			json_array_append_new(a, json_integer(1ULL << b));
+	}
 	if (json_array_size(a) == 1) {
 		json_t *one = json_incref(json_array_get(a, 0));
 

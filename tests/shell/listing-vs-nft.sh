@@ -165,7 +165,10 @@ EOF2
 section inet "$FILTER" <<'EOF2'
 ~ tcp flags { syn, syn|ack }
 ~ tcp flags & (syn|ack|fin|rst) { syn, syn|ack }
-~ ct state { established|related, new }
+ct state { established|related, new }
+ct state 0x72
+ct state { 0x7f, new }
+ct status { dnat, 0xc3 }
 tcp flags & (syn|ack) vmap { syn : accept }
 meta mark & 0xff vmap { 1 : accept }
 ct mark & 0xf0 vmap { 0x10 : accept }
