@@ -1404,6 +1404,18 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 {
 	unsigned int n;
 
+	if (!bytewise && a->dtype && (a->dtype->flags & DTYPE_F_BITMASK) &&
+	    a->dtype->symbols) {
+		/* several flags as one element ("new | untracked") sort as nft
+		 * sorts them: by their first, lowest, bit (on a tie nft keeps
+		 * the kernel's order, which nfh does not: by value then) */
+		uint64_t va = expr_value_u64(a), vb = expr_value_u64(b);
+		uint64_t ka = va & -va, kb = vb & -vb;
+
+		if (ka != kb)
+			return ka < kb ? -1 : 1;
+		return va < vb ? -1 : va > vb;
+	}
 	if (a->dtype != &ifname_type && a->dtype != &string_type)
 		return expr_value_cmp(a, b);
 	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :
@@ -1420,20 +1432,7 @@ static int elem_cmp(const void *a, const void *b)
 {
 	const struct expr *x = *(struct expr *const *)a;
 	const struct expr *y = *(struct expr *const *)b;
-	const struct expr *lx = elem_low(x), *ly = elem_low(y);
 
-	if (lx->kind == EXPR_VALUE && ly->kind == EXPR_VALUE &&
-	    (lx->dtype->flags & DTYPE_F_BITMASK) && lx->dtype->symbols) {
-		/* several flags as one element ("new | untracked") sort as nft
-		 * sorts them: by their first, lowest, bit (on a tie nft keeps
-		 * the kernel's order, which nfh does not: by value then) */
-		uint64_t vx = expr_value_u64(lx), vy = expr_value_u64(ly);
-		uint64_t kx = vx & -vx, ky = vy & -vy;
-
-		if (kx != ky)
-			return kx < ky ? -1 : 1;
-		return vx < vy ? -1 : vx > vy;
-	}
 	return typed_value_cmp(elem_low(x), elem_low(y),
 			       elem_key(x)->kind == EXPR_RANGE ||
 			       elem_key(y)->kind == EXPR_RANGE);
