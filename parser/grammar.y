@@ -579,7 +579,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <num> nat_type
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
-%type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list
+%type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list mask_elem
 %type <val> time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
@@ -3401,7 +3401,7 @@ basic_rhs_expr		:	rhs_or_expr
 			;
 
 mask_list		:	symbol_value
-			|	mask_list COMMA symbol_value
+			|	mask_list COMMA mask_elem
 			{
 				if ($1->kind != EXPR_LIST) {
 					struct expr *l = compound_expr_alloc(&@$, EXPR_LIST);
@@ -3412,6 +3412,17 @@ mask_list		:	symbol_value
 				compound_expr_add($1, $3);
 				$1->loc = @$;
 				$$ = $1;
+			}
+			;
+
+/* "ct status expected,0x40 / expected,0x40": bits without a name too */
+mask_elem		:	symbol_value
+			|	NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
 			}
 			;
 

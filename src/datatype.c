@@ -1291,7 +1291,7 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 {
 	const char *sep = o->flags & (NFH_PRINT_IN_SET | NFH_PRINT_FLAGS_OR) ?
 			  " | " : ",";
-	uint64_t v = expr_value_u64(e), done = 0;
+	uint64_t v = expr_value_u64(e);
 	bool first = true;
 
 	if (o->flags & NFH_OUTPUT_NUMERIC) {
@@ -1299,23 +1299,24 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 		for (unsigned int b = 0; b < 64; b++) {
 			if (!(v & (1ULL << b)))
 				continue;
-			fprintf(f, "%s0x%llx", first ? "" : ",", 1ULL << b);
+			fprintf(f, "%s0x%llx", first ? "" : sep, 1ULL << b);
 			first = false;
 		}
 		if (first)
 			fprintf(f, "0x0");
 		return;
 	}
-	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
-		if (!s->value || !(v & s->value) || (done & s->value))
+	/* bit by bit, from the lowest, by name or (without one) in hex, as
+	 * nft prints them ("established | 0x10 | untracked") */
+	for (unsigned int b = 0; b < 64; b++) {
+		const struct symbol *s = symbol_by_value(e->dtype->symbols, 1ULL << b);
+
+		if (!(v & (1ULL << b)))
 			continue;
-		fprintf(f, "%s%s", first ? "" : sep, s->name);
-		done |= s->value;
-		first = false;
-	}
-	if (v & ~done) {
-		fprintf(f, "%s0x%llx", first ? "" : sep,
-			(unsigned long long)(v & ~done));
+		if (s)
+			fprintf(f, "%s%s", first ? "" : sep, s->name);
+		else
+			fprintf(f, "%s0x%llx", first ? "" : sep, 1ULL << b);
 		first = false;
 	}
 	if (first)

@@ -1404,6 +1404,18 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 {
 	unsigned int n;
 
+	if (!bytewise && a->dtype && (a->dtype->flags & DTYPE_F_BITMASK) &&
+	    a->dtype->symbols) {
+		/* several flags as one element ("new | untracked") sort as nft
+		 * sorts them: by their first, lowest, bit (on a tie nft keeps
+		 * the kernel's order, which nfh does not: by value then) */
+		uint64_t va = expr_value_u64(a), vb = expr_value_u64(b);
+		uint64_t ka = va & -va, kb = vb & -vb;
+
+		if (ka != kb)
+			return ka < kb ? -1 : 1;
+		return va < vb ? -1 : va > vb;
+	}
 	if (a->dtype != &ifname_type && a->dtype != &string_type)
 		return expr_value_cmp(a, b);
 	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :

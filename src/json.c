@@ -142,14 +142,18 @@ static json_t *bitmask_json(const struct expr *e, const struct output_ctx *o)
 			json_array_append_new(a, json_integer(1ULL << b));
 	if (o->flags & NFH_OUTPUT_NUMERIC)
 		done = v;
-	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
-		if (!s->value || !(v & s->value) || (done & s->value))
+	/* bit by bit, from the lowest, by name or (without one) as a number,
+	 * as nft writes them */
+	for (unsigned int b = 0; b < 64; b++) {
+		const struct symbol *s = symbol_by_value(e->dtype->symbols, 1ULL << b);
+
+		if (!(v & ~done & (1ULL << b)))
 			continue;
-		json_array_append_new(a, json_string(s->name));
-		done |= s->value;
+		if (s)
+			json_array_append_new(a, json_string(s->name));
+		else
+			json_array_append_new(a, json_integer(1ULL << b));
 	}
-	if (v & ~done)
-		json_array_append_new(a, json_integer(v & ~done));
 	if (json_array_size(a) == 1) {
 		json_t *one = json_incref(json_array_get(a, 0));
 
@@ -523,7 +527,6 @@ static const char *relop_name(enum ops op)
 static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 {
 	const struct expr *l = rel->op.left, *r = rel->op.right;
-	json_t *a;
 	uint64_t v;
 
 	if ((rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
@@ -535,8 +538,7 @@ static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 		return NULL;
 	if (l->kind == EXPR_PAYLOAD)
 		return json_integer(v);
-	a = bitmask_json(r, jc->octx);
-	return json_is_array(a) ? wrap("|", a) : a;
+	return flags_or_json(r, jc->octx);
 }
 
 static json_t *match_json(const struct expr *rel, struct json_ctx *jc)

@@ -138,11 +138,26 @@ tcp flags & (fin|syn|rst|ack) != syn
 tcp flags ! syn,ack
 ct state == established
 ~ ct state == established|related
-~ ct state != established|related
+ct state != established|related
 ct state ! established
 ct state & established == established
 ct state & (established|related) == established
 ~ ct status == assured|confirmed
+ct status != 0xc0
+ct status 0xc3
+ct status & 0xc3 == 0xc3
+~ ct status == 0xc0
+EOF2
+
+# nft 1.0.6 lists ct expiration 0 with an empty value, and no set of ct
+# labels at all (nor the table's anonymous sets after it): nfh's listing
+# must still load back
+section ip "$FILTER" <<'EOF2'
+ct expiration 5s
+~ ct expiration 0
+~ ct expiration != { 0, 1s }
+~ ct label { 0, 127 } accept
+~ ct label != { 1, 2 } drop
 EOF2
 
 # several flags as one element or mask: "syn | ack" ("syn,ack" there would
@@ -150,7 +165,10 @@ EOF2
 section inet "$FILTER" <<'EOF2'
 ~ tcp flags { syn, syn|ack }
 ~ tcp flags & (syn|ack|fin|rst) { syn, syn|ack }
-~ ct state { established|related, new }
+ct state { established|related, new }
+ct state 0x72
+ct state { 0x7f, new }
+ct status { dnat, 0xc3 }
 tcp flags & (syn|ack) vmap { syn : accept }
 meta mark & 0xff vmap { 1 : accept }
 ct mark & 0xf0 vmap { 0x10 : accept }
