@@ -2430,38 +2430,195 @@ static int objs_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
 	return 0;
 }
 
+/* "ruleset", "tables", "chains", "sets", "maps": a listing (or flush ruleset) */
+static int listing_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		       json_t *whole)
+{
+	struct location loc = loc_of(jp, whole);
+	enum cmd_obj obj = k[0] == 'r' ? CMD_OBJ_RULESET :
+			   k[0] == 't' ? CMD_OBJ_TABLES :
+			   k[0] == 'c' ? CMD_OBJ_CHAINS :
+			   k[0] == 's' ? CMD_OBJ_SETS : CMD_OBJ_MAPS;
+	const char *fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
+	int f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
+	struct handle h;
+	struct cmd *cmd;
+
+	if (op != CMD_LIST && !(op == CMD_FLUSH && obj == CMD_OBJ_RULESET))
+		return jerr(jp, whole, "\"%s\" cannot be used with this command", k);
+	if (!json_is_null(o) && !json_is_object(o))
+		return jerr(jp, o, "expected null or { \"family\": ... }");
+	if (f < 0)
+		return jerr(jp, json_object_get(o, "family"),
+			    "unknown address family \"%s\"", fam);
+	memset(&h, 0, sizeof(h));
+	h.family = f;
+	cmd = cmd_alloc(op, obj, &h, &loc, NULL);
+	cmd->family_given = f != NFPROTO_UNSPEC;
+	add_cmd(jp, cmd);
+	return 0;
+}
+
+/*
+ * One kind of object of a command: its handle parsed into @h, the command
+ * queued: 0; -1 on an error (reported, @h freed); 1 when the command does
+ * not apply to the kind (@h for the caller to free).
+ */
+typedef int (*kind_cmd_fn)(struct jp *jp, enum cmd_ops op, const char *k,
+			   json_t *o, struct handle *h,
+			   const struct location *loc);
+
+static bool op_lists_or_changes(enum cmd_ops op)
+{
+	return op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD ||
+	       op == CMD_CREATE || op == CMD_DELETE || op == CMD_DESTROY;
+}
+
+static int table_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		     struct handle *h, const struct location *loc)
+{
+	void *data = NULL;
+
+	if (check_keys(jp, o, "table", table_keys) < 0 ||
+	    handle_parse(jp, o, h, "name", NULL, op) < 0)
+		return -1;
+	if (op == CMD_ADD || op == CMD_CREATE)
+		data = table_parse(jp, o, h);
+	if (!op_lists_or_changes(op))
+		return 1;
+	add_cmd(jp, cmd_alloc(op, CMD_OBJ_TABLE, h, loc, data));
+	return 0;
+}
+
+static int chain_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		     struct handle *h, const struct location *loc)
+{
+	void *data = NULL;
+
+	if (check_keys(jp, o, "chain", chain_keys) < 0 ||
+	    handle_parse(jp, o, h, "table", "name", op) < 0)
+		return -1;
+	if (op == CMD_ADD || op == CMD_CREATE) {
+		data = chain_parse(jp, o, h);
+		if (!data && jp->errors) {
+			handle_free(h);
+			return -1;
+		}
+	}
+	if (!op_lists_or_changes(op))
+		return 1;
+	add_cmd(jp, cmd_alloc(op, CMD_OBJ_CHAIN, h, loc, data));
+	return 0;
+}
+
+static int rule_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		    struct handle *h, const struct location *loc)
+{
+	void *data = NULL;
+	uint64_t index;
+
+	if (check_keys(jp, o, "rule", rule_keys) < 0 ||
+	    handle_parse(jp, o, h, "table", "chain", op) < 0)
+		return -1;
+	switch (get_u64(jp, o, "index", &index)) {
+	case 1:
+		h->index = index;
+		h->index_set = true;
+		h->handle_loc = loc_of(jp, json_object_get(o, "index"));
+		break;
+	case -1:
+		handle_free(h);
+		return -1;
+	}
+	if (op == CMD_ADD || op == CMD_CREATE || op == CMD_INSERT ||
+	    op == CMD_REPLACE) {
+		data = rule_parse(jp, o);
+		if (!data) {
+			handle_free(h);
+			return -1;
+		}
+		add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
+				      CMD_OBJ_RULE, h, loc, data));
+		return 0;
+	}
+	if (op != CMD_DELETE && op != CMD_DESTROY)
+		return 1;
+	add_cmd(jp, cmd_alloc(op, CMD_OBJ_RULE, h, loc, NULL));
+	return 0;
+}
+
+static int set_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
+		   struct handle *h, const struct location *loc)
+{
+	enum cmd_obj obj = k[0] == 's' ? CMD_OBJ_SET : CMD_OBJ_MAP;
+	void *data = NULL;
+
+	if (check_keys(jp, o, k, set_keys) < 0 ||
+	    set_handle_parse(jp, o, h, op) < 0)
+		return -1;
+	if (op == CMD_ADD || op == CMD_CREATE) {
+		data = set_parse(jp, o, h, obj == CMD_OBJ_MAP);
+		if (!data) {
+			handle_free(h);
+			return -1;
+		}
+	}
+	if (!op_lists_or_changes(op) && op != CMD_RESET)
+		return 1;
+	add_cmd(jp, cmd_alloc(op, obj, h, loc, data));
+	return 0;
+}
+
+static int element_cmd(struct jp *jp, enum cmd_ops op, const char *k,
+		       json_t *o, struct handle *h, const struct location *loc)
+{
+	static const char *const keys[] = { "family", "table", "name", "elem", NULL };
+	struct location l;
+	void *data;
+
+	if (check_keys(jp, o, k, keys) < 0 || set_handle_parse(jp, o, h, op) < 0)
+		return -1;
+	if (op != CMD_ADD && op != CMD_CREATE && op != CMD_DELETE &&
+	    op != CMD_DESTROY && op != CMD_GET && op != CMD_RESET)
+		return 1;
+	if (!json_object_get(o, "elem")) {
+		handle_free(h);
+		return jerr(jp, o, "element: property \"elem\" is missing");
+	}
+	l = loc_of(jp, json_object_get(o, "elem"));
+	data = elems_parse(jp, json_object_get(o, "elem"), &l);
+	if (!data) {
+		handle_free(h);
+		return -1;
+	}
+	add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
+			      CMD_OBJ_ELEMENTS, h, loc, data));
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	kind_cmd_fn	fn;
+} kind_cmds[] = {
+	{ "table",	table_cmd },
+	{ "chain",	chain_cmd },
+	{ "rule",	rule_cmd },
+	{ "set",	set_cmd },
+	{ "map",	set_cmd },
+	{ "element",	element_cmd },
+};
+
 static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		      json_t *whole)
 {
 	struct location loc = loc_of(jp, whole);
+	kind_cmd_fn fn = NULL;
 	struct handle h;
-	struct cmd *cmd;
-	void *data = NULL;
-	uint64_t index;
+	int ret;
 
 	if (!strcmp(k, "ruleset") || !strcmp(k, "tables") || !strcmp(k, "chains") ||
-	    !strcmp(k, "sets") || !strcmp(k, "maps")) {
-		enum cmd_obj obj = k[0] == 'r' ? CMD_OBJ_RULESET :
-				   k[0] == 't' ? CMD_OBJ_TABLES :
-				   k[0] == 'c' ? CMD_OBJ_CHAINS :
-				   k[0] == 's' ? CMD_OBJ_SETS : CMD_OBJ_MAPS;
-		const char *fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
-		int f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
-
-		if (op != CMD_LIST && !(op == CMD_FLUSH && obj == CMD_OBJ_RULESET))
-			return jerr(jp, whole, "\"%s\" cannot be used with this command", k);
-		if (!json_is_null(o) && !json_is_object(o))
-			return jerr(jp, o, "expected null or { \"family\": ... }");
-		if (f < 0)
-			return jerr(jp, json_object_get(o, "family"),
-				    "unknown address family \"%s\"", fam);
-		memset(&h, 0, sizeof(h));
-		h.family = f;
-		cmd = cmd_alloc(op, obj, &h, &loc, NULL);
-		cmd->family_given = f != NFPROTO_UNSPEC;
-		add_cmd(jp, cmd);
-		return 0;
-	}
+	    !strcmp(k, "sets") || !strcmp(k, "maps"))
+		return listing_cmd(jp, op, k, o, whole);
 	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
 		if (!strcmp(k, obj_kinds[i].one))
 			return obj_cmd_parse(jp, op, i, o, whole);
@@ -2473,105 +2630,14 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 		return jerr(jp, whole, "\"%s\" cannot be reset", k);
 	if (!json_is_object(o))
 		return jerr(jp, o, "expected an object");
-	if (!strcmp(k, "table")) {
-		if (check_keys(jp, o, "table", table_keys) < 0 ||
-		    handle_parse(jp, o, &h, "name", NULL, op) < 0)
-			return -1;
-		if (op == CMD_ADD || op == CMD_CREATE)
-			data = table_parse(jp, o, &h);
-		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
-		    op == CMD_DELETE || op == CMD_DESTROY) {
-			add_cmd(jp, cmd_alloc(op, CMD_OBJ_TABLE, &h, &loc, data));
-			return 0;
-		}
-	} else if (!strcmp(k, "chain")) {
-		if (check_keys(jp, o, "chain", chain_keys) < 0 ||
-		    handle_parse(jp, o, &h, "table", "name", op) < 0)
-			return -1;
-		if (op == CMD_ADD || op == CMD_CREATE) {
-			data = chain_parse(jp, o, &h);
-			if (!data && jp->errors) {
-				handle_free(&h);
-				return -1;
-			}
-		}
-		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
-		    op == CMD_DELETE || op == CMD_DESTROY) {
-			add_cmd(jp, cmd_alloc(op, CMD_OBJ_CHAIN, &h, &loc, data));
-			return 0;
-		}
-	} else if (!strcmp(k, "rule")) {
-		if (check_keys(jp, o, "rule", rule_keys) < 0 ||
-		    handle_parse(jp, o, &h, "table", "chain", op) < 0)
-			return -1;
-		switch (get_u64(jp, o, "index", &index)) {
-		case 1:
-			h.index = index;
-			h.index_set = true;
-			h.handle_loc = loc_of(jp, json_object_get(o, "index"));
-			break;
-		case -1:
-			handle_free(&h);
-			return -1;
-		}
-		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_INSERT ||
-		    op == CMD_REPLACE) {
-			data = rule_parse(jp, o);
-			if (!data) {
-				handle_free(&h);
-				return -1;
-			}
-			add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
-					      CMD_OBJ_RULE, &h, &loc, data));
-			return 0;
-		}
-		if (op == CMD_DELETE || op == CMD_DESTROY) {
-			add_cmd(jp, cmd_alloc(op, CMD_OBJ_RULE, &h, &loc, NULL));
-			return 0;
-		}
-	} else if (!strcmp(k, "set") || !strcmp(k, "map")) {
-		enum cmd_obj obj = k[0] == 's' ? CMD_OBJ_SET : CMD_OBJ_MAP;
-
-		if (check_keys(jp, o, k, set_keys) < 0 ||
-		    set_handle_parse(jp, o, &h, op) < 0)
-			return -1;
-		if (op == CMD_ADD || op == CMD_CREATE) {
-			data = set_parse(jp, o, &h, obj == CMD_OBJ_MAP);
-			if (!data) {
-				handle_free(&h);
-				return -1;
-			}
-		}
-		if (op == CMD_LIST || op == CMD_FLUSH || op == CMD_ADD || op == CMD_CREATE ||
-		    op == CMD_DELETE || op == CMD_DESTROY || op == CMD_RESET) {
-			add_cmd(jp, cmd_alloc(op, obj, &h, &loc, data));
-			return 0;
-		}
-	} else if (!strcmp(k, "element")) {
-		static const char *const keys[] = { "family", "table", "name", "elem", NULL };
-		struct location l;
-
-		if (check_keys(jp, o, k, keys) < 0 || set_handle_parse(jp, o, &h, op) < 0)
-			return -1;
-		if (op == CMD_ADD || op == CMD_CREATE || op == CMD_DELETE ||
-		    op == CMD_DESTROY || op == CMD_GET || op == CMD_RESET) {
-			if (!json_object_get(o, "elem")) {
-				handle_free(&h);
-				return jerr(jp, o, "element: property \"elem\" is missing");
-			}
-			l = loc_of(jp, json_object_get(o, "elem"));
-			data = elems_parse(jp, json_object_get(o, "elem"), &l);
-			if (!data) {
-				handle_free(&h);
-				return -1;
-			}
-			add_cmd(jp, cmd_alloc(op == CMD_CREATE ? CMD_ADD : op,
-					      CMD_OBJ_ELEMENTS, &h, &loc, data));
-			return 0;
-		}
-	} else {
+	for (unsigned int i = 0; i < array_size(kind_cmds); i++)
+		if (!strcmp(k, kind_cmds[i].name))
+			fn = kind_cmds[i].fn;
+	if (!fn)
 		return jerr(jp, whole, "\"%s\" objects are not supported in JSON input yet", k);
-	}
+	ret = fn(jp, op, k, o, &h, &loc);
+	if (ret <= 0)
+		return ret;
 	handle_free(&h);
 	return jerr(jp, whole, "this command does not apply to a %s", k);
 }
