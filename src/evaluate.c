@@ -2376,9 +2376,13 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		 * as nft, after a set of ether types of one network protocol
 		 * ("ether type { ip6 }"); of both, nft takes the last one's
 		 * port-unreachable code for either (an ipv4 packet gets icmp
-		 * code 4, frag-needed): nfh stays with icmpx there
+		 * code 4, frag-needed): nfh stays with icmpx there.  The set
+		 * counts over an ip or ip6 match before it, as for nft the
+		 * last protocol named is the one ("ip saddr x ether type
+		 * { ip6 } reject": icmpv6, a rule that matches nothing)
 		 */
-		if (!nh || (nh != &proto_ip && nh != &proto_ip6)) {
+		if (!nh || (nh != &proto_ip && nh != &proto_ip6) ||
+		    ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]) {
 			unsigned int m = nh_set_before(ctx, s);
 
 			if (m == 1)
