@@ -767,15 +767,6 @@ static int socket_eval(struct eval_ctx *ctx, struct expr *s)
 	return 0;
 }
 
-/* the kernel's osf expression validates in these families only */
-static int osf_eval(struct eval_ctx *ctx, struct expr *o)
-{
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET)
-		return err(ctx, &o->loc, "osf is only available in the ip, ip6 and inet families");
-	return 0;
-}
-
 /* the key is loaded from the second register on */
 static int hash_eval(struct eval_ctx *ctx, struct expr *h)
 {
@@ -2149,7 +2140,9 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 	case EXPR_SOCKET:
 		return socket_eval(ctx, x);
 	case EXPR_OSF:
-		return osf_eval(ctx, x);
+		/* any family, as nft: the kernel refuses it only in a base
+		   chain of other families than ip, ip6 and inet (EOPNOTSUPP) */
+		return 0;
 	case EXPR_HASH:
 		return hash_eval(ctx, x);
 	case EXPR_NUMGEN:
