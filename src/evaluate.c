@@ -748,7 +748,14 @@ static int fib_eval(struct eval_ctx *ctx, struct expr *f)
 
 static int rt_eval(struct eval_ctx *ctx, struct expr *r)
 {
-	if (rt_expr_family(r, ctx->family) == 0)
+	const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+	unsigned int family = ctx->family;
+
+	/* as nft: in inet, bridge and netdev an earlier match of the rule
+	   names the address ("ip saddr 10.0.0.1 rt nexthop 10.0.0.254") */
+	if (!r->rt.family_given && (nh == &proto_ip || nh == &proto_ip6))
+		family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+	if (rt_expr_family(r, family) == 0)
 		return 0;
 	if (!r->rt.family_given)
 		return err(ctx, &r->loc,
