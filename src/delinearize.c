@@ -1928,6 +1928,7 @@ struct deps {
 	struct stmt	*ll;		/* meta iiftype ether */
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
+	const struct proto_desc *nh_is;	/* the header nh announces */
 	struct stmt	*th;		/* meta l4proto */
 	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 	struct stmt	*cur;		/* the statement that needs them */
@@ -2083,7 +2084,10 @@ static void header_used(struct deps *deps, const struct proto_desc *d)
 		break;
 	case PROTO_BASE_TRANSPORT_HDR:
 		kill(deps, &deps->th);
-		if (d == &proto_icmp || d == &proto_icmp6)
+		/* icmp implies ip, icmpv6 ip6: "meta nfproto ipv6 icmp type 1"
+		   keeps its test of the other one */
+		if ((d == &proto_icmp && deps->nh_is != &proto_ip6) ||
+		    (d == &proto_icmp6 && deps->nh_is != &proto_ip))
 			kill(deps, &deps->nh);
 		break;
 	default:
@@ -2884,6 +2888,8 @@ static void postprocess(struct delin_ctx *ctx)
 				   recompiling it would give meta nfproto */
 				deps.ll = s;
 			proto_ctx_update(&pctx, rel);
+			if (deps.nh == s)
+				deps.nh_is = pctx.desc[PROTO_BASE_NETWORK_HDR];
 			continue;
 		}
 		if (payload_expand(&pctx, s, deps.grp)) {
@@ -2941,10 +2947,13 @@ static void postprocess(struct delin_ctx *ctx)
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||
 						  ctx->family == NFPROTO_NETDEV) &&
-						 (ll_seen || d == &proto_vlan))))
+						 (ll_seen || d == &proto_vlan)))) {
 					/* after ether type 8021q, the network
 					   header's test is a vlan type */
 					deps.nh = s;
+					deps.nh_is = v == 0x0800 ? &proto_ip :
+						     v == 0x86dd ? &proto_ip6 : NULL;
+				}
 			} else if (d == &proto_eth || d == &proto_vlan) {
 				ll_seen = true;
 			}

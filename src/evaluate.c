@@ -535,9 +535,11 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	 * icmp, igmp and icmpv6 only exist over their own network protocol;
 	 * where the family fixes it (ip, ip6), nft tests meta l4proto alone,
 	 * so "icmpv6 type echo-request" in an ip table is valid (and matches
-	 * nothing)
+	 * nothing); so does nft after a match of either ip header in inet,
+	 * bridge and netdev ("ip6 saddr ::1 icmp type 8")
 	 */
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6) {
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    !ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] && !have) {
 		if ((want == &proto_icmp || want == &proto_igmp) &&
 		    nh_dep(ctx, p, &proto_ip) < 0)
 			return -1;
