@@ -26,6 +26,7 @@
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <wire.h>
 
 struct eval_ctx {
 	struct nfh_ctx		*nfh;
@@ -2539,6 +2540,27 @@ static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 	return 0;
 }
 
+/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }": a map whose
+   values are address . port concatenations sets both */
+static bool nat_map_gives_port(struct eval_ctx *ctx, const struct expr *m)
+{
+	const struct expr *r = m->op.right, *i;
+
+	if (r->kind == EXPR_SET_REF) {
+		const struct set *set = set_lookup(ctx, ctx->family,
+						   ctx->cmd->h.table,
+						   r->setref.name);
+
+		return set && set->data && set->data->kind == EXPR_CONCAT;
+	}
+	if (r->kind != EXPR_SET)
+		return false;
+	list_for_each_entry(i, &r->set.exprs, list)
+		if (i->kind == EXPR_MAPPING && i->op.right->kind == EXPR_CONCAT)
+			return true;
+	return false;
+}
+
 static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt;
@@ -2581,14 +2603,37 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
 	     &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
+	s->nat.concat = s->nat.addr->kind == EXPR_MAP && !s->nat.proto &&
+			nat_map_gives_port(ctx, s->nat.addr);
+	if (s->nat.concat)
+		lhs = stmt_nat_concat_type(dt == &ip6addr_type ? NFPROTO_IPV6 :
+								 NFPROTO_IPV4);
+	else
+		lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+					  dt->size, NULL);
 	/* "dnat to tcp dport map { 80 : 10.0.0.1 }" */
 	if (s->nat.addr->kind == EXPR_MAP)
 		ret = map_eval(ctx, s->nat.addr, lhs);
 	else
 		ret = rhs_eval(ctx, lhs, &s->nat.addr);
 	expr_free(lhs);
+	/* as for a port: the map's key or a match before names the protocol */
+	if (ret == 0 && s->nat.concat &&
+	    !ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+		return err(ctx, &s->nat.addr->loc,
+			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+	/* as nft: "snat to 10.0.0.0/24" is the range of the prefix's
+	   addresses, 10.0.0.0-10.0.0.255 (host bits ignored) */
+	if (ret == 0 && s->nat.addr->kind == EXPR_PREFIX) {
+		struct expr *p = s->nat.addr;
+		uint8_t lo[NFH_VAL_MAXLEN] = { 0 }, hi[NFH_VAL_MAXLEN] = { 0 };
+
+		prefix_bounds(p, lo, hi);
+		s->nat.addr = range_expr_alloc(&p->loc,
+			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, lo),
+			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, hi));
+		expr_free(p);
+	}
 	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
 	    s->nat.addr->kind != EXPR_RANGE && s->nat.addr->kind != EXPR_MAP)
 		return err(ctx, &s->nat.addr->loc,
