@@ -321,11 +321,15 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 		   !strcmp(l->payload.tmpl->name, "type")) {
-		if (v == 0x8100)
+		/* 8021ad is a vlan tag too, as nft takes it; a type nfh
+		   knows no header for leaves an ip, ip6 or arp table's own */
+		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		if (v == 0x8100 || v == 0x88a8)
 			pctx->vlan = true;
-		else
-			pctx->desc[PROTO_BASE_NETWORK_HDR] =
-				proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		else if (d || (pctx->family != NFPROTO_IPV4 &&
+			       pctx->family != NFPROTO_IPV6 &&
+			       pctx->family != NFPROTO_ARP))
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 	}
 }
 
