@@ -265,9 +265,12 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 	r = rel->op.right;
 	v = expr_value_u64(r);
 	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
-		/* ct protocol names the transport header, as nft takes it */
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
-			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		/* ct protocol names the transport header, as nft takes it:
+		   over a network header known already (not in inet alone) */
+		if (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+		    pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+				proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 		return;
 	}
 	if (l->kind == EXPR_META) {
