@@ -613,6 +613,20 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 			m++;
 			continue;
 		}
+		/*
+		 * nft 1.0.6 sends an interval given twice twice, without
+		 * auto-merge; the kernel keeps one (or, for two values, says
+		 * "File exists"), as it does for nft
+		 */
+		if (!em->automerge &&
+		    !memcmp(elem_lo(st, i), elem_lo(st, m - 1), len) &&
+		    !memcmp(elem_hi(st, i), elem_hi(st, m - 1), len)) {
+			if (i != m)
+				memcpy(st->recs + m * st->recsz,
+				       st->recs + i * st->recsz, st->recsz);
+			m++;
+			continue;
+		}
 		if (!adjacent && !em->automerge) {
 			struct location la, lb;
 			char *x = bounds_text(em, elem_lo(st, m - 1), elem_hi(st, m - 1));
