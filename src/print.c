@@ -88,7 +88,7 @@ static void setref_print(FILE *f, const char *name)
 	bool bare = isalpha((unsigned char)name[0]) || name[0] == '_';
 
 	for (const char *p = name; bare && *p; p++)
-		bare = isalnum((unsigned char)*p) || strchr("-_.", *p);
+		bare = isalnum((unsigned char)*p) || strchr("-_./", *p);
 	fputc('@', f);
 	if (bare)
 		fputs(name, f);
