@@ -106,6 +106,8 @@ struct stmt {
 			struct expr	*proto;
 			uint32_t	flags;
 			bool		print_family;	/* inet: "snat ip to" */
+			bool		concat;	/* the address map gives
+						   address . port */
 		} nat;
 		struct {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */
@@ -166,5 +168,7 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 const char *log_level_name(unsigned int level);
 /* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
 int stmt_nat_flag(const char *name);
+/* the data of a nat map that gives address . port, in @family's address */
+struct expr *stmt_nat_concat_type(unsigned int family);
 
 #endif

@@ -2349,6 +2349,32 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 					state->nerrs++;
 				free($1); free($5);
 			}
+			|	RATE limit_over NUMBER STRING limit_burst_bytes
+			{
+				/* "kbytes/second" is one word, as nft scans it */
+				char *slash = strchr($4, '/');
+				uint64_t mult = 1;
+
+				$$ = stmt_alloc(&@$, STMT_LIMIT);
+				$$->limit.flags = $2;
+				$$->limit.type = NFT_LIMIT_PKT_BYTES;
+				$$->limit.burst = $5;
+				if (slash)
+					*slash = '\0';
+				if (!slash || stmt_bytes_unit($4, &mult) < 0) {
+					if (slash)
+						*slash = '/';
+					error_queue(state->msgs, &@4,
+						    "wrong rate format: \"%s\" is not a unit per time, as in kbytes/second",
+						    $4);
+					state->nerrs++;
+				} else if (stmt_limit_unit($$, slash + 1, &@4,
+							   state->msgs) < 0) {
+					state->nerrs++;
+				}
+				$$->limit.rate = $3 * mult;
+				free($1); free($4);
+			}
 			;
 
 /* "64 bytes", "64 kbytes" and, as nft scans them, "64bytes", "64kbytes" */
@@ -3571,11 +3597,11 @@ set_rhs			:	concat_rhs_expr
 
 bool parser_name_is_bare(const char *name)
 {
-	/* the scanner's {string}: a letter or _, then letters, digits, - _ . */
+	/* the scanner's {string}: a letter or _, then letters, digits, - _ . / */
 	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
 		return false;
 	for (const char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
+		if (!isalnum((unsigned char)*p) && !strchr("-_./", *p))
 			return false;
 	/* and a word that identifier takes */
 	switch (scanner_word_token(name)) {

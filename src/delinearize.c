@@ -1026,6 +1026,27 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
+/* a nat whose port register follows its address's, both from one map */
+static bool nat_map_gives_port(const struct stmt *s, struct nftnl_expr *e)
+{
+	unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
+	uint32_t amin, pmin;
+
+	/* the kernel names each min register as its max when none was */
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
+	    (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) &&
+	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) !=
+	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN)))
+		return false;
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
+		return false;
+	amin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
+	pmin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN));
+	return amin && pmin == amin + words;
+}
+
 /* a nat statement's port range and flags */
 static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
@@ -1333,6 +1354,18 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
 		s->nat.print_family = ctx->family == NFPROTO_INET;
 		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
+		if (lo && lo->kind == EXPR_MAP && nat_map_gives_port(s, e)) {
+			/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
+			s->nat.concat = true;
+			s->nat.print_family = true;
+			s->nat.addr = lo;
+			if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
+				s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
+					       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
+						 NF_NAT_RANGE_MAP_IPS);
+			add_stmt(ctx, s);
+			return;
+		}
 		/* the kernel names the min register as max when none was */
 		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
 		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
@@ -1940,6 +1973,7 @@ struct deps {
 	struct stmt	*ll;		/* meta iiftype ether */
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
+	const struct proto_desc *nh_is;	/* the header nh announces */
 	struct stmt	*th;		/* meta l4proto */
 	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 	struct stmt	*cur;		/* the statement that needs them */
@@ -2095,7 +2129,10 @@ static void header_used(struct deps *deps, const struct proto_desc *d)
 		break;
 	case PROTO_BASE_TRANSPORT_HDR:
 		kill(deps, &deps->th);
-		if (d == &proto_icmp || d == &proto_icmp6)
+		/* icmp implies ip, icmpv6 ip6: "meta nfproto ipv6 icmp type 1"
+		   keeps its test of the other one */
+		if ((d == &proto_icmp && deps->nh_is != &proto_ip6) ||
+		    (d == &proto_icmp6 && deps->nh_is != &proto_ip))
 			kill(deps, &deps->nh);
 		break;
 	default:
@@ -2585,7 +2622,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;
 
-			want = set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+			want = s->nat.concat ? stmt_nat_concat_type(s->nat.family) :
+			       set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
 			map_resolve(pctx, deps, s->nat.addr, want);
 			expr_free(want);
 		}
@@ -2896,6 +2934,8 @@ static void postprocess(struct delin_ctx *ctx)
 				   recompiling it would give meta nfproto */
 				deps.ll = s;
 			proto_ctx_update(&pctx, rel);
+			if (deps.nh == s)
+				deps.nh_is = pctx.desc[PROTO_BASE_NETWORK_HDR];
 			continue;
 		}
 		if (payload_expand(&pctx, s, deps.grp)) {
@@ -2953,10 +2993,13 @@ static void postprocess(struct delin_ctx *ctx)
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||
 						  ctx->family == NFPROTO_NETDEV) &&
-						 (ll_seen || d == &proto_vlan))))
+						 (ll_seen || d == &proto_vlan)))) {
 					/* after ether type 8021q, the network
 					   header's test is a vlan type */
 					deps.nh = s;
+					deps.nh_is = v == 0x0800 ? &proto_ip :
+						     v == 0x86dd ? &proto_ip6 : NULL;
+				}
 			} else if (d == &proto_eth || d == &proto_vlan) {
 				ll_seen = true;
 			}

@@ -613,6 +613,35 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 			m++;
 			continue;
 		}
+		/*
+		 * nft 1.0.6 sends an interval given twice twice, without
+		 * auto-merge; the kernel keeps one (or, for two values, says
+		 * "File exists"), as it does for nft
+		 */
+		if (!em->automerge &&
+		    !memcmp(elem_lo(st, i), elem_lo(st, m - 1), len) &&
+		    !memcmp(elem_hi(st, i), elem_hi(st, m - 1), len)) {
+			if (st->dlen && memcmp(elem_data(st, i),
+					       elem_data(st, m - 1), st->dlen)) {
+				struct location la, lb;
+				char *x = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
+
+				elem_loc_get(elem_rec(st, m - 1), &la);
+				elem_loc_get(elem_rec(st, i), &lb);
+				ret = error_queue2(em->msgs, &lb, &la,
+						   "interval %s is given twice, with two values (the kernel says \"File exists\")",
+						   x);
+				free(x);
+				expr_free(elem_rec(st, i)->extra);
+				elem_rec(st, i)->extra = NULL;
+				continue;
+			}
+			if (i != m)
+				memcpy(st->recs + m * st->recsz,
+				       st->recs + i * st->recsz, st->recsz);
+			m++;
+			continue;
+		}
 		if (!adjacent && !em->automerge) {
 			struct location la, lb;
 			char *x = bounds_text(em, elem_lo(st, m - 1), elem_hi(st, m - 1));

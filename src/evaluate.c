@@ -26,6 +26,7 @@
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <wire.h>
 
 struct eval_ctx {
 	struct nfh_ctx		*nfh;
@@ -264,9 +265,12 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 	r = rel->op.right;
 	v = expr_value_u64(r);
 	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
-		/* ct protocol names the transport header, as nft takes it */
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
-			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		/* ct protocol names the transport header, as nft takes it:
+		   over a network header known already (not in inet alone) */
+		if (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+		    pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+				proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 		return;
 	}
 	if (l->kind == EXPR_META) {
@@ -320,11 +324,15 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 		   !strcmp(l->payload.tmpl->name, "type")) {
-		if (v == 0x8100)
+		/* 8021ad is a vlan tag too, as nft takes it; a type nfh
+		   knows no header for leaves an ip, ip6 or arp table's own */
+		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		if (v == 0x8100 || v == 0x88a8)
 			pctx->vlan = true;
-		else
-			pctx->desc[PROTO_BASE_NETWORK_HDR] =
-				proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		else if (d || (pctx->family != NFPROTO_IPV4 &&
+			       pctx->family != NFPROTO_IPV6 &&
+			       pctx->family != NFPROTO_ARP))
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 	}
 }
 
@@ -535,9 +543,11 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 	 * icmp, igmp and icmpv6 only exist over their own network protocol;
 	 * where the family fixes it (ip, ip6), nft tests meta l4proto alone,
 	 * so "icmpv6 type echo-request" in an ip table is valid (and matches
-	 * nothing)
+	 * nothing); so does nft after a match of either ip header in inet,
+	 * bridge and netdev ("ip6 saddr ::1 icmp type 8")
 	 */
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6) {
+	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
+	    !ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] && !have) {
 		if ((want == &proto_icmp || want == &proto_igmp) &&
 		    nh_dep(ctx, p, &proto_ip) < 0)
 			return -1;
@@ -748,7 +758,14 @@ static int fib_eval(struct eval_ctx *ctx, struct expr *f)
 
 static int rt_eval(struct eval_ctx *ctx, struct expr *r)
 {
-	if (rt_expr_family(r, ctx->family) == 0)
+	const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+	unsigned int family = ctx->family;
+
+	/* as nft: in inet, bridge and netdev an earlier match of the rule
+	   names the address ("ip saddr 10.0.0.1 rt nexthop 10.0.0.254") */
+	if (!r->rt.family_given && (nh == &proto_ip || nh == &proto_ip6))
+		family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+	if (rt_expr_family(r, family) == 0)
 		return 0;
 	if (!r->rt.family_given)
 		return err(ctx, &r->loc,
@@ -764,15 +781,6 @@ static int socket_eval(struct eval_ctx *ctx, struct expr *s)
 	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
 	    ctx->family != NFPROTO_INET)
 		return err(ctx, &s->loc, "socket is only available in the ip, ip6 and inet families");
-	return 0;
-}
-
-/* the kernel's osf expression validates in these families only */
-static int osf_eval(struct eval_ctx *ctx, struct expr *o)
-{
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET)
-		return err(ctx, &o->loc, "osf is only available in the ip, ip6 and inet families");
 	return 0;
 }
 
@@ -2149,7 +2157,9 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 	case EXPR_SOCKET:
 		return socket_eval(ctx, x);
 	case EXPR_OSF:
-		return osf_eval(ctx, x);
+		/* any family, as nft: the kernel refuses it only in a base
+		   chain of other families than ip, ip6 and inet (EOPNOTSUPP) */
+		return 0;
 	case EXPR_HASH:
 		return hash_eval(ctx, x);
 	case EXPR_NUMGEN:
@@ -2541,6 +2551,27 @@ static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 	return 0;
 }
 
+/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }": a map whose
+   values are address . port concatenations sets both */
+static bool nat_map_gives_port(struct eval_ctx *ctx, const struct expr *m)
+{
+	const struct expr *r = m->op.right, *i;
+
+	if (r->kind == EXPR_SET_REF) {
+		const struct set *set = set_lookup(ctx, ctx->family,
+						   ctx->cmd->h.table,
+						   r->setref.name);
+
+		return set && set->data && set->data->kind == EXPR_CONCAT;
+	}
+	if (r->kind != EXPR_SET)
+		return false;
+	list_for_each_entry(i, &r->set.exprs, list)
+		if (i->kind == EXPR_MAPPING && i->op.right->kind == EXPR_CONCAT)
+			return true;
+	return false;
+}
+
 static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	const struct datatype *dt;
@@ -2583,14 +2614,37 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	}
 	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
 	     &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
+	s->nat.concat = s->nat.addr->kind == EXPR_MAP && !s->nat.proto &&
+			nat_map_gives_port(ctx, s->nat.addr);
+	if (s->nat.concat)
+		lhs = stmt_nat_concat_type(dt == &ip6addr_type ? NFPROTO_IPV6 :
+								 NFPROTO_IPV4);
+	else
+		lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
+					  dt->size, NULL);
 	/* "dnat to tcp dport map { 80 : 10.0.0.1 }" */
 	if (s->nat.addr->kind == EXPR_MAP)
 		ret = map_eval(ctx, s->nat.addr, lhs);
 	else
 		ret = rhs_eval(ctx, lhs, &s->nat.addr);
 	expr_free(lhs);
+	/* as for a port: the map's key or a match before names the protocol */
+	if (ret == 0 && s->nat.concat &&
+	    !ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+		return err(ctx, &s->nat.addr->loc,
+			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+	/* as nft: "snat to 10.0.0.0/24" is the range of the prefix's
+	   addresses, 10.0.0.0-10.0.0.255 (host bits ignored) */
+	if (ret == 0 && s->nat.addr->kind == EXPR_PREFIX) {
+		struct expr *p = s->nat.addr;
+		uint8_t lo[NFH_VAL_MAXLEN] = { 0 }, hi[NFH_VAL_MAXLEN] = { 0 };
+
+		prefix_bounds(p, lo, hi);
+		s->nat.addr = range_expr_alloc(&p->loc,
+			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, lo),
+			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, hi));
+		expr_free(p);
+	}
 	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
 	    s->nat.addr->kind != EXPR_RANGE && s->nat.addr->kind != EXPR_MAP)
 		return err(ctx, &s->nat.addr->loc,

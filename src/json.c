@@ -768,13 +768,29 @@ static json_t *nat_value_json(const struct expr *e, const struct datatype *dt,
 	json_t *v;
 
 	if (a->kind == EXPR_RANGE) {
+		bool same;
+		unsigned int plen;
+
 		a->range.left->dtype = dt;
 		a->range.right->dtype = dt;
-		if (a->range.left->kind == EXPR_VALUE && a->range.right->kind == EXPR_VALUE &&
-		    !expr_value_cmp(a->range.left, a->range.right))
+		same = a->range.left->kind == EXPR_VALUE &&
+		       a->range.right->kind == EXPR_VALUE &&
+		       !expr_value_cmp(a->range.left, a->range.right);
+		/* as nft: an address range that covers a prefix is the prefix
+		   (10.0.0.1-10.0.0.1 is 10.0.0.1/32) */
+		if ((dt->flags & DTYPE_F_PREFIX) && a->range.left->kind == EXPR_VALUE &&
+		    a->range.right->kind == EXPR_VALUE &&
+		    (same || range_is_prefix(a, &plen))) {
+			if (same)
+				plen = expr_value_bytes(a->range.left) * 8;
+			v = wrap("prefix", obj_set(obj_set(json_object(), "addr",
+							   expr_json(a->range.left, jc)),
+						   "len", json_integer(plen)));
+		} else if (same) {
 			v = expr_json(a->range.left, jc);
-		else
+		} else {
 			v = expr_json(a, jc);
+		}
 	} else {
 		a->dtype = dt;
 		v = expr_json(a, jc);
@@ -811,7 +827,8 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 	if (!s->nat.addr && !s->nat.proto && !flags)
 		return wrap(names[s->nat.type], json_null());
 	o = json_object();
-	if (s->nat.addr && jc->family == NFPROTO_INET)
+	/* nft names the family of a map that gives address . port too */
+	if (s->nat.addr && (jc->family == NFPROTO_INET || s->nat.concat))
 		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
 	if (s->nat.addr)
 		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));

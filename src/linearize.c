@@ -1349,10 +1349,12 @@ static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, code < 0 ? 0 : code);
 }
 
-/* a nat address or port: a constant, or looked up in a map */
-static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
+/* a nat address or port: a constant, or looked up in a map (whose values
+   are @data, or the type of @v) */
+static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
+			struct expr *data)
 {
-	struct expr *want;
+	struct expr *want = data;
 	uint32_t dreg = ctx->dreg;
 	int ret;
 
@@ -1360,7 +1362,8 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 		lin_immediate(ctx, reg, v, BYTEORDER_BIG);
 		return 0;
 	}
-	want = set_type_placeholder(NULL, v->dtype, v->len, BYTEORDER_BIG);
+	if (!want)
+		want = set_type_placeholder(NULL, v->dtype, v->len, BYTEORDER_BIG);
 	/* the key loads into the register the value comes back in */
 	ctx->key_slot = (reg - NFT_REG_1) * 4;
 	ret = lin_map(ctx, v, want, reg);
@@ -1368,6 +1371,11 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	ctx->dreg = dreg;
 	expr_free(want);
 	return ret;
+}
+
+static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
+{
+	return nat_value_as(ctx, reg, v, NULL);
 }
 
 /* netdev: the device; ip, ip6: the address (or a map to it), the device */
@@ -1411,8 +1419,18 @@ static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		if (nat_value(ctx, amin = reg++, lo) < 0)
+		if (s->nat.concat) {
+			/* the map gives address . port: the port's register
+			   follows the address's, as nft numbers them */
+			struct expr *data = stmt_nat_concat_type(s->nat.family);
+			unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
+
+			if (nat_value_as(ctx, amin = reg++, lo, data) < 0)
+				return -1;
+			pmin = reg_of_slot((amin - NFT_REG_1) * 4 + words);
+		} else if (nat_value(ctx, amin = reg++, lo) < 0) {
 			return -1;
+		}
 		if (hi)
 			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
 	}

@@ -88,7 +88,7 @@ static void setref_print(FILE *f, const char *name)
 	bool bare = isalpha((unsigned char)name[0]) || name[0] == '_';
 
 	for (const char *p = name; bare && *p; p++)
-		bare = isalnum((unsigned char)*p) || strchr("-_.", *p);
+		bare = isalnum((unsigned char)*p) || strchr("-_./", *p);
 	fputc('@', f);
 	if (bare)
 		fputs(name, f);
@@ -134,6 +134,31 @@ static void exthdr_print(const struct expr *e, FILE *f)
 		fprintf(f, " %s", e->exthdr.tmpl->name);
 }
 
+/*
+ * A nat address range that covers a prefix lists as the prefix, as nft
+ * lists it: 10.0.0.0-10.0.0.255 is 10.0.0.0/24, 10.0.0.1-10.0.0.1 is
+ * 10.0.0.1/32 (an ip6 one before a port goes in brackets).
+ */
+static bool nat_range_prefix_print(const struct expr *a, const struct expr *port,
+				   const struct output_ctx *o, FILE *f)
+{
+	unsigned int plen;
+
+	if (a->kind != EXPR_RANGE)
+		return false;
+	if (!expr_value_cmp(a->range.left, a->range.right))
+		plen = expr_value_bytes(a->range.left) * 8;
+	else if (!range_is_prefix(a, &plen))
+		return false;
+	if (port && a->range.left->dtype == &ip6addr_type)
+		fputc('[', f);
+	expr_print(a->range.left, o, f);
+	fprintf(f, "/%u", plen);
+	if (port && a->range.left->dtype == &ip6addr_type)
+		fputc(']', f);
+	return true;
+}
+
 /* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80": nat and tproxy */
 static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 			   FILE *f)
@@ -155,7 +180,9 @@ static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 		}
 		fprintf(f, " to ");
 		/* an ip6 address before a port goes in brackets */
-		if (s->nat.proto && dt == &ip6addr_type) {
+		if (nat_range_prefix_print(a, s->nat.proto, o, f)) {
+			/* 10.0.0.0/24 */
+		} else if (s->nat.proto && dt == &ip6addr_type) {
 			fputc('[', f);
 			expr_print(a, o, f);
 			fputc(']', f);

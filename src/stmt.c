@@ -5,6 +5,8 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <datatype.h>
+#include <expr.h>
 #include <proto.h>
 #include <stmt.h>
 
@@ -240,4 +242,20 @@ int stmt_nat_flag(const char *name)
 	if (!strcmp(name, "persistent"))
 		return NF_NAT_RANGE_PERSISTENT;
 	return -1;
+}
+
+/* ipv4_addr . inet_service (ip6addr in ip6), each part in whole registers */
+struct expr *stmt_nat_concat_type(unsigned int family)
+{
+	const struct datatype *dt = family == NFPROTO_IPV6 ? &ip6addr_type :
+							      &ipaddr_type;
+	struct expr *c = compound_expr_alloc(NULL, EXPR_CONCAT);
+
+	compound_expr_add(c, constant_expr_alloc(NULL, dt, BYTEORDER_BIG,
+						 dt->size, NULL));
+	compound_expr_add(c, constant_expr_alloc(NULL, &inet_service_type,
+						 BYTEORDER_BIG,
+						 inet_service_type.size, NULL));
+	c->len = (dt->size / 32 + 1) * 32;
+	return c;
 }
