@@ -1291,7 +1291,7 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 {
 	const char *sep = o->flags & (NFH_PRINT_IN_SET | NFH_PRINT_FLAGS_OR) ?
 			  " | " : ",";
-	uint64_t v = expr_value_u64(e), done = 0;
+	uint64_t v = expr_value_u64(e);
 	bool first = true;
 
 	if (o->flags & NFH_OUTPUT_NUMERIC) {
@@ -1306,16 +1306,18 @@ static void bitmask_print(const struct expr *e, const struct output_ctx *o,
 			fprintf(f, "0x0");
 		return;
 	}
-	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
-		if (!s->value || !(v & s->value) || (done & s->value))
+	/* bit by bit from the lowest, a bit without a name in hex, as nft */
+	for (unsigned int b = 0; b < 64; b++) {
+		const struct symbol *s = e->dtype->symbols;
+
+		if (!(v & (1ULL << b)))
 			continue;
-		fprintf(f, "%s%s", first ? "" : sep, s->name);
-		done |= s->value;
-		first = false;
-	}
-	if (v & ~done) {
-		fprintf(f, "%s0x%llx", first ? "" : sep,
-			(unsigned long long)(v & ~done));
+		while (s->name && s->value != 1ULL << b)
+			s++;
+		if (s->name)
+			fprintf(f, "%s%s", first ? "" : sep, s->name);
+		else
+			fprintf(f, "%s0x%llx", first ? "" : sep, 1ULL << b);
 		first = false;
 	}
 	if (first)

@@ -378,7 +378,9 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		b[i] = xor[i] & mask[i];
 		a[i] = mask[i] | c[i];
 	}
-	if (!all_bytes(a, len, 0xff) || (all_bytes(b, len, 0) && all_bytes(c, len, 0)))
+	/* a mask of all ones is no mask: nft lists "meta cpu & 4294967295 3"
+	 * as "meta cpu 3" */
+	if (!all_bytes(a, len, 0xff))
 		l = binop_expr_alloc(&internal_location, OP_AND, l, raw_value(a, len));
 	if (!all_bytes(b, len, 0))
 		l = binop_expr_alloc(&internal_location, OP_XOR, l, raw_value(b, len));
@@ -586,6 +588,12 @@ static struct expr *elem_pair_expr(const struct elem_dump *ed,
 	return e;
 }
 
+/* a type of named bits (ct state, tcp flags): listed as "a | b" */
+static bool flags_type(const struct datatype *dt)
+{
+	return (dt->flags & DTYPE_F_BITMASK) && dt->symbols;
+}
+
 /* how the kernel's bytes of keys like @key sort */
 static enum elem_order key_order(const struct expr *key)
 {
@@ -620,9 +628,25 @@ static struct elem_pair *pairs_of(const struct cache_set *cs,
 	struct elem_pair *p;
 	size_t n, k = 0;
 
-	if (!keep_order || interval)
+	bool flags = !interval && key->kind != EXPR_CONCAT &&
+		     flags_type(key->dtype);
+
+	if ((!keep_order || interval) && !flags)
 		elem_dump_sort(ed, key_order(key));
 	p = elem_pairs(ed, interval, &n);
+	if (flags && !keep_order) {
+		/*
+		 * flags sort by their lowest bit (set_sort), and those that
+		 * tie stay in the order nft reads them in: the kernel's,
+		 * backwards
+		 */
+		for (size_t i = 0; i < n / 2; i++) {
+			struct elem_pair t = p[i];
+
+			p[i] = p[n - 1 - i];
+			p[n - 1 - i] = t;
+		}
+	}
 	if (!cs || !cs->pick) {
 		*np = n;
 		return p;
@@ -1404,6 +1428,18 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 {
 	unsigned int n;
 
+	if (flags_type(a->dtype) && flags_type(b->dtype)) {
+		/*
+		 * nft lists "a | b | c" as an expression whose first operand,
+		 * the lowest bit, is what it sorts by; elements that tie keep
+		 * the kernel's order (a stable sort)
+		 */
+		uint64_t x = expr_value_u64(a), y = expr_value_u64(b);
+
+		x &= -x;
+		y &= -y;
+		return x < y ? -1 : x > y;
+	}
 	if (a->dtype != &ifname_type && a->dtype != &string_type)
 		return expr_value_cmp(a, b);
 	n = expr_value_bytes(a) > expr_value_bytes(b) ? expr_value_bytes(a) :
@@ -1416,21 +1452,28 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 	return 0;
 }
 
+struct elem_at {
+	struct expr	*e;
+	unsigned int	at;
+};
+
 static int elem_cmp(const void *a, const void *b)
 {
-	const struct expr *x = *(struct expr *const *)a;
-	const struct expr *y = *(struct expr *const *)b;
+	const struct elem_at *p = a, *q = b;
+	const struct expr *x = p->e, *y = q->e;
+	int c = typed_value_cmp(elem_low(x), elem_low(y),
+				elem_key(x)->kind == EXPR_RANGE ||
+				elem_key(y)->kind == EXPR_RANGE);
 
-	return typed_value_cmp(elem_low(x), elem_low(y),
-			       elem_key(x)->kind == EXPR_RANGE ||
-			       elem_key(y)->kind == EXPR_RANGE);
+	return c ? c : p->at < q->at ? -1 : p->at > q->at;
 }
 
 
 /* elements print in ascending order, whatever order the kernel kept */
 static void set_sort(struct expr *set)
 {
-	struct expr **v, *i, *next;
+	struct elem_at *v;
+	struct expr *i, *next;
 	unsigned int n = 0;
 
 	if (keep_order)
@@ -1438,11 +1481,13 @@ static void set_sort(struct expr *set)
 	v = xmalloc(sizeof(*v) * (set->set.size + 1));
 	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
 		list_del(&i->list);
-		v[n++] = i;
+		v[n].e = i;
+		v[n].at = n;
+		n++;
 	}
 	qsort(v, n, sizeof(*v), elem_cmp);
 	for (unsigned int k = 0; k < n; k++)
-		list_add_tail(&v[k]->list, &set->set.exprs);
+		list_add_tail(&v[k].e->list, &set->set.exprs);
 	free(v);
 }
 
@@ -1585,10 +1630,14 @@ static int pair_cmp(const void *a, const void *b, void *data)
 {
 	struct expr x, y;
 
+	const struct elem_pair *p = a, *q = b;
+	int c;
+
 	pair_low(data, a, &x);
 	pair_low(data, b, &y);
-	return typed_value_cmp(&x, &y,
-			       ((const struct elem_pair *)a)->kind != PAIR_VALUE);
+	c = typed_value_cmp(&x, &y, p->kind != PAIR_VALUE);
+	/* ties (flags, see pairs_of) keep the records' order backwards */
+	return c ? c : p->lo > q->lo ? -1 : p->lo < q->lo;
 }
 
 struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,

@@ -479,14 +479,15 @@ static bool is_flags(const struct expr *e)
 /*
  * A flags value compared exactly: one flag by its name, several bits of a
  * header field as a number ("tcp flags == 0x12", as nft prints it), of
- * anything else as names joined by "|" (nft's "established | related"
- * would load back as a bit test)
+ * anything else as nft prints them, "invalid | related | 0x10" (after
+ * "==", which nft leaves out: without it they would load back as a bit
+ * test)
  */
 static void exact_flags_print(const struct expr *l, const struct expr *r,
 			      const struct output_ctx *o, FILE *f)
 {
 	uint64_t v = expr_value_u64(r);
-	bool first = true;
+	struct output_ctx so = *o;
 
 	if (!(v & (v - 1))) {
 		expr_print(r, o, f);
@@ -496,15 +497,8 @@ static void exact_flags_print(const struct expr *l, const struct expr *r,
 		fprintf(f, "0x%llx", (unsigned long long)v);
 		return;
 	}
-	for (const struct symbol *s = r->dtype->symbols; s && s->name; s++) {
-		if (!s->value || (v & s->value) != s->value)
-			continue;
-		fprintf(f, "%s%s", first ? "" : "|", s->name);
-		v &= ~s->value;
-		first = false;
-	}
-	if (v)
-		fprintf(f, "%s0x%llx", first ? "" : "|", (unsigned long long)v);
+	so.flags |= NFH_PRINT_FLAGS_OR;
+	expr_print(r, &so, f);
 }
 
 /* "x & MASK == VALUE" on flags, as nft lists it; false if not one */
