@@ -2063,10 +2063,11 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
 	const struct proto_field *f[8];
 	const struct proto_desc *d;
-	unsigned int n = 0, off, end, pos = 0;
+	unsigned int n = 0, off, end;
 	enum proto_base base = p->payload.base;
 	uint8_t bytes[NFH_VAL_MAXLEN];
 	struct stmt *at = s;
+	unsigned int pos;
 
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
 	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
@@ -2080,7 +2081,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 		const struct proto_field *g = NULL;
 
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
+			if (d->fields[i].offset == off &&
 			    off + d->fields[i].len <= end &&
 			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
 				g = &d->fields[i];
@@ -2094,13 +2095,29 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 	if (off != end || n < 2)
 		return false;
 	memcpy(bytes, r->val.data, sizeof(bytes));
+	off = p->payload.offset;	/* @p goes with the first field */
 	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v = raw_value(bytes + pos, f[i]->len / 8);
-		struct expr *l = payload_raw_alloc(&internal_location, base,
-						   f[i]->offset, f[i]->len);
+		/* a field of a few bits ("ip version 7 ip hdrlength 13"):
+		 * the bytes that hold it, under a mask of its bits */
+		unsigned int bs = f[i]->offset / 8 * 8;
+		unsigned int be = div_round_up(f[i]->offset + f[i]->len, 8) * 8;
+		struct expr *v, *l;
 		struct stmt *ns;
 
-		pos += f[i]->len / 8;
+		pos = (bs - off) / 8;
+		v = raw_value(bytes + pos, (be - bs) / 8);
+		l = payload_raw_alloc(&internal_location, base, bs, be - bs);
+		if (f[i]->offset % 8 || f[i]->len % 8) {
+			uint8_t m[NFH_VAL_MAXLEN] = { 0 };
+
+			for (unsigned int b = f[i]->offset - bs;
+			     b < f[i]->offset - bs + f[i]->len; b++)
+				m[b / 8] |= 0x80 >> (b % 8);
+			for (unsigned int k = 0; k < (be - bs) / 8; k++)
+				v->val.data[k] &= m[k];
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(m, (be - bs) / 8));
+		}
 		if (i == 0) {
 			expr_free(rel->op.left);
 			expr_free(rel->op.right);

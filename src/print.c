@@ -570,6 +570,10 @@ static void relational_print(const struct expr *rel,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_BINOP && r->kind == EXPR_SET)
+		/* "@nh,0,8 & 0x1f == { 12, 21-255 }": the elements of raw
+		 * bits under a mask are plain numbers to nft */
+		ho.flags &= ~NFH_PRINT_HEX;
 	expr_print(r, o, f);
 }
 
