@@ -133,23 +133,23 @@ static bool dtype_is(const struct datatype *dt, const struct datatype *base)
 
 static json_t *bitmask_json(const struct expr *e, const struct output_ctx *o)
 {
-	uint64_t v = expr_value_u64(e), done = 0;
+	uint64_t v = expr_value_u64(e);
 	json_t *a = json_array();
 
-	/* -n: the bits as numbers */
-	for (unsigned int b = 0; (o->flags & NFH_OUTPUT_NUMERIC) && b < 64; b++)
-		if (v & (1ULL << b))
-			json_array_append_new(a, json_integer(1ULL << b));
-	if (o->flags & NFH_OUTPUT_NUMERIC)
-		done = v;
-	for (const struct symbol *s = e->dtype->symbols; s && s->name; s++) {
-		if (!s->value || !(v & s->value) || (done & s->value))
+	/* bit by bit from the lowest, by name or (-n, no name) as a number */
+	for (unsigned int b = 0; b < 64; b++) {
+		const struct symbol *s = e->dtype->symbols;
+
+		if (!(v & (1ULL << b)))
 			continue;
-		json_array_append_new(a, json_string(s->name));
-		done |= s->value;
+		while (!(o->flags & NFH_OUTPUT_NUMERIC) && s->name &&
+		       s->value != 1ULL << b)
+			s++;
+		if (!(o->flags & NFH_OUTPUT_NUMERIC) && s->name)
+			json_array_append_new(a, json_string(s->name));
+		else
+			json_array_append_new(a, json_integer(1ULL << b));
 	}
-	if (v & ~done)
-		json_array_append_new(a, json_integer(v & ~done));
 	if (json_array_size(a) == 1) {
 		json_t *one = json_incref(json_array_get(a, 0));
 
@@ -517,13 +517,12 @@ static const char *relop_name(enum ops op)
 
 /*
  * Several flags compared exactly, as nft writes them: a number for a
- * header field, "|" of the names elsewhere (a list would be "any of");
+ * header field, "|" of two at a time elsewhere (a list would be "any of");
  * NULL for anything else
  */
 static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 {
 	const struct expr *l = rel->op.left, *r = rel->op.right;
-	json_t *a;
 	uint64_t v;
 
 	if ((rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
@@ -535,8 +534,7 @@ static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 		return NULL;
 	if (l->kind == EXPR_PAYLOAD)
 		return json_integer(v);
-	a = bitmask_json(r, jc->octx);
-	return json_is_array(a) ? wrap("|", a) : a;
+	return flags_or_json(r, jc->octx);
 }
 
 static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
