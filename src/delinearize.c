@@ -2635,6 +2635,7 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_NAT:
 		/* "dnat to tcp dport map { 80 : 10.0.0.1 } : tcp dport map ..." */
+		hash_resolve(pctx, deps, s->nat.addr);	/* jhash ip saddr map */
 		if (s->nat.addr && s->nat.addr->kind == EXPR_MAP) {
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;

@@ -865,11 +865,18 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
 	case STMT_PAYLOAD:
-	case STMT_EXTHDR:
+	case STMT_EXTHDR: {
+		struct output_ctx ho = *o;
+
 		expr_print(s->payload.expr, o, f);
 		fprintf(f, " set ");
-		expr_print(s->payload.val, o, f);
+		/* what is written to raw bits prints in hex, as nft */
+		if (s->payload.expr->kind == EXPR_PAYLOAD &&
+		    s->payload.expr->payload.is_raw)
+			ho.flags |= NFH_PRINT_HEX;
+		expr_print(s->payload.val, &ho, f);
 		break;
+	}
 	case STMT_DUP:
 		fprintf(f, "dup to ");
 		if (s->fwd.addr) {
