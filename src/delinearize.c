@@ -1736,6 +1736,22 @@ static const struct proto_field *field_from(const struct proto_desc *d,
 	return NULL;
 }
 
+/*
+ * The same for a field of any type, that starts on a byte: nft lists the
+ * first byte of "arp htype" or "tcp sequence" as their prefix, 59392/8
+ */
+static const struct proto_field *field_over(const struct proto_ctx *pctx,
+					    const struct proto_desc *d,
+					    unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
+		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
+			return &d->fields[i];
+	return NULL;
+}
+
 static unsigned int mask_bits(const struct expr *m, unsigned int *first)
 {
 	unsigned int n = expr_value_bytes(m) * 8, f = n, last = 0;
@@ -1914,6 +1930,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		return true;
 	}
 	f = field_from(d, off, len);
+	if (!f && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ))
+		f = field_over(pctx, d, off, len);
 	if (f && r->kind == EXPR_VALUE) {
 		/* byte-aligned prefix: only the prefix bytes were loaded */
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
@@ -2087,6 +2105,13 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 				g = &d->fields[i];
 				break;
 			}
+		if (!g && n && (g = field_over(pctx, d, off, end - off))) {
+			/* "tcp dport 0 tcp sequence 268435456/8": the load
+			 * ends inside the last field, a prefix of it */
+			f[n++] = g;
+			off = end;
+			break;
+		}
 		if (!g)
 			return false;
 		f[n++] = g;
@@ -2102,6 +2127,9 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 		unsigned int bs = f[i]->offset / 8 * 8;
 		unsigned int be = div_round_up(f[i]->offset + f[i]->len, 8) * 8;
 		struct expr *v, *l;
+
+		if (be > end)	/* the prefix */
+			be = end;
 		struct stmt *ns;
 
 		pos = (bs - off) / 8;
