@@ -379,8 +379,11 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		a[i] = mask[i] | c[i];
 	}
 	/* a mask of all ones is no mask: nft lists "meta cpu & 4294967295 3"
-	 * as "meta cpu 3" */
-	if (!all_bytes(a, len, 0xff))
+	 * as "meta cpu 3"; but "ct secmark 3" loads back nowhere, not even
+	 * in nft (a constant secmark is refused), so that mask stays */
+	if (!all_bytes(a, len, 0xff) ||
+	    (l && l->kind == EXPR_CT && l->ct.key == NFT_CT_SECMARK &&
+	     all_bytes(b, len, 0) && all_bytes(c, len, 0)))
 		l = binop_expr_alloc(&internal_location, OP_AND, l, raw_value(a, len));
 	if (!all_bytes(b, len, 0))
 		l = binop_expr_alloc(&internal_location, OP_XOR, l, raw_value(b, len));
