@@ -3413,6 +3413,22 @@ mask_list		:	symbol_value
 				$1->loc = @$;
 				$$ = $1;
 			}
+			|	mask_list COMMA NUMBER
+			{
+				/* a bit without a name, as nft lists it: "/ syn,0x40" */
+				char buf[32];
+
+				if ($1->kind != EXPR_LIST) {
+					struct expr *l = compound_expr_alloc(&@$, EXPR_LIST);
+
+					compound_expr_add(l, $1);
+					$1 = l;
+				}
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$3);
+				compound_expr_add($1, symbol_expr_alloc(&@3, buf, false));
+				$1->loc = @$;
+				$$ = $1;
+			}
 			;
 
 rhs_or_expr		:	rhs_and_expr

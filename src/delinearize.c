@@ -907,8 +907,29 @@ static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
 	const struct expr *i;
 	struct expr *c;
 
-	if (key->kind != EXPR_CONCAT)
-		return reg_get(ctx, sreg);
+	if (key->kind != EXPR_CONCAT) {
+		unsigned int n = 0, got = 0;
+
+		/*
+		 * A key of no known type longer than the register: the
+		 * registers that follow hold the rest of a concatenation
+		 * ("@nh,0,16 . @nh,16,16"), as nft reads it
+		 */
+		while (slot + n < NREGS && ctx->regs[slot + n] &&
+		       ctx->regs[slot + n]->len && got < key->len) {
+			got += div_round_up(ctx->regs[slot + n]->len, 32) * 32;
+			n += div_round_up(ctx->regs[slot + n]->len, 32);
+		}
+		if (key->dtype != &integer_type || n < 2 || got != key->len ||
+		    !ctx->regs[slot] || ctx->regs[slot]->len >= key->len)
+			return reg_get(ctx, sreg);
+		c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+		for (unsigned int k = 0; k < n;
+		     k += div_round_up(ctx->regs[slot + k]->len, 32))
+			compound_expr_add(c, expr_clone(ctx->regs[slot + k]));
+		c->len = key->len;
+		return c;
+	}
 	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
 	list_for_each_entry(i, &key->set.exprs, list) {
 		if (slot >= NREGS || !ctx->regs[slot]) {

@@ -548,6 +548,15 @@ static void relational_print(const struct expr *rel,
 		sel = sel->op.left;
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
+	if (sel->kind == EXPR_CONCAT) {
+		const struct expr *i;
+
+		/* "@nh,0,16 . ip length { 0x1 . 0x2 }": the key has no
+		 * type nft knows, its values are raw bits */
+		list_for_each_entry(i, &sel->set.exprs, list)
+			if (i->kind == EXPR_PAYLOAD && i->payload.is_raw)
+				ho.flags |= NFH_PRINT_HEX;
+	}
 
 	if (masked_flags_print(rel, o, f))
 		return;
