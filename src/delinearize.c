@@ -378,7 +378,12 @@ static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 		b[i] = xor[i] & mask[i];
 		a[i] = mask[i] | c[i];
 	}
-	if (!all_bytes(a, len, 0xff) || (all_bytes(b, len, 0) && all_bytes(c, len, 0)))
+	/* a mask of all ones is no mask: nft lists "meta cpu & 4294967295 3"
+	 * as "meta cpu 3"; but "ct secmark 3" loads back nowhere, not even
+	 * in nft (a constant secmark is refused), so that mask stays */
+	if (!all_bytes(a, len, 0xff) ||
+	    (l && l->kind == EXPR_CT && l->ct.key == NFT_CT_SECMARK &&
+	     all_bytes(b, len, 0) && all_bytes(c, len, 0)))
 		l = binop_expr_alloc(&internal_location, OP_AND, l, raw_value(a, len));
 	if (!all_bytes(b, len, 0))
 		l = binop_expr_alloc(&internal_location, OP_XOR, l, raw_value(b, len));
@@ -586,6 +591,12 @@ static struct expr *elem_pair_expr(const struct elem_dump *ed,
 	return e;
 }
 
+/* a type of named bits (ct state, tcp flags): listed as "a | b" */
+static bool flags_type(const struct datatype *dt)
+{
+	return (dt->flags & DTYPE_F_BITMASK) && dt->symbols;
+}
+
 /* how the kernel's bytes of keys like @key sort */
 static enum elem_order key_order(const struct expr *key)
 {
@@ -620,9 +631,25 @@ static struct elem_pair *pairs_of(const struct cache_set *cs,
 	struct elem_pair *p;
 	size_t n, k = 0;
 
-	if (!keep_order || interval)
+	bool flags = !interval && key->kind != EXPR_CONCAT &&
+		     flags_type(key->dtype);
+
+	if ((!keep_order || interval) && !flags)
 		elem_dump_sort(ed, key_order(key));
 	p = elem_pairs(ed, interval, &n);
+	if (flags && !keep_order) {
+		/*
+		 * flags sort by their lowest bit (set_sort), and those that
+		 * tie stay in the order nft reads them in: the kernel's,
+		 * backwards
+		 */
+		for (size_t i = 0; i < n / 2; i++) {
+			struct elem_pair t = p[i];
+
+			p[i] = p[n - 1 - i];
+			p[n - 1 - i] = t;
+		}
+	}
 	if (!cs || !cs->pick) {
 		*np = n;
 		return p;
@@ -880,8 +907,29 @@ static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
 	const struct expr *i;
 	struct expr *c;
 
-	if (key->kind != EXPR_CONCAT)
-		return reg_get(ctx, sreg);
+	if (key->kind != EXPR_CONCAT) {
+		unsigned int n = 0, got = 0;
+
+		/*
+		 * A key of no known type longer than the register: the
+		 * registers that follow hold the rest of a concatenation
+		 * ("@nh,0,16 . @nh,16,16"), as nft reads it
+		 */
+		while (slot + n < NREGS && ctx->regs[slot + n] &&
+		       ctx->regs[slot + n]->len && got < key->len) {
+			got += div_round_up(ctx->regs[slot + n]->len, 32) * 32;
+			n += div_round_up(ctx->regs[slot + n]->len, 32);
+		}
+		if (key->dtype != &integer_type || n < 2 || got != key->len ||
+		    !ctx->regs[slot] || ctx->regs[slot]->len >= key->len)
+			return reg_get(ctx, sreg);
+		c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
+		for (unsigned int k = 0; k < n;
+		     k += div_round_up(ctx->regs[slot + k]->len, 32))
+			compound_expr_add(c, expr_clone(ctx->regs[slot + k]));
+		c->len = key->len;
+		return c;
+	}
 	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
 	list_for_each_entry(i, &key->set.exprs, list) {
 		if (slot >= NREGS || !ctx->regs[slot]) {
@@ -1437,17 +1485,17 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 {
 	unsigned int n;
 
-	if (!bytewise && a->dtype && (a->dtype->flags & DTYPE_F_BITMASK) &&
-	    a->dtype->symbols) {
-		/* several flags as one element ("new | untracked") sort as nft
-		 * sorts them: by their first, lowest, bit (on a tie nft keeps
-		 * the kernel's order, which nfh does not: by value then) */
-		uint64_t va = expr_value_u64(a), vb = expr_value_u64(b);
-		uint64_t ka = va & -va, kb = vb & -vb;
+	if (flags_type(a->dtype) && flags_type(b->dtype)) {
+		/*
+		 * nft lists "a | b | c" as an expression whose first operand,
+		 * the lowest bit, is what it sorts by; elements that tie keep
+		 * the kernel's order (a stable sort)
+		 */
+		uint64_t x = expr_value_u64(a), y = expr_value_u64(b);
 
-		if (ka != kb)
-			return ka < kb ? -1 : 1;
-		return va < vb ? -1 : va > vb;
+		x &= -x;
+		y &= -y;
+		return x < y ? -1 : x > y;
 	}
 	if (a->dtype != &ifname_type && a->dtype != &string_type)
 		return expr_value_cmp(a, b);
@@ -1461,21 +1509,28 @@ static int typed_value_cmp(const struct expr *a, const struct expr *b,
 	return 0;
 }
 
+struct elem_at {
+	struct expr	*e;
+	unsigned int	at;
+};
+
 static int elem_cmp(const void *a, const void *b)
 {
-	const struct expr *x = *(struct expr *const *)a;
-	const struct expr *y = *(struct expr *const *)b;
+	const struct elem_at *p = a, *q = b;
+	const struct expr *x = p->e, *y = q->e;
+	int c = typed_value_cmp(elem_low(x), elem_low(y),
+				elem_key(x)->kind == EXPR_RANGE ||
+				elem_key(y)->kind == EXPR_RANGE);
 
-	return typed_value_cmp(elem_low(x), elem_low(y),
-			       elem_key(x)->kind == EXPR_RANGE ||
-			       elem_key(y)->kind == EXPR_RANGE);
+	return c ? c : p->at < q->at ? -1 : p->at > q->at;
 }
 
 
 /* elements print in ascending order, whatever order the kernel kept */
 static void set_sort(struct expr *set)
 {
-	struct expr **v, *i, *next;
+	struct elem_at *v;
+	struct expr *i, *next;
 	unsigned int n = 0;
 
 	if (keep_order)
@@ -1483,11 +1538,13 @@ static void set_sort(struct expr *set)
 	v = xmalloc(sizeof(*v) * (set->set.size + 1));
 	list_for_each_entry_safe(i, next, &set->set.exprs, list) {
 		list_del(&i->list);
-		v[n++] = i;
+		v[n].e = i;
+		v[n].at = n;
+		n++;
 	}
 	qsort(v, n, sizeof(*v), elem_cmp);
 	for (unsigned int k = 0; k < n; k++)
-		list_add_tail(&v[k]->list, &set->set.exprs);
+		list_add_tail(&v[k].e->list, &set->set.exprs);
 	free(v);
 }
 
@@ -1630,10 +1687,14 @@ static int pair_cmp(const void *a, const void *b, void *data)
 {
 	struct expr x, y;
 
+	const struct elem_pair *p = a, *q = b;
+	int c;
+
 	pair_low(data, a, &x);
 	pair_low(data, b, &y);
-	return typed_value_cmp(&x, &y,
-			       ((const struct elem_pair *)a)->kind != PAIR_VALUE);
+	c = typed_value_cmp(&x, &y, p->kind != PAIR_VALUE);
+	/* ties (flags, see pairs_of) keep the records' order backwards */
+	return c ? c : p->lo > q->lo ? -1 : p->lo < q->lo;
 }
 
 struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
@@ -1728,6 +1789,22 @@ static const struct proto_field *field_from(const struct proto_desc *d,
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset == off && d->fields[i].len > len &&
 		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
+			return &d->fields[i];
+	return NULL;
+}
+
+/*
+ * The same for a field of any type, that starts on a byte: nft lists the
+ * first byte of "arp htype" or "tcp sequence" as their prefix, 59392/8
+ */
+static const struct proto_field *field_over(const struct proto_ctx *pctx,
+					    const struct proto_desc *d,
+					    unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
+		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
 }
@@ -1910,6 +1987,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 		return true;
 	}
 	f = field_from(d, off, len);
+	if (!f && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ))
+		f = field_over(pctx, d, off, len);
 	if (f && r->kind == EXPR_VALUE) {
 		/* byte-aligned prefix: only the prefix bytes were loaded */
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
@@ -2060,10 +2139,11 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
 	const struct proto_field *f[8];
 	const struct proto_desc *d;
-	unsigned int n = 0, off, end, pos = 0;
+	unsigned int n = 0, off, end;
 	enum proto_base base = p->payload.base;
 	uint8_t bytes[NFH_VAL_MAXLEN];
 	struct stmt *at = s;
+	unsigned int pos;
 
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
 	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
@@ -2077,12 +2157,19 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 		const struct proto_field *g = NULL;
 
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-			if (d->fields[i].offset == off && d->fields[i].len % 8 == 0 &&
+			if (d->fields[i].offset == off &&
 			    off + d->fields[i].len <= end &&
 			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
 				g = &d->fields[i];
 				break;
 			}
+		if (!g && n && (g = field_over(pctx, d, off, end - off))) {
+			/* "tcp dport 0 tcp sequence 268435456/8": the load
+			 * ends inside the last field, a prefix of it */
+			f[n++] = g;
+			off = end;
+			break;
+		}
 		if (!g)
 			return false;
 		f[n++] = g;
@@ -2091,13 +2178,32 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 	if (off != end || n < 2)
 		return false;
 	memcpy(bytes, r->val.data, sizeof(bytes));
+	off = p->payload.offset;	/* @p goes with the first field */
 	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v = raw_value(bytes + pos, f[i]->len / 8);
-		struct expr *l = payload_raw_alloc(&internal_location, base,
-						   f[i]->offset, f[i]->len);
+		/* a field of a few bits ("ip version 7 ip hdrlength 13"):
+		 * the bytes that hold it, under a mask of its bits */
+		unsigned int bs = f[i]->offset / 8 * 8;
+		unsigned int be = div_round_up(f[i]->offset + f[i]->len, 8) * 8;
+		struct expr *v, *l;
+
+		if (be > end)	/* the prefix */
+			be = end;
 		struct stmt *ns;
 
-		pos += f[i]->len / 8;
+		pos = (bs - off) / 8;
+		v = raw_value(bytes + pos, (be - bs) / 8);
+		l = payload_raw_alloc(&internal_location, base, bs, be - bs);
+		if (f[i]->offset % 8 || f[i]->len % 8) {
+			uint8_t m[NFH_VAL_MAXLEN] = { 0 };
+
+			for (unsigned int b = f[i]->offset - bs;
+			     b < f[i]->offset - bs + f[i]->len; b++)
+				m[b / 8] |= 0x80 >> (b % 8);
+			for (unsigned int k = 0; k < (be - bs) / 8; k++)
+				v->val.data[k] &= m[k];
+			l = binop_expr_alloc(&internal_location, OP_AND, l,
+					     raw_value(m, (be - bs) / 8));
+		}
 		if (i == 0) {
 			expr_free(rel->op.left);
 			expr_free(rel->op.right);
@@ -2618,6 +2724,7 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_NAT:
 		/* "dnat to tcp dport map { 80 : 10.0.0.1 } : tcp dport map ..." */
+		hash_resolve(pctx, deps, s->nat.addr);	/* jhash ip saddr map */
 		if (s->nat.addr && s->nat.addr->kind == EXPR_MAP) {
 			const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 						    &ip6addr_type : &ipaddr_type;

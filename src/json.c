@@ -521,7 +521,7 @@ static const char *relop_name(enum ops op)
 
 /*
  * Several flags compared exactly, as nft writes them: a number for a
- * header field, "|" of the names elsewhere (a list would be "any of");
+ * header field, "|" of two at a time elsewhere (a list would be "any of");
  * NULL for anything else
  */
 static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)

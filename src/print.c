@@ -575,6 +575,15 @@ static void relational_print(const struct expr *rel,
 		sel = sel->op.left;
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
+	if (sel->kind == EXPR_CONCAT) {
+		const struct expr *i;
+
+		/* "@nh,0,16 . ip length { 0x1 . 0x2 }": the key has no
+		 * type nft knows, its values are raw bits */
+		list_for_each_entry(i, &sel->set.exprs, list)
+			if (i->kind == EXPR_PAYLOAD && i->payload.is_raw)
+				ho.flags |= NFH_PRINT_HEX;
+	}
 
 	if (masked_flags_print(rel, o, f))
 		return;
@@ -597,6 +606,10 @@ static void relational_print(const struct expr *rel,
 	else if (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT)
 		fprintf(f, " %s", expr_op_name(rel->op.op));
 	fputc(' ', f);
+	if (l->kind == EXPR_BINOP && r->kind == EXPR_SET)
+		/* "@nh,0,8 & 0x1f == { 12, 21-255 }": the elements of raw
+		 * bits under a mask are plain numbers to nft */
+		ho.flags &= ~NFH_PRINT_HEX;
 	expr_print(r, o, f);
 }
 
@@ -888,11 +901,18 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 				     ct_template(s->ct.key)->byteorder, o, f);
 		break;
 	case STMT_PAYLOAD:
-	case STMT_EXTHDR:
+	case STMT_EXTHDR: {
+		struct output_ctx ho = *o;
+
 		expr_print(s->payload.expr, o, f);
 		fprintf(f, " set ");
-		expr_print(s->payload.val, o, f);
+		/* what is written to raw bits prints in hex, as nft */
+		if (s->payload.expr->kind == EXPR_PAYLOAD &&
+		    s->payload.expr->payload.is_raw)
+			ho.flags |= NFH_PRINT_HEX;
+		expr_print(s->payload.val, &ho, f);
 		break;
+	}
 	case STMT_DUP:
 		fprintf(f, "dup to ");
 		if (s->fwd.addr) {
