@@ -5,8 +5,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter_bridge.h>
 
-#include <elems.h>
-#include <netlink.h>
+#include <elemstore.h>
 #include <rule.h>
 
 void handle_free(struct handle *h)

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The packed store of a set's elements (elemstore.h): a set declaration
+ * owns one; the evaluator fills it, elems.c turns it into messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <datatype.h>
+#include <elemstore.h>
+#include <set.h>
+#include <utils.h>
+#include <wire.h>
+
+struct elem_store *elem_store_new(const struct expr *key,
+				  const struct expr *data)
+{
+	struct elem_store *st = xzalloc(sizeof(*st));
+
+	st->concat = key->kind == EXPR_CONCAT;
+	st->klen = st->concat ? set_key_bytes(key) : div_round_up(key->len, 8);
+	/* verdicts and object names go with the element itself */
+	if (data && data->dtype != &verdict_type && data->dtype != &objref_type)
+		st->dlen = set_key_bytes(data);
+	st->recsz = (sizeof(struct elem_rec) + 2 * st->klen + st->dlen + 7) & ~7u;
+	return st;
+}
+
+void elem_store_free(struct elem_store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++)
+		expr_free(elem_rec(st, i)->extra);
+	free(st->recs);
+	free(st);
+}
+
+void elem_store_add(struct elem_store *st, const struct expr *key,
+		    const struct expr *data, struct expr *elem)
+{
+	const struct expr *k = elem, *v = NULL, *opts = NULL;
+	struct elem_rec *r;
+
+	if (k->kind == EXPR_MAPPING) {
+		v = k->op.right;
+		k = k->op.left;
+	}
+	if (k->kind == EXPR_SET_ELEM) {
+		opts = k;
+		k = k->elem.key;
+	}
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->recs = xrealloc(st->recs, st->cap * st->recsz);
+	}
+	r = elem_rec(st, st->n);
+	memset(r, 0, st->recsz);
+	if (st->concat) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		key_wire(key, k, false, buf);
+		memcpy(elem_lo(st, st->n), buf, st->klen);
+		key_wire(key, k, true, buf);
+		memcpy(elem_hi(st, st->n), buf, st->klen);
+	} else {
+		value_bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
+	}
+	if (v && st->dlen) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		key_wire(data, v, false, buf);
+		memcpy(elem_data(st, st->n), buf, st->dlen);
+	}
+	if (elem_is_interval(k) && !st->has_interval) {
+		st->has_interval = true;
+		st->interval_loc = elem->loc;
+	}
+	if (opts && (opts->elem.timeout || opts->elem.expires) &&
+	    !st->has_timeout) {
+		st->has_timeout = true;
+		st->timeout_loc = elem->loc;
+	}
+	r->loc.indesc = elem->loc.indesc;
+	r->loc.line_offset = elem->loc.line_offset;
+	r->loc.line = elem->loc.first_line;
+	r->loc.first_col = elem->loc.first_col > 0xffff ? 0xffff : elem->loc.first_col;
+	r->loc.last_col = elem->loc.first_line != elem->loc.last_line ||
+			  elem->loc.last_col > 0xffff ? r->loc.first_col :
+			  elem->loc.last_col;
+	if (opts || (v && v->kind == EXPR_VERDICT) ||
+	    (data && data->dtype == &objref_type))
+		r->extra = elem;
+	else
+		expr_free(elem);
+	st->n++;
+}
+
+void elem_loc_get(const struct elem_rec *r, struct location *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->indesc = r->loc.indesc;
+	loc->line_offset = r->loc.line_offset;
+	loc->first_line = loc->last_line = r->loc.line;
+	loc->first_col = r->loc.first_col;
+	loc->last_col = r->loc.last_col;
+}
