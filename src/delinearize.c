@@ -22,7 +22,7 @@
 #include <delinearize.h>
 #include <elemdump.h>
 #include <elems.h>
-#include <evaluate.h>
+#include <protoctx.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_PROTOCTX_H
+#define NFH_PROTOCTX_H
+
+#include <stdbool.h>
+
+#include <proto.h>
+
+struct expr;
+struct location;
+
+/**
+ * struct proto_ctx - which header is known to sit at each base
+ * @desc:	header known at each base, NULL while unknown
+ * @vlan:	an ether type 8021q test has been made
+ */
+struct proto_ctx {
+	unsigned int		family;
+	const struct proto_desc	*desc[__PROTO_BASE_MAX];
+	bool			vlan;
+	bool			icmp_type;	/* icmp(v6) type already tested */
+	int			icmp_tval;	/* the type it equals, -1: unknown */
+	/*
+	 * What nft learns from a set of protocol values ("meta nfproto
+	 * { ipv4, ipv6 }"), kept apart from desc[] (nfh still adds the
+	 * dependencies) and used only to refuse what nft refuses: at the
+	 * link and network layers the last element's header, at the
+	 * transport layer every distinct header seen in the rule.
+	 */
+	const struct proto_desc	*set_desc[__PROTO_BASE_MAX];
+	const struct location	*set_loc[__PROTO_BASE_MAX];
+	const struct proto_desc	*th_seen[16];
+	const struct location	*th_loc[16];	/* the match that named it */
+	unsigned int		th_nseen;
+};
+
+void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
+/* learns from a match such as "meta l4proto tcp" */
+void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
+
+#endif

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The protocol context: which header a rule's matches so far put at each
+ * base ("meta l4proto tcp": tcp at the transport header), as nft learns it.
+ * The evaluator adds dependencies and refuses conflicts with it; the
+ * delinearizer reads payload offsets back as header fields with it.
+ */
+#include <string.h>
+#include <linux/if_arp.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <expr.h>
+#include <protoctx.h>
+#include <utils.h>
+
+void proto_ctx_init(struct proto_ctx *pctx, unsigned int family)
+{
+	memset(pctx, 0, sizeof(*pctx));
+	pctx->family = family;
+	pctx->icmp_tval = -1;
+	switch (family) {
+	case NFPROTO_IPV4:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_ip;
+		break;
+	case NFPROTO_IPV6:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_ip6;
+		break;
+	case NFPROTO_ARP:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = &proto_arp;
+		break;
+	case NFPROTO_BRIDGE:
+		pctx->desc[PROTO_BASE_LL_HDR] = &proto_eth;
+		break;
+	}
+}
+
+static bool rel_is_eq_const(const struct expr *rel)
+{
+	return rel->kind == EXPR_RELATIONAL &&
+	       (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
+	       rel->op.right->kind == EXPR_VALUE;
+}
+
+/*
+ * A meta key names the header above it even when nfh knows no such
+ * header; nft then records "unknown", and nothing can be matched above
+ * it ("meta l4proto 21 tcp dport 1" is a conflict).  A payload field
+ * with an unknown value leaves the context open, as in nft.
+ */
+static const struct proto_desc *or_unknown(const struct proto_desc *d)
+{
+	return d ? d : &proto_unknown;
+}
+
+static void th_seen_add(struct proto_ctx *pctx, const struct proto_desc *d,
+			const struct location *loc)
+{
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < pctx->th_nseen; i++)
+		if (pctx->th_seen[i] == d)
+			return;
+	if (pctx->th_nseen < array_size(pctx->th_seen)) {
+		pctx->th_loc[pctx->th_nseen] = loc;
+		pctx->th_seen[pctx->th_nseen++] = d;
+	}
+}
+
+/*
+ * The header one element of a set names, as nft takes it: at the
+ * network layer the base of a meta key or a type field; NULL where nft
+ * learns nothing from the value (a payload field with an unknown value,
+ * a vlan tag).
+ */
+static const struct proto_desc *set_elem_desc(const struct proto_ctx *pctx,
+					      const struct expr *l, uint64_t v,
+					      enum proto_base *base)
+{
+	*base = PROTO_BASE_NETWORK_HDR;
+	if (l->kind == EXPR_META) {
+		switch (l->meta.key) {
+		case NFT_META_L4PROTO:
+			*base = PROTO_BASE_TRANSPORT_HDR;
+			return or_unknown(proto_by_id(PROTO_BASE_TRANSPORT_HDR, v));
+		case NFT_META_NFPROTO:
+			return v == NFPROTO_IPV4 ? &proto_ip :
+			       v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+		case NFT_META_PROTOCOL:
+			if (pctx->family != NFPROTO_NETDEV &&
+			    pctx->family != NFPROTO_BRIDGE)
+				return NULL;
+			if (v == 0x8100 || v == 0x88a8)
+				return &proto_vlan;
+			return or_unknown(proto_by_id(PROTO_BASE_NETWORK_HDR, v));
+		case NFT_META_IIFTYPE:
+			if (pctx->family == NFPROTO_BRIDGE)
+				return NULL;
+			*base = PROTO_BASE_LL_HDR;
+			return v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+		default:
+			return NULL;
+		}
+	}
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
+		/* nft: only above a known network header */
+		*base = PROTO_BASE_TRANSPORT_HDR;
+		if (!pctx->desc[PROTO_BASE_NETWORK_HDR])
+			return NULL;
+		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	}
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		if (pctx->family != NFPROTO_INET &&
+		    pctx->family != NFPROTO_BRIDGE &&
+		    pctx->family != NFPROTO_NETDEV)
+			return NULL;
+		return v == NFPROTO_IPV4 ? &proto_ip :
+		       v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+	}
+	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl || l->payload.is_raw)
+		return NULL;
+	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
+	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
+		*base = PROTO_BASE_TRANSPORT_HDR;
+		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	}
+	if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+	    !strcmp(l->payload.tmpl->name, "type")) {
+		/* a vlan tag stacks on the link layer */
+		if (v == 0x8100 || v == 0x88a8) {
+			*base = PROTO_BASE_LL_HDR;
+			return &proto_vlan;
+		}
+		return proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+	}
+	return NULL;
+}
+
+/*
+ * "meta l4proto { tcp, udp }": nft takes each element in turn, so the
+ * network and link layers end with the last one it knows, and the
+ * transport layer holds several; a header that needs another is then a
+ * conflict (set_conflict()).  Sets of ranges or prefixes teach nothing.
+ */
+static void proto_ctx_update_set(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct expr *l = rel->op.left, *set = rel->op.right;
+	const struct expr *i, *k;
+	const struct proto_desc *d;
+	enum proto_base base;
+
+	list_for_each_entry(i, &set->set.exprs, list) {
+		k = i->kind == EXPR_SET_ELEM ? i->elem.key : i;
+		if (!k || k->kind != EXPR_VALUE)
+			continue;
+		d = set_elem_desc(pctx, l, expr_value_u64(k), &base);
+		if (!d)
+			continue;
+		if (base == PROTO_BASE_TRANSPORT_HDR) {
+			th_seen_add(pctx, d, &rel->loc);
+		} else {
+			pctx->set_desc[base] = d;
+			pctx->set_loc[base] = &rel->loc;
+		}
+	}
+}
+
+void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
+{
+	if (rel->kind == EXPR_RELATIONAL &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
+	    rel->op.right->kind == EXPR_SET)
+		proto_ctx_update_set(pctx, rel);
+	if (rel_is_eq_const(rel)) {
+		const struct proto_desc *d;
+		enum proto_base base;
+
+		/* a single value: nft's context is nfh's again */
+		d = set_elem_desc(pctx, rel->op.left,
+				  expr_value_u64(rel->op.right), &base);
+		if (d && base == PROTO_BASE_TRANSPORT_HDR)
+			th_seen_add(pctx, d, &rel->loc);
+		else if (d)
+			pctx->set_desc[base] = NULL;
+	}
+	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
+	    rel->op.left->payload.tmpl &&
+	    (rel->op.left->payload.desc == &proto_icmp ||
+	     rel->op.left->payload.desc == &proto_icmp6) &&
+	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT)) {
+		const struct expr *t = rel->op.right;
+
+		/* a set counts as its first type, as in nft */
+		if (t->kind == EXPR_SET && !list_empty(&t->set.exprs))
+			t = list_first_entry(&t->set.exprs, struct expr, list);
+		pctx->icmp_type = true;
+		if (t->kind == EXPR_VALUE)
+			pctx->icmp_tval = expr_value_u64(t);
+	}
+	const struct expr *l, *r;
+	const struct proto_desc *d;
+	uint64_t v;
+
+	if (!rel_is_eq_const(rel))
+		return;
+	l = rel->op.left;
+	r = rel->op.right;
+	v = expr_value_u64(r);
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
+		/* ct protocol names the transport header, as nft takes it:
+		   over a network header known already (not in inet alone) */
+		if (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+		    pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+				proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		return;
+	}
+	if (l->kind == EXPR_META) {
+		switch (l->meta.key) {
+		case NFT_META_L4PROTO:
+			d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
+			break;
+		case NFT_META_PROTOCOL:
+			/* in inet nft learns the header from nfproto alone:
+			   "meta protocol ip ip saddr x" tests nfproto too */
+			if (pctx->family == NFPROTO_INET)
+				break;
+			/* nor where a network header is known already (arp) */
+			if (pctx->desc[PROTO_BASE_NETWORK_HDR])
+				break;
+			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
+			break;
+		case NFT_META_NFPROTO:
+			pctx->desc[PROTO_BASE_NETWORK_HDR] =
+				v == NFPROTO_IPV4 ? &proto_ip :
+				v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+			break;
+		case NFT_META_IIFTYPE:
+			/* the bridge family's link layer is ethernet whatever it says */
+			if (pctx->family != NFPROTO_BRIDGE)
+				pctx->desc[PROTO_BASE_LL_HDR] =
+					v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+			break;
+		}
+		return;
+	}
+	/* nft takes ct l3proto as the network protocol, as meta nfproto,
+	   where the family leaves it open: an ip6 table stays ip6 */
+	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
+		if (pctx->family != NFPROTO_INET &&
+		    pctx->family != NFPROTO_BRIDGE &&
+		    pctx->family != NFPROTO_NETDEV)
+			return;
+		pctx->desc[PROTO_BASE_NETWORK_HDR] =
+			v == NFPROTO_IPV4 ? &proto_ip :
+			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+		return;
+	}
+	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl)
+		return;
+	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
+	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+		   !strcmp(l->payload.tmpl->name, "type")) {
+		/* 8021ad is a vlan tag too, as nft takes it; a type nfh
+		   knows no header for leaves an ip, ip6 or arp table's own */
+		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		if (v == 0x8100 || v == 0x88a8)
+			pctx->vlan = true;
+		else if (d || (pctx->family != NFPROTO_IPV4 &&
+			       pctx->family != NFPROTO_IPV6 &&
+			       pctx->family != NFPROTO_ARP))
+			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
+	}
+}
+
