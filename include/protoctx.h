@@ -38,4 +38,15 @@ void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
 /* learns from a match such as "meta l4proto tcp" */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
 
+struct list_head;
+struct stmt;
+/*
+ * The last set of ether types (or, outside inet, of meta protocol values)
+ * among @stmts before @upto, as nft takes it for a reject: the network
+ * protocol its last ip or ip6 element names (1 ipv4, 2 ipv6, 0 none), and
+ * in *@mask (if not NULL) all it names (1, 2, 3 both).
+ */
+unsigned int proto_nh_sets(const struct list_head *stmts, const struct stmt *upto,
+			   unsigned int family, unsigned int *mask);
+
 #endif

@@ -2631,51 +2631,6 @@ static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
 		selector_resolve(pctx, deps, &e->hash.expr);
 }
 
-/*
- * The network protocol that the last set of ether types (or, outside
- * inet, of meta protocol values) before @s ends with, as nft takes it for
- * a reject: 1 ipv4, 2 ipv6, 0 none
- */
-static unsigned int nh_set_last(const struct list_head *head, const struct stmt *s,
-				unsigned int family)
-{
-	const struct stmt *i;
-	unsigned int m = 0;
-
-	list_for_each_entry(i, head, list) {
-		const struct expr *rel, *l, *e;
-		unsigned int n = 0;
-
-		if (i == s)
-			break;
-		if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
-			continue;
-		rel = i->expr;
-		l = rel->op.left;
-		if (rel->op.right->kind != EXPR_SET ||
-		    (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT))
-			continue;
-		if (!(l->kind == EXPR_PAYLOAD && l->payload.tmpl &&
-		      (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
-		      !strcmp(l->payload.tmpl->name, "type")) &&
-		    !(l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
-		      family != NFPROTO_INET))
-			continue;
-		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
-			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
-
-			if (!k || k->kind != EXPR_VALUE)
-				continue;
-			if (expr_value_u64(k) == 0x0800)
-				n = 1;
-			else if (expr_value_u64(k) == 0x86dd)
-				n = 2;
-		}
-		m = n;
-	}
-	return m;
-}
-
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
@@ -2769,7 +2724,7 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
 			const struct proto_desc *nh = pctx->desc[PROTO_BASE_NETWORK_HDR];
-			unsigned int m = nh_set_last(deps->head, s, s->reject.family);
+			unsigned int m = proto_nh_sets(deps->head, s, s->reject.family, NULL);
 
 			/* nft names it there: a bare reject is icmpx */
 			s->reject.print_default = true;

@@ -2035,50 +2035,12 @@ static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return ret;
 }
 
-/*
- * The network protocols a set of ether types (or, outside inet, of meta
- * protocol values) before @s names: 1 ipv4, 2 ipv6, 3 both; the last
- * such set counts, 0 if none.
- */
-static unsigned int nh_set_before(const struct eval_ctx *ctx, const struct stmt *s)
+/* the network protocols the last set of ether types before @s names */
+static unsigned int nh_sets_mask(const struct eval_ctx *ctx, const struct stmt *s)
 {
-	const struct stmt *i;
-	unsigned int m = 0;
+	unsigned int m;
 
-	list_for_each_entry(i, &ctx->rule->stmts, list) {
-		const struct expr *rel, *l, *e;
-		unsigned int n = 0;
-
-		if (i == s)
-			break;
-		if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
-			continue;
-		rel = i->expr;
-		l = rel->op.left;
-		if (rel->op.right->kind != EXPR_SET ||
-		    (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT))
-			continue;
-		if (l->kind == EXPR_PAYLOAD && l->payload.tmpl &&
-		    (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
-		    !strcmp(l->payload.tmpl->name, "type"))
-			;
-		else if (l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
-			 ctx->family != NFPROTO_INET)
-			;
-		else
-			continue;
-		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
-			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
-
-			if (!k || k->kind != EXPR_VALUE)
-				continue;
-			if (expr_value_u64(k) == 0x0800)
-				n |= 1;
-			else if (expr_value_u64(k) == 0x86dd)
-				n |= 2;
-		}
-		m = n;
-	}
+	proto_nh_sets(&ctx->rule->stmts, s, ctx->family, &m);
 	return m;
 }
 
@@ -2124,7 +2086,7 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		 */
 		if (!nh || (nh != &proto_ip && nh != &proto_ip6) ||
 		    ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]) {
-			unsigned int m = nh_set_before(ctx, s);
+			unsigned int m = nh_sets_mask(ctx, s);
 
 			if (m == 1)
 				nh = &proto_ip;
@@ -2156,7 +2118,7 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			/* a set of ether types with this protocol among them
 			   is the test already, as nft takes it */
 			if (have != &proto_ip && have != &proto_ip6 &&
-			    nh_set_before(ctx, s) & (want == &proto_ip ? 1 : 2))
+			    nh_sets_mask(ctx, s) & (want == &proto_ip ? 1 : 2))
 				;
 			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
 				return -1;

@@ -12,6 +12,7 @@
 
 #include <expr.h>
 #include <protoctx.h>
+#include <stmt.h>
 #include <utils.h>
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family)
@@ -279,5 +280,48 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			       pctx->family != NFPROTO_ARP))
 			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 	}
+}
+
+unsigned int proto_nh_sets(const struct list_head *stmts, const struct stmt *upto,
+			   unsigned int family, unsigned int *mask)
+{
+	const struct stmt *i;
+	unsigned int last = 0, m = 0;
+
+	list_for_each_entry(i, stmts, list) {
+		const struct expr *rel, *l, *e;
+		unsigned int n = 0, nl = 0;
+
+		if (i == upto)
+			break;
+		if (i->kind != STMT_EXPRESSION || i->expr->kind != EXPR_RELATIONAL)
+			continue;
+		rel = i->expr;
+		l = rel->op.left;
+		if (rel->op.right->kind != EXPR_SET ||
+		    (rel->op.op != OP_EQ && rel->op.op != OP_IMPLICIT))
+			continue;
+		if (!(l->kind == EXPR_PAYLOAD && l->payload.tmpl &&
+		      (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
+		      !strcmp(l->payload.tmpl->name, "type")) &&
+		    !(l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
+		      family != NFPROTO_INET))
+			continue;
+		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
+			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
+
+			if (!k || k->kind != EXPR_VALUE)
+				continue;
+			if (expr_value_u64(k) == 0x0800)
+				n |= 1, nl = 1;
+			else if (expr_value_u64(k) == 0x86dd)
+				n |= 2, nl = 2;
+		}
+		m = n;
+		last = nl;
+	}
+	if (mask)
+		*mask = m;
+	return last;
 }
 

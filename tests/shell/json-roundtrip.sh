@@ -20,8 +20,9 @@ equal="$REPO_DIR/tests/json-equal.py"
 
 # NFT and NFH see the same loads, so the kernel hands out the same table
 # handles in both; the round trips happen in RT
-ns_new NFT && ns_new NFH && ns_new RT || exit 99
-for ns in "$NFT" "$NFH" "$RT"; do
+# (NJ: nft loads its own JSON listing back, apart, not to move their handles)
+ns_new NFT && ns_new NFH && ns_new RT && ns_new NJ || exit 99
+for ns in "$NFT" "$NFH" "$RT" "$NJ"; do
 	ip -n "$ns" link add veth0 type veth peer name veth1 || exit 99
 done
 # a kernel without SELinux (or without secmark objects) makes none
@@ -37,13 +38,23 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	# each load replaces what the golden before left, in one transaction
 	check "$name: nfh loads it" sh -c '{ echo "flush ruleset"; cat "$1"; } |
 		ip netns exec "$2" $TOOL -f -' sh "$f" "$NFH"
+	# nft's own JSON listing of the golden, and whether nft loads it back
+	nft_json=0
+	why=$(sed -n 's/^# nft-lists-otherwise: //p' "${f%.out}.in")
 	if { echo "flush ruleset"; cat "$f"; } | in_ns "$NFT" nft -f - >/dev/null 2>&1; then
 		in_ns "$NFT" nft -j list ruleset >"$dir/want"
+		sed 's/^{"nftables": \[/&{"flush": {"ruleset": null}}, /' "$dir/want" >"$dir/want.json"
+		in_ns "$NJ" nft -j -f "$dir/want.json" >/dev/null 2>&1 && nft_json=1
 		tool "$NFH" -j list ruleset >"$dir/got" 2>&1
-		"$py" "$equal" "$name: loaded by nfh, -j list ruleset" \
-			"$dir/want" "$dir/got" || FAILED=$((FAILED + 1))
+		if [ -n "$why" ]; then
+			echo "ok - $name: loaded by nfh, -j list ruleset # SKIP nft lists it otherwise: $why"
+		else
+			"$py" "$equal" "$name: loaded by nfh, -j list ruleset" \
+				"$dir/want" "$dir/got" || FAILED=$((FAILED + 1))
+		fi
 	else
 		echo "ok - $name: loaded by nfh, -j list ruleset # SKIP nft cannot load it"
+		nft_json=1
 	fi
 
 	{ echo "flush ruleset"; cat "$f"; echo "list ruleset"; } |
@@ -51,7 +62,18 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	# the listing, after a JSON flush of the ruleset
 	tool "$RT" -j list ruleset |
 		sed 's/^{"nftables": \[/&{"flush": {"ruleset": null}}, /' >"$dir/json"
-	check "$name: -j -f loads the JSON listing" tool "$RT" -j -f "$dir/json"
+	if tool "$RT" -j -f "$dir/json" >"$dir/err" 2>&1; then
+		ok "$name: -j -f loads the JSON listing"
+	elif [ $nft_json = 0 ]; then
+		# nft 1.0.6's JSON names a typeof set's datatypes: one of
+		# integers (vlan id, tcp doff) declares nothing it can load
+		echo "ok - $name: -j -f loads the JSON listing # SKIP nft cannot load its own JSON listing of it either"
+		echo "ok - $name: JSON round trip lists the same ruleset # SKIP nothing was loaded"
+		continue
+	else
+		not_ok "$name: -j -f loads the JSON listing"
+		diag <"$dir/err"
+	fi
 	tool "$RT" list ruleset >"$dir/second"
 	# nft 1.0.6's JSON names a typeof set's datatypes, not its expressions
 	# (and -j list above equals nft's): after the round trip such a set is
