@@ -429,6 +429,17 @@ static int meta_eval(struct eval_ctx *ctx, struct expr *m)
 	return 0;
 }
 
+/*
+ * nft takes the transport protocol from a set of them too ("meta l4proto
+ * { tcp, udp } dnat to 1.1.1.1:53"): each element it knows updates its
+ * context, so a port after the set has a protocol (th_seen[]: every
+ * l4proto value does, an unknown one being "unknown")
+ */
+static bool th_known(const struct eval_ctx *ctx)
+{
+	return ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR] || ctx->pctx.th_nseen;
+}
+
 static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 {
 	const struct ct_template *t = ct_template(c->ct.key);
@@ -444,7 +455,7 @@ static int ct_eval(struct eval_ctx *ctx, struct expr *c)
 			   t->name, t->name, t->name);
 	/* nft knows it is a port only once the protocol is known */
 	if ((c->ct.key == NFT_CT_PROTO_SRC || c->ct.key == NFT_CT_PROTO_DST) &&
-	    !ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+	    !th_known(ctx))
 		return err(ctx, &c->loc,
 			   "ct %s needs a transport protocol match before it, e.g. \"ct %s protocol tcp\"",
 			   t->name, c->ct.dir ? "reply" : "original");
@@ -2161,7 +2172,7 @@ static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 	if (!ip_family(ctx, s, "tproxy"))
 		return -1;
-	if (!ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
+	if (!th_known(ctx))
 		return err(ctx, &s->loc,
 			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
 	if (s->nat.family && ctx->family != NFPROTO_INET &&
@@ -2211,8 +2222,6 @@ static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	struct expr *lhs;
 	int ret;
-
-	const struct proto_desc *th;
 	bool map;
 
 	if (!s->nat.proto)
@@ -2222,8 +2231,7 @@ static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 	/* a match before the statement, or the address's map key ("dnat
 	   to tcp dport map { ... } : ..."), names the transport protocol;
 	   as in nft 1.0.6 any one will do (icmp too: the kernel maps its id) */
-	th = ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR];
-	if (!th) {
+	if (!th_known(ctx)) {
 		expr_free(lhs);
 		return err(ctx, &s->nat.proto->loc,
 			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
