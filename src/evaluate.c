@@ -2656,8 +2656,9 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
 			ret = -1;
-		else if (implied_by_family(ctx, s)) {
-			/* "meta protocol ip6" in an ip6 table: nft drops it */
+		else if (&next->list != &r->stmts && implied_by_family(ctx, s)) {
+			/* "meta protocol ip6" in an ip6 table: nft drops it,
+			   but not at the end of the rule, where it stays */
 			list_del(&s->list);
 			stmt_free(s);
 			continue;
