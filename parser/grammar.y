@@ -2844,6 +2844,14 @@ nat_stmt_args		:	nat_type TO nat_addr
 				$$->nat.proto = $4;
 				free($1); free($2);
 			}
+			|	MASQUERADE TO COLON map_expr
+			{
+				/* "masquerade to :th dport map { 1 : 2 }" */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_MASQ;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
 			|	REDIRECT
 			{
 				$$ = stmt_alloc(&@$, STMT_NAT);
@@ -2852,6 +2860,14 @@ nat_stmt_args		:	nat_type TO nat_addr
 			}
 			|	REDIRECT TO COLON basic_rhs_expr
 			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			|	REDIRECT TO COLON map_expr
+			{
+				/* "redirect to :th dport map { 1 : 2 }" */
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
 				$$->nat.proto = $4;
