@@ -477,6 +477,38 @@ static bool field_end(const struct expr *key, const uint8_t *end,
 	return true;
 }
 
+static bool same_span(const struct elem_store *st, size_t a, size_t b)
+{
+	return !memcmp(elem_lo(st, a), elem_lo(st, b), st->klen) &&
+	       !memcmp(elem_hi(st, a), elem_hi(st, b), st->klen);
+}
+
+/* whether @a was written after @b in the input */
+static bool rec_after(const struct elem_rec *a, const struct elem_rec *b)
+{
+	return a->loc.line != b->loc.line ? a->loc.line > b->loc.line :
+	       a->loc.first_col > b->loc.first_col;
+}
+
+/*
+ * nft 1.0.6 sends the copies of an interval the last written first
+ * ({ 1 comment "a", 1 comment "b" }: b, then a)
+ */
+static void copies_reverse(struct elem_store *st, size_t n)
+{
+	uint8_t *t = xmalloc(st->recsz);
+
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && same_span(st, j - 1, j) &&
+		     rec_after(elem_rec(st, j), elem_rec(st, j - 1)); j--) {
+			memcpy(t, st->recs + j * st->recsz, st->recsz);
+			memcpy(st->recs + j * st->recsz,
+			       st->recs + (j - 1) * st->recsz, st->recsz);
+			memcpy(st->recs + (j - 1) * st->recsz, t, st->recsz);
+		}
+	free(t);
+}
+
 /*
  * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
  * then sent as start elements and exclusive end elements, with a closing
@@ -564,6 +596,15 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 			elem_rec(st, i)->extra = NULL;
 			continue;
 		}
+		/* of two copies, the one written last stays (its comment), as in nft */
+		if (same_span(st, m - 1, i) &&
+		    rec_after(elem_rec(st, i), elem_rec(st, m - 1))) {
+			struct elem_rec *p = elem_rec(st, m - 1), *q = elem_rec(st, i);
+			struct elem_rec t = *p;
+
+			*p = *q;
+			*q = t;
+		}
 		/* merged into the previous interval */
 		if (memcmp(elem_hi(st, i), elem_hi(st, m - 1), len) > 0)
 			memcpy(elem_hi(st, m - 1), elem_hi(st, i), len);
@@ -575,6 +616,8 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	st->n = m;
 	if (ret < 0)
 		return -1;
+	if (!em->automerge)
+		copies_reverse(st, m);
 	em->size = 2 * m;
 	/* as nft: the end at zero comes with a new set, not with additions */
 	if (m && memcmp(elem_lo(st, 0), zero, len) &&
