@@ -704,8 +704,9 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, s->timeout);
 	if (s->gc_int)
 		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, s->gc_int);
-	/* nft sends no policy for performance, the kernel's default */
-	if (s->policy > 0)
+	/* nft sends no policy for performance, the kernel's default, nor
+	   for a constant set, which its elements size */
+	if (s->policy > 0 && !(s->flags & NFT_SET_CONSTANT))
 		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, s->policy);
 	if (s->size && !(s->flags & NFT_SET_CONSTANT))
 		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, s->size);
