@@ -380,26 +380,33 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	}
 }
 
-/* tcp options and sctp chunks need no dependency: the kernel checks */
+/*
+ * tcp options and sctp chunks need no dependency: the kernel checks.  ip
+ * options and ipv6 extension headers need their network protocol, which
+ * nft puts first in the rule
+ */
 static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
 {
+	const struct proto_desc *want;
+	int ret;
+
 	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
 		if (ctx->family == NFPROTO_IPV6 || ctx->family == NFPROTO_ARP)
 			return err(ctx, &x->loc,
 				   "ip options cannot be matched in family %s",
 				   family_name(ctx->family));
-		return nh_dep(ctx, x, &proto_ip);
-	}
-	if (x->exthdr.op != NFT_EXTHDR_OP_IPV6)
+		want = &proto_ip;
+	} else if (x->exthdr.op == NFT_EXTHDR_OP_IPV6) {
+		if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
+			return err(ctx, &x->loc,
+				   "ipv6 extension headers cannot be matched in family %s",
+				   family_name(ctx->family));
+		want = &proto_ip6;
+	} else {
 		return 0;
-	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
-		return err(ctx, &x->loc,
-			   "ipv6 extension headers cannot be matched in family %s",
-			   family_name(ctx->family));
-	int ret;
-
+	}
 	ctx->dep_at_head = true;
-	ret = nh_dep(ctx, x, &proto_ip6);
+	ret = nh_dep(ctx, x, want);
 	ctx->dep_at_head = false;
 	return ret;
 }
