@@ -2826,10 +2826,12 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 		shift_rhs_right(r, x->len - (first + mlen), x->len / 8, mlen);
 named:
 	/*
-	 * nft puts the dependency of an ipv6 extension header first in the
-	 * rule, and lists it where a statement other than a match came between
+	 * nft puts the dependency of an ipv6 extension header or an ip option
+	 * first in the rule, and lists it where a statement other than a
+	 * match came between
 	 */
-	if (n->exthdr.op == NFT_EXTHDR_OP_IPV6 && deps->nh) {
+	if ((n->exthdr.op == NFT_EXTHDR_OP_IPV6 ||
+	     n->exthdr.op == NFT_EXTHDR_OP_IPV4) && deps->nh) {
 		const struct stmt *i = deps->nh;
 
 		while (i != s && i->kind == STMT_EXPRESSION)
