@@ -238,23 +238,13 @@ static struct nftnl_set *set_copy_bare(struct nftnl_set *s)
 	return n;
 }
 
+/* the set and its elements */
 static struct nftnl_set *set_copy(struct nftnl_set *s)
 {
-	struct nftnl_set *n = xnftnl_set_alloc();
+	struct nftnl_set *n = set_copy_bare(s);
 	struct nftnl_set_elems_iter *it;
 	struct nftnl_set_elem *e;
-	char buf[8192];
-	struct nlmsghdr *nlh;
 
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWSET,
-				    nftnl_set_get_u32(s, NFTNL_SET_FAMILY), 0, 0);
-	nftnl_set_nlmsg_build_payload(nlh, s);
-	nftnl_set_nlmsg_parse(nlh, n);
-	if (nftnl_set_is_set(s, NFTNL_SET_HANDLE))
-		nftnl_set_set_u64(n, NFTNL_SET_HANDLE,
-				  nftnl_set_get_u64(s, NFTNL_SET_HANDLE));
-	if (nftnl_set_is_set(s, NFTNL_SET_ID))
-		nftnl_set_set_u32(n, NFTNL_SET_ID, nftnl_set_get_u32(s, NFTNL_SET_ID));
 	it = nftnl_set_elems_iter_create(s);
 	while ((e = nftnl_set_elems_iter_next(it)))
 		elem_copy(n, e);
