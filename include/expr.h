@@ -23,7 +23,7 @@ enum expr_kind {
 	EXPR_NUMGEN,
 	EXPR_HASH,
 	EXPR_SOCKET,
-	EXPR_OSF,
+	EXPR_SELECTOR,		/* a kind known by its ops alone (osf, ...) */
 	EXPR_BINOP,		/* &, |, ^, <<, >> */
 	EXPR_RELATIONAL,	/* lhs op rhs */
 	EXPR_PREFIX,
@@ -36,6 +36,7 @@ enum expr_kind {
 	EXPR_MAPPING,		/* key : value, in a map's elements */
 	EXPR_MAP,		/* selector map { ... } or map @name */
 	EXPR_SET_ELEM,		/* an element with options (timeout, ...) */
+	__EXPR_KIND_MAX
 };
 
 enum ops {
@@ -65,6 +66,7 @@ enum proto_base {
 	__PROTO_BASE_MAX
 };
 
+struct expr_ops;	/* a kind's table: include/kind.h */
 struct proto_desc;
 struct set;
 struct var;
@@ -93,6 +95,7 @@ struct expr {
 	struct list_head	list;
 	struct location		loc;
 	enum expr_kind		kind;
+	const struct expr_ops	*ops;	/* the kind's table; NULL: none */
 	unsigned int		flags;
 	const struct datatype	*dtype;
 	enum byteorder		byteorder;
@@ -159,10 +162,9 @@ struct expr {
 			unsigned int	key;
 			unsigned int	level;
 		} socket;
-		struct {
-			unsigned int	ttl;
-			unsigned int	flags;
-		} osf;
+		/* EXPR_SELECTOR: the kind's own fields, as its file names
+		   them (expr_priv) */
+		uint64_t	priv[4];
 		struct {
 			enum ops	op;
 			struct expr	*left;
@@ -206,6 +208,31 @@ struct expr {
 struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder bo,
 			unsigned int len);
+
+/* the kind of a libnftnl expression, or of a JSON key; NULL: no such */
+const struct expr_ops *expr_ops_by_nl_name(const char *name);
+const struct expr_ops *expr_ops_by_json_name(const char *key);
+/* the kinds known by ops, one at a time (NULL after the last) */
+const struct expr_ops *expr_ops_nth(unsigned int i);
+
+/* a word the grammar read, and where: what it hands a kind's parse */
+struct kind_word {
+	const char		*w;	/* NULL: left out */
+	const struct location	*loc;
+};
+
+/* the grammar's rule for the kind named @name read the @n words @w at @loc:
+   the expression, or NULL with an error queued */
+struct expr *expr_kind_parse(const char *name, const struct location *loc,
+			     const struct kind_word *w, unsigned int n,
+			     struct list_head *msgs);
+
+/* an expression of a kind known by its ops alone; its fields are zero
+   (include/kind.h) */
+struct expr *selector_expr_alloc(const struct location *loc,
+				 const struct expr_ops *ops,
+				 const struct datatype *dtype,
+				 enum byteorder bo, unsigned int len);
 /* also adds the number of expressions made to *@nodes */
 struct expr *expr_clone_counted(const struct expr *e, size_t *nodes);
 struct expr *expr_clone(const struct expr *e);

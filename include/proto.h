@@ -211,15 +211,6 @@ struct expr *socket_expr_parse(const struct location *loc, const char *key,
 			       const struct location *kloc,
 			       struct list_head *msgs);
 
-/* osf: NF_OSF_TTL_* and NFT_OSF_F_VERSION */
-const char *osf_ttl_name(unsigned int ttl);
-struct expr *osf_expr_alloc(const struct location *loc, unsigned int ttl,
-			    unsigned int flags);
-struct expr *osf_expr_parse(const struct location *loc, const char *ttl,
-			    const struct location *tloc, const char *tval,
-			    const struct location *vloc, const char *key,
-			    const struct location *kloc, struct list_head *msgs);
-
 /* numgen (NFT_NG_*) and jhash/symhash (NFT_HASH_*) */
 const char *numgen_type_name(unsigned int type);
 struct expr *numgen_expr_alloc(const struct location *loc, unsigned int type,

@@ -17,7 +17,6 @@ enum stmt_kind {
 	STMT_PAYLOAD,		/* header field set */
 	STMT_EXTHDR,		/* tcp option field set */
 	STMT_CT,		/* ct KEY set EXPR */
-	STMT_NOTRACK,
 	STMT_FWD,
 	STMT_DUP,
 	STMT_NAT,
@@ -27,6 +26,8 @@ enum stmt_kind {
 	STMT_CONNLIMIT,		/* ct count [over] N */
 	STMT_SYNPROXY,		/* synproxy mss N wscale N timestamp sack-perm */
 	STMT_OPTSTRIP,		/* reset tcp option NAME */
+	STMT_OPS,		/* a kind known by its ops alone (notrack, ...) */
+	__STMT_KIND_MAX
 };
 
 enum nat_type {
@@ -39,11 +40,17 @@ enum nat_type {
 /**
  * struct stmt - one statement of a rule
  */
+struct stmt_ops;	/* a kind's table: include/kind.h */
+
 struct stmt {
 	struct list_head	list;
 	struct location		loc;
 	enum stmt_kind		kind;
+	const struct stmt_ops	*ops;	/* the kind's table; NULL: none */
 	union {
+		/* STMT_OPS: the kind's own fields, as its file names them
+		   (stmt_priv) */
+		uint64_t	priv[4];
 		struct expr	*expr;		/* match */
 		struct {
 			struct expr	*expr;
@@ -147,6 +154,21 @@ struct stmt {
 
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 void stmt_free(struct stmt *stmt);
+/* a statement of a kind known by its ops alone; its fields are zero
+   (include/kind.h) */
+struct stmt *ops_stmt_alloc(const struct location *loc,
+			    const struct stmt_ops *ops);
+/* the kind of a libnftnl expression that makes a statement alone, or of a
+   JSON key; NULL: no such */
+const struct stmt_ops *stmt_ops_by_nl_name(const char *name);
+const struct stmt_ops *stmt_ops_by_json_name(const char *key);
+/* the kinds known by ops, one at a time (NULL after the last) */
+const struct stmt_ops *stmt_ops_nth(unsigned int i);
+/* the statement the grammar's rule for the kind @name read, as
+   expr_kind_parse() */
+struct stmt *stmt_kind_parse(const char *name, const struct location *loc,
+			     const struct kind_word *w, unsigned int n,
+			     struct list_head *msgs);
 struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
 

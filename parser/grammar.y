@@ -2764,7 +2764,12 @@ tproxy_stmt		:	TPROXY TO nat_addr
 			}
 			;
 
-notrack_stmt		:	NOTRACK	{ $$ = stmt_alloc(&@$, STMT_NOTRACK); free($1); }
+notrack_stmt		:	NOTRACK
+			{
+				$$ = stmt_kind_parse("notrack", &@$, NULL, 0,
+						     state->msgs);
+				free($1);
+			}
 			;
 
 fwd_stmt		:	FWD TO stmt_value
@@ -3187,16 +3192,18 @@ socket_expr		:	SOCKET word
 /* "osf [ttl loose|skip] name|version": ttl and version are plain words */
 osf_expr		:	OSF osf_key
 			{
-				$$ = osf_expr_parse(&@$, NULL, NULL, NULL, NULL,
-						    $2, &@2, state->msgs);
+				$$ = expr_kind_parse("osf", &@$, (struct kind_word[]){
+					{ NULL, NULL }, { NULL, NULL }, { $2, &@2 } },
+					3, state->msgs);
 				free($1); free($2);
 				if (!$$)
 					YYERROR;
 			}
 			|	OSF STRING STRING osf_key
 			{
-				$$ = osf_expr_parse(&@$, $2, &@2, $3, &@3, $4, &@4,
-						    state->msgs);
+				$$ = expr_kind_parse("osf", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 }, { $4, &@4 } },
+					3, state->msgs);
 				free($1); free($2); free($3); free($4);
 				if (!$$)
 					YYERROR;

@@ -20,6 +20,7 @@
 
 #include <cache.h>
 #include <delinearize.h>
+#include <kind.h>
 #include <elemdump.h>
 #include <elems.h>
 #include <protoctx.h>
@@ -105,6 +106,49 @@ static void unsupported(struct delin_ctx *ctx, const char *name)
 
 	s->verdict.expr = symbol_expr_alloc(&internal_location, name, false);
 	add_stmt(ctx, s);
+}
+
+static void kind_reg_set(struct kind_delin *k, uint32_t reg, struct expr *e)
+{
+	reg_set(k->phase, reg, e);
+}
+
+static struct expr *kind_reg_get(struct kind_delin *k, uint32_t reg)
+{
+	return reg_get(k->phase, reg);
+}
+
+static void kind_unsupported(struct kind_delin *k, const char *name)
+{
+	unsupported(k->phase, name);
+}
+
+static void kind_add_stmt(struct kind_delin *k, struct stmt *s)
+{
+	add_stmt(k->phase, s);
+}
+
+#define KIND_DELIN(ctx) {						\
+	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
+	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
+	.add_stmt = kind_add_stmt,					\
+}
+
+/* a kind known by its ops (include/kind.h) */
+static void kind_delinearize(struct delin_ctx *ctx, const struct expr_ops *ops,
+			     const struct nftnl_expr *e)
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+
+	ops->delinearize(&k, e);
+}
+
+static void kind_delin_stmt(struct delin_ctx *ctx, const struct stmt_ops *ops,
+			    const struct nftnl_expr *e)
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+
+	ops->delinearize(&k, e);
 }
 
 static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -230,22 +274,6 @@ static void delin_socket(struct delin_ctx *ctx, struct nftnl_expr *e)
 	}
 	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG),
 		socket_expr_alloc(&internal_location, key));
-}
-
-static void delin_osf(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t ttl = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_TTL) ?
-		       nftnl_expr_get_u8(e, NFTNL_EXPR_OSF_TTL) : 0;
-	uint32_t flags = nftnl_expr_is_set(e, NFTNL_EXPR_OSF_FLAGS) ?
-			 nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_FLAGS) : 0;
-
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_OSF_DREG) ||
-	    (ttl && !osf_ttl_name(ttl)) || (flags & ~NFT_OSF_F_VERSION)) {
-		unsupported(ctx, "osf");
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OSF_DREG),
-		osf_expr_alloc(&internal_location, ttl, flags));
 }
 
 static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -1222,9 +1250,15 @@ static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	const struct expr_ops *ops = expr_ops_by_nl_name(name);
+	const struct stmt_ops *sops = stmt_ops_by_nl_name(name);
 	struct stmt *s;
 
-	if (!strcmp(name, "payload"))
+	if (ops && ops->delinearize)
+		kind_delinearize(ctx, ops, e);
+	else if (sops && sops->delinearize)
+		kind_delin_stmt(ctx, sops, e);
+	else if (!strcmp(name, "payload"))
 		delin_payload(ctx, e);
 	else if (!strcmp(name, "meta"))
 		delin_meta(ctx, e);
@@ -1238,8 +1272,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_fib(ctx, e);
 	else if (!strcmp(name, "socket"))
 		delin_socket(ctx, e);
-	else if (!strcmp(name, "osf"))
-		delin_osf(ctx, e);
 	else if (!strcmp(name, "numgen"))
 		delin_numgen(ctx, e);
 	else if (!strcmp(name, "hash"))
@@ -1330,8 +1362,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
 		s->reject.family = ctx->family;
 		add_stmt(ctx, s);
-	} else if (!strcmp(name, "notrack")) {
-		add_stmt(ctx, stmt_alloc(&internal_location, STMT_NOTRACK));
 	} else if (!strcmp(name, "fwd") || !strcmp(name, "dup")) {
 		bool fwd = name[0] == 'f';
 

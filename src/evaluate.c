@@ -21,6 +21,7 @@
 #include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
+#include <kind.h>
 #include <netlink.h>
 #include <parser.h>
 #include <print.h>
@@ -1884,10 +1885,39 @@ static int concat_eval(struct eval_ctx *ctx, struct expr *c)
 	return 0;
 }
 
+static int kind_eval_expr(struct kind_eval *k, struct expr **e)
+{
+	return expr_eval(k->phase, e);
+}
+
+/* a kind known by its ops (include/kind.h) */
+static int kind_eval(struct eval_ctx *ctx, struct expr *e)
+{
+	struct kind_eval k = {
+		.phase = ctx, .msgs = ctx->msgs, .family = ctx->family,
+		.expr = kind_eval_expr,
+	};
+
+	return e->ops->eval(&k, e);
+}
+
+/* a statement kind known by its ops */
+static int kind_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
+{
+	struct kind_eval k = {
+		.phase = ctx, .msgs = ctx->msgs, .family = ctx->family,
+		.expr = kind_eval_expr,
+	};
+
+	return s->ops->eval(&k, s);
+}
+
 static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *x = *e;
 
+	if (x->ops && x->ops->eval)
+		return kind_eval(ctx, x);
 	switch (x->kind) {
 	case EXPR_CONCAT:
 		return concat_eval(ctx, x);
@@ -1905,9 +1935,7 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return rt_eval(ctx, x);
 	case EXPR_SOCKET:
 		return socket_eval(ctx, x);
-	case EXPR_OSF:
-		/* any family, as nft: the kernel refuses it only in a base
-		   chain of other families than ip, ip6 and inet (EOPNOTSUPP) */
+	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_HASH:
 		return hash_eval(ctx, x);
@@ -2408,7 +2436,11 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	int ret;
 
 	ctx->stmt = s;
+	if (s->ops && s->ops->eval)
+		return kind_stmt_eval(ctx, s);
 	switch (s->kind) {
+	case STMT_OPS:		/* a kind with nothing to check */
+		return 0;
 	case STMT_EXPRESSION:
 		if (s->expr->kind != EXPR_RELATIONAL)
 			return err(ctx, &s->loc, "expected a match");
@@ -2423,7 +2455,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_LIMIT:
 	case STMT_QUOTA:
 		return 0;
-	case STMT_NOTRACK:
 		/* every family, as nft 1.0.6 and the kernel take it */
 		return 0;
 	case STMT_REJECT:

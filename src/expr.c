@@ -3,7 +3,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <expr.h>
+#include <kind.h>
+
+/* the kinds' tables, as EXPR_OPS_REGISTER put them in the binary */
+extern const struct expr_ops *const __start_nfh_expr_ops[] __attribute__((weak));
+extern const struct expr_ops *const __stop_nfh_expr_ops[] __attribute__((weak));
+
+/* the table of each kind of the enum that has one */
+static const struct expr_ops *kind_ops[__EXPR_KIND_MAX];
+
+__attribute__((constructor)) static void kind_ops_index(void)
+{
+	const struct expr_ops *const *o;
+
+	for (o = __start_nfh_expr_ops; o < __stop_nfh_expr_ops; o++)
+		if ((*o)->kind != EXPR_SELECTOR && (*o)->kind < array_size(kind_ops))
+			kind_ops[(*o)->kind] = *o;
+}
+
+const struct expr_ops *expr_ops_nth(unsigned int i)
+{
+	return i < (size_t)(__stop_nfh_expr_ops - __start_nfh_expr_ops) ?
+	       __start_nfh_expr_ops[i] : NULL;
+}
+
+const struct expr_ops *expr_ops_by_nl_name(const char *name)
+{
+	const struct expr_ops *o;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->nl_name && !strcmp(o->nl_name, name))
+			return o;
+	return NULL;
+}
+
+const struct expr_ops *expr_ops_by_json_name(const char *key)
+{
+	const struct expr_ops *o;
+	const char *const *n;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++) {
+		if (o->name && !strcmp(o->name, key))
+			return o;
+		for (n = o->json_names; n && *n; n++)
+			if (!strcmp(*n, key))
+				return o;
+	}
+	return NULL;
+}
+
+struct expr *expr_kind_parse(const char *name, const struct location *loc,
+			     const struct kind_word *w, unsigned int n,
+			     struct list_head *msgs)
+{
+	const struct expr_ops *o;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->parse && !strcmp(o->name, name))
+			return o->parse(loc, w, n, msgs);
+	error_queue(msgs, loc, "internal error: no expression kind %s", name);
+	return NULL;
+}
 
 struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder bo,
@@ -17,8 +77,21 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 	e->dtype = dtype ? dtype : &invalid_type;
 	e->byteorder = bo;
 	e->len = len;
+	if (kind < array_size(kind_ops))
+		e->ops = kind_ops[kind];
 	if (kind == EXPR_LIST || kind == EXPR_SET || kind == EXPR_CONCAT)
 		init_list_head(&e->set.exprs);
+	return e;
+}
+
+struct expr *selector_expr_alloc(const struct location *loc,
+				 const struct expr_ops *ops,
+				 const struct datatype *dtype,
+				 enum byteorder bo, unsigned int len)
+{
+	struct expr *e = expr_alloc(loc, EXPR_SELECTOR, dtype, bo, len);
+
+	e->ops = ops;
 	return e;
 }
 
@@ -32,6 +105,8 @@ static struct expr *clone(const struct expr *e, size_t *nodes)
 	n = xmalloc(sizeof(*n));
 	*n = *e;
 	init_list_head(&n->list);
+	if (e->ops && e->ops->clone)
+		e->ops->clone(n, e, nodes);
 	switch (e->kind) {
 	case EXPR_SYMBOL:
 		n->sym.str = xstrdup(e->sym.str);
@@ -111,6 +186,8 @@ void expr_free(struct expr *e)
 	}
 	if (!e)
 		return;
+	if (e->ops && e->ops->destroy)
+		e->ops->destroy(e);
 	switch (e->kind) {
 	case EXPR_SYMBOL:
 	case EXPR_VARIABLE:
@@ -427,7 +504,7 @@ bool expr_is_selector(const struct expr *e)
 	case EXPR_NUMGEN:
 	case EXPR_HASH:
 	case EXPR_SOCKET:
-	case EXPR_OSF:
+	case EXPR_SELECTOR:
 		return true;
 	default:
 		return false;

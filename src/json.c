@@ -26,6 +26,7 @@
 #include <ctx.h>
 #include <delinearize.h>
 #include <json.h>
+#include <kind.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
@@ -80,18 +81,12 @@ static json_t *unsupported(struct json_ctx *jc, const char *what)
 /* a NULL member marks the whole object as failed */
 static json_t *obj_set(json_t *o, const char *key, json_t *v)
 {
-	if (!o || !v) {
-		json_decref(o);
-		json_decref(v);
-		return NULL;
-	}
-	json_object_set_new(o, key, v);
-	return o;
+	return kind_json_set(o, key, v);
 }
 
 static json_t *wrap(const char *key, json_t *v)
 {
-	return obj_set(json_object(), key, v);
+	return kind_json_wrap(key, v);
 }
 
 static json_t *counter_json(uint64_t packets, uint64_t bytes,
@@ -360,10 +355,27 @@ static const char *binop_name(enum ops op)
 	}
 }
 
+static json_t *kind_json_expr(struct kind_json *k, const struct expr *e)
+{
+	return expr_json(e, k->phase);
+}
+
+/* a kind known by its ops (include/kind.h) */
+static json_t *kind_json(const struct expr *e, struct json_ctx *jc)
+{
+	struct kind_json k = {
+		.phase = jc, .octx = jc->octx, .expr = kind_json_expr,
+	};
+
+	return e->ops->json(&k, e);
+}
+
 static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 {
 	json_t *o, *a;
 
+	if (e->ops && e->ops->json)
+		return kind_json(e, jc);
 	switch (e->kind) {
 	case EXPR_VALUE:
 		return value_json(e, jc);
@@ -491,12 +503,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	case EXPR_SOCKET:
 		return wrap("socket", wrap("key",
 			json_string(socket_template(e->socket.key)->name)));
-	case EXPR_OSF:
-		o = wrap("key", json_string(e->osf.flags & NFT_OSF_F_VERSION ?
-					    "version" : "name"));
-		if (osf_ttl_name(e->osf.ttl))
-			o = obj_set(o, "ttl", json_string(osf_ttl_name(e->osf.ttl)));
-		return wrap("osf", o);
 	default:		return unsupported(jc, "this expression");
 	}
 fail:
@@ -948,12 +954,24 @@ static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
 					   "data", expr_json(e->op.right, jc))));
 }
 
+/* a statement kind known by its ops (include/kind.h) */
+static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
+{
+	struct kind_json k = {
+		.phase = jc, .octx = jc->octx, .expr = kind_json_expr,
+	};
+
+	return s->ops->json(&k, s);
+}
+
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
 	const struct meta_template *mt;
 	const struct ct_template *ct;
 	json_t *key, *o;
 
+	if (s->ops && s->ops->json)
+		return kind_stmt_json(s, jc);
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 		return match_json(s->expr, jc);
@@ -976,8 +994,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return log_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
-	case STMT_NOTRACK:
-		return wrap("notrack", json_null());
 	case STMT_OPTSTRIP:
 		return wrap("reset", wrap("tcp option", optstrip_json(s)));
 	case STMT_META:

@@ -31,6 +31,7 @@
 #include <set.h>
 #include <nlalloc.h>
 #include <wire.h>
+#include <kind.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -284,6 +285,36 @@ static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
 
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		       struct load *ld);
+static void selector_load(struct lin_ctx *ctx, const struct expr *e,
+			  unsigned int bytes_override, struct load *ld);
+
+static struct nftnl_expr *kind_lin_add(struct kind_lin *k, const char *name)
+{
+	return add_expr(k->phase, name);
+}
+
+static void kind_lin_load(struct kind_lin *k, const struct expr *e,
+			  uint32_t dreg)
+{
+	struct lin_ctx *ctx = k->phase;
+	uint32_t saved = ctx->dreg;
+	struct load ld;
+
+	ctx->dreg = dreg;
+	selector_load(ctx, e, 0, &ld);
+	ctx->dreg = saved;
+}
+
+/* a kind known by its ops (include/kind.h) */
+static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
+			   uint32_t dreg)
+{
+	struct kind_lin k = {
+		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+	};
+
+	e->ops->linearize(&k, e, dreg);
+}
 
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
@@ -291,6 +322,11 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	struct nftnl_expr *x;
 
 	memset(ld, 0, sizeof(*ld));
+	if (e->ops && e->ops->linearize) {
+		kind_linearize(ctx, e, ctx->dreg);
+		ld->len = div_round_up(e->len, 8);
+		return;
+	}
 	switch (e->kind) {
 	case EXPR_PAYLOAD:
 		payload_load(ctx, e, bytes_override, ld);
@@ -331,15 +367,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		x = add_expr(ctx, "socket");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_KEY, e->socket.key);
 		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, ctx->dreg);
-		ld->len = div_round_up(e->len, 8);
-		return;
-	case EXPR_OSF:
-		/* nft always sends the ttl, and the flags only when set */
-		x = add_expr(ctx, "osf");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_DREG, ctx->dreg);
-		nftnl_expr_set_u8(x, NFTNL_EXPR_OSF_TTL, e->osf.ttl);
-		if (e->osf.flags)
-			nftnl_expr_set_u32(x, NFTNL_EXPR_OSF_FLAGS, e->osf.flags);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_NUMGEN:
@@ -1582,10 +1609,22 @@ static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+/* a statement kind known by its ops (include/kind.h) */
+static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
+{
+	struct kind_lin k = {
+		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+	};
+
+	return s->ops->linearize(&k, s);
+}
+
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
 	struct nftnl_expr *e;
 
+	if (s->ops && s->ops->linearize)
+		return kind_lin_stmt(ctx, s);
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 		return lin_relational(ctx, s->expr);
@@ -1626,9 +1665,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_REJECT:
 		lin_reject(ctx, s);
-		return 0;
-	case STMT_NOTRACK:
-		add_expr(ctx, "notrack");
 		return 0;
 	case STMT_OPTSTRIP: {
 		/* no register: the kernel's exthdr then strips the option */

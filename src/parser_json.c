@@ -20,6 +20,7 @@
 
 #include <ctx.h>
 #include <json.h>
+#include <kind.h>
 #include <parser.h>
 #include <proto.h>
 
@@ -214,18 +215,25 @@ static struct location loc_of(const struct jp *jp, const json_t *v)
 
 static int jerr(struct jp *jp, const json_t *v, const char *fmt, ...) __fmt(3, 4);
 
-static int jerr(struct jp *jp, const json_t *v, const char *fmt, ...)
+static int jverr(struct jp *jp, const json_t *v, const char *fmt, va_list ap)
 {
 	struct location loc = loc_of(jp, v);
-	struct error_record *erec;
-	va_list ap;
+	struct error_record *erec = erec_vcreate(EREC_ERROR, &loc, fmt, ap);
 
-	va_start(ap, fmt);
-	erec = erec_vcreate(EREC_ERROR, &loc, fmt, ap);
-	va_end(ap);
 	list_add_tail(&erec->list, jp->msgs);
 	jp->errors++;
 	return -1;
+}
+
+static int jerr(struct jp *jp, const json_t *v, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = jverr(jp, v, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* --- property helpers ----------------------------------------------------- */
@@ -619,28 +627,6 @@ static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
 	return rt_expr_parse(loc, family, &floc, key, &kloc, jp->msgs);
 }
 
-/* { "osf": { "key": "name" | "version", "ttl": "loose" | "skip" } } */
-static struct expr *osf_parse(struct jp *jp, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = { "key", "ttl", NULL };
-	const char *key, *ttl;
-	struct location kloc, tloc;
-
-	if (!json_is_object(o) || check_keys(jp, o, "osf", keys) < 0)
-		return jerr(jp, o, "osf: expected an object"), NULL;
-	key = get_str(jp, o, "key", true);
-	if (!key)
-		return NULL;
-	ttl = get_str(jp, o, "ttl", false);
-	if (!ttl && json_object_get(o, "ttl"))
-		return NULL;
-	kloc = loc_of(jp, json_object_get(o, "key"));
-	tloc = loc_of(jp, json_object_get(o, "ttl"));
-	return osf_expr_parse(loc, ttl ? "ttl" : NULL, &tloc, ttl, &tloc,
-			      key, &kloc, jp->msgs);
-}
-
 /*
  * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
  * without a field, a presence test
@@ -772,6 +758,69 @@ fail:
 	return NULL;
 }
 
+static int kind_jerr(struct kind_jparse *k, const json_t *v,
+		     const char *fmt, ...) __fmt(3, 4);
+
+static int kind_jerr(struct kind_jparse *k, const json_t *v,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = jverr(k->phase, v, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static struct location kind_loc(struct kind_jparse *k, const json_t *v)
+{
+	return loc_of(k->phase, v);
+}
+
+static const char *kind_get_str(struct kind_jparse *k, json_t *o,
+				const char *key, bool required)
+{
+	return get_str(k->phase, o, key, required);
+}
+
+static int kind_check_keys(struct kind_jparse *k, json_t *o, const char *what,
+			   const char *const *known)
+{
+	return check_keys(k->phase, o, what, known);
+}
+
+static struct expr *kind_expr_parse(struct kind_jparse *k, json_t *v)
+{
+	return expr_parse(k->phase, v);
+}
+
+#define KIND_JPARSE(jp) {						\
+	.phase = (jp), .msgs = (jp)->msgs, .error = kind_jerr,		\
+	.loc = kind_loc, .get_str = kind_get_str,			\
+	.check_keys = kind_check_keys, .expr = kind_expr_parse,		\
+}
+
+/* a kind known by its ops (include/kind.h) */
+static struct expr *kind_parse_json(struct jp *jp, const struct expr_ops *ops,
+				    const char *key, json_t *v,
+				    const struct location *loc)
+{
+	struct kind_jparse k = KIND_JPARSE(jp);
+
+	return ops->parse_json(&k, key, v, loc);
+}
+
+static struct stmt *kind_stmt_parse_json(struct jp *jp,
+					 const struct stmt_ops *ops,
+					 const char *key, json_t *v,
+					 const struct location *loc)
+{
+	struct kind_jparse k = KIND_JPARSE(jp);
+
+	return ops->parse_json(&k, key, v, loc);
+}
+
 static struct expr *object_parse(struct jp *jp, json_t *o)
 {
 	static const struct { const char *name; enum ops op; } binops[] = {
@@ -779,6 +828,7 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		{ "<<", OP_LSHIFT }, { ">>", OP_RSHIFT },
 	};
 	struct location loc = loc_of(jp, o);
+	const struct expr_ops *ops;
 	struct expr *l, *r;
 	const char *k;
 	json_t *v;
@@ -787,6 +837,9 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 	k = only_key(jp, o, &v, "an expression");
 	if (!k)
 		return NULL;
+	ops = expr_ops_by_json_name(k);
+	if (ops && ops->parse_json)
+		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
 	if (!strcmp(k, "meta") || !strcmp(k, "ct"))
@@ -795,8 +848,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return fib_parse(jp, v, &loc);
 	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
 		return keyed_parse(jp, k, v, &loc);
-	if (!strcmp(k, "osf"))
-		return osf_parse(jp, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))
@@ -1665,12 +1716,16 @@ static struct stmt *optstrip_parse(struct jp *jp, json_t *o,
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
 	struct location loc = loc_of(jp, o);
+	const struct stmt_ops *ops;
 	const char *k;
 	json_t *v;
 
 	k = only_key(jp, o, &v, "a statement");
 	if (!k)
 		return NULL;
+	ops = stmt_ops_by_json_name(k);
+	if (ops && ops->parse_json)
+		return kind_stmt_parse_json(jp, ops, k, v, &loc);
 	for (unsigned int i = 0; i < array_size(verdicts); i++)
 		if (!strcmp(k, verdicts[i].name))
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
@@ -1728,11 +1783,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return meter_parse(jp, v, &loc);
 	if (!strcmp(k, "reset"))
 		return optstrip_parse(jp, v, &loc);
-	if (!strcmp(k, "notrack")) {
-		if (!json_is_null(v))
-			return jerr(jp, v, "notrack takes null"), NULL;
-		return stmt_alloc(&loc, STMT_NOTRACK);
-	}
 	return jerr(jp, o, "statement \"%s\" is not supported yet", k), NULL;
 }
 

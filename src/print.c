@@ -22,6 +22,7 @@
 #include <cache.h>
 #include <ctx.h>
 #include <delinearize.h>
+#include <kind.h>
 #include <parser.h>
 #include <print.h>
 #include <proto.h>
@@ -309,11 +310,29 @@ static void binop_arg_print(const struct expr *op, const struct expr *arg,
 		fputc(')', f);
 }
 
+static void kind_print_expr(struct kind_print *k, const struct expr *e)
+{
+	expr_print(e, k->octx, k->f);
+}
+
+/* a kind known by its ops (include/kind.h) */
+static void kind_print(const struct expr *e, const struct output_ctx *o,
+		       FILE *f)
+{
+	struct kind_print k = { .f = f, .octx = o, .expr = kind_print_expr };
+
+	e->ops->print(&k, e);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
 	bool first = true;
 
+	if (e->ops && e->ops->print) {
+		kind_print(e, o, f);
+		return;
+	}
 	switch (e->kind) {
 	case EXPR_VALUE:
 		value_print(e, o, f);
@@ -369,11 +388,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_SOCKET:
 		fprintf(f, "socket %s", socket_template(e->socket.key)->name);
 		break;
-	case EXPR_OSF:
-		fputs("osf ", f);
-		if (osf_ttl_name(e->osf.ttl))
-			fprintf(f, "ttl %s ", osf_ttl_name(e->osf.ttl));
-		fputs(e->osf.flags & NFT_OSF_F_VERSION ? "version" : "name", f);
 		break;
 	case EXPR_NUMGEN:
 		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),
@@ -762,8 +776,21 @@ static void log_flags_print(uint32_t flags, FILE *f)
 		fprintf(f, " flags ether");
 }
 
+/* a statement kind known by its ops (include/kind.h) */
+static void kind_stmt_print(const struct stmt *s, const struct output_ctx *o,
+			    FILE *f)
+{
+	struct kind_print k = { .f = f, .octx = o, .expr = kind_print_expr };
+
+	s->ops->print(&k, s);
+}
+
 void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 {
+	if (s->ops && s->ops->print) {
+		kind_stmt_print(s, o, f);
+		return;
+	}
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 		print_match(s->expr, o, f);
@@ -872,9 +899,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		break;
 	case STMT_REJECT:
 		reject_print(s, o, f);
-		break;
-	case STMT_NOTRACK:
-		fprintf(f, "notrack");
 		break;
 	case STMT_OPTSTRIP: {
 		const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,

@@ -9,6 +9,71 @@
 #include <expr.h>
 #include <proto.h>
 #include <stmt.h>
+#include <kind.h>
+
+/* the kinds' tables, as STMT_OPS_REGISTER put them in the binary */
+extern const struct stmt_ops *const __start_nfh_stmt_ops[] __attribute__((weak));
+extern const struct stmt_ops *const __stop_nfh_stmt_ops[] __attribute__((weak));
+
+/* the table of each kind of the enum that has one */
+static const struct stmt_ops *kind_ops[__STMT_KIND_MAX];
+
+__attribute__((constructor)) static void kind_ops_index(void)
+{
+	const struct stmt_ops *const *o;
+
+	for (o = __start_nfh_stmt_ops; o < __stop_nfh_stmt_ops; o++)
+		if ((*o)->kind != STMT_OPS && (*o)->kind < array_size(kind_ops))
+			kind_ops[(*o)->kind] = *o;
+}
+
+const struct stmt_ops *stmt_ops_nth(unsigned int i)
+{
+	return i < (size_t)(__stop_nfh_stmt_ops - __start_nfh_stmt_ops) ?
+	       __start_nfh_stmt_ops[i] : NULL;
+}
+
+const struct stmt_ops *stmt_ops_by_nl_name(const char *name)
+{
+	const struct stmt_ops *o;
+
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (o->nl_name && !strcmp(o->nl_name, name))
+			return o;
+	return NULL;
+}
+
+const struct stmt_ops *stmt_ops_by_json_name(const char *key)
+{
+	const struct stmt_ops *o;
+
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (o->name && !strcmp(o->name, key))
+			return o;
+	return NULL;
+}
+
+struct stmt *stmt_kind_parse(const char *name, const struct location *loc,
+			     const struct kind_word *w, unsigned int n,
+			     struct list_head *msgs)
+{
+	const struct stmt_ops *o;
+
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (o->parse && !strcmp(o->name, name))
+			return o->parse(loc, w, n, msgs);
+	error_queue(msgs, loc, "internal error: no statement kind %s", name);
+	return NULL;
+}
+
+struct stmt *ops_stmt_alloc(const struct location *loc,
+			    const struct stmt_ops *ops)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_OPS);
+
+	s->ops = ops;
+	return s;
+}
 
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 {
@@ -17,6 +82,8 @@ struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 	init_list_head(&s->list);
 	s->loc = loc ? *loc : internal_location;
 	s->kind = kind;
+	if (kind < array_size(kind_ops))
+		s->ops = kind_ops[kind];
 	if (kind == STMT_SET)
 		init_list_head(&s->set.stmts);
 	return s;
@@ -26,6 +93,8 @@ void stmt_free(struct stmt *s)
 {
 	if (!s)
 		return;
+	if (s->ops && s->ops->destroy)
+		s->ops->destroy(s);
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 		expr_free(s->expr);

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFH_KIND_H
+#define NFH_KIND_H
+
+/*
+ * What a kind's file sees of the phases.  Each kind of expression (osf,
+ * ...) has one file holding everything about it: its parse helpers, and
+ * the ops below, which each phase driver calls through e->ops or finds by
+ * the kernel's or JSON's name of the kind.  A phase hands the kind a small
+ * context: the data it may read and callbacks for what the phase does for
+ * it (a sub-expression, a register, an error).  So a kind's file calls
+ * only downwards (the AST, datatypes, libnftnl, jansson), and a new kind
+ * is its file, a scanner row, a grammar rule and a line in the build list.
+ */
+#include <stdarg.h>
+#include <jansson.h>
+
+#include <expr.h>
+#include <stmt.h>
+
+struct nftnl_expr;
+struct output_ctx;
+
+
+/* evaluation: errors go to @msgs (error_queue()) */
+struct kind_eval {
+	void			*phase;		/* the evaluator's own */
+	struct list_head	*msgs;
+	unsigned int		family;		/* of the table */
+	/* evaluates a sub-expression, which it may replace; 0 or -1 */
+	int	(*expr)(struct kind_eval *k, struct expr **e);
+};
+
+/* linearization: kernel expressions of the rule being built, in order */
+struct kind_lin {
+	void			*phase;
+	struct nftnl_expr	*(*add)(struct kind_lin *k, const char *name);
+	/* loads a sub-expression into register @dreg */
+	void	(*load)(struct kind_lin *k, const struct expr *e, uint32_t dreg);
+};
+
+/* delinearization: what the registers hold as the rule is read back */
+struct kind_delin {
+	void			*phase;
+	unsigned int		family;
+	void	(*reg_set)(struct kind_delin *k, uint32_t reg, struct expr *e);
+	/* what @reg holds (the delinearizer keeps it), or NULL */
+	struct expr *(*reg_get)(struct kind_delin *k, uint32_t reg);
+	/* a kernel expression nfh cannot list: the rule lists as such */
+	void	(*unsupported)(struct kind_delin *k, const char *name);
+	/* the next statement of the rule */
+	void	(*add_stmt)(struct kind_delin *k, struct stmt *s);
+};
+
+/* the text listing */
+struct kind_print {
+	void			*phase;
+	FILE			*f;
+	const struct output_ctx	*octx;
+	void	(*expr)(struct kind_print *k, const struct expr *e);
+};
+
+/* the -j listing */
+struct kind_json {
+	void			*phase;
+	const struct output_ctx	*octx;
+	/* NULL if the sub-expression cannot be listed */
+	json_t	*(*expr)(struct kind_json *k, const struct expr *e);
+};
+
+/* the -j input: errors with the location of the JSON value */
+struct kind_jparse {
+	void			*phase;
+	struct list_head	*msgs;
+	int	(*error)(struct kind_jparse *k, const json_t *v,
+			 const char *fmt, ...) __fmt(3, 4);
+	struct location (*loc)(struct kind_jparse *k, const json_t *v);
+	/* a string property: NULL if missing (an error if @required) or
+	   not a string (an error) */
+	const char *(*get_str)(struct kind_jparse *k, json_t *o,
+			       const char *key, bool required);
+	/* an error for each property of @o not in the NULL-ended @known */
+	int	(*check_keys)(struct kind_jparse *k, json_t *o,
+			      const char *what, const char *const *known);
+	struct expr *(*expr)(struct kind_jparse *k, json_t *v);
+};
+
+/**
+ * struct expr_ops - everything about one kind of expression
+ * @name:	the JSON key of the kind ("osf")
+ * @json_names:	more JSON keys it reads, NULL-terminated ("jhash", ...)
+ * @nl_name:	the libnftnl expression it makes and reads back
+ * @kind:	EXPR_SELECTOR for a kind known by its ops alone, or the
+ *		kind enum's entry of a kind that other code tests for
+ * @parse:	the words the grammar's rule for the kind read (expr_kind_parse)
+ * @eval:	checks @e in the rule being evaluated; 0 or -1
+ * @linearize:	loads @e into register @dreg
+ * @delinearize: the kernel expression @nle as an expression of this kind
+ *		in its destination register
+ * @print:	@e as nft lists it
+ * @json:	@e as nft -j lists it; NULL if it cannot be
+ * @parse_json:	@v, the value of the JSON key @key, as an expression
+ * @clone:	copies what @e owns into @n, a byte copy of @e
+ * @destroy:	frees what @e owns
+ * A kind leaves out what it has not.
+ */
+struct expr_ops {
+	const char		*name;
+	const char *const	*json_names;
+	const char		*nl_name;
+	enum expr_kind		kind;
+	struct expr *(*parse)(const struct location *loc,
+			      const struct kind_word *w, unsigned int n,
+			      struct list_head *msgs);
+	int	(*eval)(struct kind_eval *k, struct expr *e);
+	void	(*linearize)(struct kind_lin *k, const struct expr *e,
+			     uint32_t dreg);
+	void	(*delinearize)(struct kind_delin *k,
+			       const struct nftnl_expr *nle);
+	void	(*print)(struct kind_print *k, const struct expr *e);
+	json_t	*(*json)(struct kind_json *k, const struct expr *e);
+	struct expr *(*parse_json)(struct kind_jparse *k, const char *key,
+				   json_t *v, const struct location *loc);
+	void	(*clone)(struct expr *n, const struct expr *e, size_t *nodes);
+	void	(*destroy)(struct expr *e);
+};
+
+/* puts @ops in the table the drivers search: a section of the binary, so
+   that a new kind needs no line in any other file */
+#define EXPR_OPS_REGISTER(ops)						\
+	static const struct expr_ops *const __nfh_expr_ops_##ops	\
+	__attribute__((used, section("nfh_expr_ops"),			\
+		       aligned(sizeof(void *)))) = &(ops)
+
+/* the fields of an EXPR_SELECTOR, as the kind's file defines them */
+#define expr_priv(e)	((void *)(e)->priv)
+
+/**
+ * struct stmt_ops - everything about one kind of statement, as expr_ops
+ * @name:	the keyword, and the JSON key ("notrack")
+ * @nl_name:	the libnftnl expression that alone makes the statement
+ * @kind:	STMT_OPS for a kind known by its ops alone, or the kind
+ *		enum's entry of a kind that other code tests for
+ * @bare:	it takes no argument (the shell's completion)
+ * @parse:	the words the grammar's rule for the kind read (stmt_kind_parse)
+ * @eval:	checks @s in the rule being evaluated; 0 or -1
+ * @linearize:	its kernel expressions; 0 or -1 (an error queued)
+ * @delinearize: the kernel expression @nle as a statement (k->add_stmt)
+ * @print, @json, @parse_json, @destroy: as expr_ops
+ */
+struct stmt_ops {
+	const char		*name;
+	const char		*nl_name;
+	enum stmt_kind		kind;
+	bool			bare;
+	struct stmt *(*parse)(const struct location *loc,
+			      const struct kind_word *w, unsigned int n,
+			      struct list_head *msgs);
+	int	(*eval)(struct kind_eval *k, struct stmt *s);
+	int	(*linearize)(struct kind_lin *k, const struct stmt *s);
+	void	(*delinearize)(struct kind_delin *k,
+			       const struct nftnl_expr *nle);
+	void	(*print)(struct kind_print *k, const struct stmt *s);
+	json_t	*(*json)(struct kind_json *k, const struct stmt *s);
+	struct stmt *(*parse_json)(struct kind_jparse *k, const char *key,
+				   json_t *v, const struct location *loc);
+	void	(*destroy)(struct stmt *s);
+};
+
+/* the same for statements */
+#define STMT_OPS_REGISTER(ops)						\
+	static const struct stmt_ops *const __nfh_stmt_ops_##ops	\
+	__attribute__((used, section("nfh_stmt_ops"),			\
+		       aligned(sizeof(void *)))) = &(ops)
+
+/* the fields of a STMT_OPS, as the kind's file defines them */
+#define stmt_priv(s)	((void *)(s)->priv)
+
+
+/* { @key: @v }, and @v set as @key in @o: a NULL @v (a member that could
+   not be listed) frees the object and gives NULL */
+static inline json_t *kind_json_set(json_t *o, const char *key, json_t *v)
+{
+	if (!o || !v) {
+		json_decref(o);
+		json_decref(v);
+		return NULL;
+	}
+	json_object_set_new(o, key, v);
+	return o;
+}
+
+static inline json_t *kind_json_wrap(const char *key, json_t *v)
+{
+	return kind_json_set(json_object(), key, v);
+}
+
+#endif
