@@ -4,6 +4,7 @@
 
 #include <netlink.h>
 #include <rule.h>
+#include <listing.h>
 
 struct cache;
 struct cache_table;
@@ -27,17 +28,6 @@ uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
 bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
 uint16_t ct_expect_l3proto(struct nftnl_obj *n);
 uint16_t ct_helper_l3proto(struct nftnl_obj *n);
-
-enum list_what {
-	LIST_RULESET,
-	LIST_TABLES,
-	LIST_TABLE,
-	LIST_CHAINS,
-	LIST_CHAIN,
-	LIST_SETS,
-	LIST_MAPS,
-	LIST_SET,	/* also a map; its name is passed as @chain */
-};
 
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f);
 

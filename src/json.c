@@ -1168,39 +1168,23 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 }
 
 /* the named sets of @t: all (-1), sets only (0) or maps only (1) */
-static int table_sets_json(json_t *out, struct cache_table *t, int which,
-			   const char *only, const struct output_ctx *octx,
-			   struct list_head *msgs)
+/* a named set or map, NULL (an error queued) if it cannot be listed */
+static json_t *kernel_set_json(struct cache_table *t, struct cache_set *cs,
+			       const struct output_ctx *octx,
+			       struct list_head *msgs)
 {
-	struct cache_set *cs;
-	int ret = 0;
+	struct json_ctx jc = { .octx = octx,
+			       .family = nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY) };
+	struct set *s = delin_set(t, cs, true);
+	json_t *v = set_json(s, &jc);
 
-	list_for_each_entry(cs, &t->sets, list) {
-		uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
-		struct json_ctx jc = { .octx = octx,
-				       .family = nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY) };
-		struct set *s;
-		json_t *v;
-
-		if (flags & NFT_SET_ANONYMOUS)
-			continue;
-		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
-			continue;
-		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
-			continue;
-		s = delin_set(t, cs, true);
-		v = set_json(s, &jc);
-		if (v) {
-			json_array_append_new(out, v);
-		} else {
-			ret = error_queue(msgs, &internal_location,
-					  "%s %s %s %s: %s cannot be written as JSON yet",
-					  s->is_map ? "map" : "set", family_name(s->h.family),
-					  s->h.table, s->h.set, jc.what ? jc.what : "an element");
-		}
-		set_free(s);
-	}
-	return ret;
+	if (!v)
+		error_queue(msgs, &internal_location,
+			    "%s %s %s %s: %s cannot be written as JSON yet",
+			    s->is_map ? "map" : "set", family_name(s->h.family),
+			    s->h.table, s->h.set, jc.what ? jc.what : "an element");
+	set_free(s);
+	return v;
 }
 
 static void comment_json(json_t *o, const void *ud, const uint32_t *len);
@@ -1353,19 +1337,6 @@ static json_t *obj_deleted_json(struct nftnl_obj *n)
 }
 
 /* the objects of @t: of one @type (0: all), the one @name if not NULL */
-static void table_objs_json(json_t *out, struct cache_table *t, uint32_t type,
-			    const char *name)
-{
-	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-	struct cache_obj *co;
-
-	list_for_each_entry(co, &t->objs, list) {
-		if (!cache_obj_matches(co, type, name))
-			continue;
-		json_array_append_new(out, obj_json(co->nlo, table));
-	}
-}
-
 static json_t *metainfo_json(void)
 {
 	json_t *m = json_object();
@@ -1507,131 +1478,144 @@ static json_t *rule_json(struct cache_table *t, struct nftnl_rule *nlr,
 	return wrap("rule", o);
 }
 
-static int table_json_full(json_t *out, struct cache_table *t,
-			   const char *only_chain, bool with_table,
-			   bool with_rules, const struct output_ctx *octx,
-			   struct list_head *msgs)
+/* --- the JSON emitter of the listing walker (listing.c) ----------------- */
+
+/* one array of objects, as nft orders them: a table, its objects, sets
+   and chains, then the rules of its chains */
+struct json_listing {
+	const struct output_ctx	*o;
+	struct list_head	*msgs;
+	json_t			*out;
+	json_t			*rules;		/* of the table being listed */
+};
+
+static void json_table_name(void *d, struct cache_table *t)
 {
-	const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-	struct cache_chain *ch;
-	struct cache_rule *cr;
-	int ret = 0;
+	struct json_listing *jl = d;
 
-	if (with_table)
-		json_array_append_new(out, table_json(t->nlt));
-	/* objects, then named sets and maps, then chains, as nft orders them */
-	if (with_table)
-		table_objs_json(out, t, 0, NULL);
-	if (with_table && table_sets_json(out, t, -1, NULL, octx, msgs) < 0)
-		ret = -1;
-	list_for_each_entry(ch, &t->chains, list) {
-		if (only_chain &&
-		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
-			continue;
-		json_array_append_new(out, chain_json(ch->nlc, name));
-	}
-	if (!with_rules)
+	json_array_append_new(jl->out, table_json(t->nlt));
+}
+
+/* list chain(s), sets and objects have no table object */
+static void json_table_begin(void *d, struct cache_table *t,
+			     enum list_what what)
+{
+	struct json_listing *jl = d;
+
+	if (what == LIST_RULESET || what == LIST_TABLE)
+		json_array_append_new(jl->out, table_json(t->nlt));
+}
+
+static int json_table_end(void *d, struct cache_table *t, enum list_what what)
+{
+	struct json_listing *jl = d;
+
+	json_array_extend(jl->out, jl->rules);
+	json_array_clear(jl->rules);
+	return 0;
+}
+
+static void json_obj(void *d, struct cache_table *t, struct cache_obj *co,
+		     enum list_what what, unsigned int n)
+{
+	struct json_listing *jl = d;
+
+	json_array_append_new(jl->out, obj_json(co->nlo,
+			      nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME)));
+}
+
+static int json_set(void *d, struct cache_table *t, struct cache_set *cs,
+		    enum list_what what, unsigned int n)
+{
+	struct json_listing *jl = d;
+	json_t *v = kernel_set_json(t, cs, jl->o, jl->msgs);
+
+	if (!v)
+		return -1;
+	json_array_append_new(jl->out, v);
+	return 0;
+}
+
+static void json_chain_begin(void *d, struct cache_table *t,
+			     struct cache_chain *ch, enum list_what what,
+			     unsigned int n, bool rules)
+{
+	struct json_listing *jl = d;
+
+	json_array_append_new(jl->out, chain_json(ch->nlc,
+			      nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME)));
+}
+
+static int json_rule(void *d, struct cache_table *t, struct cache_chain *ch,
+		     struct cache_rule *cr)
+{
+	struct json_listing *jl = d;
+	json_t *r = rule_json(t, cr->nlr, jl->o, jl->msgs);
+
+	if (!r)
+		return -1;
+	json_array_append_new(jl->rules, r);
+	return 0;
+}
+
+static void json_chain_end(void *d, struct cache_table *t,
+			   struct cache_chain *ch, bool rules)
+{
+}
+
+static const struct listing_emitter json_emitter = {
+	.table_name	= json_table_name,
+	.table_begin	= json_table_begin,
+	.table_end	= json_table_end,
+	.obj		= json_obj,
+	.set		= json_set,
+	.chain_begin	= json_chain_begin,
+	.rule		= json_rule,
+	.chain_end	= json_chain_end,
+};
+
+/* { "nftables": [ metainfo, ... ] } on @f, unless the walk gave @ret < 0
+   (nothing half-written: the errors say what is missing) */
+static int json_listing_end(struct json_listing *jl, int ret, FILE *f)
+{
+	json_t *root;
+
+	json_decref(jl->rules);
+	if (ret < 0) {
+		json_decref(jl->out);
 		return ret;
-	list_for_each_entry(ch, &t->chains, list) {
-		if (only_chain &&
-		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
-			continue;
-		list_for_each_entry(cr, &ch->rules, list) {
-			json_t *r = rule_json(t, cr->nlr, octx, msgs);
-
-			if (r)
-				json_array_append_new(out, r);
-			else
-				ret = -1;
-		}
 	}
-	return ret;
+	root = wrap("nftables", jl->out);
+	json_dumpf(root, f, 0);
+	fputc('\n', f);
+	json_decref(root);
+	return 0;
 }
 
 int json_listing(struct cache *c, enum list_what what, unsigned int family,
 		 const char *table, const char *chain,
 		 const struct output_ctx *o, FILE *f, struct list_head *msgs)
 {
-	json_t *root, *out = json_array();
-	struct cache_table *t;
-	int found = 0, ret = 0;
+	struct json_listing jl = {
+		.o = o, .msgs = msgs, .out = json_array(), .rules = json_array(),
+	};
 
-	json_array_append_new(out, metainfo_json());
-	list_for_each_entry(t, &c->tables, list) {
-		if (!cache_table_matches(t, family, table))
-			continue;
-		switch (what) {
-		case LIST_TABLES:
-			json_array_append_new(out, table_json(t->nlt));
-			break;
-		case LIST_CHAIN:
-			if (!cache_chain_find(t, chain))
-				continue;
-			ret |= table_json_full(out, t, chain, false, true, o, msgs);
-			break;
-		case LIST_CHAINS:
-			ret |= table_json_full(out, t, NULL, false, false, o, msgs);
-			break;
-		case LIST_SETS:
-		case LIST_MAPS:
-		case LIST_SET: {
-			struct cache_set *cs = chain ? cache_set_find(t, chain) : NULL;
-
-			if (what == LIST_SET && (!cs ||
-			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
-				continue;
-			ret |= table_sets_json(out, t, what == LIST_SETS ? 0 :
-					       what == LIST_MAPS ? 1 : -1,
-					       what == LIST_SET ? chain : NULL, o, msgs);
-			break;
-		}
-		default:
-			ret |= table_json_full(out, t, NULL, true, true, o, msgs);
-			break;
-		}
-		found++;
-	}
-	if ((what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) && !found) {
-		json_decref(out);
-		return -1;
-	}
-	if (ret < 0) {
-		/* nothing half-written: the errors say what is missing */
-		json_decref(out);
-		return -2;
-	}
-	root = wrap("nftables", out);
-	json_dumpf(root, f, 0);
-	fputc('\n', f);
-	json_decref(root);
-	return 0;
+	json_array_append_new(jl.out, metainfo_json());
+	return json_listing_end(&jl, listing_walk(c, what, family, table, chain,
+						  &json_emitter, &jl), f);
 }
 
 int json_objs(struct cache *c, unsigned int family, const char *table,
 	      uint32_t type, const char *name, FILE *f)
 {
-	json_t *root, *out = json_array();
-	struct cache_table *t;
-	int found = 0;
+	struct json_listing jl = {
+		.out = json_array(), .rules = json_array(),
+	};
 
-	json_array_append_new(out, metainfo_json());
-	list_for_each_entry(t, &c->tables, list) {
-		if (!cache_table_matches(t, family, table))
-			continue;
-		if (name && !cache_obj_find(t, type, name, 0))
-			continue;
-		table_objs_json(out, t, type, name);
-		found++;
-	}
-	if (name && !found) {
-		json_decref(out);
-		return -1;
-	}
-	root = wrap("nftables", out);
-	json_dumpf(root, f, 0);
-	fputc('\n', f);
-	json_decref(root);
-	return 0;
+	json_array_append_new(jl.out, metainfo_json());
+	return json_listing_end(&jl, listing_walk_objs(c, family, table, type,
+						       name, &json_emitter, &jl),
+				f);
 }
 
 /* a deleted set: what names it (the set printer is not there yet) */

@@ -23,6 +23,7 @@
 #include <ctx.h>
 #include <delinearize.h>
 #include <kind.h>
+#include <listing.h>
 #include <parser.h>
 #include <print.h>
 #include <proto.h>
@@ -1063,12 +1064,11 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 		"drop" : "accept");
 }
 
-static void chain_print(struct cache_table *t, struct cache_chain *ch,
-			unsigned int family, const struct output_ctx *o,
-			FILE *f, bool rules)
+static void chain_head_print(struct cache_table *t, struct cache_chain *ch,
+			     const struct output_ctx *o, FILE *f)
 {
+	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
 	struct nftnl_chain *c = ch->nlc;
-	struct cache_rule *cr;
 
 	fputs("\tchain ", f);
 	name_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_NAME));
@@ -1088,20 +1088,19 @@ static void chain_print(struct cache_table *t, struct cache_chain *ch,
 	}
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
 		chain_hook_print(c, family, o, f);
-	if (rules) {
-		list_for_each_entry(cr, &ch->rules, list) {
-			struct rule *r = delin_rule(t, cr->nlr);
+}
 
-			fprintf(f, "\t\t");
-			rule_print(r, o, f);
-			if (o->flags & NFH_OUTPUT_HANDLE)
-				fprintf(f, " # handle %llu",
-					(unsigned long long)r->h.handle);
-			fputc('\n', f);
-			rule_free(r);
-		}
-	}
-	fprintf(f, "\t}\n");
+static void rule_line_print(struct cache_table *t, struct cache_rule *cr,
+			    const struct output_ctx *o, FILE *f)
+{
+	struct rule *r = delin_rule(t, cr->nlr);
+
+	fprintf(f, "\t\t");
+	rule_print(r, o, f);
+	if (o->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu", (unsigned long long)r->h.handle);
+	fputc('\n', f);
+	rule_free(r);
 }
 
 /* how nft breaks long element lists: a few values a line, by type */
@@ -1526,93 +1525,42 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 	fprintf(f, "\t}\n");
 }
 
-/* the objects of @t: of one @type (0: all), one by @name if not NULL */
-static void table_objs_print(struct cache_table *t, const struct output_ctx *o,
-			     FILE *f, bool *first, uint32_t type,
-			     const char *name, bool blank)
-{
-	struct cache_obj *co;
+/* --- the text emitter of the listing walker (listing.c) ----------------- */
 
-	list_for_each_entry(co, &t->objs, list) {
-		if (!cache_obj_matches(co, type, name))
-			continue;
-		if (!*first && blank)
-			fputc('\n', f);
-		obj_print(co, o, f);
-		*first = false;
-	}
+struct text_listing {
+	const struct output_ctx	*o;
+	FILE			*f;
+};
+
+static void text_table_name(void *d, struct cache_table *t)
+{
+	struct text_listing *tl = d;
+	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+
+	head_print(tl->f, "table", family_name(family),
+		   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), NULL);
+	fputc('\n', tl->f);
 }
 
-int print_objs(struct cache *c, unsigned int family, const char *table,
-	       uint32_t type, const char *name, const struct output_ctx *o,
-	       FILE *f)
+/* a whole table has its handle, comment and flags; list chain(s), sets
+   and objects show its name alone, as nft */
+static void text_table_begin(void *d, struct cache_table *t,
+			     enum list_what what)
 {
-	struct cache_table *t;
-	int found = 0;
-
-	list_for_each_entry(t, &c->tables, list) {
-		bool first = true;
-
-		if (!cache_table_matches(t, family, table))
-			continue;
-		if (name && !cache_obj_find(t, type, name, 0))
-			continue;
-		/* as nft lists them: a table with objects, if not of this type */
-		if (list_empty(&t->objs))
-			continue;
-		head_print(f, "table",
-			   family_name(nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY)),
-			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME), NULL);
-		fputs(" {\n", f);
-		table_objs_print(t, o, f, &first, type, name, false);
-		fprintf(f, "}\n");
-		found++;
-	}
-	return name && !found ? -1 : 0;
-}
-
-static void table_sets_print(struct cache_table *t, const struct output_ctx *o,
-			     FILE *f, bool *first, int which, const char *only)
-{
-	struct cache_set *cs;
-
-	list_for_each_entry(cs, &t->sets, list) {
-		uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
-		struct set *s;
-
-		if (flags & NFT_SET_ANONYMOUS)
-			continue;
-		if (which >= 0 && !!(flags & (NFT_SET_MAP | NFT_SET_OBJECT)) != which)
-			continue;
-		if (only && strcmp(only, nftnl_set_get_str(cs->nls, NFTNL_SET_NAME)))
-			continue;
-		s = delin_set(t, cs, false);
-		if (!*first && which < 0)
-			fputc('\n', f);
-		kernel_set_print(cs, s, o, f);
-		set_free(s);
-		*first = false;
-	}
-}
-
-static void table_print(struct cache_table *t, const struct output_ctx *o,
-			FILE *f, const char *only_chain, bool chains_only)
-{
+	struct text_listing *tl = d;
 	struct nftnl_table *nlt = t->nlt;
-	unsigned int family = nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY);
-	struct cache_chain *ch;
-	bool first = true;
+	bool whole = what == LIST_RULESET || what == LIST_TABLE;
+	FILE *f = tl->f;
 
-	head_print(f, "table", family_name(family),
+	head_print(f, "table",
+		   family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)),
 		   nftnl_table_get_str(nlt, NFTNL_TABLE_NAME), NULL);
 	fputs(" {", f);
-	/* list chain, list chains: the table's name alone, as nft */
-	if ((o->flags & NFH_OUTPUT_HANDLE) && !chains_only && !only_chain)
+	if (whole && (tl->o->flags & NFH_OUTPUT_HANDLE))
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
 	fputc('\n', f);
-	if (!only_chain && !chains_only &&
-	    nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
+	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
 		char *cm = udata_get_comment(ud, len);
@@ -1621,81 +1569,102 @@ static void table_print(struct cache_table *t, const struct output_ctx *o,
 			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
-	if (!only_chain && !chains_only &&
-	    nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
-		uint32_t flags = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
+	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS) &&
+	    (nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
+		fprintf(f, "\tflags dormant\n");
+}
 
-		if (flags & NFT_TABLE_F_DORMANT)
-			fprintf(f, "\tflags dormant\n");
-	}
-	if (!only_chain && !chains_only) {
-		table_objs_print(t, o, f, &first, 0, NULL, true);
-		table_sets_print(t, o, f, &first, -1, NULL);
-	}
-	list_for_each_entry(ch, &t->chains, list) {
-		if (only_chain &&
-		    strcmp(only_chain, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
-			continue;
-		/* list chains: no blank line between them, as nft */
-		if (!first && !chains_only)
-			fputc('\n', f);
-		chain_print(t, ch, family, o, f, !chains_only);
-		first = false;
-	}
-	fprintf(f, "}\n");
+static int text_table_end(void *d, struct cache_table *t, enum list_what what)
+{
+	struct text_listing *tl = d;
+
+	fprintf(tl->f, "}\n");
+	return 0;
+}
+
+/* a blank line between the things of a table, but in "list counters" */
+static void text_obj(void *d, struct cache_table *t, struct cache_obj *co,
+		     enum list_what what, unsigned int n)
+{
+	struct text_listing *tl = d;
+
+	if (n && what != LIST_OBJS)
+		fputc('\n', tl->f);
+	obj_print(co, tl->o, tl->f);
+}
+
+/* ... and between sets, but in "list sets" and "list maps" */
+static int text_set(void *d, struct cache_table *t, struct cache_set *cs,
+		    enum list_what what, unsigned int n)
+{
+	struct text_listing *tl = d;
+	struct set *s = delin_set(t, cs, false);
+
+	if (n && what != LIST_SETS && what != LIST_MAPS)
+		fputc('\n', tl->f);
+	kernel_set_print(cs, s, tl->o, tl->f);
+	set_free(s);
+	return 0;
+}
+
+/* ... and between chains, but in "list chains" */
+static void text_chain_begin(void *d, struct cache_table *t,
+			     struct cache_chain *ch, enum list_what what,
+			     unsigned int n, bool rules)
+{
+	struct text_listing *tl = d;
+
+	if (n && what != LIST_CHAINS)
+		fputc('\n', tl->f);
+	chain_head_print(t, ch, tl->o, tl->f);
+}
+
+static int text_rule(void *d, struct cache_table *t, struct cache_chain *ch,
+		     struct cache_rule *cr)
+{
+	struct text_listing *tl = d;
+
+	rule_line_print(t, cr, tl->o, tl->f);
+	return 0;
+}
+
+static void text_chain_end(void *d, struct cache_table *t,
+			   struct cache_chain *ch, bool rules)
+{
+	struct text_listing *tl = d;
+
+	fprintf(tl->f, "\t}\n");
+}
+
+static const struct listing_emitter text_emitter = {
+	.table_name	= text_table_name,
+	.table_begin	= text_table_begin,
+	.table_end	= text_table_end,
+	.obj		= text_obj,
+	.set		= text_set,
+	.chain_begin	= text_chain_begin,
+	.rule		= text_rule,
+	.chain_end	= text_chain_end,
+};
+
+int print_objs(struct cache *c, unsigned int family, const char *table,
+	       uint32_t type, const char *name, const struct output_ctx *o,
+	       FILE *f)
+{
+	struct text_listing tl = { .o = o, .f = f };
+
+	return listing_walk_objs(c, family, table, type, name, &text_emitter,
+				 &tl) == -1 ? -1 : 0;
 }
 
 int print_listing(struct cache *c, enum list_what what, unsigned int family,
 		  const char *table, const char *chain,
 		  const struct output_ctx *o, FILE *f)
 {
-	struct cache_table *t;
-	int found = 0;
+	struct text_listing tl = { .o = o, .f = f };
 
-	list_for_each_entry(t, &c->tables, list) {
-		unsigned int fam = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
-		const char *name = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
-
-		if (!cache_table_matches(t, family, table))
-			continue;
-		switch (what) {
-		case LIST_TABLES:
-			head_print(f, "table", family_name(fam), name, NULL);
-			fputc('\n', f);
-			break;
-		case LIST_CHAIN:
-			if (!cache_chain_find(t, chain))
-				continue;
-			table_print(t, o, f, chain, false);
-			break;
-		case LIST_CHAINS:
-			table_print(t, o, f, NULL, true);
-			break;
-		case LIST_SETS:
-		case LIST_MAPS:
-		case LIST_SET: {
-			bool first = true;
-			int which = what == LIST_SETS ? 0 : what == LIST_MAPS ? 1 : -1;
-			struct cache_set *cs = chain ? cache_set_find(t, chain) : NULL;
-
-			if (what == LIST_SET && (!cs ||
-			    (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)))
-				continue;
-			head_print(f, "table", family_name(fam), name, NULL);
-			fputs(" {\n", f);
-			table_sets_print(t, o, f, &first, which,
-					 what == LIST_SET ? chain : NULL);
-			fprintf(f, "}\n");
-			break;
-		}
-		default:
-			table_print(t, o, f, NULL, false);
-			break;
-		}
-		found++;
-	}
-	return (what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
-	       !found ? -1 : 0;
+	return listing_walk(c, what, family, table, chain, &text_emitter,
+			    &tl) == -1 ? -1 : 0;
 }
 
 /* --- monitor events ------------------------------------------------------ */
