@@ -29,29 +29,30 @@ struct option_desc {
 	int		val;
 	const char	*arg;
 	const char	*help;
+	unsigned int	oflag;	/* the output flag the option sets, if one */
 };
 
 static const struct option_desc options[] = {
-	{ "help",	OPT_HELP,	NULL,	"show this help" },
-	{ "version",	OPT_VERSION,	NULL,	"show the version" },
-	{ "check",	OPT_CHECK,	NULL,	"check commands; the kernel validates, nothing is applied" },
-	{ "offline",	OPT_OFFLINE,	NULL,	"never talk to the kernel: check against an in-memory ruleset" },
-	{ "file",	OPT_FILE,	"FILE",	"read commands from FILE ('-' for standard input)" },
-	{ "interactive", OPT_INTERACTIVE, NULL,	"read commands from an interactive shell" },
-	{ "includepath", OPT_INCLUDEPATH, "DIR", "add DIR to the include search path" },
-	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME" },
-	{ "handle",	OPT_HANDLE,	NULL,	"list object handles" },
-	{ "echo",	OPT_ECHO,	NULL,	"print what the kernel made of the commands, as monitor does" },
-	{ "json",	OPT_JSON,	NULL,	"JSON: list in nft's JSON schema; input starting with '{' is read as JSON" },
-	{ "numeric",	OPT_NUMERIC,	NULL,	"print fully numerical output: -y, -p, -T and symbolic constants" },
-	{ "numeric-priority", OPT_NUMERIC_PRIO, NULL, "print chain priorities numerically" },
-	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically" },
-	{ "numeric-time", OPT_NUMERIC_TIME, NULL, "print times as whole seconds" },
-	{ "service",	OPT_SERVICE,	NULL,	"print ports as service names from /etc/services" },
-	{ "guid",	OPT_GUID,	NULL,	"print user and group ids as names from /etc/passwd and /etc/group" },
-	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values" },
-	{ "terse",	OPT_TERSE,	NULL,	"omit set contents" },
-	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all" },
+	{ "help",	OPT_HELP,	NULL,	"show this help", 0 },
+	{ "version",	OPT_VERSION,	NULL,	"show the version", 0 },
+	{ "check",	OPT_CHECK,	NULL,	"check commands; the kernel validates, nothing is applied", 0 },
+	{ "offline",	OPT_OFFLINE,	NULL,	"never talk to the kernel: check against an in-memory ruleset", 0 },
+	{ "file",	OPT_FILE,	"FILE",	"read commands from FILE ('-' for standard input)", 0 },
+	{ "interactive", OPT_INTERACTIVE, NULL,	"read commands from an interactive shell", 0 },
+	{ "includepath", OPT_INCLUDEPATH, "DIR", "add DIR to the include search path", 0 },
+	{ "define",	OPT_DEFINE,	"NAME=VALUE", "define variable NAME", 0 },
+	{ "handle",	OPT_HANDLE,	NULL,	"list object handles", NFH_OUTPUT_HANDLE },
+	{ "echo",	OPT_ECHO,	NULL,	"print what the kernel made of the commands, as monitor does", NFH_OUTPUT_ECHO },
+	{ "json",	OPT_JSON,	NULL,	"JSON: list in nft's JSON schema; input starting with '{' is read as JSON", NFH_OUTPUT_JSON },
+	{ "numeric",	OPT_NUMERIC,	NULL,	"print fully numerical output: -y, -p, -T and symbolic constants", NFH_OUTPUT_NUMERIC },
+	{ "numeric-priority", OPT_NUMERIC_PRIO, NULL, "print chain priorities numerically", NFH_OUTPUT_NUMERIC_PRIO },
+	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically", NFH_OUTPUT_NUMERIC_PROTO },
+	{ "numeric-time", OPT_NUMERIC_TIME, NULL, "print times as whole seconds", NFH_OUTPUT_NUMERIC_TIME },
+	{ "service",	OPT_SERVICE,	NULL,	"print ports as service names from /etc/services", NFH_OUTPUT_SERVICE },
+	{ "guid",	OPT_GUID,	NULL,	"print user and group ids as names from /etc/passwd and /etc/group", NFH_OUTPUT_GUID },
+	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values", NFH_OUTPUT_STATELESS },
+	{ "terse",	OPT_TERSE,	NULL,	"omit set contents", NFH_OUTPUT_TERSE },
+	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all", 0 },
 };
 
 static void show_help(FILE *f, const char *name)
@@ -141,119 +142,136 @@ static int std_streams_close(int ret)
 	return ret;
 }
 
-int main(int argc, char *argv[])
-{
-	struct option longopts[sizeof(options) / sizeof(options[0]) + 1];
-	char shortopts[64] = "+";
-	unsigned int oflags = 0, dflags = 0;
-	const char *file = NULL;
-	bool interactive = false;
-	struct nfh_ctx *ctx;
-	int ret, c;
+#define NOPTIONS	(sizeof(options) / sizeof(options[0]))
 
-	for (unsigned int i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+/* getopt's tables, from the option table */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+	size_t n = strlen(shortopts);
+
+	for (unsigned int i = 0; i < NOPTIONS; i++) {
 		longopts[i] = (struct option){
 			options[i].name,
 			options[i].arg ? required_argument : no_argument,
 			NULL, options[i].val,
 		};
 		if (options[i].val < 256) {
-			size_t n = strlen(shortopts);
-
-			shortopts[n] = options[i].val;
+			shortopts[n++] = options[i].val;
 			if (options[i].arg)
-				shortopts[n + 1] = ':';
+				shortopts[n++] = ':';
 		}
 	}
-	memset(&longopts[sizeof(options) / sizeof(options[0])], 0, sizeof(longopts[0]));
-	std_fds_open();
+	memset(&longopts[NOPTIONS], 0, sizeof(longopts[0]));
+}
 
-	ctx = nfh_ctx_new();
-	if (!ctx)
+struct args {
+	const char	*file;
+	bool		interactive;
+	unsigned int	oflags, dflags;
+};
+
+/* one option into @ctx or @a: -1 to go on, else the exit status */
+static int option_apply(struct nfh_ctx *ctx, struct args *a, int c,
+			const char *argv0)
+{
+	for (unsigned int i = 0; i < NOPTIONS; i++)
+		if (options[i].val == c && options[i].oflag) {
+			a->oflags |= options[i].oflag;
+			return -1;
+		}
+	switch (c) {
+	case OPT_HELP:
+		show_help(stdout, "nfh");
+		return 0;
+	case OPT_VERSION:
+		printf("nfh %s (nfhook)\n", PACKAGE_VERSION);
+		return 0;
+	case OPT_CHECK:		nfh_ctx_set_dry_run(ctx, true); return -1;
+	case OPT_OFFLINE:	nfh_ctx_set_offline(ctx, true); return -1;
+	case OPT_FILE:		a->file = optarg; return -1;
+	case OPT_INTERACTIVE:	a->interactive = true; return -1;
+	case OPT_INCLUDEPATH:	nfh_ctx_add_include_path(ctx, optarg); return -1;
+	case OPT_DEFINE:
+		if (nfh_ctx_add_var(ctx, optarg) < 0) {
+			fprintf(stderr, "Error: invalid define \"%s\": expected NAME=VALUE\n", optarg);
+			return 1;
+		}
+		return -1;
+	case OPT_DEBUG:
+		return debug_flags(optarg, &a->dflags) < 0 ? 1 : -1;
+	default:
+		fprintf(stderr, "Try '%s --help' for more information.\n", argv0);
+		return 1;
+	}
+}
+
+/* the words after the options as one command line */
+static int run_words(struct nfh_ctx *ctx, int argc, char *argv[])
+{
+	size_t len = 0;
+	char *buf;
+	int ret;
+
+	for (int i = optind; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	buf = calloc(1, len + 1);
+	if (!buf)
 		return 2;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_HELP:
-			show_help(stdout, "nfh");
-			nfh_ctx_free(ctx);
-			return std_streams_close(0);
-		case OPT_VERSION:
-			printf("nfh %s (nfhook)\n", PACKAGE_VERSION);
-			nfh_ctx_free(ctx);
-			return std_streams_close(0);
-		case OPT_CHECK:		nfh_ctx_set_dry_run(ctx, true); break;
-		case OPT_OFFLINE:	nfh_ctx_set_offline(ctx, true); break;
-		case OPT_FILE:		file = optarg; break;
-		case OPT_INCLUDEPATH:	nfh_ctx_add_include_path(ctx, optarg); break;
-		case OPT_DEFINE:
-			if (nfh_ctx_add_var(ctx, optarg) < 0) {
-				fprintf(stderr, "Error: invalid define \"%s\": expected NAME=VALUE\n", optarg);
-				nfh_ctx_free(ctx);
-				return 1;
-			}
-			break;
-		case OPT_HANDLE:	oflags |= NFH_OUTPUT_HANDLE; break;
-		case OPT_NUMERIC:	oflags |= NFH_OUTPUT_NUMERIC; break;
-		case OPT_NUMERIC_PROTO:	oflags |= NFH_OUTPUT_NUMERIC_PROTO; break;
-		case OPT_NUMERIC_PRIO:	oflags |= NFH_OUTPUT_NUMERIC_PRIO; break;
-		case OPT_NUMERIC_TIME:	oflags |= NFH_OUTPUT_NUMERIC_TIME; break;
-		case OPT_GUID:		oflags |= NFH_OUTPUT_GUID; break;
-		case OPT_STATELESS:	oflags |= NFH_OUTPUT_STATELESS; break;
-		case OPT_TERSE:		oflags |= NFH_OUTPUT_TERSE; break;
-		case OPT_JSON:		oflags |= NFH_OUTPUT_JSON; break;
-		case OPT_SERVICE:	oflags |= NFH_OUTPUT_SERVICE; break;
-		case OPT_DEBUG:
-			if (debug_flags(optarg, &dflags) < 0) {
-				nfh_ctx_free(ctx);
-				return 1;
-			}
-			break;
-		case OPT_INTERACTIVE:	interactive = true; break;
-		case OPT_ECHO:		oflags |= NFH_OUTPUT_ECHO; break;
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", argv[0]);
-			nfh_ctx_free(ctx);
-			return 1;
-		}
+	for (int i = optind; i < argc; i++) {
+		strcat(buf, argv[i]);
+		if (i + 1 < argc)
+			strcat(buf, " ");
 	}
-	nfh_ctx_set_output_flags(ctx, oflags);
-	nfh_ctx_set_debug(ctx, dflags);
+	ret = nfh_run_cmd_from_buffer(ctx, buf);
+	free(buf);
+	return ret;
+}
 
-	if (interactive) {
-		if (file || optind < argc) {
+static int run(struct nfh_ctx *ctx, const struct args *a, int argc,
+	       char *argv[])
+{
+	if (a->interactive) {
+		if (a->file || optind < argc) {
 			fprintf(stderr, "Error: -i takes no %s\n",
-				file ? "-f" : "commands");
-			nfh_ctx_free(ctx);
+				a->file ? "-f" : "commands");
 			return 1;
 		}
-		ret = cli_run(ctx);
-	} else if (file) {
+		return cli_run(ctx);
+	}
+	if (a->file) {
 		if (optind < argc) {
 			fprintf(stderr, "Error: -f takes no commands after the file name: \"%s\"\n",
 				argv[optind]);
-			nfh_ctx_free(ctx);
 			return 1;
 		}
-		ret = nfh_run_cmd_from_filename(ctx, file);
-	} else if (optind < argc) {
-		size_t len = 0;
-		char *buf;
+		return nfh_run_cmd_from_filename(ctx, a->file);
+	}
+	if (optind < argc)
+		return run_words(ctx, argc, argv);
+	fprintf(stderr, "Error: no command given; try '%s --help'\n", argv[0]);
+	return 1;
+}
 
-		for (int i = optind; i < argc; i++)
-			len += strlen(argv[i]) + 1;
-		buf = calloc(1, len + 1);
-		if (!buf)
-			return 2;
-		for (int i = optind; i < argc; i++) {
-			strcat(buf, argv[i]);
-			if (i + 1 < argc)
-				strcat(buf, " ");
-		}
-		ret = nfh_run_cmd_from_buffer(ctx, buf);
-		free(buf);
-	} else {
-		fprintf(stderr, "Error: no command given; try '%s --help'\n", argv[0]);
-		ret = 1;
+int main(int argc, char *argv[])
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[64] = "+";
+	struct args a = { 0 };
+	struct nfh_ctx *ctx;
+	int ret = -1, c;
+
+	getopt_tables(longopts, shortopts);
+	std_fds_open();
+	ctx = nfh_ctx_new();
+	if (!ctx)
+		return 2;
+	while (ret < 0 &&
+	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+		ret = option_apply(ctx, &a, c, argv[0]);
+	if (ret < 0) {
+		nfh_ctx_set_output_flags(ctx, a.oflags);
+		nfh_ctx_set_debug(ctx, a.dflags);
+		ret = run(ctx, &a, argc, argv);
 	}
 	nfh_ctx_free(ctx);
 	return std_streams_close(ret);
