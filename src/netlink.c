@@ -1901,69 +1901,101 @@ static int commit_barrier(struct nfh_ctx *ctx)
  * The ruleset of @family (0: all), or only what listing the set @set of
  * table @table needs: the tables, the sets, that set's elements.
  */
+/* what a dump reads: the tables of @family and @table, or one @set's
+   elements (reset if @reset) */
+struct dump_req {
+	unsigned int	family;
+	const char	*table, *set;
+	bool		reset;
+};
+
+static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
+		    struct cache *c)
+{
+	struct dump_ctx d = { .cache = c };
+	unsigned int family = rq->family;
+	struct cache_table *t;
+	struct cache_set *s;
+
+	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
+	    (!rq->set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
+	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
+	    (!rq->set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
+	    (!rq->set && dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0))
+		return -1;
+	list_for_each_entry(t, &c->tables, list)
+		list_for_each_entry(s, &t->sets, list)
+			if ((!rq->set ||
+			     (cache_table_matches(t, family, rq->table) &&
+			      !strcmp(rq->set, nftnl_set_get_str(s->nls,
+								 NFTNL_SET_NAME)))) &&
+			    dump_elems(ctx, s, rq->reset) < 0)
+				return -1;
+	return 0;
+}
+
+/*
+ * Tables, chains, sets and rules come in separate dumps: a commit between
+ * two of them would list a mix.  One read between two generation reads:
+ * 0, or -1 with errno, EINTR if the generation moved (then it is read
+ * again; what a reset read reset is not).  The first generation read
+ * tells a missing permission apart; the barrier's batch would not.
+ */
+static int dump_once(struct nfh_ctx *ctx, const struct dump_req *rq,
+		     struct cache *c)
+{
+	uint32_t gen_before, gen_after;
+	int err;
+
+	cache_flush(c);
+	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
+	    get_genid(ctx, &gen_before) < 0)
+		return -1;
+	if (dump_all(ctx, rq, c) == 0 && get_genid(ctx, &gen_after) == 0) {
+		if (gen_after != gen_before && !rq->reset) {
+			errno = EINTR;
+			return -1;
+		}
+		ctx->dump_genid = gen_after;
+		cache_gen_note(ctx, gen_before);
+		return 0;
+	}
+	/* a set listed, then gone (ENOENT) when its elements are asked for:
+	   a commit came in between, and the generation tells */
+	if (errno != EINTR && !rq->reset) {
+		err = errno;
+		errno = get_genid(ctx, &gen_after) == 0 && gen_after != gen_before ?
+			EINTR : err;
+	}
+	return -1;
+}
+
+static int dump_error(int err, bool reset, struct list_head *msgs)
+{
+	if (err == EPERM)
+		return error_queue(msgs, NULL,
+				   "listing the ruleset needs CAP_NET_ADMIN (run as root): %s",
+				   strerror(err));
+	if (reset && (err == EINVAL || err == EOPNOTSUPP))
+		return error_queue(msgs, NULL,
+				   "the kernel cannot reset elements (Linux 6.5 or later can): %s",
+				   strerror(err));
+	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
+			   strerror(err));
+}
+
 static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
 			const char *table, const char *set, bool reset,
 			struct cache *c, struct list_head *msgs)
 {
-	struct dump_ctx d = { .cache = c };
-	uint32_t gen_before, gen_after;
-	struct cache_table *t;
-	struct cache_set *s;
-	bool have_gen;
-	int tries = 0;
+	const struct dump_req rq = { family, table, set, reset };
 
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
-retry:
-	have_gen = false;
-	cache_flush(c);
-	/*
-	 * Tables, chains, sets and rules come in separate dumps: a commit
-	 * between two of them would list a mix.  Same generation before and
-	 * after, or read it all again.  (The first read tells a missing
-	 * permission apart; the barrier's batch would not.)
-	 */
-	if (get_genid(ctx, &gen_before) < 0 || commit_barrier(ctx) < 0 ||
-	    get_genid(ctx, &gen_before) < 0)
-		goto fail;
-	have_gen = true;
-	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ||
-	    (!set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
-	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
-	    (!set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
-	    (!set && dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0))
-		goto fail;
-	list_for_each_entry(t, &c->tables, list)
-		list_for_each_entry(s, &t->sets, list)
-			if ((!set || (cache_table_matches(t, family, table) &&
-				      !strcmp(set, nftnl_set_get_str(s->nls,
-								     NFTNL_SET_NAME)))) &&
-			    dump_elems(ctx, s, reset) < 0)
-				goto fail;
-	if (get_genid(ctx, &gen_after) < 0)
-		goto fail;
-	/* (what a reset read is reset: it is not read again) */
-	if (gen_after != gen_before && !reset) {
-		errno = EINTR;
-		goto fail;
-	}
-	ctx->dump_genid = gen_after;
-	cache_gen_note(ctx, gen_before);
-	return 0;
-fail:
-	/*
-	 * A set listed, then gone (ENOENT) when its elements are asked for:
-	 * a commit came in between, and the generation tells.  (Not for a
-	 * reset: what it reset is not reset again.)
-	 */
-	if (errno != EINTR && have_gen && !reset) {
-		int err = errno;
-
-		errno = get_genid(ctx, &gen_after) == 0 && gen_after != gen_before ?
-			EINTR : err;
-	}
 	/* an interrupted dump means the ruleset changed under us: redo it */
-	if (errno == EINTR && ++tries < 10) {
+	for (int tries = 1; dump_once(ctx, &rq, c) < 0; tries++) {
+		if (errno != EINTR || tries >= 10)
+			return dump_error(errno, reset, msgs);
 		if (ctx->dump_torn) {
 			/* a set still being resized: give it time */
 			struct timespec ts = { 0, 20000000L * tries };
@@ -1974,18 +2006,8 @@ fail:
 			if (nlio_open(ctx, msgs) < 0)
 				return -1;
 		}
-		goto retry;
 	}
-	if (errno == EPERM)
-		return error_queue(msgs, NULL,
-				   "listing the ruleset needs CAP_NET_ADMIN (run as root): %s",
-				   strerror(errno));
-	if (reset && (errno == EINVAL || errno == EOPNOTSUPP))
-		return error_queue(msgs, NULL,
-				   "the kernel cannot reset elements (Linux 6.5 or later can): %s",
-				   strerror(errno));
-	return error_queue(msgs, NULL, "cannot read the ruleset: %s",
-			   strerror(errno));
+	return 0;
 }
 
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
