@@ -663,15 +663,63 @@ static void forged_note(struct monitor *m, unsigned long before)
 				n);
 }
 
+/* events until an error; the error is queued, -1 */
+static int events_read(struct monitor *m, struct mnl_socket *nl,
+		       const struct location *loc)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	int fd = mnl_socket_get_fd(nl);
+	unsigned long forged;
+	ssize_t n;
+
+	for (;;) {
+		forged = m->forged;
+		n = nlio_recv(fd, buf, sizeof(buf), 0, &m->forged);
+		forged_note(m, forged);
+		if (n < 0 && errno == ENOBUFS) {
+			if (resync(m, fd, buf, sizeof(buf)) < 0)
+				return -1;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 ||
+		    (mnl_cb_run(buf, n, 0, 0, event_cb, m) < 0 && errno != ESRCH))
+			return error_queue(m->msgs, loc, "monitor: %s",
+					   strerror(errno));
+		/* events printed nowhere: stop, and say it once */
+		if (m->write_err) {
+			clearerr(m->ctx->octx.out);
+			return error_queue(m->msgs, loc, "monitor: write error: %s",
+					   strerror(m->write_err));
+		}
+	}
+}
+
+/* subscribed first, then dumped: no change falls in between */
+static struct mnl_socket *events_open(struct monitor *m,
+				      const struct location *loc)
+{
+	int group = m->trace ? NFNLGRP_NFTRACE : NFNLGRP_NFTABLES;
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_NETFILTER);
+
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0) {
+		error_queue(m->msgs, loc, "cannot listen to ruleset events: %s",
+			    strerror(errno));
+		if (nl)
+			mnl_socket_close(nl);
+		return NULL;
+	}
+	rcvbuf_grow(mnl_socket_get_fd(nl));
+	return nl;
+}
+
 int monitor_run(struct nfh_ctx *ctx, const char *args,
 		const struct location *loc, struct list_head *msgs)
 {
 	struct monitor m = { .ctx = ctx, .msgs = msgs };
-	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	struct mnl_socket *nl;
-	int group = NFNLGRP_NFTABLES, ret = -1, fd;
-	unsigned long forged;
-	ssize_t n;
 
 	if (words_parse(&m, args, loc) < 0)
 		return -1;
@@ -679,57 +727,21 @@ int monitor_run(struct nfh_ctx *ctx, const char *args,
 		return error_queue(msgs, loc, "monitor needs the kernel: not with --offline");
 	if (m.trace && (ctx->octx.flags & NFH_OUTPUT_JSON))
 		return error_queue(msgs, loc, "monitor trace: JSON output is not supported");
-	if (m.trace)
-		group = NFNLGRP_NFTRACE;
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0) {
-		error_queue(msgs, loc, "cannot listen to ruleset events: %s", strerror(errno));
-		goto out;
-	}
-	fd = mnl_socket_get_fd(nl);
-	rcvbuf_grow(fd);
-	/* subscribed first, then dumped: no change falls in between */
+	nl = events_open(&m, loc);
+	if (!nl)
+		return -1;
 	m.cache = cache_alloc();
-	if (nlio_dump(ctx, NFPROTO_UNSPEC, m.cache, msgs) < 0)
-		goto out;
-	m.last_gen = ctx->dump_genid;
-	m.tc = (struct trace_ctx){ .ctx = ctx, .cache = m.cache,
-				   .refresh = trace_refresh };
-	for (;;) {
-		forged = m.forged;
-		n = nlio_recv(fd, buf, sizeof(buf), 0, &m.forged);
-		forged_note(&m, forged);
-		if (n < 0) {
-			if (errno == ENOBUFS) {
-				if (resync(&m, fd, buf, sizeof(buf)) < 0)
-					goto out;
-				continue;
-			}
-			if (errno == EINTR)
-				continue;
-			error_queue(msgs, loc, "monitor: %s", strerror(errno));
-			goto out;
-		}
-		if (mnl_cb_run(buf, n, 0, 0, event_cb, &m) < 0 && errno != ESRCH) {
-			error_queue(msgs, loc, "monitor: %s", strerror(errno));
-			goto out;
-		}
-		/* events printed nowhere: stop, and say it once */
-		if (m.write_err) {
-			clearerr(ctx->octx.out);
-			error_queue(msgs, loc, "monitor: write error: %s",
-				    strerror(m.write_err));
-			goto out;
-		}
+	if (nlio_dump(ctx, NFPROTO_UNSPEC, m.cache, msgs) == 0) {
+		m.last_gen = ctx->dump_genid;
+		m.tc = (struct trace_ctx){ .ctx = ctx, .cache = m.cache,
+					   .refresh = trace_refresh };
+		events_read(&m, nl, loc);
 	}
-out:
 	if (m.pend)
 		nftnl_set_free(m.pend);
 	cache_free(m.cache);
-	if (nl)
-		mnl_socket_close(nl);
-	return ret;
+	mnl_socket_close(nl);
+	return -1;
 }
 
 struct monitor *monitor_echo_new(struct nfh_ctx *ctx, struct list_head *msgs,
