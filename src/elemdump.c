@@ -287,9 +287,73 @@ static int expr_read(struct elem_in *in, const struct nlattr *nest)
 	return 0;
 }
 
+/* the key, interval end and flags of an element: -1 if malformed */
+static int elem_key_read(const struct nlattr **tb, struct elem_in *in)
+{
+	if (data_value(tb[NFTA_SET_ELEM_KEY], &in->key, &in->klen) < 0)
+		return -1;
+	if (tb[NFTA_SET_ELEM_KEY_END]) {
+		if (data_value(tb[NFTA_SET_ELEM_KEY_END], &in->key_end,
+			       &in->kelen) < 0)
+			return -1;
+		in->flags |= ELEM_D_KEY_END;
+	}
+	if (tb[NFTA_SET_ELEM_FLAGS]) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_FLAGS], MNL_TYPE_U32) < 0)
+			return -1;
+		if (ntohl(mnl_attr_get_u32(tb[NFTA_SET_ELEM_FLAGS])) &
+		    NFT_SET_ELEM_INTERVAL_END)
+			in->flags |= ELEM_D_END;
+	}
+	return 0;
+}
+
+/* a big-endian u64 attribute, if there; -1 if malformed */
+static int u64_read(const struct nlattr *a, uint64_t *v, bool *set)
+{
+	if (!a)
+		return 0;
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return -1;
+	*v = be64toh(mnl_attr_get_u64(a));
+	*set |= *v != 0;
+	return 0;
+}
+
+/* what the element maps to, and its options: -1 if malformed */
+static int elem_rest_read(const struct nlattr **tb, struct elem_in *in)
+{
+	const struct nlattr *a;
+
+	if (tb[NFTA_SET_ELEM_DATA] && data_read(in, tb[NFTA_SET_ELEM_DATA]) < 0)
+		return -1;
+	if (tb[NFTA_SET_ELEM_OBJREF] && !(in->flags & ELEM_D_VERDICT)) {
+		if (mnl_attr_validate(tb[NFTA_SET_ELEM_OBJREF], MNL_TYPE_NUL_STRING) < 0)
+			return -1;
+		in->chain = mnl_attr_get_str(tb[NFTA_SET_ELEM_OBJREF]);
+		in->flags = (in->flags & ~ELEM_D_DATA) | ELEM_D_OBJREF;
+	}
+	if (u64_read(tb[NFTA_SET_ELEM_TIMEOUT], &in->o.timeout, &in->has_opts) < 0 ||
+	    u64_read(tb[NFTA_SET_ELEM_EXPIRATION], &in->o.expires, &in->has_opts) < 0)
+		return -1;
+	if (tb[NFTA_SET_ELEM_USERDATA])
+		udata_read(in, mnl_attr_get_payload(tb[NFTA_SET_ELEM_USERDATA]),
+			   mnl_attr_get_payload_len(tb[NFTA_SET_ELEM_USERDATA]));
+	if (tb[NFTA_SET_ELEM_EXPR] && expr_read(in, tb[NFTA_SET_ELEM_EXPR]) < 0)
+		return -1;
+	if (!tb[NFTA_SET_ELEM_EXPRESSIONS])
+		return 0;
+	if (mnl_attr_validate(tb[NFTA_SET_ELEM_EXPRESSIONS], MNL_TYPE_NESTED) < 0)
+		return -1;
+	mnl_attr_for_each_nested(a, tb[NFTA_SET_ELEM_EXPRESSIONS])
+		if (mnl_attr_get_type(a) == NFTA_LIST_ELEM && expr_read(in, a) < 0)
+			return -1;
+	return 0;
+}
+
 static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
 {
-	const struct nlattr *tb[NFTA_SET_ELEM_MAX + 1], *a;
+	const struct nlattr *tb[NFTA_SET_ELEM_MAX + 1];
 	struct elem_in in = { 0 };
 
 	if (parse_nested(nest, tb, NFTA_SET_ELEM_MAX) < 0)
@@ -297,60 +361,14 @@ static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
 	/* an element without a key (the catch-all) does not list */
 	if (!tb[NFTA_SET_ELEM_KEY])
 		return 0;
-	if (data_value(tb[NFTA_SET_ELEM_KEY], &in.key, &in.klen) < 0)
+	if (elem_key_read(tb, &in) < 0)
 		return -1;
-	if (tb[NFTA_SET_ELEM_KEY_END]) {
-		if (data_value(tb[NFTA_SET_ELEM_KEY_END], &in.key_end,
-			       &in.kelen) < 0)
-			return -1;
-		in.flags |= ELEM_D_KEY_END;
-	}
-	if (tb[NFTA_SET_ELEM_FLAGS]) {
-		if (mnl_attr_validate(tb[NFTA_SET_ELEM_FLAGS], MNL_TYPE_U32) < 0)
-			return -1;
-		if (ntohl(mnl_attr_get_u32(tb[NFTA_SET_ELEM_FLAGS])) &
-		    NFT_SET_ELEM_INTERVAL_END)
-			in.flags |= ELEM_D_END;
-	}
-	if (tb[NFTA_SET_ELEM_DATA] && data_read(&in, tb[NFTA_SET_ELEM_DATA]) < 0)
-		goto err;
-	if (tb[NFTA_SET_ELEM_OBJREF] && !(in.flags & ELEM_D_VERDICT)) {
-		if (mnl_attr_validate(tb[NFTA_SET_ELEM_OBJREF], MNL_TYPE_NUL_STRING) < 0)
-			goto err;
-		in.chain = mnl_attr_get_str(tb[NFTA_SET_ELEM_OBJREF]);
-		in.flags = (in.flags & ~ELEM_D_DATA) | ELEM_D_OBJREF;
-	}
-	if (tb[NFTA_SET_ELEM_TIMEOUT]) {
-		if (mnl_attr_validate(tb[NFTA_SET_ELEM_TIMEOUT], MNL_TYPE_U64) < 0)
-			goto err;
-		in.o.timeout = be64toh(mnl_attr_get_u64(tb[NFTA_SET_ELEM_TIMEOUT]));
-		in.has_opts |= in.o.timeout != 0;
-	}
-	if (tb[NFTA_SET_ELEM_EXPIRATION]) {
-		if (mnl_attr_validate(tb[NFTA_SET_ELEM_EXPIRATION], MNL_TYPE_U64) < 0)
-			goto err;
-		in.o.expires = be64toh(mnl_attr_get_u64(tb[NFTA_SET_ELEM_EXPIRATION]));
-		in.has_opts |= in.o.expires != 0;
-	}
-	if (tb[NFTA_SET_ELEM_USERDATA])
-		udata_read(&in, mnl_attr_get_payload(tb[NFTA_SET_ELEM_USERDATA]),
-			   mnl_attr_get_payload_len(tb[NFTA_SET_ELEM_USERDATA]));
-	if (tb[NFTA_SET_ELEM_EXPR] && expr_read(&in, tb[NFTA_SET_ELEM_EXPR]) < 0)
-		goto err;
-	if (tb[NFTA_SET_ELEM_EXPRESSIONS]) {
-		if (mnl_attr_validate(tb[NFTA_SET_ELEM_EXPRESSIONS],
-				      MNL_TYPE_NESTED) < 0)
-			goto err;
-		mnl_attr_for_each_nested(a, tb[NFTA_SET_ELEM_EXPRESSIONS])
-			if (mnl_attr_get_type(a) == NFTA_LIST_ELEM &&
-			    expr_read(&in, a) < 0)
-				goto err;
+	if (elem_rest_read(tb, &in) < 0) {
+		free(in.o.comment);
+		return -1;
 	}
 	push(ed, &in);
 	return 0;
-err:
-	free(in.o.comment);
-	return -1;
 }
 
 int elem_dump_add_msg(struct elem_dump *ed, const struct nlmsghdr *nlh)
