@@ -1877,88 +1877,102 @@ static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *
 	return t;
 }
 
-static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *h)
+/* a base chain's "prio": a number in int32, or a name (filter - 5) */
+static int chain_prio_parse(struct jp *jp, struct chain *c, json_t *prio)
 {
-	json_t *type = json_object_get(o, "type"), *prio, *dev, *d;
-	const char *comment = get_comment(jp, o);
-	const char *hook, *policy;
-	struct chain *c;
-	size_t i;
-
-	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy") &&
-	    !comment)
-		return NULL;
-	c = chain_alloc();
-	handle_copy(&c->h, h);
-	c->loc = h->chain_loc;
-	if (comment)
-		c->comment = xstrdup(comment);
-	if (!type && !json_object_get(o, "hook") && !json_object_get(o, "policy"))
-		return c;
-	if (!get_str(jp, o, "type", true) || !(hook = get_str(jp, o, "hook", true)))
-		goto fail;
-	prio = json_object_get(o, "prio");
-	if (!prio) {
-		jerr(jp, o, "property \"prio\" is missing");
-		goto fail;
-	}
-	c->base = true;
-	c->type = xstrdup(json_string_value(type));
-	c->type_loc = loc_of(jp, type);
-	c->hook = xstrdup(hook);
-	c->hook_loc = loc_of(jp, json_object_get(o, "hook"));
 	c->priority_loc = loc_of(jp, prio);
 	if (json_is_integer(prio) &&
 	    (json_integer_value(prio) < INT32_MIN ||
-	     json_integer_value(prio) > INT32_MAX)) {
-		jerr(jp, prio, "priority %lld exceeds valid range %d-%d",
-		     (long long)json_integer_value(prio), INT32_MIN, INT32_MAX);
-		goto fail;
-	} else if (json_is_integer(prio))
+	     json_integer_value(prio) > INT32_MAX))
+		return jerr(jp, prio, "priority %lld exceeds valid range %d-%d",
+			    (long long)json_integer_value(prio), INT32_MIN,
+			    INT32_MAX);
+	if (json_is_integer(prio))
 		c->priority = constant_expr_u64(&c->priority_loc, &integer_type,
 						BYTEORDER_HOST, 32,
 						(uint64_t)json_integer_value(prio));
 	else if (json_is_string(prio))
 		c->priority = symbol_expr_alloc(&c->priority_loc,
 						json_string_value(prio), false);
-	else {
-		jerr(jp, prio, "property \"prio\" must be a number");
-		goto fail;
+	else
+		return jerr(jp, prio, "property \"prio\" must be a number");
+	return 0;
+}
+
+/* "dev": a device, or an array of them */
+static int chain_devs_parse(struct jp *jp, struct chain *c, json_t *dev)
+{
+	struct expr *list;
+	json_t *d;
+	size_t i;
+
+	c->has_devices = true;
+	c->dev_loc = loc_of(jp, dev);
+	if (json_is_string(dev)) {
+		list_add_tail(&dev_parse(jp, dev)->list, &c->devices);
+		return 0;
 	}
+	if (!json_is_array(dev) || !json_array_size(dev))
+		return jerr(jp, dev, "property \"dev\" must be a string or an array of strings");
+	list = compound_expr_alloc(&c->dev_loc, EXPR_SET);
+	json_array_foreach(dev, i, d) {
+		if (!json_is_string(d)) {
+			expr_free(list);
+			return jerr(jp, d, "a device name must be a string");
+		}
+		compound_expr_add(list, dev_parse(jp, d));
+	}
+	list_add_tail(&list->list, &c->devices);
+	return 0;
+}
+
+/* the hook, type, priority, policy and devices of a base chain */
+static int chain_base_parse(struct jp *jp, struct chain *c, json_t *o)
+{
+	json_t *type = json_object_get(o, "type"), *prio, *dev;
+	const char *hook, *policy;
+
+	if (!get_str(jp, o, "type", true) || !(hook = get_str(jp, o, "hook", true)))
+		return -1;
+	prio = json_object_get(o, "prio");
+	if (!prio)
+		return jerr(jp, o, "property \"prio\" is missing");
+	c->base = true;
+	c->type = xstrdup(json_string_value(type));
+	c->type_loc = loc_of(jp, type);
+	c->hook = xstrdup(hook);
+	c->hook_loc = loc_of(jp, json_object_get(o, "hook"));
+	if (chain_prio_parse(jp, c, prio) < 0)
+		return -1;
 	policy = get_str(jp, o, "policy", false);
 	if (policy) {
 		c->policy_loc = loc_of(jp, json_object_get(o, "policy"));
 		c->policy_expr = symbol_expr_alloc(&c->policy_loc, policy, false);
 	}
 	dev = json_object_get(o, "dev");
-	if (dev) {
-		struct expr *list = NULL;
+	return dev ? chain_devs_parse(jp, c, dev) : 0;
+}
 
-		c->has_devices = true;
-		c->dev_loc = loc_of(jp, dev);
-		if (json_is_string(dev)) {
-			list_add_tail(&dev_parse(jp, dev)->list, &c->devices);
-		} else if (json_is_array(dev) && json_array_size(dev)) {
-			list = compound_expr_alloc(&c->dev_loc, EXPR_SET);
-			json_array_foreach(dev, i, d) {
-				if (!json_is_string(d)) {
-					jerr(jp, d, "a device name must be a string");
-					expr_free(list);
-					goto fail;
-				}
-				compound_expr_add(list, dev_parse(jp, d));
-			}
-			list_add_tail(&list->list, &c->devices);
-		} else {
-			jerr(jp, dev, "property \"dev\" must be a string or an array of strings");
-			goto fail;
-		}
+static struct chain *chain_parse(struct jp *jp, json_t *o, const struct handle *h)
+{
+	bool base = json_object_get(o, "type") || json_object_get(o, "hook") ||
+		    json_object_get(o, "policy");
+	const char *comment = get_comment(jp, o);
+	struct chain *c;
+
+	if (!base && !comment)
+		return NULL;
+	c = chain_alloc();
+	handle_copy(&c->h, h);
+	c->loc = h->chain_loc;
+	if (comment)
+		c->comment = xstrdup(comment);
+	if (base && chain_base_parse(jp, c, o) < 0) {
+		chain_free(c);
+		jp->errors++;
+		return NULL;
 	}
 	return c;
-fail:
-	chain_free(c);
-	jp->errors++;
-	return NULL;
 }
 
 static struct rule *rule_parse(struct jp *jp, json_t *o)
