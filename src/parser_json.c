@@ -2103,6 +2103,60 @@ static uint32_t map_objtype_of(const char *name)
 	return 0;
 }
 
+/* the key type, and a map's data type: -1 on errors */
+static int set_types_parse(struct jp *jp, json_t *o, struct set *set)
+{
+	json_t *v;
+
+	if (!json_object_get(o, "type"))
+		return jerr(jp, o, "property \"type\" is missing");
+	set->key = type_parse(jp, json_object_get(o, "type"));
+	if (!set->key)
+		return -1;
+	v = json_object_get(o, "map");
+	if (set->is_map != !!v)
+		return jerr(jp, v ? v : o, set->is_map ?
+			    "a map needs its \"map\" type" :
+			    "a set has no \"map\" type; make it a map");
+	if (v && json_is_string(v) && map_objtype_of(json_string_value(v)))
+		set->objtype = map_objtype_of(json_string_value(v));
+	else if (v && !(set->data = map_type_parse(jp, v)))
+		return -1;
+	return 0;
+}
+
+/* flags, timeout, gc-interval, size and @policy: -1 on errors */
+static int set_opts_parse(struct jp *jp, json_t *o, struct set *set,
+			  const char *policy)
+{
+	json_t *v = json_object_get(o, "flags");
+	uint64_t n;
+
+	if (v && set_flags_parse(jp, v, set) < 0)
+		return -1;
+	switch (seconds_of(jp, o, "timeout", &set->timeout)) {
+	case 1:
+		set->flags |= NFT_SET_TIMEOUT;
+		break;
+	case -1:
+		return -1;
+	}
+	if (seconds_of(jp, o, "gc-interval", &n) < 0)
+		return -1;
+	set->gc_int = json_object_get(o, "gc-interval") ? n : 0;
+	if (get_u64(jp, o, "size", &n) < 0)
+		return -1;
+	set->size = json_object_get(o, "size") ? n : 0;
+	if (policy && !strcmp(policy, "performance"))
+		set->policy = NFT_SET_POL_PERFORMANCE;
+	else if (policy && !strcmp(policy, "memory"))
+		set->policy = NFT_SET_POL_MEMORY;
+	else if (policy)
+		return jerr(jp, json_object_get(o, "policy"),
+			    "unknown set policy \"%s\"", policy);
+	return 0;
+}
+
 static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 			     bool is_map)
 {
@@ -2110,52 +2164,13 @@ static struct set *set_parse(struct jp *jp, json_t *o, const struct handle *h,
 	const char *policy = get_str(jp, o, "policy", false);
 	const char *comment = get_comment(jp, o);
 	json_t *v;
-	uint64_t n;
 
 	handle_copy(&set->h, h);
 	set->loc = h->set_loc;
 	set->is_map = is_map;
-	if (!json_object_get(o, "type")) {
-		jerr(jp, o, "property \"type\" is missing");
+	if (set_types_parse(jp, o, set) < 0 ||
+	    set_opts_parse(jp, o, set, policy) < 0)
 		goto fail;
-	}
-	set->key = type_parse(jp, json_object_get(o, "type"));
-	if (!set->key)
-		goto fail;
-	v = json_object_get(o, "map");
-	if (is_map != !!v) {
-		jerr(jp, v ? v : o, is_map ? "a map needs its \"map\" type" :
-					     "a set has no \"map\" type; make it a map");
-		goto fail;
-	}
-	if (v && json_is_string(v) && map_objtype_of(json_string_value(v)))
-		set->objtype = map_objtype_of(json_string_value(v));
-	else if (v && !(set->data = map_type_parse(jp, v)))
-		goto fail;
-	v = json_object_get(o, "flags");
-	if (v && set_flags_parse(jp, v, set) < 0)
-		goto fail;
-	switch (seconds_of(jp, o, "timeout", &set->timeout)) {
-	case 1:
-		set->flags |= NFT_SET_TIMEOUT;
-		break;
-	case -1:
-		goto fail;
-	}
-	if (seconds_of(jp, o, "gc-interval", &n) < 0)
-		goto fail;
-	set->gc_int = json_object_get(o, "gc-interval") ? n : 0;
-	if (get_u64(jp, o, "size", &n) < 0)
-		goto fail;
-	set->size = json_object_get(o, "size") ? n : 0;
-	if (policy && !strcmp(policy, "performance"))
-		set->policy = NFT_SET_POL_PERFORMANCE;
-	else if (policy && !strcmp(policy, "memory"))
-		set->policy = NFT_SET_POL_MEMORY;
-	else if (policy) {
-		jerr(jp, json_object_get(o, "policy"), "unknown set policy \"%s\"", policy);
-		goto fail;
-	}
 	if (comment)
 		set->comment = xstrdup(comment);
 	set->automerge = get_bool(jp, o, "auto-merge");
