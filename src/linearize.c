@@ -2069,72 +2069,86 @@ int lin_rule_stream(struct nfh_ctx *nfh, struct rule *r,
 	return ret;
 }
 
+/* what names the object a delete or destroy removes */
+static void *del_table(struct cmd *cmd)
+{
+	struct nftnl_table *t = xnftnl_table_alloc();
+
+	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
+	if (cmd->h.table)
+		xnftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
+	if (cmd->h.handle)
+		nftnl_table_set_u64(t, NFTNL_TABLE_HANDLE, cmd->h.handle);
+	return t;
+}
+
+static void *del_chain(struct cmd *cmd)
+{
+	struct nftnl_chain *c = xnftnl_chain_alloc();
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+	if (cmd->h.chain)
+		xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
+	if (cmd->h.handle)
+		nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
+	return c;
+}
+
+static void *del_rule(struct cmd *cmd)
+{
+	struct nftnl_rule *r = xnftnl_rule_alloc();
+
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
+	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	if (cmd->h.handle)
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, cmd->h.handle);
+	return r;
+}
+
+static void *del_set(struct cmd *cmd)
+{
+	struct nftnl_set *st = xnftnl_set_alloc();
+
+	if (cmd->h.set) {
+		set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
+	} else {
+		/* delete set TABLE handle N */
+		xnftnl_set_set_str(st, NFTNL_SET_TABLE, cmd->h.table);
+		nftnl_set_set_u32(st, NFTNL_SET_FAMILY, cmd->h.family);
+		nftnl_set_set_u64(st, NFTNL_SET_HANDLE, cmd->h.handle);
+	}
+	return st;
+}
+
+static void *del_obj(struct cmd *cmd)
+{
+	return obj_ident(cmd);
+}
+
+static const struct {
+	enum cmd_obj	obj;
+	uint16_t	del, destroy;	/* NFT_MSG_* */
+	enum nl_obj	nlo;
+	void		*(*ident)(struct cmd *cmd);
+} deletes[] = {
+	{ CMD_OBJ_TABLE, NFT_MSG_DELTABLE, NFT_MSG_DESTROYTABLE, NLO_TABLE, del_table },
+	{ CMD_OBJ_CHAIN, NFT_MSG_DELCHAIN, NFT_MSG_DESTROYCHAIN, NLO_CHAIN, del_chain },
+	{ CMD_OBJ_RULE, NFT_MSG_DELRULE, NFT_MSG_DESTROYRULE, NLO_RULE, del_rule },
+	{ CMD_OBJ_SET, NFT_MSG_DELSET, NFT_MSG_DESTROYSET, NLO_SET, del_set },
+	{ CMD_OBJ_MAP, NFT_MSG_DELSET, NFT_MSG_DESTROYSET, NLO_SET, del_set },
+	{ CMD_OBJ_OBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ, NLO_OBJ, del_obj },
+};
+
 static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	bool destroy = cmd->op == CMD_DESTROY;
-	struct nftnl_table *t;
-	struct nftnl_chain *c;
-	struct nftnl_rule *r;
-	struct nftnl_set *st;
-
-	switch (cmd->obj) {
-	case CMD_OBJ_TABLE:
-		t = xnftnl_table_alloc();
-		nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, cmd->h.family);
-		if (cmd->h.table)
-			xnftnl_table_set_str(t, NFTNL_TABLE_NAME, cmd->h.table);
-		if (cmd->h.handle)
-			nftnl_table_set_u64(t, NFTNL_TABLE_HANDLE, cmd->h.handle);
-		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYTABLE :
-			     NFT_MSG_DELTABLE, 0, cmd->h.family, NLO_TABLE, t,
-			     &cmd->loc);
-		break;
-	case CMD_OBJ_CHAIN:
-		c = xnftnl_chain_alloc();
-		nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
-		xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
-		if (cmd->h.chain)
-			xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
-		if (cmd->h.handle)
-			nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
-		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYCHAIN :
-			     NFT_MSG_DELCHAIN, 0, cmd->h.family, NLO_CHAIN, c,
-			     &cmd->loc);
-		break;
-	case CMD_OBJ_RULE:
-		r = xnftnl_rule_alloc();
-		nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
-		xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
-		if (cmd->h.handle)
-			nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, cmd->h.handle);
-		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYRULE :
-			     NFT_MSG_DELRULE, 0, cmd->h.family, NLO_RULE, r,
-			     &cmd->loc);
-		break;
-	case CMD_OBJ_SET:
-	case CMD_OBJ_MAP:
-		st = xnftnl_set_alloc();
-		if (cmd->h.set) {
-			set_ident(st, cmd->h.family, cmd->h.table, cmd->h.set, 0);
-		} else {
-			/* delete set TABLE handle N */
-			xnftnl_set_set_str(st, NFTNL_SET_TABLE, cmd->h.table);
-			nftnl_set_set_u32(st, NFTNL_SET_FAMILY, cmd->h.family);
-			nftnl_set_set_u64(st, NFTNL_SET_HANDLE, cmd->h.handle);
-		}
-		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYSET :
-			     NFT_MSG_DELSET, 0, cmd->h.family, NLO_SET, st,
-			     &cmd->loc);
-		break;
-	case CMD_OBJ_OBJ:
-		nl_batch_add(ctx->batch, destroy ? NFT_MSG_DESTROYOBJ :
-			     NFT_MSG_DELOBJ, 0, cmd->h.family, NLO_OBJ,
-			     obj_ident(cmd), &cmd->loc);
-		break;
-	default:
-		break;
-	}
+	for (unsigned int i = 0; i < array_size(deletes); i++)
+		if (deletes[i].obj == cmd->obj)
+			nl_batch_add(ctx->batch, cmd->op == CMD_DESTROY ?
+				     deletes[i].destroy : deletes[i].del, 0,
+				     cmd->h.family, deletes[i].nlo,
+				     deletes[i].ident(cmd), &cmd->loc);
 }
 
 static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
