@@ -1979,19 +1979,11 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		     cmd->h.family, NLO_OBJ, o, &cmd->loc);
 }
 
-static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
+/* where the rule goes (add, insert, replace, index): its message flags */
+static uint16_t rule_place(struct nftnl_rule *r, const struct cmd *cmd)
 {
-	struct nftnl_rule *r = xnftnl_rule_alloc();
-	struct nl_item *it;
-	struct stmt *s;
 	uint16_t flags = NLM_F_CREATE;
-	uint16_t type = NFT_MSG_NEWRULE;
-	int ret = 0;
 
-	ctx->nlr = r;
-	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
-	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 	switch (cmd->op) {
 	case CMD_ADD:
 	case CMD_CREATE:
@@ -2016,6 +2008,22 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_rule_set_u32(r, NFTNL_RULE_ID, cmd->h.rule_id);
 	if (cmd->h.position_id)
 		nftnl_rule_set_u32(r, NFTNL_RULE_POSITION_ID, cmd->h.position_id);
+	return flags;
+}
+
+static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_rule *r = xnftnl_rule_alloc();
+	struct nl_item *it;
+	struct stmt *s;
+	uint16_t flags;
+	int ret = 0;
+
+	ctx->nlr = r;
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
+	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
+	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	flags = rule_place(r, cmd);
 	ctx->rule_loc = &cmd->loc;
 	ctx->nelocs = 0;
 	list_for_each_entry(s, &cmd->rule->stmts, list) {
@@ -2034,8 +2042,8 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 				    nftnl_udata_buf_len(b));
 		nftnl_udata_buf_free(b);
 	}
-	it = nl_batch_add(ctx->batch, type, flags, cmd->h.family, NLO_RULE, r,
-			  &cmd->loc);
+	it = nl_batch_add(ctx->batch, NFT_MSG_NEWRULE, flags, cmd->h.family,
+			  NLO_RULE, r, &cmd->loc);
 	if (ctx->nelocs) {
 		it->elocs = xmalloc(ctx->nelocs * sizeof(*it->elocs));
 		memcpy(it->elocs, ctx->elocs, ctx->nelocs * sizeof(*it->elocs));
