@@ -3313,6 +3313,63 @@ static int pair_lo_cmp(const void *a, const void *b, void *data)
 		      pc->ed->klen);
 }
 
+/* marks the @i-th element picked if it holds @lo..@hi */
+static bool pick_one(struct cache_set *cs, const struct pick_ctx *pc,
+		     const struct expr *key, size_t i, const uint8_t *lo,
+		     const uint8_t *hi)
+{
+	uint8_t elo[NFH_VAL_MAXLEN], ehi[NFH_VAL_MAXLEN];
+
+	pair_bounds(pc->ed, &pc->p[i], elo, ehi);
+	if (!bounds_hold(key, pc->ed->klen, elo, ehi, lo, hi))
+		return false;
+	cs->pick[i / 8] |= 1u << (i % 8);
+	return true;
+}
+
+/* intervals do not overlap: the one that can hold a value starts last at
+   or below it (@order: the elements by their start) */
+static bool pick_sorted(struct cache_set *cs, const struct pick_ctx *pc,
+			const struct expr *key, const uint32_t *order,
+			size_t n, const uint8_t *lo, const uint8_t *hi)
+{
+	size_t a = 0, b = n;
+
+	/* the first start above the value's low end */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (memcmp(elem_dkey(pc->ed, pc->p[order[m]].lo), lo,
+			   pc->ed->klen) <= 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a > 0 && pick_one(cs, pc, key, order[a - 1], lo, hi);
+}
+
+/* concatenated intervals are boxes, searched one by one */
+static bool pick_scan(struct cache_set *cs, const struct pick_ctx *pc,
+		      const struct expr *key, size_t n, const uint8_t *lo,
+		      const uint8_t *hi)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < n; i++)
+		found |= pick_one(cs, pc, key, i, lo, hi);
+	return found;
+}
+
+static uint32_t *pairs_by_start(struct pick_ctx *pc, size_t n)
+{
+	uint32_t *order = xmalloc(n * sizeof(*order));
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), pair_lo_cmp, pc);
+	return order;
+}
+
 void set_elems_pick(struct cache_set *cs, const struct set *s,
 		    const struct expr *want, bool *found)
 {
@@ -3321,72 +3378,26 @@ void set_elems_pick(struct cache_set *cs, const struct set *s,
 	struct elem_dump *ed = cs->elems ? cs->elems : elem_dump_from_nftnl(cs->nls);
 	bool boxes = (s->flags & NFT_SET_INTERVAL) && key->kind == EXPR_CONCAT;
 	uint8_t lo[NFH_VAL_MAXLEN], hi[NFH_VAL_MAXLEN];
-	uint8_t elo[NFH_VAL_MAXLEN], ehi[NFH_VAL_MAXLEN];
 	struct pick_ctx pc = { .ed = ed };
-	struct elem_pair *p;
 	uint32_t *order = NULL;
 	const struct expr *w;
 	unsigned int k = 0;
 	size_t n;
 
 	free(cs->pick);
-	cs->pick = NULL;
-	p = pairs_of(cs, ed, s->flags & NFT_SET_INTERVAL, key, &n);
+	pc.p = pairs_of(cs, ed, s->flags & NFT_SET_INTERVAL, key, &n);
 	cs->npick = n;
 	cs->pick = xzalloc(n / 8 + 1);
-	pc.p = p;
-	if (!boxes && n) {
-		/*
-		 * Intervals do not overlap: the one that can hold a value
-		 * starts last at or below it.  Concatenated intervals are
-		 * boxes, searched one by one.
-		 */
-		order = xmalloc(n * sizeof(*order));
-		for (size_t i = 0; i < n; i++)
-			order[i] = i;
-		qsort_r(order, n, sizeof(*order), pair_lo_cmp, &pc);
-	}
+	if (!boxes && n)
+		order = pairs_by_start(&pc, n);
 	list_for_each_entry(w, &want->set.exprs, list) {
-		const struct expr *wk = elem_key(w);
-
-		key_wire(key, wk, false, lo);
-		key_wire(key, wk, true, hi);
-		found[k] = false;
-		if (order) {
-			size_t a = 0, b = n;
-
-			/* the first start above the value's low end */
-			while (a < b) {
-				size_t m = a + (b - a) / 2;
-
-				if (memcmp(elem_dkey(ed, p[order[m]].lo), lo,
-					   ed->klen) <= 0)
-					a = m + 1;
-				else
-					b = m;
-			}
-			if (a > 0) {
-				size_t i = order[a - 1];
-
-				pair_bounds(ed, &p[i], elo, ehi);
-				if (bounds_hold(key, ed->klen, elo, ehi, lo, hi)) {
-					cs->pick[i / 8] |= 1u << (i % 8);
-					found[k] = true;
-				}
-			}
-		} else {
-			for (size_t i = 0; i < n; i++) {
-				pair_bounds(ed, &p[i], elo, ehi);
-				if (bounds_hold(key, ed->klen, elo, ehi, lo, hi)) {
-					cs->pick[i / 8] |= 1u << (i % 8);
-					found[k] = true;
-				}
-			}
-		}
-		k++;
+		key_wire(key, elem_key(w), false, lo);
+		key_wire(key, elem_key(w), true, hi);
+		found[k++] = order ? pick_sorted(cs, &pc, key, order, n, lo, hi) :
+				     pick_scan(cs, &pc, key, n, lo, hi);
 	}
 	free(order);
-	free(p);
+	free((void *)pc.p);
 	if (ed != cs->elems)
 		elem_dump_free(ed);
 	expr_free(be_key);
