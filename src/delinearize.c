@@ -3179,6 +3179,47 @@ out:
 	expr_free(d);
 }
 
+/* a map's data type: an object, a verdict, or a value of the type the
+   set's user data or data type say */
+static void set_data_of(struct set *s, struct nftnl_set *nls,
+			const struct set_udata *ud)
+{
+	uint32_t dt, len = nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN);
+
+	if (s->flags & NFT_SET_OBJECT) {
+		s->objtype = nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE);
+		s->data = set_type_placeholder(NULL, &objref_type,
+					       objref_type.size, BYTEORDER_HOST);
+		return;
+	}
+	if (!s->is_map)
+		return;
+	dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
+	if (dt == NFT_DATA_VERDICT)
+		s->data = set_type_placeholder(NULL, &verdict_type, 0,
+					       BYTEORDER_INVALID);
+	else
+		s->data = set_key_decode(dt, len, ud->data_bo);
+	if (!s->data)
+		s->data = set_type_placeholder(NULL, &integer_type, len * 8,
+					       BYTEORDER_BIG);
+}
+
+/* the set's elements, typed as its key and data */
+static void set_elems_of(struct set *s, struct cache_set *cs)
+{
+	struct elem_dump *ed = cs->elems ? cs->elems :
+			       elem_dump_from_nftnl(cs->nls);
+	struct expr *be_key = interval_key(s);
+	const struct expr *key = be_key ? be_key : s->key;
+
+	s->init = elems_expr(cs, ed, s->flags & NFT_SET_INTERVAL, key);
+	if (ed != cs->elems)
+		elem_dump_free(ed);
+	type_set_elems(s->init, key, s->data);
+	expr_free(be_key);
+}
+
 struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 {
 	struct nftnl_set *nls = cs->nls;
@@ -3196,24 +3237,7 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 	s->is_map = s->flags & (NFT_SET_MAP | NFT_SET_OBJECT);
 	s->is_anon = s->flags & NFT_SET_ANONYMOUS;
 	s->key = set_key_of(nls);
-	if (s->flags & NFT_SET_OBJECT) {
-		s->objtype = nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE);
-		s->data = set_type_placeholder(NULL, &objref_type,
-					       objref_type.size, BYTEORDER_HOST);
-	} else if (s->is_map) {
-		uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
-
-		if (dt == NFT_DATA_VERDICT)
-			s->data = set_type_placeholder(NULL, &verdict_type, 0,
-						       BYTEORDER_INVALID);
-		else
-			s->data = set_key_decode(dt, nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
-						 ud.data_bo);
-		if (!s->data)
-			s->data = set_type_placeholder(NULL, &integer_type,
-						       nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN) * 8,
-						       BYTEORDER_BIG);
-	}
+	set_data_of(s, nls, &ud);
 	if (nftnl_set_is_set(nls, NFTNL_SET_TIMEOUT))
 		s->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
 	if (nftnl_set_is_set(nls, NFTNL_SET_GC_INTERVAL))
@@ -3227,19 +3251,8 @@ struct set *delin_set(struct cache_table *t, struct cache_set *cs, bool elems)
 	if (!s->objtype)	/* nft 1.0.6 lists object maps by type */
 		set_typeof_read(s, &ud, nls);
 	nftnl_set_expr_foreach(nls, set_expr_cb, s);
-	if (elems) {
-		struct elem_dump *ed = cs->elems ? cs->elems :
-				       elem_dump_from_nftnl(nls);
-
-		struct expr *be_key = interval_key(s);
-		const struct expr *key = be_key ? be_key : s->key;
-
-		s->init = elems_expr(cs, ed, s->flags & NFT_SET_INTERVAL, key);
-		if (ed != cs->elems)
-			elem_dump_free(ed);
-		type_set_elems(s->init, key, s->data);
-		expr_free(be_key);
-	}
+	if (elems)
+		set_elems_of(s, cs);
 	return s;
 }
 
