@@ -20,6 +20,8 @@
 
 struct nftnl_expr;
 struct output_ctx;
+struct proto_ctx;
+struct proto_desc;
 
 
 /* evaluation: errors go to @msgs (error_queue()) */
@@ -29,6 +31,19 @@ struct kind_eval {
 	unsigned int		family;		/* of the table */
 	/* evaluates a sub-expression, which it may replace; 0 or -1 */
 	int	(*expr)(struct kind_eval *k, struct expr **e);
+	/* the protocols the rule's matches so far announced */
+	const struct proto_ctx	*pctx;
+	/* @e reads the header @want at @base: 0, or -1 with the conflict
+	   with what the rule matched before queued */
+	int	(*proto_need)(struct kind_eval *k, const struct expr *e,
+			      enum proto_base base,
+			      const struct proto_desc *want);
+	/* evaluates @v, the value a statement writes to a field like @lhs
+	   (a constant, a map, a packet field); 0 or -1 */
+	int	(*value)(struct kind_eval *k, struct expr *lhs, struct expr **v);
+	/* evaluates @s as a statement of its kind, which the kind changed
+	   (stmt_set_kind()); 0 or -1 */
+	int	(*stmt)(struct kind_eval *k, struct stmt *s);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -37,6 +52,11 @@ struct kind_lin {
 	struct nftnl_expr	*(*add)(struct kind_lin *k, const char *name);
 	/* loads a sub-expression into register @dreg */
 	void	(*load)(struct kind_lin *k, const struct expr *e, uint32_t dreg);
+	/* puts @v, the value a statement writes to a field like @want of
+	   byte order @bo, into register 1: a map lookup, a load from the
+	   packet or an immediate; 0 or -1 (an error queued) */
+	int	(*value)(struct kind_lin *k, const struct expr *v,
+			 const struct expr *want, enum byteorder bo);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -58,6 +78,10 @@ struct kind_print {
 	FILE			*f;
 	const struct output_ctx	*octx;
 	void	(*expr)(struct kind_print *k, const struct expr *e);
+	/* @v, a value a statement writes (through a register), as a value
+	   of type @dt and byte order @bo */
+	void	(*value)(struct kind_print *k, const struct expr *v,
+			 const struct datatype *dt, enum byteorder bo);
 };
 
 /* the -j listing */
@@ -66,6 +90,9 @@ struct kind_json {
 	const struct output_ctx	*octx;
 	/* NULL if the sub-expression cannot be listed */
 	json_t	*(*expr)(struct kind_json *k, const struct expr *e);
+	/* as kind_print's value; NULL if it cannot be listed */
+	json_t	*(*value)(struct kind_json *k, const struct expr *v,
+			  const struct datatype *dt, enum byteorder bo);
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -102,6 +129,8 @@ struct kind_jparse {
  * @parse_json:	@v, the value of the JSON key @key, as an expression
  * @clone:	copies what @e owns into @n, a byte copy of @e
  * @destroy:	frees what @e owns
+ * @mangle:	the statement that writes @val (which it takes) to the field
+ *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
  * A kind leaves out what it has not.
  */
 struct expr_ops {
@@ -123,6 +152,8 @@ struct expr_ops {
 				   json_t *v, const struct location *loc);
 	void	(*clone)(struct expr *n, const struct expr *e, size_t *nodes);
 	void	(*destroy)(struct expr *e);
+	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
+			       struct expr *val, const struct location *loc);
 };
 
 /* puts @ops in the table the drivers search: a section of the binary, so
@@ -147,6 +178,9 @@ struct expr_ops {
  * @linearize:	its kernel expressions; 0 or -1 (an error queued)
  * @delinearize: the kernel expression @nle as a statement (k->add_stmt)
  * @print, @json, @parse_json, @destroy: as expr_ops
+ * @value:	a statement that writes a value to a field: where the value
+ *		is, and in *@field a new expression of the field (the
+ *		caller's), for the delinearizer to name a map's values
  */
 struct stmt_ops {
 	const char		*name;
@@ -165,6 +199,7 @@ struct stmt_ops {
 	struct stmt *(*parse_json)(struct kind_jparse *k, const char *key,
 				   json_t *v, const struct location *loc);
 	void	(*destroy)(struct stmt *s);
+	struct expr **(*value)(struct stmt *s, struct expr **field);
 };
 
 /* the same for statements */

@@ -154,6 +154,9 @@ struct stmt {
 
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 void stmt_free(struct stmt *stmt);
+/* @s becomes a statement of the kind @kind, whose fields the caller sets
+   (ct helper set is an object reference) */
+void stmt_set_kind(struct stmt *s, enum stmt_kind kind);
 /* a statement of a kind known by its ops alone; its fields are zero
    (include/kind.h) */
 struct stmt *ops_stmt_alloc(const struct location *loc,

@@ -188,26 +188,6 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
-static void delin_meta(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_META_KEY);
-	struct stmt *s;
-
-	if (!meta_template(key)) {
-		unsupported(ctx, "meta");
-		return;
-	}
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_META_DREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_META_DREG),
-			meta_expr_alloc(&internal_location, key));
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_META);
-	s->meta.key = key;
-	s->meta.expr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_META_SREG));
-	add_stmt(ctx, s);
-}
-
 static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_CT_KEY);
@@ -1260,8 +1240,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delin_stmt(ctx, sops, e);
 	else if (!strcmp(name, "payload"))
 		delin_payload(ctx, e);
-	else if (!strcmp(name, "meta"))
-		delin_meta(ctx, e);
 	else if (!strcmp(name, "ct"))
 		delin_ct(ctx, e);
 	else if (!strcmp(name, "exthdr"))
@@ -2661,12 +2639,30 @@ static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
 		selector_resolve(pctx, deps, &e->hash.expr);
 }
 
+/* a statement that writes a value to a field (include/kind.h) */
+static void value_stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
+			       struct stmt *s)
+{
+	struct expr *want, **v = s->ops->value(s, &want);
+
+	hash_resolve(pctx, deps, *v);
+	if (*v && (*v)->kind == EXPR_BINOP)
+		binop_type(*v);
+	if (*v && (*v)->kind == EXPR_MAP)
+		map_resolve(pctx, deps, *v, want);
+	expr_free(want);
+}
+
 /* statements that read the packet besides matches: maps and set updates */
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
 {
 	struct expr *want;
 
+	if (s->ops && s->ops->value) {
+		value_stmt_resolve(pctx, deps, s);
+		return;
+	}
 	switch (s->kind) {
 	case STMT_VERDICT:
 		if (s->verdict.expr->kind != EXPR_MAP)
@@ -2674,16 +2670,6 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		want = set_type_placeholder(NULL, &verdict_type, 0,
 					    BYTEORDER_INVALID);
 		map_resolve(pctx, deps, s->verdict.expr, want);
-		expr_free(want);
-		break;
-	case STMT_META:
-		hash_resolve(pctx, deps, s->meta.expr);
-		if (s->meta.expr && s->meta.expr->kind == EXPR_BINOP)
-			binop_type(s->meta.expr);
-		if (!s->meta.expr || s->meta.expr->kind != EXPR_MAP)
-			break;
-		want = meta_expr_alloc(&internal_location, s->meta.key);
-		map_resolve(pctx, deps, s->meta.expr, want);
 		expr_free(want);
 		break;
 	case STMT_CT:

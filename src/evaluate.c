@@ -429,14 +429,6 @@ static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return value_stmt_eval(ctx, x, &s->payload.val);
 }
 
-static int meta_eval(struct eval_ctx *ctx, struct expr *m)
-{
-	if (m->meta.key == NFT_META_NFPROTO && ctx->family != NFPROTO_INET)
-		return err(ctx, &m->loc,
-			   "meta nfproto is only useful in the inet family");
-	return 0;
-}
-
 /*
  * nft takes the transport protocol from a set of them too ("meta l4proto
  * { tcp, udp } dnat to 1.1.1.1:53"): each element it knows updates its
@@ -1890,13 +1882,42 @@ static int kind_eval_expr(struct kind_eval *k, struct expr **e)
 	return expr_eval(k->phase, e);
 }
 
+static int stmt_eval(struct eval_ctx *ctx, struct stmt *s);
+
+static int kind_proto_need(struct kind_eval *k, const struct expr *e,
+			   enum proto_base base, const struct proto_desc *want)
+{
+	struct eval_ctx *ctx = k->phase;
+	const struct proto_desc *have = ctx->pctx.desc[base];
+
+	if (set_conflict(ctx, e, base, want) < 0)
+		return -1;
+	if (have && have != want)
+		return conflict(ctx, e, have, want);
+	return 0;
+}
+
+static int kind_value(struct kind_eval *k, struct expr *lhs, struct expr **v)
+{
+	return value_stmt_eval(k->phase, lhs, v);
+}
+
+static int kind_stmt(struct kind_eval *k, struct stmt *s)
+{
+	return stmt_eval(k->phase, s);
+}
+
+#define KIND_EVAL(ctx) {						\
+	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
+	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
+	.proto_need = kind_proto_need, .value = kind_value,		\
+	.stmt = kind_stmt,						\
+}
+
 /* a kind known by its ops (include/kind.h) */
 static int kind_eval(struct eval_ctx *ctx, struct expr *e)
 {
-	struct kind_eval k = {
-		.phase = ctx, .msgs = ctx->msgs, .family = ctx->family,
-		.expr = kind_eval_expr,
-	};
+	struct kind_eval k = KIND_EVAL(ctx);
 
 	return e->ops->eval(&k, e);
 }
@@ -1904,10 +1925,7 @@ static int kind_eval(struct eval_ctx *ctx, struct expr *e)
 /* a statement kind known by its ops */
 static int kind_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
-	struct kind_eval k = {
-		.phase = ctx, .msgs = ctx->msgs, .family = ctx->family,
-		.expr = kind_eval_expr,
-	};
+	struct kind_eval k = KIND_EVAL(ctx);
 
 	return s->ops->eval(&k, s);
 }
@@ -1923,8 +1941,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return concat_eval(ctx, x);
 	case EXPR_PAYLOAD:
 		return payload_eval(ctx, x);
-	case EXPR_META:
-		return meta_eval(ctx, x);
 	case EXPR_CT:
 		return ct_eval(ctx, x);
 	case EXPR_EXTHDR:
@@ -2459,11 +2475,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return 0;
 	case STMT_REJECT:
 		return reject_stmt_eval(ctx, s);
-	case STMT_META:
-		lhs = meta_expr_alloc(&internal_location, s->meta.key);
-		ret = value_stmt_eval(ctx, lhs, &s->meta.expr);
-		expr_free(lhs);
-		return ret;
 	case STMT_CT:
 		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
 		    ctx->family == NFPROTO_ARP)

@@ -360,12 +360,25 @@ static json_t *kind_json_expr(struct kind_json *k, const struct expr *e)
 	return expr_json(e, k->phase);
 }
 
+static json_t *register_value_json(const struct expr *e,
+				   const struct datatype *dt,
+				   enum byteorder bo, struct json_ctx *jc);
+
+static json_t *kind_json_value(struct kind_json *k, const struct expr *v,
+			       const struct datatype *dt, enum byteorder bo)
+{
+	return register_value_json(v, dt, bo, k->phase);
+}
+
+#define KIND_JSON(jc) {							\
+	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
+	.value = kind_json_value,					\
+}
+
 /* a kind known by its ops (include/kind.h) */
 static json_t *kind_json(const struct expr *e, struct json_ctx *jc)
 {
-	struct kind_json k = {
-		.phase = jc, .octx = jc->octx, .expr = kind_json_expr,
-	};
+	struct kind_json k = KIND_JSON(jc);
 
 	return e->ops->json(&k, e);
 }
@@ -392,9 +405,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			o = obj_set(o, "field", json_string(e->payload.tmpl->name));
 		}
 		return wrap("payload", o);
-	case EXPR_META:
-		return wrap("meta", wrap("key",
-			json_string(meta_template(e->meta.key)->name)));
 	case EXPR_CT:
 		o = wrap("key", json_string(ct_template(e->ct.key)->name));
 		if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
@@ -957,16 +967,13 @@ static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
 /* a statement kind known by its ops (include/kind.h) */
 static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
-	struct kind_json k = {
-		.phase = jc, .octx = jc->octx, .expr = kind_json_expr,
-	};
+	struct kind_json k = KIND_JSON(jc);
 
 	return s->ops->json(&k, s);
 }
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
-	const struct meta_template *mt;
 	const struct ct_template *ct;
 	json_t *key, *o;
 
@@ -996,11 +1003,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return reject_json(s, jc);
 	case STMT_OPTSTRIP:
 		return wrap("reset", wrap("tcp option", optstrip_json(s)));
-	case STMT_META:
-		mt = meta_template(s->meta.key);
-		key = wrap("meta", wrap("key", json_string(mt->name)));
-		return wrap("mangle", obj_set(wrap("key", key), "value",
-			register_value_json(s->meta.expr, mt->dtype, mt->byteorder, jc)));
 	case STMT_CT:
 		ct = ct_template(s->ct.key);
 		key = wrap("key", json_string(ct->name));

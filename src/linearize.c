@@ -305,12 +305,16 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 	ctx->dreg = saved;
 }
 
+static int kind_lin_value(struct kind_lin *k, const struct expr *v,
+			  const struct expr *want, enum byteorder bo);
+
 /* a kind known by its ops (include/kind.h) */
 static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
 			   uint32_t dreg)
 {
 	struct kind_lin k = {
 		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+		.value = kind_lin_value,
 	};
 
 	e->ops->linearize(&k, e, dreg);
@@ -331,12 +335,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	case EXPR_PAYLOAD:
 		payload_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
-		return;
-	case EXPR_META:
-		x = add_expr(ctx, "meta");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_META_KEY, e->meta.key);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_META_DREG, ctx->dreg);
-		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_CT:
 		x = add_expr(ctx, "ct");
@@ -1609,11 +1607,26 @@ static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+static int kind_lin_value(struct kind_lin *k, const struct expr *v,
+			  const struct expr *want, enum byteorder bo)
+{
+	struct lin_ctx *ctx = k->phase;
+
+	if (v->kind == EXPR_MAP)
+		return lin_map(ctx, v, want, NFT_REG_1) < 0 ? -1 : 0;
+	if (v->kind != EXPR_VALUE)
+		value_load(ctx, v);
+	else
+		lin_immediate(ctx, NFT_REG_1, v, bo);
+	return 0;
+}
+
 /* a statement kind known by its ops (include/kind.h) */
 static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
 	struct kind_lin k = {
 		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+		.value = kind_lin_value,
 	};
 
 	return s->ops->linearize(&k, s);
@@ -1672,26 +1685,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 
 		nftnl_expr_set_u8(x, NFTNL_EXPR_EXTHDR_TYPE, s->optstrip.type);
 		nftnl_expr_set_u32(x, NFTNL_EXPR_EXTHDR_OP, NFT_EXTHDR_OP_TCPOPT);
-		return 0;
-	}
-	case STMT_META: {
-		const struct meta_template *t = meta_template(s->meta.key);
-
-		if (s->meta.expr->kind == EXPR_MAP) {
-			struct expr *want = meta_expr_alloc(NULL, s->meta.key);
-			int ret = lin_map(ctx, s->meta.expr, want, NFT_REG_1);
-
-			expr_free(want);
-			if (ret < 0)
-				return -1;
-		} else if (s->meta.expr->kind != EXPR_VALUE) {
-			value_load(ctx, s->meta.expr);
-		} else {
-			lin_immediate(ctx, NFT_REG_1, s->meta.expr, t->byteorder);
-		}
-		e = add_expr(ctx, "meta");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, s->meta.key);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
 		return 0;
 	}
 	case STMT_CT: {

@@ -440,21 +440,18 @@ static struct expr *payload_parse(struct jp *jp, json_t *o,
 static struct expr *selector_parse(struct jp *jp, const char *k, json_t *o,
 				   const struct location *loc)
 {
-	static const char *const meta_keys[] = { "key", NULL };
 	static const char *const ct_keys[] = { "key", "dir", NULL };
 	const char *key, *dir;
 	struct location kloc, dloc;
 
 	if (!json_is_object(o))
 		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (check_keys(jp, o, k, !strcmp(k, "meta") ? meta_keys : ct_keys) < 0)
+	if (check_keys(jp, o, k, ct_keys) < 0)
 		return NULL;
 	key = get_str(jp, o, "key", true);
 	if (!key)
 		return NULL;
 	kloc = loc_of(jp, json_object_get(o, "key"));
-	if (!strcmp(k, "meta"))
-		return meta_expr_parse(loc, key, &kloc, false, jp->msgs);
 	dir = get_str(jp, o, "dir", false);
 	dloc = loc_of(jp, json_object_get(o, "dir"));
 	return ct_expr_parse(loc, key, &kloc, dir, dir ? &dloc : NULL, jp->msgs);
@@ -842,7 +839,7 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
-	if (!strcmp(k, "meta") || !strcmp(k, "ct"))
+	if (!strcmp(k, "ct"))
 		return selector_parse(jp, k, v, &loc);
 	if (!strcmp(k, "fib"))
 		return fib_parse(jp, v, &loc);
@@ -1324,6 +1321,15 @@ fail:
 	return NULL;
 }
 
+/* the field of a kind known by its ops (include/kind.h) set to @val */
+static struct stmt *kind_mangle(struct jp *jp, const struct expr *e,
+				struct expr *val, const struct location *loc)
+{
+	struct kind_jparse k = KIND_JPARSE(jp);
+
+	return e->ops->mangle(&k, e, val, loc);
+}
+
 static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 				 const struct location *loc)
 {
@@ -1342,16 +1348,12 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 		expr_free(k);
 		return NULL;
 	}
-	switch (k->kind) {
-	case EXPR_META: {
-		struct location kloc = loc_of(jp, key);
-
-		s = stmt_meta_set(loc, meta_template(k->meta.key)->name, &kloc,
-				  val, jp->msgs);
-		if (!s)
-			jp->errors++;
-		break;
+	if (k->ops && k->ops->mangle) {
+		s = kind_mangle(jp, k, val, loc);
+		expr_free(k);
+		return s;
 	}
+	switch (k->kind) {
 	case EXPR_CT:
 		s = stmt_alloc(loc, STMT_CT);
 		s->ct.key = k->ct.key;

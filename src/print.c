@@ -99,20 +99,6 @@ static void setref_print(FILE *f, const char *name)
 }
 
 
-static bool meta_bare(unsigned int key)
-{
-	switch (key) {
-	case NFT_META_IIF:
-	case NFT_META_OIF:
-	case NFT_META_IIFNAME:
-	case NFT_META_OIFNAME:
-	case NFT_META_IIFGROUP:
-	case NFT_META_OIFGROUP:
-		return true;
-	}
-	return false;
-}
-
 /* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
 static void exthdr_print(const struct expr *e, FILE *f)
 {
@@ -316,11 +302,17 @@ static void kind_print_expr(struct kind_print *k, const struct expr *e)
 	expr_print(e, k->octx, k->f);
 }
 
+static void kind_print_value(struct kind_print *k, const struct expr *v,
+			     const struct datatype *dt, enum byteorder bo);
+
 /* a kind known by its ops (include/kind.h) */
 static void kind_print(const struct expr *e, const struct output_ctx *o,
 		       FILE *f)
 {
-	struct kind_print k = { .f = f, .octx = o, .expr = kind_print_expr };
+	struct kind_print k = {
+		.f = f, .octx = o, .expr = kind_print_expr,
+		.value = kind_print_value,
+	};
 
 	e->ops->print(&k, e);
 }
@@ -354,12 +346,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		break;
 	case EXPR_EXTHDR:
 		exthdr_print(e, f);
-		break;
-	case EXPR_META:
-		if (meta_bare(e->meta.key))
-			fprintf(f, "%s", meta_template(e->meta.key)->name);
-		else
-			fprintf(f, "meta %s", meta_template(e->meta.key)->name);
 		break;
 	case EXPR_CT: {
 		const char *name = ct_template(e->ct.key)->name;
@@ -777,11 +763,20 @@ static void log_flags_print(uint32_t flags, FILE *f)
 		fprintf(f, " flags ether");
 }
 
+static void kind_print_value(struct kind_print *k, const struct expr *v,
+			     const struct datatype *dt, enum byteorder bo)
+{
+	register_value_print(v, dt, bo, k->octx, k->f);
+}
+
 /* a statement kind known by its ops (include/kind.h) */
 static void kind_stmt_print(const struct stmt *s, const struct output_ctx *o,
 			    FILE *f)
 {
-	struct kind_print k = { .f = f, .octx = o, .expr = kind_print_expr };
+	struct kind_print k = {
+		.f = f, .octx = o, .expr = kind_print_expr,
+		.value = kind_print_value,
+	};
 
 	s->ops->print(&k, s);
 }
@@ -911,12 +906,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, "reset tcp option %u", s->optstrip.type);
 		break;
 	}
-	case STMT_META:
-		fprintf(f, meta_bare(s->meta.key) ? "%s set " : "meta %s set ",
-			meta_template(s->meta.key)->name);
-		register_value_print(s->meta.expr, meta_template(s->meta.key)->dtype,
-				     meta_template(s->meta.key)->byteorder, o, f);
-		break;
 	case STMT_CT:
 		/* the direction is part of what is set (ct original zone) */
 		fprintf(f, "ct %s%s set ", s->ct.dir < 0 ? "" :

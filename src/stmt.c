@@ -75,6 +75,12 @@ struct stmt *ops_stmt_alloc(const struct location *loc,
 	return s;
 }
 
+void stmt_set_kind(struct stmt *s, enum stmt_kind kind)
+{
+	s->kind = kind;
+	s->ops = kind < array_size(kind_ops) ? kind_ops[kind] : NULL;
+}
+
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 {
 	struct stmt *s = xzalloc(sizeof(*s));
@@ -108,9 +114,6 @@ void stmt_free(struct stmt *s)
 		break;
 	case STMT_REJECT:
 		expr_free(s->reject.expr);
-		break;
-	case STMT_META:
-		expr_free(s->meta.expr);
 		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR:
@@ -282,24 +285,6 @@ int stmt_reject_with(struct stmt *s, const char *proto,
 	}
 	s->reject.expr = code;
 	return 0;
-}
-
-struct stmt *stmt_meta_set(const struct location *loc, const char *key,
-			   const struct location *kloc, struct expr *val,
-			   struct list_head *msgs)
-{
-	int k = meta_key_lookup(key, false);
-	struct stmt *s;
-
-	if (k < 0) {
-		error_queue(msgs, kloc, "unknown meta key \"%s\"", key);
-		expr_free(val);
-		return NULL;
-	}
-	s = stmt_alloc(loc, STMT_META);
-	s->meta.key = k;
-	s->meta.expr = val;
-	return s;
 }
 
 int stmt_nat_flag(const char *name)
