@@ -44,6 +44,8 @@ struct kind_eval {
 	/* evaluates @s as a statement of its kind, which the kind changed
 	   (stmt_set_kind()); 0 or -1 */
 	int	(*stmt)(struct kind_eval *k, struct stmt *s);
+	/* the family's name, for errors ("netdev") */
+	const char		*family_name;
 };
 
 /* linearization: kernel expressions of the rule being built, in order */

@@ -109,7 +109,6 @@ struct ct_template {
 };
 
 const struct ct_template *ct_template(unsigned int key);
-bool ct_dir_unlisted(unsigned int key);
 void ct_expr_family(struct expr *e, unsigned int family);
 int ct_key_lookup(const char *name);
 
@@ -166,6 +165,10 @@ struct expr *ct_expr_parse(const struct location *loc, const char *key,
 			   const struct location *dloc, struct list_head *msgs);
 struct expr *ct_expr_alloc(const struct location *loc, unsigned int key,
 			   int dir);
+/* the statement that sets the ct key of @c (which stays the caller's) to
+   @val */
+struct stmt *ct_stmt_alloc(const struct location *loc, const struct expr *c,
+			   struct expr *val);
 
 /* rt keys (NFT_RT_*); nexthop is nexthop4 or nexthop6 by family */
 struct rt_template {

@@ -37,6 +37,8 @@ struct proto_ctx {
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
 /* learns from a match such as "meta l4proto tcp" */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
+/* the transport protocol is known, or a set of them was matched */
+bool proto_ctx_th_known(const struct proto_ctx *pctx);
 
 struct list_head;
 struct stmt;

@@ -2712,19 +2712,13 @@ exthdr_stmt		:	exthdr_expr SET stmt_value
 
 ct_stmt			:	ct_expr SET stmt_value
 			{
-				$$ = stmt_alloc(&@$, STMT_CT);
-				$$->ct.key = $1->ct.key;
-				$$->ct.dir = $1->ct.dir;
-				$$->ct.expr = $3;
+				$$ = ct_stmt_alloc(&@$, $1, $3);
 				expr_free($1);
 				free($2);
 			}
 			|	ct_expr SET list_rhs_expr	/* ct event set new,destroy */
 			{
-				$$ = stmt_alloc(&@$, STMT_CT);
-				$$->ct.key = $1->ct.key;
-				$$->ct.dir = $1->ct.dir;
-				$$->ct.expr = $3;
+				$$ = ct_stmt_alloc(&@$, $1, $3);
 				expr_free($1);
 				free($2);
 			}

@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ct: what conntrack knows of a packet's connection (its state, mark,
+ * addresses of either direction, ...), the kernel's "ct" expression.  With
+ * a destination register it is an expression (EXPR_CT: protoctx.c and the
+ * evaluator's dependencies test for it), with a source register the
+ * statement "ct [DIR] KEY set VALUE" (STMT_CT; "ct helper set" becomes an
+ * object reference as it is evaluated).  Everything about both is here;
+ * the grammar builds them from its tokens (ct_expr_parse(),
+ * ct_stmt_alloc()).  The ct objects (helper, timeout, expectation) are
+ * objects, not this kind: only their tables are here.
+ */
 #include <string.h>
+#include <jansson.h>
 #include <netinet/in.h>
+#include <libnftnl/expr.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
+#include <protoctx.h>
 
 #define C(k, n, dt, l, bo, d) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .dir = d }
@@ -62,7 +77,7 @@ const struct ct_template *ct_template(unsigned int key)
  * nft 1.0.6 lists "ct original l3proto" and "ct reply protocol" without
  * their direction, which the kernel ignores for these keys
  */
-bool ct_dir_unlisted(unsigned int key)
+static bool ct_dir_unlisted(unsigned int key)
 {
 	return key == NFT_CT_L3PROTOCOL || key == NFT_CT_PROTOCOL;
 }
@@ -121,6 +136,269 @@ struct expr *ct_expr_parse(const struct location *loc, const char *key,
 	}
 	return ct_expr_alloc(loc, k, d);
 }
+
+struct stmt *ct_stmt_alloc(const struct location *loc, const struct expr *c,
+			   struct expr *val)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_CT);
+
+	s->ct.key = c->ct.key;
+	s->ct.dir = c->ct.dir;
+	s->ct.expr = val;
+	return s;
+}
+
+static const char *dir_name(int dir)
+{
+	return dir ? "reply" : "original";
+}
+
+/* conntrack's hooks are those of ip, ip6 and inet */
+static int ct_family_eval(struct kind_eval *k, const struct location *loc)
+{
+	if (k->family == NFPROTO_NETDEV || k->family == NFPROTO_BRIDGE ||
+	    k->family == NFPROTO_ARP)
+		return error_queue(k->msgs, loc,
+				   "conntrack is not available in the %s family",
+				   k->family_name);
+	return 0;
+}
+
+static int ct_eval(struct kind_eval *k, struct expr *c)
+{
+	const struct ct_template *t = ct_template(c->ct.key);
+
+	if (ct_family_eval(k, &c->loc) < 0)
+		return -1;
+	if (t->dir_only && c->ct.dir < 0)
+		return error_queue(k->msgs, &c->loc,
+				   "ct %s needs a direction: ct original %s or ct reply %s",
+				   t->name, t->name, t->name);
+	/* nft knows it is a port only once the protocol is known */
+	if ((c->ct.key == NFT_CT_PROTO_SRC || c->ct.key == NFT_CT_PROTO_DST) &&
+	    !proto_ctx_th_known(k->pctx))
+		return error_queue(k->msgs, &c->loc,
+				   "ct %s needs a transport protocol match before it, e.g. \"ct %s protocol tcp\"",
+				   t->name, dir_name(c->ct.dir));
+	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
+	    k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6)
+		return error_queue(k->msgs, &c->loc,
+				   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
+				   t->name, k->family_name,
+				   dir_name(c->ct.dir), t->name, t->name);
+	/* "ct original ip saddr" where the network header is ip6 */
+	if ((c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ||
+	     c->ct.key == NFT_CT_SRC_IP6 || c->ct.key == NFT_CT_DST_IP6) &&
+	    k->proto_need(k, c, PROTO_BASE_NETWORK_HDR,
+			  c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
+			  &proto_ip : &proto_ip6) < 0)
+		return -1;
+	ct_expr_family(c, k->family);
+	return 0;
+}
+
+static void ct_linearize(struct kind_lin *k, const struct expr *e,
+			 uint32_t dreg)
+{
+	struct nftnl_expr *x = k->add(k, "ct");
+
+	nftnl_expr_set_u32(x, NFTNL_EXPR_CT_KEY, e->ct.key);
+	if (e->ct.dir >= 0)
+		nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, dreg);
+}
+
+/* the kernel's one "ct" expression is both kinds: a load with a
+   destination register, the statement with a source register */
+static void ct_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_CT_KEY);
+	int dir = nftnl_expr_is_set(e, NFTNL_EXPR_CT_DIR) ?
+		  nftnl_expr_get_u8(e, NFTNL_EXPR_CT_DIR) : -1;
+	struct stmt *s;
+
+	if (!ct_template(key)) {
+		k->unsupported(k, "ct");
+		return;
+	}
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
+		struct expr *c;
+
+		/* the kernel keeps no direction for these: offline neither */
+		if (key == NFT_CT_L3PROTOCOL || key == NFT_CT_PROTOCOL)
+			dir = -1;
+		c = ct_expr_alloc(&internal_location, key, dir);
+
+		ct_expr_family(c, k->family);
+		k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_CT);
+	s->ct.key = key;
+	s->ct.dir = dir;
+	s->ct.expr = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_SREG));
+	k->add_stmt(k, s);
+}
+
+static void ct_print(struct kind_print *k, const struct expr *e)
+{
+	const char *name = ct_template(e->ct.key)->name;
+	const char *fam = "";
+
+	/* nft names the address family of saddr and daddr */
+	if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
+		fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
+	if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
+		fprintf(k->f, "ct %s %s%s", dir_name(e->ct.dir), fam, name);
+	else
+		fprintf(k->f, "ct %s%s", fam, name);
+}
+
+/* { "ct": { "key": K, "dir": "original" | "reply" } } */
+static json_t *ct_json(struct kind_json *k, const struct expr *e)
+{
+	json_t *o = kind_json_wrap("key",
+				   json_string(ct_template(e->ct.key)->name));
+
+	if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
+		o = kind_json_set(o, "dir", json_string(dir_name(e->ct.dir)));
+	return kind_json_wrap("ct", o);
+}
+
+static struct expr *ct_parse_json(struct kind_jparse *k, const char *name,
+				  json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "key", "dir", NULL };
+	struct location kloc, dloc;
+	const char *key, *dir;
+
+	if (!json_is_object(o))
+		return k->error(k, o, "%s: expected an object", name), NULL;
+	if (k->check_keys(k, o, name, keys) < 0)
+		return NULL;
+	key = k->get_str(k, o, "key", true);
+	if (!key)
+		return NULL;
+	kloc = k->loc(k, json_object_get(o, "key"));
+	dir = k->get_str(k, o, "dir", false);
+	dloc = k->loc(k, json_object_get(o, "dir"));
+	return ct_expr_parse(loc, key, &kloc, dir, dir ? &dloc : NULL, k->msgs);
+}
+
+/* { "mangle": { "key": { "ct": ... }, "value": V } } */
+static struct stmt *ct_mangle(struct kind_jparse *k, const struct expr *e,
+			      struct expr *val, const struct location *loc)
+{
+	return ct_stmt_alloc(loc, e, val);
+}
+
+static const struct expr_ops ct_ops = {
+	.name		= "ct",
+	.nl_name	= "ct",
+	.kind		= EXPR_CT,
+	.eval		= ct_eval,
+	.linearize	= ct_linearize,
+	.delinearize	= ct_delinearize,
+	.print		= ct_print,
+	.json		= ct_json,
+	.parse_json	= ct_parse_json,
+	.mangle		= ct_mangle,
+};
+EXPR_OPS_REGISTER(ct_ops);
+
+/* "ct [original|reply] KEY set VALUE" */
+static int ct_stmt_eval(struct kind_eval *k, struct stmt *s)
+{
+	struct expr *lhs;
+	int ret;
+
+	if (ct_family_eval(k, &s->loc) < 0)
+		return -1;
+	if (s->ct.key == NFT_CT_HELPER) {
+		/* "ct helper set" assigns a ct helper object */
+		struct expr *v = s->ct.expr;
+
+		stmt_set_kind(s, STMT_OBJREF);
+		s->objref.type = NFT_OBJECT_CT_HELPER;
+		s->objref.expr = v;
+		return k->stmt(k, s);
+	}
+	lhs = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
+	ret = k->value(k, lhs, &s->ct.expr);
+	expr_free(lhs);
+	/* as nft: the security ID is the kernel's, copied from the packet */
+	if (ret == 0 && s->ct.key == NFT_CT_SECMARK &&
+	    (s->ct.expr->kind == EXPR_VALUE || s->ct.expr->kind == EXPR_MAP))
+		return error_queue(k->msgs, &s->loc,
+				   "ct secmark must not be set to a constant: ct secmark set meta secmark");
+	return ret;
+}
+
+static int ct_stmt_linearize(struct kind_lin *k, const struct stmt *s)
+{
+	const struct ct_template *t = ct_template(s->ct.key);
+	struct expr *want = ct_expr_alloc(NULL, s->ct.key, s->ct.dir);
+	struct nftnl_expr *e;
+	int ret = k->value(k, s->ct.expr, want, t->byteorder);
+
+	expr_free(want);
+	if (ret < 0)
+		return -1;
+	e = k->add(k, "ct");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, s->ct.key);
+	if (s->ct.dir >= 0)
+		nftnl_expr_set_u8(e, NFTNL_EXPR_CT_DIR, s->ct.dir);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CT_SREG, NFT_REG_1);
+	return 0;
+}
+
+static void ct_stmt_print(struct kind_print *k, const struct stmt *s)
+{
+	const struct ct_template *t = ct_template(s->ct.key);
+
+	/* the direction is part of what is set (ct original zone) */
+	fprintf(k->f, "ct %s%s set ", s->ct.dir < 0 ? "" :
+		s->ct.dir ? "reply " : "original ", t->name);
+	k->value(k, s->ct.expr, t->dtype, t->byteorder);
+}
+
+/* as nft: { "mangle": { "key": { "ct": { "key": K, "dir": D } },
+   "value": V } }, the direction even of keys whose load lists none */
+static json_t *ct_stmt_json(struct kind_json *k, const struct stmt *s)
+{
+	const struct ct_template *t = ct_template(s->ct.key);
+	json_t *key = kind_json_wrap("key", json_string(t->name));
+
+	if (s->ct.dir >= 0)
+		key = kind_json_set(key, "dir", json_string(dir_name(s->ct.dir)));
+	return kind_json_wrap("mangle", kind_json_set(
+		kind_json_wrap("key", kind_json_wrap("ct", key)), "value",
+		k->value(k, s->ct.expr, t->dtype, t->byteorder)));
+}
+
+static void ct_stmt_destroy(struct stmt *s)
+{
+	expr_free(s->ct.expr);
+}
+
+static struct expr **ct_stmt_value(struct stmt *s, struct expr **field)
+{
+	*field = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
+	return &s->ct.expr;
+}
+
+/* the kernel expression is ct_ops' to read back; JSON's is "mangle" */
+static const struct stmt_ops ct_stmt_ops = {
+	.name		= "ct",
+	.kind		= STMT_CT,
+	.eval		= ct_stmt_eval,
+	.linearize	= ct_stmt_linearize,
+	.print		= ct_stmt_print,
+	.json		= ct_stmt_json,
+	.destroy	= ct_stmt_destroy,
+	.value		= ct_stmt_value,
+};
+STMT_OPS_REGISTER(ct_stmt_ops);
 
 /*
  * ct timeout objects: the states of each layer 4 protocol, in the order of

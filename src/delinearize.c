@@ -188,36 +188,6 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
-static void delin_ct(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_CT_KEY);
-	int dir = nftnl_expr_is_set(e, NFTNL_EXPR_CT_DIR) ?
-		  nftnl_expr_get_u8(e, NFTNL_EXPR_CT_DIR) : -1;
-	struct stmt *s;
-
-	if (!ct_template(key)) {
-		unsupported(ctx, "ct");
-		return;
-	}
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_CT_DREG)) {
-		struct expr *c;
-
-		/* the kernel keeps no direction for these: offline neither */
-		if (key == NFT_CT_L3PROTOCOL || key == NFT_CT_PROTOCOL)
-			dir = -1;
-		c = ct_expr_alloc(&internal_location, key, dir);
-
-		ct_expr_family(c, ctx->family);
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_DREG), c);
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_CT);
-	s->ct.key = key;
-	s->ct.dir = dir;
-	s->ct.expr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_CT_SREG));
-	add_stmt(ctx, s);
-}
-
 static void delin_rt(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_RT_KEY);
@@ -1240,8 +1210,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delin_stmt(ctx, sops, e);
 	else if (!strcmp(name, "payload"))
 		delin_payload(ctx, e);
-	else if (!strcmp(name, "ct"))
-		delin_ct(ctx, e);
 	else if (!strcmp(name, "exthdr"))
 		delin_exthdr(ctx, e);
 	else if (!strcmp(name, "rt"))
@@ -2670,16 +2638,6 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		want = set_type_placeholder(NULL, &verdict_type, 0,
 					    BYTEORDER_INVALID);
 		map_resolve(pctx, deps, s->verdict.expr, want);
-		expr_free(want);
-		break;
-	case STMT_CT:
-		hash_resolve(pctx, deps, s->ct.expr);
-		if (s->ct.expr && s->ct.expr->kind == EXPR_BINOP)
-			binop_type(s->ct.expr);
-		if (!s->ct.expr || s->ct.expr->kind != EXPR_MAP)
-			break;
-		want = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
-		map_resolve(pctx, deps, s->ct.expr, want);
 		expr_free(want);
 		break;
 	case STMT_SET:

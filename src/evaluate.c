@@ -429,57 +429,9 @@ static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	return value_stmt_eval(ctx, x, &s->payload.val);
 }
 
-/*
- * nft takes the transport protocol from a set of them too ("meta l4proto
- * { tcp, udp } dnat to 1.1.1.1:53"): each element it knows updates its
- * context, so a port after the set has a protocol (th_seen[]: every
- * l4proto value does, an unknown one being "unknown")
- */
 static bool th_known(const struct eval_ctx *ctx)
 {
-	return ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR] || ctx->pctx.th_nseen;
-}
-
-static int ct_eval(struct eval_ctx *ctx, struct expr *c)
-{
-	const struct ct_template *t = ct_template(c->ct.key);
-
-	if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
-	    ctx->family == NFPROTO_ARP)
-		return err(ctx, &c->loc,
-			   "conntrack is not available in the %s family",
-			   family_name(ctx->family));
-	if (t->dir_only && c->ct.dir < 0)
-		return err(ctx, &c->loc,
-			   "ct %s needs a direction: ct original %s or ct reply %s",
-			   t->name, t->name, t->name);
-	/* nft knows it is a port only once the protocol is known */
-	if ((c->ct.key == NFT_CT_PROTO_SRC || c->ct.key == NFT_CT_PROTO_DST) &&
-	    !th_known(ctx))
-		return err(ctx, &c->loc,
-			   "ct %s needs a transport protocol match before it, e.g. \"ct %s protocol tcp\"",
-			   t->name, c->ct.dir ? "reply" : "original");
-	if ((c->ct.key == NFT_CT_SRC || c->ct.key == NFT_CT_DST) &&
-	    ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
-		return err(ctx, &c->loc,
-			   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
-			   t->name, family_name(ctx->family),
-			   c->ct.dir ? "reply" : "original", t->name, t->name);
-	/* "ct original ip saddr" where the network header is ip6 */
-	if (c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ||
-	    c->ct.key == NFT_CT_SRC_IP6 || c->ct.key == NFT_CT_DST_IP6) {
-		const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-		const struct proto_desc *want =
-			c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
-			&proto_ip : &proto_ip6;
-
-		if (set_conflict(ctx, c, PROTO_BASE_NETWORK_HDR, want) < 0)
-			return -1;
-		if (have && have != want)
-			return conflict(ctx, c, have, want);
-	}
-	ct_expr_family(c, ctx->family);
-	return 0;
+	return proto_ctx_th_known(&ctx->pctx);
 }
 
 static int fib_eval(struct eval_ctx *ctx, struct expr *f)
@@ -1911,7 +1863,7 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
-	.stmt = kind_stmt,						\
+	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1941,8 +1893,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return concat_eval(ctx, x);
 	case EXPR_PAYLOAD:
 		return payload_eval(ctx, x);
-	case EXPR_CT:
-		return ct_eval(ctx, x);
 	case EXPR_EXTHDR:
 		return exthdr_eval(ctx, x);
 	case EXPR_FIB:
@@ -2448,9 +2398,6 @@ static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
-	struct expr *lhs;
-	int ret;
-
 	ctx->stmt = s;
 	if (s->ops && s->ops->eval)
 		return kind_stmt_eval(ctx, s);
@@ -2475,30 +2422,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return 0;
 	case STMT_REJECT:
 		return reject_stmt_eval(ctx, s);
-	case STMT_CT:
-		if (ctx->family == NFPROTO_NETDEV || ctx->family == NFPROTO_BRIDGE ||
-		    ctx->family == NFPROTO_ARP)
-			return err(ctx, &s->loc,
-				   "conntrack is not available in the %s family",
-				   family_name(ctx->family));
-		if (s->ct.key == NFT_CT_HELPER) {
-			/* "ct helper set" assigns a ct helper object */
-			struct expr *v = s->ct.expr;
-
-			s->kind = STMT_OBJREF;
-			s->objref.type = NFT_OBJECT_CT_HELPER;
-			s->objref.expr = v;
-			return objref_stmt_eval(ctx, s);
-		}
-		lhs = ct_expr_alloc(&internal_location, s->ct.key, s->ct.dir);
-		ret = value_stmt_eval(ctx, lhs, &s->ct.expr);
-		expr_free(lhs);
-		/* as nft: the security ID is the kernel's, copied from the packet */
-		if (ret == 0 && s->ct.key == NFT_CT_SECMARK &&
-		    (s->ct.expr->kind == EXPR_VALUE || s->ct.expr->kind == EXPR_MAP))
-			return err(ctx, &s->loc,
-				   "ct secmark must not be set to a constant: ct secmark set meta secmark");
-		return ret;
 	case STMT_PAYLOAD:
 		if (payload_eval(ctx, s->payload.expr) < 0)
 			return -1;

@@ -405,11 +405,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			o = obj_set(o, "field", json_string(e->payload.tmpl->name));
 		}
 		return wrap("payload", o);
-	case EXPR_CT:
-		o = wrap("key", json_string(ct_template(e->ct.key)->name));
-		if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
-			o = obj_set(o, "dir", json_string(e->ct.dir ? "reply" : "original"));
-		return wrap("ct", o);
 	case EXPR_BINOP:
 		if (!binop_name(e->op.op))
 			return unsupported(jc, "a binary operation");
@@ -974,8 +969,7 @@ static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
-	const struct ct_template *ct;
-	json_t *key, *o;
+	json_t *o;
 
 	if (s->ops && s->ops->json)
 		return kind_stmt_json(s, jc);
@@ -1003,13 +997,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return reject_json(s, jc);
 	case STMT_OPTSTRIP:
 		return wrap("reset", wrap("tcp option", optstrip_json(s)));
-	case STMT_CT:
-		ct = ct_template(s->ct.key);
-		key = wrap("key", json_string(ct->name));
-		if (s->ct.dir >= 0)
-			key = obj_set(key, "dir", json_string(s->ct.dir ? "reply" : "original"));
-		return wrap("mangle", obj_set(wrap("key", wrap("ct", key)), "value",
-			register_value_json(s->ct.expr, ct->dtype, ct->byteorder, jc)));
 	case STMT_FWD:
 		o = wrap("dev", register_value_json(s->fwd.dev, &ifindex_type,
 						    BYTEORDER_HOST, jc));

@@ -336,14 +336,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		payload_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
 		return;
-	case EXPR_CT:
-		x = add_expr(ctx, "ct");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_KEY, e->ct.key);
-		if (e->ct.dir >= 0)
-			nftnl_expr_set_u8(x, NFTNL_EXPR_CT_DIR, e->ct.dir);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_CT_DREG, ctx->dreg);
-		ld->len = div_round_up(e->len, 8);
-		return;
 	case EXPR_EXTHDR:
 		exthdr_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
@@ -1685,28 +1677,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 
 		nftnl_expr_set_u8(x, NFTNL_EXPR_EXTHDR_TYPE, s->optstrip.type);
 		nftnl_expr_set_u32(x, NFTNL_EXPR_EXTHDR_OP, NFT_EXTHDR_OP_TCPOPT);
-		return 0;
-	}
-	case STMT_CT: {
-		const struct ct_template *t = ct_template(s->ct.key);
-
-		if (s->ct.expr->kind == EXPR_MAP) {
-			struct expr *want = ct_expr_alloc(NULL, s->ct.key, s->ct.dir);
-			int ret = lin_map(ctx, s->ct.expr, want, NFT_REG_1);
-
-			expr_free(want);
-			if (ret < 0)
-				return -1;
-		} else if (s->ct.expr->kind != EXPR_VALUE) {
-			value_load(ctx, s->ct.expr);
-		} else {
-			lin_immediate(ctx, NFT_REG_1, s->ct.expr, t->byteorder);
-		}
-		e = add_expr(ctx, "ct");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, s->ct.key);
-		if (s->ct.dir >= 0)
-			nftnl_expr_set_u8(e, NFTNL_EXPR_CT_DIR, s->ct.dir);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_SREG, NFT_REG_1);
 		return 0;
 	}
 	case STMT_DUP:

@@ -437,26 +437,6 @@ static struct expr *payload_parse(struct jp *jp, json_t *o,
 	return payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
 }
 
-static struct expr *selector_parse(struct jp *jp, const char *k, json_t *o,
-				   const struct location *loc)
-{
-	static const char *const ct_keys[] = { "key", "dir", NULL };
-	const char *key, *dir;
-	struct location kloc, dloc;
-
-	if (!json_is_object(o))
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (check_keys(jp, o, k, ct_keys) < 0)
-		return NULL;
-	key = get_str(jp, o, "key", true);
-	if (!key)
-		return NULL;
-	kloc = loc_of(jp, json_object_get(o, "key"));
-	dir = get_str(jp, o, "dir", false);
-	dloc = loc_of(jp, json_object_get(o, "dir"));
-	return ct_expr_parse(loc, key, &kloc, dir, dir ? &dloc : NULL, jp->msgs);
-}
-
 /* { "fib": { "result": R, "flags": [ F, ... ] } }; flags may be one string */
 static struct expr *fib_parse(struct jp *jp, json_t *o, const struct location *loc)
 {
@@ -839,8 +819,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
-	if (!strcmp(k, "ct"))
-		return selector_parse(jp, k, v, &loc);
 	if (!strcmp(k, "fib"))
 		return fib_parse(jp, v, &loc);
 	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
@@ -1354,12 +1332,6 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 		return s;
 	}
 	switch (k->kind) {
-	case EXPR_CT:
-		s = stmt_alloc(loc, STMT_CT);
-		s->ct.key = k->ct.key;
-		s->ct.dir = k->ct.dir;
-		s->ct.expr = val;
-		break;
 	case EXPR_PAYLOAD:
 	case EXPR_EXTHDR:
 		/* "ip ttl set 1", "tcp option maxseg size set 1400" */

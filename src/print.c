@@ -347,20 +347,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_EXTHDR:
 		exthdr_print(e, f);
 		break;
-	case EXPR_CT: {
-		const char *name = ct_template(e->ct.key)->name;
-		const char *fam = "";
-
-		/* nft names the address family of saddr and daddr */
-		if (e->ct.key == NFT_CT_SRC || e->ct.key == NFT_CT_DST)
-			fam = e->dtype == &ip6addr_type ? "ip6 " : "ip ";
-		if (e->ct.dir >= 0 && !ct_dir_unlisted(e->ct.key))
-			fprintf(f, "ct %s %s%s", e->ct.dir ? "reply" : "original",
-				fam, name);
-		else
-			fprintf(f, "ct %s%s", fam, name);
-		break;
-	}
 	case EXPR_RT:
 		/* nft names the family of a next hop */
 		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
@@ -906,14 +892,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, "reset tcp option %u", s->optstrip.type);
 		break;
 	}
-	case STMT_CT:
-		/* the direction is part of what is set (ct original zone) */
-		fprintf(f, "ct %s%s set ", s->ct.dir < 0 ? "" :
-			s->ct.dir ? "reply " : "original ",
-			ct_template(s->ct.key)->name);
-		register_value_print(s->ct.expr, ct_template(s->ct.key)->dtype,
-				     ct_template(s->ct.key)->byteorder, o, f);
-		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;

@@ -168,6 +168,17 @@ static void proto_ctx_update_set(struct proto_ctx *pctx, const struct expr *rel)
 	}
 }
 
+/*
+ * nft takes the transport protocol from a set of them too ("meta l4proto
+ * { tcp, udp } dnat to 1.1.1.1:53"): each element it knows updates its
+ * context, so a port after the set has a protocol (th_seen[]: every
+ * l4proto value does, an unknown one being "unknown")
+ */
+bool proto_ctx_th_known(const struct proto_ctx *pctx)
+{
+	return pctx->desc[PROTO_BASE_TRANSPORT_HDR] || pctx->th_nseen;
+}
+
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
 	if (rel->kind == EXPR_RELATIONAL &&

@@ -120,9 +120,6 @@ void stmt_free(struct stmt *s)
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
 		break;
-	case STMT_CT:
-		expr_free(s->ct.expr);
-		break;
 	case STMT_FWD:
 	case STMT_DUP:
 		expr_free(s->fwd.dev);
