@@ -554,6 +554,9 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> FIB "fib" RT "rt" SOCKET "socket" OSF "osf" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
+%token <string> IPSEC "ipsec" SPNUM "spnum"
+%type <expr> ipsec_expr
+%type <string> ipsec_spnum ipsec_addr
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
 %type <string> identifier keyword_identifier string word field_word keyword_word chain_name reject_proto ct_dir
@@ -3035,6 +3038,7 @@ selector_expr		:	payload_expr
 			|	rt_expr
 			|	socket_expr
 			|	osf_expr
+			|	ipsec_expr
 			|	numgen_expr
 			|	hash_expr
 			|	exthdr_expr
@@ -3215,6 +3219,51 @@ osf_key			:	NAME
 			|	STRING %prec HDR_SYM
 			;
 
+/*
+ * "ipsec in|out [spnum N] reqid|spi|ip saddr|ip6 daddr": in, out, reqid
+ * and spi are plain words; "ipsec" alone is nft's unqualified meta ipsec
+ */
+ipsec_expr		:	IPSEC %prec HDR_SYM
+			{
+				$$ = meta_expr_parse(&@$, $1, &@1, true, state->msgs);
+				free($1);
+				if (!$$)
+					YYERROR;
+			}
+			|	IPSEC STRING ipsec_spnum STRING
+			{
+				$$ = expr_kind_parse("ipsec", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 }, { NULL, NULL }, { $4, &@4 } },
+					4, state->msgs);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	IPSEC STRING ipsec_spnum HDR ipsec_addr
+			{
+				$$ = expr_kind_parse("ipsec", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 }, { $4, &@4 }, { $5, &@5 } },
+					4, state->msgs);
+				free($1); free($2); free($3); free($4); free($5);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+ipsec_spnum		:	%empty	{ $$ = NULL; }
+			|	SPNUM NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$2);
+				$$ = xstrdup(buf);
+				free($1);
+			}
+			;
+
+ipsec_addr		:	SADDR | DADDR | STRING
+			;
+
 numgen_expr		:	NUMGEN STRING MOD NUMBER numgen_offset
 			{
 				$$ = numgen_expr_parse(&@$, $2, &@2, $4, $5, state->msgs);
@@ -3373,6 +3422,7 @@ ct_dir			:	ORIGINAL
 word			:	field_word
 			|	METAKEY
 			|	SECMARK
+			|	IPSEC	/* meta ipsec, rt ipsec */
 			;
 
 field_word		:	STRING
