@@ -555,6 +555,8 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
 %token <string> IPSEC "ipsec" SPNUM "spnum"
+%token <string> LAST "last"
+%type <stmt> last_stmt
 %type <expr> ipsec_expr
 %type <string> ipsec_spnum ipsec_addr
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
@@ -1546,6 +1548,7 @@ identifier		:	STRING
 			|	MAPS
 			|	NAME
 			|	COUNT
+			|	LAST	/* as nft: a name, though a statement */
 			;
 
 string			:	STRING
@@ -2134,6 +2137,7 @@ stmt			:	match_stmt
 			|	dup_stmt
 			|	nat_stmt
 			|	notrack_stmt
+			|	last_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
@@ -2772,6 +2776,25 @@ notrack_stmt		:	NOTRACK
 				$$ = stmt_kind_parse("notrack", &@$, NULL, 0,
 						     state->msgs);
 				free($1);
+			}
+			;
+
+/* "last", "last used never", "last used 1h2m3s" */
+last_stmt		:	LAST
+			{
+				$$ = stmt_kind_parse("last", &@$, (struct kind_word[]){
+					{ NULL, NULL } }, 1, state->msgs);
+				free($1);
+				if (!$$)
+					YYERROR;
+			}
+			|	LAST USED STRING
+			{
+				$$ = stmt_kind_parse("last", &@$, (struct kind_word[]){
+					{ $3, &@3 } }, 1, state->msgs);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
 			}
 			;
 
@@ -3553,6 +3576,7 @@ primary_rhs_expr	:	symbol_value
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	EXISTS		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	MISSING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	LAST		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
 			|	HDR %prec HDR_SYM
@@ -3684,7 +3708,7 @@ bool parser_name_is_bare(const char *name)
 	case SNAPLEN: case INDEX: case POSITION: case DEVICE: case DEVICES:
 	case PRIORITY: case POLICY: case FLAGS: case EXPECTATION:
 	case SYNPROXY: case SECMARK: case SETS: case MAPS: case NAME:
-	case COUNT:
+	case COUNT: case LAST:
 		return true;
 	default:
 		return false;
