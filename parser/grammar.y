@@ -554,6 +554,11 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> FIB "fib" RT "rt" SOCKET "socket" OSF "osf" NUMGEN "numgen"
 %token <string> JHASH "jhash" SYMHASH "symhash" MOD "mod" SEED "seed"
 %token <string> OFFSET "offset"
+%token <string> IPSEC "ipsec" SPNUM "spnum"
+%token <string> LAST "last"
+%type <stmt> last_stmt
+%type <expr> ipsec_expr
+%type <string> ipsec_spnum ipsec_addr
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
 %type <string> identifier keyword_identifier string word field_word keyword_word chain_name reject_proto ct_dir
@@ -1543,6 +1548,7 @@ identifier		:	STRING
 			|	MAPS
 			|	NAME
 			|	COUNT
+			|	LAST	/* as nft: a name, though a statement */
 			;
 
 string			:	STRING
@@ -2131,6 +2137,7 @@ stmt			:	match_stmt
 			|	dup_stmt
 			|	nat_stmt
 			|	notrack_stmt
+			|	last_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
@@ -2766,6 +2773,25 @@ notrack_stmt		:	NOTRACK
 			}
 			;
 
+/* "last", "last used never", "last used 1h2m3s" */
+last_stmt		:	LAST
+			{
+				$$ = stmt_kind_parse("last", &@$, (struct kind_word[]){
+					{ NULL, NULL } }, 1, state->msgs);
+				free($1);
+				if (!$$)
+					YYERROR;
+			}
+			|	LAST USED STRING
+			{
+				$$ = stmt_kind_parse("last", &@$, (struct kind_word[]){
+					{ $3, &@3 } }, 1, state->msgs);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
 fwd_stmt		:	FWD TO stmt_value
 			{
 				$$ = stmt_alloc(&@$, STMT_FWD);
@@ -3029,6 +3055,7 @@ selector_expr		:	payload_expr
 			|	rt_expr
 			|	socket_expr
 			|	osf_expr
+			|	ipsec_expr
 			|	numgen_expr
 			|	hash_expr
 			|	exthdr_expr
@@ -3209,6 +3236,51 @@ osf_key			:	NAME
 			|	STRING %prec HDR_SYM
 			;
 
+/*
+ * "ipsec in|out [spnum N] reqid|spi|ip saddr|ip6 daddr": in, out, reqid
+ * and spi are plain words; "ipsec" alone is nft's unqualified meta ipsec
+ */
+ipsec_expr		:	IPSEC %prec HDR_SYM
+			{
+				$$ = meta_expr_parse(&@$, $1, &@1, true, state->msgs);
+				free($1);
+				if (!$$)
+					YYERROR;
+			}
+			|	IPSEC STRING ipsec_spnum STRING
+			{
+				$$ = expr_kind_parse("ipsec", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 }, { NULL, NULL }, { $4, &@4 } },
+					4, state->msgs);
+				free($1); free($2); free($3); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	IPSEC STRING ipsec_spnum HDR ipsec_addr
+			{
+				$$ = expr_kind_parse("ipsec", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 }, { $4, &@4 }, { $5, &@5 } },
+					4, state->msgs);
+				free($1); free($2); free($3); free($4); free($5);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+ipsec_spnum		:	%empty	{ $$ = NULL; }
+			|	SPNUM NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$2);
+				$$ = xstrdup(buf);
+				free($1);
+			}
+			;
+
+ipsec_addr		:	SADDR | DADDR | STRING
+			;
+
 numgen_expr		:	NUMGEN STRING MOD NUMBER numgen_offset
 			{
 				$$ = numgen_expr_parse(&@$, $2, &@2, $4, $5, state->msgs);
@@ -3367,6 +3439,7 @@ ct_dir			:	ORIGINAL
 word			:	field_word
 			|	METAKEY
 			|	SECMARK
+			|	IPSEC	/* meta ipsec, rt ipsec */
 			;
 
 field_word		:	STRING
@@ -3497,6 +3570,7 @@ primary_rhs_expr	:	symbol_value
 symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	EXISTS		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	MISSING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	LAST		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
 			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
 			|	HDR %prec HDR_SYM
@@ -3628,7 +3702,7 @@ bool parser_name_is_bare(const char *name)
 	case SNAPLEN: case INDEX: case POSITION: case DEVICE: case DEVICES:
 	case PRIORITY: case POLICY: case FLAGS: case EXPECTATION:
 	case SYNPROXY: case SECMARK: case SETS: case MAPS: case NAME:
-	case COUNT:
+	case COUNT: case LAST:
 		return true;
 	default:
 		return false;

@@ -8,6 +8,7 @@
 
 #include <ctx.h>
 #include <datatype.h>
+#include <kind.h>
 #include <proto.h>
 
 typedef int (*word_cb)(const char *word, void *data);
@@ -27,8 +28,20 @@ static void say(struct walk *w, const char *word)
 	w->stop = w->cb(word, w->data);
 }
 
+/* a kind known by its ops (osf, ipsec, ...): its words are its own */
+static const struct expr_ops *ops_lookup(const char *name)
+{
+	const struct expr_ops *o;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->parse && o->name && !strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
 static void say_selectors(struct walk *w)
 {
+	const struct expr_ops *o;
 	const struct proto_desc *d;
 
 	for (unsigned int i = 0; (d = proto_nth(i)); i++)
@@ -41,6 +54,10 @@ static void say_selectors(struct walk *w)
 		if (t && t->bare)
 			say(w, t->name);
 	}
+	/* the kinds the grammar hands to expr_kind_parse() */
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->parse && o->name)
+			say(w, o->name);
 }
 
 static void say_symbols(struct walk *w, const struct datatype *dt)
@@ -128,7 +145,9 @@ EXPORT int nfh_expr_words(const char *const *words, unsigned int n,
 	else if (n == 1 && (key = meta_key_lookup(words[0], true)) >= 0) {
 		say_symbols(&w, meta_template(key)->dtype);
 		ret = 0;
-	} else
+	} else if (ops_lookup(words[0]))
+		ret = 0;	/* a selector; what follows is the kind's */
+	else
 		ret = -1;
 	return ret < 0 ? -1 : w.count;
 }

@@ -225,6 +225,7 @@ L3 = ("ip", "ip6", "inet", "bridge", "netdev")
 IP4 = ("ip", "inet", "bridge", "netdev")
 IP6 = ("ip6", "inet", "bridge", "netdev")
 LL = ("bridge", "netdev", "inet", "ip", "ip6")
+IPSEC = ("ip", "ip6", "inet")
 
 SELECTORS = [
     _f("ether daddr", "ether", 48, LL), _f("ether saddr", "ether", 48, LL),
@@ -444,15 +445,15 @@ def fam_ok(sel, fam):
     return True
 
 
-def match(rng, fam, invalid, ctx=None):
-    """One match: (text, selector) for family FAM."""
-    cands = [s for s in SELECTORS if (s[3] is None or fam in s[3]) and fam_ok(s[0], fam)]
+def match(rng, fam, invalid, ctx=None, table=SELECTORS):
+    """One match: (text, selector) for family FAM, from TABLE."""
+    cands = [s for s in table if (s[3] is None or fam in s[3]) and fam_ok(s[0], fam)]
     if fam == "arp":
         cands = [s for s in cands if s[0].startswith(("arp", "meta", "ct", "mark", "iif", "oif", "cpu", "pkttype", "skuid", "skgid"))]
     if ctx and not invalid:
         cands = [s for s in cands if fits(s[0], ctx)] or cands
     if invalid and rng.random() < 0.3:
-        cands = SELECTORS  # wrong family, maybe
+        cands = table  # wrong family, maybe
     sel, dt, bits, _fams, kind = rng.choice(cands)
     if kind == "count":
         return ("ct count %s%d" % (rng.choice(["", "over "]), rng.randint(0, 100)), sel)
@@ -821,12 +822,48 @@ def hardening(hr, fam, idx):
     return "set %s { type mark; }" % name, True
 
 
+# ------------------------------------------------ kinds added later
+
+# Kinds added after the fixed-seed baseline (ipsec, last) come from a
+# stream of their own (as hardening's), so that every case made before
+# them stays as it was: a case may gain one rule of them at its end.
+# ipsec: in before routing, out after it (in another hook nft -c passes
+# and the commit fails); DIR is filled in by the hook.
+IPSEC_SELECTORS = [
+    _f("ipsec DIR reqid", "int", 32, IPSEC), _f("ipsec DIR spnum 1 spi", "int", 32, IPSEC),
+    _f("ipsec DIR ip saddr", "ipv4", 32, IPSEC), _f("ipsec DIR ip6 daddr", "ipv6", 128, IPSEC),
+    _f("ipsec DIR spnum 2 ip daddr", "ipv4", 32, IPSEC), _f("ipsec DIR ip6 saddr", "ipv6", 128, IPSEC),
+]
+LAST = ["last", "last used never", "last used 1h2m3s", "last used 5s"]
+
+
+def kind_rule(kr, fam, hook, invalid):
+    """One rule of the later kinds: an ipsec match, a last, or both."""
+    if hook in ("output", "postrouting"):
+        d = "out"
+    elif hook in ("prerouting", "input"):
+        d = "in"
+    else:
+        d = kr.choice(["in", "out"])
+    parts = []
+    k = kr.random()
+    if k < 0.7:
+        # in another family (an invalid case) the kernel has no ipsec
+        text = match(kr, fam if fam in IPSEC else "inet", invalid, None, IPSEC_SELECTORS)[0]
+        parts.append(text.replace("DIR", d))
+    if k > 0.5:
+        parts.append(kr.choice(LAST))
+    parts.append(kr.choice(["", "counter", "accept", "drop"]))
+    return " ".join(p for p in parts if p)
+
+
 def gen_case(rng, idx):
     """Returns the lines of case IDX, using table t<IDX>."""
     # The state's tuple of ints hashes the same in every process; the whole
     # state does not (its last item is None, whose hash is its address in
     # Python 3.11), and a run must generate the same cases for a seed.
     hr = random.Random(hash(rng.getstate()[1]) ^ idx)
+    kr = random.Random(hash(rng.getstate()[1]) ^ idx ^ 0x6b696e64)
     invalid = rng.random() < 0.2
     fam = rng.choice(FAMILIES)
     t = "t%d" % idx
@@ -947,6 +984,13 @@ def gen_case(rng, idx):
             j = rng.randrange(len(w))
             w[j] = misspell(rng, w[j])
             lines[i] = " ".join(w)
+    # last of all, so that nothing above draws differently
+    if kr.random() < 0.08 and (invalid or fam in IPSEC):
+        r = kind_rule(kr, fam, hook, invalid)
+        if form < 0.55:
+            lines.insert(len(lines) - 2, "\t\t" + r)
+        else:
+            lines.append("add rule %s %s c %s" % (fam, t, r))
     return lines
 
 

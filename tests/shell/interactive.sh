@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: nfh -i on a real pseudo-terminal (tmux): a multi-line table typed
 # with a continuation prompt, Tab completion of keywords, a device, a
-# header field, a chain name, a set name and reference and a rule handle, the caret under a typing error, the listing, and
+# header field, a selector kind (osf: its ops table), a chain name, a set name and reference and a rule handle, the caret under a typing error, the listing, and
 # Ctrl-C dropping a typed line and an unfinished block (nothing of them
 # reaches the kernel), Ctrl-D leaving with status 1 because a command
 # failed; then the same
@@ -85,6 +85,9 @@ add rule netdev t in tcp dport 22 dropp
                                   ^^^^^" "$(cat "$dir/err")"
 wait_last "the shell goes on" "nfh>"
 
+tm send-keys -t cli 'add rule netdev t in os' Tab
+wait_last "Tab completes a selector kind from its ops table" "nfh> add rule netdev t in osf"
+tm send-keys -t cli C-u
 tm send-keys -t cli 'list rul' Tab
 wait_last "Tab completes list ruleset" "nfh> list ruleset"
 tm send-keys -t cli Enter
