@@ -2130,7 +2130,8 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			/* a set of ether types with this protocol among them
 			   is the test already, as nft takes it */
 			if (have != &proto_ip && have != &proto_ip6 &&
-			    nh_sets_mask(ctx, s) & (want == &proto_ip ? 1 : 2))
+			    proto_nh_sets(&ctx->rule->stmts, s, ctx->family, NULL) ==
+			    (want == &proto_ip ? 1u : 2u))
 				;
 			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
 				return -1;
