@@ -1136,13 +1136,29 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 	if (t->kind != EXPR_SYMBOL) {
 		/* typeof: the selector itself says what it holds */
 		if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
-		    t->kind != EXPR_CT) {
+		    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
 			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
 			return NULL;
 		}
 		if (!set_typeof_ok(t)) {
-			err(ctx, &t->loc, "typeof of a raw payload expression is not supported");
+			err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
+			    "typeof of this extension header field is not supported" :
+			    "typeof of a raw payload expression is not supported");
 			return NULL;
+		}
+		if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
+		    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
+			/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
+			const struct proto_field *f = proto_th.fields;
+
+			for (; f < proto_th.fields + 2; f++)
+				if (f->offset == t->payload.offset && f->len == t->len) {
+					t->payload.is_raw = false;
+					t->payload.desc = &proto_th;
+					t->payload.tmpl = f;
+					t->dtype = f->dtype;
+					t->byteorder = f->byteorder;
+				}
 		}
 		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
 	}
@@ -1705,8 +1721,10 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
 		return -1;
 	lhs = rel->op.left;
-	if (has_shift(lhs))
-		/* nft 1.0.6 refuses these too, as a datatype mismatch */
+	if (has_shift(lhs) && rel->op.right->kind != EXPR_SET_REF)
+		/* nft 1.0.6 refuses these too, as a datatype mismatch; a
+		   named set's lookup it takes, as it lists one typed by a
+		   raw load ("(@th,0,8 & 0x80) >> 7 == @s") */
 		return err(ctx, &lhs->loc,
 			   "a shifted value can be assigned (meta mark set ct mark << 8), not compared");
 	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
