@@ -57,6 +57,47 @@ struct eval_ctx {
 #define EXPAND_MAX	(1UL << 22)
 
 static int expr_eval(struct eval_ctx *ctx, struct expr **e);
+/*
+ * "ct state 0x10,0x20 / 0x10,0x20": a number after the slash is read as a
+ * prefix length, so the list holds 0x10, (0x20 / 16), 0x20; for flags it
+ * is the value list 0x10,0x20 masked by the list 16,0x20.  Makes *@e that
+ * VALUE / MASK; false if the list holds no prefix.
+ */
+static bool list_mask_split(struct expr **e)
+{
+	struct expr *x = *e, *i, *next, *vals, *mask, *p = NULL;
+	char buf[32];
+
+	list_for_each_entry(i, &x->set.exprs, list)
+		if (i->kind == EXPR_PREFIX) {
+			p = i;
+			break;
+		}
+	/* nft's grammar wants a list after the slash of a list (VALUE,
+	   VALUE / MASK is a syntax error there) */
+	if (!p || (p->list.next == &x->set.exprs && p->list.prev != &x->set.exprs))
+		return false;
+	vals = compound_expr_alloc(&x->loc, EXPR_LIST);
+	mask = compound_expr_alloc(&p->loc, EXPR_LIST);
+	list_for_each_entry_safe(i, next, &x->set.exprs, list) {
+		list_del(&i->list);
+		if (i == p) {
+			compound_expr_add(vals, p->prefix.expr);
+			p->prefix.expr = NULL;
+			snprintf(buf, sizeof(buf), "%u", p->prefix.prefix_len);
+			compound_expr_add(mask, symbol_expr_alloc(&p->loc, buf, false));
+			expr_free(p);
+			p = NULL;
+		} else {
+			compound_expr_add(p ? vals : mask, i);
+		}
+	}
+	x->set.size = 0;
+	*e = binop_expr_alloc(&x->loc, OP_MASK, vals, mask);
+	expr_free(x);
+	return true;
+}
+
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
@@ -1568,6 +1609,8 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_LIST: {
 		struct expr *i, *acc;
 
+		if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
+			return rhs_eval(ctx, lhs, e);
 		/* a list of flags is a set whose values are ORed together */
 		if (set_eval(ctx, lhs, x) < 0)
 			return -1;
