@@ -666,6 +666,29 @@ static char *key_text(const struct elem_emit *em, const uint8_t *key)
 	return buf;
 }
 
+/* the verdict an element of a verdict map holds, NULL if none */
+static const struct expr *rec_verdict(const struct elem_rec *r)
+{
+	const struct expr *x = r->extra;
+
+	return x && x->kind == EXPR_MAPPING && x->op.right->kind == EXPR_VERDICT ?
+	       x->op.right : NULL;
+}
+
+static bool values_differ(const struct elem_store *st, size_t a, size_t b)
+{
+	const struct expr *va, *vb;
+
+	if (st->dlen)
+		return memcmp(elem_data(st, a), elem_data(st, b), st->dlen);
+	va = rec_verdict(elem_rec(st, a));
+	vb = rec_verdict(elem_rec(st, b));
+	return va && vb &&
+	       (va->verdict.verdict != vb->verdict.verdict ||
+		!va->verdict.chain != !vb->verdict.chain ||
+		(va->verdict.chain && strcmp(va->verdict.chain, vb->verdict.chain)));
+}
+
 static const struct elem_store *dup_store;
 
 static int dup_cmp(const void *a, const void *b)
@@ -696,7 +719,7 @@ static int dup_values_check(const struct elem_emit *em,
 		struct location la, lb;
 
 		if (memcmp(elem_lo(st, ix[i - 1]), elem_lo(st, ix[i]), st->klen) ||
-		    !memcmp(elem_data(st, ix[i - 1]), elem_data(st, ix[i]), st->dlen))
+		    !values_differ(st, ix[i - 1], ix[i]))
 			continue;
 		elem_loc_get(elem_rec(st, ix[i - 1]), &la);
 		elem_loc_get(elem_rec(st, ix[i]), &lb);
@@ -726,7 +749,8 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	b.buf = xzalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
 	if (em->interval && !st->concat) {
 		ret = emit_intervals(&b, st);
-	} else if (st->dlen && !em->concat_interval && dup_values_check(em, st) < 0) {
+	} else if ((st->dlen || (em->data && em->data->dtype == &verdict_type)) &&
+		   !em->concat_interval && dup_values_check(em, st) < 0) {
 		ret = -1;
 	} else {
 		for (size_t i = 0; i < st->n; i++) {
