@@ -43,8 +43,9 @@ bool proto_ctx_th_known(const struct proto_ctx *pctx);
 struct list_head;
 struct stmt;
 /*
- * The last set of ether types (or, outside inet, of meta protocol values)
- * among @stmts before @upto, as nft takes it for a reject: the network
+ * The last set of ether types (or, outside inet, of meta protocol values;
+ * in inet, of meta nfproto values) among @stmts before @upto, as nft takes
+ * it for a reject: the network
  * protocol its last ip or ip6 element names (1 ipv4, 2 ipv6, 0 none), and
  * in *@mask (if not NULL) all it names (1, 2, 3 both).
  */

@@ -61,16 +61,30 @@ enum {
 enum {
 	TYPEOF_KIND_VERDICT	= 1,
 	TYPEOF_KIND_PAYLOAD	= 7,
+	TYPEOF_KIND_EXTHDR	= 8,
 	TYPEOF_KIND_META	= 9,
 	TYPEOF_KIND_CT		= 12,
 	TYPEOF_KIND_CONCAT	= 13,
 };
 
-/* a payload's records: header and field as numbered on the wire, bits */
+/* a payload's records: header and field as numbered on the wire, bits;
+ * a raw one ("@th,0,1") is header 0, field 0, and its base (nft's
+ * numbers: 1 link, 2 network, 3 transport), offset and length in bits */
 enum {
 	TYPEOF_PAYLOAD_DESC,
 	TYPEOF_PAYLOAD_FIELD,
-	TYPEOF_PAYLOAD_LEN	= 4,	/* integer fields only */
+	TYPEOF_PAYLOAD_BASE,
+	TYPEOF_PAYLOAD_OFFSET,
+	TYPEOF_PAYLOAD_LEN,	/* integer fields only */
+};
+
+/* an extension header's (or option's) records: nft's number of the
+ * header, its number of the field and, but for ipv6 headers, the
+ * NFT_EXTHDR_OP_* (src/set.c says how nft numbers them) */
+enum {
+	TYPEOF_EXTHDR_DESC,
+	TYPEOF_EXTHDR_FIELD,
+	TYPEOF_EXTHDR_OP,
 };
 
 /* a meta's record 0 is its NFT_META_* key; a ct's records: NFT_CT_* key,

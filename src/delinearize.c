@@ -2698,22 +2698,30 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
 			const struct proto_desc *nh = pctx->desc[PROTO_BASE_NETWORK_HDR];
-			unsigned int m = proto_nh_sets(deps->head, s, s->reject.family, NULL);
+			unsigned int mask, m = proto_nh_sets(deps->head, s, s->reject.family, &mask);
+			bool other = (nh == &proto_ip && m == 2) ||
+				     (nh == &proto_ip6 && m == 1);
 
 			/* nft names it there: a bare reject is icmpx */
 			s->reject.print_default = true;
 			s->reject.family = nh == &proto_ip6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
 			/* after a set of ether types, the protocol of the last
-			   one: its port-unreachable is a bare reject there */
-			if (m && nh != &proto_ip && nh != &proto_ip6) {
+			   one: its port-unreachable is a bare reject there, and
+			   so it is after an ip match of the other protocol
+			   ("ip saddr x ether type { ip6 } reject", a rule that
+			   matches nothing): a reload takes the set's protocol */
+			if (other && (mask != m || s->reject.icmp_code != (m == 2 ? 4 : 3)))
+				other = false;
+			if (m && (other || (nh != &proto_ip && nh != &proto_ip6))) {
 				s->reject.family = m == 2 ? NFPROTO_IPV6 : NFPROTO_IPV4;
 				s->reject.print_default = false;
 				s->reject.family_of_set = true;
 			}
 			/* the protocol test is the reject's own dependency,
 			   which nft (and nfh) put first in the rule; an ether
-			   type is not what the reject adds, so it stays */
-			if (deps->nh && deps->nh->list.prev == deps->head &&
+			   type is not what the reject adds, so it stays (and
+			   a test of the other protocol is no dependency) */
+			if (!other && deps->nh && deps->nh->list.prev == deps->head &&
 			    (is_dep(deps->nh, NFT_META_NFPROTO, &(uint64_t){ 0 }) ||
 			     is_dep(deps->nh, NFT_META_PROTOCOL, &(uint64_t){ 0 })))
 				drop(&deps->nh);

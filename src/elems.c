@@ -649,6 +649,96 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	return 0;
 }
 
+static char *key_text(const struct elem_emit *em, const uint8_t *key)
+{
+	struct expr *k = constant_expr_alloc(NULL, em->key->dtype,
+					     em->key->byteorder, em->key->len, key);
+	struct output_ctx o = { .flags = NFH_PRINT_IN_SET };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	expr_print(k, &o, f);
+	fclose(f);
+	expr_free(k);
+	return buf;
+}
+
+/* the verdict an element of a verdict map holds, NULL if none */
+static const struct expr *rec_verdict(const struct elem_rec *r)
+{
+	const struct expr *x = r->extra;
+
+	return x && x->kind == EXPR_MAPPING && x->op.right->kind == EXPR_VERDICT ?
+	       x->op.right : NULL;
+}
+
+static bool values_differ(const struct elem_store *st, size_t a, size_t b)
+{
+	const struct expr *va, *vb;
+
+	if (st->dlen)
+		return memcmp(elem_data(st, a), elem_data(st, b), st->dlen);
+	va = rec_verdict(elem_rec(st, a));
+	vb = rec_verdict(elem_rec(st, b));
+	return va && vb &&
+	       (va->verdict.verdict != vb->verdict.verdict ||
+		!va->verdict.chain != !vb->verdict.chain ||
+		(va->verdict.chain && strcmp(va->verdict.chain, vb->verdict.chain)));
+}
+
+static const struct elem_store *dup_store;
+
+static int dup_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int d = memcmp(elem_lo(dup_store, x), elem_lo(dup_store, y),
+		       dup_store->klen);
+
+	return d ? d : x < y ? -1 : x > y;
+}
+
+/*
+ * A key of a map given twice with two values: the kernel says "File
+ * exists" (one value twice it takes); refused here, where the second
+ * one is written, offline too.  The records keep their order.
+ */
+static int dup_values_check(const struct elem_emit *em,
+			    const struct elem_store *st)
+{
+	size_t *ix = xmalloc((st->n ? st->n : 1) * sizeof(*ix));
+	int ret = 0;
+
+	for (size_t i = 0; i < st->n; i++)
+		ix[i] = i;
+	dup_store = st;
+	qsort(ix, st->n, sizeof(*ix), dup_cmp);
+	for (size_t i = 1; i < st->n; i++) {
+		struct location la, lb;
+
+		if (memcmp(elem_lo(st, ix[i - 1]), elem_lo(st, ix[i]), st->klen) ||
+		    !values_differ(st, ix[i - 1], ix[i]))
+			continue;
+		elem_loc_get(elem_rec(st, ix[i - 1]), &la);
+		elem_loc_get(elem_rec(st, ix[i]), &lb);
+		if (!st->concat) {
+			char *x = key_text(em, elem_lo(st, ix[i]));
+
+			ret = error_queue2(em->msgs, &lb, &la,
+					   "%s is given twice, with two values (the kernel says \"File exists\")",
+					   x);
+			free(x);
+		} else {
+			ret = error_queue2(em->msgs, &lb, &la,
+					   "this key is given twice, with two values (the kernel says \"File exists\")");
+		}
+	}
+	free(ix);
+	return ret;
+}
+
 int elem_emit(struct elem_emit *em, struct elem_store *st)
 {
 	struct builder b = { .em = em };
@@ -659,6 +749,9 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	b.buf = xzalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
 	if (em->interval && !st->concat) {
 		ret = emit_intervals(&b, st);
+	} else if ((st->dlen || (em->data && em->data->dtype == &verdict_type)) &&
+		   !em->concat_interval && dup_values_check(em, st) < 0) {
+		ret = -1;
 	} else {
 		for (size_t i = 0; i < st->n; i++) {
 			const uint8_t *key = elem_lo(st, i), *end = NULL;

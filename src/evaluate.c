@@ -57,6 +57,47 @@ struct eval_ctx {
 #define EXPAND_MAX	(1UL << 22)
 
 static int expr_eval(struct eval_ctx *ctx, struct expr **e);
+/*
+ * "ct state 0x10,0x20 / 0x10,0x20": a number after the slash is read as a
+ * prefix length, so the list holds 0x10, (0x20 / 16), 0x20; for flags it
+ * is the value list 0x10,0x20 masked by the list 16,0x20.  Makes *@e that
+ * VALUE / MASK; false if the list holds no prefix.
+ */
+static bool list_mask_split(struct expr **e)
+{
+	struct expr *x = *e, *i, *next, *vals, *mask, *p = NULL;
+	char buf[32];
+
+	list_for_each_entry(i, &x->set.exprs, list)
+		if (i->kind == EXPR_PREFIX) {
+			p = i;
+			break;
+		}
+	/* nft's grammar wants a list after the slash of a list (VALUE,
+	   VALUE / MASK is a syntax error there) */
+	if (!p || (p->list.next == &x->set.exprs && p->list.prev != &x->set.exprs))
+		return false;
+	vals = compound_expr_alloc(&x->loc, EXPR_LIST);
+	mask = compound_expr_alloc(&p->loc, EXPR_LIST);
+	list_for_each_entry_safe(i, next, &x->set.exprs, list) {
+		list_del(&i->list);
+		if (i == p) {
+			compound_expr_add(vals, p->prefix.expr);
+			p->prefix.expr = NULL;
+			snprintf(buf, sizeof(buf), "%u", p->prefix.prefix_len);
+			compound_expr_add(mask, symbol_expr_alloc(&p->loc, buf, false));
+			expr_free(p);
+			p = NULL;
+		} else {
+			compound_expr_add(p ? vals : mask, i);
+		}
+	}
+	x->set.size = 0;
+	*e = binop_expr_alloc(&x->loc, OP_MASK, vals, mask);
+	expr_free(x);
+	return true;
+}
+
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
@@ -1136,13 +1177,29 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 	if (t->kind != EXPR_SYMBOL) {
 		/* typeof: the selector itself says what it holds */
 		if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
-		    t->kind != EXPR_CT) {
+		    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
 			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
 			return NULL;
 		}
 		if (!set_typeof_ok(t)) {
-			err(ctx, &t->loc, "typeof of a raw payload expression is not supported");
+			err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
+			    "typeof of this extension header field is not supported" :
+			    "typeof of a raw payload expression is not supported");
 			return NULL;
+		}
+		if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
+		    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
+			/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
+			const struct proto_field *f = proto_th.fields;
+
+			for (; f < proto_th.fields + 2; f++)
+				if (f->offset == t->payload.offset && f->len == t->len) {
+					t->payload.is_raw = false;
+					t->payload.desc = &proto_th;
+					t->payload.tmpl = f;
+					t->dtype = f->dtype;
+					t->byteorder = f->byteorder;
+				}
 		}
 		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
 	}
@@ -1552,6 +1609,8 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_LIST: {
 		struct expr *i, *acc;
 
+		if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
+			return rhs_eval(ctx, lhs, e);
 		/* a list of flags is a set whose values are ORed together */
 		if (set_eval(ctx, lhs, x) < 0)
 			return -1;
@@ -1705,8 +1764,10 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
 		return -1;
 	lhs = rel->op.left;
-	if (has_shift(lhs))
-		/* nft 1.0.6 refuses these too, as a datatype mismatch */
+	if (has_shift(lhs) && rel->op.right->kind != EXPR_SET_REF)
+		/* nft 1.0.6 refuses these too, as a datatype mismatch; a
+		   named set's lookup it takes, as it lists one typed by a
+		   raw load ("(@th,0,8 & 0x80) >> 7 == @s") */
 		return err(ctx, &lhs->loc,
 			   "a shifted value can be assigned (meta mark set ct mark << 8), not compared");
 	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
@@ -2130,7 +2191,8 @@ static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			/* a set of ether types with this protocol among them
 			   is the test already, as nft takes it */
 			if (have != &proto_ip && have != &proto_ip6 &&
-			    nh_sets_mask(ctx, s) & (want == &proto_ip ? 1 : 2))
+			    proto_nh_sets(&ctx->rule->stmts, s, ctx->family, NULL) ==
+			    (want == &proto_ip ? 1u : 2u))
 				;
 			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
 				return -1;

@@ -1502,6 +1502,8 @@ static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 	return 0;
 }
 
+static void value_load(struct lin_ctx *ctx, const struct expr *v);
+
 /*
  * A header field write: whole bytes take an immediate; other fields (and
  * any field under a 16-bit checksum, which is updated a word at a time)
@@ -1521,16 +1523,21 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 	uint32_t csum_type, csum_off, csum_flags;
 	struct nftnl_expr *e;
 
-	if (v->kind != EXPR_VALUE)
-		return lerr(ctx, &v->loc,
-			    "setting a header field from another expression is not supported yet");
 	payload_csum(p, &csum_type, &csum_off, &csum_flags);
 	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
 		first &= ~1u;
 		if ((last - first) & 1)
 			last++;
 	}
-	if (first * 8 == off && last * 8 == off + len) {
+	if (v->kind != EXPR_VALUE) {
+		/* a value from the packet ("@nh,64,16 set @nh,64,16 & 0x40ff
+		   | 0x4000", as nft lists a rewrite it cannot name): written
+		   as loaded, which needs the field to be its whole bytes */
+		if (first * 8 != off || last * 8 != off + len)
+			return lerr(ctx, &v->loc,
+				    "setting a header field from another expression is not supported yet");
+		value_load(ctx, v);
+	} else if (first * 8 == off && last * 8 == off + len) {
 		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
 	} else {
 		uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];

@@ -317,6 +317,21 @@ static void kind_print(const struct expr *e, const struct output_ctx *o,
 	e->ops->print(&k, e);
 }
 
+/* the key of a map of raw bits prints in hex, as in a match
+   ("@th,0,8 & 0x80 map { 128 : 2 }"); the elements do not */
+static void map_key_print(const struct expr *key, const struct output_ctx *o,
+			  FILE *f)
+{
+	const struct expr *sel = key;
+	struct output_ctx ho = *o;
+
+	while (sel->kind == EXPR_BINOP)
+		sel = sel->op.left;
+	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
+		ho.flags |= NFH_PRINT_HEX;
+	expr_print(key, &ho, f);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
@@ -444,7 +459,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		}
 		break;
 	case EXPR_MAP:
-		expr_print(e->op.left, o, f);
+		map_key_print(e->op.left, o, f);
 		fprintf(f, " map ");
 		expr_print(e->op.right, o, f);
 		break;
@@ -779,7 +794,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		break;
 	case STMT_VERDICT:
 		if (s->verdict.expr->kind == EXPR_MAP) {
-			expr_print(s->verdict.expr->op.left, o, f);
+			map_key_print(s->verdict.expr->op.left, o, f);
 			fprintf(f, " vmap ");
 			expr_print(s->verdict.expr->op.right, o, f);
 			break;
@@ -1184,6 +1199,25 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		fputs("\t\tcomment ", f), quoted_print(f, s->comment), fputc('\n', f);
 }
 
+/*
+ * A set typed by raw loads ("typeof @th,0,1", "typeof @nh,64,8 . @th,0,8")
+ * holds raw bits: hex.  (nft prints a raw part of a concatenation with
+ * other kinds of parts in hex too, the other parts not: nfh does not.)
+ */
+static bool set_of_raw(const struct set *s)
+{
+	const struct expr *i, *k = s->key_sel;
+
+	if (!k)
+		return false;
+	if (k->kind != EXPR_CONCAT)
+		return k->kind == EXPR_PAYLOAD && k->payload.is_raw;
+	list_for_each_entry(i, &k->set.exprs, list)
+		if (i->kind != EXPR_PAYLOAD || !i->payload.is_raw)
+			return false;
+	return true;
+}
+
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 {
 	struct output_ctx so = *o;
@@ -1192,6 +1226,8 @@ void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f)
 	const char *d = "";
 
 	so.flags |= NFH_PRINT_IN_SET;
+	if (set_of_raw(s))
+		so.flags |= NFH_PRINT_HEX;
 
 	set_head_print(s, o, f);
 	if (s->init && !list_empty(&s->init->set.exprs) &&
@@ -1226,6 +1262,8 @@ static void kernel_set_print(struct cache_set *cs, const struct set *s,
 	if (!(o->flags & NFH_OUTPUT_TERSE)) {
 		it = set_elem_iter_new(cs, s);
 		so.flags |= NFH_PRINT_IN_SET;
+		if (set_of_raw(s))
+			so.flags |= NFH_PRINT_HEX;
 		while ((e = set_elem_iter_next(it))) {
 			fputs(d, f);
 			expr_print(e, &so, f);

@@ -298,6 +298,7 @@ unsigned int proto_nh_sets(const struct list_head *stmts, const struct stmt *upt
 {
 	const struct stmt *i;
 	unsigned int last = 0, m = 0;
+	bool nfproto;
 
 	list_for_each_entry(i, stmts, list) {
 		const struct expr *rel, *l, *e;
@@ -316,16 +317,21 @@ unsigned int proto_nh_sets(const struct list_head *stmts, const struct stmt *upt
 		      (l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 		      !strcmp(l->payload.tmpl->name, "type")) &&
 		    !(l->kind == EXPR_META && l->meta.key == NFT_META_PROTOCOL &&
-		      family != NFPROTO_INET))
+		      family != NFPROTO_INET) &&
+		    !(l->kind == EXPR_META && l->meta.key == NFT_META_NFPROTO &&
+		      family == NFPROTO_INET))
 			continue;
+		nfproto = l->kind == EXPR_META && l->meta.key == NFT_META_NFPROTO;
 		list_for_each_entry(e, &rel->op.right->set.exprs, list) {
 			const struct expr *k = e->kind == EXPR_SET_ELEM ? e->elem.key : e;
+			uint64_t v;
 
 			if (!k || k->kind != EXPR_VALUE)
 				continue;
-			if (expr_value_u64(k) == 0x0800)
+			v = expr_value_u64(k);
+			if (v == (nfproto ? NFPROTO_IPV4 : 0x0800))
 				n |= 1, nl = 1;
-			else if (expr_value_u64(k) == 0x86dd)
+			else if (v == (nfproto ? NFPROTO_IPV6 : 0x86dd))
 				n |= 2, nl = 2;
 		}
 		m = n;

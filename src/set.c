@@ -272,16 +272,137 @@ static const struct proto_field *typeof_field(const struct typeof_header *h,
 	return &d->fields[id - 1];
 }
 
+/*
+ * Extension headers and options as nft 1.0.6 numbers them in typeof
+ * userdata.  ipv6 headers: its own numbers for the header, fields from 1,
+ * where rt0 and srh number only their own fields (the routing header's
+ * four are rt's).  tcp options, ip options, sctp chunks: the option kind
+ * (chunk type); tcp options and sctp chunks number fields from 0 as nfh
+ * does, except that the sack blocks 1-3 are fields of sack; ip options
+ * number theirs by name.  rt2 (which nft writes no userdata for) has none.
+ */
+static const struct {
+	const char	*name;
+	uint32_t	id;
+	unsigned int	skip;	/* nfh's fields before nft's first */
+} typeof_v6hdrs[] = {
+	{ "hbh", 1, 0 }, { "rt", 2, 0 }, { "rt0", 3, 4 }, { "srh", 5, 4 },
+	{ "frag", 6, 0 }, { "dst", 7, 0 }, { "mh", 8, 0 },
+};
+
+static const char *const typeof_ipopt_fields[] = {
+	"type", "length", "value", "ptr", "addr",
+};
+
+/* the sack block of a "sackN" name, 0 for sack and sack0 */
+static unsigned int sack_block(const struct exthdr_desc *d)
+{
+	return !strncmp(d->name, "sack", 4) && d->name[4] >= '1' &&
+	       d->name[4] <= '3' ? (unsigned int)(d->name[4] - '0') : 0;
+}
+
+/* nft's numbers for header @d and its field @f; false if none */
+static bool typeof_exthdr_ids(const struct exthdr_desc *d,
+			      const struct proto_field *f,
+			      uint32_t *id, uint32_t *field)
+{
+	unsigned int i, n;
+
+	if (!d || !f || f < d->fields || f >= d->fields + EXTHDR_FIELDS_MAX)
+		return false;
+	n = f - d->fields;
+	switch (d->op) {
+	case NFT_EXTHDR_OP_IPV6:
+		for (i = 0; i < array_size(typeof_v6hdrs); i++)
+			if (!strcmp(typeof_v6hdrs[i].name, d->name)) {
+				if (n < typeof_v6hdrs[i].skip)
+					return false;
+				*id = typeof_v6hdrs[i].id;
+				*field = n - typeof_v6hdrs[i].skip + 1;
+				return true;
+			}
+		return false;
+	case NFT_EXTHDR_OP_TCPOPT:
+		*id = d->type;
+		*field = n + (n >= 2 ? 2 * sack_block(d) : 0);
+		return true;
+	case NFT_EXTHDR_OP_SCTP:
+		*id = d->type;
+		*field = n;
+		return true;
+	case NFT_EXTHDR_OP_IPV4:
+		for (i = 0; i < array_size(typeof_ipopt_fields); i++)
+			if (!strcmp(typeof_ipopt_fields[i], f->name)) {
+				*id = d->type;
+				*field = i + 1;
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
+/* the header and field nft's numbers name, NULL if none */
+static struct expr *typeof_exthdr_of(uint32_t op, uint32_t id, uint32_t field)
+{
+	const struct exthdr_desc *d = NULL;
+	const struct proto_field *f = NULL;
+	unsigned int i, n = field;
+
+	switch (op) {
+	case NFT_EXTHDR_OP_IPV6:
+		for (i = 0; i < array_size(typeof_v6hdrs); i++)
+			if (typeof_v6hdrs[i].id == id) {
+				d = exthdr_lookup(op, typeof_v6hdrs[i].name);
+				n = field ? field - 1 + typeof_v6hdrs[i].skip : ~0u;
+			}
+		break;
+	case NFT_EXTHDR_OP_TCPOPT:
+		d = exthdr_by_type(op, id);
+		if (id == 5 && field >= 4 && field <= 9) {
+			static const char *const blocks[] = { "sack1", "sack2", "sack3" };
+
+			d = exthdr_lookup(op, blocks[(field - 4) / 2]);
+			n = 2 + (field - 4) % 2;
+		}
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		d = exthdr_by_type(op, id);
+		break;
+	case NFT_EXTHDR_OP_IPV4:
+		d = exthdr_by_type(op, id);
+		if (d && field >= 1 && field <= array_size(typeof_ipopt_fields))
+			f = exthdr_field_lookup(d, typeof_ipopt_fields[field - 1]);
+		return f ? exthdr_expr_alloc(&internal_location, d, f) : NULL;
+	default:
+		return NULL;
+	}
+	if (!d || n >= EXTHDR_FIELDS_MAX || !d->fields[n].name)
+		return NULL;
+	return exthdr_expr_alloc(&internal_location, d, &d->fields[n]);
+}
+
 static bool typeof_one_ok(const struct expr *e)
 {
 	const struct typeof_header *h;
 
 	switch (e->kind) {
 	case EXPR_PAYLOAD:
-		if (e->payload.is_raw || !e->payload.desc || !e->payload.tmpl)
+		/* a raw load of the link, network or transport header */
+		if (e->payload.is_raw)
+			return e->payload.base == PROTO_BASE_LL_HDR ||
+			       e->payload.base == PROTO_BASE_NETWORK_HDR ||
+			       e->payload.base == PROTO_BASE_TRANSPORT_HDR;
+		if (!e->payload.desc || !e->payload.tmpl)
 			return false;
 		h = typeof_header(e->payload.desc);
 		return h && typeof_field_id(h, e->payload.tmpl);
+	case EXPR_EXTHDR: {
+		uint32_t id, field;
+
+		return e->exthdr.tmpl && !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT) &&
+		       typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
+	}
 	case EXPR_META:
 	case EXPR_CT:
 		return true;
@@ -313,6 +434,14 @@ static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
 
 	switch (e ? e->kind : EXPR_VERDICT) {
 	case EXPR_PAYLOAD:
+		if (e->payload.is_raw) {
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, 0);
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD, 0);
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_BASE, e->payload.base);
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_OFFSET, e->payload.offset);
+			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
+			break;
+		}
 		h = typeof_header(e->payload.desc);
 		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, h->id);
 		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD,
@@ -320,6 +449,17 @@ static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
 		if (e->dtype == &integer_type)
 			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
 		break;
+	case EXPR_EXTHDR: {
+		uint32_t id = 0, field = 0;
+
+		/* in nft's order: the field, the kind of header, the header */
+		typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
+		nftnl_udata_put_u32(b, TYPEOF_EXTHDR_FIELD, field);
+		if (e->exthdr.op != NFT_EXTHDR_OP_IPV6)
+			nftnl_udata_put_u32(b, TYPEOF_EXTHDR_OP, e->exthdr.op);
+		nftnl_udata_put_u32(b, TYPEOF_EXTHDR_DESC, id);
+		break;
+	}
 	case EXPR_META:
 		nftnl_udata_put_u32(b, 0, e->meta.key);
 		break;
@@ -340,6 +480,7 @@ static uint32_t typeof_kind(const struct expr *e)
 {
 	switch (e ? e->kind : EXPR_VERDICT) {
 	case EXPR_PAYLOAD:	return TYPEOF_KIND_PAYLOAD;
+	case EXPR_EXTHDR:	return TYPEOF_KIND_EXTHDR;
 	case EXPR_META:		return TYPEOF_KIND_META;
 	case EXPR_CT:		return TYPEOF_KIND_CT;
 	case EXPR_CONCAT:	return TYPEOF_KIND_CONCAT;
@@ -414,14 +555,38 @@ static struct expr *typeof_payload(const struct udrec *data)
 	const struct proto_field *f;
 	uint32_t id, field;
 
-	/* a raw payload (base, offset, length) is not read */
 	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
 	    !rec_u32(&tb[TYPEOF_PAYLOAD_DESC], &id) ||
 	    !rec_u32(&tb[TYPEOF_PAYLOAD_FIELD], &field))
 		return NULL;
+	if (id == 0 && field == 0) {
+		/* a raw payload: base, offset, length */
+		uint32_t base, offset, len;
+
+		if (!rec_u32(&tb[TYPEOF_PAYLOAD_BASE], &base) ||
+		    !rec_u32(&tb[TYPEOF_PAYLOAD_OFFSET], &offset) ||
+		    !rec_u32(&tb[TYPEOF_PAYLOAD_LEN], &len) ||
+		    base < PROTO_BASE_LL_HDR || base > PROTO_BASE_TRANSPORT_HDR ||
+		    !payload_raw_valid(offset, len))
+			return NULL;
+		return payload_raw_alloc(&internal_location, base, offset, len);
+	}
 	h = typeof_header_by_id(id);
 	f = h ? typeof_field(h, field) : NULL;
 	return f ? payload_expr_alloc(&internal_location, h->desc, f) : NULL;
+}
+
+static struct expr *typeof_exthdr(const struct udrec *data)
+{
+	struct udrec tb[TYPEOF_EXTHDR_OP + 1];
+	uint32_t id, field, op = NFT_EXTHDR_OP_IPV6;
+
+	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
+	    !rec_u32(&tb[TYPEOF_EXTHDR_DESC], &id) ||
+	    !rec_u32(&tb[TYPEOF_EXTHDR_FIELD], &field) ||
+	    (tb[TYPEOF_EXTHDR_OP].set && !rec_u32(&tb[TYPEOF_EXTHDR_OP], &op)))
+		return NULL;
+	return typeof_exthdr_of(op, id, field);
 }
 
 static struct expr *typeof_meta(const struct udrec *data)
@@ -466,6 +631,8 @@ static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 	switch (kind) {
 	case TYPEOF_KIND_PAYLOAD:
 		return typeof_payload(&tb[TYPEOF_UDATA_DATA]);
+	case TYPEOF_KIND_EXTHDR:
+		return typeof_exthdr(&tb[TYPEOF_UDATA_DATA]);
 	case TYPEOF_KIND_META:
 		return typeof_meta(&tb[TYPEOF_UDATA_DATA]);
 	case TYPEOF_KIND_CT:

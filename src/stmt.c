@@ -192,7 +192,6 @@ static const struct symbol byte_units[] = {
 	{ "bytes",	1 },
 	{ "kbytes",	1024 },
 	{ "mbytes",	1024 * 1024 },
-	{ "gbytes",	1024 * 1024 * 1024ULL },
 	{ NULL, 0 },
 };
 

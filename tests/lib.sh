@@ -83,6 +83,11 @@ retry() {
 	return 1
 }
 
+# nft_lists_otherwise GOLDEN.in: the reason its line "# nft-lists-otherwise:
+# WHY" gives (nft 1.0.6's listing of it does not load back as the same
+# rules, nfh's does), empty without one.
+nft_lists_otherwise() { sed -n 's/^# nft-lists-otherwise: //p' "$1"; }
+
 tmpdir() {
 	if [ -z "$LIB_TMPDIR" ]; then
 		LIB_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/nfh-test.XXXXXX")

@@ -42,9 +42,8 @@ ip -n "$NFT" link add veth0 type veth peer name veth1 || exit 99
 for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	name=$(basename "${f%.out}")
 	grep -qx "parse/ok/$name.in" "$REPO_DIR/tests/TODO.list" && continue
-	# a line "# nft-lists-otherwise: WHY": nft 1.0.6's listing of it is
-	# wrong (it does not load back as the same rules), nfh's is not
-	why=$(sed -n 's/^# nft-lists-otherwise: //p' "${f%.out}.in")
+	# nft 1.0.6's listing of it is wrong, nfh's is not
+	why=$(nft_lists_otherwise "${f%.out}.in")
 	if [ -n "$why" ]; then
 		echo "ok - $name: nfh -j list # SKIP nft lists it otherwise: $why"
 		continue

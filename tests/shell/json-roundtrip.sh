@@ -40,7 +40,7 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		ip netns exec "$2" $TOOL -f -' sh "$f" "$NFH"
 	# nft's own JSON listing of the golden, and whether nft loads it back
 	nft_json=0
-	why=$(sed -n 's/^# nft-lists-otherwise: //p' "${f%.out}.in")
+	why=$(nft_lists_otherwise "${f%.out}.in")
 	if { echo "flush ruleset"; cat "$f"; } | in_ns "$NFT" nft -f - >/dev/null 2>&1; then
 		in_ns "$NFT" nft -j list ruleset >"$dir/want"
 		sed 's/^{"nftables": \[/&{"flush": {"ruleset": null}}, /' "$dir/want" >"$dir/want.json"
