@@ -20,6 +20,7 @@ STEPS='--state
 --set-default-zone=internal
 --zone=public --add-service=http
 --zone=public --add-port=8080/tcp
+--zone=public --add-interface=veth0
 --zone=trusted --add-source=192.0.2.0/24
 --zone=public --remove-service=ssh
 --zone=public --add-rich-rule=rule family="ipv4" source address="198.51.100.0/24" service name="ssh" accept
@@ -44,6 +45,8 @@ STEPS='--state
 --zone=public --add-service=https
 --runtime-to-permanent
 --reload
+--zone=public --add-interface=veth0
+--zone=public --add-port=8080/tcp
 --zone=public --list-all'
 
 # inner WORKDIR ENV...: in a fresh mount and network namespace, the bus,
@@ -58,7 +61,16 @@ inner() {
 	mount --bind "$w/etc" /etc/firewalld
 	mount -t tmpfs nfh-log /var/log
 	ip link set lo up
+	# a peer on the other end of veth0, for traffic
+	mkdir -p /run/netns
+	ip netns add peer
 	ip link add veth0 type veth peer name veth1
+	ip link set veth1 netns peer
+	ip addr add 10.9.0.1/24 dev veth0
+	ip link set veth0 up
+	ip -n peer addr add 10.9.0.2/24 dev veth1
+	ip -n peer link set veth1 up
+	ip -n peer link set lo up
 	cat >"$w/bus.conf" <<'XML'
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -97,6 +109,24 @@ XML
 		[ "$line" = --reload ] && echo $(((t1 - t0) / 1000000)) >>"$w/reload.ms"
 		nft list ruleset >"$w/step-$n.nft" 2>&1
 	done <<<"$STEPS"
+	# traffic from the peer: the zone's port opens, another is refused
+	for port in 8080 9999; do
+		/usr/bin/python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(5); time.sleep(30)' "$port" &
+		echo $! >>"$w/listeners"
+	done
+	sleep 0.5
+	for port in 8080 9999; do
+		ip netns exec peer /usr/bin/python3 -c 'import socket, sys
+try:
+    socket.create_connection(("10.9.0.1", int(sys.argv[1])), timeout=3).close()
+    print("connects")
+except Exception as e:
+    import errno
+    print(errno.errorcode.get(getattr(e, "errno", None) or 0, type(e).__name__))' "$port" >"$w/traffic-$port"
+	done
+	xargs kill <"$w/listeners"
 	kill "$fw"
 	wait "$fw"
 	kill "$(cat "$w/dbus.pid")"
@@ -143,6 +173,13 @@ while IFS= read -r line; do
 	expect_eq "firewall-cmd $line: the same ruleset" \
 		"$(cat "$dir/debian/step-$n.nft")" "$(cat "$dir/nfhook/step-$n.nft")"
 done <<<"$STEPS"
+for lib in debian nfhook; do
+	expect_eq "on $lib: the public zone's port 8080 connects from the peer" \
+		connects "$(cat "$dir/$lib/traffic-8080")"
+	# the zone rejects with icmp admin-prohibited
+	expect_eq "on $lib: port 9999 is refused" \
+		EHOSTUNREACH "$(cat "$dir/$lib/traffic-9999")"
+done
 expect_eq "firewalld's exit left the same" \
 	"$(cat "$dir/debian/after-exit.nft")" "$(cat "$dir/nfhook/after-exit.nft")"
 for lib in debian nfhook; do
