@@ -27,13 +27,27 @@ struct output_ctx {
 	FILE		*err;
 };
 
+/* an output or error stream buffered in memory (nfh_ctx_buffer_output) */
+struct nfh_membuf {
+	FILE		*fp;		/* writes here land in @data */
+	FILE		*orig;		/* the stream it stands in for */
+	char		*data;
+	size_t		len;		/* written since the last read */
+	size_t		cap;
+};
+
 struct nfh_ctx {
 	struct output_ctx	octx;
+	unsigned int		oflags;		/* as set, for the getter */
+	struct nfh_membuf	*outbuf;
+	struct nfh_membuf	*errbuf;
 	unsigned int		debug;
 	bool			dry_run;
 	bool			offline;
 	char			**include_paths;
 	unsigned int		num_include_paths;
+	bool			no_default_include; /* cleared, even the
+						      built-in one */
 	char			**defines;	/* NAME=VALUE */
 	unsigned int		num_defines;
 	struct list_head	inputs;		/* input_desc, kept for erecs */

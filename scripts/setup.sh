@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 PACKAGES="autoconf automake libtool pkg-config bison flex make gcc
 	libmnl-dev libnftnl-dev libedit-dev libjansson-dev
 	nftables iproute2 iputils-ping python3 time tmux valgrind bash-completion
-	clang libclang-rt-14-dev"
+	clang libclang-rt-14-dev
+	python3-nftables python3-jsonschema"
 
 missing=
 for p in $PACKAGES; do

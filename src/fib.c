@@ -51,11 +51,13 @@ struct expr *fib_expr_alloc(const struct location *loc, unsigned int flags,
 	return e;
 }
 
+/* "exists"/"missing": a boolean as wide as the result (the kernel stores
+   0 or 1 in the whole register), as nft sends it */
 void fib_expr_present(struct expr *e)
 {
 	e->fib.flags |= NFTA_FIB_F_PRESENT;
 	e->dtype = &boolean_type;
-	e->len = 1;
+	e->len = fib_results[e->fib.result].len;
 }
 
 struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,

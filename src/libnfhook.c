@@ -55,28 +55,30 @@ EXPORT void nfh_ctx_free(struct nfh_ctx *ctx)
 		return;
 	nlio_close(ctx);
 	free_inputs(ctx);
-	for (unsigned int i = 0; i < ctx->num_include_paths; i++)
-		free(ctx->include_paths[i]);
-	free(ctx->include_paths);
-	for (unsigned int i = 0; i < ctx->num_defines; i++)
-		free(ctx->defines[i]);
-	free(ctx->defines);
+	nfh_ctx_unbuffer_output(ctx);
+	nfh_ctx_unbuffer_error(ctx);
+	nfh_ctx_clear_include_paths(ctx);
+	nfh_ctx_clear_vars(ctx);
 	cache_free(ctx->offline_cache);
 	free(ctx);
 }
 
 EXPORT void nfh_ctx_set_output_flags(struct nfh_ctx *ctx, unsigned int flags)
 {
+	ctx->oflags = flags;
 	/* as nft's -n: fully numeric, every numeric flag at once */
 	if (flags & NFH_OUTPUT_NUMERIC)
 		flags |= NFH_OUTPUT_NUMERIC_PROTO | NFH_OUTPUT_NUMERIC_PRIO |
 			 NFH_OUTPUT_NUMERIC_TIME;
+	/* the printers know the symbols' part of -n as NFH_OUTPUT_NUMERIC */
+	if (flags & NFH_OUTPUT_NUMERIC_SYMBOL)
+		flags = (flags & ~NFH_OUTPUT_NUMERIC_SYMBOL) | NFH_OUTPUT_NUMERIC;
 	ctx->octx.flags = flags;
 }
 
 EXPORT unsigned int nfh_ctx_get_output_flags(const struct nfh_ctx *ctx)
 {
-	return ctx->octx.flags;
+	return ctx->oflags;
 }
 
 EXPORT void nfh_ctx_set_debug(struct nfh_ctx *ctx, unsigned int flags)
@@ -101,12 +103,132 @@ EXPORT void nfh_ctx_set_output(struct nfh_ctx *ctx, FILE *out, FILE *err)
 	ctx->octx.err = err;
 }
 
+EXPORT FILE *nfh_ctx_output_stream(const struct nfh_ctx *ctx)
+{
+	return ctx->octx.out;
+}
+
+EXPORT FILE *nfh_ctx_error_stream(const struct nfh_ctx *ctx)
+{
+	return ctx->octx.err;
+}
+
+/* --- output kept in memory ------------------------------------------------- */
+
+static ssize_t membuf_write(void *cookie, const char *data, size_t n)
+{
+	struct nfh_membuf *b = cookie;
+
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->data = xrealloc(b->data, cap);
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return n;
+}
+
+static int membuf_start(struct nfh_membuf **bp, FILE **stream)
+{
+	static const cookie_io_functions_t io = { .write = membuf_write };
+	struct nfh_membuf *b = *bp;
+
+	if (b) {
+		/* buffered already: what it held is dropped */
+		fflush(b->fp);
+		b->len = 0;
+		return 0;
+	}
+	b = xzalloc(sizeof(*b));
+	b->fp = fopencookie(b, "w", io);
+	if (!b->fp) {
+		free(b);
+		return -1;
+	}
+	b->orig = *stream;
+	*stream = b->fp;
+	*bp = b;
+	return 0;
+}
+
+static int membuf_stop(struct nfh_membuf **bp, FILE **stream)
+{
+	struct nfh_membuf *b = *bp;
+
+	if (!b)
+		return -1;
+	if (*stream == b->fp)
+		*stream = b->orig;
+	fclose(b->fp);
+	free(b->data);
+	free(b);
+	*bp = NULL;
+	return 0;
+}
+
+/* what was written since the last call; the next write starts anew */
+static const char *membuf_take(struct nfh_membuf *b)
+{
+	if (!b)
+		return NULL;
+	fflush(b->fp);
+	if (!b->len)
+		return "";
+	b->len = 0;
+	return b->data;
+}
+
+EXPORT int nfh_ctx_buffer_output(struct nfh_ctx *ctx)
+{
+	return membuf_start(&ctx->outbuf, &ctx->octx.out);
+}
+
+EXPORT int nfh_ctx_unbuffer_output(struct nfh_ctx *ctx)
+{
+	return membuf_stop(&ctx->outbuf, &ctx->octx.out);
+}
+
+EXPORT const char *nfh_ctx_get_output_buffer(struct nfh_ctx *ctx)
+{
+	return membuf_take(ctx->outbuf);
+}
+
+EXPORT int nfh_ctx_buffer_error(struct nfh_ctx *ctx)
+{
+	return membuf_start(&ctx->errbuf, &ctx->octx.err);
+}
+
+EXPORT int nfh_ctx_unbuffer_error(struct nfh_ctx *ctx)
+{
+	return membuf_stop(&ctx->errbuf, &ctx->octx.err);
+}
+
+EXPORT const char *nfh_ctx_get_error_buffer(struct nfh_ctx *ctx)
+{
+	return membuf_take(ctx->errbuf);
+}
+
 EXPORT int nfh_ctx_add_include_path(struct nfh_ctx *ctx, const char *path)
 {
 	ctx->include_paths = xrealloc(ctx->include_paths,
 				      (ctx->num_include_paths + 1) * sizeof(char *));
 	ctx->include_paths[ctx->num_include_paths++] = xstrdup(path);
 	return 0;
+}
+
+EXPORT void nfh_ctx_clear_include_paths(struct nfh_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->num_include_paths; i++)
+		free(ctx->include_paths[i]);
+	free(ctx->include_paths);
+	ctx->include_paths = NULL;
+	ctx->num_include_paths = 0;
+	ctx->no_default_include = true;
 }
 
 EXPORT int nfh_ctx_add_var(struct nfh_ctx *ctx, const char *def)
@@ -119,6 +241,15 @@ EXPORT int nfh_ctx_add_var(struct nfh_ctx *ctx, const char *def)
 				(ctx->num_defines + 1) * sizeof(char *));
 	ctx->defines[ctx->num_defines++] = xstrdup(def);
 	return 0;
+}
+
+EXPORT void nfh_ctx_clear_vars(struct nfh_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->num_defines; i++)
+		free(ctx->defines[i]);
+	free(ctx->defines);
+	ctx->defines = NULL;
+	ctx->num_defines = 0;
 }
 
 /* --- running commands ------------------------------------------------------ */

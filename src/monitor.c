@@ -794,6 +794,21 @@ static bool echo_matches(json_t *cmd, json_t *obj)
 	return json_object_get(o, "handle");
 }
 
+/* whether command @c ({"flush": {...}}) names what to do, not an object */
+static bool is_json_verb(json_t *c)
+{
+	static const char *const verbs[] = {
+		"add", "insert", "create", "replace", "delete", "destroy",
+		"flush", "list", "reset", "rename",
+	};
+	const char *k = json_object_iter_key(json_object_iter(c));
+
+	for (unsigned int i = 0; k && i < array_size(verbs); i++)
+		if (!strcmp(k, verbs[i]))
+			return true;
+	return false;
+}
+
 /*
  * -j -e after JSON input: nft prints the document it ran, each command
  * that made something given the handle the kernel gave it (appended,
@@ -828,14 +843,23 @@ static bool echo_json_input(struct monitor *m)
 
 		for (j = 0; json_is_object(c) && !v && j < array_size(ops); j++)
 			v = json_object_get(c, ops[j]);
+		/* an object with no command around it ({"table": {...}}, as
+		   a listing prints it) is added */
+		if (!v && json_is_object(c) && !is_json_verb(c))
+			v = c;
 		if (!json_is_object(v))
 			continue;
 		for (j = 0; j < json_array_size(echoed); j++) {
+			json_t *made;
+
 			o = json_array_get(echoed, j);
 			if (!echo_matches(v, o))
 				continue;
-			json_object_set(json_object_iter_value(json_object_iter(v)),
-					"handle", json_object_get(
+			/* a handle the input gave (a listing's) is replaced,
+			   and comes last, as the one nft adds */
+			made = json_object_iter_value(json_object_iter(v));
+			json_object_del(made, "handle");
+			json_object_set(made, "handle", json_object_get(
 					json_object_iter_value(json_object_iter(o)), "handle"));
 			json_array_remove(echoed, j);
 			break;

@@ -33,6 +33,9 @@ enum nfh_output_flags {
 	NFH_OUTPUT_NUMERIC_PRIO	= (1 << 8),	/* -y: chain priorities */
 	NFH_OUTPUT_NUMERIC_TIME	= (1 << 9),	/* -T: times as seconds */
 	NFH_OUTPUT_GUID		= (1 << 10),	/* -u: user and group names */
+	NFH_OUTPUT_NUMERIC_SYMBOL = (1 << 11),	/* symbolic constants as
+						   numbers, without the
+						   other three of -n */
 };
 
 enum nfh_debug_flags {
@@ -51,6 +54,7 @@ struct nfh_ctx *nfh_ctx_new(void);
 void nfh_ctx_free(struct nfh_ctx *ctx);
 
 void nfh_ctx_set_output_flags(struct nfh_ctx *ctx, unsigned int flags);
+/** nfh_ctx_get_output_flags - the flags as last set (-n not expanded) */
 unsigned int nfh_ctx_get_output_flags(const struct nfh_ctx *ctx);
 void nfh_ctx_set_debug(struct nfh_ctx *ctx, unsigned int flags);
 /** nfh_ctx_set_dry_run - build and send the batch, then abort it (-c) */
@@ -58,9 +62,38 @@ void nfh_ctx_set_dry_run(struct nfh_ctx *ctx, bool dry);
 /** nfh_ctx_set_offline - never open a netlink socket; keep an in-memory ruleset */
 void nfh_ctx_set_offline(struct nfh_ctx *ctx, bool offline);
 int nfh_ctx_add_include_path(struct nfh_ctx *ctx, const char *path);
+/** nfh_ctx_clear_include_paths - forget them all, the built-in one too */
+void nfh_ctx_clear_include_paths(struct nfh_ctx *ctx);
 /** nfh_ctx_add_var - `-D NAME=VALUE`; returns -1 if malformed */
 int nfh_ctx_add_var(struct nfh_ctx *ctx, const char *def);
+void nfh_ctx_clear_vars(struct nfh_ctx *ctx);
 void nfh_ctx_set_output(struct nfh_ctx *ctx, FILE *out, FILE *err);
+FILE *nfh_ctx_output_stream(const struct nfh_ctx *ctx);
+FILE *nfh_ctx_error_stream(const struct nfh_ctx *ctx);
+
+/**
+ * nfh_ctx_buffer_output - keep the output in memory instead of writing it
+ *
+ * The stream set before is put back by nfh_ctx_unbuffer_output(). A
+ * second call while buffered drops what the buffer held.
+ * Return: 0, or -1 if the memory stream could not be made
+ */
+int nfh_ctx_buffer_output(struct nfh_ctx *ctx);
+/** nfh_ctx_unbuffer_output - back to the stream; -1 if not buffered */
+int nfh_ctx_unbuffer_output(struct nfh_ctx *ctx);
+/**
+ * nfh_ctx_get_output_buffer - the output written since the last call
+ *
+ * The text is NUL-terminated and belongs to the context; it stays valid
+ * until the next run or the next output: the buffer then starts again
+ * from empty.
+ * Return: the text ("" if none), or NULL when not buffered
+ */
+const char *nfh_ctx_get_output_buffer(struct nfh_ctx *ctx);
+/* the same three for the error stream */
+int nfh_ctx_buffer_error(struct nfh_ctx *ctx);
+int nfh_ctx_unbuffer_error(struct nfh_ctx *ctx);
+const char *nfh_ctx_get_error_buffer(struct nfh_ctx *ctx);
 
 /**
  * nfh_run_cmd_from_buffer - parse, evaluate and run commands from text

@@ -7,7 +7,8 @@
 # prints one {"nftables": [...]} a command line or file, as nft -j -e does
 # (after JSON input: the document run, each command that made something
 # given its handle, with no newline at the end, as nft 1.0.6 and 1.1.1 both
-# do), each tool in its own namespace; byte for byte.
+# do; a -j listing's objects, which name no command, too, their old
+# handles replaced), each tool in its own namespace; byte for byte.
 # A new rule's event that says which rule is before it prints that one as
 # nft 1.0.6 does ("add rule ip t c handle 4 drop").
 # nft 1.0.6 is wrong about "-j -e -f -" with nft syntax on standard input:
@@ -38,6 +39,12 @@ cat >"$dir/j.json" <<'JSON'
 JSON
 cat >"$dir/d.json" <<'JSON'
 {"nftables": [{"delete": {"table": {"family": "ip", "name": "x"}}}]}
+JSON
+# a -j listing as input: objects with no command around them, with the
+# handles of where they were listed; each is given the kernel's new handle,
+# last, as nft does
+cat >"$dir/l.json" <<'JSON'
+{"nftables": [{"table": {"family": "ip", "name": "l", "handle": 99}}, {"chain": {"family": "ip", "table": "l", "name": "c", "handle": 99, "type": "filter", "hook": "input", "prio": 0, "policy": "accept"}}, {"rule": {"family": "ip", "table": "l", "chain": "c", "handle": 99, "expr": [{"accept": null}]}}]}
 JSON
 cat >"$dir/g.nft" <<'NFT'
 add table ip y
@@ -71,6 +78,8 @@ run_all() {
 		in_ns "$ns" $@ -j -e -f "$dir/j.json"
 		echo
 		in_ns "$ns" $@ -j -e -f "$dir/d.json"
+		echo
+		in_ns "$ns" $@ -j -e -f "$dir/l.json"
 		echo
 		in_ns "$ns" $@ -j -e delete table ip z
 		# a replace echoes the rule it took out; a deletion, a flush or

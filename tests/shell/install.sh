@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# checks: make install puts nfh, the library and its header, both man
-# pages, the unit and the bash completion where they belong, make uninstall
+# checks: make install puts nfh, libnfhook and libnftables-nfh with their
+# headers, the pkg-config file, the libnftables.so.1 link for
+# LD_LIBRARY_PATH, the man pages, the unit and the bash completion where
+# they belong, make uninstall
 # takes them all away again, -V and --help say what they should, and nfh(8)
 # documents every option --help lists, and no other
 # shellcheck source=tests/lib.sh
@@ -17,15 +19,17 @@ mk() { make -s -C "$REPO_DIR" "$@" DESTDIR="$dest" >/dev/null 2>&1; }
 vars=$(make -s -C "$REPO_DIR" -f - print-dirs <<'EOF2'
 include Makefile
 print-dirs:
-	@echo "$(sbindir) $(libdir) $(includedir) $(mandir) $(unitdir) $(bashcompletiondir)"
+	@echo "$(sbindir) $(libdir) $(includedir) $(mandir) $(unitdir) $(bashcompletiondir) $(pkglibdir)"
 EOF2
 )
-read -r sbindir libdir includedir mandir unitdir compdir <<<"$vars"
+read -r sbindir libdir includedir mandir unitdir compdir pkglibdir <<<"$vars"
 
 check "make install" mk install
 for f in "$sbindir/nfh" "$libdir/libnfhook.so.0" "$includedir/nfhook/libnfhook.h" \
 	"$mandir/man8/nfh.8" "$mandir/man5/nfhook.conf.5" \
-	"$unitdir/nfhook.service" "$compdir/nfh"; do
+	"$unitdir/nfhook.service" "$compdir/nfh" \
+	"$libdir/libnftables-nfh.so.1" "$includedir/nfhook/nftables/libnftables.h" \
+	"$libdir/pkgconfig/libnftables-nfh.pc" "$mandir/man3/libnftables-nfh.3"; do
 	if [ -f "$dest$f" ]; then ok "installed $f"; else not_ok "installed $f"; fi
 done
 if grep -q "^ExecStart=$sbindir/nfh " "$dest$unitdir/nfhook.service"; then
@@ -33,6 +37,10 @@ if grep -q "^ExecStart=$sbindir/nfh " "$dest$unitdir/nfhook.service"; then
 else
 	not_ok "the unit runs the installed nfh"
 fi
+# the name programs linked against libnftables ask for, for LD_LIBRARY_PATH
+expect_eq "\$(pkglibdir)/libnftables.so.1 is libnftables-nfh.so.1" \
+	"$(readlink -f "$dest$libdir/libnftables-nfh.so.1")" \
+	"$(readlink -f "$dest$pkglibdir/libnftables.so.1")"
 check "make uninstall" mk uninstall
 expect_eq "nothing left after uninstall" "" "$(find "$dest" -type f -o -type l)"
 
