@@ -34,6 +34,25 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing </dev/null
 fi
 
+# firewalld, for tests/shell/firewalld.sh (which runs it in namespaces of
+# its own): installed without being started or enabled, so that it never
+# takes over this machine's own firewall (policy-rc.d 101 stops the
+# package's start; the unit is disabled after)
+if ! dpkg-query -W -f='${Status}\n' firewalld 2>/dev/null | grep -q 'ok installed' &&
+   [ "$(id -u)" -eq 0 ]; then
+	echo "setup: installing firewalld (not started)"
+	export DEBIAN_FRONTEND=noninteractive
+	[ -e /usr/sbin/policy-rc.d ] && had_policy=1 || had_policy=
+	[ -n "$had_policy" ] || printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod +x /usr/sbin/policy-rc.d
+	apt-get install -y -q --no-install-recommends firewalld </dev/null ||
+		echo "setup: firewalld could not be installed; its test will skip" >&2
+	[ -n "$had_policy" ] || rm -f /usr/sbin/policy-rc.d
+	if command -v systemctl >/dev/null; then
+		systemctl disable firewalld.service >/dev/null 2>&1 || true
+	fi
+fi
+
 if [ ! -f configure.ac ]; then
 	echo "setup: no configure.ac here, nothing to build" >&2
 	exit 1
