@@ -95,6 +95,8 @@ struct kind_json {
 	/* as kind_print's value; NULL if it cannot be listed */
 	json_t	*(*value)(struct kind_json *k, const struct expr *v,
 			  const struct datatype *dt, enum byteorder bo);
+	/* NULL: the listing cannot show @what (the first such is named) */
+	json_t	*(*unsupported)(struct kind_json *k, const char *what);
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -112,6 +114,20 @@ struct kind_jparse {
 	int	(*check_keys)(struct kind_jparse *k, json_t *o,
 			      const char *what, const char *const *known);
 	struct expr *(*expr)(struct kind_jparse *k, json_t *v);
+	/* a number property: 1 found, 0 absent, -1 not a non-negative
+	   integer (an error); get_u32 also errs for one over 32 bits */
+	int	(*get_u64)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *res);
+	int	(*get_u32)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *res);
+	/* a boolean property: false if absent or not a boolean (an error) */
+	bool	(*get_bool)(struct kind_jparse *k, json_t *o, const char *key);
+	/* counts an error the kind queued on @msgs itself */
+	void	(*failed)(struct kind_jparse *k);
+	/* a reference to the named object of @type, or a map to names:
+	   {"counter": "c1"}, {"counter": {"map": ...}} */
+	struct stmt *(*objref)(struct kind_jparse *k, uint32_t type, json_t *v,
+			       const struct location *loc);
 };
 
 /**

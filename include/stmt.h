@@ -191,6 +191,10 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   struct list_head *msgs);
 
 const char *log_level_name(unsigned int level);
+
+/* ct count [over] N (src/connlimit.c) */
+struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
+				  uint32_t flags);
 /* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
 int stmt_nat_flag(const char *name);
 /* the data of a nat map that gives address . port, in @family's address */

@@ -316,15 +316,6 @@ static void secmark_ctx(struct obj *o, char *ctx, const struct location *loc)
 	o->secmark.loc = *loc;
 }
 
-static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
-				   uint32_t flags)
-{
-	struct stmt *s = stmt_alloc(loc, STMT_CONNLIMIT);
-
-	s->connlimit.count = n;
-	s->connlimit.flags = flags;
-	return s;
-}
 
 /* "ct helper" (or a word) as an object map's value type; 0 after an error */
 static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
@@ -2149,12 +2140,12 @@ stmt			:	match_stmt
 /* ct count [over] N: the connections of this flow's key, in the ct zone */
 connlimit_stmt		:	CT COUNT NUMBER
 			{
-				$$ = connlimit_stmt(&@$, $3, 0);
+				$$ = connlimit_stmt_alloc(&@$, $3, 0);
 				free($1); free($2);
 			}
 			|	CT COUNT OVER NUMBER
 			{
-				$$ = connlimit_stmt(&@$, $4, NFT_CONNLIMIT_F_INV);
+				$$ = connlimit_stmt_alloc(&@$, $4, NFT_CONNLIMIT_F_INV);
 				free($1); free($2); free($3);
 			}
 			;

@@ -1249,12 +1249,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->synproxy.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
 		add_stmt(ctx, s);
 	}
-	else if (!strcmp(name, "connlimit")) {
-		s = stmt_alloc(&internal_location, STMT_CONNLIMIT);
-		s->connlimit.count = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT);
-		s->connlimit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS);
-		add_stmt(ctx, s);
-	}
 	else if (!strcmp(name, "counter")) {
 		s = stmt_alloc(&internal_location, STMT_COUNTER);
 		s->counter.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);

@@ -2399,11 +2399,9 @@ static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	ctx->stmt = s;
-	if (s->ops && s->ops->eval)
-		return kind_stmt_eval(ctx, s);
+	if (s->ops)		/* a kind without eval has nothing to check */
+		return s->ops->eval ? kind_stmt_eval(ctx, s) : 0;
 	switch (s->kind) {
-	case STMT_OPS:		/* a kind with nothing to check */
-		return 0;
 	case STMT_EXPRESSION:
 		if (s->expr->kind != EXPR_RELATIONAL)
 			return err(ctx, &s->loc, "expected a match");
@@ -2441,7 +2439,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return dynset_eval(ctx, s);
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
-	case STMT_CONNLIMIT:
 	case STMT_OPTSTRIP:
 	case STMT_SYNPROXY:
 		return 0;

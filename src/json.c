@@ -370,9 +370,15 @@ static json_t *kind_json_value(struct kind_json *k, const struct expr *v,
 	return register_value_json(v, dt, bo, k->phase);
 }
 
+static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
+{
+	return unsupported(k->phase, what);
+}
+
 #define KIND_JSON(jc) {							\
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
+	.unsupported = kind_json_unsupported,				\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1042,11 +1048,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 			o = json_null();
 		}
 		return wrap("synproxy", o);
-	case STMT_CONNLIMIT:
-		o = wrap("val", json_integer(s->connlimit.count));
-		if (s->connlimit.flags & NFT_CONNLIMIT_F_INV)
-			o = obj_set(o, "inv", json_true());
-		return wrap("ct count", o);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");

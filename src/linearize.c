@@ -1741,11 +1741,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE, s->synproxy.wscale);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS, s->synproxy.flags);
 		return 0;
-	case STMT_CONNLIMIT:
-		e = add_expr(ctx, "connlimit");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT, s->connlimit.count);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS, s->connlimit.flags);
-		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

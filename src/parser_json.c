@@ -772,10 +772,44 @@ static struct expr *kind_expr_parse(struct kind_jparse *k, json_t *v)
 	return expr_parse(k->phase, v);
 }
 
+static int kind_get_u64(struct kind_jparse *k, json_t *o, const char *key,
+			uint64_t *res)
+{
+	return get_u64(k->phase, o, key, res);
+}
+
+static int kind_get_u32(struct kind_jparse *k, json_t *o, const char *key,
+			uint64_t *res)
+{
+	return get_u32(k->phase, o, key, res);
+}
+
+static bool kind_get_bool(struct kind_jparse *k, json_t *o, const char *key)
+{
+	return get_bool(k->phase, o, key);
+}
+
+static void kind_failed(struct kind_jparse *k)
+{
+	((struct jp *)k->phase)->errors++;
+}
+
+static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
+				 const struct location *loc);
+
+static struct stmt *kind_objref(struct kind_jparse *k, uint32_t type,
+				json_t *v, const struct location *loc)
+{
+	return objref_parse(k->phase, type, v, loc);
+}
+
 #define KIND_JPARSE(jp) {						\
 	.phase = (jp), .msgs = (jp)->msgs, .error = kind_jerr,		\
 	.loc = kind_loc, .get_str = kind_get_str,			\
 	.check_keys = kind_check_keys, .expr = kind_expr_parse,		\
+	.get_u64 = kind_get_u64, .get_u32 = kind_get_u32,		\
+	.get_bool = kind_get_bool, .failed = kind_failed,		\
+	.objref = kind_objref,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1628,27 +1662,6 @@ static struct stmt *meter_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
-/* { "val": N, "inv": true } */
-static struct stmt *connlimit_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	static const char *const keys[] = { "val", "inv", NULL };
-	struct stmt *s;
-	uint64_t n;
-
-	if (!json_is_object(o) || check_keys(jp, o, "ct count", keys) < 0)
-		return jerr(jp, o, "ct count: expected { \"val\": N }"), NULL;
-	if (get_u32(jp, o, "val", &n) != 1) {
-		if (!json_object_get(o, "val"))
-			jerr(jp, o, "ct count: property \"val\" is missing");
-		return NULL;
-	}
-	s = stmt_alloc(loc, STMT_CONNLIMIT);
-	s->connlimit.count = n;
-	if (get_bool(jp, o, "inv"))
-		s->connlimit.flags = NFT_CONNLIMIT_F_INV;
-	return s;
-}
 
 /*
  * { "reset": { "tcp option": { "name": N } } }, or an unnamed kind as
@@ -1749,8 +1762,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return NULL;
 		return synproxy_parse(jp, v, &loc);
 	}
-	if (!strcmp(k, "ct count"))
-		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))

@@ -860,10 +860,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		if (s->synproxy.flags & NF_SYNPROXY_OPT_SACK_PERM)
 			fprintf(f, " sack-perm");
 		break;
-	case STMT_CONNLIMIT:
-		fprintf(f, "ct count %s%u", s->connlimit.flags & NFT_CONNLIMIT_F_INV ?
-			"over " : "", s->connlimit.count);
-		break;
 	case STMT_LOG:
 		fprintf(f, "log");
 		if (s->log.flags & LOG_F_PREFIX)
