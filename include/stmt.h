@@ -25,7 +25,6 @@ enum stmt_kind {
 	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
 	STMT_CONNLIMIT,		/* ct count [over] N */
 	STMT_SYNPROXY,		/* synproxy mss N wscale N timestamp sack-perm */
-	STMT_OPTSTRIP,		/* reset tcp option NAME */
 	STMT_OPS,		/* a kind known by its ops alone (notrack, ...) */
 	__STMT_KIND_MAX
 };
@@ -130,9 +129,6 @@ struct stmt {
 			uint32_t	type;	/* NFT_OBJECT_* */
 			struct expr	*expr;	/* a name, or a map to names */
 		} objref;
-		struct {
-			uint32_t	type;	/* the tcp option kind */
-		} optstrip;
 		struct {
 			uint32_t	count;
 			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */

@@ -165,40 +165,6 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
-/* "reset tcp option NAME|KIND": the option is overwritten with nops */
-static struct stmt *optstrip_grammar_stmt(struct parser_state *state,
-					  const struct location *loc,
-					  const char *proto,
-					  const struct location *ploc,
-					  const char *name,
-					  const struct location *nloc,
-					  uint64_t kind)
-{
-	const struct exthdr_desc *d;
-	struct stmt *s;
-
-	if (strcmp(proto, "tcp")) {
-		error_queue(state->msgs, ploc, "only tcp options can be reset, not %s",
-			    proto);
-		return NULL;
-	}
-	if (name) {
-		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
-		if (!d) {
-			error_queue(state->msgs, nloc, "unknown tcp option \"%s\"",
-				    name);
-			return NULL;
-		}
-		kind = d->type;
-	} else if (kind > UINT8_MAX) {
-		error_queue(state->msgs, nloc, "tcp option kind %llu is out of range: 255 at most",
-			    (unsigned long long)kind);
-		return NULL;
-	}
-	s = stmt_alloc(loc, STMT_OPTSTRIP);
-	s->optstrip.type = kind;
-	return s;
-}
 
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
@@ -2681,18 +2647,25 @@ payload_stmt		:	payload_expr SET stmt_value
 			}
 			;
 
+/* "reset tcp option NAME|KIND": the protocol, the name, the kind in decimal */
 optstrip_stmt		:	RESET HDR OPTION STRING
 			{
-				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
-							   $4, &@4, 0);
+				$$ = stmt_kind_parse("reset", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $4, &@4 }, { NULL, NULL } },
+					3, state->msgs);
 				free($1); free($2); free($3); free($4);
 				if (!$$)
 					YYERROR;
 			}
 			|	RESET HDR OPTION NUMBER
 			{
-				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
-							   NULL, &@4, $4);
+				char kind[24];
+
+				snprintf(kind, sizeof(kind), "%llu",
+					 (unsigned long long)$4);
+				$$ = stmt_kind_parse("reset", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { NULL, NULL }, { kind, &@4 } },
+					3, state->msgs);
 				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;

@@ -1094,21 +1094,6 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
-/* neither register: "reset tcp option", the only such exthdr */
-static void delin_optstrip(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	struct stmt *s;
-
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_TYPE) ||
-	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_OP) ||
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_TCPOPT) {
-		unsupported(ctx, "exthdr");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_OPTSTRIP);
-	s->optstrip.type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
-	add_stmt(ctx, s);
-}
 
 /* a load stays raw until postprocess names it; a write is named here */
 static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -1124,7 +1109,9 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
 	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		delin_optstrip(ctx, e);
+		/* neither register: "reset tcp option" (src/optstrip.c),
+		   the only such exthdr */
+		kind_delin_stmt(ctx, stmt_ops_by_json_name("reset"), e);
 		return;
 	}
 	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||

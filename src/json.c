@@ -708,19 +708,6 @@ static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap("log", o);
 }
 
-/* an unnamed option is written as nft writes a raw one */
-static json_t *optstrip_json(const struct stmt *s)
-{
-	const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
-						     s->optstrip.type);
-	json_t *o;
-
-	if (d)
-		return wrap("name", json_string(d->name));
-	o = wrap("base", json_integer(s->optstrip.type));
-	o = obj_set(o, "offset", json_integer(0));
-	return obj_set(o, "len", json_integer(0));
-}
 
 static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -1001,8 +988,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return log_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
-	case STMT_OPTSTRIP:
-		return wrap("reset", wrap("tcp option", optstrip_json(s)));
 	case STMT_FWD:
 		o = wrap("dev", register_value_json(s->fwd.dev, &ifindex_type,
 						    BYTEORDER_HOST, jc));

@@ -1671,14 +1671,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 	case STMT_REJECT:
 		lin_reject(ctx, s);
 		return 0;
-	case STMT_OPTSTRIP: {
-		/* no register: the kernel's exthdr then strips the option */
-		struct nftnl_expr *x = add_expr(ctx, "exthdr");
-
-		nftnl_expr_set_u8(x, NFTNL_EXPR_EXTHDR_TYPE, s->optstrip.type);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_EXTHDR_OP, NFT_EXTHDR_OP_TCPOPT);
-		return 0;
-	}
 	case STMT_DUP:
 		return lin_dup(ctx, s);
 	case STMT_FWD:

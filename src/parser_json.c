@@ -1663,42 +1663,6 @@ static struct stmt *meter_parse(struct jp *jp, json_t *o,
 }
 
 
-/*
- * { "reset": { "tcp option": { "name": N } } }, or an unnamed kind as
- * { "base": KIND, "offset": 0, "len": 0 }
- */
-static struct stmt *optstrip_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	static const char *const keys[] = { "name", "base", "offset", "len", NULL };
-	const struct exthdr_desc *d;
-	uint64_t kind, off, len;
-	struct stmt *s;
-	const char *name;
-	json_t *t = json_is_object(o) ? json_object_get(o, "tcp option") : NULL;
-
-	if (!json_is_object(t) || json_object_size(o) != 1)
-		return jerr(jp, o, "reset: expected { \"tcp option\": ... }"), NULL;
-	if (check_keys(jp, t, "tcp option", keys) < 0)
-		return NULL;
-	if (json_object_get(t, "name")) {
-		name = get_str(jp, t, "name", true);
-		if (!name)
-			return NULL;
-		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
-		if (!d)
-			return jerr(jp, json_object_get(t, "name"),
-				    "unknown tcp option \"%s\"", name), NULL;
-		kind = d->type;
-	} else if (get_u64(jp, t, "base", &kind) != 1 || kind > UINT8_MAX ||
-		   get_u64(jp, t, "offset", &off) != 1 || off ||
-		   get_u64(jp, t, "len", &len) != 1 || len) {
-		return jerr(jp, t, "tcp option: expected a name, or a base of 0 to 255 with offset and len 0"), NULL;
-	}
-	s = stmt_alloc(loc, STMT_OPTSTRIP);
-	s->optstrip.type = kind;
-	return s;
-}
 
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
@@ -1766,8 +1730,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))
 		return meter_parse(jp, v, &loc);
-	if (!strcmp(k, "reset"))
-		return optstrip_parse(jp, v, &loc);
 	return jerr(jp, o, "statement \"%s\" is not supported yet", k), NULL;
 }
 

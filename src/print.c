@@ -878,16 +878,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_REJECT:
 		reject_print(s, o, f);
 		break;
-	case STMT_OPTSTRIP: {
-		const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
-							     s->optstrip.type);
-
-		if (d)
-			fprintf(f, "reset tcp option %s", d->name);
-		else
-			fprintf(f, "reset tcp option %u", s->optstrip.type);
-		break;
-	}
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;
