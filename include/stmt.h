@@ -11,7 +11,6 @@ enum stmt_kind {
 	STMT_COUNTER,
 	STMT_LIMIT,
 	STMT_QUOTA,
-	STMT_LOG,
 	STMT_REJECT,
 	STMT_META,		/* meta KEY set EXPR */
 	STMT_PAYLOAD,		/* header field set */
@@ -70,15 +69,6 @@ struct stmt {
 			uint64_t	used;
 			uint32_t	flags;
 		} quota;
-		struct {
-			char		*prefix;
-			uint32_t	level;
-			uint32_t	group;
-			uint32_t	snaplen;
-			uint32_t	qthreshold;
-			uint32_t	logflags;
-			uint32_t	flags;	/* which of the above were given */
-		} log;
 		struct {
 			int		type;	/* -1: default */
 			int		icmp_code; /* -1: none */
@@ -141,12 +131,6 @@ struct stmt {
 	};
 };
 
-#define LOG_F_PREFIX	0x01
-#define LOG_F_LEVEL	0x02
-#define LOG_F_GROUP	0x04
-#define LOG_F_SNAPLEN	0x08
-#define LOG_F_QTHRESH	0x10
-#define LOG_F_FLAGS	0x20
 
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 void stmt_free(struct stmt *stmt);
@@ -177,8 +161,6 @@ int stmt_limit_unit(struct stmt *s, const char *unit,
 int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
 		     const struct location *loc, struct list_head *msgs);
 int stmt_bytes_unit(const char *unit, uint64_t *bytes);
-int stmt_log_level(struct stmt *s, const char *level,
-		   const struct location *loc, struct list_head *msgs);
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,
 		     struct list_head *msgs);
@@ -186,7 +168,22 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   const struct location *kloc, struct expr *val,
 			   struct list_head *msgs);
 
-const char *log_level_name(unsigned int level);
+/* log (src/log.c): the grammar hands each argument in turn */
+#define LOG_F_PREFIX	0x01
+#define LOG_F_LEVEL	0x02
+#define LOG_F_GROUP	0x04
+#define LOG_F_SNAPLEN	0x08
+#define LOG_F_QTHRESH	0x10
+#define LOG_F_FLAGS	0x20
+struct stmt *log_stmt_alloc(const struct location *loc);
+/* takes @prefix; NULL: an empty one */
+void log_stmt_prefix(struct stmt *s, char *prefix);
+/* @what: LOG_F_GROUP, _SNAPLEN or _QTHRESH, set to @v; LOG_F_FLAGS: more
+   of NF_LOG_* */
+void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
+/* "level NAME": 0, or -1 after queueing an error */
+int stmt_log_level(struct stmt *s, const char *level,
+		   const struct location *loc, struct list_head *msgs);
 
 /* ct count [over] N (src/connlimit.c) */
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,

@@ -2464,18 +2464,14 @@ quota_spec		:	quota_mode NUMBER STRING
 			}
 			;
 
-log_stmt		:	LOG		{ $$ = stmt_alloc(&@$, STMT_LOG); free($1); }
+log_stmt		:	LOG		{ $$ = log_stmt_alloc(&@$); free($1); }
 			|	log_args
 			;
 
 log_args		:	log_stmt PREFIX string
 			{
 				$$ = $1;
-				free($$->log.prefix);
-				$$->log.prefix = parser_log_prefix(state, $3, &@3);
-				if (!$$->log.prefix)
-					$$->log.prefix = xstrdup("");
-				$$->log.flags |= LOG_F_PREFIX;
+				log_stmt_prefix($$, parser_log_prefix(state, $3, &@3));
 				free($2);
 			}
 			|	log_stmt LEVEL STRING
@@ -2487,24 +2483,23 @@ log_args		:	log_stmt PREFIX string
 			}
 			|	log_stmt GROUP NUMBER
 			{
-				$$ = $1; $$->log.group = $3; $$->log.flags |= LOG_F_GROUP;
+				$$ = $1; log_stmt_set($$, LOG_F_GROUP, $3);
 				free($2);
 			}
 			|	log_stmt SNAPLEN NUMBER
 			{
-				$$ = $1; $$->log.snaplen = $3; $$->log.flags |= LOG_F_SNAPLEN;
+				$$ = $1; log_stmt_set($$, LOG_F_SNAPLEN, $3);
 				free($2);
 			}
 			|	log_stmt QUEUE_THRESHOLD NUMBER
 			{
-				$$ = $1; $$->log.qthreshold = $3; $$->log.flags |= LOG_F_QTHRESH;
+				$$ = $1; log_stmt_set($$, LOG_F_QTHRESH, $3);
 				free($2);
 			}
 			|	log_stmt FLAGS log_flags
 			{
 				$$ = $1;
-				$$->log.logflags |= $3;
-				$$->log.flags |= LOG_F_FLAGS;
+				log_stmt_set($$, LOG_F_FLAGS, $3);
 				free($2);
 			}
 			;

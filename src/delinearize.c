@@ -1255,34 +1255,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->quota.used = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_CONSUMED);
 		s->quota.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_QUOTA_FLAGS);
 		add_stmt(ctx, s);
-	} else if (!strcmp(name, "log")) {
-		s = stmt_alloc(&internal_location, STMT_LOG);
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_PREFIX)) {
-			s->log.prefix = xstrdup(nftnl_expr_get_str(e, NFTNL_EXPR_LOG_PREFIX));
-			s->log.flags |= LOG_F_PREFIX;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_GROUP)) {
-			s->log.group = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_GROUP);
-			s->log.flags |= LOG_F_GROUP;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_SNAPLEN)) {
-			s->log.snaplen = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_SNAPLEN);
-			s->log.flags |= LOG_F_SNAPLEN;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_QTHRESHOLD)) {
-			s->log.qthreshold = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD);
-			s->log.flags |= LOG_F_QTHRESH;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_LEVEL)) {
-			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
-			s->log.flags |= LOG_F_LEVEL;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
-			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
-			s->log.flags |= LOG_F_FLAGS;
-		}
-		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
 		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);

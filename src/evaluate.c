@@ -2408,10 +2408,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_LOG:
-		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
-			return err(ctx, &s->loc, "log level and group are mutually exclusive");
-		return 0;
 	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:

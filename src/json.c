@@ -671,42 +671,6 @@ static json_t *one_or_array(json_t *a)
 	return one;
 }
 
-/* "all", one name, or an array of them */
-static json_t *log_flags_json(uint32_t flags)
-{
-	static const struct flag_name names[] = {
-		{ NF_LOG_TCPSEQ, "tcp sequence" }, { NF_LOG_TCPOPT, "tcp options" },
-		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
-		{ NF_LOG_MACDECODE, "ether" },
-	};
-
-	if ((flags & NF_LOG_MASK) == NF_LOG_MASK)
-		return json_string("all");
-	return one_or_array(flag_names_json(flags, names, array_size(names)));
-}
-
-static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
-{
-	json_t *o = json_object();
-
-	if (s->log.flags & LOG_F_PREFIX)
-		o = obj_set(o, "prefix", json_string(s->log.prefix));
-	if (s->log.flags & LOG_F_GROUP)
-		o = obj_set(o, "group", json_integer(s->log.group));
-	if (s->log.flags & LOG_F_SNAPLEN)
-		o = obj_set(o, "snaplen", json_integer(s->log.snaplen));
-	if (s->log.flags & LOG_F_QTHRESH)
-		o = obj_set(o, "queue-threshold", json_integer(s->log.qthreshold));
-	if ((s->log.flags & LOG_F_LEVEL) && s->log.level != 4)
-		o = obj_set(o, "level", json_string(log_level_name(s->log.level)));
-	if (s->log.flags & LOG_F_FLAGS)
-		o = obj_set(o, "flags", log_flags_json(s->log.logflags));
-	if (o && json_object_size(o) == 0) {
-		json_decref(o);
-		return wrap("log", json_null());
-	}
-	return wrap("log", o);
-}
 
 
 static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
@@ -984,8 +948,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return limit_json(s, jc);
 	case STMT_QUOTA:
 		return quota_json(s, jc);
-	case STMT_LOG:
-		return log_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
 	case STMT_FWD:

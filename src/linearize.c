@@ -1320,23 +1320,6 @@ static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
 	nftnl_expr_set(e, NFTNL_EXPR_IMM_DATA, data, n);
 }
 
-static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e = add_expr(ctx, "log");
-
-	if (s->log.flags & LOG_F_PREFIX)
-		xnftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, s->log.prefix);
-	if (s->log.flags & LOG_F_GROUP)
-		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, s->log.group);
-	if (s->log.flags & LOG_F_SNAPLEN)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, s->log.snaplen);
-	if (s->log.flags & LOG_F_QTHRESH)
-		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
-	if (s->log.flags & LOG_F_LEVEL)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
-	if (s->log.flags & LOG_F_FLAGS)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_FLAGS, s->log.logflags);
-}
 
 static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 {
@@ -1664,9 +1647,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES, s->quota.bytes);
 		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, s->quota.used);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS, s->quota.flags);
-		return 0;
-	case STMT_LOG:
-		lin_log(ctx, s);
 		return 0;
 	case STMT_REJECT:
 		lin_reject(ctx, s);

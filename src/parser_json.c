@@ -1206,84 +1206,6 @@ static struct stmt *quota_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
-/* "all", one flag or an array of them: "tcp sequence", "ip options", ... */
-static int log_flags_parse(struct jp *jp, json_t *v, struct stmt *s)
-{
-	static const struct {
-		const char	*name;
-		uint32_t	flags;
-	} names[] = {
-		{ "tcp sequence", NF_LOG_TCPSEQ }, { "tcp options", NF_LOG_TCPOPT },
-		{ "ip options", NF_LOG_IPOPT }, { "skuid", NF_LOG_UID },
-		{ "ether", NF_LOG_MACDECODE }, { "all", NF_LOG_MASK },
-	};
-	json_t *one = json_is_array(v) ? NULL : v, *f;
-	size_t n;
-
-	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
-		unsigned int i;
-
-		f = one ? one : json_array_get(v, n);
-		for (i = 0; i < array_size(names); i++)
-			if (json_is_string(f) && !strcmp(json_string_value(f), names[i].name))
-				break;
-		if (i == array_size(names))
-			return jerr(jp, f, "unknown log flag");
-		s->log.logflags |= names[i].flags;
-	}
-	s->log.flags |= LOG_F_FLAGS;
-	return 0;
-}
-
-static struct stmt *log_parse(struct jp *jp, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = {
-		"prefix", "group", "snaplen", "queue-threshold", "level", "flags", NULL
-	};
-	struct stmt *s = stmt_alloc(loc, STMT_LOG);
-	const char *prefix, *level;
-	uint64_t v;
-	struct location l;
-
-	if (json_is_null(o))
-		return s;
-	if (!json_is_object(o) || check_keys(jp, o, "log", keys) < 0) {
-		jerr(jp, o, "log: expected null or an object");
-		goto fail;
-	}
-	prefix = get_str(jp, o, "prefix", false);
-	if (prefix) {
-		s->log.prefix = xstrdup(prefix);
-		s->log.flags |= LOG_F_PREFIX;
-	}
-	if (get_u64(jp, o, "group", &v) == 1) {
-		s->log.group = v;
-		s->log.flags |= LOG_F_GROUP;
-	}
-	if (get_u64(jp, o, "snaplen", &v) == 1) {
-		s->log.snaplen = v;
-		s->log.flags |= LOG_F_SNAPLEN;
-	}
-	if (get_u64(jp, o, "queue-threshold", &v) == 1) {
-		s->log.qthreshold = v;
-		s->log.flags |= LOG_F_QTHRESH;
-	}
-	if (json_object_get(o, "flags") &&
-	    log_flags_parse(jp, json_object_get(o, "flags"), s) < 0)
-		goto fail;
-	level = get_str(jp, o, "level", false);
-	l = loc_of(jp, json_object_get(o, "level"));
-	if (level && stmt_log_level(s, level, &l, jp->msgs) < 0) {
-		jp->errors++;
-		goto fail;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
-
 static struct stmt *reject_parse(struct jp *jp, json_t *o,
 				 const struct location *loc)
 {
@@ -1688,8 +1610,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return limit_parse(jp, v, &loc);
 	if (!strcmp(k, "quota"))
 		return quota_parse(jp, v, &loc);
-	if (!strcmp(k, "log"))
-		return log_parse(jp, v, &loc);
 	if (!strcmp(k, "reject"))
 		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))

@@ -728,26 +728,6 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	expr_print(&v, o, f);
 }
 
-static void log_flags_print(uint32_t flags, FILE *f)
-{
-	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
-		fprintf(f, " flags all");
-		return;
-	}
-	if ((flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) ==
-	    (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
-		fprintf(f, " flags tcp sequence,options");
-	else if (flags & NF_LOG_TCPSEQ)
-		fprintf(f, " flags tcp sequence");
-	else if (flags & NF_LOG_TCPOPT)
-		fprintf(f, " flags tcp options");
-	if (flags & NF_LOG_IPOPT)
-		fprintf(f, " flags ip options");
-	if (flags & NF_LOG_UID)
-		fprintf(f, " flags skuid");
-	if (flags & NF_LOG_MACDECODE)
-		fprintf(f, " flags ether");
-}
 
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo)
@@ -859,21 +839,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			fprintf(f, " timestamp");
 		if (s->synproxy.flags & NF_SYNPROXY_OPT_SACK_PERM)
 			fprintf(f, " sack-perm");
-		break;
-	case STMT_LOG:
-		fprintf(f, "log");
-		if (s->log.flags & LOG_F_PREFIX)
-			fputs(" prefix ", f), quoted_print(f, s->log.prefix);
-		if (s->log.flags & LOG_F_GROUP)
-			fprintf(f, " group %u", s->log.group);
-		if (s->log.flags & LOG_F_SNAPLEN)
-			fprintf(f, " snaplen %u", s->log.snaplen);
-		if (s->log.flags & LOG_F_QTHRESH)
-			fprintf(f, " queue-threshold %u", s->log.qthreshold);
-		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
-			fprintf(f, " level %s", log_level_name(s->log.level));
-		if (s->log.flags & LOG_F_FLAGS)
-			log_flags_print(s->log.logflags, f);
 		break;
 	case STMT_REJECT:
 		reject_print(s, o, f);

@@ -109,9 +109,6 @@ void stmt_free(struct stmt *s)
 	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
-	case STMT_LOG:
-		free(s->log.prefix);
-		break;
 	case STMT_REJECT:
 		expr_free(s->reject.expr);
 		break;
@@ -219,37 +216,6 @@ int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
 	return 0;
 }
 
-static const struct symbol log_levels[] = {
-	{ "emerg",	0 },
-	{ "alert",	1 },
-	{ "crit",	2 },
-	{ "err",	3 },
-	{ "warn",	4 },
-	{ "notice",	5 },
-	{ "info",	6 },
-	{ "debug",	7 },
-	{ "audit",	8 },
-	{ NULL, 0 },
-};
-
-const char *log_level_name(unsigned int level)
-{
-	const struct symbol *sym = symbol_by_value(log_levels, level);
-
-	return sym ? sym->name : "unknown";
-}
-
-int stmt_log_level(struct stmt *s, const char *level,
-		   const struct location *loc, struct list_head *msgs)
-{
-	const struct symbol *sym = symbol_by_name(log_levels, level);
-
-	if (!sym)
-		return error_queue(msgs, loc, "invalid log level \"%s\"", level);
-	s->log.level = sym->value;
-	s->log.flags |= LOG_F_LEVEL;
-	return 0;
-}
 
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,
