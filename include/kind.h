@@ -248,4 +248,10 @@ static inline json_t *kind_json_wrap(const char *key, json_t *v)
 	return kind_json_set(json_object(), key, v);
 }
 
+/* what the listings of objects and set elements share with a kind */
+
+/* a counter's values: null under -s (src/counter.c) */
+json_t *counter_json_value(uint64_t packets, uint64_t bytes,
+			   const struct output_ctx *octx);
+
 #endif

@@ -185,6 +185,10 @@ void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
 int stmt_log_level(struct stmt *s, const char *level,
 		   const struct location *loc, struct list_head *msgs);
 
+/* counter [packets N] [bytes N] (src/counter.c) */
+struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
+				uint64_t bytes);
+
 /* ct count [over] N (src/connlimit.c) */
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
 				  uint32_t flags);

@@ -51,14 +51,6 @@ static void handle_set_family(struct handle *h, int family)
 	h->family = family;
 }
 
-static struct stmt *counter_stmt(const struct location *loc, uint64_t p, uint64_t b)
-{
-	struct stmt *s = stmt_alloc(loc, STMT_COUNTER);
-
-	s->counter.packets = p;
-	s->counter.bytes = b;
-	return s;
-}
 
 /* "1h30m", "500ms", "10" (seconds) -> milliseconds; -1 on a bad unit */
 static int time_of(struct parser_state *state, const char *str,
@@ -698,7 +690,7 @@ add_cmd			:	TABLE table_spec
 			{
 				struct obj *o = obj_alloc(NULL, 0);
 
-				o->stmt = counter_stmt(&@$, 0, 0);
+				o->stmt = counter_stmt_alloc(&@$, 0, 0);
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
 					     $2, &@$, o);
 				free($1);
@@ -808,7 +800,7 @@ obj_block_alloc		:	%empty
 counter_block		:	%empty
 			{
 				$$ = state->cur_obj;
-				$$->stmt = counter_stmt(&@$, 0, 0);
+				$$->stmt = counter_stmt_alloc(&@$, 0, 0);
 			}
 			|	counter_block stmt_separator
 			|	counter_block error stmt_separator	{ yyerrok; }
@@ -2252,7 +2244,7 @@ verdict_expr		:	ACCEPT	{ $$ = verdict_expr_alloc(&@$, NF_ACCEPT, NULL); free($1)
 			;
 
 /* as in nft: packets and bytes in either order, or one of them */
-counter_stmt		:	COUNTER			{ $$ = counter_stmt(&@$, 0, 0); free($1); }
+counter_stmt		:	COUNTER			{ $$ = counter_stmt_alloc(&@$, 0, 0); free($1); }
 			|	counter_stmt PACKETS NUMBER
 			{
 				$$ = $1;

@@ -1236,12 +1236,7 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->synproxy.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
 		add_stmt(ctx, s);
 	}
-	else if (!strcmp(name, "counter")) {
-		s = stmt_alloc(&internal_location, STMT_COUNTER);
-		s->counter.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
-		s->counter.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "limit")) {
+	else if (!strcmp(name, "limit")) {
 		s = stmt_alloc(&internal_location, STMT_LIMIT);
 		s->limit.rate = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_RATE);
 		s->limit.unit = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_UNIT);

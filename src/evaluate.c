@@ -2408,7 +2408,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_COUNTER:
 	case STMT_LIMIT:
 	case STMT_QUOTA:
 		return 0;

@@ -89,14 +89,6 @@ static json_t *wrap(const char *key, json_t *v)
 	return kind_json_wrap(key, v);
 }
 
-static json_t *counter_json(uint64_t packets, uint64_t bytes,
-			    const struct json_ctx *jc)
-{
-	if (jc->octx->flags & NFH_OUTPUT_STATELESS)
-		return json_null();
-	return obj_set(obj_set(json_object(), "packets", json_integer(packets)),
-		       "bytes", json_integer(bytes));
-}
 
 static json_t *text_of(const struct expr *e, const struct output_ctx *o)
 {
@@ -339,7 +331,8 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 	if (e->elem.comment)
 		o = obj_set(o, "comment", json_str(e->elem.comment));
 	if (e->elem.counter)
-		o = obj_set(o, "counter", counter_json(e->elem.packets, e->elem.bytes, jc));
+		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
+							     e->elem.bytes, jc->octx));
 	return wrap("elem", o);
 }
 
@@ -941,9 +934,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return expr_json(s->verdict.expr, jc);
 	case STMT_SET:
 		return dynset_json(s, jc);
-	case STMT_COUNTER:
-		return wrap("counter", counter_json(s->counter.packets,
-						    s->counter.bytes, jc));
 	case STMT_LIMIT:
 		return limit_json(s, jc);
 	case STMT_QUOTA:

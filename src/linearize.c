@@ -1629,11 +1629,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_COUNTER:
-		e = add_expr(ctx, "counter");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
-		return 0;
 	case STMT_LIMIT:
 		e = add_expr(ctx, "limit");
 		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_RATE, s->limit.rate);

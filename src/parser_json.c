@@ -1087,26 +1087,6 @@ static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
 	return s;
 }
 
-static struct stmt *counter_parse(struct jp *jp, json_t *o,
-				  const struct location *loc)
-{
-	static const char *const keys[] = { "packets", "bytes", NULL };
-	struct stmt *s;
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_COUNTER, o, loc);
-	if (!json_is_null(o) && (!json_is_object(o) || check_keys(jp, o, "counter", keys) < 0))
-		return jerr(jp, o, "counter: expected null or { \"packets\", \"bytes\" }"), NULL;
-	s = stmt_alloc(loc, STMT_COUNTER);
-	if (json_is_object(o) &&
-	    (get_u64(jp, o, "packets", &s->counter.packets) < 0 ||
-	     get_u64(jp, o, "bytes", &s->counter.bytes) < 0)) {
-		stmt_free(s);
-		return NULL;
-	}
-	return s;
-}
-
 static int bytes_of(struct jp *jp, json_t *o, const char *key, const char *ukey,
 		    uint64_t *res)
 {
@@ -1604,8 +1584,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
 	if (!strcmp(k, "match"))
 		return match_parse(jp, v, &loc);
-	if (!strcmp(k, "counter"))
-		return counter_parse(jp, v, &loc);
 	if (!strcmp(k, "limit"))
 		return limit_parse(jp, v, &loc);
 	if (!strcmp(k, "quota"))

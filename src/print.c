@@ -797,14 +797,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " }");
 		break;
 	}
-	case STMT_COUNTER:
-		if (o->flags & NFH_OUTPUT_STATELESS)
-			fprintf(f, "counter");
-		else
-			fprintf(f, "counter packets %llu bytes %llu",
-				(unsigned long long)s->counter.packets,
-				(unsigned long long)s->counter.bytes);
-		break;
 	case STMT_LIMIT:
 		fprintf(f, "limit ");
 		limit_args_print(s, f);
