@@ -253,5 +253,10 @@ static inline json_t *kind_json_wrap(const char *key, json_t *v)
 /* a counter's values: null under -s (src/counter.c) */
 json_t *counter_json_value(uint64_t packets, uint64_t bytes,
 			   const struct output_ctx *octx);
+/* the unit nft's JSON writes @b in, and @b in it (src/quota.c) */
+const char *bytes_json_unit(uint64_t *b);
+/* @key in the unit @ukey (bytes if absent): 1 found, 0 absent, -1 bad */
+int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
+		     const char *ukey, uint64_t *res);
 
 #endif

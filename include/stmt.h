@@ -39,6 +39,7 @@ enum nat_type {
  * struct stmt - one statement of a rule
  */
 struct stmt_ops;	/* a kind's table: include/kind.h */
+struct output_ctx;
 
 struct stmt {
 	struct list_head	list;
@@ -188,6 +189,13 @@ int stmt_log_level(struct stmt *s, const char *level,
 /* counter [packets N] [bytes N] (src/counter.c) */
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes);
+
+/* quota [over] N UNIT [used N UNIT] (src/quota.c); a quota object's
+   listing shares its text */
+void quota_args_print(const struct stmt *s, const struct output_ctx *o,
+		      FILE *f);
+/* "64 kbytes": the largest unit that divides evenly */
+void bytes_text_print(FILE *f, uint64_t b);
 
 /* ct count [over] N (src/connlimit.c) */
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,

@@ -1244,12 +1244,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->limit.type = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_TYPE);
 		s->limit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_FLAGS);
 		add_stmt(ctx, s);
-	} else if (!strcmp(name, "quota")) {
-		s = stmt_alloc(&internal_location, STMT_QUOTA);
-		s->quota.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_BYTES);
-		s->quota.used = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_CONSUMED);
-		s->quota.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_QUOTA_FLAGS);
-		add_stmt(ctx, s);
 	} else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
 		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);

@@ -2409,7 +2409,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
 	case STMT_LIMIT:
-	case STMT_QUOTA:
 		return 0;
 		/* every family, as nft 1.0.6 and the kernel take it */
 		return 0;

@@ -567,18 +567,6 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 	return wrap("match", o);
 }
 
-/* bytes as nft's JSON writes them: the largest unit that divides evenly */
-static const char *bytes_unit(uint64_t *b)
-{
-	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
-	unsigned int u = 0;
-
-	while (u < 2 && *b && *b % 1024 == 0) {
-		*b /= 1024;
-		u++;
-	}
-	return units[u];
-}
 
 static const char *per_name(uint64_t unit)
 {
@@ -601,8 +589,8 @@ static json_t *limit_json(const struct stmt *s, struct json_ctx *jc)
 	if (!per_name(s->limit.unit))
 		return unsupported(jc, "a limit per unusual time unit");
 	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		ru = bytes_unit(&rate);
-		bu = bytes_unit(&burst);
+		ru = bytes_json_unit(&rate);
+		bu = bytes_json_unit(&burst);
 	}
 	o = obj_set(o, "rate", json_integer(rate));
 	o = obj_set(o, "burst", json_integer(burst));
@@ -616,24 +604,6 @@ static json_t *limit_json(const struct stmt *s, struct json_ctx *jc)
 	return wrap("limit", o);
 }
 
-static json_t *quota_json(const struct stmt *s, struct json_ctx *jc)
-{
-	uint64_t val = s->quota.bytes, used = s->quota.used;
-	const char *vu = bytes_unit(&val);
-	json_t *o = json_object();
-
-	o = obj_set(o, "val", json_integer(val));
-	o = obj_set(o, "val_unit", json_string(vu));
-	if (s->quota.flags & NFT_QUOTA_F_INV)
-		o = obj_set(o, "inv", json_true());
-	if (used && !(jc->octx->flags & NFH_OUTPUT_STATELESS)) {
-		const char *uu = bytes_unit(&used);
-
-		o = obj_set(o, "used", json_integer(used));
-		o = obj_set(o, "used_unit", json_string(uu));
-	}
-	return wrap("quota", o);
-}
 
 struct flag_name {
 	uint32_t	flag;
@@ -936,8 +906,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return dynset_json(s, jc);
 	case STMT_LIMIT:
 		return limit_json(s, jc);
-	case STMT_QUOTA:
-		return quota_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
 	case STMT_FWD:
@@ -1123,8 +1091,8 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
 	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
 	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
 	const char *per = per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
-	const char *ru = bytes ? bytes_unit(&rate) : NULL;
-	const char *bu = bytes ? bytes_unit(&burst) : NULL;
+	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
+	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
 
 	json_object_set_new(o, "rate", json_integer(rate));
 	json_object_set_new(o, "per", json_string(per ? per : "error"));

@@ -1637,12 +1637,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_TYPE, s->limit.type);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_FLAGS, s->limit.flags);
 		return 0;
-	case STMT_QUOTA:
-		e = add_expr(ctx, "quota");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES, s->quota.bytes);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, s->quota.used);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS, s->quota.flags);
-		return 0;
 	case STMT_REJECT:
 		lin_reject(ctx, s);
 		return 0;

@@ -1161,31 +1161,6 @@ fail:
 	return NULL;
 }
 
-static struct stmt *quota_parse(struct jp *jp, json_t *o,
-				const struct location *loc)
-{
-	static const char *const keys[] = {
-		"val", "val_unit", "used", "used_unit", "inv", NULL
-	};
-	struct stmt *s;
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_QUOTA, o, loc);
-	if (!json_is_object(o) || check_keys(jp, o, "quota", keys) < 0)
-		return jerr(jp, o, "quota: expected an object"), NULL;
-	s = stmt_alloc(loc, STMT_QUOTA);
-	if (get_bool(jp, o, "inv"))
-		s->quota.flags = NFT_QUOTA_F_INV;
-	if (bytes_of(jp, o, "val", "val_unit", &s->quota.bytes) != 1 ||
-	    bytes_of(jp, o, "used", "used_unit", &s->quota.used) < 0) {
-		if (!json_object_get(o, "val"))
-			jerr(jp, o, "quota: property \"val\" is missing");
-		stmt_free(s);
-		return NULL;
-	}
-	return s;
-}
-
 static struct stmt *reject_parse(struct jp *jp, json_t *o,
 				 const struct location *loc)
 {
@@ -1586,8 +1561,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return match_parse(jp, v, &loc);
 	if (!strcmp(k, "limit"))
 		return limit_parse(jp, v, &loc);
-	if (!strcmp(k, "quota"))
-		return quota_parse(jp, v, &loc);
 	if (!strcmp(k, "reject"))
 		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))

@@ -605,17 +605,6 @@ void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 	relational_print(rel, o, f);
 }
 
-static void bytes_print(FILE *f, uint64_t b)
-{
-	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
-	unsigned int u = 0;
-
-	while (u < 2 && b && b % 1024 == 0) {
-		b /= 1024;
-		u++;
-	}
-	fprintf(f, "%llu %s", (unsigned long long)b, units[u]);
-}
 
 static const char *unit_name(uint64_t unit)
 {
@@ -634,11 +623,11 @@ static void limit_args_print(const struct stmt *s, FILE *f)
 {
 	fprintf(f, "rate %s", s->limit.flags & NFT_LIMIT_F_INV ? "over " : "");
 	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		bytes_print(f, s->limit.rate);
+		bytes_text_print(f, s->limit.rate);
 		fprintf(f, "/%s", unit_name(s->limit.unit));
 		if (s->limit.burst) {
 			fprintf(f, " burst ");
-			bytes_print(f, s->limit.burst);
+			bytes_text_print(f, s->limit.burst);
 		}
 	} else {
 		fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
@@ -648,17 +637,6 @@ static void limit_args_print(const struct stmt *s, FILE *f)
 	}
 }
 
-/* "over 10 mbytes used 1 kbytes" */
-static void quota_args_print(const struct stmt *s, const struct output_ctx *o,
-			     FILE *f)
-{
-	fprintf(f, "%s", s->quota.flags & NFT_QUOTA_F_INV ? "over " : "");
-	bytes_print(f, s->quota.bytes);
-	if (s->quota.used && !(o->flags & NFH_OUTPUT_STATELESS)) {
-		fprintf(f, " used ");
-		bytes_print(f, s->quota.used);
-	}
-}
 
 static void reject_print(const struct stmt *s, const struct output_ctx *o,
 			 FILE *f)
@@ -800,10 +778,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 	case STMT_LIMIT:
 		fprintf(f, "limit ");
 		limit_args_print(s, f);
-		break;
-	case STMT_QUOTA:
-		fprintf(f, "quota ");
-		quota_args_print(s, o, f);
 		break;
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_SYNPROXY)
