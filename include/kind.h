@@ -258,5 +258,8 @@ const char *bytes_json_unit(uint64_t *b);
 /* @key in the unit @ukey (bytes if absent): 1 found, 0 absent, -1 bad */
 int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
 		     const char *ukey, uint64_t *res);
+/* the rate, unit and burst of a limit statement or object (src/limit.c) */
+struct stmt *limit_args_json_parse(struct kind_jparse *k, json_t *o,
+				   const struct location *loc);
 
 #endif

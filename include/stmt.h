@@ -157,10 +157,6 @@ struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
 
 /* grammar helpers: each returns 0, or -1 after queueing an error */
-int stmt_limit_unit(struct stmt *s, const char *unit,
-		    const struct location *loc, struct list_head *msgs);
-int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
-		     const struct location *loc, struct list_head *msgs);
 int stmt_bytes_unit(const char *unit, uint64_t *bytes);
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,
@@ -196,6 +192,17 @@ void quota_args_print(const struct stmt *s, const struct output_ctx *o,
 		      FILE *f);
 /* "64 kbytes": the largest unit that divides evenly */
 void bytes_text_print(FILE *f, uint64_t b);
+
+/* limit rate [over] N/UNIT ... (src/limit.c): the grammar's helpers, 0 or
+   -1 after queueing an error */
+int stmt_limit_unit(struct stmt *s, const char *unit,
+		    const struct location *loc, struct list_head *msgs);
+int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
+		     const struct location *loc, struct list_head *msgs);
+/* "second" ... "week", or NULL for another number of seconds */
+const char *limit_per_name(uint64_t unit);
+/* "rate over 10/second burst 3 packets", of a statement or an object */
+void limit_args_print(const struct stmt *s, FILE *f);
 
 /* ct count [over] N (src/connlimit.c) */
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,

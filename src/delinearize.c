@@ -1236,15 +1236,7 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->synproxy.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
 		add_stmt(ctx, s);
 	}
-	else if (!strcmp(name, "limit")) {
-		s = stmt_alloc(&internal_location, STMT_LIMIT);
-		s->limit.rate = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_RATE);
-		s->limit.unit = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_UNIT);
-		s->limit.burst = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_BURST);
-		s->limit.type = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_TYPE);
-		s->limit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "reject")) {
+	else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
 		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);
 		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);

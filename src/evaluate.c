@@ -2408,10 +2408,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_LIMIT:
-		return 0;
-		/* every family, as nft 1.0.6 and the kernel take it */
-		return 0;
 	case STMT_REJECT:
 		return reject_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:

@@ -568,41 +568,6 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 }
 
 
-static const char *per_name(uint64_t unit)
-{
-	switch (unit) {
-	case 1:		return "second";
-	case 60:	return "minute";
-	case 3600:	return "hour";
-	case 86400:	return "day";
-	case 604800:	return "week";
-	}
-	return NULL;
-}
-
-static json_t *limit_json(const struct stmt *s, struct json_ctx *jc)
-{
-	uint64_t rate = s->limit.rate, burst = s->limit.burst;
-	const char *ru = NULL, *bu = NULL;
-	json_t *o = json_object();
-
-	if (!per_name(s->limit.unit))
-		return unsupported(jc, "a limit per unusual time unit");
-	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		ru = bytes_json_unit(&rate);
-		bu = bytes_json_unit(&burst);
-	}
-	o = obj_set(o, "rate", json_integer(rate));
-	o = obj_set(o, "burst", json_integer(burst));
-	o = obj_set(o, "per", json_string(per_name(s->limit.unit)));
-	if (s->limit.flags & NFT_LIMIT_F_INV)
-		o = obj_set(o, "inv", json_true());
-	if (ru) {
-		o = obj_set(o, "rate_unit", json_string(ru));
-		o = obj_set(o, "burst_unit", json_string(bu));
-	}
-	return wrap("limit", o);
-}
 
 
 struct flag_name {
@@ -904,8 +869,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return expr_json(s->verdict.expr, jc);
 	case STMT_SET:
 		return dynset_json(s, jc);
-	case STMT_LIMIT:
-		return limit_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
 	case STMT_FWD:
@@ -1090,7 +1053,7 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
 	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
 	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
 	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
-	const char *per = per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
+	const char *per = limit_per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
 	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
 	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
 

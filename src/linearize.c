@@ -1629,14 +1629,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_LIMIT:
-		e = add_expr(ctx, "limit");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_RATE, s->limit.rate);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_UNIT, s->limit.unit);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_BURST, s->limit.burst);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_TYPE, s->limit.type);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_FLAGS, s->limit.flags);
-		return 0;
 	case STMT_REJECT:
 		lin_reject(ctx, s);
 		return 0;

@@ -1087,80 +1087,6 @@ static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
 	return s;
 }
 
-static int bytes_of(struct jp *jp, json_t *o, const char *key, const char *ukey,
-		    uint64_t *res)
-{
-	const char *unit = get_str(jp, o, ukey, false);
-	uint64_t v = 0, mult = 1;
-	int r = get_u64(jp, o, key, &v);
-
-	if (r < 0)
-		return -1;
-	if (unit && stmt_bytes_unit(unit, &mult) < 0)
-		return jerr(jp, json_object_get(o, ukey), "wrong unit \"%s\"", unit);
-	*res = v * mult;
-	return r;
-}
-
-static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
-				     const struct location *loc);
-
-static struct stmt *limit_parse(struct jp *jp, json_t *o,
-				const struct location *loc)
-{
-	static const char *const keys[] = {
-		"rate", "rate_unit", "per", "burst", "burst_unit", "inv", NULL
-	};
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_LIMIT, o, loc);
-	if (!json_is_object(o) || check_keys(jp, o, "limit", keys) < 0)
-		return jerr(jp, o, "limit: expected an object"), NULL;
-	return limit_args_parse(jp, o, loc);
-}
-
-/* the rate, unit and burst of a limit statement or object */
-static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
-				     const struct location *loc)
-{
-	const char *ru, *per;
-	struct stmt *s;
-	struct location l;
-	uint64_t rate, burst;
-
-	if (get_u64(jp, o, "rate", &rate) != 1)
-		return jerr(jp, o, "limit: property \"rate\" is missing"), NULL;
-	s = stmt_alloc(loc, STMT_LIMIT);
-	ru = get_str(jp, o, "rate_unit", false);
-	per = get_str(jp, o, "per", false);
-	if (get_bool(jp, o, "inv"))
-		s->limit.flags = NFT_LIMIT_F_INV;
-	l = loc_of(jp, json_object_get(o, "per"));
-	if (stmt_limit_unit(s, per ? per : "second", &l, jp->msgs) < 0)
-		goto fail;
-	if (!ru || !strcmp(ru, "packets")) {
-		s->limit.type = NFT_LIMIT_PKTS;
-		s->limit.rate = rate;
-		s->limit.burst = 5;	/* as "limit rate N/second" without burst */
-		if (get_u64(jp, o, "burst", &burst) < 0)
-			goto fail;
-		if (json_object_get(o, "burst"))
-			s->limit.burst = burst;
-	} else {
-		s->limit.type = NFT_LIMIT_PKT_BYTES;
-		l = loc_of(jp, json_object_get(o, "rate_unit"));
-		if (stmt_limit_bytes(s, rate, ru, &l, jp->msgs) < 0 ||
-		    bytes_of(jp, o, "burst", "burst_unit", &burst) < 0)
-			goto fail;
-		s->limit.burst = burst;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	jp->errors++;
-	return NULL;
-}
-
 static struct stmt *reject_parse(struct jp *jp, json_t *o,
 				 const struct location *loc)
 {
@@ -1559,8 +1485,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
 	if (!strcmp(k, "match"))
 		return match_parse(jp, v, &loc);
-	if (!strcmp(k, "limit"))
-		return limit_parse(jp, v, &loc);
 	if (!strcmp(k, "reject"))
 		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
@@ -2185,6 +2109,7 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 	const char *comment = get_comment(jp, o);
 	struct location loc = loc_of(jp, o);
 	struct obj *ob = obj_alloc(&h->obj_loc, obj_kinds[kind].type);
+	struct kind_jparse kj = KIND_JPARSE(jp);
 	uint64_t n;
 
 	handle_copy(&ob->h, h);
@@ -2220,7 +2145,7 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 			goto fail;
 		break;
 	case NFT_OBJECT_LIMIT:
-		ob->stmt = limit_args_parse(jp, o, &loc);
+		ob->stmt = limit_args_json_parse(&kj, o, &loc);
 		if (!ob->stmt)
 			goto fail;
 		break;

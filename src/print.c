@@ -606,36 +606,6 @@ void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 }
 
 
-static const char *unit_name(uint64_t unit)
-{
-	switch (unit) {
-	case 1:		return "second";
-	case 60:	return "minute";
-	case 3600:	return "hour";
-	case 86400:	return "day";
-	case 604800:	return "week";
-	}
-	return "error";
-}
-
-/* "rate over 10/second burst 3 packets", of a statement or an object */
-static void limit_args_print(const struct stmt *s, FILE *f)
-{
-	fprintf(f, "rate %s", s->limit.flags & NFT_LIMIT_F_INV ? "over " : "");
-	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		bytes_text_print(f, s->limit.rate);
-		fprintf(f, "/%s", unit_name(s->limit.unit));
-		if (s->limit.burst) {
-			fprintf(f, " burst ");
-			bytes_text_print(f, s->limit.burst);
-		}
-	} else {
-		fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
-			unit_name(s->limit.unit));
-		if (s->limit.burst != 5)
-			fprintf(f, " burst %u packets", s->limit.burst);
-	}
-}
 
 
 static void reject_print(const struct stmt *s, const struct output_ctx *o,
@@ -775,10 +745,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " }");
 		break;
 	}
-	case STMT_LIMIT:
-		fprintf(f, "limit ");
-		limit_args_print(s, f);
-		break;
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_SYNPROXY)
 			fprintf(f, "synproxy name ");

@@ -163,27 +163,6 @@ struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e)
 	return s;
 }
 
-static const struct symbol time_units[] = {
-	{ "second",	1 },
-	{ "minute",	60 },
-	{ "hour",	3600 },
-	{ "day",	86400 },
-	{ "week",	604800 },
-	{ NULL, 0 },
-};
-
-int stmt_limit_unit(struct stmt *s, const char *unit,
-		    const struct location *loc, struct list_head *msgs)
-{
-	const struct symbol *sym = symbol_by_name(time_units, unit);
-
-	if (!sym)
-		return error_queue(msgs, loc,
-				   "wrong rate format: unknown time unit \"%s\"",
-				   unit);
-	s->limit.unit = sym->value;
-	return 0;
-}
 
 static const struct symbol byte_units[] = {
 	{ "bytes",	1 },
@@ -203,18 +182,6 @@ int stmt_bytes_unit(const char *unit, uint64_t *bytes)
 	return 0;
 }
 
-int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
-		     const struct location *loc, struct list_head *msgs)
-{
-	uint64_t mult;
-
-	if (stmt_bytes_unit(unit, &mult) < 0)
-		return error_queue(msgs, loc,
-				   "wrong rate format: unknown unit \"%s\"",
-				   unit);
-	s->limit.rate = rate * mult;
-	return 0;
-}
 
 
 int stmt_reject_with(struct stmt *s, const char *proto,
