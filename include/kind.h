@@ -261,5 +261,12 @@ int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
 /* the rate, unit and burst of a limit statement or object (src/limit.c) */
 struct stmt *limit_args_json_parse(struct kind_jparse *k, json_t *o,
 				   const struct location *loc);
+/* a synproxy's values as nft writes them: a statement's mss and wscale
+   when given, an object's (@obj) always; "flags" when it has any; and the
+   values read back (src/synproxy.c) */
+json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
+			     bool obj);
+struct stmt *synproxy_json_args(struct kind_jparse *k, json_t *o,
+				const struct location *loc);
 
 #endif

@@ -1229,13 +1229,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "objref"))
 		delin_objref(ctx, e);
-	else if (!strcmp(name, "synproxy")) {
-		s = stmt_alloc(&internal_location, STMT_SYNPROXY);
-		s->synproxy.mss = nftnl_expr_get_u16(e, NFTNL_EXPR_SYNPROXY_MSS);
-		s->synproxy.wscale = nftnl_expr_get_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE);
-		s->synproxy.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
-		add_stmt(ctx, s);
-	}
 	else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
 		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);

@@ -2429,8 +2429,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return dynset_eval(ctx, s);
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
-	case STMT_SYNPROXY:
-		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}

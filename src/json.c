@@ -806,28 +806,6 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 }
 
 /* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
-/*
- * a synproxy's values as nft writes them: a statement's mss and wscale
- * when given, an object's always; "flags" when it has any
- */
-static json_t *synproxy_json(uint32_t fl, uint16_t mss, uint8_t wscale, bool obj)
-{
-	json_t *o = json_object(), *a = json_array();
-
-	if (obj || (fl & NF_SYNPROXY_OPT_MSS))
-		json_object_set_new(o, "mss", json_integer(mss));
-	if (obj || (fl & NF_SYNPROXY_OPT_WSCALE))
-		json_object_set_new(o, "wscale", json_integer(wscale));
-	if (fl & NF_SYNPROXY_OPT_TIMESTAMP)
-		json_array_append_new(a, json_string("timestamp"));
-	if (fl & NF_SYNPROXY_OPT_SACK_PERM)
-		json_array_append_new(a, json_string("sack-perm"));
-	if (json_array_size(a))
-		json_object_set_new(o, "flags", a);
-	else
-		json_decref(a);
-	return o;
-}
 
 static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -907,15 +885,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return tproxy_json(s, jc);
 	case STMT_OBJREF:
 		return objref_json(s, jc);
-	case STMT_SYNPROXY:
-		/* a bare synproxy is {"synproxy": null} */
-		o = synproxy_json(s->synproxy.flags, s->synproxy.mss, s->synproxy.wscale,
-				  false);
-		if (!json_object_size(o)) {
-			json_decref(o);
-			o = json_null();
-		}
-		return wrap("synproxy", o);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");
@@ -1154,7 +1123,7 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	}
 	case NFT_OBJECT_SYNPROXY:
 	{
-		json_t *v = synproxy_json(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
+		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
 					  nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
 					  nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE), true);
 

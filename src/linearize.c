@@ -1687,13 +1687,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
 				   s->objref.expr->sym.str);
 		return 0;
-	case STMT_SYNPROXY:
-		/* as nft: every value, and flags for those given */
-		e = add_expr(ctx, "synproxy");
-		nftnl_expr_set_u16(e, NFTNL_EXPR_SYNPROXY_MSS, s->synproxy.mss);
-		nftnl_expr_set_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE, s->synproxy.wscale);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS, s->synproxy.flags);
-		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -478,70 +478,6 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 	return ret;
 }
 
-static const char *const synproxy_keys[] = { "mss", "wscale", "flags", NULL };
-
-/*
- * {"mss": N, "wscale": N, "flags": ["timestamp", "sack-perm"]} of a synproxy
- * statement or object: each given sets its flag, as the grammar's words do
- */
-static struct stmt *synproxy_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	json_t *fl = json_object_get(o, "flags"), *v;
-	struct stmt *s = stmt_alloc(loc, STMT_SYNPROXY);
-	uint64_t n;
-	size_t i;
-	int r;
-
-	if ((r = get_u64(jp, o, "mss", &n)) < 0)
-		goto fail;
-	if (r && n > UINT16_MAX) {
-		jerr(jp, json_object_get(o, "mss"), "synproxy: mss %llu is out of range",
-		     (unsigned long long)n);
-		goto fail;
-	}
-	if (r) {
-		s->synproxy.mss = n;
-		s->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
-	}
-	if ((r = get_u64(jp, o, "wscale", &n)) < 0)
-		goto fail;
-	if (r && n > UINT8_MAX) {
-		jerr(jp, json_object_get(o, "wscale"), "synproxy: wscale %llu is out of range",
-		     (unsigned long long)n);
-		goto fail;
-	}
-	if (r) {
-		s->synproxy.wscale = n;
-		s->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
-	}
-	if (fl && json_is_string(fl)) {
-		fl = json_pack("[O]", fl);
-	} else if (fl && !json_is_array(fl)) {
-		jerr(jp, fl, "synproxy: \"flags\" must be an array");
-		goto fail;
-	} else {
-		json_incref(fl);
-	}
-	json_array_foreach(fl, i, v) {
-		const char *f = json_is_string(v) ? json_string_value(v) : "";
-
-		if (!strcmp(f, "timestamp")) {
-			s->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
-		} else if (!strcmp(f, "sack-perm")) {
-			s->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
-		} else {
-			jerr(jp, v, "synproxy: unknown flag, expected \"timestamp\" or \"sack-perm\"");
-			json_decref(fl);
-			goto fail;
-		}
-	}
-	json_decref(fl);
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
 
 /* numgen, jhash and symhash */
 static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
@@ -1510,17 +1446,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 	/* {"secmark": "NAME"} or a map to names, as "meta secmark set" */
 	if (!strcmp(k, "secmark"))
 		return objref_parse(jp, NFT_OBJECT_SECMARK, v, &loc);
-	if (!strcmp(k, "synproxy")) {
-		if (json_is_string(v) || json_is_object(json_object_get(v, "map")))
-			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
-		if (json_is_null(v))
-			return stmt_alloc(&loc, STMT_SYNPROXY);
-		if (!json_is_object(v))
-			return jerr(jp, v, "synproxy: expected null, a name, an object or { \"map\": ... }"), NULL;
-		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
-			return NULL;
-		return synproxy_parse(jp, v, &loc);
-	}
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))
@@ -2140,7 +2065,7 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		}
 		break;
 	case NFT_OBJECT_SYNPROXY:
-		ob->stmt = synproxy_parse(jp, o, &loc);
+		ob->stmt = synproxy_json_args(&kj, o, &loc);
 		if (!ob->stmt)
 			goto fail;
 		break;

@@ -762,16 +762,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		else
 			expr_print(s->objref.expr, o, f);
 		break;
-	case STMT_SYNPROXY:
-		/* as nft: both values when either was given */
-		fprintf(f, "synproxy");
-		if (s->synproxy.flags & (NF_SYNPROXY_OPT_MSS | NF_SYNPROXY_OPT_WSCALE))
-			fprintf(f, " mss %u wscale %u", s->synproxy.mss, s->synproxy.wscale);
-		if (s->synproxy.flags & NF_SYNPROXY_OPT_TIMESTAMP)
-			fprintf(f, " timestamp");
-		if (s->synproxy.flags & NF_SYNPROXY_OPT_SACK_PERM)
-			fprintf(f, " sack-perm");
-		break;
 	case STMT_REJECT:
 		reject_print(s, o, f);
 		break;
