@@ -46,6 +46,9 @@ struct kind_eval {
 	int	(*stmt)(struct kind_eval *k, struct stmt *s);
 	/* the family's name, for errors ("netdev") */
 	const char		*family_name;
+	/* evaluates @e as the right-hand side of a match on @lhs; 0 or -1 */
+	int	(*rhs)(struct kind_eval *k, const struct expr *lhs,
+		       struct expr **e);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -59,6 +62,13 @@ struct kind_lin {
 	   packet or an immediate; 0 or -1 (an error queued) */
 	int	(*value)(struct kind_lin *k, const struct expr *v,
 			 const struct expr *want, enum byteorder bo);
+	/* the constant @v into register @reg, in byte order @bo */
+	void	(*immediate)(struct kind_lin *k, uint32_t reg,
+			     const struct expr *v, enum byteorder bo);
+	/* a constant (big endian) or a map's value (its lookup, the key in
+	   the same register) into @reg, as nat's addresses; 0 or -1 */
+	int	(*reg_value)(struct kind_lin *k, uint32_t reg,
+			     const struct expr *v);
 };
 
 /* delinearization: what the registers hold as the rule is read back */

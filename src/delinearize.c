@@ -1235,36 +1235,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
 		s->reject.family = ctx->family;
 		add_stmt(ctx, s);
-	} else if (!strcmp(name, "fwd") || !strcmp(name, "dup")) {
-		bool fwd = name[0] == 'f';
-
-		s = stmt_alloc(&internal_location, fwd ? STMT_FWD : STMT_DUP);
-		if (fwd || nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_DEV))
-			s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, fwd ?
-							       NFTNL_EXPR_FWD_SREG_DEV :
-							       NFTNL_EXPR_DUP_SREG_DEV));
-		if (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
-			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_SREG_ADDR));
-			s->fwd.family = nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_NFPROTO);
-		}
-		/* ip, ip6: "dup to ADDR [device DEV]"; netdev: "dup to DEV" */
-		if (!fwd && nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_ADDR)) {
-			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DUP_SREG_ADDR));
-			s->fwd.family = ctx->family;
-		}
-		/* the attribute numbers of fwd and dup differ */
-		if ((!s->fwd.dev && !(!fwd && s->fwd.addr)) ||
-		    (!fwd && s->fwd.addr && ctx->family != NFPROTO_IPV4 &&
-		     ctx->family != NFPROTO_IPV6) ||
-		    (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR) &&
-		     (!s->fwd.addr || s->fwd.addr->kind != EXPR_VALUE ||
-		      s->fwd.addr->len != (s->fwd.family == NFPROTO_IPV6 ? 128 : 32) ||
-		      (s->fwd.family != NFPROTO_IPV4 && s->fwd.family != NFPROTO_IPV6)))) {
-			stmt_free(s);
-			unsupported(ctx, name);
-			return;
-		}
-		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
 		bool masq = name[0] == 'm';
 

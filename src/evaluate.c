@@ -1854,6 +1854,12 @@ static int kind_value(struct kind_eval *k, struct expr *lhs, struct expr **v)
 	return value_stmt_eval(k->phase, lhs, v);
 }
 
+static int kind_rhs(struct kind_eval *k, const struct expr *lhs,
+		    struct expr **e)
+{
+	return rhs_eval(k->phase, lhs, e);
+}
+
 static int kind_stmt(struct kind_eval *k, struct stmt *s)
 {
 	return stmt_eval(k->phase, s);
@@ -1864,6 +1870,7 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
+	.rhs = kind_rhs,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1982,69 +1989,6 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind != EXPR_VALUE)
 		return err(ctx, &(*val)->loc, "expected a constant value");
 	return 0;
-}
-
-static int dev_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr *lhs;
-	int ret;
-
-	if (ctx->family != NFPROTO_NETDEV)
-		return err(ctx, &s->loc,
-			   "%s is only supported in the netdev family",
-			   s->kind == STMT_FWD ? "fwd" : "dup");
-	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
-	expr_free(lhs);
-	if (ret < 0 || !s->fwd.addr)
-		return ret;
-	/* the next hop: an address of the family named after "fwd" */
-	lhs = expr_alloc(&internal_location, EXPR_VALUE,
-			 s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
-			 BYTEORDER_BIG, s->fwd.family == NFPROTO_IPV6 ? 128 : 32);
-	ret = rhs_eval(ctx, lhs, &s->fwd.addr);
-	expr_free(lhs);
-	if (ret == 0 && s->fwd.addr->kind != EXPR_VALUE)
-		return err(ctx, &s->fwd.addr->loc, "fwd needs a constant next hop address");
-	return ret;
-}
-
-/*
- * "dup to ADDR [device DEV]" in ip and ip6, "dup to DEV" in netdev: the
- * parser holds a lone value as the device
- */
-static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct datatype *dt;
-	struct expr *lhs;
-	int ret;
-
-	if (ctx->family == NFPROTO_NETDEV) {
-		if (s->fwd.addr)
-			return err(ctx, &s->loc,
-				   "dup in the netdev family takes a device only: dup to DEVICE");
-		return dev_stmt_eval(ctx, s);
-	}
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
-		return err(ctx, &s->loc,
-			   "dup is only supported in the ip, ip6 and netdev families");
-	if (!s->fwd.addr) {
-		s->fwd.addr = s->fwd.dev;
-		s->fwd.dev = NULL;
-	}
-	s->fwd.family = ctx->family;
-	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
-	/* an address, a map to one, or one from the packet ("ip saddr") */
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.addr);
-	expr_free(lhs);
-	if (ret < 0 || !s->fwd.dev)
-		return ret;
-	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
-	expr_free(lhs);
-	return ret;
 }
 
 /* the network protocols the last set of ether types before @s names */
@@ -2417,10 +2361,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
 	case STMT_EXTHDR:
 		return exthdr_stmt_eval(ctx, s);
-	case STMT_FWD:
-		return dev_stmt_eval(ctx, s);
-	case STMT_DUP:
-		return dup_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
 	case STMT_TPROXY:

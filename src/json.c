@@ -832,8 +832,6 @@ static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
-	json_t *o;
-
 	if (s->ops && s->ops->json)
 		return kind_stmt_json(s, jc);
 	switch (s->kind) {
@@ -849,30 +847,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return dynset_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
-	case STMT_FWD:
-		o = wrap("dev", register_value_json(s->fwd.dev, &ifindex_type,
-						    BYTEORDER_HOST, jc));
-		if (s->fwd.addr) {
-			bool ip6 = s->fwd.family == NFPROTO_IPV6;
-
-			o = obj_set(o, "family", json_string(ip6 ? "ip6" : "ip"));
-			o = obj_set(o, "addr", register_value_json(s->fwd.addr,
-					ip6 ? &ip6addr_type : &ipaddr_type,
-					BYTEORDER_BIG, jc));
-		}
-		return wrap("fwd", o);
-	case STMT_DUP:
-		/* nft writes the device of a netdev dup as its "addr" */
-		if (!s->fwd.addr)
-			return wrap("dup", wrap("addr",
-				register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
-		o = wrap("addr", register_value_json(s->fwd.addr,
-				s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
-				BYTEORDER_BIG, jc));
-		if (s->fwd.dev)
-			o = obj_set(o, "dev", register_value_json(s->fwd.dev,
-					&ifindex_type, BYTEORDER_HOST, jc));
-		return wrap("dup", o);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:

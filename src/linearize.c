@@ -307,15 +307,33 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
 			  const struct expr *want, enum byteorder bo);
+static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
+			  const struct expr *v, enum byteorder bo);
+static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v);
+
+static void kind_lin_immediate(struct kind_lin *k, uint32_t reg,
+			       const struct expr *v, enum byteorder bo)
+{
+	lin_immediate(k->phase, reg, v, bo);
+}
+
+static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
+			      const struct expr *v)
+{
+	return nat_value(k->phase, reg, v);
+}
+
+#define KIND_LIN(ctx) {							\
+	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
+	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
+	.reg_value = kind_lin_reg_value,				\
+}
 
 /* a kind known by its ops (include/kind.h) */
 static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
 			   uint32_t dreg)
 {
-	struct kind_lin k = {
-		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
-		.value = kind_lin_value,
-	};
+	struct kind_lin k = KIND_LIN(ctx);
 
 	e->ops->linearize(&k, e, dreg);
 }
@@ -1379,34 +1397,6 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	return nat_value_as(ctx, reg, v, NULL);
 }
 
-/* netdev: the device; ip, ip6: the address (or a map to it), the device */
-static int lin_dup(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e;
-
-	if (!s->fwd.addr) {
-		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
-		e = add_expr(ctx, "dup");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_1);
-		return 0;
-	}
-	if (s->fwd.addr->kind == EXPR_VALUE || s->fwd.addr->kind == EXPR_MAP) {
-		if (nat_value(ctx, NFT_REG_1, s->fwd.addr) < 0)
-			return -1;
-	} else {
-		struct load ld;
-
-		selector_load(ctx, s->fwd.addr, 0, &ld);
-	}
-	if (s->fwd.dev)
-		lin_immediate(ctx, NFT_REG_2, s->fwd.dev, BYTEORDER_HOST);
-	e = add_expr(ctx, "dup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
-	if (s->fwd.dev)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_2);
-	return 0;
-}
-
 static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
 {
 	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
@@ -1599,10 +1589,7 @@ static int kind_lin_value(struct kind_lin *k, const struct expr *v,
 /* a statement kind known by its ops (include/kind.h) */
 static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
-	struct kind_lin k = {
-		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
-		.value = kind_lin_value,
-	};
+	struct kind_lin k = KIND_LIN(ctx);
 
 	return s->ops->linearize(&k, s);
 }
@@ -1631,21 +1618,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return lin_dynset(ctx, s);
 	case STMT_REJECT:
 		lin_reject(ctx, s);
-		return 0;
-	case STMT_DUP:
-		return lin_dup(ctx, s);
-	case STMT_FWD:
-		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
-		if (s->kind == STMT_FWD && s->fwd.addr) {
-			lin_immediate(ctx, NFT_REG_2, s->fwd.addr, BYTEORDER_BIG);
-			e = add_expr(ctx, "fwd");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_ADDR, NFT_REG_2);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_NFPROTO, s->fwd.family);
-		} else {
-			e = add_expr(ctx, "fwd");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
-		}
 		return 0;
 	case STMT_NAT:
 		if (lin_nat(ctx, s) < 0)

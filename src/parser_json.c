@@ -1123,51 +1123,6 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
-static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = { "dev", "addr", "family", NULL };
-	/* nft writes the device of a netdev dup as "addr", and reads both */
-	json_t *dev = json_is_object(o) ? json_object_get(o, "dev") : NULL;
-	json_t *addr = NULL;
-	const char *family = NULL;
-	struct stmt *s;
-	struct expr *e, *a = NULL;
-
-	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (!strcmp(k, "dup") && !dev) {
-		/* the address, or in netdev the device: eval tells */
-		dev = json_object_get(o, "addr");
-	} else if (!strcmp(k, "dup")) {
-		/* ip, ip6: dup to ADDR device DEV */
-		addr = json_object_get(o, "addr");
-	} else if ((addr = json_object_get(o, "addr"))) {
-		/* fwd ip|ip6 to ADDR device DEV */
-		family = get_str(jp, o, "family", true);
-		if (!family)
-			return NULL;
-		if (strcmp(family, "ip") && strcmp(family, "ip6"))
-			return jerr(jp, json_object_get(o, "family"),
-				    "fwd: \"family\" must be ip or ip6"), NULL;
-	}
-	if (!dev)
-		return jerr(jp, o, "%s: property \"dev\" is missing", k), NULL;
-	if (addr && !(a = expr_parse(jp, addr)))
-		return NULL;
-	e = expr_parse(jp, dev);
-	if (!e) {
-		expr_free(a);
-		return NULL;
-	}
-	s = stmt_alloc(loc, !strcmp(k, "fwd") ? STMT_FWD : STMT_DUP);
-	s->fwd.dev = e;
-	s->fwd.addr = a;
-	if (a && family)	/* dup's is the table's, set by eval */
-		s->fwd.family = strcmp(family, "ip6") ? NFPROTO_IPV4 : NFPROTO_IPV6;
-	return s;
-}
-
 static int nat_flags_parse(struct jp *jp, json_t *v, uint32_t *flags)
 {
 	json_t *one = json_is_array(v) ? NULL : v, *f;
@@ -1425,8 +1380,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
-	if (!strcmp(k, "fwd") || !strcmp(k, "dup"))
-		return fwd_parse(jp, k, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
 	    !strcmp(k, "masquerade") || !strcmp(k, "redirect") ||
 	    !strcmp(k, "tproxy"))

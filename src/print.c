@@ -778,32 +778,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		expr_print(s->payload.val, &ho, f);
 		break;
 	}
-	case STMT_DUP:
-		fprintf(f, "dup to ");
-		if (s->fwd.addr) {
-			register_value_print(s->fwd.addr, s->fwd.family == NFPROTO_IPV6 ?
-					     &ip6addr_type : &ipaddr_type,
-					     BYTEORDER_BIG, o, f);
-			if (!s->fwd.dev)
-				break;
-			fprintf(f, " device ");
-		}
-		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
-		break;
-	case STMT_FWD:
-		fprintf(f, "fwd ");
-		if (s->fwd.addr) {
-			bool ip6 = s->fwd.family == NFPROTO_IPV6;
-
-			fprintf(f, "%s to ", ip6 ? "ip6" : "ip");
-			register_value_print(s->fwd.addr, ip6 ? &ip6addr_type : &ipaddr_type,
-					     BYTEORDER_BIG, o, f);
-			fprintf(f, " device ");
-		} else {
-			fprintf(f, "to ");
-		}
-		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
-		break;
 	case STMT_TPROXY:
 		fprintf(f, "tproxy");
 		nat_args_print(s, o, f);

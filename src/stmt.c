@@ -117,11 +117,6 @@ void stmt_free(struct stmt *s)
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
 		break;
-	case STMT_FWD:
-	case STMT_DUP:
-		expr_free(s->fwd.dev);
-		expr_free(s->fwd.addr);
-		break;
 	case STMT_NAT:
 	case STMT_TPROXY:
 		expr_free(s->nat.addr);
