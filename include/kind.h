@@ -201,6 +201,8 @@ struct expr_ops {
  * @kind:	STMT_OPS for a kind known by its ops alone, or the kind
  *		enum's entry of a kind that other code tests for
  * @bare:	it takes no argument (the shell's completion)
+ * @not_offered: a front end does not offer its name where a statement may
+ *		start (nfh_stmt_words)
  * @parse:	the words the grammar's rule for the kind read (stmt_kind_parse)
  * @eval:	checks @s in the rule being evaluated; 0 or -1
  * @linearize:	its kernel expressions; 0 or -1 (an error queued)
@@ -228,6 +230,7 @@ struct stmt_ops {
 				   json_t *v, const struct location *loc);
 	void	(*destroy)(struct stmt *s);
 	struct expr **(*value)(struct stmt *s, struct expr **field);
+	bool			not_offered;
 };
 
 /* the same for statements */

@@ -80,5 +80,6 @@ static const struct stmt_ops connlimit_ops = {
 	.print		= connlimit_print,
 	.json		= connlimit_json,
 	.parse_json	= connlimit_parse_json,
+	.not_offered	= true,	/* the shell's completion never offered it */
 };
 STMT_OPS_REGISTER(connlimit_ops);

@@ -164,5 +164,6 @@ static const struct stmt_ops optstrip_ops = {
 	.print		= optstrip_print,
 	.json		= optstrip_json,
 	.parse_json	= optstrip_parse_json,
+	.not_offered	= true,	/* the shell's completion never offered it */
 };
 STMT_OPS_REGISTER(optstrip_ops);

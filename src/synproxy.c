@@ -167,5 +167,6 @@ static const struct stmt_ops synproxy_ops = {
 	.print		= synproxy_print,
 	.json		= synproxy_json,
 	.parse_json	= synproxy_parse_json,
+	.not_offered	= true,	/* the shell's completion never offered it */
 };
 STMT_OPS_REGISTER(synproxy_ops);
