@@ -9,7 +9,6 @@
 #include <string.h>
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>

@@ -12,8 +12,6 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_log.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netlink.h>
 #include <linux/netfilter/nf_nat.h>

@@ -14,8 +14,6 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_log.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
