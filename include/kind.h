@@ -46,6 +46,9 @@ struct kind_eval {
 	int	(*stmt)(struct kind_eval *k, struct stmt *s);
 	/* the family's name, for errors ("netdev") */
 	const char		*family_name;
+	/* evaluates @e as the right-hand side of a match on @lhs; 0 or -1 */
+	int	(*rhs)(struct kind_eval *k, const struct expr *lhs,
+		       struct expr **e);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -59,6 +62,13 @@ struct kind_lin {
 	   packet or an immediate; 0 or -1 (an error queued) */
 	int	(*value)(struct kind_lin *k, const struct expr *v,
 			 const struct expr *want, enum byteorder bo);
+	/* the constant @v into register @reg, in byte order @bo */
+	void	(*immediate)(struct kind_lin *k, uint32_t reg,
+			     const struct expr *v, enum byteorder bo);
+	/* a constant (big endian) or a map's value (its lookup, the key in
+	   the same register) into @reg, as nat's addresses; 0 or -1 */
+	int	(*reg_value)(struct kind_lin *k, uint32_t reg,
+			     const struct expr *v);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -95,6 +105,8 @@ struct kind_json {
 	/* as kind_print's value; NULL if it cannot be listed */
 	json_t	*(*value)(struct kind_json *k, const struct expr *v,
 			  const struct datatype *dt, enum byteorder bo);
+	/* NULL: the listing cannot show @what (the first such is named) */
+	json_t	*(*unsupported)(struct kind_json *k, const char *what);
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -112,6 +124,20 @@ struct kind_jparse {
 	int	(*check_keys)(struct kind_jparse *k, json_t *o,
 			      const char *what, const char *const *known);
 	struct expr *(*expr)(struct kind_jparse *k, json_t *v);
+	/* a number property: 1 found, 0 absent, -1 not a non-negative
+	   integer (an error); get_u32 also errs for one over 32 bits */
+	int	(*get_u64)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *res);
+	int	(*get_u32)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *res);
+	/* a boolean property: false if absent or not a boolean (an error) */
+	bool	(*get_bool)(struct kind_jparse *k, json_t *o, const char *key);
+	/* counts an error the kind queued on @msgs itself */
+	void	(*failed)(struct kind_jparse *k);
+	/* a reference to the named object of @type, or a map to names:
+	   {"counter": "c1"}, {"counter": {"map": ...}} */
+	struct stmt *(*objref)(struct kind_jparse *k, uint32_t type, json_t *v,
+			       const struct location *loc);
 };
 
 /**
@@ -175,6 +201,8 @@ struct expr_ops {
  * @kind:	STMT_OPS for a kind known by its ops alone, or the kind
  *		enum's entry of a kind that other code tests for
  * @bare:	it takes no argument (the shell's completion)
+ * @not_offered: a front end does not offer its name where a statement may
+ *		start (nfh_stmt_words)
  * @parse:	the words the grammar's rule for the kind read (stmt_kind_parse)
  * @eval:	checks @s in the rule being evaluated; 0 or -1
  * @linearize:	its kernel expressions; 0 or -1 (an error queued)
@@ -202,6 +230,7 @@ struct stmt_ops {
 				   json_t *v, const struct location *loc);
 	void	(*destroy)(struct stmt *s);
 	struct expr **(*value)(struct stmt *s, struct expr **field);
+	bool			not_offered;
 };
 
 /* the same for statements */
@@ -231,5 +260,26 @@ static inline json_t *kind_json_wrap(const char *key, json_t *v)
 {
 	return kind_json_set(json_object(), key, v);
 }
+
+/* what the listings of objects and set elements share with a kind */
+
+/* a counter's values: null under -s (src/counter.c) */
+json_t *counter_json_value(uint64_t packets, uint64_t bytes,
+			   const struct output_ctx *octx);
+/* the unit nft's JSON writes @b in, and @b in it (src/quota.c) */
+const char *bytes_json_unit(uint64_t *b);
+/* @key in the unit @ukey (bytes if absent): 1 found, 0 absent, -1 bad */
+int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
+		     const char *ukey, uint64_t *res);
+/* the rate, unit and burst of a limit statement or object (src/limit.c) */
+struct stmt *limit_args_json_parse(struct kind_jparse *k, json_t *o,
+				   const struct location *loc);
+/* a synproxy's values as nft writes them: a statement's mss and wscale
+   when given, an object's (@obj) always; "flags" when it has any; and the
+   values read back (src/synproxy.c) */
+json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
+			     bool obj);
+struct stmt *synproxy_json_args(struct kind_jparse *k, json_t *o,
+				const struct location *loc);
 
 #endif

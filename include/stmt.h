@@ -11,7 +11,6 @@ enum stmt_kind {
 	STMT_COUNTER,
 	STMT_LIMIT,
 	STMT_QUOTA,
-	STMT_LOG,
 	STMT_REJECT,
 	STMT_META,		/* meta KEY set EXPR */
 	STMT_PAYLOAD,		/* header field set */
@@ -25,7 +24,6 @@ enum stmt_kind {
 	STMT_OBJREF,		/* counter name "x", ct helper set "y" */
 	STMT_CONNLIMIT,		/* ct count [over] N */
 	STMT_SYNPROXY,		/* synproxy mss N wscale N timestamp sack-perm */
-	STMT_OPTSTRIP,		/* reset tcp option NAME */
 	STMT_OPS,		/* a kind known by its ops alone (notrack, ...) */
 	__STMT_KIND_MAX
 };
@@ -41,6 +39,7 @@ enum nat_type {
  * struct stmt - one statement of a rule
  */
 struct stmt_ops;	/* a kind's table: include/kind.h */
+struct output_ctx;
 
 struct stmt {
 	struct list_head	list;
@@ -71,15 +70,6 @@ struct stmt {
 			uint64_t	used;
 			uint32_t	flags;
 		} quota;
-		struct {
-			char		*prefix;
-			uint32_t	level;
-			uint32_t	group;
-			uint32_t	snaplen;
-			uint32_t	qthreshold;
-			uint32_t	logflags;
-			uint32_t	flags;	/* which of the above were given */
-		} log;
 		struct {
 			int		type;	/* -1: default */
 			int		icmp_code; /* -1: none */
@@ -131,9 +121,6 @@ struct stmt {
 			struct expr	*expr;	/* a name, or a map to names */
 		} objref;
 		struct {
-			uint32_t	type;	/* the tcp option kind */
-		} optstrip;
-		struct {
 			uint32_t	count;
 			uint32_t	flags;	/* NFT_CONNLIMIT_F_INV */
 		} connlimit;
@@ -145,12 +132,6 @@ struct stmt {
 	};
 };
 
-#define LOG_F_PREFIX	0x01
-#define LOG_F_LEVEL	0x02
-#define LOG_F_GROUP	0x04
-#define LOG_F_SNAPLEN	0x08
-#define LOG_F_QTHRESH	0x10
-#define LOG_F_FLAGS	0x20
 
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 void stmt_free(struct stmt *stmt);
@@ -176,13 +157,7 @@ struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
 
 /* grammar helpers: each returns 0, or -1 after queueing an error */
-int stmt_limit_unit(struct stmt *s, const char *unit,
-		    const struct location *loc, struct list_head *msgs);
-int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
-		     const struct location *loc, struct list_head *msgs);
 int stmt_bytes_unit(const char *unit, uint64_t *bytes);
-int stmt_log_level(struct stmt *s, const char *level,
-		   const struct location *loc, struct list_head *msgs);
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,
 		     struct list_head *msgs);
@@ -190,7 +165,48 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   const struct location *kloc, struct expr *val,
 			   struct list_head *msgs);
 
-const char *log_level_name(unsigned int level);
+/* log (src/log.c): the grammar hands each argument in turn */
+#define LOG_F_PREFIX	0x01
+#define LOG_F_LEVEL	0x02
+#define LOG_F_GROUP	0x04
+#define LOG_F_SNAPLEN	0x08
+#define LOG_F_QTHRESH	0x10
+#define LOG_F_FLAGS	0x20
+struct stmt *log_stmt_alloc(const struct location *loc);
+/* takes @prefix; NULL: an empty one */
+void log_stmt_prefix(struct stmt *s, char *prefix);
+/* @what: LOG_F_GROUP, _SNAPLEN or _QTHRESH, set to @v; LOG_F_FLAGS: more
+   of NF_LOG_* */
+void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
+/* "level NAME": 0, or -1 after queueing an error */
+int stmt_log_level(struct stmt *s, const char *level,
+		   const struct location *loc, struct list_head *msgs);
+
+/* counter [packets N] [bytes N] (src/counter.c) */
+struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
+				uint64_t bytes);
+
+/* quota [over] N UNIT [used N UNIT] (src/quota.c); a quota object's
+   listing shares its text */
+void quota_args_print(const struct stmt *s, const struct output_ctx *o,
+		      FILE *f);
+/* "64 kbytes": the largest unit that divides evenly */
+void bytes_text_print(FILE *f, uint64_t b);
+
+/* limit rate [over] N/UNIT ... (src/limit.c): the grammar's helpers, 0 or
+   -1 after queueing an error */
+int stmt_limit_unit(struct stmt *s, const char *unit,
+		    const struct location *loc, struct list_head *msgs);
+int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
+		     const struct location *loc, struct list_head *msgs);
+/* "second" ... "week", or NULL for another number of seconds */
+const char *limit_per_name(uint64_t unit);
+/* "rate over 10/second burst 3 packets", of a statement or an object */
+void limit_args_print(const struct stmt *s, FILE *f);
+
+/* ct count [over] N (src/connlimit.c) */
+struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
+				  uint32_t flags);
 /* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
 int stmt_nat_flag(const char *name);
 /* the data of a nat map that gives address . port, in @family's address */

@@ -51,14 +51,6 @@ static void handle_set_family(struct handle *h, int family)
 	h->family = family;
 }
 
-static struct stmt *counter_stmt(const struct location *loc, uint64_t p, uint64_t b)
-{
-	struct stmt *s = stmt_alloc(loc, STMT_COUNTER);
-
-	s->counter.packets = p;
-	s->counter.bytes = b;
-	return s;
-}
 
 /* "1h30m", "500ms", "10" (seconds) -> milliseconds; -1 on a bad unit */
 static int time_of(struct parser_state *state, const char *str,
@@ -165,40 +157,6 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
-/* "reset tcp option NAME|KIND": the option is overwritten with nops */
-static struct stmt *optstrip_grammar_stmt(struct parser_state *state,
-					  const struct location *loc,
-					  const char *proto,
-					  const struct location *ploc,
-					  const char *name,
-					  const struct location *nloc,
-					  uint64_t kind)
-{
-	const struct exthdr_desc *d;
-	struct stmt *s;
-
-	if (strcmp(proto, "tcp")) {
-		error_queue(state->msgs, ploc, "only tcp options can be reset, not %s",
-			    proto);
-		return NULL;
-	}
-	if (name) {
-		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
-		if (!d) {
-			error_queue(state->msgs, nloc, "unknown tcp option \"%s\"",
-				    name);
-			return NULL;
-		}
-		kind = d->type;
-	} else if (kind > UINT8_MAX) {
-		error_queue(state->msgs, nloc, "tcp option kind %llu is out of range: 255 at most",
-			    (unsigned long long)kind);
-		return NULL;
-	}
-	s = stmt_alloc(loc, STMT_OPTSTRIP);
-	s->optstrip.type = kind;
-	return s;
-}
 
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
@@ -316,15 +274,6 @@ static void secmark_ctx(struct obj *o, char *ctx, const struct location *loc)
 	o->secmark.loc = *loc;
 }
 
-static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
-				   uint32_t flags)
-{
-	struct stmt *s = stmt_alloc(loc, STMT_CONNLIMIT);
-
-	s->connlimit.count = n;
-	s->connlimit.flags = flags;
-	return s;
-}
 
 /* "ct helper" (or a word) as an object map's value type; 0 after an error */
 static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
@@ -741,7 +690,7 @@ add_cmd			:	TABLE table_spec
 			{
 				struct obj *o = obj_alloc(NULL, 0);
 
-				o->stmt = counter_stmt(&@$, 0, 0);
+				o->stmt = counter_stmt_alloc(&@$, 0, 0);
 				$$ = obj_cmd(state, CMD_ADD, CMD_OBJ_OBJ, NFT_OBJECT_COUNTER,
 					     $2, &@$, o);
 				free($1);
@@ -851,7 +800,7 @@ obj_block_alloc		:	%empty
 counter_block		:	%empty
 			{
 				$$ = state->cur_obj;
-				$$->stmt = counter_stmt(&@$, 0, 0);
+				$$->stmt = counter_stmt_alloc(&@$, 0, 0);
 			}
 			|	counter_block stmt_separator
 			|	counter_block error stmt_separator	{ yyerrok; }
@@ -2149,12 +2098,12 @@ stmt			:	match_stmt
 /* ct count [over] N: the connections of this flow's key, in the ct zone */
 connlimit_stmt		:	CT COUNT NUMBER
 			{
-				$$ = connlimit_stmt(&@$, $3, 0);
+				$$ = connlimit_stmt_alloc(&@$, $3, 0);
 				free($1); free($2);
 			}
 			|	CT COUNT OVER NUMBER
 			{
-				$$ = connlimit_stmt(&@$, $4, NFT_CONNLIMIT_F_INV);
+				$$ = connlimit_stmt_alloc(&@$, $4, NFT_CONNLIMIT_F_INV);
 				free($1); free($2); free($3);
 			}
 			;
@@ -2295,7 +2244,7 @@ verdict_expr		:	ACCEPT	{ $$ = verdict_expr_alloc(&@$, NF_ACCEPT, NULL); free($1)
 			;
 
 /* as in nft: packets and bytes in either order, or one of them */
-counter_stmt		:	COUNTER			{ $$ = counter_stmt(&@$, 0, 0); free($1); }
+counter_stmt		:	COUNTER			{ $$ = counter_stmt_alloc(&@$, 0, 0); free($1); }
 			|	counter_stmt PACKETS NUMBER
 			{
 				$$ = $1;
@@ -2507,18 +2456,14 @@ quota_spec		:	quota_mode NUMBER STRING
 			}
 			;
 
-log_stmt		:	LOG		{ $$ = stmt_alloc(&@$, STMT_LOG); free($1); }
+log_stmt		:	LOG		{ $$ = log_stmt_alloc(&@$); free($1); }
 			|	log_args
 			;
 
 log_args		:	log_stmt PREFIX string
 			{
 				$$ = $1;
-				free($$->log.prefix);
-				$$->log.prefix = parser_log_prefix(state, $3, &@3);
-				if (!$$->log.prefix)
-					$$->log.prefix = xstrdup("");
-				$$->log.flags |= LOG_F_PREFIX;
+				log_stmt_prefix($$, parser_log_prefix(state, $3, &@3));
 				free($2);
 			}
 			|	log_stmt LEVEL STRING
@@ -2530,24 +2475,23 @@ log_args		:	log_stmt PREFIX string
 			}
 			|	log_stmt GROUP NUMBER
 			{
-				$$ = $1; $$->log.group = $3; $$->log.flags |= LOG_F_GROUP;
+				$$ = $1; log_stmt_set($$, LOG_F_GROUP, $3);
 				free($2);
 			}
 			|	log_stmt SNAPLEN NUMBER
 			{
-				$$ = $1; $$->log.snaplen = $3; $$->log.flags |= LOG_F_SNAPLEN;
+				$$ = $1; log_stmt_set($$, LOG_F_SNAPLEN, $3);
 				free($2);
 			}
 			|	log_stmt QUEUE_THRESHOLD NUMBER
 			{
-				$$ = $1; $$->log.qthreshold = $3; $$->log.flags |= LOG_F_QTHRESH;
+				$$ = $1; log_stmt_set($$, LOG_F_QTHRESH, $3);
 				free($2);
 			}
 			|	log_stmt FLAGS log_flags
 			{
 				$$ = $1;
-				$$->log.logflags |= $3;
-				$$->log.flags |= LOG_F_FLAGS;
+				log_stmt_set($$, LOG_F_FLAGS, $3);
 				free($2);
 			}
 			;
@@ -2690,18 +2634,25 @@ payload_stmt		:	payload_expr SET stmt_value
 			}
 			;
 
+/* "reset tcp option NAME|KIND": the protocol, the name, the kind in decimal */
 optstrip_stmt		:	RESET HDR OPTION STRING
 			{
-				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
-							   $4, &@4, 0);
+				$$ = stmt_kind_parse("reset", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $4, &@4 }, { NULL, NULL } },
+					3, state->msgs);
 				free($1); free($2); free($3); free($4);
 				if (!$$)
 					YYERROR;
 			}
 			|	RESET HDR OPTION NUMBER
 			{
-				$$ = optstrip_grammar_stmt(state, &@$, $2, &@2,
-							   NULL, &@4, $4);
+				char kind[24];
+
+				snprintf(kind, sizeof(kind), "%llu",
+					 (unsigned long long)$4);
+				$$ = stmt_kind_parse("reset", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { NULL, NULL }, { kind, &@4 } },
+					3, state->msgs);
 				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;

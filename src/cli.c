@@ -247,18 +247,21 @@ static const char *const set_shapes[] = {
 	NULL,
 };
 
-/* statements that may come next in a rule; selectors come from the library */
+/*
+ * what may come next in a rule besides the library's statement kinds
+ * (nfh_stmt_words) and selectors: the verdicts, and the statements that
+ * are no kinds of the library's table yet
+ */
 static const char *const stmt_words[] = {
-	"accept", "continue", "counter", "dnat", "drop", "dup", "fwd",
-	"goto", "jump", "limit", "log", "masquerade", "notrack", "quota",
+	"accept", "continue", "dnat", "drop", "goto", "jump", "masquerade",
 	"redirect", "reject", "return", "snat",
 	NULL,
 };
 
-/* statements that take no argument: a statement may follow at once */
+/* those of them that take no argument: a statement may follow at once */
 static const char *const bare_stmts[] = {
-	"accept", "continue", "counter", "drop", "masquerade", "notrack",
-	"redirect", "reject", "return",
+	"accept", "continue", "drop", "masquerade", "redirect", "reject",
+	"return",
 	NULL,
 };
 
@@ -492,9 +495,34 @@ static bool selector_whole(char **w, int n)
 	return !longer;
 }
 
+struct word_find {
+	const char	*word;
+	bool		found;
+};
+
+static int word_is(const char *word, void *data)
+{
+	struct word_find *wf = data;
+
+	wf->found = !strcmp(word, wf->word);
+	return wf->found;
+}
+
+/* @w starts a statement; @bare: one that takes no argument */
+static bool is_stmt_word(const char *w, bool bare)
+{
+	struct word_find wf = { .word = w };
+
+	if (in_list(bare ? bare_stmts : stmt_words, w))
+		return true;
+	nfh_stmt_words(bare, word_is, &wf);
+	return wf.found;
+}
+
 static void add_rule_starts(struct cands *c)
 {
 	add_list(c, stmt_words);
+	nfh_stmt_words(false, word_add, c);
 	expr_words(NULL, 0, c);
 }
 
@@ -562,7 +590,7 @@ static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 	} else if (!strcmp(prev, "to") && prev2 &&
 		   (!strcmp(prev2, "fwd") || !strcmp(prev2, "dup"))) {
 		add_devices(c);
-	} else if (!in_list(stmt_words, prev) || in_list(bare_stmts, prev)) {
+	} else if (!is_stmt_word(prev, false) || is_stmt_word(prev, true)) {
 		add_rule_starts(c);
 	}
 }

@@ -397,6 +397,7 @@ static const struct stmt_ops ct_stmt_ops = {
 	.json		= ct_stmt_json,
 	.destroy	= ct_stmt_destroy,
 	.value		= ct_stmt_value,
+	.not_offered	= true,	/* the shell offers "ct" as a selector */
 };
 STMT_OPS_REGISTER(ct_stmt_ops);
 

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <linux/if_arp.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/expr.h>
@@ -1094,21 +1093,6 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
-/* neither register: "reset tcp option", the only such exthdr */
-static void delin_optstrip(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	struct stmt *s;
-
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_TYPE) ||
-	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_OP) ||
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_TCPOPT) {
-		unsupported(ctx, "exthdr");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_OPTSTRIP);
-	s->optstrip.type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
-	add_stmt(ctx, s);
-}
 
 /* a load stays raw until postprocess names it; a write is named here */
 static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
@@ -1124,7 +1108,9 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
 	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		delin_optstrip(ctx, e);
+		/* neither register: "reset tcp option" (src/optstrip.c),
+		   the only such exthdr */
+		kind_delin_stmt(ctx, stmt_ops_by_json_name("reset"), e);
 		return;
 	}
 	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
@@ -1242,101 +1228,11 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "objref"))
 		delin_objref(ctx, e);
-	else if (!strcmp(name, "synproxy")) {
-		s = stmt_alloc(&internal_location, STMT_SYNPROXY);
-		s->synproxy.mss = nftnl_expr_get_u16(e, NFTNL_EXPR_SYNPROXY_MSS);
-		s->synproxy.wscale = nftnl_expr_get_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE);
-		s->synproxy.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
-		add_stmt(ctx, s);
-	}
-	else if (!strcmp(name, "connlimit")) {
-		s = stmt_alloc(&internal_location, STMT_CONNLIMIT);
-		s->connlimit.count = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT);
-		s->connlimit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS);
-		add_stmt(ctx, s);
-	}
-	else if (!strcmp(name, "counter")) {
-		s = stmt_alloc(&internal_location, STMT_COUNTER);
-		s->counter.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
-		s->counter.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "limit")) {
-		s = stmt_alloc(&internal_location, STMT_LIMIT);
-		s->limit.rate = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_RATE);
-		s->limit.unit = nftnl_expr_get_u64(e, NFTNL_EXPR_LIMIT_UNIT);
-		s->limit.burst = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_BURST);
-		s->limit.type = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_TYPE);
-		s->limit.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_LIMIT_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "quota")) {
-		s = stmt_alloc(&internal_location, STMT_QUOTA);
-		s->quota.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_BYTES);
-		s->quota.used = nftnl_expr_get_u64(e, NFTNL_EXPR_QUOTA_CONSUMED);
-		s->quota.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_QUOTA_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "log")) {
-		s = stmt_alloc(&internal_location, STMT_LOG);
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_PREFIX)) {
-			s->log.prefix = xstrdup(nftnl_expr_get_str(e, NFTNL_EXPR_LOG_PREFIX));
-			s->log.flags |= LOG_F_PREFIX;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_GROUP)) {
-			s->log.group = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_GROUP);
-			s->log.flags |= LOG_F_GROUP;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_SNAPLEN)) {
-			s->log.snaplen = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_SNAPLEN);
-			s->log.flags |= LOG_F_SNAPLEN;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_QTHRESHOLD)) {
-			s->log.qthreshold = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD);
-			s->log.flags |= LOG_F_QTHRESH;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_LEVEL)) {
-			s->log.level = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_LEVEL);
-			s->log.flags |= LOG_F_LEVEL;
-		}
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_LOG_FLAGS) &&
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS)) {
-			s->log.logflags = nftnl_expr_get_u32(e, NFTNL_EXPR_LOG_FLAGS);
-			s->log.flags |= LOG_F_FLAGS;
-		}
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "reject")) {
+	else if (!strcmp(name, "reject")) {
 		s = stmt_alloc(&internal_location, STMT_REJECT);
 		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);
 		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
 		s->reject.family = ctx->family;
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "fwd") || !strcmp(name, "dup")) {
-		bool fwd = name[0] == 'f';
-
-		s = stmt_alloc(&internal_location, fwd ? STMT_FWD : STMT_DUP);
-		if (fwd || nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_DEV))
-			s->fwd.dev = reg_get(ctx, nftnl_expr_get_u32(e, fwd ?
-							       NFTNL_EXPR_FWD_SREG_DEV :
-							       NFTNL_EXPR_DUP_SREG_DEV));
-		if (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
-			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_SREG_ADDR));
-			s->fwd.family = nftnl_expr_get_u32(e, NFTNL_EXPR_FWD_NFPROTO);
-		}
-		/* ip, ip6: "dup to ADDR [device DEV]"; netdev: "dup to DEV" */
-		if (!fwd && nftnl_expr_is_set(e, NFTNL_EXPR_DUP_SREG_ADDR)) {
-			s->fwd.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DUP_SREG_ADDR));
-			s->fwd.family = ctx->family;
-		}
-		/* the attribute numbers of fwd and dup differ */
-		if ((!s->fwd.dev && !(!fwd && s->fwd.addr)) ||
-		    (!fwd && s->fwd.addr && ctx->family != NFPROTO_IPV4 &&
-		     ctx->family != NFPROTO_IPV6) ||
-		    (fwd && nftnl_expr_is_set(e, NFTNL_EXPR_FWD_SREG_ADDR) &&
-		     (!s->fwd.addr || s->fwd.addr->kind != EXPR_VALUE ||
-		      s->fwd.addr->len != (s->fwd.family == NFPROTO_IPV6 ? 128 : 32) ||
-		      (s->fwd.family != NFPROTO_IPV4 && s->fwd.family != NFPROTO_IPV6)))) {
-			stmt_free(s);
-			unsupported(ctx, name);
-			return;
-		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
 		bool masq = name[0] == 'm';

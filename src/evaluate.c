@@ -1915,6 +1915,12 @@ static int kind_value(struct kind_eval *k, struct expr *lhs, struct expr **v)
 	return value_stmt_eval(k->phase, lhs, v);
 }
 
+static int kind_rhs(struct kind_eval *k, const struct expr *lhs,
+		    struct expr **e)
+{
+	return rhs_eval(k->phase, lhs, e);
+}
+
 static int kind_stmt(struct kind_eval *k, struct stmt *s)
 {
 	return stmt_eval(k->phase, s);
@@ -1925,6 +1931,7 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
+	.rhs = kind_rhs,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2043,69 +2050,6 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind != EXPR_VALUE)
 		return err(ctx, &(*val)->loc, "expected a constant value");
 	return 0;
-}
-
-static int dev_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr *lhs;
-	int ret;
-
-	if (ctx->family != NFPROTO_NETDEV)
-		return err(ctx, &s->loc,
-			   "%s is only supported in the netdev family",
-			   s->kind == STMT_FWD ? "fwd" : "dup");
-	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
-	expr_free(lhs);
-	if (ret < 0 || !s->fwd.addr)
-		return ret;
-	/* the next hop: an address of the family named after "fwd" */
-	lhs = expr_alloc(&internal_location, EXPR_VALUE,
-			 s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
-			 BYTEORDER_BIG, s->fwd.family == NFPROTO_IPV6 ? 128 : 32);
-	ret = rhs_eval(ctx, lhs, &s->fwd.addr);
-	expr_free(lhs);
-	if (ret == 0 && s->fwd.addr->kind != EXPR_VALUE)
-		return err(ctx, &s->fwd.addr->loc, "fwd needs a constant next hop address");
-	return ret;
-}
-
-/*
- * "dup to ADDR [device DEV]" in ip and ip6, "dup to DEV" in netdev: the
- * parser holds a lone value as the device
- */
-static int dup_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct datatype *dt;
-	struct expr *lhs;
-	int ret;
-
-	if (ctx->family == NFPROTO_NETDEV) {
-		if (s->fwd.addr)
-			return err(ctx, &s->loc,
-				   "dup in the netdev family takes a device only: dup to DEVICE");
-		return dev_stmt_eval(ctx, s);
-	}
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6)
-		return err(ctx, &s->loc,
-			   "dup is only supported in the ip, ip6 and netdev families");
-	if (!s->fwd.addr) {
-		s->fwd.addr = s->fwd.dev;
-		s->fwd.dev = NULL;
-	}
-	s->fwd.family = ctx->family;
-	dt = ctx->family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
-	/* an address, a map to one, or one from the packet ("ip saddr") */
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.addr);
-	expr_free(lhs);
-	if (ret < 0 || !s->fwd.dev)
-		return ret;
-	lhs = meta_expr_alloc(&internal_location, NFT_META_OIF);
-	ret = value_stmt_eval(ctx, lhs, &s->fwd.dev);
-	expr_free(lhs);
-	return ret;
 }
 
 /* the network protocols the last set of ether types before @s names */
@@ -2461,27 +2405,15 @@ static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	ctx->stmt = s;
-	if (s->ops && s->ops->eval)
-		return kind_stmt_eval(ctx, s);
+	if (s->ops)		/* a kind without eval has nothing to check */
+		return s->ops->eval ? kind_stmt_eval(ctx, s) : 0;
 	switch (s->kind) {
-	case STMT_OPS:		/* a kind with nothing to check */
-		return 0;
 	case STMT_EXPRESSION:
 		if (s->expr->kind != EXPR_RELATIONAL)
 			return err(ctx, &s->loc, "expected a match");
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_LOG:
-		if ((s->log.flags & LOG_F_LEVEL) && (s->log.flags & LOG_F_GROUP))
-			return err(ctx, &s->loc, "log level and group are mutually exclusive");
-		return 0;
-	case STMT_COUNTER:
-	case STMT_LIMIT:
-	case STMT_QUOTA:
-		return 0;
-		/* every family, as nft 1.0.6 and the kernel take it */
-		return 0;
 	case STMT_REJECT:
 		return reject_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:
@@ -2491,10 +2423,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
 	case STMT_EXTHDR:
 		return exthdr_stmt_eval(ctx, s);
-	case STMT_FWD:
-		return dev_stmt_eval(ctx, s);
-	case STMT_DUP:
-		return dup_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
 	case STMT_TPROXY:
@@ -2503,10 +2431,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return dynset_eval(ctx, s);
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
-	case STMT_CONNLIMIT:
-	case STMT_OPTSTRIP:
-	case STMT_SYNPROXY:
-		return 0;
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}

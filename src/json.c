@@ -12,8 +12,6 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_log.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <libnftnl/chain.h>
@@ -89,14 +87,6 @@ static json_t *wrap(const char *key, json_t *v)
 	return kind_json_wrap(key, v);
 }
 
-static json_t *counter_json(uint64_t packets, uint64_t bytes,
-			    const struct json_ctx *jc)
-{
-	if (jc->octx->flags & NFH_OUTPUT_STATELESS)
-		return json_null();
-	return obj_set(obj_set(json_object(), "packets", json_integer(packets)),
-		       "bytes", json_integer(bytes));
-}
 
 static json_t *text_of(const struct expr *e, const struct output_ctx *o)
 {
@@ -339,7 +329,8 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 	if (e->elem.comment)
 		o = obj_set(o, "comment", json_str(e->elem.comment));
 	if (e->elem.counter)
-		o = obj_set(o, "counter", counter_json(e->elem.packets, e->elem.bytes, jc));
+		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
+							     e->elem.bytes, jc->octx));
 	return wrap("elem", o);
 }
 
@@ -370,9 +361,15 @@ static json_t *kind_json_value(struct kind_json *k, const struct expr *v,
 	return register_value_json(v, dt, bo, k->phase);
 }
 
+static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
+{
+	return unsupported(k->phase, what);
+}
+
 #define KIND_JSON(jc) {							\
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
+	.unsupported = kind_json_unsupported,				\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -568,73 +565,8 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 	return wrap("match", o);
 }
 
-/* bytes as nft's JSON writes them: the largest unit that divides evenly */
-static const char *bytes_unit(uint64_t *b)
-{
-	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
-	unsigned int u = 0;
 
-	while (u < 2 && *b && *b % 1024 == 0) {
-		*b /= 1024;
-		u++;
-	}
-	return units[u];
-}
 
-static const char *per_name(uint64_t unit)
-{
-	switch (unit) {
-	case 1:		return "second";
-	case 60:	return "minute";
-	case 3600:	return "hour";
-	case 86400:	return "day";
-	case 604800:	return "week";
-	}
-	return NULL;
-}
-
-static json_t *limit_json(const struct stmt *s, struct json_ctx *jc)
-{
-	uint64_t rate = s->limit.rate, burst = s->limit.burst;
-	const char *ru = NULL, *bu = NULL;
-	json_t *o = json_object();
-
-	if (!per_name(s->limit.unit))
-		return unsupported(jc, "a limit per unusual time unit");
-	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		ru = bytes_unit(&rate);
-		bu = bytes_unit(&burst);
-	}
-	o = obj_set(o, "rate", json_integer(rate));
-	o = obj_set(o, "burst", json_integer(burst));
-	o = obj_set(o, "per", json_string(per_name(s->limit.unit)));
-	if (s->limit.flags & NFT_LIMIT_F_INV)
-		o = obj_set(o, "inv", json_true());
-	if (ru) {
-		o = obj_set(o, "rate_unit", json_string(ru));
-		o = obj_set(o, "burst_unit", json_string(bu));
-	}
-	return wrap("limit", o);
-}
-
-static json_t *quota_json(const struct stmt *s, struct json_ctx *jc)
-{
-	uint64_t val = s->quota.bytes, used = s->quota.used;
-	const char *vu = bytes_unit(&val);
-	json_t *o = json_object();
-
-	o = obj_set(o, "val", json_integer(val));
-	o = obj_set(o, "val_unit", json_string(vu));
-	if (s->quota.flags & NFT_QUOTA_F_INV)
-		o = obj_set(o, "inv", json_true());
-	if (used && !(jc->octx->flags & NFH_OUTPUT_STATELESS)) {
-		const char *uu = bytes_unit(&used);
-
-		o = obj_set(o, "used", json_integer(used));
-		o = obj_set(o, "used_unit", json_string(uu));
-	}
-	return wrap("quota", o);
-}
 
 struct flag_name {
 	uint32_t	flag;
@@ -665,56 +597,7 @@ static json_t *one_or_array(json_t *a)
 	return one;
 }
 
-/* "all", one name, or an array of them */
-static json_t *log_flags_json(uint32_t flags)
-{
-	static const struct flag_name names[] = {
-		{ NF_LOG_TCPSEQ, "tcp sequence" }, { NF_LOG_TCPOPT, "tcp options" },
-		{ NF_LOG_IPOPT, "ip options" }, { NF_LOG_UID, "skuid" },
-		{ NF_LOG_MACDECODE, "ether" },
-	};
 
-	if ((flags & NF_LOG_MASK) == NF_LOG_MASK)
-		return json_string("all");
-	return one_or_array(flag_names_json(flags, names, array_size(names)));
-}
-
-static json_t *log_json(const struct stmt *s, struct json_ctx *jc)
-{
-	json_t *o = json_object();
-
-	if (s->log.flags & LOG_F_PREFIX)
-		o = obj_set(o, "prefix", json_string(s->log.prefix));
-	if (s->log.flags & LOG_F_GROUP)
-		o = obj_set(o, "group", json_integer(s->log.group));
-	if (s->log.flags & LOG_F_SNAPLEN)
-		o = obj_set(o, "snaplen", json_integer(s->log.snaplen));
-	if (s->log.flags & LOG_F_QTHRESH)
-		o = obj_set(o, "queue-threshold", json_integer(s->log.qthreshold));
-	if ((s->log.flags & LOG_F_LEVEL) && s->log.level != 4)
-		o = obj_set(o, "level", json_string(log_level_name(s->log.level)));
-	if (s->log.flags & LOG_F_FLAGS)
-		o = obj_set(o, "flags", log_flags_json(s->log.logflags));
-	if (o && json_object_size(o) == 0) {
-		json_decref(o);
-		return wrap("log", json_null());
-	}
-	return wrap("log", o);
-}
-
-/* an unnamed option is written as nft writes a raw one */
-static json_t *optstrip_json(const struct stmt *s)
-{
-	const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
-						     s->optstrip.type);
-	json_t *o;
-
-	if (d)
-		return wrap("name", json_string(d->name));
-	o = wrap("base", json_integer(s->optstrip.type));
-	o = obj_set(o, "offset", json_integer(0));
-	return obj_set(o, "len", json_integer(0));
-}
 
 static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -921,28 +804,6 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 }
 
 /* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
-/*
- * a synproxy's values as nft writes them: a statement's mss and wscale
- * when given, an object's always; "flags" when it has any
- */
-static json_t *synproxy_json(uint32_t fl, uint16_t mss, uint8_t wscale, bool obj)
-{
-	json_t *o = json_object(), *a = json_array();
-
-	if (obj || (fl & NF_SYNPROXY_OPT_MSS))
-		json_object_set_new(o, "mss", json_integer(mss));
-	if (obj || (fl & NF_SYNPROXY_OPT_WSCALE))
-		json_object_set_new(o, "wscale", json_integer(wscale));
-	if (fl & NF_SYNPROXY_OPT_TIMESTAMP)
-		json_array_append_new(a, json_string("timestamp"));
-	if (fl & NF_SYNPROXY_OPT_SACK_PERM)
-		json_array_append_new(a, json_string("sack-perm"));
-	if (json_array_size(a))
-		json_object_set_new(o, "flags", a);
-	else
-		json_decref(a);
-	return o;
-}
 
 static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -969,8 +830,6 @@ static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
-	json_t *o;
-
 	if (s->ops && s->ops->json)
 		return kind_stmt_json(s, jc);
 	switch (s->kind) {
@@ -984,43 +843,8 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return expr_json(s->verdict.expr, jc);
 	case STMT_SET:
 		return dynset_json(s, jc);
-	case STMT_COUNTER:
-		return wrap("counter", counter_json(s->counter.packets,
-						    s->counter.bytes, jc));
-	case STMT_LIMIT:
-		return limit_json(s, jc);
-	case STMT_QUOTA:
-		return quota_json(s, jc);
-	case STMT_LOG:
-		return log_json(s, jc);
 	case STMT_REJECT:
 		return reject_json(s, jc);
-	case STMT_OPTSTRIP:
-		return wrap("reset", wrap("tcp option", optstrip_json(s)));
-	case STMT_FWD:
-		o = wrap("dev", register_value_json(s->fwd.dev, &ifindex_type,
-						    BYTEORDER_HOST, jc));
-		if (s->fwd.addr) {
-			bool ip6 = s->fwd.family == NFPROTO_IPV6;
-
-			o = obj_set(o, "family", json_string(ip6 ? "ip6" : "ip"));
-			o = obj_set(o, "addr", register_value_json(s->fwd.addr,
-					ip6 ? &ip6addr_type : &ipaddr_type,
-					BYTEORDER_BIG, jc));
-		}
-		return wrap("fwd", o);
-	case STMT_DUP:
-		/* nft writes the device of a netdev dup as its "addr" */
-		if (!s->fwd.addr)
-			return wrap("dup", wrap("addr",
-				register_value_json(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, jc)));
-		o = wrap("addr", register_value_json(s->fwd.addr,
-				s->fwd.family == NFPROTO_IPV6 ? &ip6addr_type : &ipaddr_type,
-				BYTEORDER_BIG, jc));
-		if (s->fwd.dev)
-			o = obj_set(o, "dev", register_value_json(s->fwd.dev,
-					&ifindex_type, BYTEORDER_HOST, jc));
-		return wrap("dup", o);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
@@ -1033,20 +857,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return tproxy_json(s, jc);
 	case STMT_OBJREF:
 		return objref_json(s, jc);
-	case STMT_SYNPROXY:
-		/* a bare synproxy is {"synproxy": null} */
-		o = synproxy_json(s->synproxy.flags, s->synproxy.mss, s->synproxy.wscale,
-				  false);
-		if (!json_object_size(o)) {
-			json_decref(o);
-			o = json_null();
-		}
-		return wrap("synproxy", o);
-	case STMT_CONNLIMIT:
-		o = wrap("val", json_integer(s->connlimit.count));
-		if (s->connlimit.flags & NFT_CONNLIMIT_F_INV)
-			o = obj_set(o, "inv", json_true());
-		return wrap("ct count", o);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");
@@ -1184,9 +994,9 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
 	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
 	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
 	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
-	const char *per = per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
-	const char *ru = bytes ? bytes_unit(&rate) : NULL;
-	const char *bu = bytes ? bytes_unit(&burst) : NULL;
+	const char *per = limit_per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
+	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
+	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
 
 	json_object_set_new(o, "rate", json_integer(rate));
 	json_object_set_new(o, "per", json_string(per ? per : "error"));
@@ -1285,7 +1095,7 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	}
 	case NFT_OBJECT_SYNPROXY:
 	{
-		json_t *v = synproxy_json(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
+		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
 					  nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
 					  nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE), true);
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netlink.h>
 #include <linux/netfilter/nf_nat.h>
@@ -307,15 +306,33 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
 			  const struct expr *want, enum byteorder bo);
+static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
+			  const struct expr *v, enum byteorder bo);
+static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v);
+
+static void kind_lin_immediate(struct kind_lin *k, uint32_t reg,
+			       const struct expr *v, enum byteorder bo)
+{
+	lin_immediate(k->phase, reg, v, bo);
+}
+
+static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
+			      const struct expr *v)
+{
+	return nat_value(k->phase, reg, v);
+}
+
+#define KIND_LIN(ctx) {							\
+	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
+	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
+	.reg_value = kind_lin_reg_value,				\
+}
 
 /* a kind known by its ops (include/kind.h) */
 static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
 			   uint32_t dreg)
 {
-	struct kind_lin k = {
-		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
-		.value = kind_lin_value,
-	};
+	struct kind_lin k = KIND_LIN(ctx);
 
 	e->ops->linearize(&k, e, dreg);
 }
@@ -1320,23 +1337,6 @@ static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
 	nftnl_expr_set(e, NFTNL_EXPR_IMM_DATA, data, n);
 }
 
-static void lin_log(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e = add_expr(ctx, "log");
-
-	if (s->log.flags & LOG_F_PREFIX)
-		xnftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, s->log.prefix);
-	if (s->log.flags & LOG_F_GROUP)
-		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, s->log.group);
-	if (s->log.flags & LOG_F_SNAPLEN)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, s->log.snaplen);
-	if (s->log.flags & LOG_F_QTHRESH)
-		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, s->log.qthreshold);
-	if (s->log.flags & LOG_F_LEVEL)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_LEVEL, s->log.level);
-	if (s->log.flags & LOG_F_FLAGS)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_FLAGS, s->log.logflags);
-}
 
 static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
 {
@@ -1394,34 +1394,6 @@ static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
 static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 {
 	return nat_value_as(ctx, reg, v, NULL);
-}
-
-/* netdev: the device; ip, ip6: the address (or a map to it), the device */
-static int lin_dup(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e;
-
-	if (!s->fwd.addr) {
-		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
-		e = add_expr(ctx, "dup");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_1);
-		return 0;
-	}
-	if (s->fwd.addr->kind == EXPR_VALUE || s->fwd.addr->kind == EXPR_MAP) {
-		if (nat_value(ctx, NFT_REG_1, s->fwd.addr) < 0)
-			return -1;
-	} else {
-		struct load ld;
-
-		selector_load(ctx, s->fwd.addr, 0, &ld);
-	}
-	if (s->fwd.dev)
-		lin_immediate(ctx, NFT_REG_2, s->fwd.dev, BYTEORDER_HOST);
-	e = add_expr(ctx, "dup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
-	if (s->fwd.dev)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_2);
-	return 0;
 }
 
 static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
@@ -1623,10 +1595,7 @@ static int kind_lin_value(struct kind_lin *k, const struct expr *v,
 /* a statement kind known by its ops (include/kind.h) */
 static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
-	struct kind_lin k = {
-		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
-		.value = kind_lin_value,
-	};
+	struct kind_lin k = KIND_LIN(ctx);
 
 	return s->ops->linearize(&k, s);
 }
@@ -1653,53 +1622,8 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_COUNTER:
-		e = add_expr(ctx, "counter");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
-		return 0;
-	case STMT_LIMIT:
-		e = add_expr(ctx, "limit");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_RATE, s->limit.rate);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_LIMIT_UNIT, s->limit.unit);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_BURST, s->limit.burst);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_TYPE, s->limit.type);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LIMIT_FLAGS, s->limit.flags);
-		return 0;
-	case STMT_QUOTA:
-		e = add_expr(ctx, "quota");
-		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES, s->quota.bytes);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, s->quota.used);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS, s->quota.flags);
-		return 0;
-	case STMT_LOG:
-		lin_log(ctx, s);
-		return 0;
 	case STMT_REJECT:
 		lin_reject(ctx, s);
-		return 0;
-	case STMT_OPTSTRIP: {
-		/* no register: the kernel's exthdr then strips the option */
-		struct nftnl_expr *x = add_expr(ctx, "exthdr");
-
-		nftnl_expr_set_u8(x, NFTNL_EXPR_EXTHDR_TYPE, s->optstrip.type);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_EXTHDR_OP, NFT_EXTHDR_OP_TCPOPT);
-		return 0;
-	}
-	case STMT_DUP:
-		return lin_dup(ctx, s);
-	case STMT_FWD:
-		lin_immediate(ctx, NFT_REG_1, s->fwd.dev, BYTEORDER_HOST);
-		if (s->kind == STMT_FWD && s->fwd.addr) {
-			lin_immediate(ctx, NFT_REG_2, s->fwd.addr, BYTEORDER_BIG);
-			e = add_expr(ctx, "fwd");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_ADDR, NFT_REG_2);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_NFPROTO, s->fwd.family);
-		} else {
-			e = add_expr(ctx, "fwd");
-			nftnl_expr_set_u32(e, NFTNL_EXPR_FWD_SREG_DEV, NFT_REG_1);
-		}
 		return 0;
 	case STMT_NAT:
 		if (lin_nat(ctx, s) < 0)
@@ -1740,18 +1664,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
 		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
 				   s->objref.expr->sym.str);
-		return 0;
-	case STMT_SYNPROXY:
-		/* as nft: every value, and flags for those given */
-		e = add_expr(ctx, "synproxy");
-		nftnl_expr_set_u16(e, NFTNL_EXPR_SYNPROXY_MSS, s->synproxy.mss);
-		nftnl_expr_set_u8(e, NFTNL_EXPR_SYNPROXY_WSCALE, s->synproxy.wscale);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_SYNPROXY_FLAGS, s->synproxy.flags);
-		return 0;
-	case STMT_CONNLIMIT:
-		e = add_expr(ctx, "connlimit");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT, s->connlimit.count);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS, s->connlimit.flags);
 		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");

@@ -305,5 +305,6 @@ static const struct stmt_ops meta_stmt_ops = {
 	.json		= meta_stmt_json,
 	.destroy	= meta_stmt_destroy,
 	.value		= meta_stmt_value,
+	.not_offered	= true,	/* the shell offers "meta" as a selector */
 };
 STMT_OPS_REGISTER(meta_stmt_ops);

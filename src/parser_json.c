@@ -14,8 +14,6 @@
 #include <string.h>
 #include <jansson.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_log.h>
-#include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
@@ -478,70 +476,6 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 	return ret;
 }
 
-static const char *const synproxy_keys[] = { "mss", "wscale", "flags", NULL };
-
-/*
- * {"mss": N, "wscale": N, "flags": ["timestamp", "sack-perm"]} of a synproxy
- * statement or object: each given sets its flag, as the grammar's words do
- */
-static struct stmt *synproxy_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	json_t *fl = json_object_get(o, "flags"), *v;
-	struct stmt *s = stmt_alloc(loc, STMT_SYNPROXY);
-	uint64_t n;
-	size_t i;
-	int r;
-
-	if ((r = get_u64(jp, o, "mss", &n)) < 0)
-		goto fail;
-	if (r && n > UINT16_MAX) {
-		jerr(jp, json_object_get(o, "mss"), "synproxy: mss %llu is out of range",
-		     (unsigned long long)n);
-		goto fail;
-	}
-	if (r) {
-		s->synproxy.mss = n;
-		s->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
-	}
-	if ((r = get_u64(jp, o, "wscale", &n)) < 0)
-		goto fail;
-	if (r && n > UINT8_MAX) {
-		jerr(jp, json_object_get(o, "wscale"), "synproxy: wscale %llu is out of range",
-		     (unsigned long long)n);
-		goto fail;
-	}
-	if (r) {
-		s->synproxy.wscale = n;
-		s->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
-	}
-	if (fl && json_is_string(fl)) {
-		fl = json_pack("[O]", fl);
-	} else if (fl && !json_is_array(fl)) {
-		jerr(jp, fl, "synproxy: \"flags\" must be an array");
-		goto fail;
-	} else {
-		json_incref(fl);
-	}
-	json_array_foreach(fl, i, v) {
-		const char *f = json_is_string(v) ? json_string_value(v) : "";
-
-		if (!strcmp(f, "timestamp")) {
-			s->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
-		} else if (!strcmp(f, "sack-perm")) {
-			s->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
-		} else {
-			jerr(jp, v, "synproxy: unknown flag, expected \"timestamp\" or \"sack-perm\"");
-			json_decref(fl);
-			goto fail;
-		}
-	}
-	json_decref(fl);
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
 
 /* numgen, jhash and symhash */
 static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
@@ -772,10 +706,44 @@ static struct expr *kind_expr_parse(struct kind_jparse *k, json_t *v)
 	return expr_parse(k->phase, v);
 }
 
+static int kind_get_u64(struct kind_jparse *k, json_t *o, const char *key,
+			uint64_t *res)
+{
+	return get_u64(k->phase, o, key, res);
+}
+
+static int kind_get_u32(struct kind_jparse *k, json_t *o, const char *key,
+			uint64_t *res)
+{
+	return get_u32(k->phase, o, key, res);
+}
+
+static bool kind_get_bool(struct kind_jparse *k, json_t *o, const char *key)
+{
+	return get_bool(k->phase, o, key);
+}
+
+static void kind_failed(struct kind_jparse *k)
+{
+	((struct jp *)k->phase)->errors++;
+}
+
+static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
+				 const struct location *loc);
+
+static struct stmt *kind_objref(struct kind_jparse *k, uint32_t type,
+				json_t *v, const struct location *loc)
+{
+	return objref_parse(k->phase, type, v, loc);
+}
+
 #define KIND_JPARSE(jp) {						\
 	.phase = (jp), .msgs = (jp)->msgs, .error = kind_jerr,		\
 	.loc = kind_loc, .get_str = kind_get_str,			\
 	.check_keys = kind_check_keys, .expr = kind_expr_parse,		\
+	.get_u64 = kind_get_u64, .get_u32 = kind_get_u32,		\
+	.get_bool = kind_get_bool, .failed = kind_failed,		\
+	.objref = kind_objref,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1053,203 +1021,6 @@ static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
 	return s;
 }
 
-static struct stmt *counter_parse(struct jp *jp, json_t *o,
-				  const struct location *loc)
-{
-	static const char *const keys[] = { "packets", "bytes", NULL };
-	struct stmt *s;
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_COUNTER, o, loc);
-	if (!json_is_null(o) && (!json_is_object(o) || check_keys(jp, o, "counter", keys) < 0))
-		return jerr(jp, o, "counter: expected null or { \"packets\", \"bytes\" }"), NULL;
-	s = stmt_alloc(loc, STMT_COUNTER);
-	if (json_is_object(o) &&
-	    (get_u64(jp, o, "packets", &s->counter.packets) < 0 ||
-	     get_u64(jp, o, "bytes", &s->counter.bytes) < 0)) {
-		stmt_free(s);
-		return NULL;
-	}
-	return s;
-}
-
-static int bytes_of(struct jp *jp, json_t *o, const char *key, const char *ukey,
-		    uint64_t *res)
-{
-	const char *unit = get_str(jp, o, ukey, false);
-	uint64_t v = 0, mult = 1;
-	int r = get_u64(jp, o, key, &v);
-
-	if (r < 0)
-		return -1;
-	if (unit && stmt_bytes_unit(unit, &mult) < 0)
-		return jerr(jp, json_object_get(o, ukey), "wrong unit \"%s\"", unit);
-	*res = v * mult;
-	return r;
-}
-
-static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
-				     const struct location *loc);
-
-static struct stmt *limit_parse(struct jp *jp, json_t *o,
-				const struct location *loc)
-{
-	static const char *const keys[] = {
-		"rate", "rate_unit", "per", "burst", "burst_unit", "inv", NULL
-	};
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_LIMIT, o, loc);
-	if (!json_is_object(o) || check_keys(jp, o, "limit", keys) < 0)
-		return jerr(jp, o, "limit: expected an object"), NULL;
-	return limit_args_parse(jp, o, loc);
-}
-
-/* the rate, unit and burst of a limit statement or object */
-static struct stmt *limit_args_parse(struct jp *jp, json_t *o,
-				     const struct location *loc)
-{
-	const char *ru, *per;
-	struct stmt *s;
-	struct location l;
-	uint64_t rate, burst;
-
-	if (get_u64(jp, o, "rate", &rate) != 1)
-		return jerr(jp, o, "limit: property \"rate\" is missing"), NULL;
-	s = stmt_alloc(loc, STMT_LIMIT);
-	ru = get_str(jp, o, "rate_unit", false);
-	per = get_str(jp, o, "per", false);
-	if (get_bool(jp, o, "inv"))
-		s->limit.flags = NFT_LIMIT_F_INV;
-	l = loc_of(jp, json_object_get(o, "per"));
-	if (stmt_limit_unit(s, per ? per : "second", &l, jp->msgs) < 0)
-		goto fail;
-	if (!ru || !strcmp(ru, "packets")) {
-		s->limit.type = NFT_LIMIT_PKTS;
-		s->limit.rate = rate;
-		s->limit.burst = 5;	/* as "limit rate N/second" without burst */
-		if (get_u64(jp, o, "burst", &burst) < 0)
-			goto fail;
-		if (json_object_get(o, "burst"))
-			s->limit.burst = burst;
-	} else {
-		s->limit.type = NFT_LIMIT_PKT_BYTES;
-		l = loc_of(jp, json_object_get(o, "rate_unit"));
-		if (stmt_limit_bytes(s, rate, ru, &l, jp->msgs) < 0 ||
-		    bytes_of(jp, o, "burst", "burst_unit", &burst) < 0)
-			goto fail;
-		s->limit.burst = burst;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	jp->errors++;
-	return NULL;
-}
-
-static struct stmt *quota_parse(struct jp *jp, json_t *o,
-				const struct location *loc)
-{
-	static const char *const keys[] = {
-		"val", "val_unit", "used", "used_unit", "inv", NULL
-	};
-	struct stmt *s;
-
-	if (json_is_string(o) || json_is_object(json_object_get(o, "map")))
-		return objref_parse(jp, NFT_OBJECT_QUOTA, o, loc);
-	if (!json_is_object(o) || check_keys(jp, o, "quota", keys) < 0)
-		return jerr(jp, o, "quota: expected an object"), NULL;
-	s = stmt_alloc(loc, STMT_QUOTA);
-	if (get_bool(jp, o, "inv"))
-		s->quota.flags = NFT_QUOTA_F_INV;
-	if (bytes_of(jp, o, "val", "val_unit", &s->quota.bytes) != 1 ||
-	    bytes_of(jp, o, "used", "used_unit", &s->quota.used) < 0) {
-		if (!json_object_get(o, "val"))
-			jerr(jp, o, "quota: property \"val\" is missing");
-		stmt_free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* "all", one flag or an array of them: "tcp sequence", "ip options", ... */
-static int log_flags_parse(struct jp *jp, json_t *v, struct stmt *s)
-{
-	static const struct {
-		const char	*name;
-		uint32_t	flags;
-	} names[] = {
-		{ "tcp sequence", NF_LOG_TCPSEQ }, { "tcp options", NF_LOG_TCPOPT },
-		{ "ip options", NF_LOG_IPOPT }, { "skuid", NF_LOG_UID },
-		{ "ether", NF_LOG_MACDECODE }, { "all", NF_LOG_MASK },
-	};
-	json_t *one = json_is_array(v) ? NULL : v, *f;
-	size_t n;
-
-	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
-		unsigned int i;
-
-		f = one ? one : json_array_get(v, n);
-		for (i = 0; i < array_size(names); i++)
-			if (json_is_string(f) && !strcmp(json_string_value(f), names[i].name))
-				break;
-		if (i == array_size(names))
-			return jerr(jp, f, "unknown log flag");
-		s->log.logflags |= names[i].flags;
-	}
-	s->log.flags |= LOG_F_FLAGS;
-	return 0;
-}
-
-static struct stmt *log_parse(struct jp *jp, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = {
-		"prefix", "group", "snaplen", "queue-threshold", "level", "flags", NULL
-	};
-	struct stmt *s = stmt_alloc(loc, STMT_LOG);
-	const char *prefix, *level;
-	uint64_t v;
-	struct location l;
-
-	if (json_is_null(o))
-		return s;
-	if (!json_is_object(o) || check_keys(jp, o, "log", keys) < 0) {
-		jerr(jp, o, "log: expected null or an object");
-		goto fail;
-	}
-	prefix = get_str(jp, o, "prefix", false);
-	if (prefix) {
-		s->log.prefix = xstrdup(prefix);
-		s->log.flags |= LOG_F_PREFIX;
-	}
-	if (get_u64(jp, o, "group", &v) == 1) {
-		s->log.group = v;
-		s->log.flags |= LOG_F_GROUP;
-	}
-	if (get_u64(jp, o, "snaplen", &v) == 1) {
-		s->log.snaplen = v;
-		s->log.flags |= LOG_F_SNAPLEN;
-	}
-	if (get_u64(jp, o, "queue-threshold", &v) == 1) {
-		s->log.qthreshold = v;
-		s->log.flags |= LOG_F_QTHRESH;
-	}
-	if (json_object_get(o, "flags") &&
-	    log_flags_parse(jp, json_object_get(o, "flags"), s) < 0)
-		goto fail;
-	level = get_str(jp, o, "level", false);
-	l = loc_of(jp, json_object_get(o, "level"));
-	if (level && stmt_log_level(s, level, &l, jp->msgs) < 0) {
-		jp->errors++;
-		goto fail;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
-
 static struct stmt *reject_parse(struct jp *jp, json_t *o,
 				 const struct location *loc)
 {
@@ -1347,51 +1118,6 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 		break;
 	}
 	expr_free(k);
-	return s;
-}
-
-static struct stmt *fwd_parse(struct jp *jp, const char *k, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = { "dev", "addr", "family", NULL };
-	/* nft writes the device of a netdev dup as "addr", and reads both */
-	json_t *dev = json_is_object(o) ? json_object_get(o, "dev") : NULL;
-	json_t *addr = NULL;
-	const char *family = NULL;
-	struct stmt *s;
-	struct expr *e, *a = NULL;
-
-	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (!strcmp(k, "dup") && !dev) {
-		/* the address, or in netdev the device: eval tells */
-		dev = json_object_get(o, "addr");
-	} else if (!strcmp(k, "dup")) {
-		/* ip, ip6: dup to ADDR device DEV */
-		addr = json_object_get(o, "addr");
-	} else if ((addr = json_object_get(o, "addr"))) {
-		/* fwd ip|ip6 to ADDR device DEV */
-		family = get_str(jp, o, "family", true);
-		if (!family)
-			return NULL;
-		if (strcmp(family, "ip") && strcmp(family, "ip6"))
-			return jerr(jp, json_object_get(o, "family"),
-				    "fwd: \"family\" must be ip or ip6"), NULL;
-	}
-	if (!dev)
-		return jerr(jp, o, "%s: property \"dev\" is missing", k), NULL;
-	if (addr && !(a = expr_parse(jp, addr)))
-		return NULL;
-	e = expr_parse(jp, dev);
-	if (!e) {
-		expr_free(a);
-		return NULL;
-	}
-	s = stmt_alloc(loc, !strcmp(k, "fwd") ? STMT_FWD : STMT_DUP);
-	s->fwd.dev = e;
-	s->fwd.addr = a;
-	if (a && family)	/* dup's is the table's, set by eval */
-		s->fwd.family = strcmp(family, "ip6") ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	return s;
 }
 
@@ -1628,64 +1354,7 @@ static struct stmt *meter_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
-/* { "val": N, "inv": true } */
-static struct stmt *connlimit_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	static const char *const keys[] = { "val", "inv", NULL };
-	struct stmt *s;
-	uint64_t n;
 
-	if (!json_is_object(o) || check_keys(jp, o, "ct count", keys) < 0)
-		return jerr(jp, o, "ct count: expected { \"val\": N }"), NULL;
-	if (get_u32(jp, o, "val", &n) != 1) {
-		if (!json_object_get(o, "val"))
-			jerr(jp, o, "ct count: property \"val\" is missing");
-		return NULL;
-	}
-	s = stmt_alloc(loc, STMT_CONNLIMIT);
-	s->connlimit.count = n;
-	if (get_bool(jp, o, "inv"))
-		s->connlimit.flags = NFT_CONNLIMIT_F_INV;
-	return s;
-}
-
-/*
- * { "reset": { "tcp option": { "name": N } } }, or an unnamed kind as
- * { "base": KIND, "offset": 0, "len": 0 }
- */
-static struct stmt *optstrip_parse(struct jp *jp, json_t *o,
-				   const struct location *loc)
-{
-	static const char *const keys[] = { "name", "base", "offset", "len", NULL };
-	const struct exthdr_desc *d;
-	uint64_t kind, off, len;
-	struct stmt *s;
-	const char *name;
-	json_t *t = json_is_object(o) ? json_object_get(o, "tcp option") : NULL;
-
-	if (!json_is_object(t) || json_object_size(o) != 1)
-		return jerr(jp, o, "reset: expected { \"tcp option\": ... }"), NULL;
-	if (check_keys(jp, t, "tcp option", keys) < 0)
-		return NULL;
-	if (json_object_get(t, "name")) {
-		name = get_str(jp, t, "name", true);
-		if (!name)
-			return NULL;
-		d = exthdr_lookup(NFT_EXTHDR_OP_TCPOPT, name);
-		if (!d)
-			return jerr(jp, json_object_get(t, "name"),
-				    "unknown tcp option \"%s\"", name), NULL;
-		kind = d->type;
-	} else if (get_u64(jp, t, "base", &kind) != 1 || kind > UINT8_MAX ||
-		   get_u64(jp, t, "offset", &off) != 1 || off ||
-		   get_u64(jp, t, "len", &len) != 1 || len) {
-		return jerr(jp, t, "tcp option: expected a name, or a base of 0 to 255 with offset and len 0"), NULL;
-	}
-	s = stmt_alloc(loc, STMT_OPTSTRIP);
-	s->optstrip.type = kind;
-	return s;
-}
 
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
@@ -1705,20 +1374,10 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
 	if (!strcmp(k, "match"))
 		return match_parse(jp, v, &loc);
-	if (!strcmp(k, "counter"))
-		return counter_parse(jp, v, &loc);
-	if (!strcmp(k, "limit"))
-		return limit_parse(jp, v, &loc);
-	if (!strcmp(k, "quota"))
-		return quota_parse(jp, v, &loc);
-	if (!strcmp(k, "log"))
-		return log_parse(jp, v, &loc);
 	if (!strcmp(k, "reject"))
 		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
-	if (!strcmp(k, "fwd") || !strcmp(k, "dup"))
-		return fwd_parse(jp, k, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
 	    !strcmp(k, "masquerade") || !strcmp(k, "redirect") ||
 	    !strcmp(k, "tproxy"))
@@ -1738,25 +1397,10 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 	/* {"secmark": "NAME"} or a map to names, as "meta secmark set" */
 	if (!strcmp(k, "secmark"))
 		return objref_parse(jp, NFT_OBJECT_SECMARK, v, &loc);
-	if (!strcmp(k, "synproxy")) {
-		if (json_is_string(v) || json_is_object(json_object_get(v, "map")))
-			return objref_parse(jp, NFT_OBJECT_SYNPROXY, v, &loc);
-		if (json_is_null(v))
-			return stmt_alloc(&loc, STMT_SYNPROXY);
-		if (!json_is_object(v))
-			return jerr(jp, v, "synproxy: expected null, a name, an object or { \"map\": ... }"), NULL;
-		if (check_keys(jp, v, "synproxy", synproxy_keys) < 0)
-			return NULL;
-		return synproxy_parse(jp, v, &loc);
-	}
-	if (!strcmp(k, "ct count"))
-		return connlimit_parse(jp, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))
 		return meter_parse(jp, v, &loc);
-	if (!strcmp(k, "reset"))
-		return optstrip_parse(jp, v, &loc);
 	return jerr(jp, o, "statement \"%s\" is not supported yet", k), NULL;
 }
 
@@ -2341,6 +1985,7 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 	const char *comment = get_comment(jp, o);
 	struct location loc = loc_of(jp, o);
 	struct obj *ob = obj_alloc(&h->obj_loc, obj_kinds[kind].type);
+	struct kind_jparse kj = KIND_JPARSE(jp);
 	uint64_t n;
 
 	handle_copy(&ob->h, h);
@@ -2371,12 +2016,12 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		}
 		break;
 	case NFT_OBJECT_SYNPROXY:
-		ob->stmt = synproxy_parse(jp, o, &loc);
+		ob->stmt = synproxy_json_args(&kj, o, &loc);
 		if (!ob->stmt)
 			goto fail;
 		break;
 	case NFT_OBJECT_LIMIT:
-		ob->stmt = limit_args_parse(jp, o, &loc);
+		ob->stmt = limit_args_json_parse(&kj, o, &loc);
 		if (!ob->stmt)
 			goto fail;
 		break;

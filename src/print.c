@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
@@ -620,60 +619,8 @@ void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 	relational_print(rel, o, f);
 }
 
-static void bytes_print(FILE *f, uint64_t b)
-{
-	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
-	unsigned int u = 0;
 
-	while (u < 2 && b && b % 1024 == 0) {
-		b /= 1024;
-		u++;
-	}
-	fprintf(f, "%llu %s", (unsigned long long)b, units[u]);
-}
 
-static const char *unit_name(uint64_t unit)
-{
-	switch (unit) {
-	case 1:		return "second";
-	case 60:	return "minute";
-	case 3600:	return "hour";
-	case 86400:	return "day";
-	case 604800:	return "week";
-	}
-	return "error";
-}
-
-/* "rate over 10/second burst 3 packets", of a statement or an object */
-static void limit_args_print(const struct stmt *s, FILE *f)
-{
-	fprintf(f, "rate %s", s->limit.flags & NFT_LIMIT_F_INV ? "over " : "");
-	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
-		bytes_print(f, s->limit.rate);
-		fprintf(f, "/%s", unit_name(s->limit.unit));
-		if (s->limit.burst) {
-			fprintf(f, " burst ");
-			bytes_print(f, s->limit.burst);
-		}
-	} else {
-		fprintf(f, "%llu/%s", (unsigned long long)s->limit.rate,
-			unit_name(s->limit.unit));
-		if (s->limit.burst != 5)
-			fprintf(f, " burst %u packets", s->limit.burst);
-	}
-}
-
-/* "over 10 mbytes used 1 kbytes" */
-static void quota_args_print(const struct stmt *s, const struct output_ctx *o,
-			     FILE *f)
-{
-	fprintf(f, "%s", s->quota.flags & NFT_QUOTA_F_INV ? "over " : "");
-	bytes_print(f, s->quota.bytes);
-	if (s->quota.used && !(o->flags & NFH_OUTPUT_STATELESS)) {
-		fprintf(f, " used ");
-		bytes_print(f, s->quota.used);
-	}
-}
 
 static void reject_print(const struct stmt *s, const struct output_ctx *o,
 			 FILE *f)
@@ -743,26 +690,6 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 	expr_print(&v, o, f);
 }
 
-static void log_flags_print(uint32_t flags, FILE *f)
-{
-	if ((flags & NF_LOG_MASK) == NF_LOG_MASK) {
-		fprintf(f, " flags all");
-		return;
-	}
-	if ((flags & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) ==
-	    (NF_LOG_TCPSEQ | NF_LOG_TCPOPT))
-		fprintf(f, " flags tcp sequence,options");
-	else if (flags & NF_LOG_TCPSEQ)
-		fprintf(f, " flags tcp sequence");
-	else if (flags & NF_LOG_TCPOPT)
-		fprintf(f, " flags tcp options");
-	if (flags & NF_LOG_IPOPT)
-		fprintf(f, " flags ip options");
-	if (flags & NF_LOG_UID)
-		fprintf(f, " flags skuid");
-	if (flags & NF_LOG_MACDECODE)
-		fprintf(f, " flags ether");
-}
 
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo)
@@ -832,22 +759,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " }");
 		break;
 	}
-	case STMT_COUNTER:
-		if (o->flags & NFH_OUTPUT_STATELESS)
-			fprintf(f, "counter");
-		else
-			fprintf(f, "counter packets %llu bytes %llu",
-				(unsigned long long)s->counter.packets,
-				(unsigned long long)s->counter.bytes);
-		break;
-	case STMT_LIMIT:
-		fprintf(f, "limit ");
-		limit_args_print(s, f);
-		break;
-	case STMT_QUOTA:
-		fprintf(f, "quota ");
-		quota_args_print(s, o, f);
-		break;
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_SYNPROXY)
 			fprintf(f, "synproxy name ");
@@ -865,48 +776,9 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		else
 			expr_print(s->objref.expr, o, f);
 		break;
-	case STMT_SYNPROXY:
-		/* as nft: both values when either was given */
-		fprintf(f, "synproxy");
-		if (s->synproxy.flags & (NF_SYNPROXY_OPT_MSS | NF_SYNPROXY_OPT_WSCALE))
-			fprintf(f, " mss %u wscale %u", s->synproxy.mss, s->synproxy.wscale);
-		if (s->synproxy.flags & NF_SYNPROXY_OPT_TIMESTAMP)
-			fprintf(f, " timestamp");
-		if (s->synproxy.flags & NF_SYNPROXY_OPT_SACK_PERM)
-			fprintf(f, " sack-perm");
-		break;
-	case STMT_CONNLIMIT:
-		fprintf(f, "ct count %s%u", s->connlimit.flags & NFT_CONNLIMIT_F_INV ?
-			"over " : "", s->connlimit.count);
-		break;
-	case STMT_LOG:
-		fprintf(f, "log");
-		if (s->log.flags & LOG_F_PREFIX)
-			fputs(" prefix ", f), quoted_print(f, s->log.prefix);
-		if (s->log.flags & LOG_F_GROUP)
-			fprintf(f, " group %u", s->log.group);
-		if (s->log.flags & LOG_F_SNAPLEN)
-			fprintf(f, " snaplen %u", s->log.snaplen);
-		if (s->log.flags & LOG_F_QTHRESH)
-			fprintf(f, " queue-threshold %u", s->log.qthreshold);
-		if (s->log.flags & LOG_F_LEVEL && s->log.level != 4)
-			fprintf(f, " level %s", log_level_name(s->log.level));
-		if (s->log.flags & LOG_F_FLAGS)
-			log_flags_print(s->log.logflags, f);
-		break;
 	case STMT_REJECT:
 		reject_print(s, o, f);
 		break;
-	case STMT_OPTSTRIP: {
-		const struct exthdr_desc *d = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT,
-							     s->optstrip.type);
-
-		if (d)
-			fprintf(f, "reset tcp option %s", d->name);
-		else
-			fprintf(f, "reset tcp option %u", s->optstrip.type);
-		break;
-	}
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;
@@ -920,32 +792,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		expr_print(s->payload.val, &ho, f);
 		break;
 	}
-	case STMT_DUP:
-		fprintf(f, "dup to ");
-		if (s->fwd.addr) {
-			register_value_print(s->fwd.addr, s->fwd.family == NFPROTO_IPV6 ?
-					     &ip6addr_type : &ipaddr_type,
-					     BYTEORDER_BIG, o, f);
-			if (!s->fwd.dev)
-				break;
-			fprintf(f, " device ");
-		}
-		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
-		break;
-	case STMT_FWD:
-		fprintf(f, "fwd ");
-		if (s->fwd.addr) {
-			bool ip6 = s->fwd.family == NFPROTO_IPV6;
-
-			fprintf(f, "%s to ", ip6 ? "ip6" : "ip");
-			register_value_print(s->fwd.addr, ip6 ? &ip6addr_type : &ipaddr_type,
-					     BYTEORDER_BIG, o, f);
-			fprintf(f, " device ");
-		} else {
-			fprintf(f, "to ");
-		}
-		register_value_print(s->fwd.dev, &ifindex_type, BYTEORDER_HOST, o, f);
-		break;
 	case STMT_TPROXY:
 		fprintf(f, "tproxy");
 		nat_args_print(s, o, f);

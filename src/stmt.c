@@ -109,9 +109,6 @@ void stmt_free(struct stmt *s)
 	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
-	case STMT_LOG:
-		free(s->log.prefix);
-		break;
 	case STMT_REJECT:
 		expr_free(s->reject.expr);
 		break;
@@ -119,11 +116,6 @@ void stmt_free(struct stmt *s)
 	case STMT_EXTHDR:
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
-		break;
-	case STMT_FWD:
-	case STMT_DUP:
-		expr_free(s->fwd.dev);
-		expr_free(s->fwd.addr);
 		break;
 	case STMT_NAT:
 	case STMT_TPROXY:
@@ -166,27 +158,6 @@ struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e)
 	return s;
 }
 
-static const struct symbol time_units[] = {
-	{ "second",	1 },
-	{ "minute",	60 },
-	{ "hour",	3600 },
-	{ "day",	86400 },
-	{ "week",	604800 },
-	{ NULL, 0 },
-};
-
-int stmt_limit_unit(struct stmt *s, const char *unit,
-		    const struct location *loc, struct list_head *msgs)
-{
-	const struct symbol *sym = symbol_by_name(time_units, unit);
-
-	if (!sym)
-		return error_queue(msgs, loc,
-				   "wrong rate format: unknown time unit \"%s\"",
-				   unit);
-	s->limit.unit = sym->value;
-	return 0;
-}
 
 static const struct symbol byte_units[] = {
 	{ "bytes",	1 },
@@ -205,50 +176,7 @@ int stmt_bytes_unit(const char *unit, uint64_t *bytes)
 	return 0;
 }
 
-int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
-		     const struct location *loc, struct list_head *msgs)
-{
-	uint64_t mult;
 
-	if (stmt_bytes_unit(unit, &mult) < 0)
-		return error_queue(msgs, loc,
-				   "wrong rate format: unknown unit \"%s\"",
-				   unit);
-	s->limit.rate = rate * mult;
-	return 0;
-}
-
-static const struct symbol log_levels[] = {
-	{ "emerg",	0 },
-	{ "alert",	1 },
-	{ "crit",	2 },
-	{ "err",	3 },
-	{ "warn",	4 },
-	{ "notice",	5 },
-	{ "info",	6 },
-	{ "debug",	7 },
-	{ "audit",	8 },
-	{ NULL, 0 },
-};
-
-const char *log_level_name(unsigned int level)
-{
-	const struct symbol *sym = symbol_by_value(log_levels, level);
-
-	return sym ? sym->name : "unknown";
-}
-
-int stmt_log_level(struct stmt *s, const char *level,
-		   const struct location *loc, struct list_head *msgs)
-{
-	const struct symbol *sym = symbol_by_name(log_levels, level);
-
-	if (!sym)
-		return error_queue(msgs, loc, "invalid log level \"%s\"", level);
-	s->log.level = sym->value;
-	s->log.flags |= LOG_F_LEVEL;
-	return 0;
-}
 
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,

@@ -151,3 +151,15 @@ EXPORT int nfh_expr_words(const char *const *words, unsigned int n,
 		ret = -1;
 	return ret < 0 ? -1 : w.count;
 }
+
+EXPORT int nfh_stmt_words(bool bare, int (*cb)(const char *word, void *data),
+			  void *data)
+{
+	struct walk w = { .cb = cb, .data = data };
+	const struct stmt_ops *o;
+
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (o->name && !o->not_offered && (!bare || o->bare))
+			say(&w, o->name);
+	return w.count;
+}

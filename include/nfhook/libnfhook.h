@@ -175,6 +175,21 @@ int nfh_ruleset_foreach(struct nfh_ctx *ctx,
 int nfh_expr_words(const char *const *words, unsigned int n,
 		   int (*cb)(const char *word, void *data), void *data);
 
+/**
+ * nfh_stmt_words - the keywords of the statements a rule may hold
+ * @bare:	only those of the statements that take no argument, after
+ *		which another statement may follow at once ("counter")
+ * @cb:		called with each keyword; a non-zero return stops the walk
+ * @data:	passed to @cb
+ *
+ * From the table of the library's statement kinds, so that a front end
+ * offers a new statement with no change of its own.  Verdicts ("accept",
+ * "jump") are not statement kinds and are not among them.
+ * Return: the number of words reported
+ */
+int nfh_stmt_words(bool bare, int (*cb)(const char *word, void *data),
+		   void *data);
+
 #ifdef __cplusplus
 }
 #endif
