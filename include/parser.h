@@ -51,6 +51,16 @@ struct parser_state {
 	   before still names them (struct var), so they live to the end */
 	struct list_head	retired;
 	unsigned int		nerrs;
+	/* the last error record queued before the last separator (';' or
+	   newline), and before the one before it: a rule in between got
+	   errors as it was read when they differ */
+	struct list_head	*sep_mark;
+	struct list_head	*rule_mark;
+	struct list_head	*set_mark;	/* as the set block opened */
+	/* '{' that error recovery dropped and no '}' closed yet, and the
+	   '}' that closed the last of them (in_lost_block()) */
+	unsigned int		lost_braces;
+	struct location		lost_close;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;

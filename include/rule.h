@@ -124,6 +124,9 @@ struct set {
 	struct location		loc;
 	struct handle		h;
 	bool			is_map;
+	/* its declaration got errors as it was read: what it lacks then
+	   is not reported on top of them */
+	bool			read_errors;
 	struct expr		*key;
 	bool			key_typeof;
 	struct expr		*data;

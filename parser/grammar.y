@@ -28,10 +28,30 @@
 	}								\
 } while (0)
 
+/*
+ * Whether a syntax error at @loc is one inside a block whose '{' an
+ * earlier syntax error made the parser drop: the lines of that block are
+ * read as top-level lines (or lines of the block around it), and what
+ * they give is a cascade of that error ("tabel ip t {" would give one
+ * error for each line of the table).
+ */
+static bool in_lost_block(const struct parser_state *state,
+			  const struct location *loc)
+{
+	const struct location *c = &state->lost_close;
+
+	return state->lost_braces ||
+	       (c->indesc && c->indesc == loc->indesc &&
+		c->first_line == loc->first_line &&
+		c->first_col == loc->first_col);
+}
+
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet && state->block_closed &&
+	if (in_lost_block(state, loc))
+		;	/* counted below, not reported */
+	else if (!state->quiet && state->block_closed &&
 	    strstr(s, "expecting newline or semicolon"))
 		error_queue(state->msgs, loc,
 			    "%s; add a newline or ';' after the '}' that ends a block", s);
@@ -44,6 +64,23 @@ static void yyerror(struct location *loc, void *scanner, struct parser_state *st
 static void add_cmd(struct parser_state *state, struct cmd *cmd)
 {
 	list_add_tail(&cmd->list, state->cmds);
+}
+
+/*
+ * Whether the rule (or rule command) just read got an error as it was
+ * read: it is then not evaluated, since what evaluation would say of
+ * what is left of it would be a cascade of that error.
+ */
+static bool rule_had_errors(const struct parser_state *state)
+{
+	return state->sep_mark != state->rule_mark;
+}
+
+/* a separator: what comes next is a new rule (or line) */
+static void sep_mark(struct parser_state *state)
+{
+	state->rule_mark = state->sep_mark;
+	state->sep_mark = state->msgs->prev;
 }
 
 static void handle_set_family(struct handle *h, int family)
@@ -606,6 +643,8 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %destructor { rule_free($$); } <rule>
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free($$); free($$); } <handle>
+/* a '{' dropped by error recovery: see in_lost_block() */
+%destructor { state->lost_braces++; } '{'
 
 /* "dup to ip device lo": no header has a field "device"; ip is the value */
 %precedence DEVICE
@@ -626,8 +665,16 @@ input			:	%empty
 			|	input line
 			;
 
-stmt_separator		:	NEWLINE		{ state->block_closed = false; }
-			|	SEMICOLON	{ state->block_closed = false; }
+stmt_separator		:	NEWLINE
+			{
+				state->block_closed = false;
+				sep_mark(state);
+			}
+			|	SEMICOLON
+			{
+				state->block_closed = false;
+				sep_mark(state);
+			}
 			;
 
 /*
@@ -644,7 +691,14 @@ opt_newlines		:	%empty
 
 line			:	common_block
 			|	stmt_separator
-			|	base_cmd stmt_separator	{ if ($1) add_cmd(state, $1); }
+			|	base_cmd stmt_separator
+			{
+				if ($1 && $1->obj == CMD_OBJ_RULE && $1->rule &&
+				    rule_had_errors(state))
+					cmd_free($1);
+				else if ($1)
+					add_cmd(state, $1);
+			}
 			|	base_cmd END		{ if ($1) add_cmd(state, $1); YYACCEPT; }
 			|	error stmt_separator	{ yyerrok; }
 			;
@@ -1603,6 +1657,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
 				$6->loc = @3;
+				$6->read_errors = state->msgs->prev != state->set_mark;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
 				state->elem_set = NULL;
@@ -1658,6 +1713,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$6->h.set_loc = @3;
 				$6->loc = @3;
 				$6->is_map = true;
+				$6->read_errors = state->msgs->prev != state->set_mark;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
 				state->elem_set = NULL;
@@ -1672,6 +1728,7 @@ set_block_alloc		:	%empty
 				set_free(state->cur_set);
 				$$ = set_alloc(NULL);
 				state->cur_set = $$;
+				state->set_mark = state->msgs->prev;
 			}
 			;
 
@@ -1982,7 +2039,11 @@ chain_block_alloc	:	%empty
 			}
 			;
 
-chain_block		:	%empty		{ $$ = state->cur_chain; }
+chain_block		:	%empty
+			{
+				$$ = state->cur_chain;
+				state->sep_mark = state->msgs->prev;
+			}
 			|	chain_block common_block
 			|	chain_block error stmt_separator	{ yyerrok; }
 			|	chain_block stmt_separator
@@ -2013,7 +2074,9 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block rule stmt_separator
 			{
 				$2->loc = @2;
-				if (!sink_rule(state, $1, $2))
+				if (rule_had_errors(state))
+					rule_free($2);
+				else if (!sink_rule(state, $1, $2))
 					list_add_tail(&$2->list, &$1->rules);
 			}
 			;

@@ -21,6 +21,7 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	state->ctx = ctx;
 	state->msgs = msgs;
 	state->cmds = cmds;
+	state->sep_mark = state->rule_mark = msgs;
 	init_list_head(&state->vars);
 	init_list_head(&state->retired);
 }

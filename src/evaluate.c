@@ -1358,6 +1358,9 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 
 	if (s->types_done && !s->key)
 		return -1;	/* reported while its elements were read */
+	if (s->read_errors &&
+	    (!s->key || (s->is_map && !s->data && !s->objtype)))
+		return -1;	/* what was wrong with its type is told */
 	if (!s->key)
 		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
 			   what, s->h.set);
