@@ -57,10 +57,14 @@ struct parser_state {
 	struct list_head	*sep_mark;
 	struct list_head	*rule_mark;
 	struct list_head	*set_mark;	/* as the set block opened */
-	/* '{' that error recovery dropped and no '}' closed yet, and the
-	   '}' that closed the last of them (in_lost_block()) */
+	/* '{' that error recovery dropped and no '}' closed yet, and
+	   those read since (the scanner's open_brace()) */
 	unsigned int		lost_braces;
-	struct location		lost_close;
+	unsigned int		lost_inner;
+	bool			lost_seen;	/* one was, ever */
+	/* the last word the scanner read as a string: the one a syntax
+	   error may be about ("did you mean") */
+	char			last_word[65];
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;

@@ -15,6 +15,7 @@
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
+#include <suggest.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\
@@ -29,27 +30,20 @@
 } while (0)
 
 /*
- * Whether a syntax error at @loc is one inside a block whose '{' an
- * earlier syntax error made the parser drop: the lines of that block are
- * read as top-level lines (or lines of the block around it), and what
- * they give is a cascade of that error ("tabel ip t {" would give one
- * error for each line of the table).
+ * A syntax error inside a block whose '{' an earlier syntax error made the
+ * parser drop (see open_brace() in the scanner): the lines of that block
+ * are read as lines of the block around it, and what they give is a
+ * cascade of that error ("tabel ip t {" would give one error a line).
  */
-static bool in_lost_block(const struct parser_state *state,
-			  const struct location *loc)
+static bool in_lost_block(const struct parser_state *state)
 {
-	const struct location *c = &state->lost_close;
-
-	return state->lost_braces ||
-	       (c->indesc && c->indesc == loc->indesc &&
-		c->first_line == loc->first_line &&
-		c->first_col == loc->first_col);
+	return state->lost_braces > 0;
 }
 
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (in_lost_block(state, loc))
+	if (in_lost_block(state))
 		;	/* counted below, not reported */
 	else if (!state->quiet && state->block_closed &&
 	    strstr(s, "expecting newline or semicolon"))
@@ -467,7 +461,7 @@ static int family_of(struct parser_state *state, const char *name,
 %}
 
 %define api.pure full
-%define parse.error verbose
+%define parse.error custom
 %define parse.lac full
 %locations
 %define api.location.type {struct location}
@@ -644,7 +638,12 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free($$); free($$); } <handle>
 /* a '{' dropped by error recovery: see in_lost_block() */
-%destructor { state->lost_braces++; } '{'
+%destructor {
+	if (state->lost_inner)
+		state->lost_inner--;
+	state->lost_braces++;
+	state->lost_seen = true;
+} '{'
 
 /* "dup to ip device lo": no header has a field "device"; ip is the value */
 %precedence DEVICE
@@ -3748,6 +3747,147 @@ set_rhs			:	concat_rhs_expr
 			;
 
 %%
+
+/*
+ * Syntax errors.  bison's own message names at most four expected tokens,
+ * by their aliases ("expecting number or over"), and nothing past that;
+ * this one says the same up to four, names what is valid in words past
+ * that ("expecting a verdict, a statement or end of rule"), and when the
+ * word that came is a misspelt keyword valid here, says which.
+ */
+#define EXPECTED_NAMED	4	/* by name, as bison does */
+#define EXPECTED_LISTED	8	/* by name when no words fit */
+
+/* the keyword @k stands for, or NULL: not a keyword ("number", "'{'") */
+static const char *token_keyword(yysymbol_kind_t k)
+{
+	const char *n = yysymbol_name(k);
+
+	if (!isalpha((unsigned char)n[0]))
+		return NULL;
+	return YYTRANSLATE(scanner_word_token(n)) == k ? n : NULL;
+}
+
+static void msg_add(char *msg, size_t len, const char *fmt, const char *arg)
+{
+	size_t used = strlen(msg);
+
+	if (used < len)
+		snprintf(msg + used, len - used, fmt, arg);
+}
+
+static bool expects(const yysymbol_kind_t *exp, int n, yysymbol_kind_t k)
+{
+	for (int i = 0; i < n; i++)
+		if (exp[i] == k)
+			return true;
+	return false;
+}
+
+/* where a statement may start: a rule, a chain block (not a meter's or
+   a typeof's list, which take a few of them) */
+static bool expects_stmt(const yysymbol_kind_t *exp, int n)
+{
+	return expects(exp, n, YYSYMBOL_COUNTER) && expects(exp, n, YYSYMBOL_LOG) &&
+	       expects(exp, n, YYSYMBOL_NOTRACK);
+}
+
+/*
+ * "a verdict, a statement or end of rule": what @exp holds, in words,
+ * for the states where words say it all (a rule, a chain or table block,
+ * a command, a value, an element of a set); false in the others
+ */
+static bool expected_in_words(char *msg, size_t len,
+			      const yysymbol_kind_t *exp, int n)
+{
+	bool command = expects(exp, n, YYSYMBOL_TABLE) &&
+		       expects(exp, n, YYSYMBOL_ADD);
+	bool stmt = expects_stmt(exp, n);
+	const char *what[6];
+	unsigned int k = 0;
+
+	if (command)
+		what[k++] = "a command";
+	else if (expects(exp, n, YYSYMBOL_CHAIN) && expects(exp, n, YYSYMBOL_SET))
+		what[k++] = "a chain, set, map or object";
+	else if (stmt) {
+		if (expects(exp, n, YYSYMBOL_ACCEPT))
+			what[k++] = "a verdict";
+		what[k++] = "a statement";
+	} else if (expects(exp, n, YYSYMBOL_NUMBER) &&
+		   expects(exp, n, YYSYMBOL_STRING) &&
+		   expects(exp, n, YYSYMBOL_VARIABLE)) {
+		what[k++] = "a value";
+		if (expects(exp, n, YYSYMBOL_EQ))
+			what[k++] = "a comparison operator";
+	} else if (expects(exp, n, YYSYMBOL_COMMA) &&
+		   expects(exp, n, YYTRANSLATE('}'))) {
+		what[k++] = "comma";
+	} else if (expects(exp, n, YYSYMBOL_HDR) && expects(exp, n, YYSYMBOL_META)) {
+		what[k++] = "an expression";
+	} else {
+		return false;
+	}
+	if ((expects(exp, n, YYSYMBOL_NEWLINE) ||
+	     expects(exp, n, YYSYMBOL_SEMICOLON)) && !command)
+		what[k++] = stmt ? "end of rule" : "end of line";
+	if (expects(exp, n, YYTRANSLATE('}')))
+		what[k++] = "'}'";
+	for (unsigned int i = 0; i < k; i++)
+		msg_add(msg, len, i == 0 ? ", expecting %s" :
+				  i + 1 == k ? " or %s" : ", %s", what[i]);
+	return true;
+}
+
+/* "; did you mean ..." for @word among the keywords @exp holds */
+static const char *suggest_keyword(struct suggest *sg, const char *word,
+				   const yysymbol_kind_t *exp, int n)
+{
+	suggest_init(sg, word);
+	for (int i = 0; i < n; i++) {
+		suggest_add(sg, token_keyword(exp[i]));
+		if (exp[i] == YYSYMBOL_HDR)
+			for (unsigned int j = 0; proto_nth(j); j++)
+				suggest_add(sg, proto_nth(j)->name);
+		if (exp[i] == YYSYMBOL_METAKEY)
+			for (unsigned int j = 0; j < meta_key_max(); j++)
+				if (meta_template(j) && meta_template(j)->bare)
+					suggest_add(sg, meta_template(j)->name);
+	}
+	return suggest_hint(sg);
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
+				 struct parser_state *state)
+{
+	yysymbol_kind_t exp[YYNTOKENS], got = yypcontext_token(ctx);
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	char msg[1024] = "syntax error";
+	struct suggest sg;
+
+	if (got == YYSYMBOL_YYEOF && state->lost_seen) {
+		/* the braces don't match because of that error */
+		state->nerrs++;
+		return 0;
+	}
+	if (got != YYSYMBOL_YYEMPTY)
+		msg_add(msg, sizeof(msg), ", unexpected %s", yysymbol_name(got));
+	if (n > EXPECTED_NAMED && (got != YYSYMBOL_YYEOF || !state->nerrs) &&
+	    expected_in_words(msg, sizeof(msg), exp, n))
+		;
+	else if (n > 0 && n <= (got == YYSYMBOL_YYEOF && state->nerrs ?
+				EXPECTED_NAMED : EXPECTED_LISTED))
+		for (int i = 0; i < n; i++)
+			msg_add(msg, sizeof(msg), i == 0 ? ", expecting %s" :
+					  i + 1 < n && n > EXPECTED_NAMED ?
+					  ", %s" : " or %s",
+				yysymbol_name(exp[i]));
+	if (got == YYSYMBOL_STRING && state->last_word[0] && n > 0)
+		msg_add(msg, sizeof(msg), "%s",
+			suggest_keyword(&sg, state->last_word, exp, n));
+	yyerror(yypcontext_location(ctx), scanner, state, msg);
+	return 0;
+}
 
 bool parser_name_is_bare(const char *name)
 {
