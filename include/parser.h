@@ -118,6 +118,10 @@ int parser_redefine(struct parser_state *state, const char *name,
    error is queued); @str is freed */
 char *parser_log_prefix(struct parser_state *state, char *str,
 			const struct location *loc);
+struct suggest;
+/* "; did you mean ..." for undefined variable @name, or "" */
+const char *parser_var_suggest(struct parser_state *state, struct suggest *s,
+			       const char *name);
 /* $name as written here: it keeps the definition in force now */
 struct expr *parser_var_ref(struct parser_state *state,
 			    const struct location *loc, const char *name);

@@ -361,9 +361,14 @@ static struct stmt *connlimit_stmt(const struct location *loc, uint64_t n,
 static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
 			      const struct location *loc)
 {
+	struct suggest sg;
+
 	if (!strcmp(name, "helper"))
 		return NFT_OBJECT_CT_HELPER;
-	error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	suggest_init(&sg, name);
+	suggest_add(&sg, "helper");
+	error_queue(state->msgs, loc, "unknown ct object \"%s\"%s", name,
+		    suggest_hint(&sg));
 	state->nerrs++;
 	return 0;
 }
@@ -390,13 +395,22 @@ static void quiet_end(struct parser_state *state)
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
 {
+	struct suggest sg;
+
 	if (!strcmp(name, plural ? "helpers" : "helper"))
 		return NFT_OBJECT_CT_HELPER;
 	if (!plural && !strcmp(name, "timeout"))
 		return NFT_OBJECT_CT_TIMEOUT;
 	if (!plural && !strcmp(name, "expectation"))
 		return NFT_OBJECT_CT_EXPECT;
-	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	suggest_init(&sg, name);
+	suggest_add(&sg, plural ? "helpers" : "helper");
+	if (!plural) {
+		suggest_add(&sg, "timeout");
+		suggest_add(&sg, "expectation");
+	}
+	return error_queue(state->msgs, loc, "unknown ct object \"%s\"%s", name,
+			   suggest_hint(&sg));
 }
 
 /* "policy = { state: seconds, ... }" of a ct timeout: one more state */
@@ -452,10 +466,12 @@ static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
 	int f = family_lookup(name);
+	struct suggest sg;
 
 	if (f < 0)
 		return error_queue(state->msgs, loc,
-				   "unknown address family \"%s\"", name);
+				   "unknown address family \"%s\"%s", name,
+				   suggest_family(&sg, name));
 	return f;
 }
 %}
