@@ -700,6 +700,15 @@ stmt_separator		:	NEWLINE
 block_close		:	'}'	{ state->block_closed = true; }
 			;
 
+/*
+ * "} chain d {" lacks the separator: the error is told (yyerror), and
+ * reading goes on as if it were there, the block closed ("} }" closes
+ * the table too)
+ */
+block_end		:	block_close stmt_separator
+			|	block_close error
+			;
+
 opt_newlines		:	%empty
 			|	opt_newlines NEWLINE
 			;
@@ -1652,7 +1661,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				state->stream_chain = $3;
 				state->stream_mark = state->stream_deps;
 			}
-				'{' chain_block block_close stmt_separator
+				'{' chain_block block_end
 			{
 				struct handle h = $1->h;
 
@@ -1667,7 +1676,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SET identifier set_block_alloc '{' set_block block_close stmt_separator
+			|	table_block SET identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
@@ -1679,37 +1688,37 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block COUNTER identifier obj_block_alloc '{' counter_block block_close stmt_separator
+			|	table_block COUNTER identifier obj_block_alloc '{' counter_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_COUNTER, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block QUOTA identifier obj_block_alloc '{' quota_block block_close stmt_separator
+			|	table_block QUOTA identifier obj_block_alloc '{' quota_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_QUOTA, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block LIMIT identifier obj_block_alloc '{' limit_block block_close stmt_separator
+			|	table_block LIMIT identifier obj_block_alloc '{' limit_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_LIMIT, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block block_close stmt_separator
+			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SYNPROXY, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block block_close stmt_separator
+			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SECMARK, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block block_close stmt_separator
+			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block block_end
 			{
 				if ($3) {
 					table_add_obj(state, $1, $3, $7, $4, &@4);
@@ -1722,7 +1731,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block MAP identifier set_block_alloc '{' set_block block_close stmt_separator
+			|	table_block MAP identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
@@ -3901,6 +3910,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	if (got == YYSYMBOL_STRING && state->last_word[0] && n > 0)
 		msg_add(msg, sizeof(msg), "%s",
 			suggest_keyword(&sg, state->last_word, exp, n));
+	else if (n == 2 && expects(exp, n, YYSYMBOL_NEWLINE) &&
+		 expects(exp, n, YYSYMBOL_SEMICOLON) && !state->block_closed &&
+		 token_keyword(got))
+		/* "priority 0 policy drop": two statements on one line */
+		msg_add(msg, sizeof(msg), "%s",
+			"; end what comes before it with a newline or ';'");
 	yyerror(yypcontext_location(ctx), scanner, state, msg);
 	return 0;
 }

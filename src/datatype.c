@@ -224,6 +224,7 @@ static int host_resolve(const char *s, int family, void *addr,
 static int ipaddr_parse(const struct datatype *dt, const char *s,
 			struct expr *res, char *err, size_t errlen)
 {
+	struct in6_addr a6;
 	struct in_addr a;
 
 	/*
@@ -234,7 +235,9 @@ static int ipaddr_parse(const struct datatype *dt, const char *s,
 	    (!aton_form(s) || !inet_aton(s, &a))) {
 		if (host_name_form(s))
 			return host_resolve(s, AF_INET, res->val.data, err, errlen);
-		snprintf(err, errlen, "could not parse IPv4 address \"%s\"", s);
+		snprintf(err, errlen, "could not parse IPv4 address \"%s\"%s", s,
+			 inet_pton(AF_INET6, s, &a6) == 1 ?
+			 ": it is an IPv6 address (ip6 saddr, ip6 daddr, ipv6_addr)" : "");
 		return -1;
 	}
 	memcpy(res->val.data, &a, 4);
@@ -245,11 +248,14 @@ static int ip6addr_parse(const struct datatype *dt, const char *s,
 			 struct expr *res, char *err, size_t errlen)
 {
 	struct in6_addr a;
+	struct in_addr a4;
 
 	if (inet_pton(AF_INET6, s, &a) != 1) {
 		if (host_name_form(s))
 			return host_resolve(s, AF_INET6, res->val.data, err, errlen);
-		snprintf(err, errlen, "could not parse IPv6 address \"%s\"", s);
+		snprintf(err, errlen, "could not parse IPv6 address \"%s\"%s", s,
+			 inet_pton(AF_INET, s, &a4) == 1 ?
+			 ": it is an IPv4 address (ip saddr, ip daddr, ipv4_addr)" : "");
 		return -1;
 	}
 	memcpy(res->val.data, &a, 16);
@@ -326,6 +332,7 @@ static int inet_protocol_parse(const struct datatype *dt, const char *s,
 static int inet_service_parse(const struct datatype *dt, const char *s,
 			      struct expr *res, char *err, size_t errlen)
 {
+	struct in6_addr a6;
 	struct servent *sv;
 
 	/*
@@ -336,11 +343,20 @@ static int inet_service_parse(const struct datatype *dt, const char *s,
 	    s[strspn(s, "01234567")] != '\0')
 		while (s[0] == '0' && s[1])
 			s++;
+	if (isdigit((unsigned char)s[0]) &&
+	    integer_parse(dt, s, res, err, errlen) < 0) {
+		if (inet_pton(AF_INET, s, &a6) == 1 || inet_pton(AF_INET6, s, &a6) == 1)
+			snprintf(err, errlen, "could not parse %s value \"%s\": it is an address, not a port",
+				 dt->desc ? dt->desc : dt->name, s);
+		return -1;
+	}
 	if (isdigit((unsigned char)s[0]))
-		return integer_parse(dt, s, res, err, errlen);
+		return 0;
 	sv = getservbyname(s, NULL);
 	if (!sv) {
-		snprintf(err, errlen, "could not resolve service \"%s\"", s);
+		snprintf(err, errlen, "could not resolve service \"%s\"%s", s,
+			 inet_pton(AF_INET6, s, &a6) == 1 ?
+			 ": it is an address, not a port" : "");
 		return -1;
 	}
 	expr_value_set_u64(res, ntohs(sv->s_port));

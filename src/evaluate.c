@@ -233,6 +233,13 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		return -1;
 	if (have == want)
 		return 0;
+	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+	    (want == &proto_ip || want == &proto_ip6))
+		/* the table's own header, not one an earlier match set */
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
+			   have->name, want->name, family_name(ctx->family),
+			   have->name);
 	if (have)
 		return conflict(ctx, p, have, want);
 	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)

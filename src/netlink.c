@@ -979,6 +979,38 @@ static char *secmark_refused(const struct answers *a, const struct nl_item *it,
 	return NULL;
 }
 
+/*
+ * Whether rule @it, refused with EOPNOTSUPP, holds a nat statement (nat,
+ * masq or redir): the kernel refuses them outside a chain of type nat
+ * and at a hook that nat has no use for, and says no more than that.
+ */
+static bool nat_refused(const struct answers *a, const struct nl_item *it,
+			int error)
+{
+	const struct nlattr *attr, *e, *n;
+	const struct nlmsghdr *sent;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -EOPNOTSUPP ||
+	    it->off + sizeof(*sent) > a->out->len)
+		return false;
+	/* the message as sent: the item's object is freed by now */
+	sent = (const void *)(a->out->data + it->off);
+	if (it->off + sent->nlmsg_len > a->out->len)
+		return false;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(attr) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(e, attr)
+			mnl_attr_for_each_nested(n, e)
+				if (mnl_attr_get_type(n) == NFTA_EXPR_NAME &&
+				    (!strcmp(mnl_attr_get_str(n), "nat") ||
+				     !strcmp(mnl_attr_get_str(n), "masq") ||
+				     !strcmp(mnl_attr_get_str(n), "redir")))
+					return true;
+	}
+	return false;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1025,9 +1057,11 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		}
 		a->ret = error_queue(a->msgs, it ? error_loc(a, it, h, &loc) : NULL,
-				     "Could not process %s: %s",
+				     "Could not process %s: %s%s",
 				     it ? item_what(it) : "batch",
-				     strerror(-e->error));
+				     strerror(-e->error),
+				     nat_refused(a, it, e->error) ?
+				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat and masquerade at postrouting or input, dnat and redirect at prerouting or output)" : "");
 		if (e->error == -EPERM)
 			a->ret = error_queue(a->msgs, NULL,
 					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");

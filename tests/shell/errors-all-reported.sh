@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# checks: a file with a syntax error early on still has its later errors
+# reported (syntax and evaluation, the rules read before the error having
+# streamed), and nothing of it reaches the kernel; a nat statement in a
+# filter chain that the kernel refuses is told what it needs
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_feature netdev_ingress
+
+ns_new NS_B
+dir=$(tmpdir)
+
+load "$NS_B" "first ruleset loads" <<EOF
+table ip keep {
+	chain c {
+		ip saddr 10.0.0.9 counter drop
+	}
+}
+EOF
+before=$(tool "$NS_B" list ruleset)
+
+{
+	echo 'flush ruleset'
+	echo 'table ip t {'
+	echo '	chain c {'
+	for i in $(seq 1 200); do echo "		ip saddr 10.1.0.$((i % 250)) drop"; done
+	echo '		tcp dport 22 accpet'
+	for i in $(seq 1 50); do echo "		ip daddr 10.2.0.$i drop"; done
+	echo '		udp dport 99999 drop'
+	echo '		ip saddr @nosuchset drop'
+	echo '	}'
+	echo '}'
+} >"$dir/mixed.nft"
+
+tool "$NS_B" -f "$dir/mixed.nft" >"$dir/out" 2>"$dir/err"
+expect_eq "mixed errors: exit status 1" 1 $?
+expect_eq "mixed errors: three errors" 3 "$(grep -c ': Error: ' "$dir/err")"
+for want in 'mixed.nft:204:.*did you mean "accept"' 'mixed.nft:255:.*exceeds valid range' \
+	    'mixed.nft:256:.*"nosuchset" does not exist'; do
+	if grep -q "$want" "$dir/err"; then
+		ok "mixed errors: $want"
+	else
+		not_ok "mixed errors: $want"
+		diag <"$dir/err"
+	fi
+done
+expect_eq "mixed errors: ruleset unchanged" "$before" "$(tool "$NS_B" list ruleset)"
+
+# nat in a filter chain: the kernel refuses it at commit
+if tool "$NS_B" -f - 2>/dev/null <<EOF
+table ip natprobe {
+	chain pre {
+		type nat hook prerouting priority dstnat;
+		tcp dport 8080 dnat to 10.0.0.1
+	}
+}
+delete table ip natprobe
+EOF
+then
+	tool "$NS_B" -f - >/dev/null 2>"$dir/nat.err" <<EOF
+table ip f {
+	chain c {
+		type filter hook input priority 0;
+		tcp dport 22 dnat to 10.0.0.1
+	}
+}
+EOF
+	expect_eq "dnat in a filter chain: exit status 1" 1 $?
+	if grep -q 'need a chain of type nat' "$dir/nat.err"; then
+		ok "dnat in a filter chain: the error says nat needs a nat chain"
+	else
+		not_ok "dnat in a filter chain: the error says nat needs a nat chain"
+		diag <"$dir/nat.err"
+	fi
+else
+	echo "# kernel lacks nat: skipping that part"
+fi
+expect_eq "ruleset unchanged at the end" "$before" "$(tool "$NS_B" list ruleset)"
+finish
