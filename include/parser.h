@@ -57,11 +57,17 @@ struct parser_state {
 	struct list_head	*sep_mark;
 	struct list_head	*rule_mark;
 	struct list_head	*set_mark;	/* as the set block opened */
+	struct list_head	*obj_mark;	/* as the object block opened */
 	/* '{' that error recovery dropped and no '}' closed yet, and
 	   those read since (the scanner's open_brace()) */
 	unsigned int		lost_braces;
 	unsigned int		lost_inner;
 	bool			lost_seen;	/* one was, ever */
+	/* a syntax error came and no separator since; a '}' then read
+	   goes to the parser after a newline (close_brace()) */
+	bool			recovering;
+	bool			close_queued;
+	struct location		close_loc;
 	/* the last word the scanner read as a string: the one a syntax
 	   error may be about ("did you mean") */
 	char			last_word[65];

@@ -52,6 +52,7 @@ static void yyerror(struct location *loc, void *scanner, struct parser_state *st
 	else if (!state->quiet)
 		error_queue(state->msgs, loc, "%s", s);
 	state->block_closed = false;
+	state->recovering = true;
 	state->nerrs++;
 }
 
@@ -309,8 +310,10 @@ static struct cmd *obj_cmd(struct parser_state *state, enum cmd_ops op,
 		o->type = type;
 		/* the block's object is the command's now (an object made
 		   without a block leaves an abandoned one to be freed) */
-		if (state->cur_obj == o)
+		if (state->cur_obj == o) {
+			o->read_errors = state->msgs->prev != state->obj_mark;
 			state->cur_obj = NULL;
+		}
 	}
 	return hcmd(op, what, h, loc, o);
 }
@@ -325,8 +328,10 @@ static void table_add_obj(struct parser_state *state, struct table *t,
 	o->h.obj_loc = *loc;
 	o->loc = *loc;
 	list_add_tail(&o->list, &t->objs);
-	if (state->cur_obj == o)
+	if (state->cur_obj == o) {
+		o->read_errors = state->msgs->prev != state->obj_mark;
 		state->cur_obj = NULL;
+	}
 }
 
 static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
@@ -683,11 +688,13 @@ input			:	%empty
 stmt_separator		:	NEWLINE
 			{
 				state->block_closed = false;
+				state->recovering = false;
 				sep_mark(state);
 			}
 			|	SEMICOLON
 			{
 				state->block_closed = false;
+				state->recovering = false;
 				sep_mark(state);
 			}
 			;
@@ -920,6 +927,7 @@ obj_block_alloc		:	%empty
 				obj_free(state->cur_obj);
 				$$ = obj_alloc(NULL, 0);
 				state->cur_obj = $$;
+				state->obj_mark = state->msgs->prev;
 				state->quiet = state->refused_obj;
 				state->quiet_mark = state->msgs->prev;
 				state->refused_obj = false;

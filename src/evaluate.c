@@ -3131,6 +3131,8 @@ static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
 
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
+	if (o->read_errors)
+		return -1;	/* what is wrong with it is told */
 	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
 		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
 			   o->h.obj, o->h.obj);

@@ -662,6 +662,10 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	 */
 	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
+	/* syntax errors were queued first: in file order, as a compiler
+	   gives them */
+	if (ret < 0)
+		erec_sort(&msgs, &ctx->inputs);
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)
 		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||

@@ -37,6 +37,7 @@
 #include <nftables-compat.h>
 #include <rule.h>
 #include <nlalloc.h>
+#include <suggest.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -1011,6 +1012,83 @@ static bool nat_refused(const struct answers *a, const struct nl_item *it,
 	return false;
 }
 
+/* the string attribute @type of message @nlh (past its nfgenmsg), or NULL */
+static const char *msg_str(const struct nlmsghdr *nlh, uint16_t type)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == type &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			return mnl_attr_get_str(attr);
+	return NULL;
+}
+
+/* the message item @it sent, or NULL when it is not all in the batch */
+static const struct nlmsghdr *item_msg(const struct answers *a,
+				       const struct nl_item *it)
+{
+	const struct nlmsghdr *sent;
+
+	if (it->off + sizeof(*sent) > a->out->len)
+		return NULL;
+	sent = (const void *)(a->out->data + it->off);
+	return it->off + sent->nlmsg_len > a->out->len ? NULL : sent;
+}
+
+/*
+ * A rule refused with ENOENT whose extended ack names its table or chain
+ * attribute: the error says which name is missing, with "did you mean"
+ * from the tables and chains the batch makes.  False for the others.
+ */
+static bool rule_name_missing(struct answers *a, const struct nl_item *it,
+			      const struct nlmsghdr *h, int error)
+{
+	const char *table, *chain, *name;
+	const struct nlmsghdr *sent, *m;
+	const struct nlattr *attr;
+	const struct nl_item *o;
+	struct suggest sg;
+	uint32_t off = 0;
+	int type = -1;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -ENOENT ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || !(sent = item_msg(a, it)))
+		return false;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
+		if ((const char *)attr - (const char *)sent == (long)off)
+			type = mnl_attr_get_type(attr);
+	table = msg_str(sent, NFTA_RULE_TABLE);
+	chain = msg_str(sent, NFTA_RULE_CHAIN);
+	if (!table || !chain || (type != NFTA_RULE_TABLE && type != NFTA_RULE_CHAIN))
+		return false;
+	name = type == NFTA_RULE_TABLE ? table : chain;
+	suggest_init(&sg, name);
+	list_for_each_entry(o, &a->b->items, list) {
+		if (o->family != it->family || !(m = item_msg(a, o)))
+			continue;
+		if (type == NFTA_RULE_TABLE && o->msg_type == NFT_MSG_NEWTABLE)
+			suggest_add(&sg, msg_str(m, NFTA_TABLE_NAME));
+		else if (type == NFTA_RULE_CHAIN && o->msg_type == NFT_MSG_NEWCHAIN &&
+			 msg_str(m, NFTA_CHAIN_TABLE) &&
+			 !strcmp(msg_str(m, NFTA_CHAIN_TABLE), table))
+			suggest_add(&sg, msg_str(m, NFTA_CHAIN_NAME));
+	}
+	if (type == NFTA_RULE_TABLE)
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process rule: table \"%s\" does not exist in family %s%s",
+				     table, family_name(it->family), suggest_hint(&sg));
+	else
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process rule: chain \"%s\" does not exist in table %s %s%s",
+				     chain, family_name(it->family), table,
+				     suggest_hint(&sg));
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1047,6 +1125,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		}
 		if (e->error == -EINVAL && prefix_refused(a, it))
+			continue;
+		if (rule_name_missing(a, it, h, e->error))
 			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {

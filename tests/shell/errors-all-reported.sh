@@ -3,7 +3,8 @@
 # checks: a file with a syntax error early on still has its later errors
 # reported (syntax and evaluation, the rules read before the error having
 # streamed), and nothing of it reaches the kernel; a nat statement in a
-# filter chain that the kernel refuses is told what it needs
+# filter chain that the kernel refuses is told what it needs, and a rule
+# for a missing table or chain which one is missing and what was meant
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_feature netdev_ingress
@@ -76,5 +77,25 @@ EOF
 else
 	echo "# kernel lacks nat: skipping that part"
 fi
+# a rule for a table or chain that does not exist: which, and the one meant
+cat >"$dir/names.nft" <<EOF
+table ip named {
+	chain input {
+	}
+}
+add rule ip named inpt drop
+add rule ip namd input drop
+EOF
+tool "$NS_B" -f "$dir/names.nft" >/dev/null 2>"$dir/names.err"
+expect_eq "missing names: exit status 1" 1 $?
+for want in 'names.nft:5:.*chain "inpt" does not exist in table ip named; did you mean "input"' \
+	    'names.nft:6:.*table "namd" does not exist in family ip; did you mean "named"'; do
+	if grep -q "$want" "$dir/names.err"; then
+		ok "missing names: $want"
+	else
+		not_ok "missing names: $want"
+		diag <"$dir/names.err"
+	fi
+done
 expect_eq "ruleset unchanged at the end" "$before" "$(tool "$NS_B" list ruleset)"
 finish
