@@ -68,9 +68,10 @@ struct parser_state {
 	bool			recovering;
 	bool			close_queued;
 	struct location		close_loc;
-	/* the last word the scanner read as a string: the one a syntax
-	   error may be about ("did you mean") */
+	/* the last word the scanner read as a string, and where: the one
+	   a syntax error there is about ("did you mean") */
 	char			last_word[65];
+	struct location		last_word_loc;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;

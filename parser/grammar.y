@@ -3890,6 +3890,16 @@ static const char *suggest_keyword(struct suggest *sg, const char *word,
 	return suggest_hint(sg);
 }
 
+/* whether the word at @loc is the last the scanner kept (last_word) */
+static bool is_last_word(const struct parser_state *state,
+			 const struct location *loc)
+{
+	const struct location *w = &state->last_word_loc;
+
+	return state->last_word[0] && w->indesc == loc->indesc &&
+	       w->first_line == loc->first_line && w->first_col == loc->first_col;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 				 struct parser_state *state)
 {
@@ -3915,7 +3925,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 					  i + 1 < n && n > EXPECTED_NAMED ?
 					  ", %s" : " or %s",
 				yysymbol_name(exp[i]));
-	if (got == YYSYMBOL_STRING && state->last_word[0] && n > 0)
+	if (got == YYSYMBOL_STRING && n > 0 &&
+	    is_last_word(state, yypcontext_location(ctx)))
 		msg_add(msg, sizeof(msg), "%s",
 			suggest_keyword(&sg, state->last_word, exp, n));
 	else if (n == 2 && expects(exp, n, YYSYMBOL_NEWLINE) &&
