@@ -71,6 +71,12 @@ static bool rule_had_errors(const struct parser_state *state)
 	return state->sep_mark != state->rule_mark;
 }
 
+/* the same for one the end of the input ends, with no separator */
+static bool rule_had_errors_at_end(const struct parser_state *state)
+{
+	return state->msgs->prev != state->sep_mark;
+}
+
 /* a separator: what comes next is a new rule (or line) */
 static void sep_mark(struct parser_state *state)
 {
@@ -141,6 +147,7 @@ static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 		handle_copy(&set->h, h);
 		set->loc = h->set_loc;
 		set->is_map = obj == CMD_OBJ_MAP;
+		set->read_errors = state->msgs->prev != state->set_mark;
 		state->cur_set = NULL;
 		state->elem_set = NULL;
 	}
@@ -730,7 +737,15 @@ line			:	common_block
 				else if ($1)
 					add_cmd(state, $1);
 			}
-			|	base_cmd END		{ if ($1) add_cmd(state, $1); YYACCEPT; }
+			|	base_cmd END
+			{
+				if ($1 && $1->obj == CMD_OBJ_RULE && $1->rule &&
+				    rule_had_errors_at_end(state))
+					cmd_free($1);
+				else if ($1)
+					add_cmd(state, $1);
+				YYACCEPT;
+			}
 			|	error stmt_separator	{ yyerrok; }
 			;
 
