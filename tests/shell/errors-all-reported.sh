@@ -97,5 +97,24 @@ for want in 'names.nft:5:.*chain "inpt" does not exist in table ip named; did yo
 		diag <"$dir/names.err"
 	fi
 done
+# JSON: what parsed around a statement nfh cannot read is evaluated still
+cat >"$dir/bad.json" <<'EOF'
+{"nftables": [{"add": {"table": {"family": "ip", "name": "t"}}},
+ {"add": {"chain": {"family": "ip", "table": "t", "name": "c", "type": "filter", "hook": "inptu", "prio": 0}}},
+ {"add": {"rule": {"family": "ip", "table": "t", "chain": "c", "expr": [{"accpet": null}]}}},
+ {"add": {"rule": {"family": "ip", "table": "t", "chain": "c", "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "ip", "field": "saddr"}}, "right": "@nosuchset"}}]}}}]}
+EOF
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+$TOOL -j --offline -c -f "$dir/bad.json" >/dev/null 2>"$dir/json.err"
+expect_eq "JSON: exit status 1" 1 $?
+for want in 'bad.json:2:.*unknown hook "inptu" for family ip; did you mean "input"' \
+	    'bad.json:3:.*"accpet"' 'bad.json:4:.*"nosuchset" does not exist'; do
+	if grep -q "$want" "$dir/json.err"; then
+		ok "JSON: $want"
+	else
+		not_ok "JSON: $want"
+		diag <"$dir/json.err"
+	fi
+done
 expect_eq "ruleset unchanged at the end" "$before" "$(tool "$NS_B" list ruleset)"
 finish
