@@ -67,6 +67,9 @@ void erec_destroy(struct error_record *erec);
 void erec_print(FILE *f, const struct error_record *erec);
 void erec_print_list(FILE *f, struct list_head *list);
 void erec_free_list(struct list_head *list);
+/* in the order of their places in the input (stable); @inputs: the
+   input_desc list, in the order read */
+void erec_sort(struct list_head *list, const struct list_head *inputs);
 
 /* queue an error at @loc; returns -1 so a check is one line */
 int error_queue(struct list_head *msgs, const struct location *loc,

@@ -51,6 +51,27 @@ struct parser_state {
 	   before still names them (struct var), so they live to the end */
 	struct list_head	retired;
 	unsigned int		nerrs;
+	/* the last error record queued before the last separator (';' or
+	   newline), and before the one before it: a rule in between got
+	   errors as it was read when they differ */
+	struct list_head	*sep_mark;
+	struct list_head	*rule_mark;
+	struct list_head	*set_mark;	/* as the set block opened */
+	struct list_head	*obj_mark;	/* as the object block opened */
+	/* '{' that error recovery dropped and no '}' closed yet, and
+	   those read since (the scanner's open_brace()) */
+	unsigned int		lost_braces;
+	unsigned int		lost_inner;
+	bool			lost_seen;	/* one was, ever */
+	/* a syntax error came and no separator since; a '}' then read
+	   goes to the parser after a newline (close_brace()) */
+	bool			recovering;
+	bool			close_queued;
+	struct location		close_loc;
+	/* the last word the scanner read as a string, and where: the one
+	   a syntax error there is about ("did you mean") */
+	char			last_word[65];
+	struct location		last_word_loc;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;
@@ -104,6 +125,10 @@ int parser_redefine(struct parser_state *state, const char *name,
    error is queued); @str is freed */
 char *parser_log_prefix(struct parser_state *state, char *str,
 			const struct location *loc);
+struct suggest;
+/* "; did you mean ..." for undefined variable @name, or "" */
+const char *parser_var_suggest(struct parser_state *state, struct suggest *s,
+			       const char *name);
 /* $name as written here: it keeps the definition in force now */
 struct expr *parser_var_ref(struct parser_state *state,
 			    const struct location *loc, const char *name);

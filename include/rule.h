@@ -124,6 +124,9 @@ struct set {
 	struct location		loc;
 	struct handle		h;
 	bool			is_map;
+	/* its declaration got errors as it was read: what it lacks then
+	   is not reported on top of them */
+	bool			read_errors;
 	struct expr		*key;
 	bool			key_typeof;
 	struct expr		*data;
@@ -162,6 +165,9 @@ struct obj {
 	struct location		loc;
 	struct handle		h;
 	uint32_t		type;
+	/* its block got errors as it was read: what it lacks then is not
+	   reported on top of them */
+	bool			read_errors;
 	char			*comment;
 	struct stmt		*stmt;
 	struct {

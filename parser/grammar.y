@@ -15,6 +15,7 @@
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
+#include <suggest.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\
@@ -28,22 +29,59 @@
 	}								\
 } while (0)
 
+/*
+ * A syntax error inside a block whose '{' an earlier syntax error made the
+ * parser drop (see open_brace() in the scanner): the lines of that block
+ * are read as lines of the block around it, and what they give is a
+ * cascade of that error ("tabel ip t {" would give one error a line).
+ */
+static bool in_lost_block(const struct parser_state *state)
+{
+	return state->lost_braces > 0;
+}
+
 static void yyerror(struct location *loc, void *scanner, struct parser_state *state,
 		    const char *s)
 {
-	if (!state->quiet && state->block_closed &&
+	if (in_lost_block(state))
+		;	/* counted below, not reported */
+	else if (!state->quiet && state->block_closed &&
 	    strstr(s, "expecting newline or semicolon"))
 		error_queue(state->msgs, loc,
 			    "%s; add a newline or ';' after the '}' that ends a block", s);
 	else if (!state->quiet)
 		error_queue(state->msgs, loc, "%s", s);
 	state->block_closed = false;
+	state->recovering = true;
 	state->nerrs++;
 }
 
 static void add_cmd(struct parser_state *state, struct cmd *cmd)
 {
 	list_add_tail(&cmd->list, state->cmds);
+}
+
+/*
+ * Whether the rule (or rule command) just read got an error as it was
+ * read: it is then not evaluated, since what evaluation would say of
+ * what is left of it would be a cascade of that error.
+ */
+static bool rule_had_errors(const struct parser_state *state)
+{
+	return state->sep_mark != state->rule_mark;
+}
+
+/* the same for one the end of the input ends, with no separator */
+static bool rule_had_errors_at_end(const struct parser_state *state)
+{
+	return state->msgs->prev != state->sep_mark;
+}
+
+/* a separator: what comes next is a new rule (or line) */
+static void sep_mark(struct parser_state *state)
+{
+	state->rule_mark = state->sep_mark;
+	state->sep_mark = state->msgs->prev;
 }
 
 static void handle_set_family(struct handle *h, int family)
@@ -101,6 +139,7 @@ static struct cmd *set_cmd(struct parser_state *state, enum cmd_ops op,
 		handle_copy(&set->h, h);
 		set->loc = h->set_loc;
 		set->is_map = obj == CMD_OBJ_MAP;
+		set->read_errors = state->msgs->prev != state->set_mark;
 		state->cur_set = NULL;
 		state->elem_set = NULL;
 	}
@@ -236,8 +275,10 @@ static struct cmd *obj_cmd(struct parser_state *state, enum cmd_ops op,
 		o->type = type;
 		/* the block's object is the command's now (an object made
 		   without a block leaves an abandoned one to be freed) */
-		if (state->cur_obj == o)
+		if (state->cur_obj == o) {
+			o->read_errors = state->msgs->prev != state->obj_mark;
 			state->cur_obj = NULL;
+		}
 	}
 	return hcmd(op, what, h, loc, o);
 }
@@ -252,8 +293,10 @@ static void table_add_obj(struct parser_state *state, struct table *t,
 	o->h.obj_loc = *loc;
 	o->loc = *loc;
 	list_add_tail(&o->list, &t->objs);
-	if (state->cur_obj == o)
+	if (state->cur_obj == o) {
+		o->read_errors = state->msgs->prev != state->obj_mark;
 		state->cur_obj = NULL;
+	}
 }
 
 static struct stmt *objref_stmt(const struct location *loc, uint32_t type,
@@ -279,9 +322,14 @@ static void secmark_ctx(struct obj *o, char *ctx, const struct location *loc)
 static uint32_t map_ct_obj_of(struct parser_state *state, const char *name,
 			      const struct location *loc)
 {
+	struct suggest sg;
+
 	if (!strcmp(name, "helper"))
 		return NFT_OBJECT_CT_HELPER;
-	error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	suggest_init(&sg, name);
+	suggest_add(&sg, "helper");
+	error_queue(state->msgs, loc, "unknown ct object \"%s\"%s", name,
+		    suggest_hint(&sg));
 	state->nerrs++;
 	return 0;
 }
@@ -308,13 +356,22 @@ static void quiet_end(struct parser_state *state)
 static int ct_obj_of(struct parser_state *state, const char *name,
 		     const struct location *loc, bool plural)
 {
+	struct suggest sg;
+
 	if (!strcmp(name, plural ? "helpers" : "helper"))
 		return NFT_OBJECT_CT_HELPER;
 	if (!plural && !strcmp(name, "timeout"))
 		return NFT_OBJECT_CT_TIMEOUT;
 	if (!plural && !strcmp(name, "expectation"))
 		return NFT_OBJECT_CT_EXPECT;
-	return error_queue(state->msgs, loc, "unknown ct object \"%s\"", name);
+	suggest_init(&sg, name);
+	suggest_add(&sg, plural ? "helpers" : "helper");
+	if (!plural) {
+		suggest_add(&sg, "timeout");
+		suggest_add(&sg, "expectation");
+	}
+	return error_queue(state->msgs, loc, "unknown ct object \"%s\"%s", name,
+			   suggest_hint(&sg));
 }
 
 /* "policy = { state: seconds, ... }" of a ct timeout: one more state */
@@ -370,16 +427,18 @@ static int family_of(struct parser_state *state, const char *name,
 		     const struct location *loc)
 {
 	int f = family_lookup(name);
+	struct suggest sg;
 
 	if (f < 0)
 		return error_queue(state->msgs, loc,
-				   "unknown address family \"%s\"", name);
+				   "unknown address family \"%s\"%s", name,
+				   suggest_family(&sg, name));
 	return f;
 }
 %}
 
 %define api.pure full
-%define parse.error verbose
+%define parse.error custom
 %define parse.lac full
 %locations
 %define api.location.type {struct location}
@@ -555,6 +614,13 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %destructor { rule_free($$); } <rule>
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free($$); free($$); } <handle>
+/* a '{' dropped by error recovery: see in_lost_block() */
+%destructor {
+	if (state->lost_inner)
+		state->lost_inner--;
+	state->lost_braces++;
+	state->lost_seen = true;
+} '{'
 
 /* "dup to ip device lo": no header has a field "device"; ip is the value */
 %precedence DEVICE
@@ -575,8 +641,18 @@ input			:	%empty
 			|	input line
 			;
 
-stmt_separator		:	NEWLINE		{ state->block_closed = false; }
-			|	SEMICOLON	{ state->block_closed = false; }
+stmt_separator		:	NEWLINE
+			{
+				state->block_closed = false;
+				state->recovering = false;
+				sep_mark(state);
+			}
+			|	SEMICOLON
+			{
+				state->block_closed = false;
+				state->recovering = false;
+				sep_mark(state);
+			}
 			;
 
 /*
@@ -587,14 +663,38 @@ stmt_separator		:	NEWLINE		{ state->block_closed = false; }
 block_close		:	'}'	{ state->block_closed = true; }
 			;
 
+/*
+ * "} chain d {" lacks the separator: the error is told (yyerror), and
+ * reading goes on as if it were there, the block closed ("} }" closes
+ * the table too)
+ */
+block_end		:	block_close stmt_separator
+			|	block_close error
+			;
+
 opt_newlines		:	%empty
 			|	opt_newlines NEWLINE
 			;
 
 line			:	common_block
 			|	stmt_separator
-			|	base_cmd stmt_separator	{ if ($1) add_cmd(state, $1); }
-			|	base_cmd END		{ if ($1) add_cmd(state, $1); YYACCEPT; }
+			|	base_cmd stmt_separator
+			{
+				if ($1 && $1->obj == CMD_OBJ_RULE && $1->rule &&
+				    rule_had_errors(state))
+					cmd_free($1);
+				else if ($1)
+					add_cmd(state, $1);
+			}
+			|	base_cmd END
+			{
+				if ($1 && $1->obj == CMD_OBJ_RULE && $1->rule &&
+				    rule_had_errors_at_end(state))
+					cmd_free($1);
+				else if ($1)
+					add_cmd(state, $1);
+				YYACCEPT;
+			}
 			|	error stmt_separator	{ yyerrok; }
 			;
 
@@ -791,6 +891,7 @@ obj_block_alloc		:	%empty
 				obj_free(state->cur_obj);
 				$$ = obj_alloc(NULL, 0);
 				state->cur_obj = $$;
+				state->obj_mark = state->msgs->prev;
 				state->quiet = state->refused_obj;
 				state->quiet_mark = state->msgs->prev;
 				state->refused_obj = false;
@@ -1532,7 +1633,7 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				state->stream_chain = $3;
 				state->stream_mark = state->stream_deps;
 			}
-				'{' chain_block block_close stmt_separator
+				'{' chain_block block_end
 			{
 				struct handle h = $1->h;
 
@@ -1547,48 +1648,49 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SET identifier set_block_alloc '{' set_block block_close stmt_separator
+			|	table_block SET identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
 				$6->loc = @3;
+				$6->read_errors = state->msgs->prev != state->set_mark;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
 				state->elem_set = NULL;
 				$$ = $1;
 				free($2);
 			}
-			|	table_block COUNTER identifier obj_block_alloc '{' counter_block block_close stmt_separator
+			|	table_block COUNTER identifier obj_block_alloc '{' counter_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_COUNTER, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block QUOTA identifier obj_block_alloc '{' quota_block block_close stmt_separator
+			|	table_block QUOTA identifier obj_block_alloc '{' quota_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_QUOTA, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block LIMIT identifier obj_block_alloc '{' limit_block block_close stmt_separator
+			|	table_block LIMIT identifier obj_block_alloc '{' limit_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_LIMIT, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block block_close stmt_separator
+			|	table_block SYNPROXY identifier obj_block_alloc '{' synproxy_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SYNPROXY, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block block_close stmt_separator
+			|	table_block SECMARK identifier obj_block_alloc '{' secmark_block block_end
 			{
 				table_add_obj(state, $1, NFT_OBJECT_SECMARK, $6, $3, &@3);
 				$$ = $1;
 				free($2);
 			}
-			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block block_close stmt_separator
+			|	table_block CT ct_obj_type identifier obj_block_alloc '{' ct_helper_block block_end
 			{
 				if ($3) {
 					table_add_obj(state, $1, $3, $7, $4, &@4);
@@ -1601,12 +1703,13 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
-			|	table_block MAP identifier set_block_alloc '{' set_block block_close stmt_separator
+			|	table_block MAP identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
 				$6->h.set_loc = @3;
 				$6->loc = @3;
 				$6->is_map = true;
+				$6->read_errors = state->msgs->prev != state->set_mark;
 				list_add_tail(&$6->list, &$1->sets);
 				state->cur_set = NULL;
 				state->elem_set = NULL;
@@ -1621,6 +1724,7 @@ set_block_alloc		:	%empty
 				set_free(state->cur_set);
 				$$ = set_alloc(NULL);
 				state->cur_set = $$;
+				state->set_mark = state->msgs->prev;
 			}
 			;
 
@@ -1931,7 +2035,11 @@ chain_block_alloc	:	%empty
 			}
 			;
 
-chain_block		:	%empty		{ $$ = state->cur_chain; }
+chain_block		:	%empty
+			{
+				$$ = state->cur_chain;
+				state->sep_mark = state->msgs->prev;
+			}
 			|	chain_block common_block
 			|	chain_block error stmt_separator	{ yyerrok; }
 			|	chain_block stmt_separator
@@ -1962,7 +2070,9 @@ chain_block		:	%empty		{ $$ = state->cur_chain; }
 			|	chain_block rule stmt_separator
 			{
 				$2->loc = @2;
-				if (!sink_rule(state, $1, $2))
+				if (rule_had_errors(state))
+					rule_free($2);
+				else if (!sink_rule(state, $1, $2))
 					list_add_tail(&$2->list, &$1->rules);
 			}
 			;
@@ -3636,6 +3746,164 @@ set_rhs			:	concat_rhs_expr
 			;
 
 %%
+
+/*
+ * Syntax errors.  bison's own message names at most four expected tokens,
+ * by their aliases ("expecting number or over"), and nothing past that;
+ * this one says the same up to four, names what is valid in words past
+ * that ("expecting a verdict, a statement or end of rule"), and when the
+ * word that came is a misspelt keyword valid here, says which.
+ */
+#define EXPECTED_NAMED	4	/* by name, as bison does */
+#define EXPECTED_LISTED	8	/* by name when no words fit */
+
+/* the keyword @k stands for, or NULL: not a keyword ("number", "'{'") */
+static const char *token_keyword(yysymbol_kind_t k)
+{
+	const char *n = yysymbol_name(k);
+
+	if (!isalpha((unsigned char)n[0]))
+		return NULL;
+	return YYTRANSLATE(scanner_word_token(n)) == k ? n : NULL;
+}
+
+static void msg_add(char *msg, size_t len, const char *fmt, const char *arg)
+{
+	size_t used = strlen(msg);
+
+	if (used < len)
+		snprintf(msg + used, len - used, fmt, arg);
+}
+
+static bool expects(const yysymbol_kind_t *exp, int n, yysymbol_kind_t k)
+{
+	for (int i = 0; i < n; i++)
+		if (exp[i] == k)
+			return true;
+	return false;
+}
+
+/* where a statement may start: a rule, a chain block (not a meter's or
+   a typeof's list, which take a few of them) */
+static bool expects_stmt(const yysymbol_kind_t *exp, int n)
+{
+	return expects(exp, n, YYSYMBOL_COUNTER) && expects(exp, n, YYSYMBOL_LOG) &&
+	       expects(exp, n, YYSYMBOL_NOTRACK);
+}
+
+/*
+ * "a verdict, a statement or end of rule": what @exp holds, in words,
+ * for the states where words say it all (a rule, a chain or table block,
+ * a command, a value, an element of a set); false in the others
+ */
+static bool expected_in_words(char *msg, size_t len,
+			      const yysymbol_kind_t *exp, int n)
+{
+	bool command = expects(exp, n, YYSYMBOL_TABLE) &&
+		       expects(exp, n, YYSYMBOL_ADD);
+	bool stmt = expects_stmt(exp, n);
+	const char *what[6];
+	unsigned int k = 0;
+
+	if (command)
+		what[k++] = "a command";
+	else if (expects(exp, n, YYSYMBOL_CHAIN) && expects(exp, n, YYSYMBOL_SET))
+		what[k++] = "a chain, set, map or object";
+	else if (stmt) {
+		if (expects(exp, n, YYSYMBOL_ACCEPT))
+			what[k++] = "a verdict";
+		what[k++] = "a statement";
+	} else if (expects(exp, n, YYSYMBOL_NUMBER) &&
+		   expects(exp, n, YYSYMBOL_STRING) &&
+		   expects(exp, n, YYSYMBOL_VARIABLE)) {
+		what[k++] = "a value";
+		if (expects(exp, n, YYSYMBOL_EQ))
+			what[k++] = "a comparison operator";
+	} else if (expects(exp, n, YYSYMBOL_COMMA) &&
+		   expects(exp, n, YYTRANSLATE('}'))) {
+		what[k++] = "comma";
+	} else if (expects(exp, n, YYSYMBOL_HDR) && expects(exp, n, YYSYMBOL_META)) {
+		what[k++] = "an expression";
+	} else {
+		return false;
+	}
+	if ((expects(exp, n, YYSYMBOL_NEWLINE) ||
+	     expects(exp, n, YYSYMBOL_SEMICOLON)) && !command)
+		what[k++] = stmt ? "end of rule" : "end of line";
+	if (expects(exp, n, YYTRANSLATE('}')))
+		what[k++] = "'}'";
+	for (unsigned int i = 0; i < k; i++)
+		msg_add(msg, len, i == 0 ? ", expecting %s" :
+				  i + 1 == k ? " or %s" : ", %s", what[i]);
+	return true;
+}
+
+/* "; did you mean ..." for @word among the keywords @exp holds */
+static const char *suggest_keyword(struct suggest *sg, const char *word,
+				   const yysymbol_kind_t *exp, int n)
+{
+	suggest_init(sg, word);
+	for (int i = 0; i < n; i++) {
+		suggest_add(sg, token_keyword(exp[i]));
+		if (exp[i] == YYSYMBOL_HDR)
+			for (unsigned int j = 0; proto_nth(j); j++)
+				suggest_add(sg, proto_nth(j)->name);
+		if (exp[i] == YYSYMBOL_METAKEY)
+			for (unsigned int j = 0; j < meta_key_max(); j++)
+				if (meta_template(j) && meta_template(j)->bare)
+					suggest_add(sg, meta_template(j)->name);
+	}
+	return suggest_hint(sg);
+}
+
+/* whether the word at @loc is the last the scanner kept (last_word) */
+static bool is_last_word(const struct parser_state *state,
+			 const struct location *loc)
+{
+	const struct location *w = &state->last_word_loc;
+
+	return state->last_word[0] && w->indesc == loc->indesc &&
+	       w->first_line == loc->first_line && w->first_col == loc->first_col;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
+				 struct parser_state *state)
+{
+	yysymbol_kind_t exp[YYNTOKENS], got = yypcontext_token(ctx);
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	char msg[1024] = "syntax error";
+	struct suggest sg;
+
+	if (got == YYSYMBOL_YYEOF && state->lost_seen) {
+		/* the braces don't match because of that error */
+		state->nerrs++;
+		return 0;
+	}
+	if (got != YYSYMBOL_YYEMPTY)
+		msg_add(msg, sizeof(msg), ", unexpected %s", yysymbol_name(got));
+	if (n > EXPECTED_NAMED && (got != YYSYMBOL_YYEOF || !state->nerrs) &&
+	    expected_in_words(msg, sizeof(msg), exp, n))
+		;
+	else if (n > 0 && n <= (got == YYSYMBOL_YYEOF && state->nerrs ?
+				EXPECTED_NAMED : EXPECTED_LISTED))
+		for (int i = 0; i < n; i++)
+			msg_add(msg, sizeof(msg), i == 0 ? ", expecting %s" :
+					  i + 1 < n && n > EXPECTED_NAMED ?
+					  ", %s" : " or %s",
+				yysymbol_name(exp[i]));
+	if (got == YYSYMBOL_STRING && n > 0 &&
+	    is_last_word(state, yypcontext_location(ctx)))
+		msg_add(msg, sizeof(msg), "%s",
+			suggest_keyword(&sg, state->last_word, exp, n));
+	else if (n == 2 && expects(exp, n, YYSYMBOL_NEWLINE) &&
+		 expects(exp, n, YYSYMBOL_SEMICOLON) && !state->block_closed &&
+		 token_keyword(got))
+		/* "priority 0 policy drop": two statements on one line */
+		msg_add(msg, sizeof(msg), "%s",
+			"; end what comes before it with a newline or ';'");
+	yyerror(yypcontext_location(ctx), scanner, state, msg);
+	return 0;
+}
 
 bool parser_name_is_bare(const char *name)
 {

@@ -12,6 +12,7 @@
 #include <erec.h>
 #include <expr.h>
 #include <parser.h>
+#include <suggest.h>
 #include <utils.h>
 
 void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
@@ -21,6 +22,7 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	state->ctx = ctx;
 	state->msgs = msgs;
 	state->cmds = cmds;
+	state->sep_mark = state->rule_mark = msgs;
 	init_list_head(&state->vars);
 	init_list_head(&state->retired);
 }
@@ -213,6 +215,23 @@ static size_t expanded_nodes(struct parser_state *state, const struct expr *e)
 	return n > cap ? cap : n;
 }
 
+const char *parser_var_suggest(struct parser_state *state, struct suggest *s,
+			       const char *name)
+{
+	const struct var *v;
+
+	suggest_init(s, name);
+	if (state)
+		list_for_each_entry(v, &state->vars, list)
+			suggest_add(s, v->name);
+	if (s->best)
+		snprintf(s->hint, sizeof(s->hint), "; did you mean \"$%s\"?",
+			 s->best);
+	else
+		s->hint[0] = '\0';
+	return s->hint;
+}
+
 struct expr *parser_var_ref(struct parser_state *state,
 			    const struct location *loc, const char *name)
 {
@@ -247,6 +266,7 @@ char *parser_log_prefix(struct parser_state *state, char *str,
 	size_t n = strlen(str), cap = n + 1, len = 0;
 	char *out = xmalloc(cap);
 	const char *p = str;
+	struct suggest sg;
 	int ret = 0;
 
 	while (*p) {
@@ -273,7 +293,8 @@ char *parser_log_prefix(struct parser_state *state, char *str,
 					  "a variable name is expected after \"$\"");
 		else if (!v)
 			ret = error_queue(state->msgs, &l,
-					  "undefined variable \"$%s\"", name);
+					  "undefined variable \"$%s\"%s", name,
+					  parser_var_suggest(state, &sg, name));
 		else if (!(text = var_text(v)))
 			ret = error_queue(state->msgs, &l,
 					  "variable \"$%s\" holds no word or string for a log prefix",
@@ -340,11 +361,13 @@ int parser_define(struct parser_state *state, const char *name,
 {
 	struct var *v = parser_var_lookup(state, name);
 	const struct expr *ref = var_find(state, e, undefined, name);
+	struct suggest sg;
 
 	if (ref) {
 		/* and it stays undefined, so that its uses say so too */
 		error_queue(state->msgs, &ref->loc,
-			    "undefined variable \"$%s\"", ref->sym.str);
+			    "undefined variable \"$%s\"%s", ref->sym.str,
+			    parser_var_suggest(state, &sg, ref->sym.str));
 		expr_free(e);
 		return -1;
 	}

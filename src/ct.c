@@ -20,6 +20,7 @@
 #include <kind.h>
 #include <proto.h>
 #include <protoctx.h>
+#include <suggest.h>
 
 #define C(k, n, dt, l, bo, d) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .dir = d }
@@ -112,9 +113,11 @@ struct expr *ct_expr_parse(const struct location *loc, const char *key,
 			   const struct location *dloc, struct list_head *msgs)
 {
 	int k = ct_key_lookup(key), d = -1;
+	struct suggest sg;
 
 	if (k < 0) {
-		error_queue(msgs, kloc, "unknown ct key \"%s\"", key);
+		error_queue(msgs, kloc, "unknown ct key \"%s\"%s", key,
+			    suggest_ct_key(&sg, key));
 		return NULL;
 	}
 	if (dir) {

@@ -14,6 +14,7 @@
 #include <ctx.h>
 #include <datatype.h>
 #include <expr.h>
+#include <suggest.h>
 
 const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name)
 {
@@ -29,6 +30,16 @@ const struct symbol *symbol_by_value(const struct symbol *tbl, uint64_t value)
 		if (tbl->value == value)
 			return tbl;
 	return NULL;
+}
+
+/* "; did you mean ..." for @word among the names of @tbl */
+static const char *suggest_symbol(struct suggest *sg, const struct symbol *tbl,
+				  const char *word)
+{
+	suggest_init(sg, word);
+	for (; tbl && tbl->name; tbl++)
+		suggest_add(sg, tbl->name);
+	return suggest_hint(sg);
 }
 
 /* --- parsers ----------------------------------------------------------- */
@@ -213,6 +224,7 @@ static int host_resolve(const char *s, int family, void *addr,
 static int ipaddr_parse(const struct datatype *dt, const char *s,
 			struct expr *res, char *err, size_t errlen)
 {
+	struct in6_addr a6;
 	struct in_addr a;
 
 	/*
@@ -223,7 +235,9 @@ static int ipaddr_parse(const struct datatype *dt, const char *s,
 	    (!aton_form(s) || !inet_aton(s, &a))) {
 		if (host_name_form(s))
 			return host_resolve(s, AF_INET, res->val.data, err, errlen);
-		snprintf(err, errlen, "could not parse IPv4 address \"%s\"", s);
+		snprintf(err, errlen, "could not parse IPv4 address \"%s\"%s", s,
+			 inet_pton(AF_INET6, s, &a6) == 1 ?
+			 ": it is an IPv6 address (ip6 saddr, ip6 daddr, ipv6_addr)" : "");
 		return -1;
 	}
 	memcpy(res->val.data, &a, 4);
@@ -234,11 +248,14 @@ static int ip6addr_parse(const struct datatype *dt, const char *s,
 			 struct expr *res, char *err, size_t errlen)
 {
 	struct in6_addr a;
+	struct in_addr a4;
 
 	if (inet_pton(AF_INET6, s, &a) != 1) {
 		if (host_name_form(s))
 			return host_resolve(s, AF_INET6, res->val.data, err, errlen);
-		snprintf(err, errlen, "could not parse IPv6 address \"%s\"", s);
+		snprintf(err, errlen, "could not parse IPv6 address \"%s\"%s", s,
+			 inet_pton(AF_INET, s, &a4) == 1 ?
+			 ": it is an IPv4 address (ip saddr, ip daddr, ipv4_addr)" : "");
 		return -1;
 	}
 	memcpy(res->val.data, &a, 16);
@@ -293,6 +310,7 @@ static int inet_protocol_parse(const struct datatype *dt, const char *s,
 {
 	const struct symbol *kw;
 	struct protoent *p;
+	struct suggest sg;
 
 	if (isdigit((unsigned char)s[0]))
 		return integer_parse(dt, s, res, err, errlen);
@@ -303,7 +321,8 @@ static int inet_protocol_parse(const struct datatype *dt, const char *s,
 	}
 	p = getprotobyname(s);
 	if (!p) {
-		snprintf(err, errlen, "unknown protocol \"%s\"", s);
+		snprintf(err, errlen, "unknown protocol \"%s\"%s", s,
+			 suggest_symbol(&sg, keyword_protos, s));
 		return -1;
 	}
 	expr_value_set_u64(res, p->p_proto);
@@ -313,6 +332,7 @@ static int inet_protocol_parse(const struct datatype *dt, const char *s,
 static int inet_service_parse(const struct datatype *dt, const char *s,
 			      struct expr *res, char *err, size_t errlen)
 {
+	struct in6_addr a6;
 	struct servent *sv;
 
 	/*
@@ -323,11 +343,20 @@ static int inet_service_parse(const struct datatype *dt, const char *s,
 	    s[strspn(s, "01234567")] != '\0')
 		while (s[0] == '0' && s[1])
 			s++;
+	if (isdigit((unsigned char)s[0]) &&
+	    integer_parse(dt, s, res, err, errlen) < 0) {
+		if (inet_pton(AF_INET, s, &a6) == 1 || inet_pton(AF_INET6, s, &a6) == 1)
+			snprintf(err, errlen, "could not parse %s value \"%s\": it is an address, not a port",
+				 dt->desc ? dt->desc : dt->name, s);
+		return -1;
+	}
 	if (isdigit((unsigned char)s[0]))
-		return integer_parse(dt, s, res, err, errlen);
+		return 0;
 	sv = getservbyname(s, NULL);
 	if (!sv) {
-		snprintf(err, errlen, "could not resolve service \"%s\"", s);
+		snprintf(err, errlen, "could not resolve service \"%s\"%s", s,
+			 inet_pton(AF_INET6, s, &a6) == 1 ?
+			 ": it is an address, not a port" : "");
 		return -1;
 	}
 	expr_value_set_u64(res, ntohs(sv->s_port));
@@ -1267,10 +1296,26 @@ bool datatype_is_integer(const struct datatype *dt)
 	return false;
 }
 
+/* "; did you mean ..." after @err, from the names of @dt's values */
+static void symbol_suggest(const struct datatype *dt, const char *str,
+			   char *err, size_t errlen)
+{
+	size_t used = strlen(err);
+	struct suggest sg;
+
+	suggest_init(&sg, str);
+	for (const struct datatype *d = dt; d; d = d->basetype)
+		for (const struct symbol *sym = d->symbols; sym && sym->name; sym++)
+			suggest_add(&sg, sym->name);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, "%s", suggest_hint(&sg));
+}
+
 int datatype_parse(const struct datatype *dt, const char *str,
 		   struct expr *res, char *err, size_t errlen)
 {
 	const struct symbol *sym = NULL;
+	int ret;
 
 	for (const struct datatype *d = dt; d && !sym; d = d->basetype)
 		sym = symbol_by_name(d->symbols, str);
@@ -1279,10 +1324,15 @@ int datatype_parse(const struct datatype *dt, const char *str,
 		return 0;
 	}
 	for (const struct datatype *d = dt; d; d = d->basetype)
-		if (d->parse)
-			return d->parse(dt, str, res, err, errlen);
+		if (d->parse) {
+			ret = d->parse(dt, str, res, err, errlen);
+			if (ret < 0)
+				symbol_suggest(dt, str, err, errlen);
+			return ret;
+		}
 	snprintf(err, errlen, "%s values cannot be written as \"%s\"",
 		 dt->name, str);
+	symbol_suggest(dt, str, err, errlen);
 	return -1;
 }
 

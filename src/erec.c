@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,4 +180,79 @@ void erec_free_list(struct list_head *list)
 		list_del(&erec->list);
 		erec_destroy(erec);
 	}
+}
+
+/* where a record sorts: the place in the top file, then its own */
+struct erec_key {
+	struct error_record	*erec;
+	unsigned int		top_input, top_line, top_col, line, col;
+	unsigned int		seq;
+};
+
+static unsigned int input_index(const struct list_head *inputs,
+				const struct input_desc *in)
+{
+	const struct input_desc *i;
+	unsigned int n = 0;
+
+	list_for_each_entry(i, inputs, list) {
+		if (i == in)
+			return n;
+		n++;
+	}
+	return n;
+}
+
+static int cmp_uint(unsigned int a, unsigned int b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int erec_key_cmp(const void *a, const void *b)
+{
+	const struct erec_key *x = a, *y = b;
+	int r;
+
+	if ((r = cmp_uint(x->top_input, y->top_input)) ||
+	    (r = cmp_uint(x->top_line, y->top_line)) ||
+	    (r = cmp_uint(x->top_col, y->top_col)) ||
+	    (r = cmp_uint(x->line, y->line)) ||
+	    (r = cmp_uint(x->col, y->col)))
+		return r;
+	return cmp_uint(x->seq, y->seq);
+}
+
+void erec_sort(struct list_head *list, const struct list_head *inputs)
+{
+	struct error_record *erec, *next;
+	struct erec_key *keys;
+	unsigned int n = 0, k = 0;
+
+	list_for_each_entry(erec, list, list)
+		n++;
+	if (n < 2)
+		return;
+	keys = xzalloc(n * sizeof(*keys));
+	list_for_each_entry_safe(erec, next, list, list) {
+		const struct location *l = &erec->locations[0], *top = l;
+		struct erec_key *key = &keys[k];
+
+		while (top->indesc && top->indesc->parent &&
+		       top->indesc->parent->indesc)
+			top = top->indesc->parent;
+		key->erec = erec;
+		key->seq = k++;
+		/* no place (a kernel answer, a limit): after the others */
+		key->top_input = top->indesc ? input_index(inputs, top->indesc) :
+					       UINT_MAX;
+		key->top_line = top->first_line;
+		key->top_col = top->first_col;
+		key->line = l->first_line;
+		key->col = l->first_col;
+		list_del(&erec->list);
+	}
+	qsort(keys, n, sizeof(*keys), erec_key_cmp);
+	for (k = 0; k < n; k++)
+		list_add_tail(&keys[k].erec->list, list);
+	free(keys);
 }

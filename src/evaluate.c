@@ -15,6 +15,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <libnftnl/rule.h>
+#include <libnftnl/set.h>
 
 #include <cache.h>
 #include <delinearize.h>
@@ -27,6 +28,7 @@
 #include <print.h>
 #include <proto.h>
 #include <set.h>
+#include <suggest.h>
 #include <wire.h>
 
 struct eval_ctx {
@@ -231,6 +233,13 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		return -1;
 	if (have == want)
 		return 0;
+	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+	    (want == &proto_ip || want == &proto_ip6))
+		/* the table's own header, not one an earlier match set */
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
+			   have->name, want->name, family_name(ctx->family),
+			   have->name);
 	if (have)
 		return conflict(ctx, p, have, want);
 	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
@@ -561,6 +570,7 @@ static int too_deep(struct eval_ctx *ctx, const struct expr *e)
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
 	struct var *v = (*e)->sym.var;
+	struct suggest sg;
 	struct expr *n;
 
 	if (!v) {
@@ -576,8 +586,9 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		if (ctx->nundef == array_size(ctx->undef))
 			return -1;
 		ctx->undef[ctx->nundef++] = h;
-		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"",
-			   (*e)->sym.str);
+		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"%s",
+			   (*e)->sym.str,
+			   parser_var_suggest(ctx->state, &sg, (*e)->sym.str));
 	}
 	if (expr_depth(v->expr) > EXPR_DEPTH_MAX)
 		return too_deep(ctx, *e);	/* before the copy recurses */
@@ -1028,16 +1039,46 @@ static struct set *set_lookup(struct eval_ctx *ctx, unsigned int family,
 	return ext_set_lookup(ctx, family, table, name);
 }
 
+/* "; did you mean ..." for set @name among those of the table, in the
+   input and in the kernel (as set_lookup() looks them up) */
+static const char *set_suggest(struct eval_ctx *ctx, struct suggest *sg,
+			       unsigned int family, const char *table,
+			       const char *name)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	struct cache *c = nfh->offline ? nfh->offline_cache : nfh->set_cache;
+	struct cache_table *t = c ? cache_table_find(c, family, table) : NULL;
+	struct cache_set *cs;
+	struct cmd *cmd;
+
+	suggest_init(sg, name);
+	list_for_each_entry(cmd, ctx->cmds, list)
+		if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
+		    cmd->set && (cmd->op == CMD_ADD || cmd->op == CMD_CREATE) &&
+		    cmd->h.family == family && !strcmp(cmd->h.table, table))
+			suggest_add(sg, cmd->h.set);
+	if (t)
+		list_for_each_entry(cs, &t->sets, list)
+			if (!(nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) &
+			      NFT_SET_ANONYMOUS))
+				suggest_add(sg, nftnl_set_get_str(cs->nls,
+								  NFTNL_SET_NAME));
+	return suggest_hint(sg);
+}
+
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		       struct expr *x, bool want_map)
 {
 	struct set *s = set_lookup(ctx, ctx->family, ctx->cmd->h.table,
 				   x->setref.name);
+	struct suggest sg;
 
 	if (!s)
-		return err(ctx, &x->loc, "set \"%s\" does not exist in table %s %s",
+		return err(ctx, &x->loc, "set \"%s\" does not exist in table %s %s%s",
 			   x->setref.name, family_name(ctx->family),
-			   ctx->cmd->h.table);
+			   ctx->cmd->h.table,
+			   set_suggest(ctx, &sg, ctx->family, ctx->cmd->h.table,
+				       x->setref.name));
 	if (!s->key)
 		return -1;	/* its declaration was wrong: already reported */
 	if (s->is_map && !want_map)
@@ -1145,6 +1186,7 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 {
 	const struct datatype *dt;
 	struct expr *c, *i, *n;
+	struct suggest sg;
 
 	if (t->kind == EXPR_CONCAT) {
 		unsigned int bits = 0;
@@ -1210,7 +1252,8 @@ static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 	}
 	dt = datatype_lookup_byname(t->sym.str);
 	if (!dt) {
-		err(ctx, &t->loc, "unknown datatype \"%s\"", t->sym.str);
+		err(ctx, &t->loc, "unknown datatype \"%s\"%s", t->sym.str,
+		    suggest_datatype(&sg, t->sym.str));
 		return NULL;
 	}
 	if (dt == &verdict_type) {
@@ -1358,6 +1401,9 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 
 	if (s->types_done && !s->key)
 		return -1;	/* reported while its elements were read */
+	if (s->read_errors &&
+	    (!s->key || (s->is_map && !s->data && !s->objtype)))
+		return -1;	/* what was wrong with its type is told */
 	if (!s->key)
 		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
 			   what, s->h.set);
@@ -1409,10 +1455,13 @@ static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = set_lookup(ctx, cmd->h.family, cmd->h.table, cmd->h.set);
 	const struct expr *data = NULL;
+	struct suggest sg;
 
 	if (!s)
-		return err(ctx, &cmd->h.set_loc, "set \"%s\" does not exist in table %s %s",
-			   cmd->h.set, family_name(cmd->h.family), cmd->h.table);
+		return err(ctx, &cmd->h.set_loc, "set \"%s\" does not exist in table %s %s%s",
+			   cmd->h.set, family_name(cmd->h.family), cmd->h.table,
+			   set_suggest(ctx, &sg, cmd->h.family, cmd->h.table,
+				       cmd->h.set));
 	if (!s->key)
 		return -1;
 	if (cmd->elems->kind == EXPR_VARIABLE &&
@@ -2899,6 +2948,7 @@ fail:
 static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 		      unsigned int family)
 {
+	struct suggest sg;
 	int hook;
 
 	if (c->policy_expr) {
@@ -2927,8 +2977,8 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 	hook = hook_lookup(family, c->hook);
 	if (hook < 0)
 		return err(ctx, &c->hook_loc,
-			   "unknown hook \"%s\" for family %s", c->hook,
-			   family_name(family));
+			   "unknown hook \"%s\" for family %s%s", c->hook,
+			   family_name(family), suggest_hook(&sg, family, c->hook));
 	c->hooknum = hook;
 	if (!strcmp(c->type, "nat") &&
 	    (hook == NF_INET_FORWARD || hook == NF_INET_INGRESS))
@@ -3005,6 +3055,8 @@ static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
 
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
+	if (o->read_errors)
+		return -1;	/* what is wrong with it is told */
 	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
 		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
 			   o->h.obj, o->h.obj);

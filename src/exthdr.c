@@ -8,6 +8,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <proto.h>
+#include <suggest.h>
 
 #define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
 				  .len = l, .byteorder = BYTEORDER_##bo }
@@ -196,17 +197,19 @@ struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
 {
 	const struct exthdr_desc *d = exthdr_lookup(op, name);
 	const struct proto_field *f = NULL;
+	struct suggest sg;
 
 	if (!d) {
-		error_queue(msgs, nloc, "unknown %s \"%s\"", exthdr_op_name(op),
-			    name);
+		error_queue(msgs, nloc, "unknown %s \"%s\"%s", exthdr_op_name(op),
+			    name, suggest_exthdr(&sg, op, name));
 		return NULL;
 	}
 	if (field) {
 		f = exthdr_field_lookup(d, field);
 		if (!f) {
-			error_queue(msgs, floc, "%s %s has no field \"%s\"",
-				    exthdr_op_name(op), d->name, field);
+			error_queue(msgs, floc, "%s %s has no field \"%s\"%s",
+				    exthdr_op_name(op), d->name, field,
+				    suggest_exthdr_field(&sg, d, field));
 			return NULL;
 		}
 	}

@@ -655,10 +655,17 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	state.sink = &stream_sink;
 	ret = parse_input(ctx, &state, name, buf, bufname, &json_in);
 
-	/* nothing reaches the kernel once any error was queued */
-	if (ret == 0 && (eval_cmds(ctx, &state, &cmds, &msgs) < 0 ||
-			 !list_empty(&msgs)))
+	/*
+	 * what parsed around a syntax error is evaluated still, for its own
+	 * errors (as nft does: a file is fixed in fewer rounds); nothing
+	 * reaches the kernel once any error was queued
+	 */
+	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
+	/* syntax errors were queued first: in file order, as a compiler
+	   gives them */
+	if (ret < 0)
+		erec_sort(&msgs, &ctx->inputs);
 
 	list_for_each_entry_safe(cmd, next, &cmds, list)
 		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||

@@ -16,6 +16,7 @@
 
 #include <kind.h>
 #include <proto.h>
+#include <suggest.h>
 
 #define M(k, n, dt, l, bo, b) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .bare = b }
@@ -96,9 +97,11 @@ struct expr *meta_expr_parse(const struct location *loc, const char *key,
 			     struct list_head *msgs)
 {
 	int k = meta_key_lookup(key, false);
+	struct suggest sg;
 
 	if (k < 0) {
-		error_queue(msgs, kloc, "unknown meta key \"%s\"", key);
+		error_queue(msgs, kloc, "unknown meta key \"%s\"%s", key,
+			    suggest_meta_key(&sg, key));
 		return NULL;
 	}
 	return meta_expr_alloc(loc, k);
@@ -109,10 +112,12 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   struct list_head *msgs)
 {
 	int k = meta_key_lookup(key, false);
+	struct suggest sg;
 	struct stmt *s;
 
 	if (k < 0) {
-		error_queue(msgs, kloc, "unknown meta key \"%s\"", key);
+		error_queue(msgs, kloc, "unknown meta key \"%s\"%s", key,
+			    suggest_meta_key(&sg, key));
 		expr_free(val);
 		return NULL;
 	}

@@ -37,6 +37,7 @@
 #include <nftables-compat.h>
 #include <rule.h>
 #include <nlalloc.h>
+#include <suggest.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -979,6 +980,115 @@ static char *secmark_refused(const struct answers *a, const struct nl_item *it,
 	return NULL;
 }
 
+/*
+ * Whether rule @it, refused with EOPNOTSUPP, holds a nat statement (nat,
+ * masq or redir): the kernel refuses them outside a chain of type nat
+ * and at a hook that nat has no use for, and says no more than that.
+ */
+static bool nat_refused(const struct answers *a, const struct nl_item *it,
+			int error)
+{
+	const struct nlattr *attr, *e, *n;
+	const struct nlmsghdr *sent;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -EOPNOTSUPP ||
+	    it->off + sizeof(*sent) > a->out->len)
+		return false;
+	/* the message as sent: the item's object is freed by now */
+	sent = (const void *)(a->out->data + it->off);
+	if (it->off + sent->nlmsg_len > a->out->len)
+		return false;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(attr) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(e, attr)
+			mnl_attr_for_each_nested(n, e)
+				if (mnl_attr_get_type(n) == NFTA_EXPR_NAME &&
+				    (!strcmp(mnl_attr_get_str(n), "nat") ||
+				     !strcmp(mnl_attr_get_str(n), "masq") ||
+				     !strcmp(mnl_attr_get_str(n), "redir")))
+					return true;
+	}
+	return false;
+}
+
+/* the string attribute @type of message @nlh (past its nfgenmsg), or NULL */
+static const char *msg_str(const struct nlmsghdr *nlh, uint16_t type)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == type &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			return mnl_attr_get_str(attr);
+	return NULL;
+}
+
+/* the message item @it sent, or NULL when it is not all in the batch */
+static const struct nlmsghdr *item_msg(const struct answers *a,
+				       const struct nl_item *it)
+{
+	const struct nlmsghdr *sent;
+
+	if (it->off + sizeof(*sent) > a->out->len)
+		return NULL;
+	sent = (const void *)(a->out->data + it->off);
+	return it->off + sent->nlmsg_len > a->out->len ? NULL : sent;
+}
+
+/*
+ * A rule refused with ENOENT whose extended ack names its table or chain
+ * attribute: the error says which name is missing, with "did you mean"
+ * from the tables and chains the batch makes.  False for the others.
+ */
+static bool rule_name_missing(struct answers *a, const struct nl_item *it,
+			      const struct nlmsghdr *h, int error)
+{
+	const char *table, *chain, *name;
+	const struct nlmsghdr *sent, *m;
+	const struct nlattr *attr;
+	const struct nl_item *o;
+	struct suggest sg;
+	uint32_t off = 0;
+	int type = -1;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -ENOENT ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || !(sent = item_msg(a, it)))
+		return false;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
+		if ((const char *)attr - (const char *)sent == (long)off)
+			type = mnl_attr_get_type(attr);
+	table = msg_str(sent, NFTA_RULE_TABLE);
+	chain = msg_str(sent, NFTA_RULE_CHAIN);
+	if (!table || !chain || (type != NFTA_RULE_TABLE && type != NFTA_RULE_CHAIN))
+		return false;
+	name = type == NFTA_RULE_TABLE ? table : chain;
+	suggest_init(&sg, name);
+	list_for_each_entry(o, &a->b->items, list) {
+		if (o->family != it->family || !(m = item_msg(a, o)))
+			continue;
+		if (type == NFTA_RULE_TABLE && o->msg_type == NFT_MSG_NEWTABLE)
+			suggest_add(&sg, msg_str(m, NFTA_TABLE_NAME));
+		else if (type == NFTA_RULE_CHAIN && o->msg_type == NFT_MSG_NEWCHAIN &&
+			 msg_str(m, NFTA_CHAIN_TABLE) &&
+			 !strcmp(msg_str(m, NFTA_CHAIN_TABLE), table))
+			suggest_add(&sg, msg_str(m, NFTA_CHAIN_NAME));
+	}
+	if (type == NFTA_RULE_TABLE)
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process rule: table \"%s\" does not exist in family %s%s",
+				     table, family_name(it->family), suggest_hint(&sg));
+	else
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process rule: chain \"%s\" does not exist in table %s %s%s",
+				     chain, family_name(it->family), table,
+				     suggest_hint(&sg));
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1016,6 +1126,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		}
 		if (e->error == -EINVAL && prefix_refused(a, it))
 			continue;
+		if (rule_name_missing(a, it, h, e->error))
+			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
 			a->ret = error_queue(a->msgs, &it->loc,
@@ -1025,9 +1137,11 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		}
 		a->ret = error_queue(a->msgs, it ? error_loc(a, it, h, &loc) : NULL,
-				     "Could not process %s: %s",
+				     "Could not process %s: %s%s",
 				     it ? item_what(it) : "batch",
-				     strerror(-e->error));
+				     strerror(-e->error),
+				     nat_refused(a, it, e->error) ?
+				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat and masquerade at postrouting or input, dnat and redirect at prerouting or output)" : "");
 		if (e->error == -EPERM)
 			a->ret = error_queue(a->msgs, NULL,
 					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");

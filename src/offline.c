@@ -26,6 +26,8 @@
 #include <nlalloc.h>
 #include <nftables-compat.h>
 #include <offline.h>
+#include <rule.h>
+#include <suggest.h>
 
 static int elem_expr_copy(struct nftnl_expr *x, void *data)
 {
@@ -509,6 +511,38 @@ static int check_jumps(struct cache_table *t, struct nftnl_rule *r)
 	return err;
 }
 
+/* the chain a jump or goto of @r names that @t lacks, or NULL */
+static const char *missing_jump(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	const char *missing = NULL;
+	struct nftnl_expr *e;
+
+	while (!missing && (e = nftnl_expr_iter_next(i)))
+		if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
+		    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+		    !cache_chain_find(t, nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN)))
+			missing = nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN);
+	nftnl_expr_iter_destroy(i);
+	return missing;
+}
+
+static int jump_missing(struct cache_table *t, const struct nl_item *it,
+			const char *chain, struct list_head *msgs)
+{
+	struct cache_chain *ch;
+	struct suggest sg;
+
+	suggest_init(&sg, chain);
+	list_for_each_entry(ch, &t->chains, list)
+		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
+	return error_queue(msgs, &it->loc,
+			   "Could not process rule: the chain \"%s\" it jumps to does not exist in table %s %s%s",
+			   chain, family_name(it->family),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			   suggest_hint(&sg));
+}
+
 /* the chain a delete names, by name or (delete chain ... handle N) handle */
 static struct cache_chain *item_chain(struct cache_table *t,
 				      const struct nftnl_chain *nlc)
@@ -772,6 +806,39 @@ static bool rule_place(struct cache_chain *ch, struct cache_rule *cr,
 	return true;
 }
 
+/*
+ * A rule for a table or chain that is not there: which, and "did you
+ * mean" from those there are (as the kernel's answer is told,
+ * rule_name_missing() in netlink.c)
+ */
+static int rule_name_missing(struct cache *c, struct cache_table *t,
+			     const struct nl_item *it, struct list_head *msgs)
+{
+	const struct nftnl_rule *r = it->obj;
+	const char *table = nftnl_rule_get_str(r, NFTNL_RULE_TABLE);
+	const char *chain = nftnl_rule_get_str(r, NFTNL_RULE_CHAIN);
+	struct cache_chain *ch;
+	struct cache_table *o;
+	struct suggest sg;
+
+	if (!t) {
+		suggest_init(&sg, table);
+		list_for_each_entry(o, &c->tables, list)
+			if (nftnl_table_get_u32(o->nlt, NFTNL_TABLE_FAMILY) == it->family)
+				suggest_add(&sg, nftnl_table_get_str(o->nlt,
+								     NFTNL_TABLE_NAME));
+		return error_queue(msgs, &it->loc,
+				   "Could not process rule: table \"%s\" does not exist in family %s%s",
+				   table, family_name(it->family), suggest_hint(&sg));
+	}
+	suggest_init(&sg, chain);
+	list_for_each_entry(ch, &t->chains, list)
+		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
+	return error_queue(msgs, &it->loc,
+			   "Could not process rule: chain \"%s\" does not exist in table %s %s%s",
+			   chain, family_name(it->family), table, suggest_hint(&sg));
+}
+
 static int apply_newrule(struct cache *c, struct nl_item *it,
 			 struct list_head *msgs)
 {
@@ -786,13 +853,15 @@ static int apply_newrule(struct cache *c, struct nl_item *it,
 	t = cache_table_find(c, it->family,
 			     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
 	if (!t)
-		return oerr(msgs, it, "rule", ENOENT);
+		return rule_name_missing(c, NULL, it, msgs);
 	ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 	if (!ch)
-		return oerr(msgs, it, "rule", ENOENT);
+		return rule_name_missing(c, t, it, msgs);
 	if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
 	    (err = check_objrefs(t, r)))
-		return oerr(msgs, it, "rule", err);
+		return err == ENOENT && missing_jump(t, r) ?
+		       jump_missing(t, it, missing_jump(t, r), msgs) :
+		       oerr(msgs, it, "rule", err);
 	if (it->flags & NLM_F_REPLACE)
 		return rule_replace(ch, it) ? 0 : oerr(msgs, it, "rule", ENOENT);
 	nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, t->next_handle++);

@@ -8,6 +8,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <proto.h>
+#include <suggest.h>
 
 #define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
 				  .len = l, .byteorder = BYTEORDER_##bo }
@@ -331,15 +332,17 @@ struct expr *payload_expr_parse(const struct location *loc, const char *proto,
 {
 	const struct proto_desc *d = proto_lookup(proto);
 	const struct proto_field *f;
+	struct suggest sg;
 
 	if (!d) {
-		error_queue(msgs, ploc, "unknown protocol \"%s\"", proto);
+		error_queue(msgs, ploc, "unknown protocol \"%s\"%s", proto,
+			    suggest_proto(&sg, proto));
 		return NULL;
 	}
 	f = proto_field_lookup(d, field);
 	if (!f) {
-		error_queue(msgs, floc, "%s header has no field \"%s\"",
-			    d->name, field);
+		error_queue(msgs, floc, "%s header has no field \"%s\"%s",
+			    d->name, field, suggest_proto_field(&sg, d, field));
 		return NULL;
 	}
 	return payload_expr_alloc(loc, d, f);

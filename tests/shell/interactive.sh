@@ -80,7 +80,7 @@ tm send-keys -t cli BSpace BSpace BSpace BSpace BSpace BSpace 'dropp' Enter
 wait_for "the error is reported" '^Error: syntax error'
 screen | grep -A2 '^Error: syntax error' >"$dir/err"
 expect_eq "the typed line and a caret under the typo" \
-"Error: syntax error, unexpected string
+"Error: syntax error, unexpected string, expecting a verdict, a statement or end of rule; did you mean \"drop\"?
 add rule netdev t in tcp dport 22 dropp
                                   ^^^^^" "$(cat "$dir/err")"
 wait_last "the shell goes on" "nfh>"
@@ -146,7 +146,7 @@ EOF
 expect_eq "pipe: status 1 after a failed command" 1 "$rc"
 expect_eq "pipe: the listing, no prompt" "$typed" "$(cat "$dir/out")"
 expect_eq "pipe: the error with its caret" \
-"Error: syntax error, unexpected string
+"Error: syntax error, unexpected string, expecting a verdict, a statement or end of rule; did you mean \"drop\"?
 add rule netdev t in tcp dport 22 dropp
                                   ^^^^^" "$(cat "$dir/err")"
 
