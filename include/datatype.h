@@ -108,4 +108,8 @@ void datatype_print(const struct expr *e, const struct output_ctx *octx, FILE *f
 int datatype_parse(const struct datatype *dtype, const char *str,
 		   struct expr *res, char *err, size_t errlen);
 
+struct suggest;
+/* "; did you mean ...?" for @word among the datatypes' names (suggest.h) */
+const char *suggest_datatype(struct suggest *s, const char *word);
+
 #endif

@@ -232,4 +232,18 @@ struct expr *hash_expr_parse(const struct location *loc, unsigned int type,
 			     struct expr *key, uint64_t mod, int64_t seed,
 			     uint64_t offset, struct list_head *msgs);
 
+struct suggest;
+/* "; did you mean ...?" for @word among meta keys, ct keys, headers, the
+   fields of header @d, extension headers of @op and the fields of one
+   (suggest.h); "" when nothing is close */
+const char *suggest_meta_key(struct suggest *s, const char *word);
+const char *suggest_ct_key(struct suggest *s, const char *word);
+const char *suggest_proto(struct suggest *s, const char *word);
+const char *suggest_proto_field(struct suggest *s, const struct proto_desc *d,
+				const char *word);
+const char *suggest_exthdr(struct suggest *s, unsigned int op,
+			   const char *word);
+const char *suggest_exthdr_field(struct suggest *s,
+				 const struct exthdr_desc *d, const char *word);
+
 #endif

@@ -306,4 +306,11 @@ int prio_lookup(unsigned int family, unsigned int hooknum, const char *name,
 void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 		bool numeric);
 
+struct suggest;
+/* "; did you mean ...?" for @word among the families, and among the hooks
+   of @family (suggest.h) */
+const char *suggest_family(struct suggest *s, const char *word);
+const char *suggest_hook(struct suggest *s, unsigned int family,
+			 const char *word);
+
 #endif

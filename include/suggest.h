@@ -29,27 +29,6 @@ void suggest_init(struct suggest *s, const char *word);
 void suggest_add(struct suggest *s, const char *candidate);
 /* "; did you mean "best"?" or "" when nothing was close */
 const char *suggest_hint(struct suggest *s);
-/*
- * The hint for @word among the names of one kind, for the message that
- * says it is unknown: "unknown meta key \"%s\"%s", key,
- * suggest_meta_key(&sg, key)
- */
-struct proto_desc;
-struct exthdr_desc;
-const char *suggest_meta_key(struct suggest *s, const char *word);
-const char *suggest_ct_key(struct suggest *s, const char *word);
-const char *suggest_proto(struct suggest *s, const char *word);
-const char *suggest_proto_field(struct suggest *s, const struct proto_desc *d,
-				const char *word);
-const char *suggest_exthdr(struct suggest *s, unsigned int op,
-			   const char *word);
-const char *suggest_exthdr_field(struct suggest *s,
-				 const struct exthdr_desc *d, const char *word);
-const char *suggest_datatype(struct suggest *s, const char *word);
-const char *suggest_family(struct suggest *s, const char *word);
-const char *suggest_hook(struct suggest *s, unsigned int family,
-			 const char *word);
-
 /* the edit distance of @a and @b, or UINT_MAX when either is too long */
 unsigned int suggest_distance(const char *a, const char *b);
 

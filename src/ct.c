@@ -456,3 +456,13 @@ uint32_t ct_timeout_default(uint8_t l4proto, unsigned int i)
 {
 	return i < ct_timeout_nstates(l4proto) ? timeout_states(l4proto)->dflt[i] : 0;
 }
+
+/* did you mean: the ct keys */
+const char *suggest_ct_key(struct suggest *s, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < ct_key_max(); i++)
+		if (ct_template(i))
+			suggest_add(s, ct_template(i)->name);
+	return suggest_hint(s);
+}

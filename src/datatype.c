@@ -1502,3 +1502,13 @@ void time_print(uint64_t ms, FILE *f)
 	if (r || !ms)
 		fprintf(f, "%" PRIu64 "ms", r);
 }
+
+/* did you mean: the datatypes' names */
+const char *suggest_datatype(struct suggest *s, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < TYPE_MAX; i++)
+		if (datatype_lookup(i) && i != TYPE_INVALID)
+			suggest_add(s, datatype_lookup(i)->name);
+	return suggest_hint(s);
+}

@@ -215,3 +215,26 @@ struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
 	}
 	return exthdr_expr_alloc(loc, d, f);
 }
+
+/* an option kind or chunk type is a byte; ipv6 headers are next-header
+   values */
+#define EXTHDR_TYPES	256
+
+/* did you mean: the extension headers of @op, and the fields of one */
+const char *suggest_exthdr(struct suggest *s, unsigned int op, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int t = 0; t < EXTHDR_TYPES; t++)
+		if (exthdr_by_type(op, t))
+			suggest_add(s, exthdr_by_type(op, t)->name);
+	return suggest_hint(s);
+}
+
+const char *suggest_exthdr_field(struct suggest *s,
+				 const struct exthdr_desc *d, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < EXTHDR_FIELDS_MAX && d->fields[i].name; i++)
+		suggest_add(s, d->fields[i].name);
+	return suggest_hint(s);
+}

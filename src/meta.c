@@ -313,3 +313,13 @@ static const struct stmt_ops meta_stmt_ops = {
 	.not_offered	= true,	/* the shell offers "meta" as a selector */
 };
 STMT_OPS_REGISTER(meta_stmt_ops);
+
+/* did you mean: the meta keys */
+const char *suggest_meta_key(struct suggest *s, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < meta_key_max(); i++)
+		if (meta_template(i))
+			suggest_add(s, meta_template(i)->name);
+	return suggest_hint(s);
+}

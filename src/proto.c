@@ -416,3 +416,21 @@ bool proto_icmp_fits(const struct proto_desc *d, const struct proto_field *f,
 			return true;
 	return n == 0;
 }
+
+/* did you mean: the headers, and the fields of one */
+const char *suggest_proto(struct suggest *s, const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; proto_nth(i); i++)
+		suggest_add(s, proto_nth(i)->name);
+	return suggest_hint(s);
+}
+
+const char *suggest_proto_field(struct suggest *s, const struct proto_desc *d,
+				const char *word)
+{
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		suggest_add(s, d->fields[i].name);
+	return suggest_hint(s);
+}

@@ -7,6 +7,7 @@
 
 #include <elemstore.h>
 #include <rule.h>
+#include <suggest.h>
 
 void handle_free(struct handle *h)
 {
@@ -446,4 +447,32 @@ void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
 		return;
 	}
 	fprintf(f, "%d", prio);
+}
+
+/* family numbers are NFPROTO_*, below 16 */
+#define FAMILY_MAX	16
+
+/* did you mean: the families, and the hooks of one */
+const char *suggest_family(struct suggest *s, const char *word)
+{
+	suggest_init(s, word);
+	for (int i = 0; i < FAMILY_MAX; i++)
+		if (family_lookup(family_name(i)) == i)
+			suggest_add(s, family_name(i));
+	return suggest_hint(s);
+}
+
+const char *suggest_hook(struct suggest *s, unsigned int family,
+			 const char *word)
+{
+	static const char *const hooks[] = {
+		"prerouting", "input", "forward", "output", "postrouting",
+		"ingress", "egress",
+	};
+
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (hook_lookup(family, hooks[i]) >= 0)
+			suggest_add(s, hooks[i]);
+	return suggest_hint(s);
 }

@@ -3,9 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <datatype.h>
-#include <proto.h>
-#include <rule.h>
 #include <suggest.h>
 
 /* longer words are names nobody misspells by one letter: not compared */
@@ -78,97 +75,4 @@ const char *suggest_hint(struct suggest *s)
 	else
 		s->hint[0] = '\0';
 	return s->hint;
-}
-
-const char *suggest_meta_key(struct suggest *s, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < meta_key_max(); i++)
-		if (meta_template(i))
-			suggest_add(s, meta_template(i)->name);
-	return suggest_hint(s);
-}
-
-const char *suggest_ct_key(struct suggest *s, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < ct_key_max(); i++)
-		if (ct_template(i))
-			suggest_add(s, ct_template(i)->name);
-	return suggest_hint(s);
-}
-
-const char *suggest_proto(struct suggest *s, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; proto_nth(i); i++)
-		suggest_add(s, proto_nth(i)->name);
-	return suggest_hint(s);
-}
-
-const char *suggest_proto_field(struct suggest *s, const struct proto_desc *d,
-				const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		suggest_add(s, d->fields[i].name);
-	return suggest_hint(s);
-}
-
-/* an option kind or chunk type is a byte; ipv6 headers are next-header
-   values */
-#define EXTHDR_TYPES	256
-
-const char *suggest_exthdr(struct suggest *s, unsigned int op, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int t = 0; t < EXTHDR_TYPES; t++)
-		if (exthdr_by_type(op, t))
-			suggest_add(s, exthdr_by_type(op, t)->name);
-	return suggest_hint(s);
-}
-
-const char *suggest_exthdr_field(struct suggest *s,
-				 const struct exthdr_desc *d, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < EXTHDR_FIELDS_MAX && d->fields[i].name; i++)
-		suggest_add(s, d->fields[i].name);
-	return suggest_hint(s);
-}
-
-const char *suggest_datatype(struct suggest *s, const char *word)
-{
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < TYPE_MAX; i++)
-		if (datatype_lookup(i) && i != TYPE_INVALID)
-			suggest_add(s, datatype_lookup(i)->name);
-	return suggest_hint(s);
-}
-
-/* family numbers are NFPROTO_*, below 16 */
-#define FAMILY_MAX	16
-
-const char *suggest_family(struct suggest *s, const char *word)
-{
-	suggest_init(s, word);
-	for (int i = 0; i < FAMILY_MAX; i++)
-		if (family_lookup(family_name(i)) == i)
-			suggest_add(s, family_name(i));
-	return suggest_hint(s);
-}
-
-const char *suggest_hook(struct suggest *s, unsigned int family,
-			 const char *word)
-{
-	static const char *const hooks[] = {
-		"prerouting", "input", "forward", "output", "postrouting",
-		"ingress", "egress",
-	};
-
-	suggest_init(s, word);
-	for (unsigned int i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
-		if (hook_lookup(family, hooks[i]) >= 0)
-			suggest_add(s, hooks[i]);
-	return suggest_hint(s);
 }
