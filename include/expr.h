@@ -18,7 +18,6 @@ enum expr_kind {
 	EXPR_EXTHDR,		/* ipv6 extension header or tcp option field */
 	EXPR_META,
 	EXPR_CT,
-	EXPR_RT,
 	EXPR_FIB,
 	EXPR_NUMGEN,
 	EXPR_HASH,
@@ -137,10 +136,6 @@ struct expr {
 			int		dir;	/* -1: none */
 			unsigned int	nfproto;
 		} ct;
-		struct {
-			unsigned int	key;
-			bool		family_given;	/* "rt ip nexthop" */
-		} rt;
 		struct {
 			unsigned int	flags;
 			unsigned int	result;

@@ -170,24 +170,6 @@ struct expr *ct_expr_alloc(const struct location *loc, unsigned int key,
 struct stmt *ct_stmt_alloc(const struct location *loc, const struct expr *c,
 			   struct expr *val);
 
-/* rt keys (NFT_RT_*); nexthop is nexthop4 or nexthop6 by family */
-struct rt_template {
-	const char		*name;
-	const struct datatype	*dtype;
-	unsigned int		len;
-	enum byteorder		byteorder;
-};
-
-const struct rt_template *rt_template(unsigned int key);
-struct expr *rt_expr_alloc(const struct location *loc, unsigned int key,
-			   bool family_given);
-/* "rt [ip|ip6] KEY"; @family NULL when not given */
-struct expr *rt_expr_parse(const struct location *loc, const char *family,
-			   const struct location *floc, const char *key,
-			   const struct location *kloc, struct list_head *msgs);
-/* rt nexthop without a family: the table's (ip or ip6); -1 if neither */
-int rt_expr_family(struct expr *e, unsigned int family);
-
 /* fib: NFTA_FIB_F_* lookup flags and an NFT_FIB_RESULT_* */
 int fib_flag_lookup(const char *name);
 const char *fib_flag_name(unsigned int bit);

@@ -260,7 +260,8 @@ static struct expr *rt_grammar_expr(struct parser_state *state,
 	if (d && exthdr_field_lookup(d, key))
 		return exthdr_expr_parse(loc, NFT_EXTHDR_OP_IPV6, "rt", loc,
 					 key, kloc, state->msgs);
-	return rt_expr_parse(loc, NULL, NULL, key, kloc, state->msgs);
+	return expr_kind_parse("rt", loc, (struct kind_word[]){
+		{ NULL, NULL }, { key, kloc } }, 2, state->msgs);
 }
 
 /* a named object command: the object, if any, takes the handle's name */
@@ -3255,7 +3256,8 @@ rt_expr			:	RT word
 			}
 			|	RT HDR word
 			{
-				$$ = rt_expr_parse(&@$, $2, &@2, $3, &@3, state->msgs);
+				$$ = expr_kind_parse("rt", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { $3, &@3 } }, 2, state->msgs);
 				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;

@@ -187,18 +187,6 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
-static void delin_rt(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_RT_KEY);
-
-	if (!rt_template(key)) {
-		unsupported(ctx, "rt");
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_RT_DREG),
-		rt_expr_alloc(&internal_location, key, true));
-}
-
 static void delin_fib(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t result = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_RESULT);
@@ -1198,8 +1186,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_payload(ctx, e);
 	else if (!strcmp(name, "exthdr"))
 		delin_exthdr(ctx, e);
-	else if (!strcmp(name, "rt"))
-		delin_rt(ctx, e);
 	else if (!strcmp(name, "fib"))
 		delin_fib(ctx, e);
 	else if (!strcmp(name, "socket"))

@@ -500,26 +500,6 @@ static int fib_eval(struct eval_ctx *ctx, struct expr *f)
 	return 0;
 }
 
-static int rt_eval(struct eval_ctx *ctx, struct expr *r)
-{
-	const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-	unsigned int family = ctx->family;
-
-	/* as nft: in inet, bridge and netdev an earlier match of the rule
-	   names the address ("ip saddr 10.0.0.1 rt nexthop 10.0.0.254") */
-	if (!r->rt.family_given && (nh == &proto_ip || nh == &proto_ip6))
-		family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
-	if (rt_expr_family(r, family) == 0)
-		return 0;
-	if (!r->rt.family_given)
-		return err(ctx, &r->loc,
-			   "rt nexthop is ambiguous in family %s: say rt ip nexthop or rt ip6 nexthop",
-			   family_name(ctx->family));
-	return err(ctx, &r->loc, "rt %s nexthop cannot be used in family %s",
-		   r->rt.key == NFT_RT_NEXTHOP6 ? "ip6" : "ip",
-		   family_name(ctx->family));
-}
-
 static int socket_eval(struct eval_ctx *ctx, struct expr *s)
 {
 	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
@@ -2014,8 +1994,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return exthdr_eval(ctx, x);
 	case EXPR_FIB:
 		return fib_eval(ctx, x);
-	case EXPR_RT:
-		return rt_eval(ctx, x);
 	case EXPR_SOCKET:
 		return socket_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */

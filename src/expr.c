@@ -499,7 +499,6 @@ bool expr_is_selector(const struct expr *e)
 	case EXPR_EXTHDR:
 	case EXPR_META:
 	case EXPR_CT:
-	case EXPR_RT:
 	case EXPR_FIB:
 	case EXPR_NUMGEN:
 	case EXPR_HASH:

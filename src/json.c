@@ -480,12 +480,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
 		return wrap(keys[e->exthdr.op], o);
 	}
-	case EXPR_RT:
-		o = wrap("key", json_string(rt_template(e->rt.key)->name));
-		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
-			o = obj_set(o, "family", json_string(e->rt.key == NFT_RT_NEXTHOP6 ?
-							     "ip6" : "ip"));
-		return wrap("rt", o);
 	case EXPR_FIB:
 		return fib_json(e);
 	case EXPR_NUMGEN:

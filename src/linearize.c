@@ -357,12 +357,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		exthdr_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
 		return;
-	case EXPR_RT:
-		x = add_expr(ctx, "rt");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_RT_KEY, e->rt.key);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_RT_DREG, ctx->dreg);
-		ld->len = div_round_up(e->len, 8);
-		return;
 	case EXPR_FIB:
 		x = add_expr(ctx, "fib");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_DREG, ctx->dreg);

@@ -515,27 +515,21 @@ static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
 			       jp->msgs);
 }
 
-/* { "rt": { "key": K, "family": F } }, { "socket": { "key": K } } */
+/* { "socket": { "key": K } } */
 static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
 				const struct location *loc)
 {
-	static const char *const rt_keys[] = { "key", "family", NULL };
 	static const char *const socket_keys[] = { "key", NULL };
-	bool rt = !strcmp(k, "rt");
-	const char *key, *family;
-	struct location kloc, floc;
+	const char *key;
+	struct location kloc;
 
-	if (!json_is_object(o) || check_keys(jp, o, k, rt ? rt_keys : socket_keys) < 0)
+	if (!json_is_object(o) || check_keys(jp, o, k, socket_keys) < 0)
 		return jerr(jp, o, "%s: expected an object", k), NULL;
 	key = get_str(jp, o, "key", true);
 	if (!key)
 		return NULL;
 	kloc = loc_of(jp, json_object_get(o, "key"));
-	if (!rt)
-		return socket_expr_parse(loc, key, &kloc, jp->msgs);
-	family = get_str(jp, o, "family", false);
-	floc = loc_of(jp, json_object_get(o, "family"));
-	return rt_expr_parse(loc, family, &floc, key, &kloc, jp->msgs);
+	return socket_expr_parse(loc, key, &kloc, jp->msgs);
 }
 
 /*
@@ -789,7 +783,7 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return payload_parse(jp, v, &loc);
 	if (!strcmp(k, "fib"))
 		return fib_parse(jp, v, &loc);
-	if (!strcmp(k, "rt") || !strcmp(k, "socket"))
+	if (!strcmp(k, "socket"))
 		return keyed_parse(jp, k, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);

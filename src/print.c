@@ -361,14 +361,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_EXTHDR:
 		exthdr_print(e, f);
 		break;
-	case EXPR_RT:
-		/* nft names the family of a next hop */
-		if (e->rt.key == NFT_RT_NEXTHOP4 || e->rt.key == NFT_RT_NEXTHOP6)
-			fprintf(f, "rt %s nexthop",
-				e->rt.key == NFT_RT_NEXTHOP6 ? "ip6" : "ip");
-		else
-			fprintf(f, "rt %s", rt_template(e->rt.key)->name);
-		break;
 	case EXPR_FIB:
 		fib_print(e, f);
 		break;

@@ -1,10 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rt: what the packet's route says (realm, next hop, path mtu, ipsec) */
+/*
+ * rt: what the packet's route says (realm, next hop, path mtu, ipsec).
+ *
+ * Everything about the kind is here, in its struct expr_ops; the grammar's
+ * rules for "rt [ip|ip6] KEY" hand their words to rt_parse().
+ */
 #include <string.h>
+#include <jansson.h>
+#include <libnftnl/expr.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
+#include <protoctx.h>
+
+struct rt_priv {
+	uint32_t	key;		/* NFT_RT_* */
+	bool		family_given;	/* "rt ip nexthop", or read back */
+};
+_Static_assert(sizeof(struct rt_priv) <= sizeof(((struct expr *)0)->priv),
+	       "rt_priv fits an expression's fields");
+
+static const struct expr_ops rt_ops;
+
+/* rt keys (NFT_RT_*); nexthop is nexthop4 or nexthop6 by family */
+struct rt_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+};
 
 #define R(k, n, dt, l, bo) [k] = { .name = n, .dtype = &dt, .len = l, \
 				   .byteorder = BYTEORDER_##bo }
@@ -17,28 +43,37 @@ static const struct rt_template rt_templates[] = {
 	R(NFT_RT_XFRM,		"ipsec",	boolean_type,	1, HOST),
 };
 
-const struct rt_template *rt_template(unsigned int key)
+static const struct rt_template *rt_template(unsigned int key)
 {
 	if (key < array_size(rt_templates) && rt_templates[key].name)
 		return &rt_templates[key];
 	return NULL;
 }
 
-struct expr *rt_expr_alloc(const struct location *loc, unsigned int key,
-			   bool family_given)
+static bool is_nexthop(unsigned int key)
+{
+	return key == NFT_RT_NEXTHOP4 || key == NFT_RT_NEXTHOP6;
+}
+
+static struct expr *rt_alloc(const struct location *loc, unsigned int key,
+			     bool family_given)
 {
 	const struct rt_template *t = rt_template(key);
-	struct expr *e = expr_alloc(loc, EXPR_RT, t->dtype, t->byteorder,
-				    t->len);
+	struct expr *e = selector_expr_alloc(loc, &rt_ops, t->dtype,
+					     t->byteorder, t->len);
+	struct rt_priv *p = expr_priv(e);
 
-	e->rt.key = key;
-	e->rt.family_given = family_given;
+	p->key = key;
+	p->family_given = family_given;
 	return e;
 }
 
-struct expr *rt_expr_parse(const struct location *loc, const char *family,
-			   const struct location *floc, const char *key,
-			   const struct location *kloc, struct list_head *msgs)
+/* "rt [ip|ip6] KEY"; @family NULL when not given */
+static struct expr *rt_expr_parse(const struct location *loc,
+				  const char *family,
+				  const struct location *floc, const char *key,
+				  const struct location *kloc,
+				  struct list_head *msgs)
 {
 	unsigned int k;
 
@@ -51,7 +86,7 @@ struct expr *rt_expr_parse(const struct location *loc, const char *family,
 		return NULL;
 	}
 	if (!family)
-		return rt_expr_alloc(loc, k, false);
+		return rt_alloc(loc, k, false);
 	if (k != NFT_RT_NEXTHOP4) {
 		error_queue(msgs, floc, "only rt nexthop takes an address family");
 		return NULL;
@@ -62,26 +97,136 @@ struct expr *rt_expr_parse(const struct location *loc, const char *family,
 		error_queue(msgs, floc, "rt nexthop is ip or ip6, not \"%s\"", family);
 		return NULL;
 	}
-	return rt_expr_alloc(loc, k, true);
+	return rt_alloc(loc, k, true);
 }
 
-int rt_expr_family(struct expr *e, unsigned int family)
+/* the grammar's words: the family (NULL if not given) and the key */
+static struct expr *rt_parse(const struct location *loc,
+			     const struct kind_word *w, unsigned int n,
+			     struct list_head *msgs)
 {
+	return rt_expr_parse(loc, w[0].w, w[0].loc, w[1].w, w[1].loc, msgs);
+}
+
+/* rt nexthop without a family: the table's (ip or ip6); -1 if neither */
+static int rt_family(struct expr *e, unsigned int family)
+{
+	struct rt_priv *p = expr_priv(e);
 	unsigned int key;
 
-	if (e->rt.key != NFT_RT_NEXTHOP4 && e->rt.key != NFT_RT_NEXTHOP6)
+	if (!is_nexthop(p->key))
 		return 0;
-	if (e->rt.family_given)
-		return family == NFPROTO_IPV4 && e->rt.key != NFT_RT_NEXTHOP4 ? -1 :
-		       family == NFPROTO_IPV6 && e->rt.key != NFT_RT_NEXTHOP6 ? -1 : 0;
+	if (p->family_given)
+		return family == NFPROTO_IPV4 && p->key != NFT_RT_NEXTHOP4 ? -1 :
+		       family == NFPROTO_IPV6 && p->key != NFT_RT_NEXTHOP6 ? -1 : 0;
 	if (family == NFPROTO_IPV4)
 		key = NFT_RT_NEXTHOP4;
 	else if (family == NFPROTO_IPV6)
 		key = NFT_RT_NEXTHOP6;
 	else
 		return -1;
-	e->rt.key = key;
+	p->key = key;
 	e->dtype = rt_templates[key].dtype;
 	e->len = rt_templates[key].len;
 	return 0;
 }
+
+static int rt_eval(struct kind_eval *k, struct expr *e)
+{
+	const struct proto_desc *nh = k->pctx->desc[PROTO_BASE_NETWORK_HDR];
+	const struct rt_priv *p = expr_priv(e);
+	unsigned int family = k->family;
+
+	/* as nft: in inet, bridge and netdev an earlier match of the rule
+	   names the address ("ip saddr 10.0.0.1 rt nexthop 10.0.0.254") */
+	if (!p->family_given && (nh == &proto_ip || nh == &proto_ip6))
+		family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
+	if (rt_family(e, family) == 0)
+		return 0;
+	if (!p->family_given)
+		return error_queue(k->msgs, &e->loc,
+				   "rt nexthop is ambiguous in family %s: say rt ip nexthop or rt ip6 nexthop",
+				   k->family_name);
+	return error_queue(k->msgs, &e->loc,
+			   "rt %s nexthop cannot be used in family %s",
+			   p->key == NFT_RT_NEXTHOP6 ? "ip6" : "ip",
+			   k->family_name);
+}
+
+static void rt_linearize(struct kind_lin *k, const struct expr *e,
+			 uint32_t dreg)
+{
+	const struct rt_priv *p = expr_priv(e);
+	struct nftnl_expr *x = k->add(k, "rt");
+
+	nftnl_expr_set_u32(x, NFTNL_EXPR_RT_KEY, p->key);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_RT_DREG, dreg);
+}
+
+static void rt_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_RT_KEY);
+
+	if (!rt_template(key)) {
+		k->unsupported(k, "rt");
+		return;
+	}
+	k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_RT_DREG),
+		   rt_alloc(&internal_location, key, true));
+}
+
+static void rt_print(struct kind_print *k, const struct expr *e)
+{
+	const struct rt_priv *p = expr_priv(e);
+
+	/* nft names the family of a next hop */
+	if (is_nexthop(p->key))
+		fprintf(k->f, "rt %s nexthop",
+			p->key == NFT_RT_NEXTHOP6 ? "ip6" : "ip");
+	else
+		fprintf(k->f, "rt %s", rt_template(p->key)->name);
+}
+
+/* { "rt": { "key": K, "family": F } } */
+static json_t *rt_json(struct kind_json *k, const struct expr *e)
+{
+	const struct rt_priv *p = expr_priv(e);
+	json_t *o = kind_json_wrap("key", json_string(rt_template(p->key)->name));
+
+	if (is_nexthop(p->key))
+		o = kind_json_set(o, "family",
+				  json_string(p->key == NFT_RT_NEXTHOP6 ? "ip6" : "ip"));
+	return kind_json_wrap("rt", o);
+}
+
+static struct expr *rt_parse_json(struct kind_jparse *k, const char *name,
+				  json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "key", "family", NULL };
+	const char *key, *family;
+	struct location kloc, floc;
+
+	if (!json_is_object(o) || k->check_keys(k, o, name, keys) < 0)
+		return k->error(k, o, "%s: expected an object", name), NULL;
+	key = k->get_str(k, o, "key", true);
+	if (!key)
+		return NULL;
+	kloc = k->loc(k, json_object_get(o, "key"));
+	family = k->get_str(k, o, "family", false);
+	floc = k->loc(k, json_object_get(o, "family"));
+	return rt_expr_parse(loc, family, &floc, key, &kloc, k->msgs);
+}
+
+static const struct expr_ops rt_ops = {
+	.name		= "rt",
+	.nl_name	= "rt",
+	.kind		= EXPR_SELECTOR,
+	.parse		= rt_parse,
+	.eval		= rt_eval,
+	.linearize	= rt_linearize,
+	.delinearize	= rt_delinearize,
+	.print		= rt_print,
+	.json		= rt_json,
+	.parse_json	= rt_parse_json,
+};
+EXPR_OPS_REGISTER(rt_ops);
