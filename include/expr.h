@@ -21,7 +21,6 @@ enum expr_kind {
 	EXPR_FIB,
 	EXPR_NUMGEN,
 	EXPR_HASH,
-	EXPR_SOCKET,
 	EXPR_SELECTOR,		/* a kind known by its ops alone (osf, ...) */
 	EXPR_BINOP,		/* &, |, ^, <<, >> */
 	EXPR_RELATIONAL,	/* lhs op rhs */
@@ -153,10 +152,6 @@ struct expr {
 			unsigned int	offset;
 			unsigned int	type;
 		} hash;
-		struct {
-			unsigned int	key;
-			unsigned int	level;
-		} socket;
 		/* EXPR_SELECTOR: the kind's own fields, as its file names
 		   them (expr_priv) */
 		uint64_t	priv[4];

@@ -182,20 +182,6 @@ struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 /* "fib ... oif exists": only whether there is a route */
 void fib_expr_present(struct expr *e);
 
-/* socket keys (NFT_SOCKET_*) */
-struct socket_template {
-	const char		*name;
-	const struct datatype	*dtype;
-	unsigned int		len;
-	enum byteorder		byteorder;
-};
-
-const struct socket_template *socket_template(unsigned int key);
-struct expr *socket_expr_alloc(const struct location *loc, unsigned int key);
-struct expr *socket_expr_parse(const struct location *loc, const char *key,
-			       const struct location *kloc,
-			       struct list_head *msgs);
-
 /* numgen (NFT_NG_*) and jhash/symhash (NFT_HASH_*) */
 const char *numgen_type_name(unsigned int type);
 struct expr *numgen_expr_alloc(const struct location *loc, unsigned int type,

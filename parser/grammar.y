@@ -3266,7 +3266,8 @@ rt_expr			:	RT word
 
 socket_expr		:	SOCKET word
 			{
-				$$ = socket_expr_parse(&@$, $2, &@2, state->msgs);
+				$$ = expr_kind_parse("socket", &@$, (struct kind_word[]){
+					{ $2, &@2 } }, 1, state->msgs);
 				free($1); free($2);
 				if (!$$)
 					YYERROR;

@@ -201,18 +201,6 @@ static void delin_fib(struct delin_ctx *ctx, struct nftnl_expr *e)
 		fib_expr_alloc(&internal_location, flags, result));
 }
 
-static void delin_socket(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_KEY);
-
-	if (!socket_template(key)) {
-		unsupported(ctx, "socket");
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG),
-		socket_expr_alloc(&internal_location, key));
-}
-
 static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
@@ -1188,8 +1176,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_exthdr(ctx, e);
 	else if (!strcmp(name, "fib"))
 		delin_fib(ctx, e);
-	else if (!strcmp(name, "socket"))
-		delin_socket(ctx, e);
 	else if (!strcmp(name, "numgen"))
 		delin_numgen(ctx, e);
 	else if (!strcmp(name, "hash"))

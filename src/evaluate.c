@@ -500,14 +500,6 @@ static int fib_eval(struct eval_ctx *ctx, struct expr *f)
 	return 0;
 }
 
-static int socket_eval(struct eval_ctx *ctx, struct expr *s)
-{
-	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET)
-		return err(ctx, &s->loc, "socket is only available in the ip, ip6 and inet families");
-	return 0;
-}
-
 /* the key is loaded from the second register on */
 static int hash_eval(struct eval_ctx *ctx, struct expr *h)
 {
@@ -1994,8 +1986,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return exthdr_eval(ctx, x);
 	case EXPR_FIB:
 		return fib_eval(ctx, x);
-	case EXPR_SOCKET:
-		return socket_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_HASH:

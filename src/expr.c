@@ -502,7 +502,6 @@ bool expr_is_selector(const struct expr *e)
 	case EXPR_FIB:
 	case EXPR_NUMGEN:
 	case EXPR_HASH:
-	case EXPR_SOCKET:
 	case EXPR_SELECTOR:
 		return true;
 	default:

@@ -496,9 +496,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		if (e->hash.expr)
 			o = obj_set(o, "expr", expr_json(e->hash.expr, jc));
 		return wrap(hash_type_name(e->hash.type), o);
-	case EXPR_SOCKET:
-		return wrap("socket", wrap("key",
-			json_string(socket_template(e->socket.key)->name)));
 	default:		return unsupported(jc, "this expression");
 	}
 fail:

@@ -364,12 +364,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_FLAGS, e->fib.flags);
 		ld->len = div_round_up(e->len, 8);
 		return;
-	case EXPR_SOCKET:
-		x = add_expr(ctx, "socket");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_KEY, e->socket.key);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, ctx->dreg);
-		ld->len = div_round_up(e->len, 8);
-		return;
 	case EXPR_NUMGEN:
 		x = add_expr(ctx, "numgen");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);

@@ -515,23 +515,6 @@ static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
 			       jp->msgs);
 }
 
-/* { "socket": { "key": K } } */
-static struct expr *keyed_parse(struct jp *jp, const char *k, json_t *o,
-				const struct location *loc)
-{
-	static const char *const socket_keys[] = { "key", NULL };
-	const char *key;
-	struct location kloc;
-
-	if (!json_is_object(o) || check_keys(jp, o, k, socket_keys) < 0)
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	key = get_str(jp, o, "key", true);
-	if (!key)
-		return NULL;
-	kloc = loc_of(jp, json_object_get(o, "key"));
-	return socket_expr_parse(loc, key, &kloc, jp->msgs);
-}
-
 /*
  * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
  * without a field, a presence test
@@ -783,8 +766,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return payload_parse(jp, v, &loc);
 	if (!strcmp(k, "fib"))
 		return fib_parse(jp, v, &loc);
-	if (!strcmp(k, "socket"))
-		return keyed_parse(jp, k, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))

@@ -364,9 +364,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 	case EXPR_FIB:
 		fib_print(e, f);
 		break;
-	case EXPR_SOCKET:
-		fprintf(f, "socket %s", socket_template(e->socket.key)->name);
-		break;
 		break;
 	case EXPR_NUMGEN:
 		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),

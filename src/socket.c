@@ -1,9 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* socket: the local socket a packet belongs to */
+/*
+ * socket: the local socket a packet belongs to.
+ *
+ * Everything about the kind is here, in its struct expr_ops; the grammar's
+ * rule for "socket KEY" hands its word to socket_parse().
+ */
 #include <string.h>
+#include <jansson.h>
+#include <libnftnl/expr.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
+
+struct socket_priv {
+	uint32_t	key;	/* NFT_SOCKET_* */
+};
+_Static_assert(sizeof(struct socket_priv) <= sizeof(((struct expr *)0)->priv),
+	       "socket_priv fits an expression's fields");
+
+static const struct expr_ops socket_ops;
+
+/* socket keys (NFT_SOCKET_*) */
+struct socket_template {
+	const char		*name;
+	const struct datatype	*dtype;
+	unsigned int		len;
+	enum byteorder		byteorder;
+};
 
 #define S(k, n, dt, l) [k] = { .name = n, .dtype = &dt, .len = l, \
 			       .byteorder = BYTEORDER_HOST }
@@ -15,30 +40,32 @@ static const struct socket_template socket_templates[] = {
 	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	8),
 };
 
-const struct socket_template *socket_template(unsigned int key)
+static const struct socket_template *socket_template(unsigned int key)
 {
 	if (key < array_size(socket_templates) && socket_templates[key].name)
 		return &socket_templates[key];
 	return NULL;
 }
 
-struct expr *socket_expr_alloc(const struct location *loc, unsigned int key)
+static struct expr *socket_alloc(const struct location *loc, unsigned int key)
 {
 	const struct socket_template *t = socket_template(key);
-	struct expr *e = expr_alloc(loc, EXPR_SOCKET, t->dtype, t->byteorder,
-				    t->len);
+	struct expr *e = selector_expr_alloc(loc, &socket_ops, t->dtype,
+					     t->byteorder, t->len);
+	struct socket_priv *p = expr_priv(e);
 
-	e->socket.key = key;
+	p->key = key;
 	return e;
 }
 
-struct expr *socket_expr_parse(const struct location *loc, const char *key,
-			       const struct location *kloc,
-			       struct list_head *msgs)
+static struct expr *socket_expr_parse(const struct location *loc,
+				      const char *key,
+				      const struct location *kloc,
+				      struct list_head *msgs)
 {
 	for (unsigned int k = 0; k < array_size(socket_templates); k++)
 		if (socket_templates[k].name && !strcmp(socket_templates[k].name, key))
-			return socket_expr_alloc(loc, k);
+			return socket_alloc(loc, k);
 	if (!strcmp(key, "cgroupv2"))
 		error_queue(msgs, kloc, "socket cgroupv2 is not supported yet");
 	else
@@ -46,3 +73,89 @@ struct expr *socket_expr_parse(const struct location *loc, const char *key,
 			    key);
 	return NULL;
 }
+
+/* the grammar's word: the key */
+static struct expr *socket_parse(const struct location *loc,
+				 const struct kind_word *w, unsigned int n,
+				 struct list_head *msgs)
+{
+	return socket_expr_parse(loc, w[0].w, w[0].loc, msgs);
+}
+
+static int socket_eval(struct kind_eval *k, struct expr *e)
+{
+	if (k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6 &&
+	    k->family != NFPROTO_INET)
+		return error_queue(k->msgs, &e->loc,
+				   "socket is only available in the ip, ip6 and inet families");
+	return 0;
+}
+
+static void socket_linearize(struct kind_lin *k, const struct expr *e,
+			     uint32_t dreg)
+{
+	const struct socket_priv *p = expr_priv(e);
+	struct nftnl_expr *x = k->add(k, "socket");
+
+	nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_KEY, p->key);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, dreg);
+}
+
+static void socket_delinearize(struct kind_delin *k,
+			       const struct nftnl_expr *e)
+{
+	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_KEY);
+
+	if (!socket_template(key)) {
+		k->unsupported(k, "socket");
+		return;
+	}
+	k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG),
+		   socket_alloc(&internal_location, key));
+}
+
+static void socket_print(struct kind_print *k, const struct expr *e)
+{
+	const struct socket_priv *p = expr_priv(e);
+
+	fprintf(k->f, "socket %s", socket_template(p->key)->name);
+}
+
+/* { "socket": { "key": K } } */
+static json_t *socket_json(struct kind_json *k, const struct expr *e)
+{
+	const struct socket_priv *p = expr_priv(e);
+
+	return kind_json_wrap("socket", kind_json_wrap("key",
+		json_string(socket_template(p->key)->name)));
+}
+
+static struct expr *socket_parse_json(struct kind_jparse *k, const char *name,
+				      json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "key", NULL };
+	const char *key;
+	struct location kloc;
+
+	if (!json_is_object(o) || k->check_keys(k, o, name, keys) < 0)
+		return k->error(k, o, "%s: expected an object", name), NULL;
+	key = k->get_str(k, o, "key", true);
+	if (!key)
+		return NULL;
+	kloc = k->loc(k, json_object_get(o, "key"));
+	return socket_expr_parse(loc, key, &kloc, k->msgs);
+}
+
+static const struct expr_ops socket_ops = {
+	.name		= "socket",
+	.nl_name	= "socket",
+	.kind		= EXPR_SELECTOR,
+	.parse		= socket_parse,
+	.eval		= socket_eval,
+	.linearize	= socket_linearize,
+	.delinearize	= socket_delinearize,
+	.print		= socket_print,
+	.json		= socket_json,
+	.parse_json	= socket_parse_json,
+};
+EXPR_OPS_REGISTER(socket_ops);
