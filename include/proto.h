@@ -172,10 +172,6 @@ struct stmt *ct_stmt_alloc(const struct location *loc, const struct expr *c,
 
 /* fib: NFTA_FIB_F_* lookup flags and an NFT_FIB_RESULT_* */
 int fib_flag_lookup(const char *name);
-const char *fib_flag_name(unsigned int bit);
-const char *fib_result_name(unsigned int result);
-struct expr *fib_expr_alloc(const struct location *loc, unsigned int flags,
-			    unsigned int result);
 struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 			    const char *result, const struct location *rloc,
 			    struct list_head *msgs);

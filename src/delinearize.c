@@ -187,20 +187,6 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
-static void delin_fib(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t result = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_RESULT);
-	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_FLAGS);
-
-	if (result == NFT_FIB_RESULT_UNSPEC || !fib_result_name(result) ||
-	    (flags & ~(NFTA_FIB_F_PRESENT | ((1u << 5) - 1)))) {
-		unsupported(ctx, "fib");
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_DREG),
-		fib_expr_alloc(&internal_location, flags, result));
-}
-
 static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
@@ -1174,8 +1160,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_payload(ctx, e);
 	else if (!strcmp(name, "exthdr"))
 		delin_exthdr(ctx, e);
-	else if (!strcmp(name, "fib"))
-		delin_fib(ctx, e);
 	else if (!strcmp(name, "numgen"))
 		delin_numgen(ctx, e);
 	else if (!strcmp(name, "hash"))

@@ -484,22 +484,6 @@ static bool th_known(const struct eval_ctx *ctx)
 	return proto_ctx_th_known(&ctx->pctx);
 }
 
-static int fib_eval(struct eval_ctx *ctx, struct expr *f)
-{
-	unsigned int fl = f->fib.flags;
-
-	if (ctx->family == NFPROTO_ARP || ctx->family == NFPROTO_BRIDGE)
-		return err(ctx, &f->loc, "fib is not available in the %s family",
-			   family_name(ctx->family));
-	if (!(fl & (NFTA_FIB_F_SADDR | NFTA_FIB_F_DADDR)))
-		return err(ctx, &f->loc, "fib needs saddr or daddr to look up");
-	if ((fl & NFTA_FIB_F_SADDR) && (fl & NFTA_FIB_F_DADDR))
-		return err(ctx, &f->loc, "fib looks up saddr or daddr, not both");
-	if ((fl & NFTA_FIB_F_IIF) && (fl & NFTA_FIB_F_OIF))
-		return err(ctx, &f->loc, "fib takes iif or oif, not both");
-	return 0;
-}
-
 /* the key is loaded from the second register on */
 static int hash_eval(struct eval_ctx *ctx, struct expr *h)
 {
@@ -1984,8 +1968,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return payload_eval(ctx, x);
 	case EXPR_EXTHDR:
 		return exthdr_eval(ctx, x);
-	case EXPR_FIB:
-		return fib_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_HASH:

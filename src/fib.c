@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fib: a route lookup for the packet, by the fields its flags name */
+/*
+ * fib: a route lookup for the packet, by the fields its flags name.
+ *
+ * Everything about the kind is here, in its struct expr_ops.  The grammar
+ * builds its flags from tokens and calls fib_expr_parse(); the evaluator
+ * tests for EXPR_FIB ("fib daddr oif missing", fib_expr_present()).
+ */
 #include <string.h>
+#include <jansson.h>
+#include <libnftnl/expr.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
 
 /* NFTA_FIB_F_* bit by bit, in the order nft prints them */
@@ -28,18 +38,18 @@ int fib_flag_lookup(const char *name)
 	return -1;
 }
 
-const char *fib_flag_name(unsigned int bit)
+static const char *fib_flag_name(unsigned int bit)
 {
 	return bit < array_size(fib_flags) ? fib_flags[bit] : NULL;
 }
 
-const char *fib_result_name(unsigned int result)
+static const char *fib_result_name(unsigned int result)
 {
 	return result < array_size(fib_results) ? fib_results[result].name : NULL;
 }
 
-struct expr *fib_expr_alloc(const struct location *loc, unsigned int flags,
-			    unsigned int result)
+static struct expr *fib_expr_alloc(const struct location *loc,
+				   unsigned int flags, unsigned int result)
 {
 	struct expr *e = expr_alloc(loc, EXPR_FIB, fib_results[result].dtype,
 				    BYTEORDER_HOST, fib_results[result].len);
@@ -71,3 +81,119 @@ struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 		    result);
 	return NULL;
 }
+
+static int fib_eval(struct kind_eval *k, struct expr *e)
+{
+	unsigned int fl = e->fib.flags;
+
+	if (k->family == NFPROTO_ARP || k->family == NFPROTO_BRIDGE)
+		return error_queue(k->msgs, &e->loc,
+				   "fib is not available in the %s family",
+				   k->family_name);
+	if (!(fl & (NFTA_FIB_F_SADDR | NFTA_FIB_F_DADDR)))
+		return error_queue(k->msgs, &e->loc,
+				   "fib needs saddr or daddr to look up");
+	if ((fl & NFTA_FIB_F_SADDR) && (fl & NFTA_FIB_F_DADDR))
+		return error_queue(k->msgs, &e->loc,
+				   "fib looks up saddr or daddr, not both");
+	if ((fl & NFTA_FIB_F_IIF) && (fl & NFTA_FIB_F_OIF))
+		return error_queue(k->msgs, &e->loc,
+				   "fib takes iif or oif, not both");
+	return 0;
+}
+
+static void fib_linearize(struct kind_lin *k, const struct expr *e,
+			  uint32_t dreg)
+{
+	struct nftnl_expr *x = k->add(k, "fib");
+
+	nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_DREG, dreg);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_RESULT, e->fib.result);
+	nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_FLAGS, e->fib.flags);
+}
+
+static void fib_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
+{
+	uint32_t result = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_RESULT);
+	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_FLAGS);
+
+	if (result == NFT_FIB_RESULT_UNSPEC || !fib_result_name(result) ||
+	    (flags & ~(NFTA_FIB_F_PRESENT | ((1u << 5) - 1)))) {
+		k->unsupported(k, "fib");
+		return;
+	}
+	k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_FIB_DREG),
+		   fib_expr_alloc(&internal_location, flags, result));
+}
+
+/* "fib saddr . iif oif": the lookup flags, then the result */
+static void fib_print(struct kind_print *k, const struct expr *e)
+{
+	const char *sep = " ";
+
+	fprintf(k->f, "fib");
+	for (unsigned int b = 0; fib_flag_name(b); b++) {
+		if (!(e->fib.flags & (1u << b)))
+			continue;
+		fprintf(k->f, "%s%s", sep, fib_flag_name(b));
+		sep = " . ";
+	}
+	fprintf(k->f, " %s", fib_result_name(e->fib.result));
+}
+
+/* { "fib": { "result": "oif", "flags": [ "saddr", "iif" ] } } */
+static json_t *fib_json(struct kind_json *k, const struct expr *e)
+{
+	json_t *flags = json_array();
+
+	for (unsigned int b = 0; fib_flag_name(b); b++)
+		if (e->fib.flags & (1u << b))
+			json_array_append_new(flags, json_string(fib_flag_name(b)));
+	return kind_json_wrap("fib", kind_json_set(kind_json_wrap("result",
+					json_string(fib_result_name(e->fib.result))),
+				   "flags", flags));
+}
+
+/* { "fib": { "result": R, "flags": [ F, ... ] } }; flags may be one string */
+static struct expr *fib_parse_json(struct kind_jparse *k, const char *name,
+				   json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "result", "flags", NULL };
+	json_t *fl = json_is_object(o) ? json_object_get(o, "flags") : NULL;
+	json_t *one = fl && json_is_string(fl) ? fl : NULL, *f;
+	const char *result;
+	unsigned int flags = 0;
+	struct location rloc;
+
+	if (!json_is_object(o) || k->check_keys(k, o, "fib", keys) < 0)
+		return k->error(k, o, "fib: expected an object"), NULL;
+	result = k->get_str(k, o, "result", true);
+	if (!result)
+		return NULL;
+	if (fl && !one && !json_is_array(fl))
+		return k->error(k, fl, "fib: \"flags\" must be a string or an array"), NULL;
+	for (size_t n = 0; fl && n < (one ? 1 : json_array_size(fl)); n++) {
+		int bit;
+
+		f = one ? one : json_array_get(fl, n);
+		bit = json_is_string(f) ? fib_flag_lookup(json_string_value(f)) : -1;
+		if (bit < 0)
+			return k->error(k, f, "unknown fib flag; expected saddr, daddr, mark, iif or oif"), NULL;
+		flags |= bit;
+	}
+	rloc = k->loc(k, json_object_get(o, "result"));
+	return fib_expr_parse(loc, flags, result, &rloc, k->msgs);
+}
+
+static const struct expr_ops fib_ops = {
+	.name		= "fib",
+	.nl_name	= "fib",
+	.kind		= EXPR_FIB,
+	.eval		= fib_eval,
+	.linearize	= fib_linearize,
+	.delinearize	= fib_delinearize,
+	.print		= fib_print,
+	.json		= fib_json,
+	.parse_json	= fib_parse_json,
+};
+EXPR_OPS_REGISTER(fib_ops);

@@ -230,19 +230,6 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 	return s;
 }
 
-/* { "fib": { "result": "oif", "flags": [ "saddr", "iif" ] } } */
-static json_t *fib_json(const struct expr *e)
-{
-	json_t *flags = json_array();
-
-	for (unsigned int b = 0; fib_flag_name(b); b++)
-		if (e->fib.flags & (1u << b))
-			json_array_append_new(flags, json_string(fib_flag_name(b)));
-	return wrap("fib", obj_set(wrap("result",
-					json_string(fib_result_name(e->fib.result))),
-				   "flags", flags));
-}
-
 static void value_minus_one(struct expr *v)
 {
 	be_dec(v->val.data, expr_value_bytes(v));
@@ -480,8 +467,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
 		return wrap(keys[e->exthdr.op], o);
 	}
-	case EXPR_FIB:
-		return fib_json(e);
 	case EXPR_NUMGEN:
 		o = wrap("mode", json_string(numgen_type_name(e->numgen.type)));
 		o = obj_set(o, "mod", json_integer(e->numgen.mod));

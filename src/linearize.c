@@ -357,13 +357,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		exthdr_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
 		return;
-	case EXPR_FIB:
-		x = add_expr(ctx, "fib");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_DREG, ctx->dreg);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_RESULT, e->fib.result);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_FIB_FLAGS, e->fib.flags);
-		ld->len = div_round_up(e->len, 8);
-		return;
 	case EXPR_NUMGEN:
 		x = add_expr(ctx, "numgen");
 		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);

@@ -435,36 +435,6 @@ static struct expr *payload_parse(struct jp *jp, json_t *o,
 	return payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
 }
 
-/* { "fib": { "result": R, "flags": [ F, ... ] } }; flags may be one string */
-static struct expr *fib_parse(struct jp *jp, json_t *o, const struct location *loc)
-{
-	static const char *const keys[] = { "result", "flags", NULL };
-	json_t *fl = json_is_object(o) ? json_object_get(o, "flags") : NULL;
-	json_t *one = fl && json_is_string(fl) ? fl : NULL, *f;
-	const char *result;
-	unsigned int flags = 0;
-	struct location rloc;
-
-	if (!json_is_object(o) || check_keys(jp, o, "fib", keys) < 0)
-		return jerr(jp, o, "fib: expected an object"), NULL;
-	result = get_str(jp, o, "result", true);
-	if (!result)
-		return NULL;
-	if (fl && !one && !json_is_array(fl))
-		return jerr(jp, fl, "fib: \"flags\" must be a string or an array"), NULL;
-	for (size_t n = 0; fl && n < (one ? 1 : json_array_size(fl)); n++) {
-		int bit;
-
-		f = one ? one : json_array_get(fl, n);
-		bit = json_is_string(f) ? fib_flag_lookup(json_string_value(f)) : -1;
-		if (bit < 0)
-			return jerr(jp, f, "unknown fib flag; expected saddr, daddr, mark, iif or oif"), NULL;
-		flags |= bit;
-	}
-	rloc = loc_of(jp, json_object_get(o, "result"));
-	return fib_expr_parse(loc, flags, result, &rloc, jp->msgs);
-}
-
 /* 1: found, 0: absent, -1: bad; the value must fit in 32 bits */
 static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 {
@@ -764,8 +734,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
-	if (!strcmp(k, "fib"))
-		return fib_parse(jp, v, &loc);
 	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
 		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))

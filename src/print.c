@@ -201,21 +201,6 @@ static void value_print(const struct expr *e, const struct output_ctx *o,
 	datatype_print(e, o, f);
 }
 
-/* "fib saddr . iif oif": the lookup flags, then the result */
-static void fib_print(const struct expr *e, FILE *f)
-{
-	const char *sep = " ";
-
-	fprintf(f, "fib");
-	for (unsigned int b = 0; fib_flag_name(b); b++) {
-		if (!(e->fib.flags & (1u << b)))
-			continue;
-		fprintf(f, "%s%s", sep, fib_flag_name(b));
-		sep = " . ";
-	}
-	fprintf(f, " %s", fib_result_name(e->fib.result));
-}
-
 /*
  * Set element ranges arrive with an exclusive end: print them inclusive.
  * In a set, a range that is a prefix of an address or a mark prints as one.
@@ -360,9 +345,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		break;
 	case EXPR_EXTHDR:
 		exthdr_print(e, f);
-		break;
-	case EXPR_FIB:
-		fib_print(e, f);
 		break;
 		break;
 	case EXPR_NUMGEN:
