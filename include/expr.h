@@ -19,7 +19,6 @@ enum expr_kind {
 	EXPR_META,
 	EXPR_CT,
 	EXPR_FIB,
-	EXPR_NUMGEN,
 	EXPR_HASH,
 	EXPR_SELECTOR,		/* a kind known by its ops alone (osf, ...) */
 	EXPR_BINOP,		/* &, |, ^, <<, >> */
@@ -139,11 +138,6 @@ struct expr {
 			unsigned int	flags;
 			unsigned int	result;
 		} fib;
-		struct {
-			unsigned int	type;
-			unsigned int	mod;
-			unsigned int	offset;
-		} numgen;
 		struct {
 			struct expr	*expr;
 			unsigned int	mod;

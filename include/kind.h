@@ -69,6 +69,11 @@ struct kind_lin {
 	   the same register) into @reg, as nat's addresses; 0 or -1 */
 	int	(*reg_value)(struct kind_lin *k, uint32_t reg,
 			     const struct expr *v);
+	/* loads @e from register @dreg on as a set's key is loaded: each
+	   part of a concatenation in its own registers, a field of a few
+	   bits moved down to its value */
+	void	(*load_key)(struct kind_lin *k, const struct expr *e,
+			    uint32_t dreg);
 };
 
 /* delinearization: what the registers hold as the rule is read back */

@@ -179,18 +179,9 @@ struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 void fib_expr_present(struct expr *e);
 
 /* numgen (NFT_NG_*) and jhash/symhash (NFT_HASH_*) */
-const char *numgen_type_name(unsigned int type);
-struct expr *numgen_expr_alloc(const struct location *loc, unsigned int type,
-			       unsigned int mod, unsigned int offset);
 struct expr *numgen_expr_parse(const struct location *loc, const char *type,
 			       const struct location *tloc, uint64_t mod,
 			       uint64_t offset, struct list_head *msgs);
-const char *hash_type_name(unsigned int type);
-/* @key: the hashed expression, NULL for symhash */
-struct expr *hash_expr_alloc(const struct location *loc, unsigned int type,
-			     struct expr *key, unsigned int mod,
-			     bool seed_set, unsigned int seed,
-			     unsigned int offset);
 /* checks the numbers of "jhash KEY mod M seed S offset O" */
 struct expr *hash_expr_parse(const struct location *loc, unsigned int type,
 			     struct expr *key, uint64_t mod, int64_t seed,

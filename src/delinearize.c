@@ -187,78 +187,6 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
-static void delin_numgen(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_NG_TYPE);
-
-	if (!numgen_type_name(type)) {
-		unsupported(ctx, "numgen");
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NG_DREG),
-		numgen_expr_alloc(&internal_location, type,
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_NG_MODULUS),
-				  nftnl_expr_get_u32(e, NFTNL_EXPR_NG_OFFSET)));
-}
-
-/* the hashed key: what the registers from @sreg on hold, @len bytes */
-static struct expr *hash_key(struct delin_ctx *ctx, uint32_t sreg,
-			     uint32_t len)
-{
-	unsigned int slot = reg_index(sreg), got = 0;
-	struct expr *c;
-
-	if (!len)
-		return NULL;
-	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
-	while (got < len) {
-		const struct expr *r = slot < NREGS ? ctx->regs[slot] : NULL;
-
-		if (!slot || !r || !r->len) {
-			expr_free(c);
-			return NULL;
-		}
-		compound_expr_add(c, expr_clone(r));
-		got += div_round_up(r->len, 32) * 4;
-		slot += div_round_up(r->len, 32);
-	}
-	if (c->set.size == 1) {
-		struct expr *one = list_first_entry(&c->set.exprs, struct expr, list);
-
-		list_del(&one->list);
-		c->set.size = 0;
-		expr_free(c);
-		return one;
-	}
-	c->len = got * 8;
-	return c;
-}
-
-static void delin_hash(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t type = nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_TYPE);
-	struct expr *key = NULL;
-
-	if (!hash_type_name(type)) {
-		unsupported(ctx, "hash");
-		return;
-	}
-	if (type == NFT_HASH_JENKINS) {
-		key = hash_key(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_SREG),
-			       nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_LEN));
-		if (!key) {
-			unsupported(ctx, "hash");
-			return;
-		}
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_DREG),
-		hash_expr_alloc(&internal_location, type, key,
-				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_MODULUS),
-				nftnl_expr_is_set(e, NFTNL_EXPR_HASH_SEED),
-				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_SEED),
-				nftnl_expr_get_u32(e, NFTNL_EXPR_HASH_OFFSET)));
-}
-
 /* the shift of a bitwise with an operation: "meta mark << 8" */
 static void delin_shift(struct delin_ctx *ctx, struct nftnl_expr *e,
 			struct expr *l, uint32_t op)
@@ -1160,10 +1088,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_payload(ctx, e);
 	else if (!strcmp(name, "exthdr"))
 		delin_exthdr(ctx, e);
-	else if (!strcmp(name, "numgen"))
-		delin_numgen(ctx, e);
-	else if (!strcmp(name, "hash"))
-		delin_hash(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {

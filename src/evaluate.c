@@ -484,20 +484,6 @@ static bool th_known(const struct eval_ctx *ctx)
 	return proto_ctx_th_known(&ctx->pctx);
 }
 
-/* the key is loaded from the second register on */
-static int hash_eval(struct eval_ctx *ctx, struct expr *h)
-{
-	if (!h->hash.expr)
-		return 0;
-	if (expr_eval(ctx, &h->hash.expr) < 0)
-		return -1;
-	if (div_round_up(h->hash.expr->len, 32) > NFT_REG32_COUNT - 4)
-		return err(ctx, &h->hash.expr->loc,
-			   "the hashed expression is longer than %u bytes",
-			   (NFT_REG32_COUNT - 4) * 4);
-	return 0;
-}
-
 /* "fib daddr oif missing": whether there is a route, not which one */
 static void fib_present(struct expr *lhs, const struct expr *rhs)
 {
@@ -1969,10 +1955,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 	case EXPR_EXTHDR:
 		return exthdr_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
-		return 0;
-	case EXPR_HASH:
-		return hash_eval(ctx, x);
-	case EXPR_NUMGEN:
 		return 0;
 	case EXPR_RELATIONAL:
 		return relational_eval(ctx, e);

@@ -148,9 +148,6 @@ static struct expr *clone(const struct expr *e, size_t *nodes)
 		n->verdict.chain = e->verdict.chain ?
 				   xstrdup(e->verdict.chain) : NULL;
 		break;
-	case EXPR_HASH:
-		n->hash.expr = clone(e->hash.expr, nodes);
-		break;
 	default:
 		break;
 	}
@@ -218,9 +215,6 @@ void expr_free(struct expr *e)
 		break;
 	case EXPR_VERDICT:
 		free(e->verdict.chain);
-		break;
-	case EXPR_HASH:
-		expr_free(e->hash.expr);
 		break;
 	default:
 		break;
@@ -500,7 +494,6 @@ bool expr_is_selector(const struct expr *e)
 	case EXPR_META:
 	case EXPR_CT:
 	case EXPR_FIB:
-	case EXPR_NUMGEN:
 	case EXPR_HASH:
 	case EXPR_SELECTOR:
 		return true;

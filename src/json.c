@@ -467,20 +467,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
 		return wrap(keys[e->exthdr.op], o);
 	}
-	case EXPR_NUMGEN:
-		o = wrap("mode", json_string(numgen_type_name(e->numgen.type)));
-		o = obj_set(o, "mod", json_integer(e->numgen.mod));
-		o = obj_set(o, "offset", json_integer(e->numgen.offset));
-		return wrap("numgen", o);
-	case EXPR_HASH:
-		o = wrap("mod", json_integer(e->hash.mod));
-		if (e->hash.seed_set)
-			o = obj_set(o, "seed", json_integer(e->hash.seed));
-		if (e->hash.offset)
-			o = obj_set(o, "offset", json_integer(e->hash.offset));
-		if (e->hash.expr)
-			o = obj_set(o, "expr", expr_json(e->hash.expr, jc));
-		return wrap(hash_type_name(e->hash.type), o);
 	default:		return unsupported(jc, "this expression");
 	}
 fail:

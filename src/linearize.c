@@ -246,31 +246,6 @@ static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
 static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 			unsigned int slot, bool interval);
 
-/* jhash: the key goes to the register after the result, as nft puts it */
-static void hash_load(struct lin_ctx *ctx, const struct expr *e)
-{
-	uint32_t dreg = ctx->dreg;
-	struct nftnl_expr *x;
-
-	if (e->hash.expr)
-		key_load_at(ctx, e->hash.expr, 4, false);
-	ctx->dreg = dreg;
-	x = add_expr(ctx, "hash");
-	if (e->hash.expr) {
-		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_SREG, NFT_REG_2);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_LEN,
-				   div_round_up(e->hash.expr->len, 8));
-	}
-	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_DREG, dreg);
-	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_MODULUS, e->hash.mod);
-	/* without a seed the kernel picks a random one */
-	if (e->hash.seed_set)
-		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_SEED, e->hash.seed);
-	if (e->hash.offset)
-		nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_OFFSET, e->hash.offset);
-	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_TYPE, e->hash.type);
-}
-
 /* a load of a field narrower than its bytes keeps only the field's bits */
 static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
 {
@@ -325,7 +300,18 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
-	.reg_value = kind_lin_reg_value,				\
+	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
+}
+
+static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
+			      uint32_t dreg)
+{
+	struct lin_ctx *ctx = k->phase;
+	uint32_t saved = ctx->dreg;
+
+	key_load_at(ctx, e, dreg <= NFT_REG_4 ? (dreg - NFT_REG_1) * 4 :
+			    dreg - NFT_REG32_00, false);
+	ctx->dreg = saved;
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -340,8 +326,6 @@ static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
-	struct nftnl_expr *x;
-
 	memset(ld, 0, sizeof(*ld));
 	if (e->ops && e->ops->linearize) {
 		kind_linearize(ctx, e, ctx->dreg);
@@ -356,19 +340,6 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 	case EXPR_EXTHDR:
 		exthdr_load(ctx, e, bytes_override, ld);
 		put_load_mask(ctx, ld);
-		return;
-	case EXPR_NUMGEN:
-		x = add_expr(ctx, "numgen");
-		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_DREG, ctx->dreg);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_MODULUS, e->numgen.mod);
-		nftnl_expr_set_u32(x, NFTNL_EXPR_NG_TYPE, e->numgen.type);
-		if (e->numgen.offset)
-			nftnl_expr_set_u32(x, NFTNL_EXPR_NG_OFFSET, e->numgen.offset);
-		ld->len = div_round_up(e->len, 8);
-		return;
-	case EXPR_HASH:
-		hash_load(ctx, e);
-		ld->len = div_round_up(e->len, 8);
 		return;
 	case EXPR_BINOP:
 		binop_load(ctx, e, ld);

@@ -447,44 +447,6 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 }
 
 
-/* numgen, jhash and symhash */
-static struct expr *numgen_parse(struct jp *jp, const char *k, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const ng_keys[] = { "mode", "mod", "offset", NULL };
-	static const char *const jhash_keys[] = { "mod", "seed", "offset", "expr", NULL };
-	static const char *const symhash_keys[] = { "mod", "offset", NULL };
-	bool ng = !strcmp(k, "numgen"), jhash = !strcmp(k, "jhash");
-	uint64_t mod = 0, seed = 0, offset = 0;
-	struct expr *key = NULL;
-	int has_seed = 0;
-
-	if (!json_is_object(o) ||
-	    check_keys(jp, o, k, ng ? ng_keys : jhash ? jhash_keys : symhash_keys) < 0)
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	if (get_u32(jp, o, "mod", &mod) != 1)
-		return jerr(jp, o, "%s: property \"mod\" is missing or bad", k), NULL;
-	if (get_u32(jp, o, "offset", &offset) < 0 ||
-	    (has_seed = get_u32(jp, o, "seed", &seed)) < 0)
-		return NULL;
-	if (ng) {
-		const char *mode = get_str(jp, o, "mode", true);
-		struct location mloc = loc_of(jp, json_object_get(o, "mode"));
-
-		return mode ? numgen_expr_parse(loc, mode, &mloc, mod, offset, jp->msgs) : NULL;
-	}
-	if (jhash) {
-		if (!json_object_get(o, "expr"))
-			return jerr(jp, o, "jhash: property \"expr\" is missing"), NULL;
-		key = expr_parse(jp, json_object_get(o, "expr"));
-		if (!key)
-			return NULL;
-	}
-	return hash_expr_parse(loc, jhash ? NFT_HASH_JENKINS : NFT_HASH_SYM, key,
-			       mod, has_seed == 1 ? (int64_t)seed : -1, offset,
-			       jp->msgs);
-}
-
 /*
  * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
  * without a field, a presence test
@@ -734,8 +696,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
-	if (!strcmp(k, "numgen") || !strcmp(k, "jhash") || !strcmp(k, "symhash"))
-		return numgen_parse(jp, k, v, &loc);
 	if (!strcmp(k, "tcp option"))
 		return exthdr_parse(jp, NFT_EXTHDR_OP_TCPOPT, k, v, &loc);
 	if (!strcmp(k, "exthdr"))

@@ -347,24 +347,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		exthdr_print(e, f);
 		break;
 		break;
-	case EXPR_NUMGEN:
-		fprintf(f, "numgen %s mod %u", numgen_type_name(e->numgen.type),
-			e->numgen.mod);
-		if (e->numgen.offset)
-			fprintf(f, " offset %u", e->numgen.offset);
-		break;
-	case EXPR_HASH:
-		fprintf(f, "%s", hash_type_name(e->hash.type));
-		if (e->hash.expr) {
-			fputc(' ', f);
-			expr_print(e->hash.expr, o, f);
-		}
-		fprintf(f, " mod %u", e->hash.mod);
-		if (e->hash.seed_set)
-			fprintf(f, " seed 0x%x", e->hash.seed);
-		if (e->hash.offset)
-			fprintf(f, " offset %u", e->hash.offset);
-		break;
 	case EXPR_BINOP:
 		binop_arg_print(e, e->op.left, o, f);
 		fprintf(f, " %s ", expr_op_name(e->op.op));
