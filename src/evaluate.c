@@ -2987,6 +2987,8 @@ static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
 
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
+	const struct obj_ops *ops = obj_ops_by_type(o->type);
+
 	if (o->read_errors)
 		return -1;	/* what is wrong with it is told */
 	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
@@ -2997,18 +2999,15 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 			   o->h.obj, o->h.obj);
 	if (o->type != NFT_OBJECT_CT_EXPECT && o->expect.given)
 		return err(ctx, &o->loc, "dport, timeout and size are for ct expectations");
+	if (ops && ops->eval) {
+		struct kind_eval k = KIND_EVAL(ctx);
+
+		return ops->eval(&k, o);
+	}
 	if (o->type == NFT_OBJECT_CT_TIMEOUT)
 		return ct_timeout_eval(ctx, o);
 	if (o->type == NFT_OBJECT_CT_EXPECT)
 		return ct_expect_eval(ctx, o);
-	if (o->type == NFT_OBJECT_SECMARK && (!o->secmark.ctx || !*o->secmark.ctx))
-		return err(ctx, o->secmark.ctx ? &o->secmark.loc : &o->loc,
-			   "secmark %s needs a security context: secmark %s { \"system_u:object_r:ssh_server_packet_t:s0\" }",
-			   o->h.obj, o->h.obj);
-	if (o->type == NFT_OBJECT_SECMARK && strlen(o->secmark.ctx) > SECMARK_CTX_BUF - 2)
-		return err(ctx, &o->secmark.loc,
-			   "secmark context is too long, %u characters at most",
-			   SECMARK_CTX_BUF - 2);
 	if (o->type != NFT_OBJECT_CT_HELPER)
 		return 0;
 	if (o->timeout.l4_given || o->timeout.n)

@@ -1008,6 +1008,7 @@ static void obj_ct_timeout_json(json_t *o, struct nftnl_obj *n)
 static json_t *obj_json(struct nftnl_obj *n, const char *table)
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE), len = 0;
+	const struct obj_ops *ops = obj_ops_by_type(type);
 	const char *tname = obj_type_name(type);
 	json_t *o = json_object();
 
@@ -1018,7 +1019,12 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	json_object_set_new(o, "handle", json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE)));
 	comment_json(o, nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA) ?
 		     nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len) : NULL, &len);
-	switch (type) {
+	if (ops && ops->json) {
+		/* an object has no sub-expressions: no phase, no callbacks */
+		struct kind_json k = { .phase = NULL };
+
+		ops->json(&k, o, n);
+	} else switch (type) {
 	case NFT_OBJECT_COUNTER:
 		json_object_set_new(o, "packets",
 				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS)));
@@ -1049,12 +1055,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	case NFT_OBJECT_CT_TIMEOUT:
 		obj_ct_timeout_json(o, n);
 		break;
-	case NFT_OBJECT_SECMARK: {
-		const char *c = nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX);
-
-		json_object_set_new(o, "context", json_string(c ? c : ""));
-		break;
-	}
 	case NFT_OBJECT_SYNPROXY:
 	{
 		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),

@@ -1748,13 +1748,28 @@ static void lin_ct_timeout(struct nftnl_obj *o, const struct obj *ob)
 	xnftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
 }
 
+/* an object type known by its ops (include/kind.h) */
+static void kind_obj_linearize(struct lin_ctx *ctx, const struct obj_ops *ops,
+			       struct nftnl_obj *o, const struct obj *ob)
+{
+	struct kind_lin k = {
+		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+		.value = kind_lin_value,
+	};
+
+	ops->linearize(&k, o, ob);
+}
+
 static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_obj *o = obj_ident(cmd);
 	const struct obj *ob = cmd->object;
+	const struct obj_ops *ops = obj_ops_by_type(ob->type);
 	const struct stmt *s = ob->stmt;
 
-	switch (ob->type) {
+	if (ops && ops->linearize)
+		kind_obj_linearize(ctx, ops, o, ob);
+	else switch (ob->type) {
 	case NFT_OBJECT_COUNTER:
 		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, s->counter.packets);
 		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, s->counter.bytes);
@@ -1786,9 +1801,6 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:
 		lin_ct_timeout(o, ob);
-		break;
-	case NFT_OBJECT_SECMARK:
-		xnftnl_obj_set_str(o, NFTNL_OBJ_SECMARK_CTX, ob->secmark.ctx);
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		/* l3proto only when given: the kernel takes the table's */

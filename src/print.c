@@ -1216,12 +1216,25 @@ static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
 	obj_eol(f, oneline, true);
 }
 
+/* an object type known by its ops (include/kind.h) */
+static void kind_obj_print(const struct obj_ops *ops, struct nftnl_obj *n,
+			   const struct output_ctx *o, FILE *f, bool oneline)
+{
+	struct kind_print k = {
+		.f = f, .octx = o, .expr = kind_print_expr,
+		.value = kind_print_value, .oneline = oneline,
+	};
+
+	ops->print(&k, n);
+}
+
 /* what follows "{" in a listing (a line each) or a monitor event */
 static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 			   FILE *f, bool oneline)
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
-	struct stmt *s = obj_values(n, type);
+	const struct obj_ops *ops = obj_ops_by_type(type);
+	struct stmt *s;
 	uint32_t len;
 
 	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
@@ -1236,6 +1249,11 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		}
 		free(cm);
 	}
+	if (ops && ops->print) {
+		kind_obj_print(ops, n, o, f, oneline);
+		return;
+	}
+	s = obj_values(n, type);
 	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT &&
 	    type != NFT_OBJECT_COUNTER)
 		obj_line(f, oneline);
@@ -1283,12 +1301,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		ct_expect_print(n, o, f, oneline);
-		break;
-	case NFT_OBJECT_SECMARK:
-		/* as nft: the context in quotes, as it is */
-		quoted_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
-			     nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
-		obj_eol(f, oneline, false);
 		break;
 	case NFT_OBJECT_SYNPROXY: {
 		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
