@@ -27,7 +27,6 @@ struct nftnl_obj;
 uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
 bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
 uint16_t ct_expect_l3proto(struct nftnl_obj *n);
-uint16_t ct_helper_l3proto(struct nftnl_obj *n);
 
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f);
 

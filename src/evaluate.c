@@ -3008,20 +3008,6 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 		return ct_timeout_eval(ctx, o);
 	if (o->type == NFT_OBJECT_CT_EXPECT)
 		return ct_expect_eval(ctx, o);
-	if (o->type != NFT_OBJECT_CT_HELPER)
-		return 0;
-	if (o->timeout.l4_given || o->timeout.n)
-		return err(ctx, &o->loc,
-			   "ct helper %s takes \"type NAME protocol P\" and \"l3proto F\" only",
-			   o->h.obj);
-	if (!o->helper.name)
-		return err(ctx, &o->loc,
-			   "ct helper %s needs a type: type \"ftp\" protocol tcp",
-			   o->h.obj);
-	if (strlen(o->helper.name) >= 16)
-		return err(ctx, &o->helper.name_loc,
-			   "ct helper type \"%s\" is too long, 15 characters at most",
-			   o->helper.name);
 	return 0;
 }
 

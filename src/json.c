@@ -973,15 +973,6 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
 	}
 }
 
-static json_t *obj_helper_l4_json(uint8_t l4)
-{
-	if (l4 == IPPROTO_TCP)
-		return json_string("tcp");
-	if (l4 == IPPROTO_UDP)
-		return json_string("udp");
-	return json_integer(l4);
-}
-
 /*
  * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
  * print even with -s, as nft's do
@@ -1042,16 +1033,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	case NFT_OBJECT_LIMIT:
 		obj_limit_json(o, n);
 		break;
-	case NFT_OBJECT_CT_HELPER: {
-		const char *h = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
-
-		json_object_set_new(o, "type", json_string(h ? h : ""));
-		json_object_set_new(o, "protocol", obj_helper_l4_json(
-			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO)));
-		json_object_set_new(o, "l3proto", json_string(family_name(
-			ct_helper_l3proto(n))));
-		break;
-	}
 	case NFT_OBJECT_CT_TIMEOUT:
 		obj_ct_timeout_json(o, n);
 		break;

@@ -1791,14 +1791,6 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
 		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
 		break;
-	case NFT_OBJECT_CT_HELPER:
-		xnftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
-		/* l3proto only when given: the kernel takes the table's */
-		if (ob->helper.l3proto)
-			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
-					  ob->helper.l3proto);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_HELPER_L4PROTO, ob->helper.l4proto);
-		break;
 	case NFT_OBJECT_CT_TIMEOUT:
 		lin_ct_timeout(o, ob);
 		break;

@@ -1757,7 +1757,6 @@ static const struct {
 	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
 	{ "limit", "limits", NFT_OBJECT_LIMIT,
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
 	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
 	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
 	  { "protocol", "dport", "timeout", "size", "l3proto" } },
@@ -1838,18 +1837,6 @@ static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
 			    "unknown address family \"%s\"", l3);
 	ob->helper.l3proto = f;
 	return 0;
-}
-
-static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	const char *type = get_str(jp, o, "type", true);
-	int ret = obj_l3l4_parse(jp, o, ob);
-
-	if (!type)
-		return -1;
-	ob->helper.name = xstrdup(type);
-	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
-	return ret;
 }
 
 /* "policy": null or { "state": seconds, ... }; eval checks the states */
@@ -1964,10 +1951,6 @@ static struct obj *obj_parse(struct jp *jp, json_t *o,
 	case NFT_OBJECT_LIMIT:
 		ob->stmt = limit_args_json_parse(&kj, o, &loc);
 		if (!ob->stmt)
-			goto fail;
-		break;
-	case NFT_OBJECT_CT_HELPER:
-		if (obj_helper_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	case NFT_OBJECT_CT_TIMEOUT:

@@ -1182,14 +1182,6 @@ uint16_t ct_expect_l3proto(struct nftnl_obj *n)
 	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
 }
 
-/* a listed ct helper's l3proto: the table's if it gave none */
-uint16_t ct_helper_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_HELPER_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
 static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
 			    FILE *f, bool oneline)
 {
@@ -1276,26 +1268,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		limit_args_print(s, f);
 		obj_eol(f, oneline, false);
 		break;
-	case NFT_OBJECT_CT_HELPER: {
-		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
-		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
-
-		fputs("type ", f);
-		quoted_print(f, name ? name : "");
-		fputs(" protocol ", f);
-		if (l4 == IPPROTO_TCP)
-			fprintf(f, "tcp");
-		else if (l4 == IPPROTO_UDP)
-			fprintf(f, "udp");
-		else
-			fprintf(f, "%u", l4);
-		obj_eol(f, oneline, true);
-		obj_line(f, oneline);
-		fprintf(f, "l3proto %s",
-			family_name(ct_helper_l3proto(n)));
-		obj_eol(f, oneline, true);
-		break;
-	}
 	case NFT_OBJECT_CT_TIMEOUT:
 		ct_timeout_print(n, f, oneline);
 		break;

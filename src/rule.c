@@ -218,15 +218,17 @@ void obj_free(struct obj *o)
 	if (!o)
 		return;
 	ops = obj_ops_by_type(o->type);
-	if (ops && ops->destroy)
+	if (ops && ops->destroy) {
 		ops->destroy(o);
+	} else {
+		free(o->helper.name);
+		for (unsigned int i = 0; i < o->timeout.n; i++)
+			free(o->timeout.policy[i].state);
+		free(o->timeout.policy);
+	}
 	handle_free(&o->h);
 	free(o->comment);
 	stmt_free(o->stmt);
-	free(o->helper.name);
-	for (unsigned int i = 0; i < o->timeout.n; i++)
-		free(o->timeout.policy[i].state);
-	free(o->timeout.policy);
 	free(o);
 }
 
