@@ -169,3 +169,166 @@ static const struct obj_ops ct_helper_ops = {
 	.destroy	= ct_obj_destroy,
 };
 OBJ_OPS_REGISTER(ct_helper_ops);
+
+/* --- ct timeout ---------------------------------------------------------- */
+
+/* "policy": null or { "state": seconds, ... }; eval checks the states */
+static int ct_timeout_parse_json(struct kind_jparse *k, json_t *o, struct obj *ob)
+{
+	json_t *pol = json_object_get(o, "policy"), *v;
+	const char *state;
+
+	ob->timeout.l4_given = true;
+	if (ct_l3l4_parse_json(k, o, ob) < 0)
+		return -1;
+	if (!pol || json_is_null(pol))
+		return 0;
+	if (!json_is_object(pol))
+		return k->error(k, pol, "ct timeout: \"policy\" must be an object");
+	json_object_foreach(pol, state, v) {
+		struct obj_policy *p;
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return k->error(k, v, "ct timeout: the timeout of \"%s\" must be a number",
+				    state);
+		ob->timeout.policy = xrealloc(ob->timeout.policy,
+					      (ob->timeout.n + 1) * sizeof(*p));
+		p = &ob->timeout.policy[ob->timeout.n++];
+		p->state = xstrdup(state);
+		p->value = json_integer_value(v);
+		p->loc = k->loc(k, v);
+	}
+	return 0;
+}
+
+/* the states of the policy: known to the protocol, and seconds in 32 bits */
+static int ct_timeout_eval(struct kind_eval *k, struct obj *o)
+{
+	uint8_t l4 = o->helper.l4proto;
+
+	if (o->helper.name)
+		return error_queue(k->msgs, &o->helper.name_loc,
+			   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
+			   o->h.obj);
+	if (l4 && !ct_timeout_nstates(l4))
+		return error_queue(k->msgs, &o->helper.l4_loc,
+			   "ct timeout protocol must be tcp or udp");
+	for (unsigned int i = 0; i < o->timeout.n; i++) {
+		const struct obj_policy *p = &o->timeout.policy[i];
+
+		if (ct_timeout_state_lookup(l4, p->state) < 0)
+			return error_queue(k->msgs, &p->loc, "invalid state for this protocol");
+		if (p->value > UINT32_MAX)
+			return error_queue(k->msgs, &p->loc, "timeout of \"%s\" is too large", p->state);
+	}
+	return 0;
+}
+
+/*
+ * every state of the protocol goes to the kernel, the default where the
+ * policy names none; l3proto only when given (the kernel takes the table's)
+ */
+static void ct_timeout_linearize(struct kind_lin *k, struct nftnl_obj *o,
+				 const struct obj *ob)
+{
+	uint32_t tmo[NFTNL_CTTIMEOUT_ARRAY_MAX] = { 0 };
+	uint8_t l4 = ob->helper.l4proto;
+
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
+		tmo[i] = ct_timeout_default(l4, i);
+	for (unsigned int i = 0; i < ob->timeout.n; i++)
+		tmo[ct_timeout_state_lookup(l4, ob->timeout.policy[i].state)] =
+			ob->timeout.policy[i].value;
+	if (ob->helper.l3proto)
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_TIMEOUT_L3PROTO, ob->helper.l3proto);
+	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_TIMEOUT_L4PROTO, l4);
+	xnftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
+}
+
+/*
+ * The kernel keeps the l3proto of a ct timeout that gave none as the
+ * table's family; the offline model leaves it unset.
+ */
+static uint16_t ct_timeout_l3proto(struct nftnl_obj *n)
+{
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO))
+		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO);
+	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
+}
+
+/* the timeout of state @i, if it is not the default */
+static bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
+	const uint32_t *tmo;
+	uint32_t len = 0;
+
+	if (!nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY))
+		return false;
+	tmo = nftnl_obj_get_data(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY, &len);
+	if (!tmo || i >= ct_timeout_nstates(l4) || (i + 1) * sizeof(*tmo) > len ||
+	    tmo[i] == ct_timeout_default(l4, i))
+		return false;
+	*v = tmo[i];
+	return true;
+}
+
+static void ct_timeout_print(struct kind_print *k, struct nftnl_obj *n)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
+	const char *sep = "";
+	uint32_t v;
+
+	kind_obj_line(k);
+	fprintf(k->f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "l3proto %s", family_name(ct_timeout_l3proto(n)));
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "policy = { ");
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++) {
+		if (!ct_timeout_state(n, i, &v))
+			continue;
+		fprintf(k->f, "%s%s : %u", sep, ct_timeout_state_name(l4, i), v);
+		sep = ", ";
+	}
+	fprintf(k->f, " }");
+	kind_obj_eol(k, true);
+}
+
+/* as nft: "policy" is null when every state has its default */
+static void ct_timeout_json(struct kind_json *k, json_t *o, struct nftnl_obj *n)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
+	json_t *p = json_object();
+	uint32_t v;
+
+	json_object_set_new(o, "protocol", json_string(l4 == IPPROTO_TCP ? "tcp" : "udp"));
+	json_object_set_new(o, "l3proto", json_string(family_name(ct_timeout_l3proto(n))));
+	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
+		if (ct_timeout_state(n, i, &v))
+			json_object_set_new(p, ct_timeout_state_name(l4, i), json_integer(v));
+	if (!json_object_size(p)) {
+		json_decref(p);
+		p = json_null();
+	}
+	json_object_set_new(o, "policy", p);
+}
+
+static const char *const ct_timeout_json_keys[] = {
+	"protocol", "l3proto", "policy", NULL
+};
+
+static const struct obj_ops ct_timeout_ops = {
+	.type		= NFT_OBJECT_CT_TIMEOUT,
+	.name		= "ct timeout",
+	.json_keys	= ct_timeout_json_keys,
+	.parse_json	= ct_timeout_parse_json,
+	.eval		= ct_timeout_eval,
+	.linearize	= ct_timeout_linearize,
+	.print		= ct_timeout_print,
+	.json		= ct_timeout_json,
+	.destroy	= ct_obj_destroy,
+};
+OBJ_OPS_REGISTER(ct_timeout_ops);

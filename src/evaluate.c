@@ -2932,29 +2932,6 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
-/* the states of the policy: known to the protocol, and seconds in 32 bits */
-static int ct_timeout_eval(struct eval_ctx *ctx, struct obj *o)
-{
-	uint8_t l4 = o->helper.l4proto;
-
-	if (o->helper.name)
-		return err(ctx, &o->helper.name_loc,
-			   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
-			   o->h.obj);
-	if (l4 && !ct_timeout_nstates(l4))
-		return err(ctx, &o->helper.l4_loc,
-			   "ct timeout protocol must be tcp or udp");
-	for (unsigned int i = 0; i < o->timeout.n; i++) {
-		const struct obj_policy *p = &o->timeout.policy[i];
-
-		if (ct_timeout_state_lookup(l4, p->state) < 0)
-			return err(ctx, &p->loc, "invalid state for this protocol");
-		if (p->value > UINT32_MAX)
-			return err(ctx, &p->loc, "timeout of \"%s\" is too large", p->state);
-	}
-	return 0;
-}
-
 /*
  * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
  * 0, or "missing options"; the values must fit the kernel's attributes
@@ -3004,8 +2981,6 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 
 		return ops->eval(&k, o);
 	}
-	if (o->type == NFT_OBJECT_CT_TIMEOUT)
-		return ct_timeout_eval(ctx, o);
 	if (o->type == NFT_OBJECT_CT_EXPECT)
 		return ct_expect_eval(ctx, o);
 	return 0;

@@ -977,25 +977,6 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
  * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
  * print even with -s, as nft's do
  */
-/* as nft: "policy" is null when every state has its default */
-static void obj_ct_timeout_json(json_t *o, struct nftnl_obj *n)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	json_t *p = json_object();
-	uint32_t v;
-
-	json_object_set_new(o, "protocol", json_string(l4 == IPPROTO_TCP ? "tcp" : "udp"));
-	json_object_set_new(o, "l3proto", json_string(family_name(ct_timeout_l3proto(n))));
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
-		if (ct_timeout_state(n, i, &v))
-			json_object_set_new(p, ct_timeout_state_name(l4, i), json_integer(v));
-	if (!json_object_size(p)) {
-		json_decref(p);
-		p = json_null();
-	}
-	json_object_set_new(o, "policy", p);
-}
-
 static json_t *obj_json(struct nftnl_obj *n, const char *table)
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE), len = 0;
@@ -1032,9 +1013,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 		break;
 	case NFT_OBJECT_LIMIT:
 		obj_limit_json(o, n);
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		obj_ct_timeout_json(o, n);
 		break;
 	case NFT_OBJECT_SYNPROXY:
 	{

@@ -1728,26 +1728,6 @@ static struct nftnl_obj *obj_ident(struct cmd *cmd)
 	return o;
 }
 
-/*
- * every state of the protocol goes to the kernel, the default where the
- * policy names none; l3proto only when given (the kernel takes the table's)
- */
-static void lin_ct_timeout(struct nftnl_obj *o, const struct obj *ob)
-{
-	uint32_t tmo[NFTNL_CTTIMEOUT_ARRAY_MAX] = { 0 };
-	uint8_t l4 = ob->helper.l4proto;
-
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
-		tmo[i] = ct_timeout_default(l4, i);
-	for (unsigned int i = 0; i < ob->timeout.n; i++)
-		tmo[ct_timeout_state_lookup(l4, ob->timeout.policy[i].state)] =
-			ob->timeout.policy[i].value;
-	if (ob->helper.l3proto)
-		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_TIMEOUT_L3PROTO, ob->helper.l3proto);
-	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_TIMEOUT_L4PROTO, l4);
-	xnftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
-}
-
 /* an object type known by its ops (include/kind.h) */
 static void kind_obj_linearize(struct lin_ctx *ctx, const struct obj_ops *ops,
 			       struct nftnl_obj *o, const struct obj *ob)
@@ -1790,9 +1770,6 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u16(o, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
 		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
 		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		lin_ct_timeout(o, ob);
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		/* l3proto only when given: the kernel takes the table's */

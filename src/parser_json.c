@@ -1757,7 +1757,6 @@ static const struct {
 	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
 	{ "limit", "limits", NFT_OBJECT_LIMIT,
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
 	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
 	  { "protocol", "dport", "timeout", "size", "l3proto" } },
 	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
@@ -1836,35 +1835,6 @@ static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
 		return jerr(jp, json_object_get(o, "l3proto"),
 			    "unknown address family \"%s\"", l3);
 	ob->helper.l3proto = f;
-	return 0;
-}
-
-/* "policy": null or { "state": seconds, ... }; eval checks the states */
-static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	json_t *pol = json_object_get(o, "policy"), *v;
-	const char *state;
-
-	ob->timeout.l4_given = true;
-	if (obj_l3l4_parse(jp, o, ob) < 0)
-		return -1;
-	if (!pol || json_is_null(pol))
-		return 0;
-	if (!json_is_object(pol))
-		return jerr(jp, pol, "ct timeout: \"policy\" must be an object");
-	json_object_foreach(pol, state, v) {
-		struct obj_policy *p;
-
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return jerr(jp, v, "ct timeout: the timeout of \"%s\" must be a number",
-				    state);
-		ob->timeout.policy = xrealloc(ob->timeout.policy,
-					      (ob->timeout.n + 1) * sizeof(*p));
-		p = &ob->timeout.policy[ob->timeout.n++];
-		p->state = xstrdup(state);
-		p->value = json_integer_value(v);
-		p->loc = loc_of(jp, v);
-	}
 	return 0;
 }
 
@@ -1951,10 +1921,6 @@ static struct obj *obj_parse(struct jp *jp, json_t *o,
 	case NFT_OBJECT_LIMIT:
 		ob->stmt = limit_args_json_parse(&kj, o, &loc);
 		if (!ob->stmt)
-			goto fail;
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		if (obj_timeout_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	case NFT_OBJECT_CT_EXPECT:

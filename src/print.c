@@ -1108,34 +1108,6 @@ static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
 }
 
 /*
- * The kernel keeps the l3proto of a ct timeout that gave none as the
- * table's family; the offline model leaves it unset.
- */
-uint16_t ct_timeout_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
-/* the timeout of state @i, if it is not the default */
-bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	const uint32_t *tmo;
-	uint32_t len = 0;
-
-	if (!nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY))
-		return false;
-	tmo = nftnl_obj_get_data(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY, &len);
-	if (!tmo || i >= ct_timeout_nstates(l4) || (i + 1) * sizeof(*tmo) > len ||
-	    tmo[i] == ct_timeout_default(l4, i))
-		return false;
-	*v = tmo[i];
-	return true;
-}
-
-/*
  * An object's body is a few lines; a monitor event runs them together on
  * one line, as nft does: ct objects end each with "; ", the rest with " ".
  */
@@ -1148,30 +1120,6 @@ static void obj_line(FILE *f, bool oneline)
 static void obj_eol(FILE *f, bool oneline, bool semi)
 {
 	fputs(!oneline ? "\n" : semi ? "; " : " ", f);
-}
-
-static void ct_timeout_print(struct nftnl_obj *n, FILE *f, bool oneline)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	const char *sep = "";
-	uint32_t v;
-
-	obj_line(f, oneline);
-	fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "l3proto %s", family_name(ct_timeout_l3proto(n)));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "policy = { ");
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++) {
-		if (!ct_timeout_state(n, i, &v))
-			continue;
-		fprintf(f, "%s%s : %u", sep, ct_timeout_state_name(l4, i), v);
-		sep = ", ";
-	}
-	fprintf(f, " }");
-	obj_eol(f, oneline, true);
 }
 
 /* a listed ct expectation's l3proto: the table's if it gave none */
@@ -1267,9 +1215,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 	case NFT_OBJECT_LIMIT:
 		limit_args_print(s, f);
 		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		ct_timeout_print(n, f, oneline);
 		break;
 	case NFT_OBJECT_CT_EXPECT:
 		ct_expect_print(n, o, f, oneline);
