@@ -7,6 +7,8 @@
  * belong to which type), JSON gives them the same "protocol" and
  * "l3proto", and a listing names both protocols alike.
  */
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
@@ -190,7 +192,7 @@ static int ct_timeout_parse_json(struct kind_jparse *k, json_t *o, struct obj *o
 
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return k->error(k, v, "ct timeout: the timeout of \"%s\" must be a number",
-				    state);
+					state);
 		ob->timeout.policy = xrealloc(ob->timeout.policy,
 					      (ob->timeout.n + 1) * sizeof(*p));
 		p = &ob->timeout.policy[ob->timeout.n++];
@@ -208,18 +210,20 @@ static int ct_timeout_eval(struct kind_eval *k, struct obj *o)
 
 	if (o->helper.name)
 		return error_queue(k->msgs, &o->helper.name_loc,
-			   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
-			   o->h.obj);
+				   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
+				   o->h.obj);
 	if (l4 && !ct_timeout_nstates(l4))
 		return error_queue(k->msgs, &o->helper.l4_loc,
-			   "ct timeout protocol must be tcp or udp");
+				   "ct timeout protocol must be tcp or udp");
 	for (unsigned int i = 0; i < o->timeout.n; i++) {
 		const struct obj_policy *p = &o->timeout.policy[i];
 
 		if (ct_timeout_state_lookup(l4, p->state) < 0)
-			return error_queue(k->msgs, &p->loc, "invalid state for this protocol");
+			return error_queue(k->msgs, &p->loc,
+					   "invalid state for this protocol");
 		if (p->value > UINT32_MAX)
-			return error_queue(k->msgs, &p->loc, "timeout of \"%s\" is too large", p->state);
+			return error_queue(k->msgs, &p->loc,
+					   "timeout of \"%s\" is too large", p->state);
 	}
 	return 0;
 }
@@ -332,3 +336,142 @@ static const struct obj_ops ct_timeout_ops = {
 	.destroy	= ct_obj_destroy,
 };
 OBJ_OPS_REGISTER(ct_timeout_ops);
+
+/* --- ct expectation ------------------------------------------------------ */
+
+/* "protocol", "dport", "timeout" (ms), "size" and "l3proto"; eval checks them */
+static int ct_expect_parse_json(struct kind_jparse *k, json_t *o, struct obj *ob)
+{
+	static const struct {
+		const char	*key;
+		unsigned int	flag;
+		size_t		off;
+	} num[] = {
+		{ "dport", OBJ_EXPECT_DPORT, offsetof(struct obj, expect.dport) },
+		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
+		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
+	};
+
+	ob->timeout.l4_given = true;
+	if (ct_l3l4_parse_json(k, o, ob) < 0)
+		return -1;
+	for (unsigned int i = 0; i < array_size(num); i++) {
+		json_t *v = json_object_get(o, num[i].key);
+
+		if (!v)
+			continue;
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return k->error(k, v, "ct expectation: \"%s\" must be a number",
+					num[i].key);
+		*(uint64_t *)((char *)ob + num[i].off) = json_integer_value(v);
+		ob->expect.given |= num[i].flag;
+	}
+	ob->expect.dport_loc = k->loc(k, json_object_get(o, "dport"));
+	ob->expect.timeout_loc = k->loc(k, json_object_get(o, "timeout"));
+	ob->expect.size_loc = k->loc(k, json_object_get(o, "size"));
+	return 0;
+}
+
+/*
+ * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
+ * 0, or "missing options"; the values must fit the kernel's attributes
+ */
+static int ct_expect_eval(struct kind_eval *k, struct obj *o)
+{
+	const unsigned int all = OBJ_EXPECT_DPORT | OBJ_EXPECT_TIMEOUT | OBJ_EXPECT_SIZE;
+	uint8_t l4 = o->helper.l4proto;
+
+	if (o->helper.name || o->timeout.n)
+		return error_queue(k->msgs, &o->loc,
+				   "ct expectation %s takes protocol, dport, timeout, size and l3proto only",
+				   o->h.obj);
+	if (l4 && l4 != IPPROTO_TCP && l4 != IPPROTO_UDP)
+		return error_queue(k->msgs, &o->helper.l4_loc,
+				   "ct expectation protocol must be tcp or udp");
+	if ((o->expect.given & all) != all || !l4 || !o->expect.dport ||
+	    !o->expect.timeout || !o->expect.size)
+		return error_queue(k->msgs, &o->loc, "missing options");
+	if (o->expect.dport > UINT16_MAX)
+		return error_queue(k->msgs, &o->expect.dport_loc,
+				   "dport %" PRIu64 " is out of range",
+				   o->expect.dport);
+	if (o->expect.timeout > UINT32_MAX)
+		return error_queue(k->msgs, &o->expect.timeout_loc,
+				   "timeout is too large");
+	if (o->expect.size > UINT8_MAX)
+		return error_queue(k->msgs, &o->expect.size_loc,
+				   "size %" PRIu64 " is out of range",
+				   o->expect.size);
+	return 0;
+}
+
+static void ct_expect_linearize(struct kind_lin *k, struct nftnl_obj *o,
+				const struct obj *ob)
+{
+	/* l3proto only when given: the kernel takes the table's */
+	if (ob->helper.l3proto)
+		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_L3PROTO, ob->helper.l3proto);
+	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_L4PROTO, ob->helper.l4proto);
+	nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_DPORT, ob->expect.dport);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_CT_EXPECT_TIMEOUT, ob->expect.timeout);
+	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_SIZE, ob->expect.size);
+}
+
+static void ct_expect_print(struct kind_print *k, struct nftnl_obj *n)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
+
+	kind_obj_line(k);
+	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
+		fprintf(k->f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
+	else
+		fprintf(k->f, "protocol %u", l4);
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "dport %u", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "timeout ");
+	time_print_opt(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT),
+		       k->octx, k->f);
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "size %u", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
+	kind_obj_eol(k, true);
+	kind_obj_line(k);
+	fprintf(k->f, "l3proto %s",
+		family_name(ct_l3proto(n, NFTNL_OBJ_CT_EXPECT_L3PROTO)));
+	kind_obj_eol(k, true);
+}
+
+static void ct_expect_json(struct kind_json *k, json_t *o, struct nftnl_obj *n)
+{
+	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
+
+	json_object_set_new(o, "protocol", ct_l4_json(l4));
+	json_object_set_new(o, "dport", json_integer(
+		nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT)));
+	json_object_set_new(o, "timeout", json_integer(
+		nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT)));
+	json_object_set_new(o, "size", json_integer(
+		nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE)));
+	json_object_set_new(o, "l3proto", json_string(family_name(
+		ct_l3proto(n, NFTNL_OBJ_CT_EXPECT_L3PROTO))));
+}
+
+static const char *const ct_expect_json_keys[] = {
+	"protocol", "dport", "timeout", "size", "l3proto", NULL
+};
+
+static const struct obj_ops ct_expect_ops = {
+	.type		= NFT_OBJECT_CT_EXPECT,
+	.name		= "ct expectation",
+	.json_keys	= ct_expect_json_keys,
+	.parse_json	= ct_expect_parse_json,
+	.eval		= ct_expect_eval,
+	.linearize	= ct_expect_linearize,
+	.print		= ct_expect_print,
+	.json		= ct_expect_json,
+	.destroy	= ct_obj_destroy,
+};
+OBJ_OPS_REGISTER(ct_expect_ops);

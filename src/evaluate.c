@@ -2932,36 +2932,6 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
-/*
- * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
- * 0, or "missing options"; the values must fit the kernel's attributes
- */
-static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
-{
-	const unsigned int all = OBJ_EXPECT_DPORT | OBJ_EXPECT_TIMEOUT | OBJ_EXPECT_SIZE;
-	uint8_t l4 = o->helper.l4proto;
-
-	if (o->helper.name || o->timeout.n)
-		return err(ctx, &o->loc,
-			   "ct expectation %s takes protocol, dport, timeout, size and l3proto only",
-			   o->h.obj);
-	if (l4 && l4 != IPPROTO_TCP && l4 != IPPROTO_UDP)
-		return err(ctx, &o->helper.l4_loc,
-			   "ct expectation protocol must be tcp or udp");
-	if ((o->expect.given & all) != all || !l4 || !o->expect.dport ||
-	    !o->expect.timeout || !o->expect.size)
-		return err(ctx, &o->loc, "missing options");
-	if (o->expect.dport > UINT16_MAX)
-		return err(ctx, &o->expect.dport_loc, "dport %" PRIu64 " is out of range",
-			   o->expect.dport);
-	if (o->expect.timeout > UINT32_MAX)
-		return err(ctx, &o->expect.timeout_loc, "timeout is too large");
-	if (o->expect.size > UINT8_MAX)
-		return err(ctx, &o->expect.size_loc, "size %" PRIu64 " is out of range",
-			   o->expect.size);
-	return 0;
-}
-
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
 	const struct obj_ops *ops = obj_ops_by_type(o->type);
@@ -2981,8 +2951,6 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 
 		return ops->eval(&k, o);
 	}
-	if (o->type == NFT_OBJECT_CT_EXPECT)
-		return ct_expect_eval(ctx, o);
 	return 0;
 }
 

@@ -1024,20 +1024,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 		json_decref(v);
 		break;
 	}
-	case NFT_OBJECT_CT_EXPECT: {
-		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
-
-		json_object_set_new(o, "protocol", l4 == IPPROTO_TCP ? json_string("tcp") :
-				    l4 == IPPROTO_UDP ? json_string("udp") : json_integer(l4));
-		json_object_set_new(o, "dport", json_integer(
-			nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT)));
-		json_object_set_new(o, "timeout", json_integer(
-			nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT)));
-		json_object_set_new(o, "size", json_integer(
-			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE)));
-		json_object_set_new(o, "l3proto", json_string(family_name(ct_expect_l3proto(n))));
-		break;
-	}
 	}
 	return wrap(tname ? tname : "unknown", o);
 }

@@ -1771,15 +1771,6 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
 		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
 		break;
-	case NFT_OBJECT_CT_EXPECT:
-		/* l3proto only when given: the kernel takes the table's */
-		if (ob->helper.l3proto)
-			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_L3PROTO, ob->helper.l3proto);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_L4PROTO, ob->helper.l4proto);
-		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_DPORT, ob->expect.dport);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_CT_EXPECT_TIMEOUT, ob->expect.timeout);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_SIZE, ob->expect.size);
-		break;
 	}
 	if (ob->comment) {
 		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);

@@ -1757,8 +1757,6 @@ static const struct {
 	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
 	{ "limit", "limits", NFT_OBJECT_LIMIT,
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
-	  { "protocol", "dport", "timeout", "size", "l3proto" } },
 	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
 };
 
@@ -1812,65 +1810,6 @@ static int obj_check_keys(struct jp *jp, json_t *o, const struct obj_jkind *jk)
 	return check_keys(jp, o, jk->one, keys);
 }
 
-/* "protocol" (tcp or udp, required) and "l3proto" (a family, optional) of
-   a ct helper, timeout or expectation object */
-static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
-	int f;
-
-	if (!proto)
-		return -1;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (!l3)
-		return 0;
-	f = family_lookup(l3);
-	if (f < 0)
-		return jerr(jp, json_object_get(o, "l3proto"),
-			    "unknown address family \"%s\"", l3);
-	ob->helper.l3proto = f;
-	return 0;
-}
-
-/* "protocol", "dport", "timeout" (ms), "size" and "l3proto"; eval checks them */
-static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	static const struct {
-		const char	*key;
-		unsigned int	flag;
-		size_t		off;
-	} num[] = {
-		{ "dport", OBJ_EXPECT_DPORT, offsetof(struct obj, expect.dport) },
-		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
-		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
-	};
-
-	ob->timeout.l4_given = true;
-	if (obj_l3l4_parse(jp, o, ob) < 0)
-		return -1;
-	for (unsigned int i = 0; i < array_size(num); i++) {
-		json_t *v = json_object_get(o, num[i].key);
-
-		if (!v)
-			continue;
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return jerr(jp, v, "ct expectation: \"%s\" must be a number",
-				    num[i].key);
-		*(uint64_t *)((char *)ob + num[i].off) = json_integer_value(v);
-		ob->expect.given |= num[i].flag;
-	}
-	ob->expect.dport_loc = loc_of(jp, json_object_get(o, "dport"));
-	ob->expect.timeout_loc = loc_of(jp, json_object_get(o, "timeout"));
-	ob->expect.size_loc = loc_of(jp, json_object_get(o, "size"));
-	return 0;
-}
-
 /* the values of an object to add, as the grammar's object blocks give them */
 static struct obj *obj_parse(struct jp *jp, json_t *o,
 			     const struct obj_jkind *jk, const struct handle *h)
@@ -1921,10 +1860,6 @@ static struct obj *obj_parse(struct jp *jp, json_t *o,
 	case NFT_OBJECT_LIMIT:
 		ob->stmt = limit_args_json_parse(&kj, o, &loc);
 		if (!ob->stmt)
-			goto fail;
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		if (obj_expect_parse(jp, o, ob) < 0)
 			goto fail;
 		break;
 	}

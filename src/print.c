@@ -1122,40 +1122,6 @@ static void obj_eol(FILE *f, bool oneline, bool semi)
 	fputs(!oneline ? "\n" : semi ? "; " : " ", f);
 }
 
-/* a listed ct expectation's l3proto: the table's if it gave none */
-uint16_t ct_expect_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_EXPECT_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
-static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
-			    FILE *f, bool oneline)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
-
-	obj_line(f, oneline);
-	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
-		fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
-	else
-		fprintf(f, "protocol %u", l4);
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "dport %u", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "timeout ");
-	time_print_opt(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), o, f);
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "size %u", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "l3proto %s", family_name(ct_expect_l3proto(n)));
-	obj_eol(f, oneline, true);
-}
-
 /* an object type known by its ops (include/kind.h) */
 static void kind_obj_print(const struct obj_ops *ops, struct nftnl_obj *n,
 			   const struct output_ctx *o, FILE *f, bool oneline)
@@ -1215,9 +1181,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 	case NFT_OBJECT_LIMIT:
 		limit_args_print(s, f);
 		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		ct_expect_print(n, o, f, oneline);
 		break;
 	case NFT_OBJECT_SYNPROXY: {
 		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);

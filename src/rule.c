@@ -218,14 +218,8 @@ void obj_free(struct obj *o)
 	if (!o)
 		return;
 	ops = obj_ops_by_type(o->type);
-	if (ops && ops->destroy) {
+	if (ops && ops->destroy)
 		ops->destroy(o);
-	} else {
-		free(o->helper.name);
-		for (unsigned int i = 0; i < o->timeout.n; i++)
-			free(o->timeout.policy[i].state);
-		free(o->timeout.policy);
-	}
 	handle_free(&o->h);
 	free(o->comment);
 	stmt_free(o->stmt);
