@@ -265,7 +265,9 @@ struct stmt_ops {
  * @linearize:	@ob's values as attributes of @nlo
  * @print:	the body of @nlo as nft lists it, after its comment: a line
  *		each (kind_obj_line(), kind_obj_eol()), or one line for monitor
- * @json:	the properties of @nlo as nft -j lists them, set in @o
+ * @json:	the properties of @nlo as nft -j lists them, set in @o (its
+ *		context has no phase nor callbacks: an object has no
+ *		sub-expressions)
  * @destroy:	frees what @ob owns of its type
  * The grammar's object blocks build struct obj as they did.
  */

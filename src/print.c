@@ -1160,8 +1160,7 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		return;
 	}
 	s = obj_values(n, type);
-	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT &&
-	    type != NFT_OBJECT_COUNTER)
+	if (type != NFT_OBJECT_COUNTER)
 		obj_line(f, oneline);
 	switch (type) {
 	case NFT_OBJECT_COUNTER:
