@@ -19,6 +19,8 @@
 #include <stmt.h>
 
 struct nftnl_expr;
+struct nftnl_obj;
+struct obj;
 struct output_ctx;
 struct proto_ctx;
 struct proto_desc;
@@ -99,6 +101,8 @@ struct kind_print {
 	   of type @dt and byte order @bo */
 	void	(*value)(struct kind_print *k, const struct expr *v,
 			 const struct datatype *dt, enum byteorder bo);
+	/* an object's body runs on one line (a monitor event) */
+	bool			oneline;
 };
 
 /* the -j listing */
@@ -247,6 +251,64 @@ struct stmt_ops {
 /* the fields of a STMT_OPS, as the kind's file defines them */
 #define stmt_priv(s)	((void *)(s)->priv)
 
+
+/**
+ * struct obj_ops - everything about one type of named object, as expr_ops
+ * @type:	NFT_OBJECT_*
+ * @name:	the keyword, and the JSON key ("secmark", "ct helper")
+ * @plural:	the JSON key that lists all of them ("secmarks"), or NULL
+ * @json_keys:	its JSON properties beyond family, table, name, handle and
+ *		comment, NULL-terminated
+ * @parse_json:	the JSON object @o of an object to add into @ob; 0 or -1
+ *		(an error queued)
+ * @eval:	checks @ob, an object to add; 0 or -1
+ * @linearize:	@ob's values as attributes of @nlo
+ * @print:	the body of @nlo as nft lists it, after its comment: a line
+ *		each (kind_obj_line(), kind_obj_eol()), or one line for monitor
+ * @json:	the properties of @nlo as nft -j lists them, set in @o (its
+ *		context has no phase nor callbacks: an object has no
+ *		sub-expressions)
+ * @destroy:	frees what @ob owns of its type
+ * The grammar's object blocks build struct obj as they did.
+ */
+struct obj_ops {
+	uint32_t		type;
+	const char		*name;
+	const char		*plural;
+	const char *const	*json_keys;
+	int	(*parse_json)(struct kind_jparse *k, json_t *o, struct obj *ob);
+	int	(*eval)(struct kind_eval *k, struct obj *ob);
+	void	(*linearize)(struct kind_lin *k, struct nftnl_obj *nlo,
+			     const struct obj *ob);
+	void	(*print)(struct kind_print *k, struct nftnl_obj *nlo);
+	void	(*json)(struct kind_json *k, json_t *o, struct nftnl_obj *nlo);
+	void	(*destroy)(struct obj *ob);
+};
+
+/* the same for object types */
+#define OBJ_OPS_REGISTER(ops)						\
+	static const struct obj_ops *const __nfh_obj_ops_##ops		\
+	__attribute__((used, section("nfh_obj_ops"),			\
+		       aligned(sizeof(void *)))) = &(ops)
+
+/* the table of object type @type (NFT_OBJECT_*), or NULL (rule.c) */
+const struct obj_ops *obj_ops_by_type(uint32_t type);
+/* the @i-th table, or NULL after the last */
+const struct obj_ops *obj_ops_nth(unsigned int i);
+
+/* an object's line of its body starts: a tab pair in a listing */
+static inline void kind_obj_line(struct kind_print *k)
+{
+	if (!k->oneline)
+		fputs("\t\t", k->f);
+}
+
+/* and ends: a monitor event runs them together, as nft does, ct objects
+   with "; " (@semi), others with " " */
+static inline void kind_obj_eol(struct kind_print *k, bool semi)
+{
+	fputs(!k->oneline ? "\n" : semi ? "; " : " ", k->f);
+}
 
 /* { @key: @v }, and @v set as @key in @o: a NULL @v (a member that could
    not be listed) frees the object and gives NULL */

@@ -24,10 +24,6 @@ void rule_print(const struct rule *r, const struct output_ctx *octx, FILE *f);
 struct nftnl_obj;
 /* a listed ct timeout: its l3proto (the table's if it gave none), and the
  * timeout of its state @i in @v if that is not the default */
-uint16_t ct_timeout_l3proto(struct nftnl_obj *n);
-bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v);
-uint16_t ct_expect_l3proto(struct nftnl_obj *n);
-uint16_t ct_helper_l3proto(struct nftnl_obj *n);
 
 void set_decl_print(const struct set *s, const struct output_ctx *o, FILE *f);
 

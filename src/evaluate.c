@@ -2932,61 +2932,10 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
-/* the states of the policy: known to the protocol, and seconds in 32 bits */
-static int ct_timeout_eval(struct eval_ctx *ctx, struct obj *o)
-{
-	uint8_t l4 = o->helper.l4proto;
-
-	if (o->helper.name)
-		return err(ctx, &o->helper.name_loc,
-			   "ct timeout %s has no type: protocol tcp, l3proto ip, policy = { ... }",
-			   o->h.obj);
-	if (l4 && !ct_timeout_nstates(l4))
-		return err(ctx, &o->helper.l4_loc,
-			   "ct timeout protocol must be tcp or udp");
-	for (unsigned int i = 0; i < o->timeout.n; i++) {
-		const struct obj_policy *p = &o->timeout.policy[i];
-
-		if (ct_timeout_state_lookup(l4, p->state) < 0)
-			return err(ctx, &p->loc, "invalid state for this protocol");
-		if (p->value > UINT32_MAX)
-			return err(ctx, &p->loc, "timeout of \"%s\" is too large", p->state);
-	}
-	return 0;
-}
-
-/*
- * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
- * 0, or "missing options"; the values must fit the kernel's attributes
- */
-static int ct_expect_eval(struct eval_ctx *ctx, struct obj *o)
-{
-	const unsigned int all = OBJ_EXPECT_DPORT | OBJ_EXPECT_TIMEOUT | OBJ_EXPECT_SIZE;
-	uint8_t l4 = o->helper.l4proto;
-
-	if (o->helper.name || o->timeout.n)
-		return err(ctx, &o->loc,
-			   "ct expectation %s takes protocol, dport, timeout, size and l3proto only",
-			   o->h.obj);
-	if (l4 && l4 != IPPROTO_TCP && l4 != IPPROTO_UDP)
-		return err(ctx, &o->helper.l4_loc,
-			   "ct expectation protocol must be tcp or udp");
-	if ((o->expect.given & all) != all || !l4 || !o->expect.dport ||
-	    !o->expect.timeout || !o->expect.size)
-		return err(ctx, &o->loc, "missing options");
-	if (o->expect.dport > UINT16_MAX)
-		return err(ctx, &o->expect.dport_loc, "dport %" PRIu64 " is out of range",
-			   o->expect.dport);
-	if (o->expect.timeout > UINT32_MAX)
-		return err(ctx, &o->expect.timeout_loc, "timeout is too large");
-	if (o->expect.size > UINT8_MAX)
-		return err(ctx, &o->expect.size_loc, "size %" PRIu64 " is out of range",
-			   o->expect.size);
-	return 0;
-}
-
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
+	const struct obj_ops *ops = obj_ops_by_type(o->type);
+
 	if (o->read_errors)
 		return -1;	/* what is wrong with it is told */
 	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
@@ -2997,32 +2946,11 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 			   o->h.obj, o->h.obj);
 	if (o->type != NFT_OBJECT_CT_EXPECT && o->expect.given)
 		return err(ctx, &o->loc, "dport, timeout and size are for ct expectations");
-	if (o->type == NFT_OBJECT_CT_TIMEOUT)
-		return ct_timeout_eval(ctx, o);
-	if (o->type == NFT_OBJECT_CT_EXPECT)
-		return ct_expect_eval(ctx, o);
-	if (o->type == NFT_OBJECT_SECMARK && (!o->secmark.ctx || !*o->secmark.ctx))
-		return err(ctx, o->secmark.ctx ? &o->secmark.loc : &o->loc,
-			   "secmark %s needs a security context: secmark %s { \"system_u:object_r:ssh_server_packet_t:s0\" }",
-			   o->h.obj, o->h.obj);
-	if (o->type == NFT_OBJECT_SECMARK && strlen(o->secmark.ctx) > SECMARK_CTX_BUF - 2)
-		return err(ctx, &o->secmark.loc,
-			   "secmark context is too long, %u characters at most",
-			   SECMARK_CTX_BUF - 2);
-	if (o->type != NFT_OBJECT_CT_HELPER)
-		return 0;
-	if (o->timeout.l4_given || o->timeout.n)
-		return err(ctx, &o->loc,
-			   "ct helper %s takes \"type NAME protocol P\" and \"l3proto F\" only",
-			   o->h.obj);
-	if (!o->helper.name)
-		return err(ctx, &o->loc,
-			   "ct helper %s needs a type: type \"ftp\" protocol tcp",
-			   o->h.obj);
-	if (strlen(o->helper.name) >= 16)
-		return err(ctx, &o->helper.name_loc,
-			   "ct helper type \"%s\" is too long, 15 characters at most",
-			   o->helper.name);
+	if (ops && ops->eval) {
+		struct kind_eval k = KIND_EVAL(ctx);
+
+		return ops->eval(&k, o);
+	}
 	return 0;
 }
 

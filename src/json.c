@@ -973,41 +973,14 @@ static void obj_limit_json(json_t *o, struct nftnl_obj *n)
 	}
 }
 
-static json_t *obj_helper_l4_json(uint8_t l4)
-{
-	if (l4 == IPPROTO_TCP)
-		return json_string("tcp");
-	if (l4 == IPPROTO_UDP)
-		return json_string("udp");
-	return json_integer(l4);
-}
-
 /*
  * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
  * print even with -s, as nft's do
  */
-/* as nft: "policy" is null when every state has its default */
-static void obj_ct_timeout_json(json_t *o, struct nftnl_obj *n)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	json_t *p = json_object();
-	uint32_t v;
-
-	json_object_set_new(o, "protocol", json_string(l4 == IPPROTO_TCP ? "tcp" : "udp"));
-	json_object_set_new(o, "l3proto", json_string(family_name(ct_timeout_l3proto(n))));
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
-		if (ct_timeout_state(n, i, &v))
-			json_object_set_new(p, ct_timeout_state_name(l4, i), json_integer(v));
-	if (!json_object_size(p)) {
-		json_decref(p);
-		p = json_null();
-	}
-	json_object_set_new(o, "policy", p);
-}
-
 static json_t *obj_json(struct nftnl_obj *n, const char *table)
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE), len = 0;
+	const struct obj_ops *ops = obj_ops_by_type(type);
 	const char *tname = obj_type_name(type);
 	json_t *o = json_object();
 
@@ -1018,7 +991,12 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	json_object_set_new(o, "handle", json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_HANDLE)));
 	comment_json(o, nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA) ?
 		     nftnl_obj_get_data(n, NFTNL_OBJ_USERDATA, &len) : NULL, &len);
-	switch (type) {
+	if (ops && ops->json) {
+		/* an object has no sub-expressions: no phase, no callbacks */
+		struct kind_json k = { .phase = NULL };
+
+		ops->json(&k, o, n);
+	} else switch (type) {
 	case NFT_OBJECT_COUNTER:
 		json_object_set_new(o, "packets",
 				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS)));
@@ -1036,25 +1014,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	case NFT_OBJECT_LIMIT:
 		obj_limit_json(o, n);
 		break;
-	case NFT_OBJECT_CT_HELPER: {
-		const char *h = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
-
-		json_object_set_new(o, "type", json_string(h ? h : ""));
-		json_object_set_new(o, "protocol", obj_helper_l4_json(
-			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO)));
-		json_object_set_new(o, "l3proto", json_string(family_name(
-			ct_helper_l3proto(n))));
-		break;
-	}
-	case NFT_OBJECT_CT_TIMEOUT:
-		obj_ct_timeout_json(o, n);
-		break;
-	case NFT_OBJECT_SECMARK: {
-		const char *c = nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX);
-
-		json_object_set_new(o, "context", json_string(c ? c : ""));
-		break;
-	}
 	case NFT_OBJECT_SYNPROXY:
 	{
 		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
@@ -1063,20 +1022,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 
 		json_object_update(o, v);
 		json_decref(v);
-		break;
-	}
-	case NFT_OBJECT_CT_EXPECT: {
-		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
-
-		json_object_set_new(o, "protocol", l4 == IPPROTO_TCP ? json_string("tcp") :
-				    l4 == IPPROTO_UDP ? json_string("udp") : json_integer(l4));
-		json_object_set_new(o, "dport", json_integer(
-			nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT)));
-		json_object_set_new(o, "timeout", json_integer(
-			nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT)));
-		json_object_set_new(o, "size", json_integer(
-			nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE)));
-		json_object_set_new(o, "l3proto", json_string(family_name(ct_expect_l3proto(n))));
 		break;
 	}
 	}

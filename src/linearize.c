@@ -1728,33 +1728,28 @@ static struct nftnl_obj *obj_ident(struct cmd *cmd)
 	return o;
 }
 
-/*
- * every state of the protocol goes to the kernel, the default where the
- * policy names none; l3proto only when given (the kernel takes the table's)
- */
-static void lin_ct_timeout(struct nftnl_obj *o, const struct obj *ob)
+/* an object type known by its ops (include/kind.h) */
+static void kind_obj_linearize(struct lin_ctx *ctx, const struct obj_ops *ops,
+			       struct nftnl_obj *o, const struct obj *ob)
 {
-	uint32_t tmo[NFTNL_CTTIMEOUT_ARRAY_MAX] = { 0 };
-	uint8_t l4 = ob->helper.l4proto;
+	struct kind_lin k = {
+		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
+		.value = kind_lin_value,
+	};
 
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++)
-		tmo[i] = ct_timeout_default(l4, i);
-	for (unsigned int i = 0; i < ob->timeout.n; i++)
-		tmo[ct_timeout_state_lookup(l4, ob->timeout.policy[i].state)] =
-			ob->timeout.policy[i].value;
-	if (ob->helper.l3proto)
-		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_TIMEOUT_L3PROTO, ob->helper.l3proto);
-	nftnl_obj_set_u8(o, NFTNL_OBJ_CT_TIMEOUT_L4PROTO, l4);
-	xnftnl_obj_set_data(o, NFTNL_OBJ_CT_TIMEOUT_ARRAY, tmo, sizeof(tmo));
+	ops->linearize(&k, o, ob);
 }
 
 static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_obj *o = obj_ident(cmd);
 	const struct obj *ob = cmd->object;
+	const struct obj_ops *ops = obj_ops_by_type(ob->type);
 	const struct stmt *s = ob->stmt;
 
-	switch (ob->type) {
+	if (ops && ops->linearize)
+		kind_obj_linearize(ctx, ops, o, ob);
+	else switch (ob->type) {
 	case NFT_OBJECT_COUNTER:
 		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, s->counter.packets);
 		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, s->counter.bytes);
@@ -1775,29 +1770,6 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 		nftnl_obj_set_u16(o, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
 		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
 		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
-		break;
-	case NFT_OBJECT_CT_HELPER:
-		xnftnl_obj_set_str(o, NFTNL_OBJ_CT_HELPER_NAME, ob->helper.name);
-		/* l3proto only when given: the kernel takes the table's */
-		if (ob->helper.l3proto)
-			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_HELPER_L3PROTO,
-					  ob->helper.l3proto);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_HELPER_L4PROTO, ob->helper.l4proto);
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		lin_ct_timeout(o, ob);
-		break;
-	case NFT_OBJECT_SECMARK:
-		xnftnl_obj_set_str(o, NFTNL_OBJ_SECMARK_CTX, ob->secmark.ctx);
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		/* l3proto only when given: the kernel takes the table's */
-		if (ob->helper.l3proto)
-			nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_L3PROTO, ob->helper.l3proto);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_L4PROTO, ob->helper.l4proto);
-		nftnl_obj_set_u16(o, NFTNL_OBJ_CT_EXPECT_DPORT, ob->expect.dport);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_CT_EXPECT_TIMEOUT, ob->expect.timeout);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_CT_EXPECT_SIZE, ob->expect.size);
 		break;
 	}
 	if (ob->comment) {

@@ -1757,15 +1757,44 @@ static const struct {
 	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
 	{ "limit", "limits", NFT_OBJECT_LIMIT,
 	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "ct helper", NULL, NFT_OBJECT_CT_HELPER, { "type", "protocol", "l3proto" } },
-	{ "ct timeout", NULL, NFT_OBJECT_CT_TIMEOUT, { "protocol", "l3proto", "policy" } },
-	{ "ct expectation", NULL, NFT_OBJECT_CT_EXPECT,
-	  { "protocol", "dport", "timeout", "size", "l3proto" } },
 	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
-	{ "secmark", "secmarks", NFT_OBJECT_SECMARK, { "context" } },
 };
 
-static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
+/* what the JSON commands need of an object type: a row of obj_kinds, or
+   what the type's ops say (include/kind.h) */
+struct obj_jkind {
+	const char		*one, *many;
+	uint32_t		type;
+	const char *const	*keys;
+	const struct obj_ops	*ops;
+};
+
+/* the object type that the command key @k names: 1 for one object, 2 for
+   the plural, 0 if none */
+static int obj_jkind_of(const char *k, struct obj_jkind *jk)
+{
+	const struct obj_ops *ops;
+
+	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
+		*jk = (struct obj_jkind){ obj_kinds[i].one, obj_kinds[i].many,
+					  obj_kinds[i].type, obj_kinds[i].keys, NULL };
+		if (!strcmp(k, jk->one))
+			return 1;
+		if (jk->many && !strcmp(k, jk->many))
+			return 2;
+	}
+	for (unsigned int i = 0; (ops = obj_ops_nth(i)); i++) {
+		*jk = (struct obj_jkind){ ops->name, ops->plural, ops->type,
+					  ops->json_keys, ops };
+		if (!strcmp(k, jk->one))
+			return 1;
+		if (jk->many && !strcmp(k, jk->many))
+			return 2;
+	}
+	return 0;
+}
+
+static int obj_check_keys(struct jp *jp, json_t *o, const struct obj_jkind *jk)
 {
 	static const char *const common[] = {
 		"family", "table", "name", "handle", "comment"
@@ -1775,125 +1804,30 @@ static int obj_check_keys(struct jp *jp, json_t *o, unsigned int kind)
 
 	for (unsigned int i = 0; i < array_size(common); i++)
 		keys[n++] = common[i];
-	for (unsigned int i = 0; obj_kinds[kind].keys[i]; i++)
-		keys[n++] = obj_kinds[kind].keys[i];
+	for (unsigned int i = 0; jk->keys[i]; i++)
+		keys[n++] = jk->keys[i];
 	keys[n] = NULL;
-	return check_keys(jp, o, obj_kinds[kind].one, keys);
-}
-
-/* "protocol" (tcp or udp, required) and "l3proto" (a family, optional) of
-   a ct helper, timeout or expectation object */
-static int obj_l3l4_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	const char *proto = get_str(jp, o, "protocol", true);
-	const char *l3 = get_str(jp, o, "l3proto", false);
-	int f;
-
-	if (!proto)
-		return -1;
-	ob->helper.l4_loc = loc_of(jp, json_object_get(o, "protocol"));
-	ob->helper.l4proto = !strcmp(proto, "tcp") ? IPPROTO_TCP :
-			     !strcmp(proto, "udp") ? IPPROTO_UDP : 0;
-	if (!ob->helper.l4proto)
-		return jerr(jp, json_object_get(o, "protocol"),
-			    "unknown layer 4 protocol \"%s\"", proto);
-	if (!l3)
-		return 0;
-	f = family_lookup(l3);
-	if (f < 0)
-		return jerr(jp, json_object_get(o, "l3proto"),
-			    "unknown address family \"%s\"", l3);
-	ob->helper.l3proto = f;
-	return 0;
-}
-
-static int obj_helper_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	const char *type = get_str(jp, o, "type", true);
-	int ret = obj_l3l4_parse(jp, o, ob);
-
-	if (!type)
-		return -1;
-	ob->helper.name = xstrdup(type);
-	ob->helper.name_loc = loc_of(jp, json_object_get(o, "type"));
-	return ret;
-}
-
-/* "policy": null or { "state": seconds, ... }; eval checks the states */
-static int obj_timeout_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	json_t *pol = json_object_get(o, "policy"), *v;
-	const char *state;
-
-	ob->timeout.l4_given = true;
-	if (obj_l3l4_parse(jp, o, ob) < 0)
-		return -1;
-	if (!pol || json_is_null(pol))
-		return 0;
-	if (!json_is_object(pol))
-		return jerr(jp, pol, "ct timeout: \"policy\" must be an object");
-	json_object_foreach(pol, state, v) {
-		struct obj_policy *p;
-
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return jerr(jp, v, "ct timeout: the timeout of \"%s\" must be a number",
-				    state);
-		ob->timeout.policy = xrealloc(ob->timeout.policy,
-					      (ob->timeout.n + 1) * sizeof(*p));
-		p = &ob->timeout.policy[ob->timeout.n++];
-		p->state = xstrdup(state);
-		p->value = json_integer_value(v);
-		p->loc = loc_of(jp, v);
-	}
-	return 0;
-}
-
-/* "protocol", "dport", "timeout" (ms), "size" and "l3proto"; eval checks them */
-static int obj_expect_parse(struct jp *jp, json_t *o, struct obj *ob)
-{
-	static const struct {
-		const char	*key;
-		unsigned int	flag;
-		size_t		off;
-	} num[] = {
-		{ "dport", OBJ_EXPECT_DPORT, offsetof(struct obj, expect.dport) },
-		{ "timeout", OBJ_EXPECT_TIMEOUT, offsetof(struct obj, expect.timeout) },
-		{ "size", OBJ_EXPECT_SIZE, offsetof(struct obj, expect.size) },
-	};
-
-	ob->timeout.l4_given = true;
-	if (obj_l3l4_parse(jp, o, ob) < 0)
-		return -1;
-	for (unsigned int i = 0; i < array_size(num); i++) {
-		json_t *v = json_object_get(o, num[i].key);
-
-		if (!v)
-			continue;
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return jerr(jp, v, "ct expectation: \"%s\" must be a number",
-				    num[i].key);
-		*(uint64_t *)((char *)ob + num[i].off) = json_integer_value(v);
-		ob->expect.given |= num[i].flag;
-	}
-	ob->expect.dport_loc = loc_of(jp, json_object_get(o, "dport"));
-	ob->expect.timeout_loc = loc_of(jp, json_object_get(o, "timeout"));
-	ob->expect.size_loc = loc_of(jp, json_object_get(o, "size"));
-	return 0;
+	return check_keys(jp, o, jk->one, keys);
 }
 
 /* the values of an object to add, as the grammar's object blocks give them */
-static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
-			     const struct handle *h)
+static struct obj *obj_parse(struct jp *jp, json_t *o,
+			     const struct obj_jkind *jk, const struct handle *h)
 {
 	const char *comment = get_comment(jp, o);
 	struct location loc = loc_of(jp, o);
-	struct obj *ob = obj_alloc(&h->obj_loc, obj_kinds[kind].type);
+	struct obj *ob = obj_alloc(&h->obj_loc, jk->type);
 	struct kind_jparse kj = KIND_JPARSE(jp);
 	uint64_t n;
 
 	handle_copy(&ob->h, h);
 	if (comment)
 		ob->comment = xstrdup(comment);
+	if (jk->ops) {
+		if (jk->ops->parse_json(&kj, o, ob) < 0)
+			goto fail;
+		return ob;
+	}
 	switch (ob->type) {
 	case NFT_OBJECT_COUNTER:
 		ob->stmt = stmt_alloc(&loc, STMT_COUNTER);
@@ -1928,27 +1862,6 @@ static struct obj *obj_parse(struct jp *jp, json_t *o, unsigned int kind,
 		if (!ob->stmt)
 			goto fail;
 		break;
-	case NFT_OBJECT_CT_HELPER:
-		if (obj_helper_parse(jp, o, ob) < 0)
-			goto fail;
-		break;
-	case NFT_OBJECT_CT_TIMEOUT:
-		if (obj_timeout_parse(jp, o, ob) < 0)
-			goto fail;
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		if (obj_expect_parse(jp, o, ob) < 0)
-			goto fail;
-		break;
-	case NFT_OBJECT_SECMARK: {
-		const char *c = get_str(jp, o, "context", true);
-
-		if (!c)
-			goto fail;
-		ob->secmark.ctx = xstrdup(c);
-		ob->secmark.loc = loc_of(jp, json_object_get(o, "context"));
-		break;
-	}
 	}
 	return ob;
 fail:
@@ -1957,11 +1870,11 @@ fail:
 }
 
 /* a counter, quota, limit or ct helper: added, listed, reset or deleted */
-static int obj_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
-			 json_t *o, json_t *whole)
+static int obj_cmd_parse(struct jp *jp, enum cmd_ops op,
+			 const struct obj_jkind *jk, json_t *o, json_t *whole)
 {
 	struct location loc = loc_of(jp, whole);
-	uint32_t type = obj_kinds[kind].type;
+	uint32_t type = jk->type;
 	struct obj *ob = NULL;
 	const char *name;
 	struct handle h;
@@ -1969,10 +1882,10 @@ static int obj_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
 	if (op == CMD_INSERT || op == CMD_REPLACE || op == CMD_FLUSH ||
 	    (op == CMD_RESET && type != NFT_OBJECT_COUNTER && type != NFT_OBJECT_QUOTA))
 		return jerr(jp, whole, "this command does not apply to a %s",
-			    obj_kinds[kind].one);
+			    jk->one);
 	if (!json_is_object(o))
 		return jerr(jp, o, "expected an object");
-	if (obj_check_keys(jp, o, kind) < 0 || handle_parse(jp, o, &h, "table", NULL, op) < 0)
+	if (obj_check_keys(jp, o, jk) < 0 || handle_parse(jp, o, &h, "table", NULL, op) < 0)
 		return -1;
 	name = get_str(jp, o, "name", !((op == CMD_DELETE || op == CMD_DESTROY) && h.handle));
 	if (!name && jp->errors) {
@@ -1985,7 +1898,7 @@ static int obj_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
 	}
 	h.obj_type = type;
 	if (op == CMD_ADD || op == CMD_CREATE) {
-		ob = obj_parse(jp, o, kind, &h);
+		ob = obj_parse(jp, o, jk, &h);
 		if (!ob) {
 			handle_free(&h);
 			return -1;
@@ -1996,11 +1909,11 @@ static int obj_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
 }
 
 /* list counters, reset quotas: all, of a family, or of one table */
-static int objs_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
-			  json_t *o, json_t *whole)
+static int objs_cmd_parse(struct jp *jp, enum cmd_ops op,
+			  const struct obj_jkind *jk, json_t *o, json_t *whole)
 {
 	struct location loc = loc_of(jp, whole);
-	uint32_t type = obj_kinds[kind].type;
+	uint32_t type = jk->type;
 	const char *fam, *table;
 	struct handle h;
 	struct cmd *cmd;
@@ -2009,7 +1922,7 @@ static int objs_cmd_parse(struct jp *jp, enum cmd_ops op, unsigned int kind,
 	if (op != CMD_LIST &&
 	    !(op == CMD_RESET && (type == NFT_OBJECT_COUNTER || type == NFT_OBJECT_QUOTA)))
 		return jerr(jp, whole, "\"%s\" cannot be used with this command",
-			    obj_kinds[kind].many);
+			    jk->many);
 	if (!json_is_null(o) && !json_is_object(o))
 		return jerr(jp, o, "expected null or { \"family\": ..., \"table\": ... }");
 	fam = json_is_object(o) ? get_str(jp, o, "family", false) : NULL;
@@ -2214,17 +2127,18 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 {
 	struct location loc = loc_of(jp, whole);
 	kind_cmd_fn fn = NULL;
+	struct obj_jkind jk;
 	struct handle h;
 	int ret;
 
 	if (!strcmp(k, "ruleset") || !strcmp(k, "tables") || !strcmp(k, "chains") ||
 	    !strcmp(k, "sets") || !strcmp(k, "maps"))
 		return listing_cmd(jp, op, k, o, whole);
-	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
-		if (!strcmp(k, obj_kinds[i].one))
-			return obj_cmd_parse(jp, op, i, o, whole);
-		if (obj_kinds[i].many && !strcmp(k, obj_kinds[i].many))
-			return objs_cmd_parse(jp, op, i, o, whole);
+	switch (obj_jkind_of(k, &jk)) {
+	case 1:
+		return obj_cmd_parse(jp, op, &jk, o, whole);
+	case 2:
+		return objs_cmd_parse(jp, op, &jk, o, whole);
 	}
 	if (op == CMD_RESET && strcmp(k, "set") && strcmp(k, "map") &&
 	    strcmp(k, "element"))

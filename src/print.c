@@ -1108,34 +1108,6 @@ static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
 }
 
 /*
- * The kernel keeps the l3proto of a ct timeout that gave none as the
- * table's family; the offline model leaves it unset.
- */
-uint16_t ct_timeout_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_TIMEOUT_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
-/* the timeout of state @i, if it is not the default */
-bool ct_timeout_state(struct nftnl_obj *n, unsigned int i, uint32_t *v)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	const uint32_t *tmo;
-	uint32_t len = 0;
-
-	if (!nftnl_obj_is_set(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY))
-		return false;
-	tmo = nftnl_obj_get_data(n, NFTNL_OBJ_CT_TIMEOUT_ARRAY, &len);
-	if (!tmo || i >= ct_timeout_nstates(l4) || (i + 1) * sizeof(*tmo) > len ||
-	    tmo[i] == ct_timeout_default(l4, i))
-		return false;
-	*v = tmo[i];
-	return true;
-}
-
-/*
  * An object's body is a few lines; a monitor event runs them together on
  * one line, as nft does: ct objects end each with "; ", the rest with " ".
  */
@@ -1150,70 +1122,16 @@ static void obj_eol(FILE *f, bool oneline, bool semi)
 	fputs(!oneline ? "\n" : semi ? "; " : " ", f);
 }
 
-static void ct_timeout_print(struct nftnl_obj *n, FILE *f, bool oneline)
+/* an object type known by its ops (include/kind.h) */
+static void kind_obj_print(const struct obj_ops *ops, struct nftnl_obj *n,
+			   const struct output_ctx *o, FILE *f, bool oneline)
 {
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_TIMEOUT_L4PROTO);
-	const char *sep = "";
-	uint32_t v;
+	struct kind_print k = {
+		.f = f, .octx = o, .expr = kind_print_expr,
+		.value = kind_print_value, .oneline = oneline,
+	};
 
-	obj_line(f, oneline);
-	fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "l3proto %s", family_name(ct_timeout_l3proto(n)));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "policy = { ");
-	for (unsigned int i = 0; i < ct_timeout_nstates(l4); i++) {
-		if (!ct_timeout_state(n, i, &v))
-			continue;
-		fprintf(f, "%s%s : %u", sep, ct_timeout_state_name(l4, i), v);
-		sep = ", ";
-	}
-	fprintf(f, " }");
-	obj_eol(f, oneline, true);
-}
-
-/* a listed ct expectation's l3proto: the table's if it gave none */
-uint16_t ct_expect_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_EXPECT_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
-/* a listed ct helper's l3proto: the table's if it gave none */
-uint16_t ct_helper_l3proto(struct nftnl_obj *n)
-{
-	if (nftnl_obj_is_set(n, NFTNL_OBJ_CT_HELPER_L3PROTO))
-		return nftnl_obj_get_u16(n, NFTNL_OBJ_CT_HELPER_L3PROTO);
-	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
-}
-
-static void ct_expect_print(struct nftnl_obj *n, const struct output_ctx *o,
-			    FILE *f, bool oneline)
-{
-	uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_L4PROTO);
-
-	obj_line(f, oneline);
-	if (l4 == IPPROTO_TCP || l4 == IPPROTO_UDP)
-		fprintf(f, "protocol %s", l4 == IPPROTO_TCP ? "tcp" : "udp");
-	else
-		fprintf(f, "protocol %u", l4);
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "dport %u", nftnl_obj_get_u16(n, NFTNL_OBJ_CT_EXPECT_DPORT));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "timeout ");
-	time_print_opt(nftnl_obj_get_u32(n, NFTNL_OBJ_CT_EXPECT_TIMEOUT), o, f);
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "size %u", nftnl_obj_get_u8(n, NFTNL_OBJ_CT_EXPECT_SIZE));
-	obj_eol(f, oneline, true);
-	obj_line(f, oneline);
-	fprintf(f, "l3proto %s", family_name(ct_expect_l3proto(n)));
-	obj_eol(f, oneline, true);
+	ops->print(&k, n);
 }
 
 /* what follows "{" in a listing (a line each) or a monitor event */
@@ -1221,7 +1139,8 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 			   FILE *f, bool oneline)
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
-	struct stmt *s = obj_values(n, type);
+	const struct obj_ops *ops = obj_ops_by_type(type);
+	struct stmt *s;
 	uint32_t len;
 
 	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
@@ -1236,8 +1155,12 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		}
 		free(cm);
 	}
-	if (type != NFT_OBJECT_CT_TIMEOUT && type != NFT_OBJECT_CT_EXPECT &&
-	    type != NFT_OBJECT_COUNTER)
+	if (ops && ops->print) {
+		kind_obj_print(ops, n, o, f, oneline);
+		return;
+	}
+	s = obj_values(n, type);
+	if (type != NFT_OBJECT_COUNTER)
 		obj_line(f, oneline);
 	switch (type) {
 	case NFT_OBJECT_COUNTER:
@@ -1256,38 +1179,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		break;
 	case NFT_OBJECT_LIMIT:
 		limit_args_print(s, f);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_CT_HELPER: {
-		uint8_t l4 = nftnl_obj_get_u8(n, NFTNL_OBJ_CT_HELPER_L4PROTO);
-		const char *name = nftnl_obj_get_str(n, NFTNL_OBJ_CT_HELPER_NAME);
-
-		fputs("type ", f);
-		quoted_print(f, name ? name : "");
-		fputs(" protocol ", f);
-		if (l4 == IPPROTO_TCP)
-			fprintf(f, "tcp");
-		else if (l4 == IPPROTO_UDP)
-			fprintf(f, "udp");
-		else
-			fprintf(f, "%u", l4);
-		obj_eol(f, oneline, true);
-		obj_line(f, oneline);
-		fprintf(f, "l3proto %s",
-			family_name(ct_helper_l3proto(n)));
-		obj_eol(f, oneline, true);
-		break;
-	}
-	case NFT_OBJECT_CT_TIMEOUT:
-		ct_timeout_print(n, f, oneline);
-		break;
-	case NFT_OBJECT_CT_EXPECT:
-		ct_expect_print(n, o, f, oneline);
-		break;
-	case NFT_OBJECT_SECMARK:
-		/* as nft: the context in quotes, as it is */
-		quoted_print(f, nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) ?
-			     nftnl_obj_get_str(n, NFTNL_OBJ_SECMARK_CTX) : "");
 		obj_eol(f, oneline, false);
 		break;
 	case NFT_OBJECT_SYNPROXY: {

@@ -6,6 +6,7 @@
 #include <linux/netfilter_bridge.h>
 
 #include <elemstore.h>
+#include <kind.h>
 #include <rule.h>
 #include <suggest.h>
 
@@ -179,6 +180,26 @@ void cmd_free(struct cmd *cmd)
 	free(cmd);
 }
 
+/* the object types' tables, as OBJ_OPS_REGISTER put them in the binary */
+extern const struct obj_ops *const __start_nfh_obj_ops[] __attribute__((weak));
+extern const struct obj_ops *const __stop_nfh_obj_ops[] __attribute__((weak));
+
+const struct obj_ops *obj_ops_nth(unsigned int i)
+{
+	return i < (size_t)(__stop_nfh_obj_ops - __start_nfh_obj_ops) ?
+	       __start_nfh_obj_ops[i] : NULL;
+}
+
+const struct obj_ops *obj_ops_by_type(uint32_t type)
+{
+	const struct obj_ops *o;
+
+	for (unsigned int i = 0; (o = obj_ops_nth(i)); i++)
+		if (o->type == type)
+			return o;
+	return NULL;
+}
+
 struct obj *obj_alloc(const struct location *loc, uint32_t type)
 {
 	struct obj *o = xzalloc(sizeof(*o));
@@ -192,21 +213,25 @@ struct obj *obj_alloc(const struct location *loc, uint32_t type)
 
 void obj_free(struct obj *o)
 {
+	const struct obj_ops *ops;
+
 	if (!o)
 		return;
+	ops = obj_ops_by_type(o->type);
+	if (ops && ops->destroy)
+		ops->destroy(o);
 	handle_free(&o->h);
 	free(o->comment);
 	stmt_free(o->stmt);
-	free(o->helper.name);
-	for (unsigned int i = 0; i < o->timeout.n; i++)
-		free(o->timeout.policy[i].state);
-	free(o->timeout.policy);
-	free(o->secmark.ctx);
 	free(o);
 }
 
 const char *obj_type_name(uint32_t type)
 {
+	const struct obj_ops *ops = obj_ops_by_type(type);
+
+	if (ops)
+		return ops->name;
 	switch (type) {
 	case NFT_OBJECT_COUNTER:	return "counter";
 	case NFT_OBJECT_QUOTA:		return "quota";
