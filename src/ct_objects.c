@@ -77,15 +77,6 @@ static uint16_t ct_l3proto(struct nftnl_obj *n, uint16_t attr)
 	return nftnl_obj_get_u32(n, NFTNL_OBJ_FAMILY);
 }
 
-/* the block may have filled any of the fields, whichever the type */
-static void ct_obj_destroy(struct obj *ob)
-{
-	free(ob->helper.name);
-	for (unsigned int i = 0; i < ob->timeout.n; i++)
-		free(ob->timeout.policy[i].state);
-	free(ob->timeout.policy);
-}
-
 /* --- ct helper ----------------------------------------------------------- */
 
 static int ct_helper_parse_json(struct kind_jparse *k, json_t *o, struct obj *ob)
@@ -168,7 +159,6 @@ static const struct obj_ops ct_helper_ops = {
 	.linearize	= ct_helper_linearize,
 	.print		= ct_helper_print,
 	.json		= ct_helper_json,
-	.destroy	= ct_obj_destroy,
 };
 OBJ_OPS_REGISTER(ct_helper_ops);
 
@@ -333,7 +323,6 @@ static const struct obj_ops ct_timeout_ops = {
 	.linearize	= ct_timeout_linearize,
 	.print		= ct_timeout_print,
 	.json		= ct_timeout_json,
-	.destroy	= ct_obj_destroy,
 };
 OBJ_OPS_REGISTER(ct_timeout_ops);
 
@@ -472,6 +461,5 @@ static const struct obj_ops ct_expect_ops = {
 	.linearize	= ct_expect_linearize,
 	.print		= ct_expect_print,
 	.json		= ct_expect_json,
-	.destroy	= ct_obj_destroy,
 };
 OBJ_OPS_REGISTER(ct_expect_ops);

@@ -223,6 +223,13 @@ void obj_free(struct obj *o)
 	handle_free(&o->h);
 	free(o->comment);
 	stmt_free(o->stmt);
+	/* the fields a block fills before its type is known: an object a
+	   syntax error abandoned has none (type 0), and they are freed still */
+	free(o->helper.name);
+	for (unsigned int i = 0; i < o->timeout.n; i++)
+		free(o->timeout.policy[i].state);
+	free(o->timeout.policy);
+	free(o->secmark.ctx);
 	free(o);
 }
 

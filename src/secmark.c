@@ -63,11 +63,6 @@ static void secmark_json(struct kind_json *k, json_t *o, struct nftnl_obj *nlo)
 	json_object_set_new(o, "context", json_string(c ? c : ""));
 }
 
-static void secmark_destroy(struct obj *ob)
-{
-	free(ob->secmark.ctx);
-}
-
 static const char *const secmark_json_keys[] = { "context", NULL };
 
 static const struct obj_ops secmark_ops = {
@@ -80,6 +75,5 @@ static const struct obj_ops secmark_ops = {
 	.linearize	= secmark_linearize,
 	.print		= secmark_print,
 	.json		= secmark_json,
-	.destroy	= secmark_destroy,
 };
 OBJ_OPS_REGISTER(secmark_ops);
