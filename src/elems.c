@@ -296,14 +296,16 @@ static bool be_step(uint8_t *v, unsigned int n, unsigned int shift)
 	return carry != 0;
 }
 
-static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
-			 const uint8_t *hi)
+/* a key of the set, as an element prints */
+static struct expr *key_value(const struct elem_emit *em, const uint8_t *key)
 {
-	struct expr *l = constant_expr_alloc(NULL, em->key->dtype,
-					     em->key->byteorder, em->key->len, lo);
-	struct expr *h = constant_expr_alloc(NULL, em->key->dtype,
-					     em->key->byteorder, em->key->len, hi);
-	struct expr *r = range_expr_alloc(NULL, l, h);
+	return constant_expr_alloc(NULL, em->key->dtype, em->key->byteorder,
+				   em->key->len, key);
+}
+
+/* @e (freed) as an element prints, for an error's text */
+static char *elem_text(struct expr *e)
+{
 	struct output_ctx o = { .flags = NFH_PRINT_IN_SET };
 	char *buf = NULL;
 	size_t len = 0;
@@ -311,10 +313,17 @@ static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
 
 	if (!f)
 		memory_allocation_error();
-	expr_print(r, &o, f);
+	expr_print(e, &o, f);
 	fclose(f);
-	expr_free(r);
+	expr_free(e);
 	return buf;
+}
+
+static char *bounds_text(const struct elem_emit *em, const uint8_t *lo,
+			 const uint8_t *hi)
+{
+	return elem_text(range_expr_alloc(NULL, key_value(em, lo),
+					  key_value(em, hi)));
 }
 
 /* appends an interval as a record without options */
@@ -651,19 +660,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 
 static char *key_text(const struct elem_emit *em, const uint8_t *key)
 {
-	struct expr *k = constant_expr_alloc(NULL, em->key->dtype,
-					     em->key->byteorder, em->key->len, key);
-	struct output_ctx o = { .flags = NFH_PRINT_IN_SET };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		memory_allocation_error();
-	expr_print(k, &o, f);
-	fclose(f);
-	expr_free(k);
-	return buf;
+	return elem_text(key_value(em, key));
 }
 
 /* the verdict an element of a verdict map holds, NULL if none */

@@ -1732,10 +1732,7 @@ static struct nftnl_obj *obj_ident(struct cmd *cmd)
 static void kind_obj_linearize(struct lin_ctx *ctx, const struct obj_ops *ops,
 			       struct nftnl_obj *o, const struct obj *ob)
 {
-	struct kind_lin k = {
-		.phase = ctx, .add = kind_lin_add, .load = kind_lin_load,
-		.value = kind_lin_value,
-	};
+	struct kind_lin k = KIND_LIN(ctx);
 
 	ops->linearize(&k, o, ob);
 }

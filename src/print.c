@@ -289,14 +289,16 @@ static void kind_print_expr(struct kind_print *k, const struct expr *e)
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo);
 
+#define KIND_PRINT(o, out) {						\
+	.f = (out), .octx = (o), .expr = kind_print_expr,		\
+	.value = kind_print_value,					\
+}
+
 /* a kind known by its ops (include/kind.h) */
 static void kind_print(const struct expr *e, const struct output_ctx *o,
 		       FILE *f)
 {
-	struct kind_print k = {
-		.f = f, .octx = o, .expr = kind_print_expr,
-		.value = kind_print_value,
-	};
+	struct kind_print k = KIND_PRINT(o, f);
 
 	e->ops->print(&k, e);
 }
@@ -654,10 +656,7 @@ static void kind_print_value(struct kind_print *k, const struct expr *v,
 static void kind_stmt_print(const struct stmt *s, const struct output_ctx *o,
 			    FILE *f)
 {
-	struct kind_print k = {
-		.f = f, .octx = o, .expr = kind_print_expr,
-		.value = kind_print_value,
-	};
+	struct kind_print k = KIND_PRINT(o, f);
 
 	s->ops->print(&k, s);
 }
@@ -1126,11 +1125,9 @@ static void obj_eol(FILE *f, bool oneline, bool semi)
 static void kind_obj_print(const struct obj_ops *ops, struct nftnl_obj *n,
 			   const struct output_ctx *o, FILE *f, bool oneline)
 {
-	struct kind_print k = {
-		.f = f, .octx = o, .expr = kind_print_expr,
-		.value = kind_print_value, .oneline = oneline,
-	};
+	struct kind_print k = KIND_PRINT(o, f);
 
+	k.oneline = oneline;
 	ops->print(&k, n);
 }
 
