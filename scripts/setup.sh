@@ -45,7 +45,10 @@ if ! dpkg-query -W -f='${Status}\n' firewalld 2>/dev/null | grep -q 'ok installe
 	[ -e /usr/sbin/policy-rc.d ] && had_policy=1 || had_policy=
 	[ -n "$had_policy" ] || printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 	chmod +x /usr/sbin/policy-rc.d
+	# (the package lists may be stale when nothing above was missing)
 	apt-get install -y -q --no-install-recommends firewalld </dev/null ||
+		{ apt-get update -q &&
+		  apt-get install -y -q --no-install-recommends firewalld </dev/null; } ||
 		echo "setup: firewalld could not be installed; its test will skip" >&2
 	[ -n "$had_policy" ] || rm -f /usr/sbin/policy-rc.d
 	if command -v systemctl >/dev/null; then
