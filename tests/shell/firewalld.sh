@@ -6,9 +6,11 @@
 # (private /run, /etc/firewalld and /var/log) with a private system D-Bus:
 # once on Debian's libnftables.so.1, once on nfhook's through
 # LD_LIBRARY_PATH and a libnftables.so.1 link.  The same firewall-cmd
-# sequence runs against each (default zone; services, ports and sources;
-# rich rules, masquerade and forward ports; ipsets of several types; panic
-# mode; --reload and --runtime-to-permanent); after each step the kernel's
+# sequence runs against each (firewall-cmd(1)'s examples; default zone;
+# services, ports and sources; icmp blocks and their inversion, protocols,
+# source ports, a port that is not open, denied logging, a policy; rich
+# rules, masquerade and forward ports; ipsets of several types; panic mode;
+# --reload and --runtime-to-permanent); after each step the kernel's
 # rulesets, listed by nft, must be identical, firewall-cmd must answer the
 # same, and firewalld must log no error.  The start and reload times on
 # each library are printed as a comment.
@@ -18,6 +20,20 @@
 # the steps, one firewall-cmd argument list a line
 STEPS='--state
 --set-default-zone=internal
+--add-service=http
+--add-port=443/tcp
+--permanent --add-port=443/tcp
+--zone=public --add-icmp-block=echo-request
+--zone=public --add-icmp-block-inversion
+--zone=public --remove-icmp-block-inversion
+--zone=public --add-protocol=gre
+--zone=public --add-source-port=5353/udp
+--zone=public --remove-port=8081/tcp
+--set-log-denied=unicast
+--permanent --new-policy=p1
+--permanent --policy=p1 --add-ingress-zone=internal
+--permanent --policy=p1 --add-egress-zone=public
+--permanent --policy=p1 --set-target=ACCEPT
 --zone=public --add-service=http
 --zone=public --add-port=8080/tcp
 --zone=public --add-interface=veth0
