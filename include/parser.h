@@ -72,6 +72,9 @@ struct parser_state {
 	   a syntax error there is about ("did you mean") */
 	char			last_word[65];
 	struct location		last_word_loc;
+	/* the string before it ("established" of "established related") */
+	char			prev_word[65];
+	struct location		prev_word_loc;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;

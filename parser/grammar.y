@@ -3869,6 +3869,21 @@ static bool is_last_word(const struct parser_state *state,
 	       w->first_line == loc->first_line && w->first_col == loc->first_col;
 }
 
+/*
+ * "ct state established related": two values side by side where a
+ * statement may start, the first right before the second on its line
+ */
+static bool is_value_list(const struct parser_state *state,
+			  const yysymbol_kind_t *exp, int n)
+{
+	const struct location *p = &state->prev_word_loc;
+	const struct location *w = &state->last_word_loc;
+
+	return state->prev_word[0] && expects_stmt(exp, n) &&
+	       p->indesc == w->indesc && p->first_line == w->first_line &&
+	       p->last_col < w->first_col && w->first_col <= p->last_col + 3;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 				 struct parser_state *state)
 {
@@ -3895,10 +3910,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 					  ", %s" : " or %s",
 				yysymbol_name(exp[i]));
 	if (got == YYSYMBOL_STRING && n > 0 &&
-	    is_last_word(state, yypcontext_location(ctx)))
-		msg_add(msg, sizeof(msg), "%s",
-			suggest_keyword(&sg, state->last_word, exp, n));
-	else if (n == 2 && expects(exp, n, YYSYMBOL_NEWLINE) &&
+	    is_last_word(state, yypcontext_location(ctx))) {
+		const char *hint = suggest_keyword(&sg, state->last_word, exp, n);
+
+		if (!hint[0] && is_value_list(state, exp, n)) {
+			/* a list of values without braces */
+			msg_add(msg, sizeof(msg),
+				"; a list of values goes in braces: \"{ %s, ",
+				state->prev_word);
+			msg_add(msg, sizeof(msg), "%s }\"", state->last_word);
+		} else {
+			msg_add(msg, sizeof(msg), "%s", hint);
+		}
+	} else if (n == 2 && expects(exp, n, YYSYMBOL_NEWLINE) &&
 		 expects(exp, n, YYSYMBOL_SEMICOLON) && !state->block_closed &&
 		 token_keyword(got))
 		/* "priority 0 policy drop": two statements on one line */
