@@ -21,6 +21,7 @@
 #include <kind.h>
 #include <parser.h>
 #include <proto.h>
+#include <suggest.h>
 
 struct span {
 	const json_t	*v;
@@ -305,6 +306,30 @@ static bool get_bool(struct jp *jp, json_t *o, const char *key)
 	return v && json_is_true(v);
 }
 
+/*
+ * "; did you mean ..." for a JSON key @k that is none of @names
+ * (NULL-terminated) and, with @exprs or @stmts, none of the JSON keys
+ * of the expression or statement kinds with ops tables
+ */
+static const char *key_hint(struct suggest *sg, const char *k,
+			    const char *const *names, bool exprs, bool stmts)
+{
+	const struct expr_ops *eo;
+	const struct stmt_ops *so;
+
+	suggest_init(sg, k);
+	for (; names && *names; names++)
+		suggest_add(sg, *names);
+	for (unsigned int i = 0; exprs && (eo = expr_ops_nth(i)); i++) {
+		suggest_add(sg, eo->name);
+		for (const char *const *n = eo->json_names; n && *n; n++)
+			suggest_add(sg, *n);
+	}
+	for (unsigned int i = 0; stmts && (so = stmt_ops_nth(i)); i++)
+		suggest_add(sg, so->name);
+	return suggest_hint(sg);
+}
+
 /* properties this reader does not know are reported, not ignored */
 static int check_keys(struct jp *jp, json_t *o, const char *what,
 		      const char *const *known)
@@ -318,8 +343,12 @@ static int check_keys(struct jp *jp, json_t *o, const char *what,
 
 		for (i = 0; known[i] && strcmp(known[i], k); i++)
 			;
-		if (!known[i])
-			ret = jerr(jp, v, "%s property \"%s\" is not supported", what, k);
+		if (!known[i]) {
+			struct suggest sg;
+
+			ret = jerr(jp, v, "%s property \"%s\" is not supported%s",
+				   what, k, key_hint(&sg, k, known, false, false));
+		}
 	}
 	return ret;
 }
@@ -675,6 +704,21 @@ static struct stmt *kind_stmt_parse_json(struct jp *jp,
 	return ops->parse_json(&k, key, v, loc);
 }
 
+/* an expression key that is none of them */
+static int expr_unknown(struct jp *jp, json_t *o, const char *k)
+{
+	static const char *const names[] = {
+		"payload", "tcp option", "exthdr", "sctp chunk", "ip option",
+		"&", "|", "^", "<<", ">>", "prefix", "range", "concat", "map",
+		"set", "elem", "accept", "drop", "continue", "return", "jump",
+		"goto", NULL
+	};
+	struct suggest sg;
+	const char *hint = key_hint(&sg, k, names, true, false);
+
+	return jerr(jp, o, "unknown expression \"%s\"%s", k, hint);
+}
+
 static struct expr *object_parse(struct jp *jp, json_t *o)
 {
 	static const struct { const char *name; enum ops op; } binops[] = {
@@ -766,7 +810,7 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		}
 		return verdict_expr_alloc(&loc, verdicts[i].verdict, target);
 	}
-	return jerr(jp, o, "expression \"%s\" is not supported yet", k), NULL;
+	return expr_unknown(jp, o, k), NULL;
 }
 
 /*
@@ -892,7 +936,9 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 	for (i = 0; i < array_size(ops) && strcmp(ops[i].name, op); i++)
 		;
 	if (i == array_size(ops))
-		return jerr(jp, json_object_get(o, "op"), "unknown operator \"%s\"", op), NULL;
+		return jerr(jp, json_object_get(o, "op"),
+			    "unknown operator \"%s\"; the operators are ==, !=, <, >, <=, >=, in and !",
+			    op), NULL;
 	if (expr_pair_parse(jp, o, "match", "left", "right", &l, &r) < 0)
 		return NULL;
 	return match_stmt_alloc(loc, relational_expr_alloc(loc, ops[i].op, l, r));
@@ -1259,6 +1305,26 @@ static struct stmt *meter_parse(struct jp *jp, json_t *o,
 
 
 
+/* a statement key that is none of them: a misspelling, one nft has and
+   nfh does not read yet, or neither */
+static int stmt_unknown(struct jp *jp, json_t *o, const char *k)
+{
+	static const char *const names[] = {
+		"accept", "drop", "continue", "return", "jump", "goto", "match",
+		"reject", "mangle", "snat", "dnat", "masquerade", "redirect",
+		"tproxy", "vmap", "ct helper", "ct timeout", "ct expectation",
+		"secmark", "set", "meter", NULL
+	};
+	static const char *const later[] = { "queue", "flow", "xt", NULL };
+	struct suggest sg;
+	const char *hint = key_hint(&sg, k, names, false, true);
+
+	for (const char *const *n = later; *n; n++)
+		if (!strcmp(*n, k))
+			return jerr(jp, o, "statement \"%s\" is not supported yet", k);
+	return jerr(jp, o, "unknown statement \"%s\"%s", k, hint);
+}
+
 static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 {
 	struct location loc = loc_of(jp, o);
@@ -1304,7 +1370,7 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))
 		return meter_parse(jp, v, &loc);
-	return jerr(jp, o, "statement \"%s\" is not supported yet", k), NULL;
+	return stmt_unknown(jp, o, k), NULL;
 }
 
 /* --- objects and commands ------------------------------------------------ */
@@ -2148,8 +2214,20 @@ static int object_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 	for (unsigned int i = 0; i < array_size(kind_cmds); i++)
 		if (!strcmp(k, kind_cmds[i].name))
 			fn = kind_cmds[i].fn;
-	if (!fn)
+	if (!fn) {
+		static const char *const names[] = {
+			"add", "create", "insert", "replace", "delete",
+			"destroy", "list", "flush", "reset", "get", "table",
+			"chain", "rule", "set", "map", "element", "metainfo",
+			NULL
+		};
+		struct suggest sg;
+		const char *hint = key_hint(&sg, k, names, false, false);
+
+		if (hint[0])
+			return jerr(jp, whole, "unknown command or object \"%s\"%s", k, hint);
 		return jerr(jp, whole, "\"%s\" objects are not supported in JSON input yet", k);
+	}
 	ret = fn(jp, op, k, o, &h, &loc);
 	if (ret <= 0)
 		return ret;

@@ -107,4 +107,24 @@ nfh_only "unknown properties are an error" && case $got in
 *'Error: table property "colour" is not supported'*rc=1) ok "unknown properties are an error" ;;
 *) not_ok "unknown properties are an error"; echo "$got" | diag ;;
 esac
+# misspelt keys get the closest valid one, as in the nft language
+rule='{"nftables": [{"add": {"table": {"family": "ip", "name": "t"}}}, {"add": {"chain": {"family": "ip", "table": "t", "name": "c"}}}, {"add": {"rule": {"family": "ip", "table": "t", "chain": "c", "expr": [%s]}}}]}\n'
+for c in '{"acept": null}|unknown statement "acept"; did you mean "accept"?' \
+	'{"match": {"op": "==", "left": {"metta": {"key": "mark"}}, "right": 1}}|unknown expression "metta"; did you mean "meta"?' \
+	'{"match": {"op": "==", "lft": {"meta": {"key": "mark"}}, "right": 1}}|match property "lft" is not supported; did you mean "left"?' \
+	'{"match": {"op": "=", "left": {"meta": {"key": "mark"}}, "right": 1}}|unknown operator "="; the operators are ==, !=, <, >, <=, >=, in and !'; do
+	# shellcheck disable=SC2059 # the rule template
+	printf "$rule" "${c%%|*}" >typo.json
+	got=$(tool "$NS" -j -f typo.json 2>&1; echo "rc=$?")
+	nfh_only "JSON: ${c#*|}" && case $got in
+	*"Error: ${c#*|}"*rc=1) ok "JSON: ${c#*|}" ;;
+	*) not_ok "JSON: ${c#*|}"; echo "$got" | diag ;;
+	esac
+done
+printf '{"nftables": [{"ad": {"table": {"family": "ip", "name": "t"}}}]}\n' >cmd.json
+got=$(tool "$NS" -j -f cmd.json 2>&1; echo "rc=$?")
+nfh_only "JSON: a misspelt command" && case $got in
+*'Error: unknown command or object "ad"; did you mean "add"?'*rc=1) ok "JSON: a misspelt command" ;;
+*) not_ok "JSON: a misspelt command"; echo "$got" | diag ;;
+esac
 finish
