@@ -271,6 +271,7 @@ struct cmd {
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */
 	struct set		*target;	/* elements: the set, not owned */
+	bool			failed;		/* its evaluation queued errors */
 };
 
 void handle_free(struct handle *h);

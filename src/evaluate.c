@@ -3277,9 +3277,13 @@ int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	}
 	list_splice_tail_init(&flat, cmds);
 	ctx.cmds = cmds;
-	list_for_each_entry(cmd, cmds, list)
+	list_for_each_entry(cmd, cmds, list) {
+		struct list_head *last = msgs->prev;
+
 		if (cmd_eval(&ctx, cmd) < 0)
 			ret = -1;
+		cmd->failed = msgs->prev != last;
+	}
 	undef_forget(&ctx);
 	return ret;
 }

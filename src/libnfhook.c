@@ -662,6 +662,8 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	 */
 	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
+	if (ret < 0)
+		lin_check_elems(ctx, &cmds, &msgs);
 	/* syntax errors were queued first: in file order, as a compiler
 	   gives them */
 	if (ret < 0)

@@ -2000,6 +2000,43 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 	}
 }
 
+static bool set_typed(const struct set *s)
+{
+	return s->key && s->key->dtype &&
+	       (!(s->flags & NFT_SET_MAP) || (s->data && s->data->dtype));
+}
+
+/*
+ * When other commands failed: the checks that the elements of the set
+ * and element commands that evaluated get as the batch is built (an
+ * interval that overlaps another, a key given twice), so that their
+ * errors come in the same run; the batch is thrown away
+ */
+void lin_check_elems(struct nfh_ctx *nfh, struct list_head *cmds,
+		     struct list_head *msgs)
+{
+	struct nl_batch b;
+	struct lin_ctx ctx = { .nfh = nfh, .cmds = cmds, .batch = &b,
+			       .msgs = msgs, .dreg = REG_1 };
+	struct cmd *cmd;
+
+	nl_batch_init(&b);
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->failed || (cmd->op != CMD_ADD && cmd->op != CMD_CREATE))
+			continue;
+		ctx.cmd = cmd;
+		/* a set a syntax error left without its types evaluated
+		   without errors of its own */
+		if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
+		    cmd->set && set_typed(cmd->set))
+			lin_set_decl(&ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_ELEMENTS && cmd->target &&
+			 set_typed(cmd->target))
+			lin_elems_cmd(&ctx, cmd);
+	}
+	nl_batch_free(&b);
+}
+
 int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
 {
