@@ -73,6 +73,64 @@ static void put_data(struct nlmsghdr *nlh, uint16_t type, const void *p,
 	mnl_attr_nest_end(nlh, n);
 }
 
+/* an element's value: a verdict, an object's name or data */
+static void put_elem_value(struct builder *b, const struct expr *v,
+			   const uint8_t *data)
+{
+	struct elem_emit *em = b->em;
+
+	if (v && v->kind == EXPR_VERDICT) {
+		struct nlattr *d = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_DATA);
+		struct nlattr *vn = mnl_attr_nest_start(b->nlh, NFTA_DATA_VERDICT);
+
+		mnl_attr_put_u32(b->nlh, NFTA_VERDICT_CODE,
+				 htonl((uint32_t)v->verdict.verdict));
+		if (v->verdict.chain)
+			mnl_attr_put_strz(b->nlh, NFTA_VERDICT_CHAIN, v->verdict.chain);
+		mnl_attr_nest_end(b->nlh, vn);
+		mnl_attr_nest_end(b->nlh, d);
+	} else if (v && em->data && em->data->dtype == &objref_type) {
+		char name[NFH_VAL_MAXLEN + 1] = "";
+
+		memcpy(name, v->val.data, div_round_up(v->len, 8) < NFH_VAL_MAXLEN ?
+		       div_round_up(v->len, 8) : NFH_VAL_MAXLEN);
+		mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_OBJREF, name);
+	} else if (data) {
+		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
+	}
+}
+
+/* an element's comment, open-interval flag and counter */
+static void put_elem_opts(struct builder *b, const struct expr *opts,
+			  bool open)
+{
+	if ((opts && opts->elem.comment) || open) {
+		struct nftnl_udata_buf *u = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+
+		if (opts && opts->elem.comment)
+			nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT,
+					     opts->elem.comment);
+		if (open)
+			nftnl_udata_put_u32(u, SET_ELEM_UDATA_FLAGS,
+					    NFTNL_SET_ELEM_F_INTERVAL_OPEN);
+		mnl_attr_put(b->nlh, NFTA_SET_ELEM_USERDATA, nftnl_udata_buf_len(u),
+			     nftnl_udata_buf_data(u));
+		nftnl_udata_buf_free(u);
+	}
+	if (opts && opts->elem.counter) {
+		struct nlattr *x = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_EXPR);
+		struct nlattr *xd;
+
+		mnl_attr_put_strz(b->nlh, NFTA_EXPR_NAME, "counter");
+		xd = mnl_attr_nest_start(b->nlh, NFTA_EXPR_DATA);
+		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_BYTES, htobe64(opts->elem.bytes));
+		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_PACKETS,
+				 htobe64(opts->elem.packets));
+		mnl_attr_nest_end(b->nlh, xd);
+		mnl_attr_nest_end(b->nlh, x);
+	}
+}
+
 /*
  * One element: key (wire order), optional key end, flags, value, options;
  * @open: an interval that runs to the largest value, which has no end
@@ -111,50 +169,8 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	if (key_end)
 		put_data(b->nlh, NFTA_SET_ELEM_KEY_END, key_end,
 			 set_key_bytes(em->key));
-	if (v && v->kind == EXPR_VERDICT) {
-		struct nlattr *d = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_DATA);
-		struct nlattr *vn = mnl_attr_nest_start(b->nlh, NFTA_DATA_VERDICT);
-
-		mnl_attr_put_u32(b->nlh, NFTA_VERDICT_CODE,
-				 htonl((uint32_t)v->verdict.verdict));
-		if (v->verdict.chain)
-			mnl_attr_put_strz(b->nlh, NFTA_VERDICT_CHAIN, v->verdict.chain);
-		mnl_attr_nest_end(b->nlh, vn);
-		mnl_attr_nest_end(b->nlh, d);
-	} else if (v && em->data && em->data->dtype == &objref_type) {
-		char name[NFH_VAL_MAXLEN + 1] = "";
-
-		memcpy(name, v->val.data, div_round_up(v->len, 8) < NFH_VAL_MAXLEN ?
-		       div_round_up(v->len, 8) : NFH_VAL_MAXLEN);
-		mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_OBJREF, name);
-	} else if (data) {
-		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
-	}
-	if ((opts && opts->elem.comment) || open) {
-		struct nftnl_udata_buf *u = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-
-		if (opts && opts->elem.comment)
-			nftnl_udata_put_strz(u, SET_ELEM_UDATA_COMMENT,
-					     opts->elem.comment);
-		if (open)
-			nftnl_udata_put_u32(u, SET_ELEM_UDATA_FLAGS,
-					    NFTNL_SET_ELEM_F_INTERVAL_OPEN);
-		mnl_attr_put(b->nlh, NFTA_SET_ELEM_USERDATA, nftnl_udata_buf_len(u),
-			     nftnl_udata_buf_data(u));
-		nftnl_udata_buf_free(u);
-	}
-	if (opts && opts->elem.counter) {
-		struct nlattr *x = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_EXPR);
-		struct nlattr *xd;
-
-		mnl_attr_put_strz(b->nlh, NFTA_EXPR_NAME, "counter");
-		xd = mnl_attr_nest_start(b->nlh, NFTA_EXPR_DATA);
-		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_BYTES, htobe64(opts->elem.bytes));
-		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_PACKETS,
-				 htobe64(opts->elem.packets));
-		mnl_attr_nest_end(b->nlh, xd);
-		mnl_attr_nest_end(b->nlh, x);
-	}
+	put_elem_value(b, v, data);
+	put_elem_opts(b, opts, open);
 	mnl_attr_nest_end(b->nlh, ne);
 	em->count++;
 }
@@ -351,6 +367,70 @@ static int size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the new record @i of @st overlaps @lo-@hi, which the set holds */
+static int overlap_held(struct elem_emit *em, struct elem_store *st, size_t i,
+			const uint8_t *lo, const uint8_t *hi)
+{
+	char *x = bounds_text(em, lo, hi);
+	char *y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
+	struct location l;
+	int ret;
+
+	elem_loc_get(elem_rec(st, i), &l);
+	ret = error_queue(em->msgs, &l,
+			  "interval %s overlaps with %s, which set %s holds",
+			  y, x, em->set);
+	free(x);
+	free(y);
+	return ret;
+}
+
+/* of the @nnew new records of @st, those @inside one the set holds go:
+   the kernel would call them overlaps */
+static void drop_inside(struct elem_store *st, size_t nnew, const bool *inside)
+{
+	for (size_t i = 0, k = 0, n = st->n; i < n; i++) {
+		if (i < nnew && inside[i]) {
+			expr_free(elem_rec(st, i)->extra);
+			st->n--;
+			continue;
+		}
+		if (i != k)
+			memcpy(elem_rec(st, k), elem_rec(st, i), st->recsz);
+		k++;
+	}
+}
+
+/* the set's intervals @taken (indexes into em->have) that new ones join
+   are deleted first, in messages of their own */
+static void delete_taken(struct builder *b, size_t *taken, size_t ntaken)
+{
+	struct elem_emit *em = b->em;
+	uint16_t type = em->msg_type, flags = em->flags;
+	unsigned int count = em->count;
+
+	/* each goes once, even if it joins two new intervals */
+	qsort(taken, ntaken, sizeof(*taken), size_cmp);
+	em->msg_type = NFT_MSG_DELSETELEM;
+	em->flags = 0;
+	for (size_t k = 0; k < ntaken; k++) {
+		const uint8_t *keys[2];
+		uint32_t kflags[2];
+		unsigned int n;
+
+		if (k > 0 && taken[k] == taken[k - 1])
+			continue;
+		n = set_spans_recs(em->have, taken[k], keys, kflags);
+		for (unsigned int r = 0; r < n; r++)
+			put_elem(b, keys[r], NULL, kflags[r], NULL, NULL, false);
+	}
+	if (b->nlh)
+		msg_end(b);
+	em->msg_type = type;
+	em->flags = flags;
+	em->count = count;
+}
+
 /*
  * add element to a set that holds intervals already: one that overlaps a
  * new interval (and is not the same) is an error naming it.  With
@@ -360,11 +440,10 @@ static int size_cmp(const void *a, const void *b)
 static int join_existing(struct builder *b, struct elem_store *st)
 {
 	struct elem_emit *em = b->em;
-	unsigned int len = st->klen, count = em->count;
+	unsigned int len = st->klen;
 	size_t nnew = st->n, nhave = set_spans_count(em->have);
 	size_t *taken = NULL, ntaken = 0;
 	uint8_t lo[NFH_VAL_MAXLEN], hi[NFH_VAL_MAXLEN], from[NFH_VAL_MAXLEN];
-	uint16_t type = em->msg_type, flags = em->flags;
 	bool *inside = xzalloc(nnew + 1);
 	int ret = 0;
 
@@ -394,20 +473,10 @@ static int join_existing(struct builder *b, struct elem_store *st)
 			     memcmp(next, lo, len)))
 				break;	/* above it, and not right above */
 			if (!em->automerge) {
-				struct location l;
-				char *x, *y;
-
 				if (!memcmp(lo, elem_lo(st, i), len) &&
 				    !memcmp(hi, elem_hi(st, i), len))
 					continue;	/* the same: no change */
-				x = bounds_text(em, lo, hi);
-				y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
-				elem_loc_get(elem_rec(st, i), &l);
-				ret = error_queue(em->msgs, &l,
-						  "interval %s overlaps with %s, which set %s holds",
-						  y, x, em->set);
-				free(x);
-				free(y);
+				ret = overlap_held(em, st, i, lo, hi);
 				break;
 			}
 			taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
@@ -415,44 +484,12 @@ static int join_existing(struct builder *b, struct elem_store *st)
 			store_push(st, lo, hi, &elem_rec(st, i)->loc);
 		}
 	}
-	/* drop those inside: the kernel would call them overlaps */
-	for (size_t i = 0, k = 0, n = st->n; i < n; i++) {
-		if (i < nnew && inside[i]) {
-			expr_free(elem_rec(st, i)->extra);
-			st->n--;
-			continue;
-		}
-		if (i != k)
-			memcpy(elem_rec(st, k), elem_rec(st, i), st->recsz);
-		k++;
-	}
+	drop_inside(st, nnew, inside);
 	free(inside);
-	if (ret < 0 || !ntaken) {
-		free(taken);
-		return ret;
-	}
-	/* each goes once, even if it joins two new intervals */
-	qsort(taken, ntaken, sizeof(*taken), size_cmp);
-	em->msg_type = NFT_MSG_DELSETELEM;
-	em->flags = 0;
-	for (size_t k = 0; k < ntaken; k++) {
-		const uint8_t *keys[2];
-		uint32_t kflags[2];
-		unsigned int n;
-
-		if (k > 0 && taken[k] == taken[k - 1])
-			continue;
-		n = set_spans_recs(em->have, taken[k], keys, kflags);
-		for (unsigned int r = 0; r < n; r++)
-			put_elem(b, keys[r], NULL, kflags[r], NULL, NULL, false);
-	}
-	if (b->nlh)
-		msg_end(b);
-	em->msg_type = type;
-	em->flags = flags;
-	em->count = count;
+	if (ret == 0 && ntaken)
+		delete_taken(b, taken, ntaken);
 	free(taken);
-	return 0;
+	return ret;
 }
 
 /*
@@ -518,6 +555,117 @@ static void copies_reverse(struct elem_store *st, size_t n)
 	free(t);
 }
 
+/* record @from of @st to slot @to (the merge loop's compaction) */
+static void rec_move(struct elem_store *st, size_t to, size_t from)
+{
+	if (to != from)
+		memcpy(st->recs + to * st->recsz, st->recs + from * st->recsz,
+		       st->recsz);
+}
+
+/* record @i was dropped in favour of @m: its statements go */
+static void rec_drop(struct elem_store *st, size_t i)
+{
+	expr_free(elem_rec(st, i)->extra);
+	elem_rec(st, i)->extra = NULL;
+}
+
+/* "interval X overlaps with Y" or "... given twice, with two values",
+   at record @i, with record @m as the other location */
+static int interval_error(struct elem_emit *em, struct elem_store *st,
+			  size_t m, size_t i, bool twice)
+{
+	struct location la, lb;
+	char *x = bounds_text(em, elem_lo(st, m), elem_hi(st, m));
+	char *y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
+	int ret;
+
+	elem_loc_get(elem_rec(st, m), &la);
+	elem_loc_get(elem_rec(st, i), &lb);
+	if (twice)
+		ret = error_queue2(em->msgs, &lb, &la,
+				   "interval %s is given twice, with two values (the kernel says \"File exists\")",
+				   y);
+	else	/* only a named set's intervals can be joined */
+		ret = error_queue2(em->msgs, &lb, &la,
+				   "interval %s overlaps with %s%s", y, x,
+				   em->anonymous || em->data ? "" :
+				   "; use auto-merge to join them");
+	free(x);
+	free(y);
+	rec_drop(st, i);
+	return ret;
+}
+
+/*
+ * Record @i after the kept record @m - 1 of the sorted @st: 1 when it
+ * starts a new interval of its own, 0 when it was merged into (or
+ * dropped for) the one before, -1 when it is an error.
+ */
+static int interval_next(struct elem_emit *em, struct elem_store *st,
+			 size_t m, size_t i)
+{
+	unsigned int len = st->klen;
+	uint8_t next[NFH_VAL_MAXLEN];
+	bool adjacent;
+
+	memcpy(next, elem_hi(st, m - 1), len);
+	/* the next value of the field, wherever its bits sit */
+	adjacent = !be_step(next, len, em->shift) &&
+		   !memcmp(next, elem_lo(st, i), len);
+	if (memcmp(elem_lo(st, i), elem_hi(st, m - 1), len) > 0 &&
+	    !(adjacent && em->automerge && !st->dlen &&
+	      !elem_rec(st, m - 1)->extra && !elem_rec(st, i)->extra))
+		return 1;
+	/*
+	 * nft 1.0.6 sends an interval given twice twice, without
+	 * auto-merge; the kernel keeps one (or, for two values, says
+	 * "File exists"), as it does for nft
+	 */
+	if (!em->automerge && same_span(st, i, m - 1)) {
+		if (st->dlen && memcmp(elem_data(st, i), elem_data(st, m - 1),
+				       st->dlen))
+			return interval_error(em, st, m - 1, i, true);
+		return 1;
+	}
+	if (!adjacent && !em->automerge)
+		return interval_error(em, st, m - 1, i, false);
+	/* of two copies, the one written last stays (its comment), as in nft */
+	if (same_span(st, m - 1, i) &&
+	    rec_after(elem_rec(st, i), elem_rec(st, m - 1))) {
+		struct elem_rec *p = elem_rec(st, m - 1), *q = elem_rec(st, i);
+		struct elem_rec t = *p;
+
+		*p = *q;
+		*q = t;
+	}
+	/* merged into the previous interval */
+	if (memcmp(elem_hi(st, i), elem_hi(st, m - 1), len) > 0)
+		memcpy(elem_hi(st, m - 1), elem_hi(st, i), len);
+	rec_drop(st, i);
+	return 0;
+}
+
+/* the sorted intervals of @st checked and merged in place; 0 or -1 */
+static int intervals_merge(struct elem_emit *em, struct elem_store *st)
+{
+	size_t m = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		int r = m ? interval_next(em, st, m, i) : 1;
+
+		if (r < 0)
+			ret = -1;
+		else if (r > 0)
+			rec_move(st, m++, i);
+	}
+	for (size_t i = m; i < st->n; i++)
+		elem_rec(st, i)->extra = NULL;	/* moved or freed above */
+	st->n = m;
+	return ret;
+}
+
 /*
  * Plain intervals: sorted, checked for overlaps (merged with auto-merge),
  * then sent as start elements and exclusive end elements, with a closing
@@ -528,103 +676,15 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 	struct elem_emit *em = b->em;
 	unsigned int len = st->klen;
 	uint8_t zero[NFH_VAL_MAXLEN] = { 0 }, w[NFH_VAL_MAXLEN];
-	size_t m = 0;
-	int ret = 0;
+	size_t m;
 
 	if (em->have && em->msg_type == NFT_MSG_NEWSETELEM &&
 	    join_existing(b, st) < 0)
 		return -1;
 	recs_sort(st);
-	for (size_t i = 0; i < st->n; i++) {
-		uint8_t next[NFH_VAL_MAXLEN];
-		bool adjacent;
-
-		if (m == 0) {
-			if (i != 0)
-				memcpy(st->recs, st->recs + i * st->recsz, st->recsz);
-			m = 1;
-			continue;
-		}
-		memcpy(next, elem_hi(st, m - 1), len);
-		/* the next value of the field, wherever its bits sit */
-		adjacent = !be_step(next, len, em->shift) &&
-			   !memcmp(next, elem_lo(st, i), len);
-		if (memcmp(elem_lo(st, i), elem_hi(st, m - 1), len) > 0 &&
-		    !(adjacent && em->automerge && !st->dlen &&
-		      !elem_rec(st, m - 1)->extra && !elem_rec(st, i)->extra)) {
-			if (i != m)
-				memcpy(st->recs + m * st->recsz,
-				       st->recs + i * st->recsz, st->recsz);
-			m++;
-			continue;
-		}
-		/*
-		 * nft 1.0.6 sends an interval given twice twice, without
-		 * auto-merge; the kernel keeps one (or, for two values, says
-		 * "File exists"), as it does for nft
-		 */
-		if (!em->automerge &&
-		    !memcmp(elem_lo(st, i), elem_lo(st, m - 1), len) &&
-		    !memcmp(elem_hi(st, i), elem_hi(st, m - 1), len)) {
-			if (st->dlen && memcmp(elem_data(st, i),
-					       elem_data(st, m - 1), st->dlen)) {
-				struct location la, lb;
-				char *x = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
-
-				elem_loc_get(elem_rec(st, m - 1), &la);
-				elem_loc_get(elem_rec(st, i), &lb);
-				ret = error_queue2(em->msgs, &lb, &la,
-						   "interval %s is given twice, with two values (the kernel says \"File exists\")",
-						   x);
-				free(x);
-				expr_free(elem_rec(st, i)->extra);
-				elem_rec(st, i)->extra = NULL;
-				continue;
-			}
-			if (i != m)
-				memcpy(st->recs + m * st->recsz,
-				       st->recs + i * st->recsz, st->recsz);
-			m++;
-			continue;
-		}
-		if (!adjacent && !em->automerge) {
-			struct location la, lb;
-			char *x = bounds_text(em, elem_lo(st, m - 1), elem_hi(st, m - 1));
-			char *y = bounds_text(em, elem_lo(st, i), elem_hi(st, i));
-
-			elem_loc_get(elem_rec(st, m - 1), &la);
-			elem_loc_get(elem_rec(st, i), &lb);
-			/* only a named set's intervals can be joined */
-			ret = error_queue2(em->msgs, &lb, &la,
-					   "interval %s overlaps with %s%s", y, x,
-					   em->anonymous || em->data ? "" :
-					   "; use auto-merge to join them");
-			free(x);
-			free(y);
-			expr_free(elem_rec(st, i)->extra);
-			elem_rec(st, i)->extra = NULL;
-			continue;
-		}
-		/* of two copies, the one written last stays (its comment), as in nft */
-		if (same_span(st, m - 1, i) &&
-		    rec_after(elem_rec(st, i), elem_rec(st, m - 1))) {
-			struct elem_rec *p = elem_rec(st, m - 1), *q = elem_rec(st, i);
-			struct elem_rec t = *p;
-
-			*p = *q;
-			*q = t;
-		}
-		/* merged into the previous interval */
-		if (memcmp(elem_hi(st, i), elem_hi(st, m - 1), len) > 0)
-			memcpy(elem_hi(st, m - 1), elem_hi(st, i), len);
-		expr_free(elem_rec(st, i)->extra);
-		elem_rec(st, i)->extra = NULL;
-	}
-	for (size_t i = m; i < st->n; i++)
-		elem_rec(st, i)->extra = NULL;	/* moved or freed above */
-	st->n = m;
-	if (ret < 0)
+	if (intervals_merge(em, st) < 0)
 		return -1;
+	m = st->n;
 	if (!em->automerge)
 		copies_reverse(st, m);
 	em->size = 2 * m;
