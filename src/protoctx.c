@@ -179,108 +179,111 @@ bool proto_ctx_th_known(const struct proto_ctx *pctx)
 	return pctx->desc[PROTO_BASE_TRANSPORT_HDR] || pctx->th_nseen;
 }
 
-void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
+/* a single value: nft's context is nfh's again */
+static void update_single(struct proto_ctx *pctx, const struct expr *rel)
 {
-	if (rel->kind == EXPR_RELATIONAL &&
-	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
-	    rel->op.right->kind == EXPR_SET)
-		proto_ctx_update_set(pctx, rel);
-	if (rel_is_eq_const(rel)) {
-		const struct proto_desc *d;
-		enum proto_base base;
-
-		/* a single value: nft's context is nfh's again */
-		d = set_elem_desc(pctx, rel->op.left,
-				  expr_value_u64(rel->op.right), &base);
-		if (d && base == PROTO_BASE_TRANSPORT_HDR)
-			th_seen_add(pctx, d, &rel->loc);
-		else if (d)
-			pctx->set_desc[base] = NULL;
-	}
-	if (rel->kind == EXPR_RELATIONAL && rel->op.left->kind == EXPR_PAYLOAD &&
-	    rel->op.left->payload.tmpl &&
-	    (rel->op.left->payload.desc == &proto_icmp ||
-	     rel->op.left->payload.desc == &proto_icmp6) &&
-	    !strcmp(rel->op.left->payload.tmpl->name, "type") &&
-	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT)) {
-		const struct expr *t = rel->op.right;
-
-		/* a set counts as its first type, as in nft */
-		if (t->kind == EXPR_SET && !list_empty(&t->set.exprs))
-			t = list_first_entry(&t->set.exprs, struct expr, list);
-		pctx->icmp_type = true;
-		if (t->kind == EXPR_VALUE)
-			pctx->icmp_tval = expr_value_u64(t);
-	}
-	const struct expr *l, *r;
 	const struct proto_desc *d;
-	uint64_t v;
+	enum proto_base base;
 
-	if (!rel_is_eq_const(rel))
-		return;
-	l = rel->op.left;
-	r = rel->op.right;
-	v = expr_value_u64(r);
-	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
-		/* ct protocol names the transport header, as nft takes it:
-		   over a network header known already (not in inet alone) */
-		if (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
-		    pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)
-			pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
-				proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
-		return;
+	d = set_elem_desc(pctx, rel->op.left, expr_value_u64(rel->op.right),
+			  &base);
+	if (d && base == PROTO_BASE_TRANSPORT_HDR)
+		th_seen_add(pctx, d, &rel->loc);
+	else if (d)
+		pctx->set_desc[base] = NULL;
+}
+
+static bool is_icmp_type_eq(const struct expr *rel)
+{
+	const struct expr *l = rel->op.left;
+
+	return rel->kind == EXPR_RELATIONAL && l->kind == EXPR_PAYLOAD &&
+	       l->payload.tmpl &&
+	       (l->payload.desc == &proto_icmp || l->payload.desc == &proto_icmp6) &&
+	       !strcmp(l->payload.tmpl->name, "type") &&
+	       (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT);
+}
+
+static void update_icmp_type(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct expr *t = rel->op.right;
+
+	/* a set counts as its first type, as in nft */
+	if (t->kind == EXPR_SET && !list_empty(&t->set.exprs))
+		t = list_first_entry(&t->set.exprs, struct expr, list);
+	pctx->icmp_type = true;
+	if (t->kind == EXPR_VALUE)
+		pctx->icmp_tval = expr_value_u64(t);
+}
+
+static void update_meta(struct proto_ctx *pctx, enum nft_meta_keys key,
+			uint64_t v)
+{
+	const struct proto_desc *d;
+
+	switch (key) {
+	case NFT_META_L4PROTO:
+		d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
+		break;
+	case NFT_META_PROTOCOL:
+		/* in inet nft learns the header from nfproto alone:
+		   "meta protocol ip ip saddr x" tests nfproto too */
+		if (pctx->family == NFPROTO_INET)
+			break;
+		/* nor where a network header is known already (arp) */
+		if (pctx->desc[PROTO_BASE_NETWORK_HDR])
+			break;
+		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
+		break;
+	case NFT_META_NFPROTO:
+		pctx->desc[PROTO_BASE_NETWORK_HDR] =
+			v == NFPROTO_IPV4 ? &proto_ip :
+			v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+		break;
+	case NFT_META_IIFTYPE:
+		/* the bridge family's link layer is ethernet whatever it says */
+		if (pctx->family != NFPROTO_BRIDGE)
+			pctx->desc[PROTO_BASE_LL_HDR] =
+				v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+		break;
+	default:
+		break;
 	}
-	if (l->kind == EXPR_META) {
-		switch (l->meta.key) {
-		case NFT_META_L4PROTO:
-			d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
-			pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
-			break;
-		case NFT_META_PROTOCOL:
-			/* in inet nft learns the header from nfproto alone:
-			   "meta protocol ip ip saddr x" tests nfproto too */
-			if (pctx->family == NFPROTO_INET)
-				break;
-			/* nor where a network header is known already (arp) */
-			if (pctx->desc[PROTO_BASE_NETWORK_HDR])
-				break;
-			d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
-			pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
-			break;
-		case NFT_META_NFPROTO:
-			pctx->desc[PROTO_BASE_NETWORK_HDR] =
-				v == NFPROTO_IPV4 ? &proto_ip :
-				v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
-			break;
-		case NFT_META_IIFTYPE:
-			/* the bridge family's link layer is ethernet whatever it says */
-			if (pctx->family != NFPROTO_BRIDGE)
-				pctx->desc[PROTO_BASE_LL_HDR] =
-					v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
-			break;
-		}
-		return;
-	}
+}
+
+static void update_ct(struct proto_ctx *pctx, enum nft_ct_keys key, uint64_t v)
+{
+	/* ct protocol names the transport header, as nft takes it: over a
+	   network header known already (not in inet alone) */
+	if (key == NFT_CT_PROTOCOL &&
+	    (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+	     pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6))
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
+			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 	/* nft takes ct l3proto as the network protocol, as meta nfproto,
 	   where the family leaves it open: an ip6 table stays ip6 */
-	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
-		if (pctx->family != NFPROTO_INET &&
-		    pctx->family != NFPROTO_BRIDGE &&
-		    pctx->family != NFPROTO_NETDEV)
-			return;
+	if (key == NFT_CT_L3PROTOCOL &&
+	    (pctx->family == NFPROTO_INET || pctx->family == NFPROTO_BRIDGE ||
+	     pctx->family == NFPROTO_NETDEV))
 		pctx->desc[PROTO_BASE_NETWORK_HDR] =
 			v == NFPROTO_IPV4 ? &proto_ip :
 			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
-		return;
-	}
-	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl)
-		return;
-	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
-	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
+}
+
+static void update_payload(struct proto_ctx *pctx, const struct expr *l,
+			   uint64_t v)
+{
+	const char *name = l->payload.tmpl->name;
+	const struct proto_desc *d;
+
+	if ((l->payload.desc == &proto_ip && !strcmp(name, "protocol")) ||
+	    (l->payload.desc == &proto_ip6 && !strcmp(name, "nexthdr"))) {
 		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
 			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
 	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
-		   !strcmp(l->payload.tmpl->name, "type")) {
+		   !strcmp(name, "type")) {
 		/* 8021ad is a vlan tag too, as nft takes it; a type nfh
 		   knows no header for leaves an ip, ip6 or arp table's own */
 		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
@@ -291,6 +294,31 @@ void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 			       pctx->family != NFPROTO_ARP))
 			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 	}
+}
+
+void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct expr *l;
+	uint64_t v;
+
+	if (rel->kind == EXPR_RELATIONAL &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_IMPLICIT) &&
+	    rel->op.right->kind == EXPR_SET)
+		proto_ctx_update_set(pctx, rel);
+	if (rel_is_eq_const(rel))
+		update_single(pctx, rel);
+	if (is_icmp_type_eq(rel))
+		update_icmp_type(pctx, rel);
+	if (!rel_is_eq_const(rel))
+		return;
+	l = rel->op.left;
+	v = expr_value_u64(rel->op.right);
+	if (l->kind == EXPR_CT)
+		update_ct(pctx, l->ct.key, v);
+	else if (l->kind == EXPR_META)
+		update_meta(pctx, l->meta.key, v);
+	else if (l->kind == EXPR_PAYLOAD && l->payload.tmpl)
+		update_payload(pctx, l, v);
 }
 
 unsigned int proto_nh_sets(const struct list_head *stmts, const struct stmt *upto,
