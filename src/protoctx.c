@@ -70,6 +70,35 @@ static void th_seen_add(struct proto_ctx *pctx, const struct proto_desc *d,
 	}
 }
 
+/* set_elem_desc() of a meta key */
+static const struct proto_desc *meta_elem_desc(const struct proto_ctx *pctx,
+					       enum nft_meta_keys key, uint64_t v,
+					       enum proto_base *base)
+{
+	switch (key) {
+	case NFT_META_L4PROTO:
+		*base = PROTO_BASE_TRANSPORT_HDR;
+		return or_unknown(proto_by_id(PROTO_BASE_TRANSPORT_HDR, v));
+	case NFT_META_NFPROTO:
+		return v == NFPROTO_IPV4 ? &proto_ip :
+		       v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+	case NFT_META_PROTOCOL:
+		if (pctx->family != NFPROTO_NETDEV &&
+		    pctx->family != NFPROTO_BRIDGE)
+			return NULL;
+		if (v == 0x8100 || v == 0x88a8)
+			return &proto_vlan;
+		return or_unknown(proto_by_id(PROTO_BASE_NETWORK_HDR, v));
+	case NFT_META_IIFTYPE:
+		if (pctx->family == NFPROTO_BRIDGE)
+			return NULL;
+		*base = PROTO_BASE_LL_HDR;
+		return v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+	default:
+		return NULL;
+	}
+}
+
 /*
  * The header one element of a set names, as nft takes it: at the
  * network layer the base of a meta key or a type field; NULL where nft
@@ -81,30 +110,8 @@ static const struct proto_desc *set_elem_desc(const struct proto_ctx *pctx,
 					      enum proto_base *base)
 {
 	*base = PROTO_BASE_NETWORK_HDR;
-	if (l->kind == EXPR_META) {
-		switch (l->meta.key) {
-		case NFT_META_L4PROTO:
-			*base = PROTO_BASE_TRANSPORT_HDR;
-			return or_unknown(proto_by_id(PROTO_BASE_TRANSPORT_HDR, v));
-		case NFT_META_NFPROTO:
-			return v == NFPROTO_IPV4 ? &proto_ip :
-			       v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
-		case NFT_META_PROTOCOL:
-			if (pctx->family != NFPROTO_NETDEV &&
-			    pctx->family != NFPROTO_BRIDGE)
-				return NULL;
-			if (v == 0x8100 || v == 0x88a8)
-				return &proto_vlan;
-			return or_unknown(proto_by_id(PROTO_BASE_NETWORK_HDR, v));
-		case NFT_META_IIFTYPE:
-			if (pctx->family == NFPROTO_BRIDGE)
-				return NULL;
-			*base = PROTO_BASE_LL_HDR;
-			return v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
-		default:
-			return NULL;
-		}
-	}
+	if (l->kind == EXPR_META)
+		return meta_elem_desc(pctx, l->meta.key, v, base);
 	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_PROTOCOL) {
 		/* nft: only above a known network header */
 		*base = PROTO_BASE_TRANSPORT_HDR;
