@@ -527,6 +527,38 @@ static void add_rule_starts(struct cands *c)
 }
 
 /*
+ * The selector the last of the @n words @w leaves open (its index, and
+ * its words in *len), or -1: each selector is taken with an optional
+ * operator and one value.
+ */
+static int open_selector(char **w, int n, int *len)
+{
+	int i = 0, sel = -1;
+
+	while (i < n) {
+		sel = -1;
+		if (!selector_start(&w[i], 1)) {
+			i++;
+			continue;
+		}
+		sel = i;
+		for (*len = 1; i + *len < n && *len < MAX_SEL &&
+			       selector_start(&w[i], *len + 1); (*len)++)
+			;
+		i += *len;
+		if (i == n || !selector_whole(&w[sel], *len))
+			continue;
+		if (i < n && in_list(operators, w[i]))
+			i++;
+		if (i < n) {
+			i++;	/* the value */
+			sel = -1;
+		}
+	}
+	return sel;
+}
+
+/*
  * $R: what may follow the words of a rule typed so far. The words are
  * read left to right as selectors (as far as the library's tables take
  * them), each followed by an optional operator and one value, and
@@ -540,31 +572,11 @@ static void rule_cands(struct cands *c, char **w, int n, struct where *wh)
 	};
 	const char *prev = n > 0 ? w[n - 1] : NULL;
 	const char *prev2 = n > 1 ? w[n - 2] : NULL;
-	int i = 0, sel = -1, len = 0;
+	int sel, len = 0;
 
 	if (n > 0 && in_list(not_rules, w[0]))
 		return;
-	while (i < n) {
-		sel = -1;
-		if (!selector_start(&w[i], 1)) {
-			i++;
-			continue;
-		}
-		sel = i;
-		for (len = 1; i + len < n && len < MAX_SEL &&
-			      selector_start(&w[i], len + 1); len++)
-			;
-		i += len;
-		if (i == n || !selector_whole(&w[sel], len))
-			continue;
-		if (i < n && in_list(operators, w[i]))
-			i++;
-		if (i < n) {
-			i++;	/* the value */
-			sel = -1;
-		}
-	}
-
+	sel = open_selector(w, n, &len);
 	if (sel >= 0 && !selector_whole(&w[sel], len)) {
 		expr_words(&w[sel], len, c);	/* fields or keys */
 	} else if (sel >= 0) {
