@@ -306,6 +306,30 @@ out:
 	return ret;
 }
 
+/* the elements of a get or reset element command picked from the set
+   @cs (delinearized as @s); each one not there is an error */
+static int get_pick(struct cmd *cmd, struct cache_set *cs, struct set *s,
+		    struct list_head *msgs)
+{
+	const char *kind = cmd->target->is_map ? "map" : "set";
+	const struct expr *e;
+	unsigned int k = 0;
+	bool *found;
+	int ret = 0;
+
+	list_for_each_entry(e, &cmd->elems->set.exprs, list)
+		k++;
+	found = xzalloc((k + 1) * sizeof(*found));
+	k = 0;
+	set_elems_pick(cs, s, cmd->elems, found);
+	list_for_each_entry(e, &cmd->elems->set.exprs, list)
+		if (!found[k++])
+			ret = error_queue(msgs, &e->loc, "element not found in %s %s",
+					  kind, cmd->h.set);
+	free(found);
+	return ret;
+}
+
 /*
  * get element: the set as listed, with only the elements that hold the
  * values asked for; nothing if one of them is in none.  reset element
@@ -319,9 +343,6 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	const char *kind = cmd->target->is_map ? "map" : "set";
 	struct cache_table *t = NULL;
 	struct cache_set *cs = NULL;
-	const struct expr *e;
-	unsigned int k = 0;
-	bool *found;
 	struct set *s;
 	int ret = 0;
 
@@ -350,15 +371,7 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 				   cmd->h.table);
 	}
 	s = delin_set(t, cs, false);
-	list_for_each_entry(e, &cmd->elems->set.exprs, list)
-		k++;
-	found = xzalloc((k + 1) * sizeof(*found));
-	k = 0;
-	set_elems_pick(cs, s, cmd->elems, found);
-	list_for_each_entry(e, &cmd->elems->set.exprs, list)
-		if (!found[k++])
-			ret = error_queue(msgs, &e->loc, "element not found in %s %s", kind,
-					  cmd->h.set);
+	ret = get_pick(cmd, cs, s, msgs);
 	if (ret == 0 && cmd->op == CMD_RESET) {
 		uint32_t *recs;
 		size_t n = set_elems_picked(cs, s, &recs);
@@ -375,7 +388,6 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	/* the offline ruleset lists whole again */
 	free(cs->pick);
 	cs->pick = NULL;
-	free(found);
 	set_free(s);
 	cache_free(tmp);
 	return ret < 0 ? -1 : 0;
