@@ -632,6 +632,53 @@ static int batch_commit(struct nfh_ctx *ctx, struct nl_batch *batch,
 	return ret;
 }
 
+/* the commands that read the kernel (list, reset, get, describe) move
+   from @cmds to @lists: they run after the batch */
+static void take_lists(struct list_head *cmds, struct list_head *lists)
+{
+	struct cmd *cmd, *next;
+
+	list_for_each_entry_safe(cmd, next, cmds, list)
+		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||
+		    cmd->op == CMD_RESET || cmd->op == CMD_GET) {
+			list_del(&cmd->list);
+			list_add_tail(&cmd->list, lists);
+		}
+}
+
+/* the evaluated @cmds as one batch, committed (or checked); 0, -1 or
+   NLIO_RESTART */
+static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
+			  struct list_head *msgs, const char *json_in)
+{
+	struct nl_batch batch;
+	int ret = 0;
+
+	nl_batch_init(&batch);
+	if (lin_cmds(ctx, cmds, &batch, ctx->offline_cache, msgs) < 0)
+		ret = -1;
+	if (ret == 0 && (ctx->debug & NFH_DEBUG_NETLINK))
+		nl_batch_debug(ctx->octx.out, &batch);
+	if (ret == 0)
+		ret = batch_commit(ctx, &batch, msgs, json_in);
+	nl_batch_free(&batch);
+	return ret;
+}
+
+static int run_lists(struct nfh_ctx *ctx, struct list_head *lists,
+		     struct list_head *msgs)
+{
+	struct cmd *cmd;
+	int ret = 0;
+
+	list_for_each_entry(cmd, lists, list)
+		if (cmd->op == CMD_DESCRIBE)
+			describe_print(cmd->expr, ctx->octx.out);
+		else if (run_list(ctx, cmd, msgs) < 0)
+			ret = -1;
+	return ret;
+}
+
 /* the kernel's sets read for this run, and the declarations made of them */
 static void kernel_sets_free(struct nfh_ctx *ctx)
 {
@@ -650,8 +697,6 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 {
 	const bool given = buf != NULL;
 	struct parser_state state;
-	struct nl_batch batch;
-	struct cmd *cmd, *next;
 	char *json_in = NULL;		/* JSON input, kept for -j -e */
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
@@ -681,34 +726,17 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	if (ret < 0)
 		erec_sort(&msgs, &ctx->inputs);
 
-	list_for_each_entry_safe(cmd, next, &cmds, list)
-		if (cmd->op == CMD_LIST || cmd->op == CMD_DESCRIBE ||
-		    cmd->op == CMD_RESET || cmd->op == CMD_GET) {
-			list_del(&cmd->list);
-			list_add_tail(&cmd->list, &lists);
-		}
-
-	nl_batch_init(&batch);
-	if (ret == 0 && lin_cmds(ctx, &cmds, &batch, ctx->offline_cache, &msgs) < 0)
-		ret = -1;
-	if (ret == 0 && (ctx->debug & NFH_DEBUG_NETLINK))
-		nl_batch_debug(ctx->octx.out, &batch);
+	take_lists(&cmds, &lists);
 	if (ret == 0)
-		ret = batch_commit(ctx, &batch, &msgs, json_in);
-	nl_batch_free(&batch);
+		ret = compile_commit(ctx, &cmds, &msgs, json_in);
 	if (ret == NLIO_RESTART && last_try)
 		ret = error_queue(&msgs, NULL,
 				  "the ruleset changed each time these commands were evaluated (%u tries); nothing was applied, try again",
 				  RUN_TRIES);
 	else if (ret == NLIO_RESTART)
 		again = true;
-	if (ret == 0) {
-		list_for_each_entry(cmd, &lists, list)
-			if (cmd->op == CMD_DESCRIBE)
-				describe_print(cmd->expr, ctx->octx.out);
-			else if (run_list(ctx, cmd, &msgs) < 0)
-				ret = -1;
-	}
+	if (ret == 0)
+		ret = run_lists(ctx, &lists, &msgs);
 	if (output_flush(ctx->octx.out, &msgs) < 0)
 		ret = -1;
 	erec_print_list(ctx->octx.err, &msgs);
