@@ -51,6 +51,17 @@ struct kind_eval {
 	/* evaluates @e as the right-hand side of a match on @lhs; 0 or -1 */
 	int	(*rhs)(struct kind_eval *k, const struct expr *lhs,
 		       struct expr **e);
+	/* the statements of the rule being evaluated (NULL for an
+	   object's), the one being evaluated among them */
+	struct list_head	*stmts;
+	/* the dependencies evaluation adds from now on go before @s, a
+	   statement of the rule (a reject's, as nft, open the rule) */
+	void	(*deps_before)(struct kind_eval *k, struct stmt *s);
+	/* the statement at @loc needs the network or transport header
+	   @want (@base): the match nft adds for it, or -1 with the
+	   conflict with what the rule matched before queued */
+	int	(*dep)(struct kind_eval *k, const struct location *loc,
+		       enum proto_base base, const struct proto_desc *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -76,6 +87,8 @@ struct kind_lin {
 	   bits moved down to its value */
 	void	(*load_key)(struct kind_lin *k, const struct expr *e,
 			    uint32_t dreg);
+	/* the family of the table the rule or object is in */
+	unsigned int		family;
 };
 
 /* delinearization: what the registers hold as the rule is read back */

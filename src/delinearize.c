@@ -1108,13 +1108,7 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "objref"))
 		delin_objref(ctx, e);
-	else if (!strcmp(name, "reject")) {
-		s = stmt_alloc(&internal_location, STMT_REJECT);
-		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);
-		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
-		s->reject.family = ctx->family;
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
+	else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
 		bool masq = name[0] == 'm';
 
 		s = stmt_alloc(&internal_location, STMT_NAT);

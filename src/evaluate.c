@@ -133,13 +133,6 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
-/* ip, ip6 and arp know their network header: no match changes it */
-static bool family_fixes_nh(unsigned int family)
-{
-	return family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
-	       family == NFPROTO_ARP;
-}
-
 /* a network header a match announced, not the one the family implies */
 static bool nh_learned(const struct eval_ctx *ctx)
 {
@@ -1917,12 +1910,31 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	return stmt_eval(k->phase, s);
 }
 
+static void kind_deps_before(struct kind_eval *k, struct stmt *s)
+{
+	struct eval_ctx *ctx = k->phase;
+
+	ctx->stmt = s;
+}
+
+static int kind_dep(struct kind_eval *k, const struct location *loc,
+		    enum proto_base base, const struct proto_desc *want)
+{
+	const struct expr at = { .loc = *loc };
+
+	if (base == PROTO_BASE_TRANSPORT_HDR)
+		return th_dep(k->phase, &at, want);
+	return nh_dep(k->phase, &at, want);
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
 	.rhs = kind_rhs,						\
+	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
+	.deps_before = kind_deps_before, .dep = kind_dep,		\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2031,112 +2043,6 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	if ((*val)->kind != EXPR_VALUE)
 		return err(ctx, &(*val)->loc, "expected a constant value");
 	return 0;
-}
-
-/* the network protocols the last set of ether types before @s names */
-static unsigned int nh_sets_mask(const struct eval_ctx *ctx, const struct stmt *s)
-{
-	unsigned int m;
-
-	proto_nh_sets(&ctx->rule->stmts, s, ctx->family, &m);
-	return m;
-}
-
-static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-	const struct datatype *dt = &icmpx_code_type;
-	struct expr *lhs;
-	int ret;
-
-	/* after "meta protocol arp" nothing is left to answer, as in nft */
-	if (have && have != &proto_ip && have != &proto_ip6 &&
-	    !family_fixes_nh(ctx->family))
-		return err(ctx, &s->loc, "cannot reject this network family");
-	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
-	if (ctx->family == NFPROTO_NETDEV &&
-	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return err(ctx, &s->loc, "cannot reject from this link layer protocol");
-	if (ctx->family == NFPROTO_NETDEV &&
-	    ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return error_queue2(ctx->msgs, &s->loc,
-				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
-				    "cannot reject from this link layer protocol (nft takes it from the set's last element, which is not ethernet)");
-	/* nft puts the dependencies of a reject first in the rule */
-	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
-
-	if (ctx->family == NFPROTO_ARP)
-		return err(ctx, &s->loc, "reject is not supported in the arp family");
-	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
-				   ctx->family == NFPROTO_NETDEV ||
-				   ctx->family == NFPROTO_BRIDGE)) {
-		/* a known network protocol gets its own port-unreachable */
-		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-
-		/*
-		 * as nft, after a set of ether types of one network protocol
-		 * ("ether type { ip6 }"); of both, nft takes the last one's
-		 * port-unreachable code for either (an ipv4 packet gets icmp
-		 * code 4, frag-needed): nfh stays with icmpx there.  The set
-		 * counts over an ip or ip6 match before it, as for nft the
-		 * last protocol named is the one ("ip saddr x ether type
-		 * { ip6 } reject": icmpv6, a rule that matches nothing)
-		 */
-		if (!nh || (nh != &proto_ip && nh != &proto_ip6) ||
-		    ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]) {
-			unsigned int m = nh_sets_mask(ctx, s);
-
-			if (m == 1)
-				nh = &proto_ip;
-			else if (m == 2)
-				nh = &proto_ip6;
-		}
-		if (nh == &proto_ip || nh == &proto_ip6) {
-			s->reject.type = NFT_REJECT_ICMP_UNREACH;
-			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
-			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
-		}
-		return 0;
-	}
-	if (s->reject.type == NFT_REJECT_TCP_RST) {
-		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
-			return -1;
-		return 0;
-	}
-	if (!s->reject.expr)
-		return 0;
-	if (s->reject.type == NFT_REJECT_ICMP_UNREACH) {
-		const struct proto_desc *want = s->reject.family == NFPROTO_IPV4 ?
-						&proto_ip : &proto_ip6;
-
-		dt = s->reject.family == NFPROTO_IPV4 ? &icmp_code_type :
-							&icmpv6_code_type;
-		if (ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV ||
-		    ctx->family == NFPROTO_BRIDGE) {
-			/* a set of ether types with this protocol among them
-			   is the test already, as nft takes it */
-			if (have != &proto_ip && have != &proto_ip6 &&
-			    proto_nh_sets(&ctx->rule->stmts, s, ctx->family, NULL) ==
-			    (want == &proto_ip ? 1u : 2u))
-				;
-			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
-				return -1;
-		} else if ((ctx->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6) != want) {
-			/* the table's family decides, not a match before
-			   ("ether type arp reject with icmp ..." in ip) */
-			return err(ctx, &s->loc,
-				   "reject with %s is not valid in family %s",
-				   want == &proto_ip ? "icmp" : "icmpv6",
-				   family_name(ctx->family));
-		}
-	}
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG, 8, NULL);
-	lhs->kind = EXPR_META;	/* only its type matters */
-	ret = rhs_eval(ctx, lhs, &s->reject.expr);
-	free(lhs);
-	if (ret == 0)
-		s->reject.icmp_code = expr_value_u64(s->reject.expr);
-	return ret;
 }
 
 /* nat and tproxy work in the ip, ip6 and inet families only */
@@ -2395,8 +2301,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_REJECT:
-		return reject_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:
 		if (payload_eval(ctx, s->payload.expr) < 0)
 			return -1;

@@ -561,42 +561,6 @@ static json_t *one_or_array(json_t *a)
 
 
 
-static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const struct datatype *dt;
-	const struct symbol *sym;
-	const char *type;
-	json_t *o;
-
-	switch (s->reject.type) {
-	case NFT_REJECT_TCP_RST:
-		return wrap("reject", wrap("type", json_string("tcp reset")));
-	case NFT_REJECT_ICMPX_UNREACH:
-		type = "icmpx";
-		dt = &icmpx_code_type;
-		break;
-	default:
-		/* nft knows no family after a set of ether types: null */
-		if (s->reject.family_of_set &&
-		    s->reject.icmp_code == (s->reject.family == NFPROTO_IPV6 ? 4 : 3))
-			return wrap("reject", json_null());
-		if (s->reject.family == NFPROTO_IPV6) {
-			type = "icmpv6";
-			dt = &icmpv6_code_type;
-		} else {
-			type = "icmp";
-			dt = &icmp_code_type;
-		}
-		break;
-	}
-	o = wrap("type", json_string(type));
-	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
-	if (jc->octx->flags & NFH_OUTPUT_NUMERIC)
-		sym = NULL;
-	o = obj_set(o, "expr", sym ? json_string(sym->name) :
-				     json_integer(s->reject.icmp_code));
-	return wrap("reject", o);
-}
 
 /* a value that went through a register, typed as what it is written to */
 static json_t *register_value_json(const struct expr *e,
@@ -805,8 +769,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return expr_json(s->verdict.expr, jc);
 	case STMT_SET:
 		return dynset_json(s, jc);
-	case STMT_REJECT:
-		return reject_json(s, jc);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:

@@ -301,6 +301,7 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
+	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1290,35 +1291,6 @@ static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
 }
 
 
-static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e = add_expr(ctx, "reject");
-	unsigned int fam = ctx->cmd->h.family;
-	int type = s->reject.type, code = s->reject.icmp_code;
-
-	if (type < 0) {
-		/* the default depends on the family, as in nft */
-		switch (fam) {
-		case NFPROTO_IPV4:
-			type = NFT_REJECT_ICMP_UNREACH;
-			code = 3;	/* port-unreachable */
-			break;
-		case NFPROTO_IPV6:
-			type = NFT_REJECT_ICMP_UNREACH;
-			code = 4;	/* port-unreachable */
-			break;
-		default:
-			type = NFT_REJECT_ICMPX_UNREACH;
-			code = NFT_REJECT_ICMPX_PORT_UNREACH;
-			break;
-		}
-	}
-	if (type == NFT_REJECT_TCP_RST)
-		code = 0;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, type);
-	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, code < 0 ? 0 : code);
-}
-
 /* a nat address or port: a constant, or looked up in a map (whose values
    are @data, or the type of @v) */
 static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
@@ -1574,9 +1546,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_REJECT:
-		lin_reject(ctx, s);
-		return 0;
 	case STMT_NAT:
 		if (lin_nat(ctx, s) < 0)
 			return -1;

@@ -924,54 +924,6 @@ static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
 	return s;
 }
 
-static struct stmt *reject_parse(struct jp *jp, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const keys[] = { "type", "expr", NULL };
-	struct stmt *s = stmt_alloc(loc, STMT_REJECT);
-	const char *type, *proto;
-	struct location tloc;
-	struct expr *code;
-
-	s->reject.type = -1;
-	s->reject.icmp_code = -1;
-	if (json_is_null(o))
-		return s;
-	if (!json_is_object(o) || check_keys(jp, o, "reject", keys) < 0) {
-		jerr(jp, o, "reject: expected null or an object");
-		goto fail;
-	}
-	type = get_str(jp, o, "type", false);
-	if (!type) {
-		if (json_object_get(o, "expr"))
-			jerr(jp, o, "reject: an \"expr\" needs a \"type\"");
-		else
-			return s;
-		goto fail;
-	}
-	tloc = loc_of(jp, json_object_get(o, "type"));
-	if (!strcmp(type, "tcp reset")) {
-		proto = "tcp";
-		code = symbol_expr_alloc(&tloc, "reset", false);
-	} else {
-		proto = type;
-		if (!json_object_get(o, "expr")) {
-			jerr(jp, o, "reject: type \"%s\" needs an \"expr\"", type);
-			goto fail;
-		}
-		code = expr_parse(jp, json_object_get(o, "expr"));
-		if (!code)
-			goto fail;
-	}
-	if (stmt_reject_with(s, proto, &tloc, code, jp->msgs) < 0) {
-		jp->errors++;
-		goto fail;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
 
 /* the field of a kind known by its ops (include/kind.h) set to @val */
 static struct stmt *kind_mangle(struct jp *jp, const struct expr *e,
@@ -1277,8 +1229,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
 	if (!strcmp(k, "match"))
 		return match_parse(jp, v, &loc);
-	if (!strcmp(k, "reject"))
-		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||

@@ -577,46 +577,6 @@ void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 
 
 
-static void reject_print(const struct stmt *s, const struct output_ctx *o,
-			 FILE *f)
-{
-	const struct datatype *dt;
-	const struct symbol *sym;
-
-	fprintf(f, "reject");
-	switch (s->reject.type) {
-	case NFT_REJECT_TCP_RST:
-		fprintf(f, " with tcp reset");
-		return;
-	case NFT_REJECT_ICMPX_UNREACH:
-		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH)
-			return;
-		dt = &icmpx_code_type;
-		fprintf(f, " with icmpx");
-		break;
-	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
-		    !s->reject.print_default)
-			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
-		    !s->reject.print_default)
-			return;
-		if (s->reject.family == NFPROTO_IPV6) {
-			dt = &icmpv6_code_type;
-			fprintf(f, " with icmpv6");
-		} else {
-			dt = &icmp_code_type;
-			fprintf(f, " with icmp");
-		}
-		break;
-	}
-	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
-	if (sym && !(o->flags & NFH_OUTPUT_NUMERIC))
-		fprintf(f, " %s", sym->name);
-	else
-		fprintf(f, " %d", s->reject.icmp_code);
-}
-
 /* a value as a register held it, printed as a constant of type @dt */
 static void register_value_print(const struct expr *e, const struct datatype *dt,
 				 enum byteorder bo, const struct output_ctx *o,
@@ -727,9 +687,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 			quoted_print(f, s->objref.expr->sym.str);
 		else
 			expr_print(s->objref.expr, o, f);
-		break;
-	case STMT_REJECT:
-		reject_print(s, o, f);
 		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {

@@ -109,9 +109,6 @@ void stmt_free(struct stmt *s)
 	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
-	case STMT_REJECT:
-		expr_free(s->reject.expr);
-		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR:
 		expr_free(s->payload.expr);
@@ -178,38 +175,6 @@ int stmt_bytes_unit(const char *unit, uint64_t *bytes)
 
 
 
-int stmt_reject_with(struct stmt *s, const char *proto,
-		     const struct location *ploc, struct expr *code,
-		     struct list_head *msgs)
-{
-	if (!strcmp(proto, "tcp")) {
-		if (code->kind != EXPR_SYMBOL || strcmp(code->sym.str, "reset")) {
-			error_queue(msgs, &code->loc,
-				    "expected \"reset\" after \"reject with tcp\"");
-			expr_free(code);
-			return -1;
-		}
-		expr_free(code);
-		s->reject.type = NFT_REJECT_TCP_RST;
-		return 0;
-	}
-	if (!strcmp(proto, "icmp")) {
-		s->reject.type = NFT_REJECT_ICMP_UNREACH;
-		s->reject.family = NFPROTO_IPV4;
-	} else if (!strcmp(proto, "icmpv6") || !strcmp(proto, "icmp6")) {
-		s->reject.type = NFT_REJECT_ICMP_UNREACH;
-		s->reject.family = NFPROTO_IPV6;
-	} else if (!strcmp(proto, "icmpx")) {
-		s->reject.type = NFT_REJECT_ICMPX_UNREACH;
-	} else {
-		expr_free(code);
-		return error_queue(msgs, ploc,
-				   "unknown reject type \"%s\"; expected icmp, icmpv6, icmpx or tcp",
-				   proto);
-	}
-	s->reject.expr = code;
-	return 0;
-}
 
 int stmt_nat_flag(const char *name)
 {
