@@ -129,6 +129,8 @@ struct kind_json {
 			  const struct datatype *dt, enum byteorder bo);
 	/* NULL: the listing cannot show @what (the first such is named) */
 	json_t	*(*unsupported)(struct kind_json *k, const char *what);
+	/* the family of the table listed (0 for an object's body) */
+	unsigned int		family;
 };
 
 /* the -j input: errors with the location of the JSON value */

@@ -2797,14 +2797,14 @@ ct_stmt			:	ct_expr SET stmt_value
 tproxy_stmt		:	TPROXY TO nat_addr
 			{
 				$$ = $3;
-				$$->kind = STMT_TPROXY;
+				stmt_set_kind($$, STMT_TPROXY);
 				$$->loc = @$;
 				free($1); free($2);
 			}
 			|	TPROXY HDR TO nat_addr
 			{
 				$$ = $4;
-				$$->kind = STMT_TPROXY;
+				stmt_set_kind($$, STMT_TPROXY);
 				$$->loc = @$;
 				if (nat_family(state, $$, $2, &@2) < 0)
 					state->nerrs++;

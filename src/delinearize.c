@@ -1119,22 +1119,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
 			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
 		add_stmt(ctx, s);
-	} else if (!strcmp(name, "tproxy")) {
-		s = stmt_alloc(&internal_location, STMT_TPROXY);
-		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_FAMILY);
-		s->nat.print_family = ctx->family == NFPROTO_INET && s->nat.family;
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_ADDR))
-			s->nat.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR));
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_PORT))
-			s->nat.proto = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_PORT));
-		if ((!s->nat.addr && !s->nat.proto) ||
-		    (s->nat.addr && s->nat.addr->kind != EXPR_VALUE) ||
-		    (s->nat.proto && s->nat.proto->kind != EXPR_VALUE)) {
-			stmt_free(s);
-			unsupported(ctx, name);
-			return;
-		}
-		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;
 

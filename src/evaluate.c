@@ -2057,60 +2057,6 @@ static bool ip_family(struct eval_ctx *ctx, const struct stmt *s,
 	return false;
 }
 
-/* the port is in the transport header the rule matched before */
-static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct datatype *dt;
-	struct expr *lhs;
-	int ret;
-
-	if (!ip_family(ctx, s, "tproxy"))
-		return -1;
-	if (!th_known(ctx))
-		return err(ctx, &s->loc,
-			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
-	if (s->nat.family && ctx->family != NFPROTO_INET &&
-	    s->nat.family != ctx->family)
-		return err(ctx, &s->loc, "tproxy %s is not valid in family %s",
-			   s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6",
-			   family_name(ctx->family));
-	/* nft 1.0.6 (and 1.1.1) does not take the family from the match */
-	if (ctx->family == NFPROTO_INET && !s->nat.family &&
-	    (ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
-	     ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)) {
-		const char *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name;
-
-		return err(ctx, &s->loc,
-			   "tproxy after an %s match in the inet family needs the family: tproxy %s to ...",
-			   nh, nh);
-	}
-	if (ctx->family != NFPROTO_INET)
-		s->nat.family = ctx->family;
-	if (s->nat.proto) {
-		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
-					  BYTEORDER_BIG, 16, NULL);
-		ret = rhs_eval(ctx, lhs, &s->nat.proto);
-		expr_free(lhs);
-		if (ret < 0)
-			return -1;
-		if (s->nat.proto->kind != EXPR_VALUE)
-			return err(ctx, &s->nat.proto->loc, "tproxy takes a single port");
-	}
-	if (!s->nat.addr)
-		return 0;
-	if (!s->nat.family)
-		return err(ctx, &s->loc,
-			   "tproxy to an address in the inet family needs the address family: tproxy ip to ..., tproxy ip6 to ...");
-	dt = s->nat.family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
-	ret = rhs_eval(ctx, lhs, &s->nat.addr);
-	expr_free(lhs);
-	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE)
-		return err(ctx, &s->nat.addr->loc, "tproxy takes a single address");
-	return ret;
-}
-
 /* the ports of a nat statement, once its address set the protocol */
 static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
 {
@@ -2310,8 +2256,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return exthdr_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
-	case STMT_TPROXY:
-		return tproxy_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
 	case STMT_OBJREF:

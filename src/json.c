@@ -357,6 +357,7 @@ static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
 	.unsupported = kind_json_unsupported,				\
+	.family = (jc)->family,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -661,21 +662,6 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
-static json_t *tproxy_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-				    &ip6addr_type : &ipaddr_type;
-	json_t *o = json_object();
-
-	if (s->nat.family && jc->family == NFPROTO_INET)
-		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
-	if (s->nat.addr)
-		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));
-	if (s->nat.proto)
-		o = obj_set(o, "port", nat_value_json(s->nat.proto, &inet_service_type, jc));
-	return wrap("tproxy", o);
-}
-
 /* add|update|delete @set { key [timeout T] [statements] } */
 static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -777,8 +763,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_EXTHDR:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
-	case STMT_TPROXY:
-		return tproxy_json(s, jc);
 	case STMT_OBJREF:
 		return objref_json(s, jc);
 	default:

@@ -1554,21 +1554,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return lin_payload_set(ctx, s);
 	case STMT_EXTHDR:
 		return lin_exthdr_set(ctx, s);
-	case STMT_TPROXY: {
-		uint32_t reg = NFT_REG_1;
-
-		if (s->nat.addr)
-			lin_immediate(ctx, reg++, s->nat.addr, BYTEORDER_BIG);
-		if (s->nat.proto)
-			lin_immediate(ctx, reg, s->nat.proto, BYTEORDER_BIG);
-		e = add_expr(ctx, "tproxy");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_FAMILY, s->nat.family);
-		if (s->nat.addr)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR, NFT_REG_1);
-		if (s->nat.proto)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_PORT, reg);
-		return 0;
-	}
 	case STMT_OBJREF:
 		if (s->objref.expr->kind == EXPR_MAP) {
 			struct expr *want = set_type_placeholder(NULL, &objref_type,

@@ -1003,19 +1003,15 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	struct stmt *s;
 	json_t *v;
 
-	if (!strcmp(k, "tproxy")) {
-		s = stmt_alloc(loc, STMT_TPROXY);
-	} else {
-		s = stmt_alloc(loc, STMT_NAT);
-		if (!strcmp(k, "snat"))
-			s->nat.type = NFH_NAT_SNAT;
-		else if (!strcmp(k, "dnat"))
-			s->nat.type = NFH_NAT_DNAT;
-		else if (!strcmp(k, "masquerade"))
-			s->nat.type = NFH_NAT_MASQ;
-		else
-			s->nat.type = NFH_NAT_REDIR;
-	}
+	s = stmt_alloc(loc, STMT_NAT);
+	if (!strcmp(k, "snat"))
+		s->nat.type = NFH_NAT_SNAT;
+	else if (!strcmp(k, "dnat"))
+		s->nat.type = NFH_NAT_DNAT;
+	else if (!strcmp(k, "masquerade"))
+		s->nat.type = NFH_NAT_MASQ;
+	else
+		s->nat.type = NFH_NAT_REDIR;
 	if (json_is_null(o) && masq_redir)
 		return s;
 	if (!json_is_object(o)) {
@@ -1042,7 +1038,7 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 		jerr(jp, v, "%s takes no address", k);
 		goto fail;
 	}
-	if (!v && !masq_redir && s->kind != STMT_TPROXY) {
+	if (!v && !masq_redir) {
 		jerr(jp, o, "%s: property \"addr\" is missing", k);
 		goto fail;
 	}
@@ -1052,16 +1048,8 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	if (v && !(s->nat.proto = expr_parse(jp, v)))
 		goto fail;
 	v = json_object_get(o, "flags");
-	if (v && s->kind == STMT_TPROXY) {
-		jerr(jp, v, "tproxy takes no flags");
-		goto fail;
-	}
 	if (v && nat_flags_parse(jp, v, &s->nat.flags) < 0)
 		goto fail;
-	if (s->kind == STMT_TPROXY && !s->nat.addr && !s->nat.proto) {
-		jerr(jp, o, "tproxy: an \"addr\" or a \"port\" is needed");
-		goto fail;
-	}
 	return s;
 fail:
 	stmt_free(s);
@@ -1232,8 +1220,7 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
-	    !strcmp(k, "masquerade") || !strcmp(k, "redirect") ||
-	    !strcmp(k, "tproxy"))
+	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);

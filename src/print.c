@@ -146,7 +146,7 @@ static bool nat_range_prefix_print(const struct expr *a, const struct expr *port
 	return true;
 }
 
-/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80": nat and tproxy */
+/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80" */
 static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 			   FILE *f)
 {
@@ -701,10 +701,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		expr_print(s->payload.val, &ho, f);
 		break;
 	}
-	case STMT_TPROXY:
-		fprintf(f, "tproxy");
-		nat_args_print(s, o, f);
-		break;
 	case STMT_NAT: {
 		static const char *const names[] = {
 			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",

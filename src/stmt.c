@@ -115,7 +115,6 @@ void stmt_free(struct stmt *s)
 		expr_free(s->payload.val);
 		break;
 	case STMT_NAT:
-	case STMT_TPROXY:
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;
