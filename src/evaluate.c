@@ -1910,6 +1910,17 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	return stmt_eval(k->phase, s);
 }
 
+static int kind_expand(struct kind_eval *k, struct expr **e)
+{
+	return variable_expand(k->phase, e);
+}
+
+static int kind_map(struct kind_eval *k, struct expr *m,
+		    const struct expr *want)
+{
+	return map_eval(k->phase, m, want);
+}
+
 static void kind_deps_before(struct kind_eval *k, struct stmt *s)
 {
 	struct eval_ctx *ctx = k->phase;
@@ -1935,6 +1946,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	.rhs = kind_rhs,						\
 	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
 	.deps_before = kind_deps_before, .dep = kind_dep,		\
+	.expand = kind_expand, .map = kind_map,				\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2198,43 +2210,6 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 }
 
 /* counter name "x", ct helper set "x", and maps to such names */
-static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr **e = &s->objref.expr, *want;
-	int ret;
-
-	if ((*e)->kind == EXPR_VARIABLE && variable_expand(ctx, e) < 0)
-		return -1;
-	if ((*e)->kind == EXPR_SYMBOL) {
-		if (strlen((*e)->sym.str) >= NFT_OBJ_MAXNAMELEN)
-			return err(ctx, &(*e)->loc,
-				   "object name \"%s\" is too long, %u characters at most",
-				   (*e)->sym.str, NFT_OBJ_MAXNAMELEN - 1);
-		return 0;
-	}
-	if ((*e)->kind != EXPR_MAP)
-		return err(ctx, &(*e)->loc,
-			   "a %s name or a map to %s names is expected here",
-			   obj_type_name(s->objref.type), obj_type_name(s->objref.type));
-	want = set_type_placeholder(&internal_location, &objref_type,
-				    objref_type.size, BYTEORDER_HOST);
-	ret = map_eval(ctx, *e, want);
-	expr_free(want);
-	if (ret == 0 && (*e)->op.right->kind == EXPR_SET_REF) {
-		const struct expr *r = (*e)->op.right;
-		uint32_t has = r->setref.set->objtype;
-
-		if (!has)
-			return err(ctx, &r->loc, "map @%s holds values, not %s objects",
-				   r->setref.name, obj_type_name(s->objref.type));
-		if (has != s->objref.type)
-			return err(ctx, &r->loc, "map @%s holds %s objects, not %s objects",
-				   r->setref.name, obj_type_name(has),
-				   obj_type_name(s->objref.type));
-	}
-	return ret;
-}
-
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	ctx->stmt = s;
@@ -2258,8 +2233,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return nat_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
-	case STMT_OBJREF:
-		return objref_stmt_eval(ctx, s);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -717,21 +717,6 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 
 /* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
 
-static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const char *k = obj_type_name(s->objref.type);
-	const struct expr *e = s->objref.expr;
-
-	if (!k)
-		return unsupported(jc, "a reference to an unknown object type");
-	if (e->kind == EXPR_SYMBOL)
-		return wrap(k, json_string(e->sym.str));
-	if (e->kind != EXPR_MAP)
-		return unsupported(jc, "an object reference");
-	return wrap(k, wrap("map", obj_set(wrap("key", expr_json(e->op.left, jc)),
-					   "data", expr_json(e->op.right, jc))));
-}
-
 /* a statement kind known by its ops (include/kind.h) */
 static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -763,8 +748,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_EXTHDR:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
-	case STMT_OBJREF:
-		return objref_json(s, jc);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");

@@ -297,11 +297,24 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	return nat_value(k->phase, reg, v);
 }
 
+static int lin_map(struct lin_ctx *ctx, const struct expr *m,
+		   const struct expr *want, uint32_t dreg);
+
+static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
+			   const struct expr *want, uint32_t objtype)
+{
+	struct lin_ctx *ctx = k->phase;
+
+	ctx->objtype = objtype;
+	return lin_map(ctx, m, want, 0);
+}
+
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
 	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
+	.objmap = kind_lin_objmap,					\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1526,8 +1539,6 @@ static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
-	struct nftnl_expr *e;
-
 	if (s->ops && s->ops->linearize)
 		return kind_lin_stmt(ctx, s);
 	switch (s->kind) {
@@ -1554,23 +1565,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return lin_payload_set(ctx, s);
 	case STMT_EXTHDR:
 		return lin_exthdr_set(ctx, s);
-	case STMT_OBJREF:
-		if (s->objref.expr->kind == EXPR_MAP) {
-			struct expr *want = set_type_placeholder(NULL, &objref_type,
-								 objref_type.size,
-								 BYTEORDER_HOST);
-			int ret;
-
-			ctx->objtype = s->objref.type;
-			ret = lin_map(ctx, s->objref.expr, want, 0);
-			expr_free(want);
-			return ret;
-		}
-		e = add_expr(ctx, "objref");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
-		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
-				   s->objref.expr->sym.str);
-		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -637,13 +637,10 @@ static void kind_failed(struct kind_jparse *k)
 	((struct jp *)k->phase)->errors++;
 }
 
-static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
-				 const struct location *loc);
-
 static struct stmt *kind_objref(struct kind_jparse *k, uint32_t type,
 				json_t *v, const struct location *loc)
 {
-	return objref_parse(k->phase, type, v, loc);
+	return objref_parse_json(k, type, v, loc);
 }
 
 #define KIND_JPARSE(jp) {						\
@@ -899,31 +896,6 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 }
 
 /* "name", or { "map": { "key": ..., "data": ... } } to names */
-static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const keys[] = { "key", "data", NULL };
-	struct expr *e, *k, *d;
-	struct stmt *s;
-	json_t *m;
-
-	if (json_is_string(o)) {
-		e = symbol_expr_alloc(loc, json_string_value(o), true);
-	} else {
-		m = json_object_get(o, "map");
-		if (json_object_size(o) != 1 || check_keys(jp, m, "map", keys) < 0)
-			return jerr(jp, o, "%s: expected a name or { \"map\": ... }",
-				    obj_type_name(type)), NULL;
-		if (expr_pair_parse(jp, m, "map", "key", "data", &k, &d) < 0)
-			return NULL;
-		e = map_expr_alloc(loc, k, d);
-	}
-	s = stmt_alloc(loc, STMT_OBJREF);
-	s->objref.type = type;
-	s->objref.expr = e;
-	return s;
-}
-
 
 /* the field of a kind known by its ops (include/kind.h) set to @val */
 static struct stmt *kind_mangle(struct jp *jp, const struct expr *e,
@@ -1224,19 +1196,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
-	if (!strcmp(k, "ct helper") || !strcmp(k, "ct timeout") ||
-	    !strcmp(k, "ct expectation")) {
-		uint32_t type = !strcmp(k, "ct helper") ? NFT_OBJECT_CT_HELPER :
-				!strcmp(k, "ct timeout") ? NFT_OBJECT_CT_TIMEOUT :
-				NFT_OBJECT_CT_EXPECT;
-
-		if (!json_is_string(v) && !json_is_object(json_object_get(v, "map")))
-			return jerr(jp, v, "%s: expected a name or { \"map\": ... }", k), NULL;
-		return objref_parse(jp, type, v, &loc);
-	}
-	/* {"secmark": "NAME"} or a map to names, as "meta secmark set" */
-	if (!strcmp(k, "secmark"))
-		return objref_parse(jp, NFT_OBJECT_SECMARK, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))

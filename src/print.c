@@ -671,23 +671,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " }");
 		break;
 	}
-	case STMT_OBJREF:
-		if (s->objref.type == NFT_OBJECT_SYNPROXY)
-			fprintf(f, "synproxy name ");
-		else if (s->objref.type == NFT_OBJECT_SECMARK)
-			fprintf(f, "meta secmark set ");
-		else if (s->objref.type == NFT_OBJECT_CT_HELPER ||
-		    s->objref.type == NFT_OBJECT_CT_TIMEOUT ||
-		    s->objref.type == NFT_OBJECT_CT_EXPECT)
-			fprintf(f, "%s set ", obj_type_name(s->objref.type));
-		else
-			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
-				obj_type_name(s->objref.type) : "unknown");
-		if (s->objref.expr->kind == EXPR_SYMBOL)
-			quoted_print(f, s->objref.expr->sym.str);
-		else
-			expr_print(s->objref.expr, o, f);
-		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;

@@ -47,9 +47,15 @@ const struct stmt_ops *stmt_ops_by_json_name(const char *key)
 {
 	const struct stmt_ops *o;
 
-	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++) {
+		const char *const *n;
+
 		if (o->name && !strcmp(o->name, key))
 			return o;
+		for (n = o->json_names; n && *n; n++)
+			if (!strcmp(*n, key))
+				return o;
+	}
 	return NULL;
 }
 
@@ -117,9 +123,6 @@ void stmt_free(struct stmt *s)
 	case STMT_NAT:
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
-		break;
-	case STMT_OBJREF:
-		expr_free(s->objref.expr);
 		break;
 	case STMT_SET: {
 		struct stmt *i, *next;
