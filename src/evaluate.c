@@ -2759,12 +2759,6 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 
 	if (o->read_errors)
 		return -1;	/* what is wrong with it is told */
-	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
-		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
-			   o->h.obj, o->h.obj);
-	if (o->type == NFT_OBJECT_LIMIT && !o->stmt)
-		return err(ctx, &o->loc, "limit %s needs a rate: limit %s { rate N/second }",
-			   o->h.obj, o->h.obj);
 	if (o->type != NFT_OBJECT_CT_EXPECT && o->expect.given)
 		return err(ctx, &o->loc, "dport, timeout and size are for ct expectations");
 	if (ops && ops->eval) {

@@ -879,29 +879,6 @@ static json_t *kernel_set_json(struct cache_table *t, struct cache_set *cs,
 
 static void comment_json(json_t *o, const void *ud, const uint32_t *len);
 
-/* a limit object's rate: nft writes no burst of 0, and no packets unit */
-static void obj_limit_json(json_t *o, struct nftnl_obj *n)
-{
-	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
-	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
-	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
-	const char *per = limit_per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
-	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
-	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
-
-	json_object_set_new(o, "rate", json_integer(rate));
-	json_object_set_new(o, "per", json_string(per ? per : "error"));
-	if (nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS) & NFT_LIMIT_F_INV)
-		json_object_set_new(o, "inv", json_true());
-	if (ru)
-		json_object_set_new(o, "rate_unit", json_string(ru));
-	if (burst) {
-		json_object_set_new(o, "burst", json_integer(burst));
-		if (bu)
-			json_object_set_new(o, "burst_unit", json_string(bu));
-	}
-}
-
 /*
  * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
  * print even with -s, as nft's do
@@ -925,34 +902,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 		struct kind_json k = { .phase = NULL };
 
 		ops->json(&k, o, n);
-	} else switch (type) {
-	case NFT_OBJECT_COUNTER:
-		json_object_set_new(o, "packets",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS)));
-		json_object_set_new(o, "bytes",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES)));
-		break;
-	case NFT_OBJECT_QUOTA:
-		json_object_set_new(o, "bytes",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES)));
-		json_object_set_new(o, "used",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED)));
-		json_object_set_new(o, "inv", json_boolean(nftnl_obj_get_u32(n,
-				    NFTNL_OBJ_QUOTA_FLAGS) & NFT_QUOTA_F_INV));
-		break;
-	case NFT_OBJECT_LIMIT:
-		obj_limit_json(o, n);
-		break;
-	case NFT_OBJECT_SYNPROXY:
-	{
-		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
-					  nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
-					  nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE), true);
-
-		json_object_update(o, v);
-		json_decref(v);
-		break;
-	}
 	}
 	return wrap(tname ? tname : "unknown", o);
 }

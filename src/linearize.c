@@ -1690,33 +1690,9 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 	struct nftnl_obj *o = obj_ident(cmd);
 	const struct obj *ob = cmd->object;
 	const struct obj_ops *ops = obj_ops_by_type(ob->type);
-	const struct stmt *s = ob->stmt;
 
 	if (ops && ops->linearize)
 		kind_obj_linearize(ctx, ops, o, ob);
-	else switch (ob->type) {
-	case NFT_OBJECT_COUNTER:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, s->counter.packets);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, s->counter.bytes);
-		break;
-	case NFT_OBJECT_QUOTA:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, s->quota.bytes);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, s->quota.used);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, s->quota.flags);
-		break;
-	case NFT_OBJECT_LIMIT:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, s->limit.rate);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, s->limit.unit);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_BURST, s->limit.burst);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, s->limit.type);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_FLAGS, s->limit.flags);
-		break;
-	case NFT_OBJECT_SYNPROXY:
-		nftnl_obj_set_u16(o, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
-		break;
-	}
 	if (ob->comment) {
 		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 

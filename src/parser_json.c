@@ -1644,20 +1644,8 @@ static void add_cmd(struct jp *jp, struct cmd *cmd)
 
 /* --- named objects ------------------------------------------------------- */
 
-static const struct {
-	const char	*one, *many;
-	uint32_t	type;
-	const char	*const keys[8];	/* beyond family, table, name, handle, comment */
-} obj_kinds[] = {
-	{ "counter", "counters", NFT_OBJECT_COUNTER, { "packets", "bytes" } },
-	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
-	{ "limit", "limits", NFT_OBJECT_LIMIT,
-	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
-};
-
-/* what the JSON commands need of an object type: a row of obj_kinds, or
-   what the type's ops say (include/kind.h) */
+/* what the JSON commands need of an object type: what the type's ops say
+   (include/kind.h) */
 struct obj_jkind {
 	const char		*one, *many;
 	uint32_t		type;
@@ -1671,14 +1659,6 @@ static int obj_jkind_of(const char *k, struct obj_jkind *jk)
 {
 	const struct obj_ops *ops;
 
-	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
-		*jk = (struct obj_jkind){ obj_kinds[i].one, obj_kinds[i].many,
-					  obj_kinds[i].type, obj_kinds[i].keys, NULL };
-		if (!strcmp(k, jk->one))
-			return 1;
-		if (jk->many && !strcmp(k, jk->many))
-			return 2;
-	}
 	for (unsigned int i = 0; (ops = obj_ops_nth(i)); i++) {
 		*jk = (struct obj_jkind){ ops->name, ops->plural, ops->type,
 					  ops->json_keys, ops };
@@ -1711,58 +1691,17 @@ static struct obj *obj_parse(struct jp *jp, json_t *o,
 			     const struct obj_jkind *jk, const struct handle *h)
 {
 	const char *comment = get_comment(jp, o);
-	struct location loc = loc_of(jp, o);
 	struct obj *ob = obj_alloc(&h->obj_loc, jk->type);
 	struct kind_jparse kj = KIND_JPARSE(jp);
-	uint64_t n;
 
 	handle_copy(&ob->h, h);
 	if (comment)
 		ob->comment = xstrdup(comment);
-	if (jk->ops) {
-		if (jk->ops->parse_json(&kj, o, ob) < 0)
-			goto fail;
-		return ob;
-	}
-	switch (ob->type) {
-	case NFT_OBJECT_COUNTER:
-		ob->stmt = stmt_alloc(&loc, STMT_COUNTER);
-		if (get_u64(jp, o, "packets", &ob->stmt->counter.packets) < 0 ||
-		    get_u64(jp, o, "bytes", &ob->stmt->counter.bytes) < 0)
-			goto fail;
-		break;
-	case NFT_OBJECT_QUOTA:
-		ob->stmt = stmt_alloc(&loc, STMT_QUOTA);
-		if (get_bool(jp, o, "inv"))
-			ob->stmt->quota.flags = NFT_QUOTA_F_INV;
-		if (get_u64(jp, o, "used", &ob->stmt->quota.used) < 0)
-			goto fail;
-		switch (get_u64(jp, o, "bytes", &n)) {
-		case 1:
-			ob->stmt->quota.bytes = n;
-			break;
-		case 0:
-			jerr(jp, o, "quota: property \"bytes\" is missing");
-			/* fall through */
-		default:
-			goto fail;
-		}
-		break;
-	case NFT_OBJECT_SYNPROXY:
-		ob->stmt = synproxy_json_args(&kj, o, &loc);
-		if (!ob->stmt)
-			goto fail;
-		break;
-	case NFT_OBJECT_LIMIT:
-		ob->stmt = limit_args_json_parse(&kj, o, &loc);
-		if (!ob->stmt)
-			goto fail;
-		break;
+	if (jk->ops->parse_json(&kj, o, ob) < 0) {
+		obj_free(ob);
+		return NULL;
 	}
 	return ob;
-fail:
-	obj_free(ob);
-	return NULL;
 }
 
 /* a counter, quota, limit or ct helper: added, listed, reset or deleted */

@@ -1013,34 +1013,6 @@ static void kernel_set_print(struct cache_set *cs, const struct set *s,
 	fprintf(f, "\t}\n");
 }
 
-/* the values of a kernel object, as statements hold them */
-static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
-{
-	struct stmt *s = NULL;
-
-	switch (type) {
-	case NFT_OBJECT_COUNTER:
-		s = stmt_alloc(&internal_location, STMT_COUNTER);
-		s->counter.packets = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS);
-		s->counter.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES);
-		break;
-	case NFT_OBJECT_QUOTA:
-		s = stmt_alloc(&internal_location, STMT_QUOTA);
-		s->quota.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES);
-		s->quota.used = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED);
-		s->quota.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_QUOTA_FLAGS);
-		break;
-	case NFT_OBJECT_LIMIT:
-		s = stmt_alloc(&internal_location, STMT_LIMIT);
-		s->limit.rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
-		s->limit.unit = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT);
-		s->limit.burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
-		s->limit.type = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE);
-		s->limit.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS);
-		break;
-	}
-	return s;
-}
 
 /*
  * An object's body is a few lines; a monitor event runs them together on
@@ -1073,7 +1045,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
 	const struct obj_ops *ops = obj_ops_by_type(type);
-	struct stmt *s;
 	uint32_t len;
 
 	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
@@ -1088,53 +1059,10 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		}
 		free(cm);
 	}
-	if (ops && ops->print) {
+	if (ops && ops->print)
 		kind_obj_print(ops, n, o, f, oneline);
-		return;
-	}
-	s = obj_values(n, type);
-	if (type != NFT_OBJECT_COUNTER)
-		obj_line(f, oneline);
-	switch (type) {
-	case NFT_OBJECT_COUNTER:
-		/* -s: a counter has nothing else to say */
-		if (o->flags & NFH_OUTPUT_STATELESS)
-			break;
-		obj_line(f, oneline);
-		fprintf(f, "packets %llu bytes %llu",
-			(unsigned long long)s->counter.packets,
-			(unsigned long long)s->counter.bytes);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_QUOTA:
-		quota_args_print(s, o, f);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_LIMIT:
-		limit_args_print(s, f);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_SYNPROXY: {
-		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
-		bool any = fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM);
-
-		fprintf(f, "mss %u", nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS));
-		obj_eol(f, oneline, false);
-		obj_line(f, oneline);
-		fprintf(f, "wscale %u", nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE));
-		obj_eol(f, oneline, !any);
-		/* nft's spacing: "timestamp sack-perm", " sack-perm", "timestamp " */
-		if (any) {
-			obj_line(f, oneline);
-			fprintf(f, "%s %s",
-				fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
-				fl & NF_SYNPROXY_OPT_SACK_PERM ? "sack-perm" : "");
-			obj_eol(f, oneline, true);
-		}
-		break;
-	}
-	}
-	stmt_free(s);
+	else
+		obj_line(f, oneline);	/* a type nfh does not know */
 }
 
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,
