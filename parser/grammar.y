@@ -12,6 +12,7 @@
 
 #include <ctx.h>
 #include <parser.h>
+#include <print.h>
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
@@ -3929,4 +3930,10 @@ bool parser_name_is_bare(const char *name)
 	default:
 		return false;
 	}
+}
+
+/* the printer asks it (print_name_is_bare) */
+__attribute__((constructor)) static void name_is_bare_register(void)
+{
+	print_name_is_bare = parser_name_is_bare;
 }

@@ -502,6 +502,16 @@ static int too_deep(struct eval_ctx *ctx, const struct expr *e)
 		   EXPR_DEPTH_MAX);
 }
 
+/* "; did you mean ..." of the parser's variables, or "" */
+static const char *var_hint(struct eval_ctx *ctx, struct suggest *sg,
+			    const char *name)
+{
+	if (ctx->state && ctx->state->var_suggest)
+		return ctx->state->var_suggest(ctx->state, sg, name);
+	suggest_init(sg, name);
+	return suggest_hint(sg);
+}
+
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
 	struct var *v = (*e)->sym.var;
@@ -523,7 +533,7 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		ctx->undef[ctx->nundef++] = h;
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"%s",
 			   (*e)->sym.str,
-			   parser_var_suggest(ctx->state, &sg, (*e)->sym.str));
+			   var_hint(ctx, &sg, (*e)->sym.str));
 	}
 	if (expr_depth(v->expr) > EXPR_DEPTH_MAX)
 		return too_deep(ctx, *e);	/* before the copy recurses */

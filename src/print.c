@@ -23,7 +23,6 @@
 #include <delinearize.h>
 #include <kind.h>
 #include <listing.h>
-#include <parser.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
@@ -39,6 +38,8 @@ static bool name_chars_ok(const char *s)
 	return true;
 }
 
+bool (*print_name_is_bare)(const char *name);
+
 /*
  * A table, chain, set or object name: bare where it reads back as itself,
  * in quotes where it is a keyword or has characters a bare word cannot
@@ -46,7 +47,7 @@ static bool name_chars_ok(const char *s)
  */
 void name_print(FILE *f, const char *name)
 {
-	if (parser_name_is_bare(name)) {
+	if (print_name_is_bare && print_name_is_bare(name)) {
 		fputs(name, f);
 		return;
 	}
@@ -741,7 +742,8 @@ static void dev_print(FILE *f, unsigned int i, const char *dev)
 {
 	fputs(i ? ", " : "", f);
 	/* a device may be named "a;b": such a name, too, is quoted */
-	if (nl_dev_is_prefix(dev) || !parser_name_is_bare(dev))
+	if (nl_dev_is_prefix(dev) || !print_name_is_bare ||
+	    !print_name_is_bare(dev))
 		quoted_print(f, dev);
 	else
 		fputs(dev, f);
