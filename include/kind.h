@@ -20,6 +20,7 @@
 
 struct nftnl_expr;
 struct nftnl_obj;
+struct nftnl_set;
 struct obj;
 struct output_ctx;
 struct proto_ctx;
@@ -51,6 +52,22 @@ struct kind_eval {
 	/* evaluates @e as the right-hand side of a match on @lhs; 0 or -1 */
 	int	(*rhs)(struct kind_eval *k, const struct expr *lhs,
 		       struct expr **e);
+	/* the statements of the rule being evaluated (NULL for an
+	   object's), the one being evaluated among them */
+	struct list_head	*stmts;
+	/* the dependencies evaluation adds from now on go before @s, a
+	   statement of the rule (a reject's, as nft, open the rule) */
+	void	(*deps_before)(struct kind_eval *k, struct stmt *s);
+	/* the statement at @loc needs the network or transport header
+	   @want (@base): the match nft adds for it, or -1 with the
+	   conflict with what the rule matched before queued */
+	int	(*dep)(struct kind_eval *k, const struct location *loc,
+		       enum proto_base base, const struct proto_desc *want);
+	/* the variable @e as its value; 0 or -1 */
+	int	(*expand)(struct kind_eval *k, struct expr **e);
+	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
+	int	(*map)(struct kind_eval *k, struct expr *m,
+		       const struct expr *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -76,6 +93,12 @@ struct kind_lin {
 	   bits moved down to its value */
 	void	(*load_key)(struct kind_lin *k, const struct expr *e,
 			    uint32_t dreg);
+	/* the family of the table the rule or object is in */
+	unsigned int		family;
+	/* the lookup @m in a map of objects of type @objtype (values of
+	   @want's type): the kernel's objref with a set; 0 or -1 */
+	int	(*objmap)(struct kind_lin *k, const struct expr *m,
+			  const struct expr *want, uint32_t objtype);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -89,6 +112,15 @@ struct kind_delin {
 	void	(*unsupported)(struct kind_delin *k, const char *name);
 	/* the next statement of the rule */
 	void	(*add_stmt)(struct kind_delin *k, struct stmt *s);
+	/* the set @name (or of id @id if @has_id) of the rule's table, or
+	   NULL */
+	const struct nftnl_set *(*set)(struct kind_delin *k, const char *name,
+				       bool has_id, uint32_t id);
+	/* the map lookup from @sreg in @nls as an expression (the key the
+	   register holds, the set by name or its elements if anonymous),
+	   or NULL if the key cannot be listed */
+	struct expr *(*map)(struct kind_delin *k, uint32_t sreg,
+			    const struct nftnl_set *nls);
 };
 
 /* the text listing */
@@ -116,6 +148,8 @@ struct kind_json {
 			  const struct datatype *dt, enum byteorder bo);
 	/* NULL: the listing cannot show @what (the first such is named) */
 	json_t	*(*unsupported)(struct kind_json *k, const char *what);
+	/* the family of the table listed (0 for an object's body) */
+	unsigned int		family;
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -220,6 +254,8 @@ struct expr_ops {
  * @value:	a statement that writes a value to a field: where the value
  *		is, and in *@field a new expression of the field (the
  *		caller's), for the delinearizer to name a map's values
+ * @json_names:	more JSON keys it reads, NULL-terminated (objref's: the
+ *		object types'), as expr_ops
  */
 struct stmt_ops {
 	const char		*name;
@@ -240,6 +276,7 @@ struct stmt_ops {
 	void	(*destroy)(struct stmt *s);
 	struct expr **(*value)(struct stmt *s, struct expr **field);
 	bool			not_offered;
+	const char *const	*json_names;
 };
 
 /* the same for statements */
@@ -348,5 +385,9 @@ json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
 			     bool obj);
 struct stmt *synproxy_json_args(struct kind_jparse *k, json_t *o,
 				const struct location *loc);
+/* a reference to the named object of @type, or a map to names:
+   "c1", {"map": {"key": ..., "data": ...}} (src/objref.c) */
+struct stmt *objref_parse_json(struct kind_jparse *k, uint32_t type,
+			       json_t *o, const struct location *loc);
 
 #endif

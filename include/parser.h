@@ -8,6 +8,7 @@
 
 struct nfh_ctx;
 struct parser_state;
+struct suggest;
 
 /**
  * struct parser_sink - where the grammar hands what it has just read
@@ -102,6 +103,11 @@ struct parser_state {
 	const char		*stream_chain;	/* NULL: not in its chain block */
 	unsigned int		stream_deps;
 	unsigned int		stream_mark;	/* stream_deps after the last rule */
+	/* "; did you mean ..." for the undefined variable @name: what the
+	   evaluator, handed the state, calls (parser_var_suggest) */
+	const char		*(*var_suggest)(struct parser_state *state,
+						struct suggest *s,
+						const char *name);
 };
 
 struct var {

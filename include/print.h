@@ -13,6 +13,12 @@ struct nftnl_rule;
 
 /* a name bare, or in quotes where it must be (keywords, "a/b"), escaped
    where no name made here could hold it */
+/*
+ * Whether @name, written bare, reads back as the name @name: the parser
+ * knows (parser_name_is_bare) and sets this as it is loaded, so that the
+ * printer calls nothing of the parser's.  NULL: every name in quotes.
+ */
+extern bool (*print_name_is_bare)(const char *name);
 void name_print(FILE *f, const char *name);
 void expr_print(const struct expr *e, const struct output_ctx *octx, FILE *f);
 void stmt_print(const struct stmt *s, const struct output_ctx *octx, FILE *f);

@@ -12,6 +12,7 @@
 
 #include <ctx.h>
 #include <parser.h>
+#include <print.h>
 #include <proto.h>
 #include <rule.h>
 #include <stmt.h>
@@ -2797,14 +2798,14 @@ ct_stmt			:	ct_expr SET stmt_value
 tproxy_stmt		:	TPROXY TO nat_addr
 			{
 				$$ = $3;
-				$$->kind = STMT_TPROXY;
+				stmt_set_kind($$, STMT_TPROXY);
 				$$->loc = @$;
 				free($1); free($2);
 			}
 			|	TPROXY HDR TO nat_addr
 			{
 				$$ = $4;
-				$$->kind = STMT_TPROXY;
+				stmt_set_kind($$, STMT_TPROXY);
 				$$->loc = @$;
 				if (nat_family(state, $$, $2, &@2) < 0)
 					state->nerrs++;
@@ -3953,4 +3954,10 @@ bool parser_name_is_bare(const char *name)
 	default:
 		return false;
 	}
+}
+
+/* the printer asks it (print_name_is_bare) */
+__attribute__((constructor)) static void name_is_bare_register(void)
+{
+	print_name_is_bare = parser_name_is_bare;
 }

@@ -25,6 +25,7 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	state->sep_mark = state->rule_mark = msgs;
 	init_list_head(&state->vars);
 	init_list_head(&state->retired);
+	state->var_suggest = parser_var_suggest;
 }
 
 static void vars_free(struct list_head *vars)

@@ -254,14 +254,13 @@ static const char *const set_shapes[] = {
  */
 static const char *const stmt_words[] = {
 	"accept", "continue", "dnat", "drop", "goto", "jump", "masquerade",
-	"redirect", "reject", "return", "snat",
+	"redirect", "return", "snat",
 	NULL,
 };
 
 /* those of them that take no argument: a statement may follow at once */
 static const char *const bare_stmts[] = {
-	"accept", "continue", "drop", "masquerade", "redirect", "reject",
-	"return",
+	"accept", "continue", "drop", "masquerade", "redirect", "return",
 	NULL,
 };
 

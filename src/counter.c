@@ -10,6 +10,8 @@
 
 #include <ctx.h>
 #include <kind.h>
+#include <rule.h>
+#include <libnftnl/object.h>
 
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes)
@@ -98,3 +100,59 @@ static const struct stmt_ops counter_ops = {
 	.parse_json	= counter_parse_json,
 };
 STMT_OPS_REGISTER(counter_ops);
+
+/* --- the named counter object: its values in ob->stmt, a counter's --- */
+
+static int counter_obj_parse_json(struct kind_jparse *k, json_t *o,
+				  struct obj *ob)
+{
+	struct location loc = k->loc(k, o);
+
+	ob->stmt = stmt_alloc(&loc, STMT_COUNTER);
+	if (k->get_u64(k, o, "packets", &ob->stmt->counter.packets) < 0 ||
+	    k->get_u64(k, o, "bytes", &ob->stmt->counter.bytes) < 0)
+		return -1;
+	return 0;
+}
+
+static void counter_obj_linearize(struct kind_lin *k, struct nftnl_obj *nlo,
+				  const struct obj *ob)
+{
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_CTR_PKTS, ob->stmt->counter.packets);
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_CTR_BYTES, ob->stmt->counter.bytes);
+}
+
+static void counter_obj_print(struct kind_print *k, struct nftnl_obj *nlo)
+{
+	/* -s: a counter has nothing else to say */
+	if (k->octx->flags & NFH_OUTPUT_STATELESS)
+		return;
+	kind_obj_line(k);
+	fprintf(k->f, "packets %llu bytes %llu",
+		(unsigned long long)nftnl_obj_get_u64(nlo, NFTNL_OBJ_CTR_PKTS),
+		(unsigned long long)nftnl_obj_get_u64(nlo, NFTNL_OBJ_CTR_BYTES));
+	kind_obj_eol(k, false);
+}
+
+static void counter_obj_json(struct kind_json *k, json_t *o,
+			     struct nftnl_obj *nlo)
+{
+	json_object_set_new(o, "packets",
+			    json_integer(nftnl_obj_get_u64(nlo, NFTNL_OBJ_CTR_PKTS)));
+	json_object_set_new(o, "bytes",
+			    json_integer(nftnl_obj_get_u64(nlo, NFTNL_OBJ_CTR_BYTES)));
+}
+
+static const char *const counter_obj_json_keys[] = { "packets", "bytes", NULL };
+
+static const struct obj_ops counter_obj_ops = {
+	.type		= NFT_OBJECT_COUNTER,
+	.name		= "counter",
+	.plural		= "counters",
+	.json_keys	= counter_obj_json_keys,
+	.parse_json	= counter_obj_parse_json,
+	.linearize	= counter_obj_linearize,
+	.print		= counter_obj_print,
+	.json		= counter_obj_json,
+};
+OBJ_OPS_REGISTER(counter_obj_ops);

@@ -127,10 +127,15 @@ static void kind_add_stmt(struct kind_delin *k, struct stmt *s)
 	add_stmt(k->phase, s);
 }
 
+static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
+				       bool has_id, uint32_t id);
+static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
+			     const struct nftnl_set *nls);
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
-	.add_stmt = kind_add_stmt,					\
+	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -821,6 +826,32 @@ static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
 	return cs;
 }
 
+static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
+				       bool has_id, uint32_t id)
+{
+	struct cache_set *cs = lookup_set(k->phase, name, has_id, id);
+
+	return cs ? cs->nls : NULL;
+}
+
+static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
+			     const struct nftnl_set *nls)
+{
+	struct delin_ctx *ctx = k->phase;
+	struct expr *key = rule_key_of(ctx, sreg, nls), *l, *r;
+
+	l = lookup_lhs(ctx, sreg, key);
+	expr_free(key);
+	if (!l)
+		return NULL;
+	if (nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+		r = set_elements(ctx, sreg, (struct nftnl_set *)nls);
+	else
+		r = set_ref_expr_alloc(&internal_location,
+				       nftnl_set_get_str(nls, NFTNL_SET_NAME));
+	return map_expr_alloc(&internal_location, l, r);
+}
+
 static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG);
@@ -1031,48 +1062,6 @@ static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 	add_stmt(ctx, s);
 }
 
-/* counter name "x", and "counter name KEY map { ... }" */
-static void delin_objref(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	struct stmt *s;
-	struct expr *l, *r, *key;
-	struct cache_set *cs;
-
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME)) {
-		s = stmt_alloc(&internal_location, STMT_OBJREF);
-		s->objref.type = nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
-		s->objref.expr = symbol_expr_alloc(&internal_location,
-			nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME), true);
-		add_stmt(ctx, s);
-		return;
-	}
-	cs = lookup_set(ctx, nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME),
-			nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_SET_ID),
-			nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_ID));
-	if (!cs || !(nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT)) {
-		unsupported(ctx, "objref");
-		return;
-	}
-	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG),
-			  cs->nls);
-	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG), key);
-	expr_free(key);
-	if (!l) {
-		unsupported(ctx, "objref");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_OBJREF);
-	s->objref.type = nftnl_set_get_u32(cs->nls, NFTNL_SET_OBJ_TYPE);
-	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
-		r = set_elements(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_SET_SREG),
-				 cs->nls);
-	else
-		r = set_ref_expr_alloc(&internal_location,
-				       nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
-	s->objref.expr = map_expr_alloc(&internal_location, l, r);
-	add_stmt(ctx, s);
-}
-
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -1106,15 +1095,7 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
-	else if (!strcmp(name, "objref"))
-		delin_objref(ctx, e);
-	else if (!strcmp(name, "reject")) {
-		s = stmt_alloc(&internal_location, STMT_REJECT);
-		s->reject.type = nftnl_expr_get_u32(e, NFTNL_EXPR_REJECT_TYPE);
-		s->reject.icmp_code = nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE);
-		s->reject.family = ctx->family;
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
+	else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
 		bool masq = name[0] == 'm';
 
 		s = stmt_alloc(&internal_location, STMT_NAT);
@@ -1124,22 +1105,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
 				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
 			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "tproxy")) {
-		s = stmt_alloc(&internal_location, STMT_TPROXY);
-		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_FAMILY);
-		s->nat.print_family = ctx->family == NFPROTO_INET && s->nat.family;
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_ADDR))
-			s->nat.addr = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR));
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_TPROXY_REG_PORT))
-			s->nat.proto = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_TPROXY_REG_PORT));
-		if ((!s->nat.addr && !s->nat.proto) ||
-		    (s->nat.addr && s->nat.addr->kind != EXPR_VALUE) ||
-		    (s->nat.proto && s->nat.proto->kind != EXPR_VALUE)) {
-			stmt_free(s);
-			unsupported(ctx, name);
-			return;
-		}
 		add_stmt(ctx, s);
 	} else if (!strcmp(name, "nat")) {
 		struct expr *lo, *hi = NULL;

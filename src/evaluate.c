@@ -133,13 +133,6 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	proto_ctx_update(&ctx->pctx, rel);
 }
 
-/* ip, ip6 and arp know their network header: no match changes it */
-static bool family_fixes_nh(unsigned int family)
-{
-	return family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
-	       family == NFPROTO_ARP;
-}
-
 /* a network header a match announced, not the one the family implies */
 static bool nh_learned(const struct eval_ctx *ctx)
 {
@@ -509,6 +502,16 @@ static int too_deep(struct eval_ctx *ctx, const struct expr *e)
 		   EXPR_DEPTH_MAX);
 }
 
+/* "; did you mean ..." of the parser's variables, or "" */
+static const char *var_hint(struct eval_ctx *ctx, struct suggest *sg,
+			    const char *name)
+{
+	if (ctx->state && ctx->state->var_suggest)
+		return ctx->state->var_suggest(ctx->state, sg, name);
+	suggest_init(sg, name);
+	return suggest_hint(sg);
+}
+
 static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 {
 	struct var *v = (*e)->sym.var;
@@ -530,7 +533,7 @@ static int variable_expand(struct eval_ctx *ctx, struct expr **e)
 		ctx->undef[ctx->nundef++] = h;
 		return err(ctx, &(*e)->loc, "undefined variable \"$%s\"%s",
 			   (*e)->sym.str,
-			   parser_var_suggest(ctx->state, &sg, (*e)->sym.str));
+			   var_hint(ctx, &sg, (*e)->sym.str));
 	}
 	if (expr_depth(v->expr) > EXPR_DEPTH_MAX)
 		return too_deep(ctx, *e);	/* before the copy recurses */
@@ -1917,12 +1920,43 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	return stmt_eval(k->phase, s);
 }
 
+static int kind_expand(struct kind_eval *k, struct expr **e)
+{
+	return variable_expand(k->phase, e);
+}
+
+static int kind_map(struct kind_eval *k, struct expr *m,
+		    const struct expr *want)
+{
+	return map_eval(k->phase, m, want);
+}
+
+static void kind_deps_before(struct kind_eval *k, struct stmt *s)
+{
+	struct eval_ctx *ctx = k->phase;
+
+	ctx->stmt = s;
+}
+
+static int kind_dep(struct kind_eval *k, const struct location *loc,
+		    enum proto_base base, const struct proto_desc *want)
+{
+	const struct expr at = { .loc = *loc };
+
+	if (base == PROTO_BASE_TRANSPORT_HDR)
+		return th_dep(k->phase, &at, want);
+	return nh_dep(k->phase, &at, want);
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
 	.rhs = kind_rhs,						\
+	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
+	.deps_before = kind_deps_before, .dep = kind_dep,		\
+	.expand = kind_expand, .map = kind_map,				\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2033,112 +2067,6 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	return 0;
 }
 
-/* the network protocols the last set of ether types before @s names */
-static unsigned int nh_sets_mask(const struct eval_ctx *ctx, const struct stmt *s)
-{
-	unsigned int m;
-
-	proto_nh_sets(&ctx->rule->stmts, s, ctx->family, &m);
-	return m;
-}
-
-static int reject_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-	const struct datatype *dt = &icmpx_code_type;
-	struct expr *lhs;
-	int ret;
-
-	/* after "meta protocol arp" nothing is left to answer, as in nft */
-	if (have && have != &proto_ip && have != &proto_ip6 &&
-	    !family_fixes_nh(ctx->family))
-		return err(ctx, &s->loc, "cannot reject this network family");
-	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
-	if (ctx->family == NFPROTO_NETDEV &&
-	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return err(ctx, &s->loc, "cannot reject from this link layer protocol");
-	if (ctx->family == NFPROTO_NETDEV &&
-	    ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return error_queue2(ctx->msgs, &s->loc,
-				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
-				    "cannot reject from this link layer protocol (nft takes it from the set's last element, which is not ethernet)");
-	/* nft puts the dependencies of a reject first in the rule */
-	ctx->stmt = list_first_entry(&ctx->rule->stmts, struct stmt, list);
-
-	if (ctx->family == NFPROTO_ARP)
-		return err(ctx, &s->loc, "reject is not supported in the arp family");
-	if (s->reject.type < 0 && (ctx->family == NFPROTO_INET ||
-				   ctx->family == NFPROTO_NETDEV ||
-				   ctx->family == NFPROTO_BRIDGE)) {
-		/* a known network protocol gets its own port-unreachable */
-		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-
-		/*
-		 * as nft, after a set of ether types of one network protocol
-		 * ("ether type { ip6 }"); of both, nft takes the last one's
-		 * port-unreachable code for either (an ipv4 packet gets icmp
-		 * code 4, frag-needed): nfh stays with icmpx there.  The set
-		 * counts over an ip or ip6 match before it, as for nft the
-		 * last protocol named is the one ("ip saddr x ether type
-		 * { ip6 } reject": icmpv6, a rule that matches nothing)
-		 */
-		if (!nh || (nh != &proto_ip && nh != &proto_ip6) ||
-		    ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]) {
-			unsigned int m = nh_sets_mask(ctx, s);
-
-			if (m == 1)
-				nh = &proto_ip;
-			else if (m == 2)
-				nh = &proto_ip6;
-		}
-		if (nh == &proto_ip || nh == &proto_ip6) {
-			s->reject.type = NFT_REJECT_ICMP_UNREACH;
-			s->reject.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
-			s->reject.icmp_code = nh == &proto_ip ? 3 : 4;
-		}
-		return 0;
-	}
-	if (s->reject.type == NFT_REJECT_TCP_RST) {
-		if (th_dep(ctx, &(struct expr){ .loc = s->loc }, &proto_tcp) < 0)
-			return -1;
-		return 0;
-	}
-	if (!s->reject.expr)
-		return 0;
-	if (s->reject.type == NFT_REJECT_ICMP_UNREACH) {
-		const struct proto_desc *want = s->reject.family == NFPROTO_IPV4 ?
-						&proto_ip : &proto_ip6;
-
-		dt = s->reject.family == NFPROTO_IPV4 ? &icmp_code_type :
-							&icmpv6_code_type;
-		if (ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV ||
-		    ctx->family == NFPROTO_BRIDGE) {
-			/* a set of ether types with this protocol among them
-			   is the test already, as nft takes it */
-			if (have != &proto_ip && have != &proto_ip6 &&
-			    proto_nh_sets(&ctx->rule->stmts, s, ctx->family, NULL) ==
-			    (want == &proto_ip ? 1u : 2u))
-				;
-			else if (nh_dep(ctx, &(struct expr){ .loc = s->loc }, want) < 0)
-				return -1;
-		} else if ((ctx->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6) != want) {
-			/* the table's family decides, not a match before
-			   ("ether type arp reject with icmp ..." in ip) */
-			return err(ctx, &s->loc,
-				   "reject with %s is not valid in family %s",
-				   want == &proto_ip ? "icmp" : "icmpv6",
-				   family_name(ctx->family));
-		}
-	}
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG, 8, NULL);
-	lhs->kind = EXPR_META;	/* only its type matters */
-	ret = rhs_eval(ctx, lhs, &s->reject.expr);
-	free(lhs);
-	if (ret == 0)
-		s->reject.icmp_code = expr_value_u64(s->reject.expr);
-	return ret;
-}
-
 /* nat and tproxy work in the ip, ip6 and inet families only */
 static bool ip_family(struct eval_ctx *ctx, const struct stmt *s,
 		      const char *what)
@@ -2149,60 +2077,6 @@ static bool ip_family(struct eval_ctx *ctx, const struct stmt *s,
 	err(ctx, &s->loc, "%s is not supported in family %s", what,
 	    family_name(ctx->family));
 	return false;
-}
-
-/* the port is in the transport header the rule matched before */
-static int tproxy_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct datatype *dt;
-	struct expr *lhs;
-	int ret;
-
-	if (!ip_family(ctx, s, "tproxy"))
-		return -1;
-	if (!th_known(ctx))
-		return err(ctx, &s->loc,
-			   "tproxy needs a transport protocol match before it, e.g. \"meta l4proto tcp\"");
-	if (s->nat.family && ctx->family != NFPROTO_INET &&
-	    s->nat.family != ctx->family)
-		return err(ctx, &s->loc, "tproxy %s is not valid in family %s",
-			   s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6",
-			   family_name(ctx->family));
-	/* nft 1.0.6 (and 1.1.1) does not take the family from the match */
-	if (ctx->family == NFPROTO_INET && !s->nat.family &&
-	    (ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
-	     ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6)) {
-		const char *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name;
-
-		return err(ctx, &s->loc,
-			   "tproxy after an %s match in the inet family needs the family: tproxy %s to ...",
-			   nh, nh);
-	}
-	if (ctx->family != NFPROTO_INET)
-		s->nat.family = ctx->family;
-	if (s->nat.proto) {
-		lhs = constant_expr_alloc(&internal_location, &inet_service_type,
-					  BYTEORDER_BIG, 16, NULL);
-		ret = rhs_eval(ctx, lhs, &s->nat.proto);
-		expr_free(lhs);
-		if (ret < 0)
-			return -1;
-		if (s->nat.proto->kind != EXPR_VALUE)
-			return err(ctx, &s->nat.proto->loc, "tproxy takes a single port");
-	}
-	if (!s->nat.addr)
-		return 0;
-	if (!s->nat.family)
-		return err(ctx, &s->loc,
-			   "tproxy to an address in the inet family needs the address family: tproxy ip to ..., tproxy ip6 to ...");
-	dt = s->nat.family == NFPROTO_IPV4 ? &ipaddr_type : &ip6addr_type;
-	lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-				  dt->size, NULL);
-	ret = rhs_eval(ctx, lhs, &s->nat.addr);
-	expr_free(lhs);
-	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE)
-		return err(ctx, &s->nat.addr->loc, "tproxy takes a single address");
-	return ret;
 }
 
 /* the ports of a nat statement, once its address set the protocol */
@@ -2346,43 +2220,6 @@ static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 }
 
 /* counter name "x", ct helper set "x", and maps to such names */
-static int objref_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr **e = &s->objref.expr, *want;
-	int ret;
-
-	if ((*e)->kind == EXPR_VARIABLE && variable_expand(ctx, e) < 0)
-		return -1;
-	if ((*e)->kind == EXPR_SYMBOL) {
-		if (strlen((*e)->sym.str) >= NFT_OBJ_MAXNAMELEN)
-			return err(ctx, &(*e)->loc,
-				   "object name \"%s\" is too long, %u characters at most",
-				   (*e)->sym.str, NFT_OBJ_MAXNAMELEN - 1);
-		return 0;
-	}
-	if ((*e)->kind != EXPR_MAP)
-		return err(ctx, &(*e)->loc,
-			   "a %s name or a map to %s names is expected here",
-			   obj_type_name(s->objref.type), obj_type_name(s->objref.type));
-	want = set_type_placeholder(&internal_location, &objref_type,
-				    objref_type.size, BYTEORDER_HOST);
-	ret = map_eval(ctx, *e, want);
-	expr_free(want);
-	if (ret == 0 && (*e)->op.right->kind == EXPR_SET_REF) {
-		const struct expr *r = (*e)->op.right;
-		uint32_t has = r->setref.set->objtype;
-
-		if (!has)
-			return err(ctx, &r->loc, "map @%s holds values, not %s objects",
-				   r->setref.name, obj_type_name(s->objref.type));
-		if (has != s->objref.type)
-			return err(ctx, &r->loc, "map @%s holds %s objects, not %s objects",
-				   r->setref.name, obj_type_name(has),
-				   obj_type_name(s->objref.type));
-	}
-	return ret;
-}
-
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
 	ctx->stmt = s;
@@ -2395,8 +2232,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_REJECT:
-		return reject_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:
 		if (payload_eval(ctx, s->payload.expr) < 0)
 			return -1;
@@ -2406,12 +2241,8 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return exthdr_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
-	case STMT_TPROXY:
-		return tproxy_stmt_eval(ctx, s);
 	case STMT_SET:
 		return dynset_eval(ctx, s);
-	case STMT_OBJREF:
-		return objref_stmt_eval(ctx, s);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -2938,12 +2769,6 @@ static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 
 	if (o->read_errors)
 		return -1;	/* what is wrong with it is told */
-	if (o->type == NFT_OBJECT_QUOTA && !o->stmt)
-		return err(ctx, &o->loc, "quota %s needs a size: quota %s { N bytes }",
-			   o->h.obj, o->h.obj);
-	if (o->type == NFT_OBJECT_LIMIT && !o->stmt)
-		return err(ctx, &o->loc, "limit %s needs a rate: limit %s { rate N/second }",
-			   o->h.obj, o->h.obj);
 	if (o->type != NFT_OBJECT_CT_EXPECT && o->expect.given)
 		return err(ctx, &o->loc, "dport, timeout and size are for ct expectations");
 	if (ops && ops->eval) {

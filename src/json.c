@@ -357,6 +357,7 @@ static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
 	.unsupported = kind_json_unsupported,				\
+	.family = (jc)->family,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -561,42 +562,6 @@ static json_t *one_or_array(json_t *a)
 
 
 
-static json_t *reject_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const struct datatype *dt;
-	const struct symbol *sym;
-	const char *type;
-	json_t *o;
-
-	switch (s->reject.type) {
-	case NFT_REJECT_TCP_RST:
-		return wrap("reject", wrap("type", json_string("tcp reset")));
-	case NFT_REJECT_ICMPX_UNREACH:
-		type = "icmpx";
-		dt = &icmpx_code_type;
-		break;
-	default:
-		/* nft knows no family after a set of ether types: null */
-		if (s->reject.family_of_set &&
-		    s->reject.icmp_code == (s->reject.family == NFPROTO_IPV6 ? 4 : 3))
-			return wrap("reject", json_null());
-		if (s->reject.family == NFPROTO_IPV6) {
-			type = "icmpv6";
-			dt = &icmpv6_code_type;
-		} else {
-			type = "icmp";
-			dt = &icmp_code_type;
-		}
-		break;
-	}
-	o = wrap("type", json_string(type));
-	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
-	if (jc->octx->flags & NFH_OUTPUT_NUMERIC)
-		sym = NULL;
-	o = obj_set(o, "expr", sym ? json_string(sym->name) :
-				     json_integer(s->reject.icmp_code));
-	return wrap("reject", o);
-}
 
 /* a value that went through a register, typed as what it is written to */
 static json_t *register_value_json(const struct expr *e,
@@ -697,21 +662,6 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
-static json_t *tproxy_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-				    &ip6addr_type : &ipaddr_type;
-	json_t *o = json_object();
-
-	if (s->nat.family && jc->family == NFPROTO_INET)
-		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
-	if (s->nat.addr)
-		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));
-	if (s->nat.proto)
-		o = obj_set(o, "port", nat_value_json(s->nat.proto, &inet_service_type, jc));
-	return wrap("tproxy", o);
-}
-
 /* add|update|delete @set { key [timeout T] [statements] } */
 static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -767,21 +717,6 @@ static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
 
 /* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
 
-static json_t *objref_json(const struct stmt *s, struct json_ctx *jc)
-{
-	const char *k = obj_type_name(s->objref.type);
-	const struct expr *e = s->objref.expr;
-
-	if (!k)
-		return unsupported(jc, "a reference to an unknown object type");
-	if (e->kind == EXPR_SYMBOL)
-		return wrap(k, json_string(e->sym.str));
-	if (e->kind != EXPR_MAP)
-		return unsupported(jc, "an object reference");
-	return wrap(k, wrap("map", obj_set(wrap("key", expr_json(e->op.left, jc)),
-					   "data", expr_json(e->op.right, jc))));
-}
-
 /* a statement kind known by its ops (include/kind.h) */
 static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -805,8 +740,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 		return expr_json(s->verdict.expr, jc);
 	case STMT_SET:
 		return dynset_json(s, jc);
-	case STMT_REJECT:
-		return reject_json(s, jc);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
@@ -815,10 +748,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_EXTHDR:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
-	case STMT_TPROXY:
-		return tproxy_json(s, jc);
-	case STMT_OBJREF:
-		return objref_json(s, jc);
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");
@@ -950,29 +879,6 @@ static json_t *kernel_set_json(struct cache_table *t, struct cache_set *cs,
 
 static void comment_json(json_t *o, const void *ud, const uint32_t *len);
 
-/* a limit object's rate: nft writes no burst of 0, and no packets unit */
-static void obj_limit_json(json_t *o, struct nftnl_obj *n)
-{
-	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
-	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
-	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
-	const char *per = limit_per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
-	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
-	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
-
-	json_object_set_new(o, "rate", json_integer(rate));
-	json_object_set_new(o, "per", json_string(per ? per : "error"));
-	if (nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS) & NFT_LIMIT_F_INV)
-		json_object_set_new(o, "inv", json_true());
-	if (ru)
-		json_object_set_new(o, "rate_unit", json_string(ru));
-	if (burst) {
-		json_object_set_new(o, "burst", json_integer(burst));
-		if (bu)
-			json_object_set_new(o, "burst_unit", json_string(bu));
-	}
-}
-
 /*
  * a named object as nft 1.0.6 writes it: {"counter": {...}}; its values
  * print even with -s, as nft's do
@@ -996,34 +902,6 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 		struct kind_json k = { .phase = NULL };
 
 		ops->json(&k, o, n);
-	} else switch (type) {
-	case NFT_OBJECT_COUNTER:
-		json_object_set_new(o, "packets",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS)));
-		json_object_set_new(o, "bytes",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES)));
-		break;
-	case NFT_OBJECT_QUOTA:
-		json_object_set_new(o, "bytes",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES)));
-		json_object_set_new(o, "used",
-				    json_integer(nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED)));
-		json_object_set_new(o, "inv", json_boolean(nftnl_obj_get_u32(n,
-				    NFTNL_OBJ_QUOTA_FLAGS) & NFT_QUOTA_F_INV));
-		break;
-	case NFT_OBJECT_LIMIT:
-		obj_limit_json(o, n);
-		break;
-	case NFT_OBJECT_SYNPROXY:
-	{
-		json_t *v = synproxy_json_values(nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS),
-					  nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS),
-					  nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE), true);
-
-		json_object_update(o, v);
-		json_decref(v);
-		break;
-	}
 	}
 	return wrap(tname ? tname : "unknown", o);
 }

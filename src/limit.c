@@ -12,6 +12,8 @@
 
 #include <datatype.h>
 #include <kind.h>
+#include <rule.h>
+#include <libnftnl/object.h>
 
 static const struct symbol time_units[] = {
 	{ "second",	1 },
@@ -201,3 +203,90 @@ static const struct stmt_ops limit_ops = {
 	.parse_json	= limit_parse_json,
 };
 STMT_OPS_REGISTER(limit_ops);
+
+/* --- the named limit object: its values in ob->stmt, a limit's --- */
+
+static int limit_obj_parse_json(struct kind_jparse *k, json_t *o,
+				struct obj *ob)
+{
+	struct location loc = k->loc(k, o);
+
+	ob->stmt = limit_args_json_parse(k, o, &loc);
+	return ob->stmt ? 0 : -1;
+}
+
+static int limit_obj_eval(struct kind_eval *k, struct obj *o)
+{
+	if (!o->stmt)
+		return error_queue(k->msgs, &o->loc,
+				   "limit %s needs a rate: limit %s { rate N/second }",
+				   o->h.obj, o->h.obj);
+	return 0;
+}
+
+static void limit_obj_linearize(struct kind_lin *k, struct nftnl_obj *nlo,
+				const struct obj *ob)
+{
+	const struct stmt *s = ob->stmt;
+
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_LIMIT_RATE, s->limit.rate);
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_LIMIT_UNIT, s->limit.unit);
+	nftnl_obj_set_u32(nlo, NFTNL_OBJ_LIMIT_BURST, s->limit.burst);
+	nftnl_obj_set_u32(nlo, NFTNL_OBJ_LIMIT_TYPE, s->limit.type);
+	nftnl_obj_set_u32(nlo, NFTNL_OBJ_LIMIT_FLAGS, s->limit.flags);
+}
+
+static void limit_obj_print(struct kind_print *k, struct nftnl_obj *nlo)
+{
+	struct stmt *s = stmt_alloc(&internal_location, STMT_LIMIT);
+
+	s->limit.rate = nftnl_obj_get_u64(nlo, NFTNL_OBJ_LIMIT_RATE);
+	s->limit.unit = nftnl_obj_get_u64(nlo, NFTNL_OBJ_LIMIT_UNIT);
+	s->limit.burst = nftnl_obj_get_u32(nlo, NFTNL_OBJ_LIMIT_BURST);
+	s->limit.type = nftnl_obj_get_u32(nlo, NFTNL_OBJ_LIMIT_TYPE);
+	s->limit.flags = nftnl_obj_get_u32(nlo, NFTNL_OBJ_LIMIT_FLAGS);
+	kind_obj_line(k);
+	limit_args_print(s, k->f);
+	kind_obj_eol(k, false);
+	stmt_free(s);
+}
+
+/* a limit object's rate: nft writes no burst of 0, and no packets unit */
+static void limit_obj_json(struct kind_json *k, json_t *o,
+			   struct nftnl_obj *n)
+{
+	uint64_t rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
+	uint64_t burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
+	bool bytes = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE) == NFT_LIMIT_PKT_BYTES;
+	const char *per = limit_per_name(nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT));
+	const char *ru = bytes ? bytes_json_unit(&rate) : NULL;
+	const char *bu = bytes ? bytes_json_unit(&burst) : NULL;
+
+	json_object_set_new(o, "rate", json_integer(rate));
+	json_object_set_new(o, "per", json_string(per ? per : "error"));
+	if (nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS) & NFT_LIMIT_F_INV)
+		json_object_set_new(o, "inv", json_true());
+	if (ru)
+		json_object_set_new(o, "rate_unit", json_string(ru));
+	if (burst) {
+		json_object_set_new(o, "burst", json_integer(burst));
+		if (bu)
+			json_object_set_new(o, "burst_unit", json_string(bu));
+	}
+}
+static const char *const limit_obj_json_keys[] = {
+	"rate", "rate_unit", "per", "burst", "burst_unit", "inv", NULL,
+};
+
+static const struct obj_ops limit_obj_ops = {
+	.type		= NFT_OBJECT_LIMIT,
+	.name		= "limit",
+	.plural		= "limits",
+	.json_keys	= limit_obj_json_keys,
+	.parse_json	= limit_obj_parse_json,
+	.eval		= limit_obj_eval,
+	.linearize	= limit_obj_linearize,
+	.print		= limit_obj_print,
+	.json		= limit_obj_json,
+};
+OBJ_OPS_REGISTER(limit_obj_ops);

@@ -297,10 +297,24 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	return nat_value(k->phase, reg, v);
 }
 
+static int lin_map(struct lin_ctx *ctx, const struct expr *m,
+		   const struct expr *want, uint32_t dreg);
+
+static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
+			   const struct expr *want, uint32_t objtype)
+{
+	struct lin_ctx *ctx = k->phase;
+
+	ctx->objtype = objtype;
+	return lin_map(ctx, m, want, 0);
+}
+
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
+	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
+	.objmap = kind_lin_objmap,					\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1290,35 +1304,6 @@ static void lin_immediate(struct lin_ctx *ctx, unsigned int reg,
 }
 
 
-static void lin_reject(struct lin_ctx *ctx, const struct stmt *s)
-{
-	struct nftnl_expr *e = add_expr(ctx, "reject");
-	unsigned int fam = ctx->cmd->h.family;
-	int type = s->reject.type, code = s->reject.icmp_code;
-
-	if (type < 0) {
-		/* the default depends on the family, as in nft */
-		switch (fam) {
-		case NFPROTO_IPV4:
-			type = NFT_REJECT_ICMP_UNREACH;
-			code = 3;	/* port-unreachable */
-			break;
-		case NFPROTO_IPV6:
-			type = NFT_REJECT_ICMP_UNREACH;
-			code = 4;	/* port-unreachable */
-			break;
-		default:
-			type = NFT_REJECT_ICMPX_UNREACH;
-			code = NFT_REJECT_ICMPX_PORT_UNREACH;
-			break;
-		}
-	}
-	if (type == NFT_REJECT_TCP_RST)
-		code = 0;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, type);
-	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, code < 0 ? 0 : code);
-}
-
 /* a nat address or port: a constant, or looked up in a map (whose values
    are @data, or the type of @v) */
 static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
@@ -1554,8 +1539,6 @@ static int kind_lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 {
-	struct nftnl_expr *e;
-
 	if (s->ops && s->ops->linearize)
 		return kind_lin_stmt(ctx, s);
 	switch (s->kind) {
@@ -1574,9 +1557,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_REJECT:
-		lin_reject(ctx, s);
-		return 0;
 	case STMT_NAT:
 		if (lin_nat(ctx, s) < 0)
 			return -1;
@@ -1585,38 +1565,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return lin_payload_set(ctx, s);
 	case STMT_EXTHDR:
 		return lin_exthdr_set(ctx, s);
-	case STMT_TPROXY: {
-		uint32_t reg = NFT_REG_1;
-
-		if (s->nat.addr)
-			lin_immediate(ctx, reg++, s->nat.addr, BYTEORDER_BIG);
-		if (s->nat.proto)
-			lin_immediate(ctx, reg, s->nat.proto, BYTEORDER_BIG);
-		e = add_expr(ctx, "tproxy");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_FAMILY, s->nat.family);
-		if (s->nat.addr)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_ADDR, NFT_REG_1);
-		if (s->nat.proto)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_TPROXY_REG_PORT, reg);
-		return 0;
-	}
-	case STMT_OBJREF:
-		if (s->objref.expr->kind == EXPR_MAP) {
-			struct expr *want = set_type_placeholder(NULL, &objref_type,
-								 objref_type.size,
-								 BYTEORDER_HOST);
-			int ret;
-
-			ctx->objtype = s->objref.type;
-			ret = lin_map(ctx, s->objref.expr, want, 0);
-			expr_free(want);
-			return ret;
-		}
-		e = add_expr(ctx, "objref");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
-		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
-				   s->objref.expr->sym.str);
-		return 0;
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -1742,33 +1690,9 @@ static void lin_obj(struct lin_ctx *ctx, struct cmd *cmd)
 	struct nftnl_obj *o = obj_ident(cmd);
 	const struct obj *ob = cmd->object;
 	const struct obj_ops *ops = obj_ops_by_type(ob->type);
-	const struct stmt *s = ob->stmt;
 
 	if (ops && ops->linearize)
 		kind_obj_linearize(ctx, ops, o, ob);
-	else switch (ob->type) {
-	case NFT_OBJECT_COUNTER:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, s->counter.packets);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, s->counter.bytes);
-		break;
-	case NFT_OBJECT_QUOTA:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, s->quota.bytes);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, s->quota.used);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, s->quota.flags);
-		break;
-	case NFT_OBJECT_LIMIT:
-		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, s->limit.rate);
-		nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, s->limit.unit);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_BURST, s->limit.burst);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, s->limit.type);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_FLAGS, s->limit.flags);
-		break;
-	case NFT_OBJECT_SYNPROXY:
-		nftnl_obj_set_u16(o, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
-		nftnl_obj_set_u8(o, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
-		nftnl_obj_set_u32(o, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
-		break;
-	}
 	if (ob->comment) {
 		struct nftnl_udata_buf *b = xnftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
 

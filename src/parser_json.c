@@ -666,13 +666,10 @@ static void kind_failed(struct kind_jparse *k)
 	((struct jp *)k->phase)->errors++;
 }
 
-static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
-				 const struct location *loc);
-
 static struct stmt *kind_objref(struct kind_jparse *k, uint32_t type,
 				json_t *v, const struct location *loc)
 {
-	return objref_parse(k->phase, type, v, loc);
+	return objref_parse_json(k, type, v, loc);
 }
 
 #define KIND_JPARSE(jp) {						\
@@ -945,79 +942,6 @@ static struct stmt *match_parse(struct jp *jp, json_t *o,
 }
 
 /* "name", or { "map": { "key": ..., "data": ... } } to names */
-static struct stmt *objref_parse(struct jp *jp, uint32_t type, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const keys[] = { "key", "data", NULL };
-	struct expr *e, *k, *d;
-	struct stmt *s;
-	json_t *m;
-
-	if (json_is_string(o)) {
-		e = symbol_expr_alloc(loc, json_string_value(o), true);
-	} else {
-		m = json_object_get(o, "map");
-		if (json_object_size(o) != 1 || check_keys(jp, m, "map", keys) < 0)
-			return jerr(jp, o, "%s: expected a name or { \"map\": ... }",
-				    obj_type_name(type)), NULL;
-		if (expr_pair_parse(jp, m, "map", "key", "data", &k, &d) < 0)
-			return NULL;
-		e = map_expr_alloc(loc, k, d);
-	}
-	s = stmt_alloc(loc, STMT_OBJREF);
-	s->objref.type = type;
-	s->objref.expr = e;
-	return s;
-}
-
-static struct stmt *reject_parse(struct jp *jp, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const keys[] = { "type", "expr", NULL };
-	struct stmt *s = stmt_alloc(loc, STMT_REJECT);
-	const char *type, *proto;
-	struct location tloc;
-	struct expr *code;
-
-	s->reject.type = -1;
-	s->reject.icmp_code = -1;
-	if (json_is_null(o))
-		return s;
-	if (!json_is_object(o) || check_keys(jp, o, "reject", keys) < 0) {
-		jerr(jp, o, "reject: expected null or an object");
-		goto fail;
-	}
-	type = get_str(jp, o, "type", false);
-	if (!type) {
-		if (json_object_get(o, "expr"))
-			jerr(jp, o, "reject: an \"expr\" needs a \"type\"");
-		else
-			return s;
-		goto fail;
-	}
-	tloc = loc_of(jp, json_object_get(o, "type"));
-	if (!strcmp(type, "tcp reset")) {
-		proto = "tcp";
-		code = symbol_expr_alloc(&tloc, "reset", false);
-	} else {
-		proto = type;
-		if (!json_object_get(o, "expr")) {
-			jerr(jp, o, "reject: type \"%s\" needs an \"expr\"", type);
-			goto fail;
-		}
-		code = expr_parse(jp, json_object_get(o, "expr"));
-		if (!code)
-			goto fail;
-	}
-	if (stmt_reject_with(s, proto, &tloc, code, jp->msgs) < 0) {
-		jp->errors++;
-		goto fail;
-	}
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
 
 /* the field of a kind known by its ops (include/kind.h) set to @val */
 static struct stmt *kind_mangle(struct jp *jp, const struct expr *e,
@@ -1097,19 +1021,15 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	struct stmt *s;
 	json_t *v;
 
-	if (!strcmp(k, "tproxy")) {
-		s = stmt_alloc(loc, STMT_TPROXY);
-	} else {
-		s = stmt_alloc(loc, STMT_NAT);
-		if (!strcmp(k, "snat"))
-			s->nat.type = NFH_NAT_SNAT;
-		else if (!strcmp(k, "dnat"))
-			s->nat.type = NFH_NAT_DNAT;
-		else if (!strcmp(k, "masquerade"))
-			s->nat.type = NFH_NAT_MASQ;
-		else
-			s->nat.type = NFH_NAT_REDIR;
-	}
+	s = stmt_alloc(loc, STMT_NAT);
+	if (!strcmp(k, "snat"))
+		s->nat.type = NFH_NAT_SNAT;
+	else if (!strcmp(k, "dnat"))
+		s->nat.type = NFH_NAT_DNAT;
+	else if (!strcmp(k, "masquerade"))
+		s->nat.type = NFH_NAT_MASQ;
+	else
+		s->nat.type = NFH_NAT_REDIR;
 	if (json_is_null(o) && masq_redir)
 		return s;
 	if (!json_is_object(o)) {
@@ -1136,7 +1056,7 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 		jerr(jp, v, "%s takes no address", k);
 		goto fail;
 	}
-	if (!v && !masq_redir && s->kind != STMT_TPROXY) {
+	if (!v && !masq_redir) {
 		jerr(jp, o, "%s: property \"addr\" is missing", k);
 		goto fail;
 	}
@@ -1146,16 +1066,8 @@ static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
 	if (v && !(s->nat.proto = expr_parse(jp, v)))
 		goto fail;
 	v = json_object_get(o, "flags");
-	if (v && s->kind == STMT_TPROXY) {
-		jerr(jp, v, "tproxy takes no flags");
-		goto fail;
-	}
 	if (v && nat_flags_parse(jp, v, &s->nat.flags) < 0)
 		goto fail;
-	if (s->kind == STMT_TPROXY && !s->nat.addr && !s->nat.proto) {
-		jerr(jp, o, "tproxy: an \"addr\" or a \"port\" is needed");
-		goto fail;
-	}
 	return s;
 fail:
 	stmt_free(s);
@@ -1343,29 +1255,13 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 			return verdict_parse(jp, verdicts[i].verdict, v, &loc);
 	if (!strcmp(k, "match"))
 		return match_parse(jp, v, &loc);
-	if (!strcmp(k, "reject"))
-		return reject_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
 	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
-	    !strcmp(k, "masquerade") || !strcmp(k, "redirect") ||
-	    !strcmp(k, "tproxy"))
+	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
-	if (!strcmp(k, "ct helper") || !strcmp(k, "ct timeout") ||
-	    !strcmp(k, "ct expectation")) {
-		uint32_t type = !strcmp(k, "ct helper") ? NFT_OBJECT_CT_HELPER :
-				!strcmp(k, "ct timeout") ? NFT_OBJECT_CT_TIMEOUT :
-				NFT_OBJECT_CT_EXPECT;
-
-		if (!json_is_string(v) && !json_is_object(json_object_get(v, "map")))
-			return jerr(jp, v, "%s: expected a name or { \"map\": ... }", k), NULL;
-		return objref_parse(jp, type, v, &loc);
-	}
-	/* {"secmark": "NAME"} or a map to names, as "meta secmark set" */
-	if (!strcmp(k, "secmark"))
-		return objref_parse(jp, NFT_OBJECT_SECMARK, v, &loc);
 	if (!strcmp(k, "set"))
 		return dynset_parse(jp, v, &loc);
 	if (!strcmp(k, "meter"))
@@ -1814,20 +1710,8 @@ static void add_cmd(struct jp *jp, struct cmd *cmd)
 
 /* --- named objects ------------------------------------------------------- */
 
-static const struct {
-	const char	*one, *many;
-	uint32_t	type;
-	const char	*const keys[8];	/* beyond family, table, name, handle, comment */
-} obj_kinds[] = {
-	{ "counter", "counters", NFT_OBJECT_COUNTER, { "packets", "bytes" } },
-	{ "quota", "quotas", NFT_OBJECT_QUOTA, { "bytes", "used", "inv" } },
-	{ "limit", "limits", NFT_OBJECT_LIMIT,
-	  { "rate", "rate_unit", "per", "burst", "burst_unit", "inv" } },
-	{ "synproxy", "synproxys", NFT_OBJECT_SYNPROXY, { "mss", "wscale", "flags" } },
-};
-
-/* what the JSON commands need of an object type: a row of obj_kinds, or
-   what the type's ops say (include/kind.h) */
+/* what the JSON commands need of an object type: what the type's ops say
+   (include/kind.h) */
 struct obj_jkind {
 	const char		*one, *many;
 	uint32_t		type;
@@ -1841,14 +1725,6 @@ static int obj_jkind_of(const char *k, struct obj_jkind *jk)
 {
 	const struct obj_ops *ops;
 
-	for (unsigned int i = 0; i < array_size(obj_kinds); i++) {
-		*jk = (struct obj_jkind){ obj_kinds[i].one, obj_kinds[i].many,
-					  obj_kinds[i].type, obj_kinds[i].keys, NULL };
-		if (!strcmp(k, jk->one))
-			return 1;
-		if (jk->many && !strcmp(k, jk->many))
-			return 2;
-	}
 	for (unsigned int i = 0; (ops = obj_ops_nth(i)); i++) {
 		*jk = (struct obj_jkind){ ops->name, ops->plural, ops->type,
 					  ops->json_keys, ops };
@@ -1881,58 +1757,17 @@ static struct obj *obj_parse(struct jp *jp, json_t *o,
 			     const struct obj_jkind *jk, const struct handle *h)
 {
 	const char *comment = get_comment(jp, o);
-	struct location loc = loc_of(jp, o);
 	struct obj *ob = obj_alloc(&h->obj_loc, jk->type);
 	struct kind_jparse kj = KIND_JPARSE(jp);
-	uint64_t n;
 
 	handle_copy(&ob->h, h);
 	if (comment)
 		ob->comment = xstrdup(comment);
-	if (jk->ops) {
-		if (jk->ops->parse_json(&kj, o, ob) < 0)
-			goto fail;
-		return ob;
-	}
-	switch (ob->type) {
-	case NFT_OBJECT_COUNTER:
-		ob->stmt = stmt_alloc(&loc, STMT_COUNTER);
-		if (get_u64(jp, o, "packets", &ob->stmt->counter.packets) < 0 ||
-		    get_u64(jp, o, "bytes", &ob->stmt->counter.bytes) < 0)
-			goto fail;
-		break;
-	case NFT_OBJECT_QUOTA:
-		ob->stmt = stmt_alloc(&loc, STMT_QUOTA);
-		if (get_bool(jp, o, "inv"))
-			ob->stmt->quota.flags = NFT_QUOTA_F_INV;
-		if (get_u64(jp, o, "used", &ob->stmt->quota.used) < 0)
-			goto fail;
-		switch (get_u64(jp, o, "bytes", &n)) {
-		case 1:
-			ob->stmt->quota.bytes = n;
-			break;
-		case 0:
-			jerr(jp, o, "quota: property \"bytes\" is missing");
-			/* fall through */
-		default:
-			goto fail;
-		}
-		break;
-	case NFT_OBJECT_SYNPROXY:
-		ob->stmt = synproxy_json_args(&kj, o, &loc);
-		if (!ob->stmt)
-			goto fail;
-		break;
-	case NFT_OBJECT_LIMIT:
-		ob->stmt = limit_args_json_parse(&kj, o, &loc);
-		if (!ob->stmt)
-			goto fail;
-		break;
+	if (jk->ops->parse_json(&kj, o, ob) < 0) {
+		obj_free(ob);
+		return NULL;
 	}
 	return ob;
-fail:
-	obj_free(ob);
-	return NULL;
 }
 
 /* a counter, quota, limit or ct helper: added, listed, reset or deleted */

@@ -23,7 +23,6 @@
 #include <delinearize.h>
 #include <kind.h>
 #include <listing.h>
-#include <parser.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
@@ -39,6 +38,8 @@ static bool name_chars_ok(const char *s)
 	return true;
 }
 
+bool (*print_name_is_bare)(const char *name);
+
 /*
  * A table, chain, set or object name: bare where it reads back as itself,
  * in quotes where it is a keyword or has characters a bare word cannot
@@ -46,7 +47,7 @@ static bool name_chars_ok(const char *s)
  */
 void name_print(FILE *f, const char *name)
 {
-	if (parser_name_is_bare(name)) {
+	if (print_name_is_bare && print_name_is_bare(name)) {
 		fputs(name, f);
 		return;
 	}
@@ -146,7 +147,7 @@ static bool nat_range_prefix_print(const struct expr *a, const struct expr *port
 	return true;
 }
 
-/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80": nat and tproxy */
+/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80" */
 static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
 			   FILE *f)
 {
@@ -577,46 +578,6 @@ void print_match(const struct expr *rel, const struct output_ctx *o, FILE *f)
 
 
 
-static void reject_print(const struct stmt *s, const struct output_ctx *o,
-			 FILE *f)
-{
-	const struct datatype *dt;
-	const struct symbol *sym;
-
-	fprintf(f, "reject");
-	switch (s->reject.type) {
-	case NFT_REJECT_TCP_RST:
-		fprintf(f, " with tcp reset");
-		return;
-	case NFT_REJECT_ICMPX_UNREACH:
-		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH)
-			return;
-		dt = &icmpx_code_type;
-		fprintf(f, " with icmpx");
-		break;
-	default:
-		if (s->reject.family == NFPROTO_IPV4 && s->reject.icmp_code == 3 &&
-		    !s->reject.print_default)
-			return;
-		if (s->reject.family == NFPROTO_IPV6 && s->reject.icmp_code == 4 &&
-		    !s->reject.print_default)
-			return;
-		if (s->reject.family == NFPROTO_IPV6) {
-			dt = &icmpv6_code_type;
-			fprintf(f, " with icmpv6");
-		} else {
-			dt = &icmp_code_type;
-			fprintf(f, " with icmp");
-		}
-		break;
-	}
-	sym = symbol_by_value(dt->symbols, s->reject.icmp_code);
-	if (sym && !(o->flags & NFH_OUTPUT_NUMERIC))
-		fprintf(f, " %s", sym->name);
-	else
-		fprintf(f, " %d", s->reject.icmp_code);
-}
-
 /* a value as a register held it, printed as a constant of type @dt */
 static void register_value_print(const struct expr *e, const struct datatype *dt,
 				 enum byteorder bo, const struct output_ctx *o,
@@ -711,26 +672,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, " }");
 		break;
 	}
-	case STMT_OBJREF:
-		if (s->objref.type == NFT_OBJECT_SYNPROXY)
-			fprintf(f, "synproxy name ");
-		else if (s->objref.type == NFT_OBJECT_SECMARK)
-			fprintf(f, "meta secmark set ");
-		else if (s->objref.type == NFT_OBJECT_CT_HELPER ||
-		    s->objref.type == NFT_OBJECT_CT_TIMEOUT ||
-		    s->objref.type == NFT_OBJECT_CT_EXPECT)
-			fprintf(f, "%s set ", obj_type_name(s->objref.type));
-		else
-			fprintf(f, "%s name ", obj_type_name(s->objref.type) ?
-				obj_type_name(s->objref.type) : "unknown");
-		if (s->objref.expr->kind == EXPR_SYMBOL)
-			quoted_print(f, s->objref.expr->sym.str);
-		else
-			expr_print(s->objref.expr, o, f);
-		break;
-	case STMT_REJECT:
-		reject_print(s, o, f);
-		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;
@@ -744,10 +685,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		expr_print(s->payload.val, &ho, f);
 		break;
 	}
-	case STMT_TPROXY:
-		fprintf(f, "tproxy");
-		nat_args_print(s, o, f);
-		break;
 	case STMT_NAT: {
 		static const char *const names[] = {
 			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
@@ -805,7 +742,8 @@ static void dev_print(FILE *f, unsigned int i, const char *dev)
 {
 	fputs(i ? ", " : "", f);
 	/* a device may be named "a;b": such a name, too, is quoted */
-	if (nl_dev_is_prefix(dev) || !parser_name_is_bare(dev))
+	if (nl_dev_is_prefix(dev) || !print_name_is_bare ||
+	    !print_name_is_bare(dev))
 		quoted_print(f, dev);
 	else
 		fputs(dev, f);
@@ -1077,34 +1015,6 @@ static void kernel_set_print(struct cache_set *cs, const struct set *s,
 	fprintf(f, "\t}\n");
 }
 
-/* the values of a kernel object, as statements hold them */
-static struct stmt *obj_values(struct nftnl_obj *n, uint32_t type)
-{
-	struct stmt *s = NULL;
-
-	switch (type) {
-	case NFT_OBJECT_COUNTER:
-		s = stmt_alloc(&internal_location, STMT_COUNTER);
-		s->counter.packets = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_PKTS);
-		s->counter.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_CTR_BYTES);
-		break;
-	case NFT_OBJECT_QUOTA:
-		s = stmt_alloc(&internal_location, STMT_QUOTA);
-		s->quota.bytes = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_BYTES);
-		s->quota.used = nftnl_obj_get_u64(n, NFTNL_OBJ_QUOTA_CONSUMED);
-		s->quota.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_QUOTA_FLAGS);
-		break;
-	case NFT_OBJECT_LIMIT:
-		s = stmt_alloc(&internal_location, STMT_LIMIT);
-		s->limit.rate = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_RATE);
-		s->limit.unit = nftnl_obj_get_u64(n, NFTNL_OBJ_LIMIT_UNIT);
-		s->limit.burst = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_BURST);
-		s->limit.type = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_TYPE);
-		s->limit.flags = nftnl_obj_get_u32(n, NFTNL_OBJ_LIMIT_FLAGS);
-		break;
-	}
-	return s;
-}
 
 /*
  * An object's body is a few lines; a monitor event runs them together on
@@ -1137,7 +1047,6 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 {
 	uint32_t type = nftnl_obj_get_u32(n, NFTNL_OBJ_TYPE);
 	const struct obj_ops *ops = obj_ops_by_type(type);
-	struct stmt *s;
 	uint32_t len;
 
 	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA)) {
@@ -1152,53 +1061,10 @@ static void obj_body_print(struct nftnl_obj *n, const struct output_ctx *o,
 		}
 		free(cm);
 	}
-	if (ops && ops->print) {
+	if (ops && ops->print)
 		kind_obj_print(ops, n, o, f, oneline);
-		return;
-	}
-	s = obj_values(n, type);
-	if (type != NFT_OBJECT_COUNTER)
-		obj_line(f, oneline);
-	switch (type) {
-	case NFT_OBJECT_COUNTER:
-		/* -s: a counter has nothing else to say */
-		if (o->flags & NFH_OUTPUT_STATELESS)
-			break;
-		obj_line(f, oneline);
-		fprintf(f, "packets %llu bytes %llu",
-			(unsigned long long)s->counter.packets,
-			(unsigned long long)s->counter.bytes);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_QUOTA:
-		quota_args_print(s, o, f);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_LIMIT:
-		limit_args_print(s, f);
-		obj_eol(f, oneline, false);
-		break;
-	case NFT_OBJECT_SYNPROXY: {
-		uint32_t fl = nftnl_obj_get_u32(n, NFTNL_OBJ_SYNPROXY_FLAGS);
-		bool any = fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM);
-
-		fprintf(f, "mss %u", nftnl_obj_get_u16(n, NFTNL_OBJ_SYNPROXY_MSS));
-		obj_eol(f, oneline, false);
-		obj_line(f, oneline);
-		fprintf(f, "wscale %u", nftnl_obj_get_u8(n, NFTNL_OBJ_SYNPROXY_WSCALE));
-		obj_eol(f, oneline, !any);
-		/* nft's spacing: "timestamp sack-perm", " sack-perm", "timestamp " */
-		if (any) {
-			obj_line(f, oneline);
-			fprintf(f, "%s %s",
-				fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
-				fl & NF_SYNPROXY_OPT_SACK_PERM ? "sack-perm" : "");
-			obj_eol(f, oneline, true);
-		}
-		break;
-	}
-	}
-	stmt_free(s);
+	else
+		obj_line(f, oneline);	/* a type nfh does not know */
 }
 
 static void obj_print(struct cache_obj *co, const struct output_ctx *o,

@@ -11,6 +11,8 @@
 
 #include <ctx.h>
 #include <kind.h>
+#include <rule.h>
+#include <libnftnl/object.h>
 
 static const char *const byte_unit_names[] = { "bytes", "kbytes", "mbytes" };
 
@@ -146,3 +148,85 @@ static const struct stmt_ops quota_ops = {
 	.parse_json	= quota_parse_json,
 };
 STMT_OPS_REGISTER(quota_ops);
+
+/* --- the named quota object: its values in ob->stmt, a quota's --- */
+
+static int quota_obj_parse_json(struct kind_jparse *k, json_t *o,
+				struct obj *ob)
+{
+	struct location loc = k->loc(k, o);
+	uint64_t n;
+
+	ob->stmt = stmt_alloc(&loc, STMT_QUOTA);
+	if (k->get_bool(k, o, "inv"))
+		ob->stmt->quota.flags = NFT_QUOTA_F_INV;
+	if (k->get_u64(k, o, "used", &ob->stmt->quota.used) < 0)
+		return -1;
+	switch (k->get_u64(k, o, "bytes", &n)) {
+	case 1:
+		ob->stmt->quota.bytes = n;
+		return 0;
+	case 0:
+		return k->error(k, o, "quota: property \"bytes\" is missing");
+	default:
+		return -1;
+	}
+}
+
+static int quota_obj_eval(struct kind_eval *k, struct obj *o)
+{
+	if (!o->stmt)
+		return error_queue(k->msgs, &o->loc,
+				   "quota %s needs a size: quota %s { N bytes }",
+				   o->h.obj, o->h.obj);
+	return 0;
+}
+
+static void quota_obj_linearize(struct kind_lin *k, struct nftnl_obj *nlo,
+				const struct obj *ob)
+{
+	const struct stmt *s = ob->stmt;
+
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_QUOTA_BYTES, s->quota.bytes);
+	nftnl_obj_set_u64(nlo, NFTNL_OBJ_QUOTA_CONSUMED, s->quota.used);
+	nftnl_obj_set_u32(nlo, NFTNL_OBJ_QUOTA_FLAGS, s->quota.flags);
+}
+
+static void quota_obj_print(struct kind_print *k, struct nftnl_obj *nlo)
+{
+	struct stmt *s = stmt_alloc(&internal_location, STMT_QUOTA);
+
+	s->quota.bytes = nftnl_obj_get_u64(nlo, NFTNL_OBJ_QUOTA_BYTES);
+	s->quota.used = nftnl_obj_get_u64(nlo, NFTNL_OBJ_QUOTA_CONSUMED);
+	s->quota.flags = nftnl_obj_get_u32(nlo, NFTNL_OBJ_QUOTA_FLAGS);
+	kind_obj_line(k);
+	quota_args_print(s, k->octx, k->f);
+	kind_obj_eol(k, false);
+	stmt_free(s);
+}
+
+static void quota_obj_json(struct kind_json *k, json_t *o,
+			   struct nftnl_obj *nlo)
+{
+	json_object_set_new(o, "bytes",
+			    json_integer(nftnl_obj_get_u64(nlo, NFTNL_OBJ_QUOTA_BYTES)));
+	json_object_set_new(o, "used",
+			    json_integer(nftnl_obj_get_u64(nlo, NFTNL_OBJ_QUOTA_CONSUMED)));
+	json_object_set_new(o, "inv", json_boolean(nftnl_obj_get_u32(nlo,
+			    NFTNL_OBJ_QUOTA_FLAGS) & NFT_QUOTA_F_INV));
+}
+
+static const char *const quota_obj_json_keys[] = { "bytes", "used", "inv", NULL };
+
+static const struct obj_ops quota_obj_ops = {
+	.type		= NFT_OBJECT_QUOTA,
+	.name		= "quota",
+	.plural		= "quotas",
+	.json_keys	= quota_obj_json_keys,
+	.parse_json	= quota_obj_parse_json,
+	.eval		= quota_obj_eval,
+	.linearize	= quota_obj_linearize,
+	.print		= quota_obj_print,
+	.json		= quota_obj_json,
+};
+OBJ_OPS_REGISTER(quota_obj_ops);

@@ -47,9 +47,15 @@ const struct stmt_ops *stmt_ops_by_json_name(const char *key)
 {
 	const struct stmt_ops *o;
 
-	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++) {
+		const char *const *n;
+
 		if (o->name && !strcmp(o->name, key))
 			return o;
+		for (n = o->json_names; n && *n; n++)
+			if (!strcmp(*n, key))
+				return o;
+	}
 	return NULL;
 }
 
@@ -109,21 +115,14 @@ void stmt_free(struct stmt *s)
 	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
-	case STMT_REJECT:
-		expr_free(s->reject.expr);
-		break;
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR:
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
 		break;
 	case STMT_NAT:
-	case STMT_TPROXY:
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
-		break;
-	case STMT_OBJREF:
-		expr_free(s->objref.expr);
 		break;
 	case STMT_SET: {
 		struct stmt *i, *next;
@@ -178,38 +177,6 @@ int stmt_bytes_unit(const char *unit, uint64_t *bytes)
 
 
 
-int stmt_reject_with(struct stmt *s, const char *proto,
-		     const struct location *ploc, struct expr *code,
-		     struct list_head *msgs)
-{
-	if (!strcmp(proto, "tcp")) {
-		if (code->kind != EXPR_SYMBOL || strcmp(code->sym.str, "reset")) {
-			error_queue(msgs, &code->loc,
-				    "expected \"reset\" after \"reject with tcp\"");
-			expr_free(code);
-			return -1;
-		}
-		expr_free(code);
-		s->reject.type = NFT_REJECT_TCP_RST;
-		return 0;
-	}
-	if (!strcmp(proto, "icmp")) {
-		s->reject.type = NFT_REJECT_ICMP_UNREACH;
-		s->reject.family = NFPROTO_IPV4;
-	} else if (!strcmp(proto, "icmpv6") || !strcmp(proto, "icmp6")) {
-		s->reject.type = NFT_REJECT_ICMP_UNREACH;
-		s->reject.family = NFPROTO_IPV6;
-	} else if (!strcmp(proto, "icmpx")) {
-		s->reject.type = NFT_REJECT_ICMPX_UNREACH;
-	} else {
-		expr_free(code);
-		return error_queue(msgs, ploc,
-				   "unknown reject type \"%s\"; expected icmp, icmpv6, icmpx or tcp",
-				   proto);
-	}
-	s->reject.expr = code;
-	return 0;
-}
 
 int stmt_nat_flag(const char *name)
 {

@@ -12,6 +12,8 @@
 #include <linux/netfilter/nf_synproxy.h>
 
 #include <kind.h>
+#include <rule.h>
+#include <libnftnl/object.h>
 
 json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
 			     bool obj)
@@ -170,3 +172,75 @@ static const struct stmt_ops synproxy_ops = {
 	.not_offered	= true,	/* the shell's completion never offered it */
 };
 STMT_OPS_REGISTER(synproxy_ops);
+
+/* --- the named synproxy object: its values in ob->stmt, a synproxy's --- */
+
+static int synproxy_obj_parse_json(struct kind_jparse *k, json_t *o,
+				   struct obj *ob)
+{
+	struct location loc = k->loc(k, o);
+
+	ob->stmt = synproxy_json_args(k, o, &loc);
+	return ob->stmt ? 0 : -1;
+}
+
+static void synproxy_obj_linearize(struct kind_lin *k, struct nftnl_obj *nlo,
+				   const struct obj *ob)
+{
+	const struct stmt *s = ob->stmt;
+
+	nftnl_obj_set_u16(nlo, NFTNL_OBJ_SYNPROXY_MSS, s->synproxy.mss);
+	nftnl_obj_set_u8(nlo, NFTNL_OBJ_SYNPROXY_WSCALE, s->synproxy.wscale);
+	nftnl_obj_set_u32(nlo, NFTNL_OBJ_SYNPROXY_FLAGS, s->synproxy.flags);
+}
+
+/* a line each for mss, wscale and the flags if any; nft's spacing of
+   those: "timestamp sack-perm", " sack-perm", "timestamp " */
+static void synproxy_obj_print(struct kind_print *k, struct nftnl_obj *nlo)
+{
+	uint32_t fl = nftnl_obj_get_u32(nlo, NFTNL_OBJ_SYNPROXY_FLAGS);
+	bool any = fl & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM);
+
+	kind_obj_line(k);
+	fprintf(k->f, "mss %u", nftnl_obj_get_u16(nlo, NFTNL_OBJ_SYNPROXY_MSS));
+	kind_obj_eol(k, false);
+	kind_obj_line(k);
+	fprintf(k->f, "wscale %u",
+		nftnl_obj_get_u8(nlo, NFTNL_OBJ_SYNPROXY_WSCALE));
+	kind_obj_eol(k, !any);
+	if (any) {
+		kind_obj_line(k);
+		fprintf(k->f, "%s %s",
+			fl & NF_SYNPROXY_OPT_TIMESTAMP ? "timestamp" : "",
+			fl & NF_SYNPROXY_OPT_SACK_PERM ? "sack-perm" : "");
+		kind_obj_eol(k, true);
+	}
+}
+
+static void synproxy_obj_json(struct kind_json *k, json_t *o,
+			      struct nftnl_obj *nlo)
+{
+	json_t *v = synproxy_json_values(nftnl_obj_get_u32(nlo, NFTNL_OBJ_SYNPROXY_FLAGS),
+					 nftnl_obj_get_u16(nlo, NFTNL_OBJ_SYNPROXY_MSS),
+					 nftnl_obj_get_u8(nlo, NFTNL_OBJ_SYNPROXY_WSCALE),
+					 true);
+
+	json_object_update(o, v);
+	json_decref(v);
+}
+
+static const char *const synproxy_obj_json_keys[] = {
+	"mss", "wscale", "flags", NULL,
+};
+
+static const struct obj_ops synproxy_obj_ops = {
+	.type		= NFT_OBJECT_SYNPROXY,
+	.name		= "synproxy",
+	.plural		= "synproxys",
+	.json_keys	= synproxy_obj_json_keys,
+	.parse_json	= synproxy_obj_parse_json,
+	.linearize	= synproxy_obj_linearize,
+	.print		= synproxy_obj_print,
+	.json		= synproxy_obj_json,
+};
+OBJ_OPS_REGISTER(synproxy_obj_ops);
