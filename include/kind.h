@@ -24,6 +24,8 @@ struct obj;
 struct output_ctx;
 struct proto_ctx;
 struct proto_desc;
+struct set;
+struct nftnl_set;
 
 
 /* evaluation: errors go to @msgs (error_queue()) */
@@ -51,6 +53,16 @@ struct kind_eval {
 	/* evaluates @e as the right-hand side of a match on @lhs; 0 or -1 */
 	int	(*rhs)(struct kind_eval *k, const struct expr *lhs,
 		       struct expr **e);
+	/* the set reference @x names a set (a map if @want_map) of the
+	   table keyed as @lhs, which it puts in x->setref.set; 0 or -1 */
+	int	(*setref)(struct kind_eval *k, const struct expr *lhs,
+			  struct expr *x, bool want_map);
+	/* @name, of a @what the rule makes ("meter"), holds only what a
+	   bare name may; 0 or -1 */
+	int	(*name_check)(struct kind_eval *k, const char *name,
+			      const struct location *loc, const char *what);
+	/* @set is one this batch creates */
+	bool	(*set_in_batch)(struct kind_eval *k, const struct set *set);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -76,6 +88,14 @@ struct kind_lin {
 	   bits moved down to its value */
 	void	(*load_key)(struct kind_lin *k, const struct expr *e,
 			    uint32_t dreg);
+	/* adds a meter's anonymous set (the dynset statement @s's) to the
+	   batch: its id */
+	uint32_t (*meter_set)(struct kind_lin *k, const struct stmt *s);
+	/* the kernel expressions of @stmts into @v (at most @max; *@n of
+	   them), not into the rule; 0 or -1 */
+	int	(*collect)(struct kind_lin *k, const struct list_head *stmts,
+			   struct nftnl_expr **v, unsigned int max,
+			   unsigned int *n);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -89,6 +109,15 @@ struct kind_delin {
 	void	(*unsupported)(struct kind_delin *k, const char *name);
 	/* the next statement of the rule */
 	void	(*add_stmt)(struct kind_delin *k, struct stmt *s);
+	/* the set @name (or of id @id if @has_id) of the rule's table */
+	const struct nftnl_set *(*set)(struct kind_delin *k, const char *name,
+				       bool has_id, uint32_t id);
+	/* what a lookup in @nls from @sreg reads as its key, or NULL */
+	struct expr *(*set_key)(struct kind_delin *k, uint32_t sreg,
+				const struct nftnl_set *nls);
+	/* the statements of the expressions inside @nle (a dynset's) */
+	void	(*inner)(struct kind_delin *k, const struct nftnl_expr *nle,
+			 struct list_head *stmts);
 };
 
 /* the text listing */
@@ -103,6 +132,12 @@ struct kind_print {
 			 const struct datatype *dt, enum byteorder bo);
 	/* an object's body runs on one line (a monitor event) */
 	bool			oneline;
+	/* a statement, with k->octx */
+	void	(*stmt)(struct kind_print *k, const struct stmt *s);
+	/* a name of the ruleset, in quotes where it needs them */
+	void	(*name)(struct kind_print *k, const char *name);
+	/* @name of a set, as a statement refers to it */
+	void	(*setref)(struct kind_print *k, const char *name);
 };
 
 /* the -j listing */
@@ -116,6 +151,10 @@ struct kind_json {
 			  const struct datatype *dt, enum byteorder bo);
 	/* NULL: the listing cannot show @what (the first such is named) */
 	json_t	*(*unsupported)(struct kind_json *k, const char *what);
+	/* a statement, with k->octx; NULL if it cannot be listed */
+	json_t	*(*stmt)(struct kind_json *k, const struct stmt *s);
+	/* a string, bytes that are not UTF-8 escaped */
+	json_t	*(*str)(struct kind_json *k, const char *s);
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -147,6 +186,11 @@ struct kind_jparse {
 	   {"counter": "c1"}, {"counter": {"map": ...}} */
 	struct stmt *(*objref)(struct kind_jparse *k, uint32_t type, json_t *v,
 			       const struct location *loc);
+	struct stmt *(*stmt)(struct kind_jparse *k, json_t *v);
+	/* a property in seconds, as milliseconds in *@ms: 1 found, 0
+	   absent, -1 bad (an error) */
+	int	(*seconds)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *ms);
 };
 
 /**
@@ -220,6 +264,7 @@ struct expr_ops {
  * @value:	a statement that writes a value to a field: where the value
  *		is, and in *@field a new expression of the field (the
  *		caller's), for the delinearizer to name a map's values
+ * @json_names:	more JSON keys it reads, NULL-terminated ("meter")
  */
 struct stmt_ops {
 	const char		*name;
@@ -240,6 +285,7 @@ struct stmt_ops {
 	void	(*destroy)(struct stmt *s);
 	struct expr **(*value)(struct stmt *s, struct expr **field);
 	bool			not_offered;
+	const char *const	*json_names;
 };
 
 /* the same for statements */

@@ -127,10 +127,58 @@ static void kind_add_stmt(struct kind_delin *k, struct stmt *s)
 	add_stmt(k->phase, s);
 }
 
+static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
+				    bool has_id, uint32_t id);
+
+static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
+					bool has_id, uint32_t id)
+{
+	struct cache_set *cs = lookup_set(k->phase, name, has_id, id);
+
+	return cs ? cs->nls : NULL;
+}
+
+static struct expr *rule_key_of(const struct delin_ctx *ctx, uint32_t sreg,
+				const struct nftnl_set *nls);
+static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
+			       const struct expr *key);
+
+static struct expr *kind_set_key(struct kind_delin *k, uint32_t sreg,
+				 const struct nftnl_set *nls)
+{
+	struct expr *key = rule_key_of(k->phase, sreg, nls), *l;
+
+	l = lookup_lhs(k->phase, sreg, key);
+	expr_free(key);
+	return l;
+}
+
+static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
+
+static int inner_expr_cb(struct nftnl_expr *e, void *data)
+{
+	delin_stmt_expr(data, e);
+	return 0;
+}
+
+static void kind_inner(struct kind_delin *k, const struct nftnl_expr *nle,
+		       struct list_head *stmts)
+{
+	struct delin_ctx *ctx = k->phase;
+	struct rule *saved = ctx->rule, *tmp = rule_alloc(&internal_location);
+
+	ctx->rule = tmp;
+	nftnl_expr_expr_foreach((struct nftnl_expr *)nle, inner_expr_cb, ctx);
+	ctx->rule = saved;
+	list_splice_tail_init(&tmp->stmts, stmts);
+	rule_free(tmp);
+}
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
-	.add_stmt = kind_add_stmt,					\
+	.add_stmt = kind_add_stmt, .set = kind_set, .set_key = kind_set_key,	\
+	.inner = kind_inner,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -868,56 +916,6 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
 
-static int dynset_expr_cb(struct nftnl_expr *e, void *data)
-{
-	delin_stmt_expr(data, e);
-	return 0;
-}
-
-static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
-	struct cache_set *cs = lookup_set(ctx, name,
-					  nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_ID),
-					  nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SET_ID));
-	struct rule *saved = ctx->rule, *tmp;
-	struct expr *key, *l;
-	struct stmt *s;
-
-	if (!cs || nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
-		unsupported(ctx, "dynset");
-		return;
-	}
-	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
-			  cs->nls);
-	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
-	expr_free(key);
-	if (!l) {
-		unsupported(ctx, "dynset");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_SET);
-	s->set.op = nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_OP);
-	s->set.key = l;
-	/* a rule that fills an anonymous set of its own: a meter */
-	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
-		s->set.meter = true;
-		if (nftnl_set_is_set(cs->nls, NFTNL_SET_DESC_SIZE))
-			s->set.size = nftnl_set_get_u32(cs->nls, NFTNL_SET_DESC_SIZE);
-	}
-	s->set.set = set_ref_expr_alloc(&internal_location,
-					nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))
-		s->set.timeout = nftnl_expr_get_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
-	tmp = rule_alloc(&internal_location);
-	ctx->rule = tmp;
-	nftnl_expr_expr_foreach(e, dynset_expr_cb, ctx);
-	ctx->rule = saved;
-	list_splice_tail_init(&tmp->stmts, &s->set.stmts);
-	rule_free(tmp);
-	add_stmt(ctx, s);
-}
-
 static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_DREG), len;
@@ -1102,8 +1100,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_range(ctx, e);
 	else if (!strcmp(name, "lookup"))
 		delin_lookup(ctx, e);
-	else if (!strcmp(name, "dynset"))
-		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "objref"))

@@ -1440,49 +1440,6 @@ static bool set_in_batch(struct eval_ctx *ctx, const struct set *set)
 static int name_chars_check(struct eval_ctx *ctx, const char *name,
 			    const struct location *loc, const char *what);
 
-static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct stmt *i;
-	struct set *set;
-
-	if (expr_eval(ctx, &s->set.key) < 0)
-		return -1;
-	ctx->stmt = s;
-	if (s->set.meter) {
-		/* the rule makes the set to fit its key (linearize.c) */
-		if (name_chars_check(ctx, s->set.set->setref.name,
-				     &s->set.set->loc, "meter") < 0)
-			return -1;
-		if (list_empty(&s->set.stmts))
-			return err(ctx, &s->loc,
-				   "a meter keeps a statement per element: limit, counter or quota");
-		s->set.op = s->set.timeout ? NFT_DYNSET_OP_UPDATE :
-					     NFT_DYNSET_OP_ADD;
-		goto stmts;
-	}
-	if (setref_eval(ctx, s->set.key, s->set.set, false) < 0)
-		return -1;
-	set = s->set.set->setref.set;
-	/*
-	 * As nft does: a set this batch creates and the packet path fills is
-	 * dynamic, whether or not its declaration says so (nft's JSON drops
-	 * the flag, so a listing loads back only thanks to this).
-	 */
-	if (set_in_batch(ctx, set))
-		set->flags |= NFT_SET_EVAL;
-	if (s->set.timeout && !(set->flags & NFT_SET_TIMEOUT))
-		return err(ctx, &s->loc,
-			   "a timeout needs \"flags timeout\" in the declaration of set %s",
-			   set->h.set);
-stmts:
-	list_for_each_entry(i, &s->set.stmts, list)
-		if (i->kind != STMT_COUNTER && i->kind != STMT_LIMIT &&
-		    i->kind != STMT_QUOTA && i->kind != STMT_CONNLIMIT)
-			return err(ctx, &i->loc,
-				   "only counter, limit, quota and ct count can be kept per element");
-	return 0;
-}
-
 static int concat_rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 			   struct expr *x)
 {
@@ -1917,12 +1874,30 @@ static int kind_stmt(struct kind_eval *k, struct stmt *s)
 	return stmt_eval(k->phase, s);
 }
 
+static int kind_setref(struct kind_eval *k, const struct expr *lhs,
+		       struct expr *x, bool want_map)
+{
+	return setref_eval(k->phase, lhs, x, want_map);
+}
+
+static int kind_name_check(struct kind_eval *k, const char *name,
+			   const struct location *loc, const char *what)
+{
+	return name_chars_check(k->phase, name, loc, what);
+}
+
+static bool kind_set_in_batch(struct kind_eval *k, const struct set *set)
+{
+	return set_in_batch(k->phase, set);
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
 	.proto_need = kind_proto_need, .value = kind_value,		\
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
-	.rhs = kind_rhs,						\
+	.rhs = kind_rhs, .setref = kind_setref,				\
+	.name_check = kind_name_check, .set_in_batch = kind_set_in_batch,	\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2408,8 +2383,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return nat_stmt_eval(ctx, s);
 	case STMT_TPROXY:
 		return tproxy_stmt_eval(ctx, s);
-	case STMT_SET:
-		return dynset_eval(ctx, s);
 	case STMT_OBJREF:
 		return objref_stmt_eval(ctx, s);
 	default:

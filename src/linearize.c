@@ -297,10 +297,43 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	return nat_value(k->phase, reg, v);
 }
 
+static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s);
+
+static uint32_t kind_lin_meter_set(struct kind_lin *k, const struct stmt *s)
+{
+	return lin_meter_set(k->phase, s);
+}
+
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
+
+static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
+			    struct nftnl_expr **v, unsigned int max,
+			    unsigned int *n)
+{
+	struct lin_ctx *ctx = k->phase;
+	const struct stmt *i;
+	int ret = 0;
+
+	ctx->collect = v;
+	ctx->ncollect = 0;
+	list_for_each_entry(i, stmts, list) {
+		if (ctx->ncollect >= max) {
+			ret = lerr(ctx, &i->loc, "too many statements for one element");
+			break;
+		}
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
+	}
+	ctx->collect = NULL;
+	*n = ctx->ncollect;
+	return ret;
+}
+
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
+	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -549,11 +582,6 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 			unsigned int slot, bool interval)
 {
 	key_load_in(ctx, key, slot, interval, false);
-}
-
-static void key_load(struct lin_ctx *ctx, const struct expr *key)
-{
-	key_load_at(ctx, key, 0, false);
 }
 
 /* --- set elements --------------------------------------------------------- */
@@ -1098,44 +1126,6 @@ static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
 	return id;
 }
 
-static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
-{
-	const struct set *set = s->set.set->setref.set;
-	uint32_t id = s->set.meter ? lin_meter_set(ctx, s) : set->id;
-	struct nftnl_expr *v[16], *e;
-	const struct stmt *i;
-	int ret = 0;
-
-	key_load(ctx, s->set.key);
-	e = add_expr(ctx, "dynset");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
-	xnftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
-	if (id)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
-	if (s->set.timeout)
-		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
-	/* the per-element statements go inside, not into the rule */
-	ctx->collect = v;
-	ctx->ncollect = 0;
-	list_for_each_entry(i, &s->set.stmts, list) {
-		if (ctx->ncollect >= array_size(v) - 2) {
-			ret = lerr(ctx, &i->loc, "too many statements for one element");
-			break;
-		}
-		if (lin_stmt(ctx, i) < 0)
-			ret = -1;
-	}
-	ctx->collect = NULL;
-	for (unsigned int k = 0; k < ctx->ncollect; k++) {
-		if (ctx->ncollect == 1)
-			nftnl_expr_set(e, NFTNL_EXPR_DYNSET_EXPR, v[k], 0);
-		else
-			nftnl_expr_add_expr(e, NFTNL_EXPR_DYNSET_EXPRESSIONS, v[k]);
-	}
-	return ret;
-}
-
 /* --- relational --------------------------------------------------------- */
 
 static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
@@ -1572,8 +1562,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
-	case STMT_SET:
-		return lin_dynset(ctx, s);
 	case STMT_REJECT:
 		lin_reject(ctx, s);
 		return 0;

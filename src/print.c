@@ -289,9 +289,25 @@ static void kind_print_expr(struct kind_print *k, const struct expr *e)
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo);
 
+static void kind_print_stmt(struct kind_print *k, const struct stmt *s)
+{
+	stmt_print(s, k->octx, k->f);
+}
+
+static void kind_print_name(struct kind_print *k, const char *name)
+{
+	name_print(k->f, name);
+}
+
+static void kind_print_setref(struct kind_print *k, const char *name)
+{
+	setref_print(k->f, name);
+}
+
 #define KIND_PRINT(o, out) {						\
 	.f = (out), .octx = (o), .expr = kind_print_expr,		\
-	.value = kind_print_value,					\
+	.value = kind_print_value, .stmt = kind_print_stmt,		\
+	.name = kind_print_name, .setref = kind_print_setref,		\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -680,37 +696,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		}
 		expr_print(s->verdict.expr, o, f);
 		break;
-	case STMT_SET: {
-		static const char *const ops[] = { "add", "update", "delete" };
-		struct output_ctx inner = *o;
-		const struct stmt *i;
-
-		/* the statements kept per element print as templates */
-		inner.flags |= NFH_OUTPUT_STATELESS;
-		if (s->set.meter) {
-			fputs("meter ", f);
-			name_print(f, s->set.set->setref.name);
-			fputc(' ', f);
-			if (s->set.size)
-				fprintf(f, "size %u ", s->set.size);
-			fputs("{ ", f);
-		} else {
-			fprintf(f, "%s ", s->set.op < 3 ? ops[s->set.op] : "add");
-			setref_print(f, s->set.set->setref.name);
-			fputs(" { ", f);
-		}
-		expr_print(s->set.key, o, f);
-		if (s->set.timeout) {
-			fprintf(f, " timeout ");
-			time_print(s->set.timeout, f);
-		}
-		list_for_each_entry(i, &s->set.stmts, list) {
-			fputc(' ', f);
-			stmt_print(i, &inner, f);
-		}
-		fprintf(f, " }");
-		break;
-	}
 	case STMT_OBJREF:
 		if (s->objref.type == NFT_OBJECT_SYNPROXY)
 			fprintf(f, "synproxy name ");

@@ -47,9 +47,13 @@ const struct stmt_ops *stmt_ops_by_json_name(const char *key)
 {
 	const struct stmt_ops *o;
 
-	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++) {
 		if (o->name && !strcmp(o->name, key))
 			return o;
+		for (const char *const *n = o->json_names; n && *n; n++)
+			if (!strcmp(*n, key))
+				return o;
+	}
 	return NULL;
 }
 
@@ -125,17 +129,6 @@ void stmt_free(struct stmt *s)
 	case STMT_OBJREF:
 		expr_free(s->objref.expr);
 		break;
-	case STMT_SET: {
-		struct stmt *i, *next;
-
-		expr_free(s->set.set);
-		expr_free(s->set.key);
-		list_for_each_entry_safe(i, next, &s->set.stmts, list) {
-			list_del(&i->list);
-			stmt_free(i);
-		}
-		break;
-	}
 	default:
 		break;
 	}
