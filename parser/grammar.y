@@ -598,7 +598,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
-%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
+%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr define_value
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
@@ -704,12 +704,12 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 				scanner_include(scanner, $2, &@2);
 				free($1); free($2);
 			}
-			|	DEFINE identifier '=' rhs_expr stmt_separator
+			|	DEFINE identifier '=' define_value stmt_separator
 			{
 				parser_define(state, $2, $4, &@2);
 				free($1); free($2);
 			}
-			|	REDEFINE identifier '=' rhs_expr stmt_separator
+			|	REDEFINE identifier '=' define_value stmt_separator
 			{
 				parser_redefine(state, $2, $4, &@2);
 				free($1); free($2);
@@ -718,6 +718,16 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			{
 				parser_undefine(state, $2, &@2);
 				free($1); free($2);
+			}
+			;
+
+/* as nft: a variable may hold an empty set (OpenWrt's fw4 writes one for
+   a zone without subnets), which merges into a set as nothing */
+define_value		:	rhs_expr
+			|	'{' opt_newlines '}'
+			{
+				$$ = compound_expr_alloc(&@$, EXPR_SET);
+				state->stream_deps++;
 			}
 			;
 
@@ -3693,6 +3703,7 @@ set_list		:	set_elem
 			;
 
 set_elem		:	set_elem_key
+			|	set_expr	/* nested: its elements merge in */
 			|	set_elem_key COLON set_rhs
 			{
 				$$ = mapping_expr_alloc(&@$, $1, $3);

@@ -827,8 +827,10 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
 	/* as nft: an elements message even with none, for a meter's set or
-	   when all that is added is in the kernel's intervals already */
-	if (!b.nlh && ret == 0 && (em->anonymous || em->have) && !st->n)
+	   when all that is added is in the kernel's intervals already, or
+	   for elements that were all empty sets */
+	if (!b.nlh && ret == 0 && (em->anonymous || em->have || em->given) &&
+	    !st->n)
 		msg_begin(&b);
 	if (b.nlh && ret == 0)
 		msg_end(&b);

@@ -819,30 +819,29 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 
 		nextpos = pos->next;
 		list_del(&n->list);
-		if (n->kind == EXPR_VARIABLE) {
-			if (variable_expand(ctx, &n) < 0) {
-				expr_free(n);
-				set->set.size--;
-				ret = -1;
-				continue;
-			}
-			if (n->kind == EXPR_SET) {
-				struct expr *j, *jn;
-				struct list_head *first = NULL;
+		if (n->kind == EXPR_VARIABLE && variable_expand(ctx, &n) < 0) {
+			expr_free(n);
+			set->set.size--;
+			ret = -1;
+			continue;
+		}
+		if (n->kind == EXPR_SET) {
+			/* a set in a variable or in braces: its elements here */
+			struct expr *j, *jn;
+			struct list_head *first = NULL;
 
-				list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
-					list_del(&j->list);
-					list_add_tail(&j->list, nextpos);
-					if (!first)
-						first = &j->list;
-					set->set.size++;
-				}
-				set->set.size--;
-				expr_free(n);
-				if (first)
-					nextpos = first;
-				continue;
+			list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
+				list_del(&j->list);
+				list_add_tail(&j->list, nextpos);
+				if (!first)
+					first = &j->list;
+				set->set.size++;
 			}
+			set->set.size--;
+			expr_free(n);
+			if (first)
+				nextpos = first;
+			continue;
 		}
 		if (elem_eval(ctx, key, data, &n) < 0) {
 			expr_free(n);
@@ -1322,6 +1321,9 @@ bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		}
 		if (e->kind != EXPR_SET)
 			return eval_elem_stream(nfh, state, s, e);
+	}
+	if (e->kind == EXPR_SET) {
+		/* or in braces (its elements streamed as they were read) */
 		elems_stream_all(nfh, state, s, e);
 		return true;
 	}

@@ -737,7 +737,12 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 			s->store = elem_store_new(s->key, s->data);
 		pack_elems(s->store, s->key, s->data, s->init);
 	}
-	if (s->store && s->store->n) {
+	if (s->init && !s->store) {
+		/* "elements = $e", an empty set: nft's message even so */
+		s->store = elem_store_new(s->key, s->data);
+		em.given = true;
+	}
+	if (s->store && (s->store->n || em.given)) {
 		struct cache *tmp;
 
 		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
@@ -955,7 +960,7 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
 		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
 		.loc = &cmd->loc, .key = s->key, .data = data,
-		.automerge = s->automerge,
+		.automerge = s->automerge, .given = true,
 	};
 	struct elem_store *st;
 	struct cache *tmp;
