@@ -1073,6 +1073,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 		if (anon_key_check(ctx, m->op.left) < 0 ||
 		    set_eval_data(ctx, m->op.left, want, r) < 0)
 			return -1;
+		if (list_empty(&r->set.exprs))
+			return err(ctx, &r->loc, "the map is empty");
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
 	}
@@ -1555,7 +1557,12 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
 		    anon_key_check(ctx, lhs) < 0)
 			return -1;
-		return set_eval(ctx, lhs, x);
+		if (set_eval(ctx, lhs, x) < 0)
+			return -1;
+		/* as nft: all its elements were empty variables */
+		if (list_empty(&x->set.exprs))
+			return err(ctx, &x->loc, "the set is empty");
+		return 0;
 	case EXPR_LIST: {
 		struct expr *i, *acc;
 
