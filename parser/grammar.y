@@ -3711,6 +3711,7 @@ set_elem		:	set_elem_key
 			;
 
 set_elem_key		:	concat_rhs_expr
+			|	ASTERISK	{ $$ = catchall_expr_alloc(&@$); }
 			|	set_elem_key TIMEOUT time_spec
 			{
 				$$ = elem_set_expr($1, &@$);

@@ -576,6 +576,21 @@ static struct elem_pair *pairs_of(const struct cache_set *cs,
 	return p;
 }
 
+/* the @i-th catch-all element of @ca: "*", with its options and value */
+static struct expr *catchall_elem_expr(const struct elem_dump *ca, size_t i)
+{
+	struct elem_pair cp = { i, 0, PAIR_VALUE };
+	struct expr *e = elem_pair_expr(ca, &cp), **k = &e;
+
+	if ((*k)->kind == EXPR_MAPPING)
+		k = &(*k)->op.left;
+	if ((*k)->kind == EXPR_SET_ELEM)
+		k = &(*k)->elem.key;
+	expr_free(*k);
+	*k = catchall_expr_alloc(&internal_location);
+	return e;
+}
+
 static struct expr *elems_expr(const struct cache_set *cs,
 			       struct elem_dump *ed, bool interval,
 			       const struct expr *key)
@@ -588,6 +603,9 @@ static struct expr *elems_expr(const struct cache_set *cs,
 	for (size_t i = 0; i < n; i++)
 		compound_expr_add(set, elem_pair_expr(ed, &p[i]));
 	free(p);
+	/* the catch-all elements last, as nft lists them */
+	for (size_t i = 0; ed->catchall && i < ed->catchall->n; i++)
+		compound_expr_add(set, catchall_elem_expr(ed->catchall, i));
 	return set;
 }
 
@@ -1266,7 +1284,13 @@ static int elem_cmp(const void *a, const void *b)
 {
 	const struct elem_at *p = a, *q = b;
 	const struct expr *x = p->e, *y = q->e;
-	int c = typed_value_cmp(elem_low(x), elem_low(y),
+	int c;
+
+	/* the catch-all lists last */
+	if (elem_is_catchall(x) || elem_is_catchall(y))
+		return elem_is_catchall(x) - elem_is_catchall(y) ? :
+		       (p->at < q->at ? -1 : p->at > q->at);
+	c = typed_value_cmp(elem_low(x), elem_low(y),
 				elem_key(x)->kind == EXPR_RANGE ||
 				elem_key(y)->kind == EXPR_RANGE);
 
@@ -1354,6 +1378,8 @@ static struct expr *concat_split(struct expr *e, const struct expr *key)
 static struct expr *type_elem(struct expr *e, const struct expr *key,
 			      const struct expr *data)
 {
+	if (e->kind == EXPR_CATCHALL)	/* "*" has no key to type */
+		return e;
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
@@ -1473,8 +1499,15 @@ struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
 
 struct expr *set_elem_iter_next(struct set_elem_iter *it)
 {
-	if (it->next == it->n)
-		return NULL;
+	const struct elem_dump *ca = it->ed->catchall;
+
+	if (it->next >= it->n) {
+		/* then the catch-all elements */
+		if (!ca || it->next - it->n >= ca->n)
+			return NULL;
+		return type_elem(catchall_elem_expr(ca, it->next++ - it->n),
+				 it->key, it->data);
+	}
 	return type_elem(elem_pair_expr(it->ed, &it->pairs[it->next++]),
 			 it->key, it->data);
 }

@@ -164,8 +164,10 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	if (opts && opts->elem.expires)
 		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_EXPIRATION,
 				 htobe64(opts->elem.expires));
-	put_data(b->nlh, NFTA_SET_ELEM_KEY, key, em->key->kind == EXPR_CONCAT ?
-		 set_key_bytes(em->key) : div_round_up(em->key->len, 8));
+	if (key)	/* none: the catch-all */
+		put_data(b->nlh, NFTA_SET_ELEM_KEY, key,
+			 em->key->kind == EXPR_CONCAT ? set_key_bytes(em->key) :
+			 div_round_up(em->key->len, 8));
 	if (key_end)
 		put_data(b->nlh, NFTA_SET_ELEM_KEY_END, key_end,
 			 set_key_bytes(em->key));
@@ -823,6 +825,16 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
 				 elem_rec(st, i)->extra, false);
 		}
+	}
+	/* the catch-all elements last, as nft sends them */
+	for (size_t i = 0; ret == 0 && st->catchall && i < st->catchall->n; i++) {
+		const struct elem_store *ca = st->catchall;
+
+		put_elem(&b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
+			 ca->dlen ? elem_data(ca, i) : NULL,
+			 elem_rec(ca, i)->extra, false);
+		if (em->interval && !st->concat)
+			em->size++;
 	}
 	if (!(em->interval && !st->concat))
 		em->size = em->count;

@@ -777,16 +777,19 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		if (!data)
 			return err(ctx, &x->loc,
 				   "a \"key : value\" element belongs in a map, not in a set");
-		if (rhs_eval(ctx, key, &x->op.left) < 0 ||
+		/* the catch-all "*" has no key to check */
+		if ((!elem_is_catchall(x) && rhs_eval(ctx, key, &x->op.left) < 0) ||
 		    data_eval(ctx, data, &x->op.right) < 0)
 			return -1;
 		x->dtype = key->dtype;
 		x->len = key->len;
 		x->byteorder = key->byteorder;
-		w = elem_wildcard(x->op.left);
+		w = elem_is_catchall(x) ? NULL : elem_wildcard(x->op.left);
 	} else {
 		if (data)
 			return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
+		if (elem_is_catchall(x))
+			return 0;
 		if (rhs_eval(ctx, key, e) < 0)
 			return -1;
 		w = elem_wildcard(*e);
@@ -1660,6 +1663,8 @@ static void unwrap_singleton(const struct expr *lhs, struct expr **e)
 	    set->set.exprs.next != set->set.exprs.prev)
 		return;
 	i = list_first_entry(&set->set.exprs, struct expr, list);
+	if (elem_is_catchall(i))	/* "{ * }" stays a set, as in nft */
+		return;
 	switch (i->kind) {
 	case EXPR_VARIABLE:	/* may hold a set of its own */
 	case EXPR_SET_ELEM:	/* an element with options stays one */

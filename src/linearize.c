@@ -742,7 +742,7 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		s->store = elem_store_new(s->key, s->data);
 		em.given = true;
 	}
-	if (s->store && (s->store->n || em.given)) {
+	if (s->store && (s->store->n || s->store->catchall || em.given)) {
 		struct cache *tmp;
 
 		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
@@ -1228,7 +1228,8 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		return 0;
 	case EXPR_SET:
 		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
-		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM) {
+		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
+		    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
 			/* a one-element set is an ordinary comparison */
 			struct expr r = *rel, w;
 

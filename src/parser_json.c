@@ -396,10 +396,8 @@ static struct expr *string_parse(struct jp *jp, json_t *v)
 
 	if (s[0] == '@')
 		return set_ref_expr_alloc(&loc, s + 1);
-	if (!strcmp(s, "*")) {
-		jerr(jp, v, "wildcard \"*\" is not supported yet");
-		return NULL;
-	}
+	if (!strcmp(s, "*"))	/* a set's catch-all element */
+		return catchall_expr_alloc(&loc);
 	return symbol_expr_alloc(&loc, s, true);
 }
 
