@@ -826,6 +826,17 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 				 elem_rec(st, i)->extra, false);
 		}
 	}
+	/* a map's catch-all given twice with two values, as a key above */
+	for (size_t i = 1; ret == 0 && st->catchall && i < st->catchall->n; i++) {
+		struct location la, lb;
+
+		if (!values_differ(st->catchall, 0, i))
+			continue;
+		elem_loc_get(elem_rec(st->catchall, 0), &la);
+		elem_loc_get(elem_rec(st->catchall, i), &lb);
+		ret = error_queue2(em->msgs, &lb, &la,
+				   "* is given twice, with two values (the kernel says \"File exists\")");
+	}
 	/* the catch-all elements last, as nft sends them */
 	for (size_t i = 0; ret == 0 && st->catchall && i < st->catchall->n; i++) {
 		const struct elem_store *ca = st->catchall;
