@@ -2821,6 +2821,8 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 	LIST_HEAD(flat);
 
 	list_for_each_entry_safe(e, next, &c->devices, list) {
+		bool braced = e->kind == EXPR_SET;
+
 		list_del(&e->list);
 		if (e->kind == EXPR_VARIABLE && variable_expand(ctx, &e) < 0) {
 			expr_free(e);
@@ -2831,6 +2833,18 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 
 			list_for_each_entry_safe(j, jn, &e->set.exprs, list) {
 				list_del(&j->list);
+				/* as nft 1.0.6: a bare wildcard (iifname br-*)
+				   is no device name in braces */
+				if (braced && j->kind == EXPR_SYMBOL &&
+				    !j->sym.quoted && j->sym.str[0] &&
+				    j->sym.str[strlen(j->sym.str) - 1] == '*') {
+					err(ctx, &j->loc,
+					    "a device name with a wildcard needs quotes in a device list: \"%s\"",
+					    j->sym.str);
+					expr_free(j);
+					expr_free(e);
+					goto fail;
+				}
 				if (j->kind == EXPR_VARIABLE &&
 				    variable_expand(ctx, &j) < 0) {
 					expr_free(j);
