@@ -63,6 +63,8 @@ struct kind_eval {
 			      const struct location *loc, const char *what);
 	/* @set is one this batch creates */
 	bool	(*set_in_batch)(struct kind_eval *k, const struct set *set);
+	/* the set or map @name of the rule's table, or NULL */
+	struct set *(*set_find)(struct kind_eval *k, const char *name);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */

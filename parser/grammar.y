@@ -599,6 +599,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr define_value
+%type <expr> set_key_expr set_key_part
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
@@ -2308,12 +2309,41 @@ meter_stmt		:	METER identifier '{' set_stmt_key '}'
 			}
 			;
 
+/* the key a rule adds: fields and, as nft takes them, constants typed by
+   the set's key (add @s { ip saddr . 22 }) */
+set_key_expr		:	set_key_part
+			|	set_key_expr DOT set_key_part
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
+			}
+			;
+
+set_key_part		:	basic_expr
+			|	NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
+			|	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
+			;
+
 set_stmt_op		:	ADD	{ $$ = NFT_DYNSET_OP_ADD; free($1); }
 			|	UPDATE	{ $$ = NFT_DYNSET_OP_UPDATE; free($1); }
 			|	DELETE	{ $$ = NFT_DYNSET_OP_DELETE; free($1); }
 			;
 
-set_stmt_key		:	concat_expr
+set_stmt_key		:	set_key_expr
 			{
 				$$ = stmt_alloc(&@$, STMT_SET);
 				$$->set.key = $1;

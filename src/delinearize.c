@@ -143,12 +143,29 @@ static struct expr *rule_key_of(const struct delin_ctx *ctx, uint32_t sreg,
 static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
 			       const struct expr *key);
 
+static void type_value(struct expr *v, const struct datatype *dt,
+		       enum byteorder bo, unsigned int len);
+
 static struct expr *kind_set_key(struct kind_delin *k, uint32_t sreg,
 				 const struct nftnl_set *nls)
 {
-	struct expr *key = rule_key_of(k->phase, sreg, nls), *l;
+	struct expr *key = rule_key_of(k->phase, sreg, nls), *l, *i;
+	const struct expr *t;
 
 	l = lookup_lhs(k->phase, sreg, key);
+	/* constants in the key (add @s { ip saddr . 22 }): the set's types */
+	if (l && l->kind == EXPR_VALUE && key->kind != EXPR_CONCAT) {
+		type_value(l, key->dtype, key->byteorder, key->len);
+	} else if (l && l->kind == EXPR_CONCAT && key->kind == EXPR_CONCAT) {
+		t = list_first_entry(&key->set.exprs, struct expr, list);
+		list_for_each_entry(i, &l->set.exprs, list) {
+			if (&t->list == &key->set.exprs)
+				break;
+			if (i->kind == EXPR_VALUE)
+				type_value(i, t->dtype, t->byteorder, t->len);
+			t = list_next_entry(t, list);
+		}
+	}
 	expr_free(key);
 	return l;
 }

@@ -23,13 +23,79 @@
 
 static const char *const dynset_ops_names[] = { "add", "update", "delete" };
 
+static bool is_constant(const struct expr *e)
+{
+	return e->kind == EXPR_SYMBOL || e->kind == EXPR_VALUE;
+}
+
+static bool key_has_constant(const struct expr *key)
+{
+	const struct expr *i;
+
+	if (key->kind != EXPR_CONCAT)
+		return is_constant(key);
+	list_for_each_entry(i, &key->set.exprs, list)
+		if (is_constant(i))
+			return true;
+	return false;
+}
+
+/*
+ * A key with constants in it (add @s { ip saddr . 22 }): as nft, they are
+ * values of the types of the set's key, part by part.
+ */
+static int const_key_eval(struct kind_eval *k, struct stmt *s)
+{
+	const struct set *set = k->set_find(k, s->set.set->setref.name);
+	struct expr *key = s->set.key, *i, *t;
+	struct list_head *pos, *nextpos;
+	unsigned int n = 0, want = 0, bits = 0;
+
+	if (!set || !set->key)
+		/* it says why: no such set, or a bad declaration */
+		return k->setref(k, key, s->set.set, false);
+	if (key->kind != EXPR_CONCAT)
+		return k->rhs(k, set->key, &s->set.key);
+	if (set->key->kind == EXPR_CONCAT)
+		list_for_each_entry(t, &set->key->set.exprs, list)
+			want++;
+	list_for_each_entry(i, &key->set.exprs, list)
+		n++;
+	if (n != want)
+		return error_queue(k->msgs, &key->loc,
+				   "set @%s has a key of %u values, not %u",
+				   set->h.set, want ? want : 1, n);
+	t = list_first_entry(&set->key->set.exprs, struct expr, list);
+	for (pos = key->set.exprs.next; pos != &key->set.exprs; pos = nextpos) {
+		i = list_entry(pos, struct expr, list);
+		nextpos = pos->next;
+		list_del(&i->list);
+		if ((is_constant(i) ? k->rhs(k, t, &i) : k->expr(k, &i)) < 0) {
+			expr_free(i);
+			return -1;
+		}
+		list_add_tail(&i->list, nextpos);
+		if (i->kind == EXPR_CONCAT || !i->len)
+			return error_queue(k->msgs, &i->loc,
+					   "this cannot be part of a concatenation");
+		bits += div_round_up(i->len, 32) * 32;
+		t = list_next_entry(t, list);
+	}
+	key->len = bits;
+	return 0;
+}
+
 static int dynset_eval(struct kind_eval *k, struct stmt *s)
 {
 	struct stmt *i;
 	struct set *set;
 
-	if (k->expr(k, &s->set.key) < 0)
+	if (!s->set.meter && key_has_constant(s->set.key)) {
+		if (const_key_eval(k, s) < 0)
+			return -1;
+	} else if (k->expr(k, &s->set.key) < 0) {
 		return -1;
+	}
 	if (s->set.meter) {
 		/* the rule makes the set to fit its key (linearize.c) */
 		if (k->name_check(k, s->set.set->setref.name,

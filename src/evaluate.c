@@ -1905,6 +1905,13 @@ static bool kind_set_in_batch(struct kind_eval *k, const struct set *set)
 	return set_in_batch(k->phase, set);
 }
 
+static struct set *kind_set_find(struct kind_eval *k, const char *name)
+{
+	struct eval_ctx *ctx = k->phase;
+
+	return set_lookup(ctx, ctx->family, ctx->cmd->h.table, name);
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
@@ -1912,6 +1919,7 @@ static bool kind_set_in_batch(struct kind_eval *k, const struct set *set)
 	.stmt = kind_stmt, .family_name = family_name((ctx)->family),	\
 	.rhs = kind_rhs, .setref = kind_setref,				\
 	.name_check = kind_name_check, .set_in_batch = kind_set_in_batch,	\
+	.set_find = kind_set_find,					\
 }
 
 /* a kind known by its ops (include/kind.h) */

@@ -532,6 +532,11 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 	struct load ld;
 
 	ctx->dreg = reg_of_slot(slot);
+	if (e->kind == EXPR_VALUE) {
+		/* a constant in a set statement's key (ip saddr . 22) */
+		lin_immediate(ctx, ctx->dreg, e, e->byteorder);
+		return;
+	}
 	selector_load(ctx, e, 0, &ld);
 	if (!in_place && e == sel && ld.masked && ld.shift &&
 	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR))
