@@ -606,7 +606,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <string> osf_key type_word
 %type <num> fib_flags fib_flag
 %type <string> fib_result
-%type <val> numgen_offset
+%type <val> numgen_offset set_stmt_timeout
 %type <num> relop limit_over quota_mode
 %type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
@@ -2278,6 +2278,21 @@ set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
 				state->stream_deps++;
 				free($2);
 			}
+			/* nft's older form: set add|update|delete KEY [timeout T] @s */
+			|	SET set_stmt_op set_key_expr set_stmt_timeout SETREF
+			{
+				$$ = stmt_alloc(&@$, STMT_SET);
+				$$->set.key = $3;
+				$$->set.timeout = $4;
+				$$->set.op = $2;
+				$$->set.set = set_ref_expr_alloc(&@5, $5);
+				state->stream_deps++;
+				free($1); free($5);
+			}
+			;
+
+set_stmt_timeout	:	%empty			{ $$ = 0; }
+			|	TIMEOUT time_spec	{ $$ = $2; free($1); }
 			;
 
 /*
