@@ -581,6 +581,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
+%type <stmt> set_elem_stmt
 %type <stmt> vmap_stmt set_stmt meter_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
 %type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
@@ -1880,12 +1881,25 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				}
 				free($2);
 			}
-			|	set_block COUNTER stmt_separator
+			|	set_block set_elem_stmts stmt_separator
+			;
+
+/* as nft lists them too: counter quota 1 mbytes */
+set_elem_stmts		:	set_elem_stmt
 			{
-				$$ = $1;
-				$1->counter = true;
-				free($2);
+				list_add_tail(&$1->list, &state->cur_set->stmts);
 			}
+			|	set_elem_stmts set_elem_stmt
+			{
+				list_add_tail(&$2->list, &state->cur_set->stmts);
+			}
+			;
+
+/* what each element of a set keeps, as nft takes them: counter; quota 1 mbytes; */
+set_elem_stmt		:	counter_stmt
+			|	quota_stmt
+			|	limit_stmt
+			|	connlimit_stmt
 			;
 
 /*

@@ -2909,9 +2909,15 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 static int set_expr_cb(struct nftnl_expr *e, void *data)
 {
 	struct set *s = data;
+	struct delin_ctx ctx = { .family = s->h.family };
 
-	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
-		s->counter = true;
+	/* each one a statement, as a rule's would be (no registers) */
+	ctx.rule = rule_alloc(&internal_location);
+	delin_stmt_expr(&ctx, e);
+	for (unsigned int i = 0; i < NREGS; i++)
+		expr_free(ctx.regs[i]);
+	list_splice_tail_init(&ctx.rule->stmts, &s->stmts);
+	rule_free(ctx.rule);
 	return 0;
 }
 

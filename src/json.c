@@ -884,10 +884,26 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 		o = obj_set(o, "elem", list_json(s->init, jc));
 		jc->in_set--;
 	}
-	if (s->counter) {
+	if (!list_empty(&s->stmts)) {
+		/* templates without values, as nft lists them */
+		struct output_ctx so = *jc->octx;
+		struct json_ctx sjc = *jc;
+		const struct stmt *i;
 		json_t *a = json_array();
 
-		json_array_append_new(a, wrap("counter", json_null()));
+		so.flags |= NFH_OUTPUT_STATELESS;
+		sjc.octx = &so;
+		list_for_each_entry(i, &s->stmts, list) {
+			json_t *v = stmt_json(i, &sjc);
+
+			if (!v) {
+				jc->what = sjc.what;
+				json_decref(a);
+				json_decref(o);
+				return NULL;
+			}
+			json_array_append_new(a, v);
+		}
 		o = obj_set(o, "stmt", a);
 	}
 	return wrap(s->is_map ? "map" : "set", o);

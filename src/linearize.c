@@ -700,6 +700,43 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 			const struct set *s, struct cache **tmp,
 			struct set_spans **sp);
 
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
+
+/* the statements each element keeps, as the set's expressions */
+static int lin_set_stmts(struct lin_ctx *ctx, struct nftnl_set *nls,
+			 const struct set *s)
+{
+	struct nftnl_expr *v[4];
+	const struct stmt *i;
+	unsigned int n = 0;
+	int ret = 0;
+
+	list_for_each_entry(i, &s->stmts, list) {
+		if (n == 2)
+			return lerr(ctx, &i->loc,
+				    "a set keeps at most two statements in each element (the kernel says \"Argument list too long\")");
+		n++;
+		if (i->kind == STMT_COUNTER && !i->counter.packets &&
+		    !i->counter.bytes) {
+			/* as nft: a counter without values */
+			nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
+			continue;
+		}
+		ctx->collect = v;
+		ctx->ncollect = 0;
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
+		ctx->collect = NULL;
+		for (unsigned int k = 0; k < ctx->ncollect; k++)
+			nftnl_set_add_expr(nls, v[k]);
+	}
+	/* as nft: more than one, and the set says so */
+	if (n > 1)
+		nftnl_set_set_u32(nls, NFTNL_SET_FLAGS,
+				  nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) | NFT_SET_EXPR);
+	return ret;
+}
+
 static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->set;
@@ -732,8 +769,8 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	/* nft keeps no value records for object maps */
 	set_udata_put(nls, s->key, s->objtype ? NULL : s->data, s->automerge,
 		      s->comment, s);
-	if (s->counter)
-		nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
+	if (!list_empty(&s->stmts) && lin_set_stmts(ctx, nls, s) < 0)
+		ret = -1;
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
 		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
 		     cmd->h.family, NLO_SET, nls, &cmd->loc);

@@ -1541,16 +1541,26 @@ static const char *const set_keys[] = {
 	NULL
 };
 
-/* "stmt": [ { "counter": null } ], a counter in each element, is all nfh keeps */
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+/* "stmt": [ { "counter": null }, { "quota": ... } ], kept in each element */
 static int set_stmts_parse(struct jp *jp, json_t *v, struct set *set)
 {
 	json_t *c;
+	size_t k;
 
-	if (!json_is_array(v) || json_array_size(v) != 1 ||
-	    !json_is_object(c = json_array_get(v, 0)) || json_object_size(c) != 1 ||
-	    !json_object_get(c, "counter"))
-		return jerr(jp, v, "a set keeps no statement per element but a counter yet");
-	set->counter = true;
+	if (!json_is_array(v))
+		return jerr(jp, v, "\"stmt\" must be an array of statements");
+	json_array_foreach(v, k, c) {
+		struct stmt *x = stmt_parse(jp, c);
+
+		if (!x)
+			return -1;
+		list_add_tail(&x->list, &set->stmts);
+		if (x->kind != STMT_COUNTER && x->kind != STMT_LIMIT &&
+		    x->kind != STMT_QUOTA && x->kind != STMT_CONNLIMIT)
+			return jerr(jp, c, "only counter, limit, quota and ct count can be kept per element");
+	}
 	return 0;
 }
 

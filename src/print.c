@@ -964,8 +964,20 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		set_flags_print(s->flags & ~NFT_SET_TIMEOUT, f);
 	else
 		set_flags_print(s->flags, f);
-	if (s->counter)
-		fprintf(f, "\t\tcounter\n");
+	if (!list_empty(&s->stmts)) {
+		/* as nft: on one line, as templates without values */
+		struct output_ctx so = *o;
+		const struct stmt *i;
+		const char *sep = "\t\t";
+
+		so.flags |= NFH_OUTPUT_STATELESS;
+		list_for_each_entry(i, &s->stmts, list) {
+			fputs(sep, f);
+			stmt_print(i, &so, f);
+			sep = " ";
+		}
+		fputc('\n', f);
+	}
 	if (s->automerge)
 		fprintf(f, "\t\tauto-merge\n");
 	if (s->timeout) {
@@ -1513,8 +1525,20 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 			}
 		fprintf(f, "; ");
 	}
-	if (s->counter)
-		fprintf(f, "counter; ");
+	if (!list_empty(&s->stmts)) {
+		struct output_ctx so = *o;
+		const struct stmt *i;
+
+		const char *sep = "";
+
+		so.flags |= NFH_OUTPUT_STATELESS;
+		list_for_each_entry(i, &s->stmts, list) {
+			fputs(sep, f);
+			stmt_print(i, &so, f);
+			sep = " ";
+		}
+		fprintf(f, "; ");
+	}
 	if (s->automerge)
 		fprintf(f, "auto-merge; ");
 	if (s->timeout) {
