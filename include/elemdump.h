@@ -57,6 +57,8 @@ struct elem_dump {
 	char			**chains;	/* verdict targets, each once */
 	unsigned int		nchains;
 	unsigned int		last_chain;
+	/* the catch-all elements (no key), in a dump of their own */
+	struct elem_dump	*catchall;
 };
 
 struct elem_dump *elem_dump_new(void);

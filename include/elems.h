@@ -35,6 +35,9 @@ struct elem_emit {
 						   two for each interval */
 	struct set_spans	*have;		/* add element: what the set
 						   holds (NULL: unknown) */
+	bool			given;		/* elements were written, if
+						   none (an empty variable):
+						   nft sends a message even so */
 };
 
 /* sorts and checks intervals, then adds the messages to the batch */

@@ -44,6 +44,8 @@ struct elem_store {
 	bool			has_timeout;	/* an element timeout was added */
 	struct location		interval_loc;
 	struct location		timeout_loc;
+	/* the catch-all elements ("*"), without keys, sent after the rest */
+	struct elem_store	*catchall;
 };
 
 /* an empty store for keys like @key and values like @data (or NULL) */

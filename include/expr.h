@@ -33,6 +33,7 @@ enum expr_kind {
 	EXPR_MAPPING,		/* key : value, in a map's elements */
 	EXPR_MAP,		/* selector map { ... } or map @name */
 	EXPR_SET_ELEM,		/* an element with options (timeout, ...) */
+	EXPR_CATCHALL,		/* "*", the element any key finds (catchall.c) */
 	__EXPR_KIND_MAX
 };
 
@@ -265,6 +266,10 @@ struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
 const struct expr *elem_key(const struct expr *e);
 /* whether an element (or key) is a range or prefix, or holds one */
 bool elem_is_interval(const struct expr *e);
+/* "*", the catch-all element of a set or map (src/catchall.c) */
+struct expr *catchall_expr_alloc(const struct location *loc);
+/* whether the element @e (KEY, KEY : VALUE, KEY OPTIONS) is the catch-all */
+bool elem_is_catchall(const struct expr *e);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

@@ -25,6 +25,8 @@ struct obj;
 struct output_ctx;
 struct proto_ctx;
 struct proto_desc;
+struct set;
+struct nftnl_set;
 
 
 /* evaluation: errors go to @msgs (error_queue()) */
@@ -68,6 +70,18 @@ struct kind_eval {
 	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
 	int	(*map)(struct kind_eval *k, struct expr *m,
 		       const struct expr *want);
+	/* the set reference @x names a set (a map if @want_map) of the
+	   table keyed as @lhs, which it puts in x->setref.set; 0 or -1 */
+	int	(*setref)(struct kind_eval *k, const struct expr *lhs,
+			  struct expr *x, bool want_map);
+	/* @name, of a @what the rule makes ("meter"), holds only what a
+	   bare name may; 0 or -1 */
+	int	(*name_check)(struct kind_eval *k, const char *name,
+			      const struct location *loc, const char *what);
+	/* @set is one this batch creates */
+	bool	(*set_in_batch)(struct kind_eval *k, const struct set *set);
+	/* the set or map @name of the rule's table, or NULL */
+	struct set *(*set_find)(struct kind_eval *k, const char *name);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -99,6 +113,14 @@ struct kind_lin {
 	   @want's type): the kernel's objref with a set; 0 or -1 */
 	int	(*objmap)(struct kind_lin *k, const struct expr *m,
 			  const struct expr *want, uint32_t objtype);
+	/* adds a meter's anonymous set (the dynset statement @s's) to the
+	   batch: its id */
+	uint32_t (*meter_set)(struct kind_lin *k, const struct stmt *s);
+	/* the kernel expressions of @stmts into @v (at most @max; *@n of
+	   them), not into the rule; 0 or -1 */
+	int	(*collect)(struct kind_lin *k, const struct list_head *stmts,
+			   struct nftnl_expr **v, unsigned int max,
+			   unsigned int *n);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -121,6 +143,12 @@ struct kind_delin {
 	   or NULL if the key cannot be listed */
 	struct expr *(*map)(struct kind_delin *k, uint32_t sreg,
 			    const struct nftnl_set *nls);
+	/* what a lookup in @nls from @sreg reads as its key, or NULL */
+	struct expr *(*set_key)(struct kind_delin *k, uint32_t sreg,
+				const struct nftnl_set *nls);
+	/* the statements of the expressions inside @nle (a dynset's) */
+	void	(*inner)(struct kind_delin *k, const struct nftnl_expr *nle,
+			 struct list_head *stmts);
 };
 
 /* the text listing */
@@ -135,6 +163,12 @@ struct kind_print {
 			 const struct datatype *dt, enum byteorder bo);
 	/* an object's body runs on one line (a monitor event) */
 	bool			oneline;
+	/* a statement, with k->octx */
+	void	(*stmt)(struct kind_print *k, const struct stmt *s);
+	/* a name of the ruleset, in quotes where it needs them */
+	void	(*name)(struct kind_print *k, const char *name);
+	/* @name of a set, as a statement refers to it */
+	void	(*setref)(struct kind_print *k, const char *name);
 };
 
 /* the -j listing */
@@ -150,6 +184,10 @@ struct kind_json {
 	json_t	*(*unsupported)(struct kind_json *k, const char *what);
 	/* the family of the table listed (0 for an object's body) */
 	unsigned int		family;
+	/* a statement, with k->octx; NULL if it cannot be listed */
+	json_t	*(*stmt)(struct kind_json *k, const struct stmt *s);
+	/* a string, bytes that are not UTF-8 escaped */
+	json_t	*(*str)(struct kind_json *k, const char *s);
 };
 
 /* the -j input: errors with the location of the JSON value */
@@ -181,6 +219,11 @@ struct kind_jparse {
 	   {"counter": "c1"}, {"counter": {"map": ...}} */
 	struct stmt *(*objref)(struct kind_jparse *k, uint32_t type, json_t *v,
 			       const struct location *loc);
+	struct stmt *(*stmt)(struct kind_jparse *k, json_t *v);
+	/* a property in seconds, as milliseconds in *@ms: 1 found, 0
+	   absent, -1 bad (an error) */
+	int	(*seconds)(struct kind_jparse *k, json_t *o, const char *key,
+			   uint64_t *ms);
 };
 
 /**

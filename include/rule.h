@@ -140,7 +140,8 @@ struct set {
 	uint32_t		size;
 	int			policy;		/* -1: unset */
 	bool			automerge;
-	bool			counter;	/* a counter in each element */
+	struct list_head	stmts;		/* kept in each element: counter,
+						   quota, limit, ct count */
 	char			*comment;
 	struct expr		*init;
 	struct elem_store	*store;		/* elements packed as read */

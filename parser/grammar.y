@@ -582,6 +582,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
+%type <stmt> set_elem_stmt
 %type <stmt> vmap_stmt set_stmt meter_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
 %type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
 %type <expr> exthdr_expr exthdr_presence
@@ -599,14 +600,15 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
-%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
+%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr define_value
+%type <expr> set_key_expr set_key_part
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
 %type <string> osf_key type_word
 %type <num> fib_flags fib_flag
 %type <string> fib_result
-%type <val> numgen_offset
+%type <val> numgen_offset set_stmt_timeout
 %type <num> relop limit_over quota_mode
 %type <val> nat_flags nat_flag log_flags log_tcp_flags log_tcp_flag
 
@@ -705,12 +707,12 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 				scanner_include(scanner, $2, &@2);
 				free($1); free($2);
 			}
-			|	DEFINE identifier '=' rhs_expr stmt_separator
+			|	DEFINE identifier '=' define_value stmt_separator
 			{
 				parser_define(state, $2, $4, &@2);
 				free($1); free($2);
 			}
-			|	REDEFINE identifier '=' rhs_expr stmt_separator
+			|	REDEFINE identifier '=' define_value stmt_separator
 			{
 				parser_redefine(state, $2, $4, &@2);
 				free($1); free($2);
@@ -719,6 +721,16 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			{
 				parser_undefine(state, $2, &@2);
 				free($1); free($2);
+			}
+			;
+
+/* as nft: a variable may hold an empty set (OpenWrt's fw4 writes one for
+   a zone without subnets), which merges into a set as nothing */
+define_value		:	rhs_expr
+			|	'{' opt_newlines '}'
+			{
+				$$ = compound_expr_alloc(&@$, EXPR_SET);
+				state->stream_deps++;
 			}
 			;
 
@@ -1870,12 +1882,25 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				}
 				free($2);
 			}
-			|	set_block COUNTER stmt_separator
+			|	set_block set_elem_stmts stmt_separator
+			;
+
+/* as nft lists them too: counter quota 1 mbytes */
+set_elem_stmts		:	set_elem_stmt
 			{
-				$$ = $1;
-				$1->counter = true;
-				free($2);
+				list_add_tail(&$1->list, &state->cur_set->stmts);
 			}
+			|	set_elem_stmts set_elem_stmt
+			{
+				list_add_tail(&$2->list, &state->cur_set->stmts);
+			}
+			;
+
+/* what each element of a set keeps, as nft takes them: counter; quota 1 mbytes; */
+set_elem_stmt		:	counter_stmt
+			|	quota_stmt
+			|	limit_stmt
+			|	connlimit_stmt
 			;
 
 /*
@@ -2268,6 +2293,21 @@ set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
 				state->stream_deps++;
 				free($2);
 			}
+			/* nft's older form: set add|update|delete KEY [timeout T] @s */
+			|	SET set_stmt_op set_key_expr set_stmt_timeout SETREF
+			{
+				$$ = stmt_alloc(&@$, STMT_SET);
+				$$->set.key = $3;
+				$$->set.timeout = $4;
+				$$->set.op = $2;
+				$$->set.set = set_ref_expr_alloc(&@5, $5);
+				state->stream_deps++;
+				free($1); free($5);
+			}
+			;
+
+set_stmt_timeout	:	%empty			{ $$ = 0; }
+			|	TIMEOUT time_spec	{ $$ = $2; free($1); }
 			;
 
 /*
@@ -2299,12 +2339,41 @@ meter_stmt		:	METER identifier '{' set_stmt_key '}'
 			}
 			;
 
+/* the key a rule adds: fields and, as nft takes them, constants typed by
+   the set's key (add @s { ip saddr . 22 }) */
+set_key_expr		:	set_key_part
+			|	set_key_expr DOT set_key_part
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
+			}
+			;
+
+set_key_part		:	basic_expr
+			|	NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
+			|	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
+			|	QUOTED_STRING	{ $$ = symbol_expr_alloc(&@$, $1, true); free($1); }
+			;
+
 set_stmt_op		:	ADD	{ $$ = NFT_DYNSET_OP_ADD; free($1); }
 			|	UPDATE	{ $$ = NFT_DYNSET_OP_UPDATE; free($1); }
 			|	DELETE	{ $$ = NFT_DYNSET_OP_DELETE; free($1); }
 			;
 
-set_stmt_key		:	concat_expr
+set_stmt_key		:	set_key_expr
 			{
 				$$ = stmt_alloc(&@$, STMT_SET);
 				$$->set.key = $1;
@@ -3694,6 +3763,7 @@ set_list		:	set_elem
 			;
 
 set_elem		:	set_elem_key
+			|	set_expr	/* nested: its elements merge in */
 			|	set_elem_key COLON set_rhs
 			{
 				$$ = mapping_expr_alloc(&@$, $1, $3);
@@ -3701,6 +3771,7 @@ set_elem		:	set_elem_key
 			;
 
 set_elem_key		:	concat_rhs_expr
+			|	ASTERISK	{ $$ = catchall_expr_alloc(&@$); }
 			|	set_elem_key TIMEOUT time_spec
 			{
 				$$ = elem_set_expr($1, &@$);

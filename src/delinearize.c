@@ -131,11 +131,67 @@ static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
 				       bool has_id, uint32_t id);
 static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
 			     const struct nftnl_set *nls);
+static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
+				    bool has_id, uint32_t id);
+
+static struct expr *rule_key_of(const struct delin_ctx *ctx, uint32_t sreg,
+				const struct nftnl_set *nls);
+static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
+			       const struct expr *key);
+
+static void type_value(struct expr *v, const struct datatype *dt,
+		       enum byteorder bo, unsigned int len);
+
+static struct expr *kind_set_key(struct kind_delin *k, uint32_t sreg,
+				 const struct nftnl_set *nls)
+{
+	struct expr *key = rule_key_of(k->phase, sreg, nls), *l, *i;
+	const struct expr *t;
+
+	l = lookup_lhs(k->phase, sreg, key);
+	/* constants in the key (add @s { ip saddr . 22 }): the set's types */
+	if (l && l->kind == EXPR_VALUE && key->kind != EXPR_CONCAT) {
+		type_value(l, key->dtype, key->byteorder, key->len);
+	} else if (l && l->kind == EXPR_CONCAT && key->kind == EXPR_CONCAT) {
+		t = list_first_entry(&key->set.exprs, struct expr, list);
+		list_for_each_entry(i, &l->set.exprs, list) {
+			if (&t->list == &key->set.exprs)
+				break;
+			if (i->kind == EXPR_VALUE)
+				type_value(i, t->dtype, t->byteorder, t->len);
+			t = list_next_entry(t, list);
+		}
+	}
+	expr_free(key);
+	return l;
+}
+
+static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
+
+static int inner_expr_cb(struct nftnl_expr *e, void *data)
+{
+	delin_stmt_expr(data, e);
+	return 0;
+}
+
+static void kind_inner(struct kind_delin *k, const struct nftnl_expr *nle,
+		       struct list_head *stmts)
+{
+	struct delin_ctx *ctx = k->phase;
+	struct rule *saved = ctx->rule, *tmp = rule_alloc(&internal_location);
+
+	ctx->rule = tmp;
+	nftnl_expr_expr_foreach((struct nftnl_expr *)nle, inner_expr_cb, ctx);
+	ctx->rule = saved;
+	list_splice_tail_init(&tmp->stmts, stmts);
+	rule_free(tmp);
+}
 
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
 	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
+	.set_key = kind_set_key, .inner = kind_inner,			\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -533,6 +589,21 @@ static struct elem_pair *pairs_of(const struct cache_set *cs,
 	return p;
 }
 
+/* the @i-th catch-all element of @ca: "*", with its options and value */
+static struct expr *catchall_elem_expr(const struct elem_dump *ca, size_t i)
+{
+	struct elem_pair cp = { i, 0, PAIR_VALUE };
+	struct expr *e = elem_pair_expr(ca, &cp), **k = &e;
+
+	if ((*k)->kind == EXPR_MAPPING)
+		k = &(*k)->op.left;
+	if ((*k)->kind == EXPR_SET_ELEM)
+		k = &(*k)->elem.key;
+	expr_free(*k);
+	*k = catchall_expr_alloc(&internal_location);
+	return e;
+}
+
 static struct expr *elems_expr(const struct cache_set *cs,
 			       struct elem_dump *ed, bool interval,
 			       const struct expr *key)
@@ -545,6 +616,9 @@ static struct expr *elems_expr(const struct cache_set *cs,
 	for (size_t i = 0; i < n; i++)
 		compound_expr_add(set, elem_pair_expr(ed, &p[i]));
 	free(p);
+	/* the catch-all elements last, as nft lists them */
+	for (size_t i = 0; ed->catchall && i < ed->catchall->n; i++)
+		compound_expr_add(set, catchall_elem_expr(ed->catchall, i));
 	return set;
 }
 
@@ -899,56 +973,6 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
 
-static int dynset_expr_cb(struct nftnl_expr *e, void *data)
-{
-	delin_stmt_expr(data, e);
-	return 0;
-}
-
-static void delin_dynset(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
-	struct cache_set *cs = lookup_set(ctx, name,
-					  nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_ID),
-					  nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SET_ID));
-	struct rule *saved = ctx->rule, *tmp;
-	struct expr *key, *l;
-	struct stmt *s;
-
-	if (!cs || nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
-		unsupported(ctx, "dynset");
-		return;
-	}
-	key = rule_key_of(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
-			  cs->nls);
-	l = lookup_lhs(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY), key);
-	expr_free(key);
-	if (!l) {
-		unsupported(ctx, "dynset");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_SET);
-	s->set.op = nftnl_expr_get_u32(e, NFTNL_EXPR_DYNSET_OP);
-	s->set.key = l;
-	/* a rule that fills an anonymous set of its own: a meter */
-	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS) {
-		s->set.meter = true;
-		if (nftnl_set_is_set(cs->nls, NFTNL_SET_DESC_SIZE))
-			s->set.size = nftnl_set_get_u32(cs->nls, NFTNL_SET_DESC_SIZE);
-	}
-	s->set.set = set_ref_expr_alloc(&internal_location,
-					nftnl_set_get_str(cs->nls, NFTNL_SET_NAME));
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))
-		s->set.timeout = nftnl_expr_get_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
-	tmp = rule_alloc(&internal_location);
-	ctx->rule = tmp;
-	nftnl_expr_expr_foreach(e, dynset_expr_cb, ctx);
-	ctx->rule = saved;
-	list_splice_tail_init(&tmp->stmts, &s->set.stmts);
-	rule_free(tmp);
-	add_stmt(ctx, s);
-}
-
 static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_DREG), len;
@@ -1091,8 +1115,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_range(ctx, e);
 	else if (!strcmp(name, "lookup"))
 		delin_lookup(ctx, e);
-	else if (!strcmp(name, "dynset"))
-		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
 	else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
@@ -1235,7 +1257,13 @@ static int elem_cmp(const void *a, const void *b)
 {
 	const struct elem_at *p = a, *q = b;
 	const struct expr *x = p->e, *y = q->e;
-	int c = typed_value_cmp(elem_low(x), elem_low(y),
+	int c;
+
+	/* the catch-all lists last */
+	if (elem_is_catchall(x) || elem_is_catchall(y))
+		return elem_is_catchall(x) - elem_is_catchall(y) ? :
+		       (p->at < q->at ? -1 : p->at > q->at);
+	c = typed_value_cmp(elem_low(x), elem_low(y),
 				elem_key(x)->kind == EXPR_RANGE ||
 				elem_key(y)->kind == EXPR_RANGE);
 
@@ -1323,6 +1351,8 @@ static struct expr *concat_split(struct expr *e, const struct expr *key)
 static struct expr *type_elem(struct expr *e, const struct expr *key,
 			      const struct expr *data)
 {
+	if (e->kind == EXPR_CATCHALL)	/* "*" has no key to type */
+		return e;
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
@@ -1442,8 +1472,15 @@ struct set_elem_iter *set_elem_iter_new(struct cache_set *cs,
 
 struct expr *set_elem_iter_next(struct set_elem_iter *it)
 {
-	if (it->next == it->n)
-		return NULL;
+	const struct elem_dump *ca = it->ed->catchall;
+
+	if (it->next >= it->n) {
+		/* then the catch-all elements */
+		if (!ca || it->next - it->n >= ca->n)
+			return NULL;
+		return type_elem(catchall_elem_expr(ca, it->next++ - it->n),
+				 it->key, it->data);
+	}
 	return type_elem(elem_pair_expr(it->ed, &it->pairs[it->next++]),
 			 it->key, it->data);
 }
@@ -2828,9 +2865,15 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 static int set_expr_cb(struct nftnl_expr *e, void *data)
 {
 	struct set *s = data;
+	struct delin_ctx ctx = { .family = s->h.family };
 
-	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter"))
-		s->counter = true;
+	/* each one a statement, as a rule's would be (no registers) */
+	ctx.rule = rule_alloc(&internal_location);
+	delin_stmt_expr(&ctx, e);
+	for (unsigned int i = 0; i < NREGS; i++)
+		expr_free(ctx.regs[i]);
+	list_splice_tail_init(&ctx.rule->stmts, &s->stmts);
+	rule_free(ctx.rule);
 	return 0;
 }
 

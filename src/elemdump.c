@@ -53,6 +53,7 @@ void elem_dump_free(struct elem_dump *ed)
 	free(ed->chains);
 	free(ed->opts);
 	free(ed->recs);
+	elem_dump_free(ed->catchall);
 	free(ed);
 }
 
@@ -358,11 +359,20 @@ static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
 
 	if (parse_nested(nest, tb, NFTA_SET_ELEM_MAX) < 0)
 		return -1;
-	/* an element without a key (the catch-all) does not list */
-	if (!tb[NFTA_SET_ELEM_KEY])
-		return 0;
-	if (elem_key_read(tb, &in) < 0)
+	/* an element without a key: the catch-all, kept apart */
+	if (!tb[NFTA_SET_ELEM_KEY]) {
+		if (!tb[NFTA_SET_ELEM_FLAGS] ||
+		    mnl_attr_validate(tb[NFTA_SET_ELEM_FLAGS], MNL_TYPE_U32) < 0 ||
+		    !(ntohl(mnl_attr_get_u32(tb[NFTA_SET_ELEM_FLAGS])) &
+		      NFT_SET_ELEM_CATCHALL))
+			return 0;
+		if (!ed->catchall)
+			ed->catchall = elem_dump_new();
+		ed = ed->catchall;
+		in.key = "";
+	} else if (elem_key_read(tb, &in) < 0) {
 		return -1;
+	}
 	if (elem_rest_read(tb, &in) < 0) {
 		free(in.o.comment);
 		return -1;
@@ -414,9 +424,19 @@ static void nftnl_elem_read(struct elem_dump *ed, struct nftnl_set_elem *el)
 	const void *p;
 
 	in.key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
-	if (!in.key)
-		return;
 	in.klen = len;
+	if (!in.key) {
+		/* the catch-all, kept apart */
+		if (!nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) ||
+		    !(nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+		      NFT_SET_ELEM_CATCHALL))
+			return;
+		if (!ed->catchall)
+			ed->catchall = elem_dump_new();
+		ed = ed->catchall;
+		in.key = "";
+		in.klen = 0;
+	}
 	if ((in.key_end = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY_END, &len))) {
 		in.kelen = len;
 		in.flags |= ELEM_D_KEY_END;

@@ -164,8 +164,10 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	if (opts && opts->elem.expires)
 		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_EXPIRATION,
 				 htobe64(opts->elem.expires));
-	put_data(b->nlh, NFTA_SET_ELEM_KEY, key, em->key->kind == EXPR_CONCAT ?
-		 set_key_bytes(em->key) : div_round_up(em->key->len, 8));
+	if (key)	/* none: the catch-all */
+		put_data(b->nlh, NFTA_SET_ELEM_KEY, key,
+			 em->key->kind == EXPR_CONCAT ? set_key_bytes(em->key) :
+			 div_round_up(em->key->len, 8));
 	if (key_end)
 		put_data(b->nlh, NFTA_SET_ELEM_KEY_END, key_end,
 			 set_key_bytes(em->key));
@@ -824,11 +826,34 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 				 elem_rec(st, i)->extra, false);
 		}
 	}
+	/* a map's catch-all given twice with two values, as a key above */
+	for (size_t i = 1; ret == 0 && st->catchall && i < st->catchall->n; i++) {
+		struct location la, lb;
+
+		if (!values_differ(st->catchall, 0, i))
+			continue;
+		elem_loc_get(elem_rec(st->catchall, 0), &la);
+		elem_loc_get(elem_rec(st->catchall, i), &lb);
+		ret = error_queue2(em->msgs, &lb, &la,
+				   "* is given twice, with two values (the kernel says \"File exists\")");
+	}
+	/* the catch-all elements last, as nft sends them */
+	for (size_t i = 0; ret == 0 && st->catchall && i < st->catchall->n; i++) {
+		const struct elem_store *ca = st->catchall;
+
+		put_elem(&b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
+			 ca->dlen ? elem_data(ca, i) : NULL,
+			 elem_rec(ca, i)->extra, false);
+		if (em->interval && !st->concat)
+			em->size++;
+	}
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
 	/* as nft: an elements message even with none, for a meter's set or
-	   when all that is added is in the kernel's intervals already */
-	if (!b.nlh && ret == 0 && (em->anonymous || em->have) && !st->n)
+	   when all that is added is in the kernel's intervals already, or
+	   for elements that were all empty sets */
+	if (!b.nlh && ret == 0 && (em->anonymous || em->have || em->given) &&
+	    !st->n)
 		msg_begin(&b);
 	if (b.nlh && ret == 0)
 		msg_end(&b);

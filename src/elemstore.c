@@ -32,6 +32,7 @@ void elem_store_free(struct elem_store *st)
 		return;
 	for (size_t i = 0; i < st->n; i++)
 		expr_free(elem_rec(st, i)->extra);
+	elem_store_free(st->catchall);
 	free(st->recs);
 	free(st);
 }
@@ -40,8 +41,20 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		    const struct expr *data, struct expr *elem)
 {
 	const struct expr *k = elem, *v = NULL, *opts = NULL;
+	struct elem_store *top = st;
 	struct elem_rec *r;
 
+	if (elem_is_catchall(elem)) {
+		/* no key: kept apart, so that the keyed ones sort as before */
+		if (!st->catchall) {
+			st->catchall = xmalloc(sizeof(*st));
+			*st->catchall = *st;
+			st->catchall->n = st->catchall->cap = 0;
+			st->catchall->recs = NULL;
+			st->catchall->catchall = NULL;
+		}
+		st = st->catchall;
+	}
 	if (k->kind == EXPR_MAPPING) {
 		v = k->op.right;
 		k = k->op.left;
@@ -56,7 +69,9 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	}
 	r = elem_rec(st, st->n);
 	memset(r, 0, st->recsz);
-	if (st->concat) {
+	if (k->kind == EXPR_CATCHALL) {
+		/* the record's key stays zero */
+	} else if (st->concat) {
 		uint8_t buf[NFH_VAL_MAXLEN];
 
 		key_wire(key, k, false, buf);
@@ -77,9 +92,9 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		st->interval_loc = elem->loc;
 	}
 	if (opts && (opts->elem.timeout || opts->elem.expires) &&
-	    !st->has_timeout) {
-		st->has_timeout = true;
-		st->timeout_loc = elem->loc;
+	    !top->has_timeout) {
+		top->has_timeout = true;
+		top->timeout_loc = elem->loc;
 	}
 	r->loc.indesc = elem->loc.indesc;
 	r->loc.line_offset = elem->loc.line_offset;

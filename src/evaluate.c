@@ -780,16 +780,19 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 		if (!data)
 			return err(ctx, &x->loc,
 				   "a \"key : value\" element belongs in a map, not in a set");
-		if (rhs_eval(ctx, key, &x->op.left) < 0 ||
+		/* the catch-all "*" has no key to check */
+		if ((!elem_is_catchall(x) && rhs_eval(ctx, key, &x->op.left) < 0) ||
 		    data_eval(ctx, data, &x->op.right) < 0)
 			return -1;
 		x->dtype = key->dtype;
 		x->len = key->len;
 		x->byteorder = key->byteorder;
-		w = elem_wildcard(x->op.left);
+		w = elem_is_catchall(x) ? NULL : elem_wildcard(x->op.left);
 	} else {
 		if (data)
 			return err(ctx, &x->loc, "a map element needs a value: KEY : VALUE");
+		if (elem_is_catchall(x))
+			return 0;
 		if (rhs_eval(ctx, key, e) < 0)
 			return -1;
 		w = elem_wildcard(*e);
@@ -822,30 +825,29 @@ static int set_eval_data(struct eval_ctx *ctx, const struct expr *key,
 
 		nextpos = pos->next;
 		list_del(&n->list);
-		if (n->kind == EXPR_VARIABLE) {
-			if (variable_expand(ctx, &n) < 0) {
-				expr_free(n);
-				set->set.size--;
-				ret = -1;
-				continue;
-			}
-			if (n->kind == EXPR_SET) {
-				struct expr *j, *jn;
-				struct list_head *first = NULL;
+		if (n->kind == EXPR_VARIABLE && variable_expand(ctx, &n) < 0) {
+			expr_free(n);
+			set->set.size--;
+			ret = -1;
+			continue;
+		}
+		if (n->kind == EXPR_SET) {
+			/* a set in a variable or in braces: its elements here */
+			struct expr *j, *jn;
+			struct list_head *first = NULL;
 
-				list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
-					list_del(&j->list);
-					list_add_tail(&j->list, nextpos);
-					if (!first)
-						first = &j->list;
-					set->set.size++;
-				}
-				set->set.size--;
-				expr_free(n);
-				if (first)
-					nextpos = first;
-				continue;
+			list_for_each_entry_safe(j, jn, &n->set.exprs, list) {
+				list_del(&j->list);
+				list_add_tail(&j->list, nextpos);
+				if (!first)
+					first = &j->list;
+				set->set.size++;
 			}
+			set->set.size--;
+			expr_free(n);
+			if (first)
+				nextpos = first;
+			continue;
 		}
 		if (elem_eval(ctx, key, data, &n) < 0) {
 			expr_free(n);
@@ -1077,6 +1079,8 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 		if (anon_key_check(ctx, m->op.left) < 0 ||
 		    set_eval_data(ctx, m->op.left, want, r) < 0)
 			return -1;
+		if (list_empty(&r->set.exprs))
+			return err(ctx, &r->loc, "the map is empty");
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
 	}
@@ -1325,6 +1329,9 @@ bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		}
 		if (e->kind != EXPR_SET)
 			return eval_elem_stream(nfh, state, s, e);
+	}
+	if (e->kind == EXPR_SET) {
+		/* or in braces (its elements streamed as they were read) */
 		elems_stream_all(nfh, state, s, e);
 		return true;
 	}
@@ -1443,49 +1450,6 @@ static bool set_in_batch(struct eval_ctx *ctx, const struct set *set)
 static int name_chars_check(struct eval_ctx *ctx, const char *name,
 			    const struct location *loc, const char *what);
 
-static int dynset_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct stmt *i;
-	struct set *set;
-
-	if (expr_eval(ctx, &s->set.key) < 0)
-		return -1;
-	ctx->stmt = s;
-	if (s->set.meter) {
-		/* the rule makes the set to fit its key (linearize.c) */
-		if (name_chars_check(ctx, s->set.set->setref.name,
-				     &s->set.set->loc, "meter") < 0)
-			return -1;
-		if (list_empty(&s->set.stmts))
-			return err(ctx, &s->loc,
-				   "a meter keeps a statement per element: limit, counter or quota");
-		s->set.op = s->set.timeout ? NFT_DYNSET_OP_UPDATE :
-					     NFT_DYNSET_OP_ADD;
-		goto stmts;
-	}
-	if (setref_eval(ctx, s->set.key, s->set.set, false) < 0)
-		return -1;
-	set = s->set.set->setref.set;
-	/*
-	 * As nft does: a set this batch creates and the packet path fills is
-	 * dynamic, whether or not its declaration says so (nft's JSON drops
-	 * the flag, so a listing loads back only thanks to this).
-	 */
-	if (set_in_batch(ctx, set))
-		set->flags |= NFT_SET_EVAL;
-	if (s->set.timeout && !(set->flags & NFT_SET_TIMEOUT))
-		return err(ctx, &s->loc,
-			   "a timeout needs \"flags timeout\" in the declaration of set %s",
-			   set->h.set);
-stmts:
-	list_for_each_entry(i, &s->set.stmts, list)
-		if (i->kind != STMT_COUNTER && i->kind != STMT_LIMIT &&
-		    i->kind != STMT_QUOTA && i->kind != STMT_CONNLIMIT)
-			return err(ctx, &i->loc,
-				   "only counter, limit, quota and ct count can be kept per element");
-	return 0;
-}
-
 static int concat_rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 			   struct expr *x)
 {
@@ -1599,7 +1563,12 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
 		    anon_key_check(ctx, lhs) < 0)
 			return -1;
-		return set_eval(ctx, lhs, x);
+		if (set_eval(ctx, lhs, x) < 0)
+			return -1;
+		/* as nft: all its elements were empty variables */
+		if (list_empty(&x->set.exprs))
+			return err(ctx, &x->loc, "the set is empty");
+		return 0;
 	case EXPR_LIST: {
 		struct expr *i, *acc;
 
@@ -1697,6 +1666,8 @@ static void unwrap_singleton(const struct expr *lhs, struct expr **e)
 	    set->set.exprs.next != set->set.exprs.prev)
 		return;
 	i = list_first_entry(&set->set.exprs, struct expr, list);
+	if (elem_is_catchall(i))	/* "{ * }" stays a set, as in nft */
+		return;
 	switch (i->kind) {
 	case EXPR_VARIABLE:	/* may hold a set of its own */
 	case EXPR_SET_ELEM:	/* an element with options stays one */
@@ -1948,6 +1919,30 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	return nh_dep(k->phase, &at, want);
 }
 
+static int kind_setref(struct kind_eval *k, const struct expr *lhs,
+		       struct expr *x, bool want_map)
+{
+	return setref_eval(k->phase, lhs, x, want_map);
+}
+
+static int kind_name_check(struct kind_eval *k, const char *name,
+			   const struct location *loc, const char *what)
+{
+	return name_chars_check(k->phase, name, loc, what);
+}
+
+static bool kind_set_in_batch(struct kind_eval *k, const struct set *set)
+{
+	return set_in_batch(k->phase, set);
+}
+
+static struct set *kind_set_find(struct kind_eval *k, const char *name)
+{
+	struct eval_ctx *ctx = k->phase;
+
+	return set_lookup(ctx, ctx->family, ctx->cmd->h.table, name);
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
@@ -1957,6 +1952,9 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
 	.deps_before = kind_deps_before, .dep = kind_dep,		\
 	.expand = kind_expand, .map = kind_map,				\
+	.setref = kind_setref,						\
+	.name_check = kind_name_check, .set_in_batch = kind_set_in_batch,	\
+	.set_find = kind_set_find,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2241,8 +2239,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return exthdr_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
-	case STMT_SET:
-		return dynset_eval(ctx, s);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}
@@ -2665,6 +2661,8 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 	LIST_HEAD(flat);
 
 	list_for_each_entry_safe(e, next, &c->devices, list) {
+		bool braced = e->kind == EXPR_SET;
+
 		list_del(&e->list);
 		if (e->kind == EXPR_VARIABLE && variable_expand(ctx, &e) < 0) {
 			expr_free(e);
@@ -2675,6 +2673,18 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 
 			list_for_each_entry_safe(j, jn, &e->set.exprs, list) {
 				list_del(&j->list);
+				/* as nft 1.0.6: a bare wildcard (iifname br-*)
+				   is no device name in braces */
+				if (braced && j->kind == EXPR_SYMBOL &&
+				    !j->sym.quoted && j->sym.str[0] &&
+				    j->sym.str[strlen(j->sym.str) - 1] == '*') {
+					err(ctx, &j->loc,
+					    "a device name with a wildcard needs quotes in a device list: \"%s\"",
+					    j->sym.str);
+					expr_free(j);
+					expr_free(e);
+					goto fail;
+				}
 				if (j->kind == EXPR_VARIABLE &&
 				    variable_expand(ctx, &j) < 0) {
 					expr_free(j);

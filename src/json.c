@@ -353,11 +353,31 @@ static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
 	return unsupported(k->phase, what);
 }
 
+static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
+
+static json_t *kind_json_stmt(struct kind_json *k, const struct stmt *s)
+{
+	struct json_ctx *jc = k->phase, ijc = *jc;
+	json_t *v;
+
+	ijc.octx = k->octx;
+	v = stmt_json(s, &ijc);
+	if (!v)
+		jc->what = ijc.what;
+	return v;
+}
+
+static json_t *kind_json_str(struct kind_json *k, const char *s)
+{
+	return json_str(s);
+}
+
 #define KIND_JSON(jc) {							\
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
 	.unsupported = kind_json_unsupported,				\
-	.family = (jc)->family,						\
+	.family = (jc)->family, .stmt = kind_json_stmt,			\
+	.str = kind_json_str,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -662,61 +682,6 @@ static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
-/* add|update|delete @set { key [timeout T] [statements] } */
-static json_t *dynset_json(const struct stmt *s, struct json_ctx *jc)
-{
-	static const char *const ops[] = { "add", "update", "delete" };
-	struct output_ctx inner = *jc->octx;
-	struct json_ctx ijc = *jc;
-	const struct stmt *i;
-	json_t *o, *elem, *stmts;
-	char *ref;
-
-	if (s->set.op > 2)
-		return unsupported(jc, "a set statement");
-	elem = expr_json(s->set.key, jc);
-	if (elem && s->set.timeout)
-		elem = wrap("elem", obj_set(wrap("val", elem), "timeout",
-					    json_integer(s->set.timeout / 1000)));
-	/* the statements kept per element are templates: no values */
-	inner.flags |= NFH_OUTPUT_STATELESS;
-	ijc.octx = &inner;
-	stmts = json_array();
-	list_for_each_entry(i, &s->set.stmts, list) {
-		json_t *v = stmt_json(i, &ijc);
-
-		if (!v) {
-			jc->what = ijc.what;
-			json_decref(stmts);
-			json_decref(elem);
-			return NULL;
-		}
-		json_array_append_new(stmts, v);
-	}
-	if (s->set.meter) {
-		/* as nft: one statement as itself */
-		o = obj_set(wrap("key", elem), "stmt",
-			    json_array_size(stmts) == 1 ?
-			    json_incref(json_array_get(stmts, 0)) : json_incref(stmts));
-		json_decref(stmts);
-		if (s->set.size)
-			o = obj_set(o, "size", json_integer(s->set.size));
-		return wrap("meter", obj_set(o, "name",
-					     json_string(s->set.set->setref.name)));
-	}
-	ref = xasprintf("@%s", s->set.set->setref.name);
-	o = obj_set(wrap("op", json_string(ops[s->set.op])), "elem", elem);
-	o = obj_set(o, "set", json_str(ref));
-	free(ref);
-	if (!json_array_size(stmts)) {
-		json_decref(stmts);
-		return wrap("set", o);
-	}
-	return wrap("set", obj_set(o, "stmt", stmts));
-}
-
-/* {"counter": "c1"}, {"ct helper": {"map": {"key": ..., "data": "@m"}}} */
-
 /* a statement kind known by its ops (include/kind.h) */
 static json_t *kind_stmt_json(const struct stmt *s, struct json_ctx *jc)
 {
@@ -738,8 +703,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 					expr_json(s->verdict.expr->op.left, jc)),
 				"data", expr_json(s->verdict.expr->op.right, jc)));
 		return expr_json(s->verdict.expr, jc);
-	case STMT_SET:
-		return dynset_json(s, jc);
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
@@ -848,10 +811,26 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 		o = obj_set(o, "elem", list_json(s->init, jc));
 		jc->in_set--;
 	}
-	if (s->counter) {
+	if (!list_empty(&s->stmts)) {
+		/* templates without values, as nft lists them */
+		struct output_ctx so = *jc->octx;
+		struct json_ctx sjc = *jc;
+		const struct stmt *i;
 		json_t *a = json_array();
 
-		json_array_append_new(a, wrap("counter", json_null()));
+		so.flags |= NFH_OUTPUT_STATELESS;
+		sjc.octx = &so;
+		list_for_each_entry(i, &s->stmts, list) {
+			json_t *v = stmt_json(i, &sjc);
+
+			if (!v) {
+				jc->what = sjc.what;
+				json_decref(a);
+				json_decref(o);
+				return NULL;
+			}
+			json_array_append_new(a, v);
+		}
 		o = obj_set(o, "stmt", a);
 	}
 	return wrap(s->is_map ? "map" : "set", o);

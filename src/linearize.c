@@ -309,12 +309,45 @@ static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
 	return lin_map(ctx, m, want, 0);
 }
 
+static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s);
+
+static uint32_t kind_lin_meter_set(struct kind_lin *k, const struct stmt *s)
+{
+	return lin_meter_set(k->phase, s);
+}
+
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
+
+static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
+			    struct nftnl_expr **v, unsigned int max,
+			    unsigned int *n)
+{
+	struct lin_ctx *ctx = k->phase;
+	const struct stmt *i;
+	int ret = 0;
+
+	ctx->collect = v;
+	ctx->ncollect = 0;
+	list_for_each_entry(i, stmts, list) {
+		if (ctx->ncollect >= max) {
+			ret = lerr(ctx, &i->loc, "too many statements for one element");
+			break;
+		}
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
+	}
+	ctx->collect = NULL;
+	*n = ctx->ncollect;
+	return ret;
+}
+
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
 	.value = kind_lin_value, .immediate = kind_lin_immediate,	\
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
 	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
 	.objmap = kind_lin_objmap,					\
+	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -513,6 +546,11 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 	struct load ld;
 
 	ctx->dreg = reg_of_slot(slot);
+	if (e->kind == EXPR_VALUE) {
+		/* a constant in a set statement's key (ip saddr . 22) */
+		lin_immediate(ctx, ctx->dreg, e, e->byteorder);
+		return;
+	}
 	selector_load(ctx, e, 0, &ld);
 	if (!in_place && e == sel && ld.masked && ld.shift &&
 	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR))
@@ -563,11 +601,6 @@ static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 			unsigned int slot, bool interval)
 {
 	key_load_in(ctx, key, slot, interval, false);
-}
-
-static void key_load(struct lin_ctx *ctx, const struct expr *key)
-{
-	key_load_at(ctx, key, 0, false);
 }
 
 /* --- set elements --------------------------------------------------------- */
@@ -681,6 +714,43 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 			const struct set *s, struct cache **tmp,
 			struct set_spans **sp);
 
+static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
+
+/* the statements each element keeps, as the set's expressions */
+static int lin_set_stmts(struct lin_ctx *ctx, struct nftnl_set *nls,
+			 const struct set *s)
+{
+	struct nftnl_expr *v[4];
+	const struct stmt *i;
+	unsigned int n = 0;
+	int ret = 0;
+
+	list_for_each_entry(i, &s->stmts, list) {
+		if (n == 2)
+			return lerr(ctx, &i->loc,
+				    "a set keeps at most two statements in each element (the kernel says \"Argument list too long\")");
+		n++;
+		if (i->kind == STMT_COUNTER && !i->counter.packets &&
+		    !i->counter.bytes) {
+			/* as nft: a counter without values */
+			nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
+			continue;
+		}
+		ctx->collect = v;
+		ctx->ncollect = 0;
+		if (lin_stmt(ctx, i) < 0)
+			ret = -1;
+		ctx->collect = NULL;
+		for (unsigned int k = 0; k < ctx->ncollect; k++)
+			nftnl_set_add_expr(nls, v[k]);
+	}
+	/* as nft: more than one, and the set says so */
+	if (n > 1)
+		nftnl_set_set_u32(nls, NFTNL_SET_FLAGS,
+				  nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) | NFT_SET_EXPR);
+	return ret;
+}
+
 static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct set *s = cmd->set;
@@ -713,8 +783,8 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 	/* nft keeps no value records for object maps */
 	set_udata_put(nls, s->key, s->objtype ? NULL : s->data, s->automerge,
 		      s->comment, s);
-	if (s->counter)
-		nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
+	if (!list_empty(&s->stmts) && lin_set_stmts(ctx, nls, s) < 0)
+		ret = -1;
 	nl_batch_add(ctx->batch, NFT_MSG_NEWSET,
 		     NLM_F_CREATE | (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
 		     cmd->h.family, NLO_SET, nls, &cmd->loc);
@@ -723,7 +793,12 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 			s->store = elem_store_new(s->key, s->data);
 		pack_elems(s->store, s->key, s->data, s->init);
 	}
-	if (s->store && s->store->n) {
+	if (s->init && !s->store) {
+		/* "elements = $e", an empty set: nft's message even so */
+		s->store = elem_store_new(s->key, s->data);
+		em.given = true;
+	}
+	if (s->store && (s->store->n || s->store->catchall || em.given)) {
 		struct cache *tmp;
 
 		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
@@ -941,7 +1016,7 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
 		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
 		.loc = &cmd->loc, .key = s->key, .data = data,
-		.automerge = s->automerge,
+		.automerge = s->automerge, .given = true,
 	};
 	struct elem_store *st;
 	struct cache *tmp;
@@ -1112,44 +1187,6 @@ static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
 	return id;
 }
 
-static int lin_dynset(struct lin_ctx *ctx, const struct stmt *s)
-{
-	const struct set *set = s->set.set->setref.set;
-	uint32_t id = s->set.meter ? lin_meter_set(ctx, s) : set->id;
-	struct nftnl_expr *v[16], *e;
-	const struct stmt *i;
-	int ret = 0;
-
-	key_load(ctx, s->set.key);
-	e = add_expr(ctx, "dynset");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
-	xnftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
-	if (id)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
-	if (s->set.timeout)
-		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
-	/* the per-element statements go inside, not into the rule */
-	ctx->collect = v;
-	ctx->ncollect = 0;
-	list_for_each_entry(i, &s->set.stmts, list) {
-		if (ctx->ncollect >= array_size(v) - 2) {
-			ret = lerr(ctx, &i->loc, "too many statements for one element");
-			break;
-		}
-		if (lin_stmt(ctx, i) < 0)
-			ret = -1;
-	}
-	ctx->collect = NULL;
-	for (unsigned int k = 0; k < ctx->ncollect; k++) {
-		if (ctx->ncollect == 1)
-			nftnl_expr_set(e, NFTNL_EXPR_DYNSET_EXPR, v[k], 0);
-		else
-			nftnl_expr_add_expr(e, NFTNL_EXPR_DYNSET_EXPRESSIONS, v[k]);
-	}
-	return ret;
-}
-
 /* --- relational --------------------------------------------------------- */
 
 static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
@@ -1247,7 +1284,8 @@ static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
 		return 0;
 	case EXPR_SET:
 		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
-		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM) {
+		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
+		    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
 			/* a one-element set is an ordinary comparison */
 			struct expr r = *rel, w;
 
@@ -1555,8 +1593,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
-	case STMT_SET:
-		return lin_dynset(ctx, s);
 	case STMT_NAT:
 		if (lin_nat(ctx, s) < 0)
 			return -1;

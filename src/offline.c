@@ -103,6 +103,9 @@ static bool elem_same_key(struct nftnl_set_elem *a, struct nftnl_set_elem *b)
 		fa = nftnl_set_elem_get_u32(a, NFTNL_SET_ELEM_FLAGS);
 	if (nftnl_set_elem_is_set(b, NFTNL_SET_ELEM_FLAGS))
 		fb = nftnl_set_elem_get_u32(b, NFTNL_SET_ELEM_FLAGS);
+	/* the catch-all, which has no key, is one element */
+	if (!ka && !kb)
+		return fa & fb & NFT_SET_ELEM_CATCHALL;
 	return ka && kb && la == lb && !memcmp(ka, kb, la) &&
 	       (fa & NFT_SET_ELEM_INTERVAL_END) == (fb & NFT_SET_ELEM_INTERVAL_END);
 }

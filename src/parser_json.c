@@ -396,10 +396,8 @@ static struct expr *string_parse(struct jp *jp, json_t *v)
 
 	if (s[0] == '@')
 		return set_ref_expr_alloc(&loc, s + 1);
-	if (!strcmp(s, "*")) {
-		jerr(jp, v, "wildcard \"*\" is not supported yet");
-		return NULL;
-	}
+	if (!strcmp(s, "*"))	/* a set's catch-all element */
+		return catchall_expr_alloc(&loc);
 	return symbol_expr_alloc(&loc, s, true);
 }
 
@@ -672,13 +670,27 @@ static struct stmt *kind_objref(struct kind_jparse *k, uint32_t type,
 	return objref_parse_json(k, type, v, loc);
 }
 
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+static struct stmt *kind_stmt_parse(struct kind_jparse *k, json_t *v)
+{
+	return stmt_parse(k->phase, v);
+}
+
+static int kind_seconds(struct kind_jparse *k, json_t *o, const char *key,
+			uint64_t *ms)
+{
+	return seconds_of(k->phase, o, key, ms);
+}
+
 #define KIND_JPARSE(jp) {						\
 	.phase = (jp), .msgs = (jp)->msgs, .error = kind_jerr,		\
 	.loc = kind_loc, .get_str = kind_get_str,			\
 	.check_keys = kind_check_keys, .expr = kind_expr_parse,		\
 	.get_u64 = kind_get_u64, .get_u32 = kind_get_u32,		\
 	.get_bool = kind_get_bool, .failed = kind_failed,		\
-	.objref = kind_objref,						\
+	.objref = kind_objref, .stmt = kind_stmt_parse,			\
+	.seconds = kind_seconds,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1088,135 +1100,6 @@ static struct stmt *vmap_parse(struct jp *jp, json_t *o,
 
 static struct stmt *stmt_parse(struct jp *jp, json_t *o);
 
-/*
- * The element of a set statement or a meter, KEY or { "elem": { "val":
- * KEY, "timeout": S } }, and the statements it keeps (one, or an array;
- * @what names the statement in errors).
- */
-static int dynset_body_parse(struct jp *jp, struct stmt *s, const char *what,
-			     json_t *elem, json_t *stmts)
-{
-	static const char *const ekeys[] = { "val", "timeout", NULL };
-	json_t *i;
-	size_t k;
-
-	if (json_is_object(elem) && json_object_get(elem, "elem")) {
-		json_t *e = json_object_get(elem, "elem");
-
-		if (!json_is_object(e) || !json_object_get(e, "val"))
-			return jerr(jp, e, "%s: expected { \"val\": ... }", what);
-		if (check_keys(jp, e, "set element", ekeys) < 0 ||
-		    seconds_of(jp, e, "timeout", &s->set.timeout) < 0)
-			return -1;
-		elem = json_object_get(e, "val");
-	}
-	s->set.key = expr_parse(jp, elem);
-	if (!s->set.key)
-		return -1;
-	if (json_is_object(stmts)) {
-		struct stmt *x = stmt_parse(jp, stmts);
-
-		if (!x)
-			return -1;
-		list_add_tail(&x->list, &s->set.stmts);
-		return 0;
-	}
-	if (stmts && !json_is_array(stmts))
-		return jerr(jp, stmts, "%s: \"stmt\" must be a statement or an array of them",
-			    what);
-	json_array_foreach(stmts, k, i) {
-		struct stmt *x = stmt_parse(jp, i);
-
-		if (!x)
-			return -1;
-		list_add_tail(&x->list, &s->set.stmts);
-	}
-	return 0;
-}
-
-/* { "op": "add", "elem": KEY, "set": "@name", "stmt": [ ... ] } */
-static struct stmt *dynset_parse(struct jp *jp, json_t *o,
-				 const struct location *loc)
-{
-	static const char *const keys[] = { "op", "elem", "set", "stmt", NULL };
-	static const struct { const char *name; unsigned int op; } ops[] = {
-		{ "add", NFT_DYNSET_OP_ADD }, { "update", NFT_DYNSET_OP_UPDATE },
-		{ "delete", NFT_DYNSET_OP_DELETE },
-	};
-	const char *op, *set;
-	json_t *elem;
-	struct stmt *s;
-	struct location l;
-	unsigned int n;
-
-	if (!json_is_object(o) || check_keys(jp, o, "set", keys) < 0)
-		return jerr(jp, o, "set: expected an object"), NULL;
-	op = get_str(jp, o, "op", true);
-	set = get_str(jp, o, "set", true);
-	elem = json_object_get(o, "elem");
-	if (!op || !set)
-		return NULL;
-	if (!elem)
-		return jerr(jp, o, "set: property \"elem\" is missing"), NULL;
-	for (n = 0; n < array_size(ops) && strcmp(ops[n].name, op); n++)
-		;
-	if (n == array_size(ops))
-		return jerr(jp, json_object_get(o, "op"),
-			    "unknown set operation \"%s\"; expected add, update or delete", op), NULL;
-	if (set[0] != '@')
-		return jerr(jp, json_object_get(o, "set"),
-			    "set: expected a set reference \"@name\""), NULL;
-	s = stmt_alloc(loc, STMT_SET);
-	s->set.op = ops[n].op;
-	l = loc_of(jp, json_object_get(o, "set"));
-	s->set.set = set_ref_expr_alloc(&l, set + 1);
-	if (json_is_array(json_object_get(o, "stmt")) || !json_object_get(o, "stmt")) {
-		if (dynset_body_parse(jp, s, "set", elem, json_object_get(o, "stmt")) == 0)
-			return s;
-	} else {
-		jerr(jp, json_object_get(o, "stmt"),
-		     "set: \"stmt\" must be an array of statements");
-	}
-	stmt_free(s);
-	return NULL;
-}
-
-/* { "key": KEY, "stmt": STMT, "size": N, "name": NAME } */
-static struct stmt *meter_parse(struct jp *jp, json_t *o,
-				const struct location *loc)
-{
-	static const char *const keys[] = { "key", "stmt", "size", "name", NULL };
-	const char *name;
-	struct location l;
-	struct stmt *s;
-	uint64_t size = 0;
-
-	if (!json_is_object(o) || check_keys(jp, o, "meter", keys) < 0)
-		return jerr(jp, o, "meter: expected an object"), NULL;
-	name = get_str(jp, o, "name", true);
-	if (!name)
-		return NULL;
-	if (!json_object_get(o, "key") || !json_object_get(o, "stmt"))
-		return jerr(jp, o, "meter: properties \"key\" and \"stmt\" are needed"), NULL;
-	if (json_object_get(o, "size") &&
-	    (get_u32(jp, o, "size", &size) != 1 || size == 0))
-		return jerr(jp, json_object_get(o, "size"),
-			    "meter: \"size\" is a number from 1 to %u", UINT32_MAX), NULL;
-	s = stmt_alloc(loc, STMT_SET);
-	s->set.meter = true;
-	s->set.size = size;
-	l = loc_of(jp, json_object_get(o, "name"));
-	s->set.set = set_ref_expr_alloc(&l, name);
-	if (dynset_body_parse(jp, s, "meter", json_object_get(o, "key"),
-			      json_object_get(o, "stmt")) < 0) {
-		stmt_free(s);
-		return NULL;
-	}
-	return s;
-}
-
-
-
 /* a statement key that is none of them: a misspelling, one nft has and
    nfh does not read yet, or neither */
 static int stmt_unknown(struct jp *jp, json_t *o, const char *k)
@@ -1262,10 +1145,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
-	if (!strcmp(k, "set"))
-		return dynset_parse(jp, v, &loc);
-	if (!strcmp(k, "meter"))
-		return meter_parse(jp, v, &loc);
 	return stmt_unknown(jp, o, k), NULL;
 }
 
@@ -1558,16 +1437,26 @@ static const char *const set_keys[] = {
 	NULL
 };
 
-/* "stmt": [ { "counter": null } ], a counter in each element, is all nfh keeps */
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+/* "stmt": [ { "counter": null }, { "quota": ... } ], kept in each element */
 static int set_stmts_parse(struct jp *jp, json_t *v, struct set *set)
 {
 	json_t *c;
+	size_t k;
 
-	if (!json_is_array(v) || json_array_size(v) != 1 ||
-	    !json_is_object(c = json_array_get(v, 0)) || json_object_size(c) != 1 ||
-	    !json_object_get(c, "counter"))
-		return jerr(jp, v, "a set keeps no statement per element but a counter yet");
-	set->counter = true;
+	if (!json_is_array(v))
+		return jerr(jp, v, "\"stmt\" must be an array of statements");
+	json_array_foreach(v, k, c) {
+		struct stmt *x = stmt_parse(jp, c);
+
+		if (!x)
+			return -1;
+		list_add_tail(&x->list, &set->stmts);
+		if (x->kind != STMT_COUNTER && x->kind != STMT_LIMIT &&
+		    x->kind != STMT_QUOTA && x->kind != STMT_CONNLIMIT)
+			return jerr(jp, c, "only counter, limit, quota and ct count can be kept per element");
+	}
 	return 0;
 }
 

@@ -290,9 +290,25 @@ static void kind_print_expr(struct kind_print *k, const struct expr *e)
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo);
 
+static void kind_print_stmt(struct kind_print *k, const struct stmt *s)
+{
+	stmt_print(s, k->octx, k->f);
+}
+
+static void kind_print_name(struct kind_print *k, const char *name)
+{
+	name_print(k->f, name);
+}
+
+static void kind_print_setref(struct kind_print *k, const char *name)
+{
+	setref_print(k->f, name);
+}
+
 #define KIND_PRINT(o, out) {						\
 	.f = (out), .octx = (o), .expr = kind_print_expr,		\
-	.value = kind_print_value,					\
+	.value = kind_print_value, .stmt = kind_print_stmt,		\
+	.name = kind_print_name, .setref = kind_print_setref,		\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -641,37 +657,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		}
 		expr_print(s->verdict.expr, o, f);
 		break;
-	case STMT_SET: {
-		static const char *const ops[] = { "add", "update", "delete" };
-		struct output_ctx inner = *o;
-		const struct stmt *i;
-
-		/* the statements kept per element print as templates */
-		inner.flags |= NFH_OUTPUT_STATELESS;
-		if (s->set.meter) {
-			fputs("meter ", f);
-			name_print(f, s->set.set->setref.name);
-			fputc(' ', f);
-			if (s->set.size)
-				fprintf(f, "size %u ", s->set.size);
-			fputs("{ ", f);
-		} else {
-			fprintf(f, "%s ", s->set.op < 3 ? ops[s->set.op] : "add");
-			setref_print(f, s->set.set->setref.name);
-			fputs(" { ", f);
-		}
-		expr_print(s->set.key, o, f);
-		if (s->set.timeout) {
-			fprintf(f, " timeout ");
-			time_print(s->set.timeout, f);
-		}
-		list_for_each_entry(i, &s->set.stmts, list) {
-			fputc(' ', f);
-			stmt_print(i, &inner, f);
-		}
-		fprintf(f, " }");
-		break;
-	}
 	case STMT_PAYLOAD:
 	case STMT_EXTHDR: {
 		struct output_ctx ho = *o;
@@ -917,8 +902,20 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 		set_flags_print(s->flags & ~NFT_SET_TIMEOUT, f);
 	else
 		set_flags_print(s->flags, f);
-	if (s->counter)
-		fprintf(f, "\t\tcounter\n");
+	if (!list_empty(&s->stmts)) {
+		/* as nft: on one line, as templates without values */
+		struct output_ctx so = *o;
+		const struct stmt *i;
+		const char *sep = "\t\t";
+
+		so.flags |= NFH_OUTPUT_STATELESS;
+		list_for_each_entry(i, &s->stmts, list) {
+			fputs(sep, f);
+			stmt_print(i, &so, f);
+			sep = " ";
+		}
+		fputc('\n', f);
+	}
 	if (s->automerge)
 		fprintf(f, "\t\tauto-merge\n");
 	if (s->timeout) {
@@ -1394,8 +1391,20 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 			}
 		fprintf(f, "; ");
 	}
-	if (s->counter)
-		fprintf(f, "counter; ");
+	if (!list_empty(&s->stmts)) {
+		struct output_ctx so = *o;
+		const struct stmt *i;
+
+		const char *sep = "";
+
+		so.flags |= NFH_OUTPUT_STATELESS;
+		list_for_each_entry(i, &s->stmts, list) {
+			fputs(sep, f);
+			stmt_print(i, &so, f);
+			sep = " ";
+		}
+		fprintf(f, "; ");
+	}
 	if (s->automerge)
 		fprintf(f, "auto-merge; ");
 	if (s->timeout) {

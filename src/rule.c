@@ -257,6 +257,7 @@ struct set *set_alloc(const struct location *loc)
 	struct set *s = xzalloc(sizeof(*s));
 
 	init_list_head(&s->list);
+	init_list_head(&s->stmts);
 	if (loc)
 		s->loc = *loc;
 	s->policy = -1;
@@ -274,6 +275,12 @@ void set_free(struct set *s)
 	expr_free(s->data_sel);
 	expr_free(s->init);
 	elem_store_free(s->store);
+	while (!list_empty(&s->stmts)) {
+		struct stmt *i = list_first_entry(&s->stmts, struct stmt, list);
+
+		list_del(&i->list);
+		stmt_free(i);
+	}
 	free(s->comment);
 	free(s);
 }

@@ -124,17 +124,6 @@ void stmt_free(struct stmt *s)
 		expr_free(s->nat.addr);
 		expr_free(s->nat.proto);
 		break;
-	case STMT_SET: {
-		struct stmt *i, *next;
-
-		expr_free(s->set.set);
-		expr_free(s->set.key);
-		list_for_each_entry_safe(i, next, &s->set.stmts, list) {
-			list_del(&i->list);
-			stmt_free(i);
-		}
-		break;
-	}
 	default:
 		break;
 	}
