@@ -13,6 +13,7 @@
  * is its file, a scanner row, a grammar rule and a line in the build list.
  */
 #include <stdarg.h>
+#include <string.h>
 #include <jansson.h>
 
 #include <expr.h>
@@ -270,12 +271,42 @@ struct expr_ops {
 			       struct expr *val, const struct location *loc);
 };
 
-/* puts @ops in the table the drivers search: a section of the binary, so
-   that a new kind needs no line in any other file */
-#define EXPR_OPS_REGISTER(ops)						\
-	static const struct expr_ops *const __nfh_expr_ops_##ops	\
-	__attribute__((used, section("nfh_expr_ops"),			\
+/*
+ * The tables of the kinds: a pointer to each in a section of the binary
+ * (nfh_expr_ops, nfh_stmt_ops, nfh_obj_ops), so that a new kind needs no
+ * line in any other file.  KIND_REGISTER puts one there;
+ * KIND_SECTION_NTH defines @fn(i), the @i-th of section @sec or NULL
+ * after the last (expr.c, stmt.c, rule.c).
+ */
+#define KIND_REGISTER(type, sec, ops)					\
+	static const type *const __##sec##_##ops			\
+	__attribute__((used, section(#sec),				\
 		       aligned(sizeof(void *)))) = &(ops)
+
+#define KIND_SECTION_NTH(type, sec, fn)					\
+	extern const type *const __start_##sec[] __attribute__((weak));	\
+	extern const type *const __stop_##sec[] __attribute__((weak));	\
+	const type *fn(unsigned int i)					\
+	{								\
+		return i < (size_t)(__stop_##sec - __start_##sec) ?	\
+		       __start_##sec[i] : NULL;				\
+	}
+
+/* @key is @name or one of @more (NULL-terminated; NULL: none), as a
+   kind's JSON keys are */
+static inline bool kind_name_is(const char *name, const char *const *more,
+				const char *key)
+{
+	if (name && !strcmp(name, key))
+		return true;
+	for (; more && *more; more++)
+		if (!strcmp(*more, key))
+			return true;
+	return false;
+}
+
+/* puts @ops in the table the drivers search */
+#define EXPR_OPS_REGISTER(ops)	KIND_REGISTER(struct expr_ops, nfh_expr_ops, ops)
 
 /* the fields of an EXPR_SELECTOR, as the kind's file defines them */
 #define expr_priv(e)	((void *)(e)->priv)
@@ -323,10 +354,7 @@ struct stmt_ops {
 };
 
 /* the same for statements */
-#define STMT_OPS_REGISTER(ops)						\
-	static const struct stmt_ops *const __nfh_stmt_ops_##ops	\
-	__attribute__((used, section("nfh_stmt_ops"),			\
-		       aligned(sizeof(void *)))) = &(ops)
+#define STMT_OPS_REGISTER(ops)	KIND_REGISTER(struct stmt_ops, nfh_stmt_ops, ops)
 
 /* the fields of a STMT_OPS, as the kind's file defines them */
 #define stmt_priv(s)	((void *)(s)->priv)
@@ -366,10 +394,7 @@ struct obj_ops {
 };
 
 /* the same for object types */
-#define OBJ_OPS_REGISTER(ops)						\
-	static const struct obj_ops *const __nfh_obj_ops_##ops		\
-	__attribute__((used, section("nfh_obj_ops"),			\
-		       aligned(sizeof(void *)))) = &(ops)
+#define OBJ_OPS_REGISTER(ops)	KIND_REGISTER(struct obj_ops, nfh_obj_ops, ops)
 
 /* the table of object type @type (NFT_OBJECT_*), or NULL (rule.c) */
 const struct obj_ops *obj_ops_by_type(uint32_t type);

@@ -2400,6 +2400,75 @@ static void value_stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 }
 
 /* statements that read the packet besides matches: maps and set updates */
+/* "dup to ip saddr", "dup to ip daddr map { ... }" */
+static void dup_resolve(struct proto_ctx *pctx, struct deps *deps,
+			struct stmt *s)
+{
+	struct expr *want;
+
+	if (s->fwd.addr && s->fwd.addr->kind == EXPR_MAP) {
+		const struct datatype *dt = s->fwd.family == NFPROTO_IPV6 ?
+					    &ip6addr_type : &ipaddr_type;
+
+		want = set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+		map_resolve(pctx, deps, s->fwd.addr, want);
+		expr_free(want);
+	} else if (s->fwd.addr && s->fwd.addr->kind != EXPR_VALUE) {
+		struct expr **sel = &s->fwd.addr;
+
+		while ((*sel)->kind == EXPR_BINOP)
+			sel = &(*sel)->op.left;
+		selector_resolve(pctx, deps, sel);
+		if (s->fwd.addr->kind == EXPR_BINOP)
+			binop_type(s->fwd.addr);
+	}
+}
+
+/* a reject's icmp flavour and the dependency it added */
+static void reject_resolve(const struct proto_ctx *pctx, struct deps *deps,
+			   struct stmt *s)
+{
+	/* in inet, netdev and bridge the icmp flavour follows the match */
+	if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
+	    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
+		const struct proto_desc *nh = pctx->desc[PROTO_BASE_NETWORK_HDR];
+		unsigned int mask, m = proto_nh_sets(deps->head, s, s->reject.family, &mask);
+		bool other = (nh == &proto_ip && m == 2) ||
+			     (nh == &proto_ip6 && m == 1);
+
+		/* nft names it there: a bare reject is icmpx */
+		s->reject.print_default = true;
+		s->reject.family = nh == &proto_ip6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+		/* after a set of ether types, the protocol of the last
+		   one: its port-unreachable is a bare reject there, and
+		   so it is after an ip match of the other protocol
+		   ("ip saddr x ether type { ip6 } reject", a rule that
+		   matches nothing): a reload takes the set's protocol */
+		if (other && (mask != m || s->reject.icmp_code != (m == 2 ? 4 : 3)))
+			other = false;
+		if (m && (other || (nh != &proto_ip && nh != &proto_ip6))) {
+			s->reject.family = m == 2 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+			s->reject.print_default = false;
+			s->reject.family_of_set = true;
+		}
+		/* the protocol test is the reject's own dependency,
+		   which nft (and nfh) put first in the rule; an ether
+		   type is not what the reject adds, so it stays (and
+		   a test of the other protocol is no dependency) */
+		if (!other && deps->nh && deps->nh->list.prev == deps->head &&
+		    (is_dep(deps->nh, NFT_META_NFPROTO, &(uint64_t){ 0 }) ||
+		     is_dep(deps->nh, NFT_META_PROTOCOL, &(uint64_t){ 0 })))
+			drop(&deps->nh);
+	}
+	/* in ip and ip6, nft lists a tcp reset without its tcp test */
+	if (s->reject.type == NFT_REJECT_TCP_RST &&
+	    (s->reject.family == NFPROTO_IPV4 || s->reject.family == NFPROTO_IPV6) &&
+	    pctx->desc[PROTO_BASE_TRANSPORT_HDR] == &proto_tcp &&
+	    is_dep(deps->th, NFT_META_L4PROTO, &(uint64_t){ 0 }) &&
+	    deps->th->list.prev == deps->head)
+		drop(&deps->th);
+}
+
 static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 			 struct stmt *s)
 {
@@ -2453,64 +2522,10 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		}
 		break;
 	case STMT_DUP:
-		/* "dup to ip saddr", "dup to ip daddr map { ... }" */
-		if (s->fwd.addr && s->fwd.addr->kind == EXPR_MAP) {
-			const struct datatype *dt = s->fwd.family == NFPROTO_IPV6 ?
-						    &ip6addr_type : &ipaddr_type;
-
-			want = set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
-			map_resolve(pctx, deps, s->fwd.addr, want);
-			expr_free(want);
-		} else if (s->fwd.addr && s->fwd.addr->kind != EXPR_VALUE) {
-			struct expr **sel = &s->fwd.addr;
-
-			while ((*sel)->kind == EXPR_BINOP)
-				sel = &(*sel)->op.left;
-			selector_resolve(pctx, deps, sel);
-			if (s->fwd.addr->kind == EXPR_BINOP)
-				binop_type(s->fwd.addr);
-		}
+		dup_resolve(pctx, deps, s);
 		break;
 	case STMT_REJECT:
-		/* in inet, netdev and bridge the icmp flavour follows the match */
-		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
-		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
-			const struct proto_desc *nh = pctx->desc[PROTO_BASE_NETWORK_HDR];
-			unsigned int mask, m = proto_nh_sets(deps->head, s, s->reject.family, &mask);
-			bool other = (nh == &proto_ip && m == 2) ||
-				     (nh == &proto_ip6 && m == 1);
-
-			/* nft names it there: a bare reject is icmpx */
-			s->reject.print_default = true;
-			s->reject.family = nh == &proto_ip6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
-			/* after a set of ether types, the protocol of the last
-			   one: its port-unreachable is a bare reject there, and
-			   so it is after an ip match of the other protocol
-			   ("ip saddr x ether type { ip6 } reject", a rule that
-			   matches nothing): a reload takes the set's protocol */
-			if (other && (mask != m || s->reject.icmp_code != (m == 2 ? 4 : 3)))
-				other = false;
-			if (m && (other || (nh != &proto_ip && nh != &proto_ip6))) {
-				s->reject.family = m == 2 ? NFPROTO_IPV6 : NFPROTO_IPV4;
-				s->reject.print_default = false;
-				s->reject.family_of_set = true;
-			}
-			/* the protocol test is the reject's own dependency,
-			   which nft (and nfh) put first in the rule; an ether
-			   type is not what the reject adds, so it stays (and
-			   a test of the other protocol is no dependency) */
-			if (!other && deps->nh && deps->nh->list.prev == deps->head &&
-			    (is_dep(deps->nh, NFT_META_NFPROTO, &(uint64_t){ 0 }) ||
-			     is_dep(deps->nh, NFT_META_PROTOCOL, &(uint64_t){ 0 })))
-				drop(&deps->nh);
-		}
-		/* in ip and ip6, nft lists a tcp reset without its tcp test */
-		if (s->reject.type == NFT_REJECT_TCP_RST &&
-		    (s->reject.family == NFPROTO_IPV4 || s->reject.family == NFPROTO_IPV6) &&
-		    pctx->desc[PROTO_BASE_TRANSPORT_HDR] == &proto_tcp &&
-		    is_dep(deps->th, NFT_META_L4PROTO, &(uint64_t){ 0 }) &&
-		    deps->th->list.prev == deps->head)
-			drop(&deps->th);
+		reject_resolve(pctx, deps, s);
 		break;
 	default:
 		break;

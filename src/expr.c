@@ -6,25 +6,18 @@
 #include <kind.h>
 
 /* the kinds' tables, as EXPR_OPS_REGISTER put them in the binary */
-extern const struct expr_ops *const __start_nfh_expr_ops[] __attribute__((weak));
-extern const struct expr_ops *const __stop_nfh_expr_ops[] __attribute__((weak));
+KIND_SECTION_NTH(struct expr_ops, nfh_expr_ops, expr_ops_nth)
 
 /* the table of each kind of the enum that has one */
 static const struct expr_ops *kind_ops[__EXPR_KIND_MAX];
 
 __attribute__((constructor)) static void kind_ops_index(void)
 {
-	const struct expr_ops *const *o;
+	const struct expr_ops *o;
 
-	for (o = __start_nfh_expr_ops; o < __stop_nfh_expr_ops; o++)
-		if ((*o)->kind != EXPR_SELECTOR && (*o)->kind < array_size(kind_ops))
-			kind_ops[(*o)->kind] = *o;
-}
-
-const struct expr_ops *expr_ops_nth(unsigned int i)
-{
-	return i < (size_t)(__stop_nfh_expr_ops - __start_nfh_expr_ops) ?
-	       __start_nfh_expr_ops[i] : NULL;
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->kind != EXPR_SELECTOR && o->kind < array_size(kind_ops))
+			kind_ops[o->kind] = o;
 }
 
 const struct expr_ops *expr_ops_by_nl_name(const char *name)
@@ -40,15 +33,10 @@ const struct expr_ops *expr_ops_by_nl_name(const char *name)
 const struct expr_ops *expr_ops_by_json_name(const char *key)
 {
 	const struct expr_ops *o;
-	const char *const *n;
 
-	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++) {
-		if (o->name && !strcmp(o->name, key))
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (kind_name_is(o->name, o->json_names, key))
 			return o;
-		for (n = o->json_names; n && *n; n++)
-			if (!strcmp(*n, key))
-				return o;
-	}
 	return NULL;
 }
 

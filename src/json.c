@@ -388,9 +388,57 @@ static json_t *kind_json(const struct expr *e, struct json_ctx *jc)
 	return e->ops->json(&k, e);
 }
 
+/* { "&": [ left, right ] }, a mask of flags as their names */
+static json_t *binop_json(const struct expr *e, struct json_ctx *jc)
+{
+	json_t *a, *o;
+
+	if (!binop_name(e->op.op))
+		return unsupported(jc, "a binary operation");
+	a = json_array();
+	json_array_append_new(a, json_null());
+	json_array_append_new(a, json_null());
+	o = expr_json(e->op.left, jc);
+	if (!o)
+		goto fail;
+	json_array_set_new(a, 0, o);
+	if (e->op.right->kind == EXPR_VALUE && !jc->mask_list &&
+	    (e->op.right->dtype->flags & DTYPE_F_BITMASK) &&
+	    e->op.right->dtype->symbols)
+		o = flags_or_json(e->op.right, jc->octx);
+	else
+		o = expr_json(e->op.right, jc);
+	if (!o)
+		goto fail;
+	json_array_set_new(a, 1, o);
+	return wrap(binop_name(e->op.op), a);
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+/* a map element: [ key, value ] */
+static json_t *mapping_json(const struct expr *e, struct json_ctx *jc)
+{
+	json_t *a = json_array(), *o;
+
+	o = expr_json(e->op.left, jc);
+	if (!o)
+		goto fail;
+	json_array_append_new(a, o);
+	o = expr_json(e->op.right, jc);
+	if (!o)
+		goto fail;
+	json_array_append_new(a, o);
+	return a;
+fail:
+	json_decref(a);
+	return NULL;
+}
+
 static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 {
-	json_t *o, *a;
+	json_t *o;
 
 	if (e->ops && e->ops->json)
 		return kind_json(e, jc);
@@ -411,25 +459,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		}
 		return wrap("payload", o);
 	case EXPR_BINOP:
-		if (!binop_name(e->op.op))
-			return unsupported(jc, "a binary operation");
-		a = json_array();
-		json_array_append_new(a, json_null());
-		json_array_append_new(a, json_null());
-		o = expr_json(e->op.left, jc);
-		if (!o)
-			goto fail;
-		json_array_set_new(a, 0, o);
-		if (e->op.right->kind == EXPR_VALUE && !jc->mask_list &&
-		    (e->op.right->dtype->flags & DTYPE_F_BITMASK) &&
-		    e->op.right->dtype->symbols)
-			o = flags_or_json(e->op.right, jc->octx);
-		else
-			o = expr_json(e->op.right, jc);
-		if (!o)
-			goto fail;
-		json_array_set_new(a, 1, o);
-		return wrap(binop_name(e->op.op), a);
+		return binop_json(e, jc);
 	case EXPR_PREFIX:
 		return wrap("prefix", obj_set(obj_set(json_object(), "addr",
 						      expr_json(e->prefix.expr, jc)),
@@ -459,17 +489,7 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 						   expr_json(e->op.left, jc)),
 					   "data", expr_json(e->op.right, jc)));
 	case EXPR_MAPPING:
-		/* a map element: [ key, value ] */
-		a = json_array();
-		o = expr_json(e->op.left, jc);
-		if (!o)
-			goto fail;
-		json_array_append_new(a, o);
-		o = expr_json(e->op.right, jc);
-		if (!o)
-			goto fail;
-		json_array_append_new(a, o);
-		return a;
+		return mapping_json(e, jc);
 	case EXPR_SET_ELEM:
 		return elem_json(e, jc);
 	case EXPR_EXTHDR: {
@@ -490,9 +510,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 	}
 	default:		return unsupported(jc, "this expression");
 	}
-fail:
-	json_decref(a);
-	return NULL;
 }
 
 static const char *relop_name(enum ops op)

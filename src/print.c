@@ -335,6 +335,57 @@ static void map_key_print(const struct expr *key, const struct output_ctx *o,
 	expr_print(key, &ho, f);
 }
 
+static void binop_print(const struct expr *e, const struct output_ctx *o,
+			FILE *f)
+{
+	binop_arg_print(e, e->op.left, o, f);
+	fprintf(f, " %s ", expr_op_name(e->op.op));
+	if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
+		/* a shift is by a plain number, in decimal */
+		struct output_ctx so = *o;
+
+		so.flags &= ~NFH_PRINT_HEX;
+		binop_arg_print(e, e->op.right, &so, f);
+		return;
+	}
+	if (e->op.right->kind == EXPR_VALUE && flags_several(e->op.right)) {
+		/* "tcp flags & (syn | ack)", as nft prints a mask */
+		struct output_ctx so = *o;
+
+		so.flags |= NFH_PRINT_FLAGS_OR;
+		fputc('(', f);
+		expr_print(e->op.right, &so, f);
+		fputc(')', f);
+		return;
+	}
+	binop_arg_print(e, e->op.right, o, f);
+}
+
+/* a set element: its key, and what it keeps */
+static void set_elem_print(const struct expr *e, const struct output_ctx *o,
+			   FILE *f)
+{
+	expr_print(e->elem.key, o, f);
+	if (e->elem.counter) {
+		if (o->flags & NFH_OUTPUT_STATELESS)
+			fprintf(f, " counter");
+		else
+			fprintf(f, " counter packets %llu bytes %llu",
+				(unsigned long long)e->elem.packets,
+				(unsigned long long)e->elem.bytes);
+	}
+	if (e->elem.timeout) {
+		fprintf(f, " timeout ");
+		time_print_opt(e->elem.timeout, o, f);
+	}
+	if (e->elem.expires && !(o->flags & NFH_OUTPUT_STATELESS)) {
+		fprintf(f, " expires ");
+		time_print_opt(e->elem.expires, o, f);
+	}
+	if (e->elem.comment)
+		fputs(" comment ", f), quoted_print(f, e->elem.comment);
+}
+
 void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
@@ -367,27 +418,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		break;
 		break;
 	case EXPR_BINOP:
-		binop_arg_print(e, e->op.left, o, f);
-		fprintf(f, " %s ", expr_op_name(e->op.op));
-		if (e->op.op == OP_LSHIFT || e->op.op == OP_RSHIFT) {
-			/* a shift is by a plain number, in decimal */
-			struct output_ctx so = *o;
-
-			so.flags &= ~NFH_PRINT_HEX;
-			binop_arg_print(e, e->op.right, &so, f);
-			break;
-		}
-		if (e->op.right->kind == EXPR_VALUE && flags_several(e->op.right)) {
-			/* "tcp flags & (syn | ack)", as nft prints a mask */
-			struct output_ctx so = *o;
-
-			so.flags |= NFH_PRINT_FLAGS_OR;
-			fputc('(', f);
-			expr_print(e->op.right, &so, f);
-			fputc(')', f);
-			break;
-		}
-		binop_arg_print(e, e->op.right, o, f);
+		binop_print(e, o, f);
 		break;
 	case EXPR_PREFIX:
 		expr_print(e->prefix.expr, o, f);
@@ -440,25 +471,7 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 		expr_print(e->op.right, o, f);
 		break;
 	case EXPR_SET_ELEM:
-		expr_print(e->elem.key, o, f);
-		if (e->elem.counter) {
-			if (o->flags & NFH_OUTPUT_STATELESS)
-				fprintf(f, " counter");
-			else
-				fprintf(f, " counter packets %llu bytes %llu",
-					(unsigned long long)e->elem.packets,
-					(unsigned long long)e->elem.bytes);
-		}
-		if (e->elem.timeout) {
-			fprintf(f, " timeout ");
-			time_print_opt(e->elem.timeout, o, f);
-		}
-		if (e->elem.expires && !(o->flags & NFH_OUTPUT_STATELESS)) {
-			fprintf(f, " expires ");
-			time_print_opt(e->elem.expires, o, f);
-		}
-		if (e->elem.comment)
-			fputs(" comment ", f), quoted_print(f, e->elem.comment);
+		set_elem_print(e, o, f);
 		break;
 	case EXPR_VERDICT:
 		fprintf(f, "%s", verdict_name(e->verdict.verdict));

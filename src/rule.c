@@ -181,14 +181,7 @@ void cmd_free(struct cmd *cmd)
 }
 
 /* the object types' tables, as OBJ_OPS_REGISTER put them in the binary */
-extern const struct obj_ops *const __start_nfh_obj_ops[] __attribute__((weak));
-extern const struct obj_ops *const __stop_nfh_obj_ops[] __attribute__((weak));
-
-const struct obj_ops *obj_ops_nth(unsigned int i)
-{
-	return i < (size_t)(__stop_nfh_obj_ops - __start_nfh_obj_ops) ?
-	       __start_nfh_obj_ops[i] : NULL;
-}
+KIND_SECTION_NTH(struct obj_ops, nfh_obj_ops, obj_ops_nth)
 
 const struct obj_ops *obj_ops_by_type(uint32_t type)
 {

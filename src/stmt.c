@@ -12,25 +12,18 @@
 #include <kind.h>
 
 /* the kinds' tables, as STMT_OPS_REGISTER put them in the binary */
-extern const struct stmt_ops *const __start_nfh_stmt_ops[] __attribute__((weak));
-extern const struct stmt_ops *const __stop_nfh_stmt_ops[] __attribute__((weak));
+KIND_SECTION_NTH(struct stmt_ops, nfh_stmt_ops, stmt_ops_nth)
 
 /* the table of each kind of the enum that has one */
 static const struct stmt_ops *kind_ops[__STMT_KIND_MAX];
 
 __attribute__((constructor)) static void kind_ops_index(void)
 {
-	const struct stmt_ops *const *o;
+	const struct stmt_ops *o;
 
-	for (o = __start_nfh_stmt_ops; o < __stop_nfh_stmt_ops; o++)
-		if ((*o)->kind != STMT_OPS && (*o)->kind < array_size(kind_ops))
-			kind_ops[(*o)->kind] = *o;
-}
-
-const struct stmt_ops *stmt_ops_nth(unsigned int i)
-{
-	return i < (size_t)(__stop_nfh_stmt_ops - __start_nfh_stmt_ops) ?
-	       __start_nfh_stmt_ops[i] : NULL;
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (o->kind != STMT_OPS && o->kind < array_size(kind_ops))
+			kind_ops[o->kind] = o;
 }
 
 const struct stmt_ops *stmt_ops_by_nl_name(const char *name)
@@ -47,15 +40,9 @@ const struct stmt_ops *stmt_ops_by_json_name(const char *key)
 {
 	const struct stmt_ops *o;
 
-	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++) {
-		const char *const *n;
-
-		if (o->name && !strcmp(o->name, key))
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+		if (kind_name_is(o->name, o->json_names, key))
 			return o;
-		for (n = o->json_names; n && *n; n++)
-			if (!strcmp(*n, key))
-				return o;
-	}
 	return NULL;
 }
 
