@@ -3,6 +3,7 @@
 #define NFH_NETLINK_H
 
 #include <sys/types.h>
+#include <libmnl/libmnl.h>
 #include <utils.h>
 #include <erec.h>
 
@@ -114,6 +115,10 @@ uint32_t nlio_seq_random(void);
 ssize_t nlio_recv(int fd, void *buf, size_t len, int flags,
 		  unsigned long *forged);
 void nlio_close(struct nfh_ctx *ctx);
+/* sends @nlh (any nfnetlink subsystem, e.g. NFNL_SUBSYS_HOOK) and runs @cb
+ * on each reply message; -1 with errno set on failure */
+int nlio_request(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
+		 void *data);
 
 struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */

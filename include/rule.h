@@ -248,6 +248,7 @@ enum cmd_obj {
 	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
 	CMD_OBJ_OBJ,		/* a stateful object of type h.obj_type */
 	CMD_OBJ_OBJS,		/* all objects of type h.obj_type */
+	CMD_OBJ_HOOKS,		/* list hooks; data: the device name or NULL */
 };
 
 /**

@@ -536,7 +536,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> DELETE "delete" DESTROY "destroy" DEVICE "device"
 %token <string> DEVICES "devices" DROP "drop" DNAT "dnat" DUP "dup"
 %token <string> FLAGS "flags" FLUSH "flush" FWD "fwd" GOTO "goto"
-%token <string> GROUP "group" HANDLE "handle" HOOK "hook"
+%token <string> GROUP "group" HANDLE "handle" HOOK "hook" HOOKS "hooks"
 %token <string> INCLUDE "include" INDEX "index" INET "inet" INSERT "insert"
 %token <string> JUMP "jump" LEVEL "level" LIMIT "limit" LIST "list" LOG "log"
 %token <string> MASQUERADE "masquerade" META "meta" NETDEV "netdev"
@@ -571,7 +571,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <string> ipsec_spnum ipsec_addr
 %token <string> NAME "name" QUOTAS "quotas" LIMITS "limits" COUNT "count"
 
-%type <string> identifier keyword_identifier string word field_word keyword_word chain_name reject_proto ct_dir
+%type <string> identifier keyword_identifier string word field_word keyword_word chain_name reject_proto ct_dir hooks_device
 %type <num> family_spec family
 %type <handle> table_spec chain_spec rule_spec set_spec obj_spec objs_spec
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
@@ -1320,7 +1320,15 @@ delete_cmd		:	TABLE table_spec
 			}
 			;
 
-list_cmd		:	RULESET family_spec
+list_cmd		:	HOOKS family_spec hooks_device
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_HOOKS, &h, &@$, $3);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	RULESET family_spec
 			{
 				struct handle h = { .family = $2 };
 
@@ -1525,6 +1533,10 @@ reset_cmd		:	ELEMENT set_spec set_block_expr
 			}
 			;
 
+hooks_device		:	%empty		{ $$ = NULL; }
+			|	DEVICE string	{ $$ = $2; free($1); }
+			;
+
 family_spec		:	%empty		{ $$ = NFPROTO_UNSPEC; }
 			|	family		{ $$ = $1; }
 			;
@@ -1610,6 +1622,7 @@ identifier		:	STRING
 			|	SECMARK
 			|	SETS
 			|	MAPS
+			|	HOOKS
 			|	NAME
 			|	COUNT
 			|	LAST	/* as nft: a name, though a statement */

@@ -14,6 +14,7 @@
 #include <ctx.h>
 #include <delinearize.h>
 #include <evaluate.h>
+#include <hooks.h>
 #include <json.h>
 #include <linearize.h>
 #include <monitor.h>
@@ -404,6 +405,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		return run_objs(ctx, cmd, msgs);
 	if (cmd->obj == CMD_OBJ_ELEMENTS)
 		return run_get(ctx, cmd, msgs);
+	if (cmd->obj == CMD_OBJ_HOOKS)
+		return hooks_list(ctx, cmd, msgs);
 	if (cmd->op == CMD_RESET && ctx->offline)
 		return error_queue(msgs, &cmd->loc,
 				   "reset %s needs the kernel's set: it cannot run with --offline",

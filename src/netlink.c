@@ -507,7 +507,9 @@ ssize_t nlio_recv(int fd, void *buf, size_t len, int flags,
 /*
  * Drops, in place, the messages of @buf (checked by msgs_sane()) that are
  * not addressed to port @portid: a reply to us carries our port.  The new
- * length; *@dropped counts what went.
+ * length; *@dropped counts what went.  nfnetlink_hook's dump messages
+ * (list hooks) carry port 0, the kernel's own: nlio_recv() has made sure
+ * that the kernel sent them.
  */
 static size_t msgs_keep_ours(char *buf, size_t len, uint32_t portid,
 			     unsigned long *dropped)
@@ -520,7 +522,9 @@ static size_t msgs_keep_ours(char *buf, size_t len, uint32_t portid,
 
 		if (step > len - in)
 			step = len - in;
-		if (h->nlmsg_pid == portid) {
+		if (h->nlmsg_pid == portid ||
+		    (h->nlmsg_pid == 0 &&
+		     NFNL_SUBSYS_ID(h->nlmsg_type) == NFNL_SUBSYS_HOOK)) {
 			if (out != in)
 				memmove(buf + out, buf + in, step);
 			out += step;
@@ -1438,6 +1442,18 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 	free(buf);
 	errno = saved;
 	return ret;
+}
+
+/*
+ * nlio_request - sends @nlh, a request of any nfnetlink subsystem (its
+ * sequence number is set here), on the socket of @ctx, and hands each
+ * reply message to @cb.  As talk(): -1 with errno on failure.
+ */
+int nlio_request(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
+		 void *data)
+{
+	nlh->nlmsg_seq = seq_next(ctx);
+	return talk(ctx, nlh, cb, data);
 }
 
 static int get_genid(struct nfh_ctx *ctx, uint32_t *genid)

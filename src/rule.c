@@ -174,6 +174,9 @@ void cmd_free(struct cmd *cmd)
 	case CMD_OBJ_OBJ:
 		obj_free(cmd->object);
 		break;
+	case CMD_OBJ_HOOKS:
+		free(cmd->data);
+		break;
 	default:
 		break;
 	}
