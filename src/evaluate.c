@@ -1609,8 +1609,11 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if (set_eval(ctx, lhs, x) < 0)
 			return -1;
 		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
-			x->kind = EXPR_SET;
-			return 0;
+			i = list_first_entry(&x->set.exprs, struct expr, list);
+			return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
+				   lhs->dtype->desc ? lhs->dtype->desc :
+				   lhs->dtype->name);
+		/* "tcp dport 22, 80": only flags make a list, as in nft */
 		}
 		acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
 					  lhs->len, NULL);
