@@ -477,12 +477,12 @@ static bool th_known(const struct eval_ctx *ctx)
 	return proto_ctx_th_known(&ctx->pctx);
 }
 
-/* "fib daddr oif missing": whether there is a route, not which one */
+/* "fib daddr oif missing": whether there is a route, not which one (nft
+   takes it for any result, "fib daddr type exists" too, which the kernel
+   then refuses) */
 static void fib_present(struct expr *lhs, const struct expr *rhs)
 {
-	if (lhs->kind != EXPR_FIB || rhs->kind != EXPR_SYMBOL || rhs->sym.quoted ||
-	    (lhs->fib.result != NFT_FIB_RESULT_OIF &&
-	     lhs->fib.result != NFT_FIB_RESULT_OIFNAME))
+	if (lhs->kind != EXPR_FIB || rhs->kind != EXPR_SYMBOL || rhs->sym.quoted)
 		return;
 	if (!strcmp(rhs->sym.str, "exists") || !strcmp(rhs->sym.str, "missing"))
 		fib_expr_present(lhs);
