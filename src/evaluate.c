@@ -206,9 +206,14 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
 				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
 				    p->payload.desc->name);
+	/* in ip and ip6 the table's own header is above an ethernet header
+	   an earlier match named ("ether saddr X vlan id 10"), as in nft */
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
 	    set_ll != &proto_vlan &&
-	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]))
+	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR] ||
+	     (have == &proto_eth && (ctx->family == NFPROTO_IPV4 ||
+				     ctx->family == NFPROTO_IPV6 ||
+				     ctx->family == NFPROTO_ARP))))
 		return conflict(ctx, p, &proto_eth, &proto_vlan);
 	if (have == &proto_eth)
 		return 0;
