@@ -135,10 +135,13 @@ static int reject_where(struct kind_eval *k, const struct stmt *s)
 	const struct proto_desc *have = pctx->desc[PROTO_BASE_NETWORK_HDR];
 
 	/* after "meta protocol arp" nothing is left to answer, as in nft
-	   (ip, ip6 and arp know their network header: no match changes it) */
+	   (ip, ip6 and arp know their network header: no match changes it;
+	   an inet table takes an explicit icmpx reject after any) */
 	if (have && have != &proto_ip && have != &proto_ip6 &&
 	    k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6 &&
-	    k->family != NFPROTO_ARP)
+	    k->family != NFPROTO_ARP &&
+	    (k->family != NFPROTO_INET ||
+	     s->reject.type != NFT_REJECT_ICMPX_UNREACH))
 		return error_queue(k->msgs, &s->loc,
 				   "cannot reject this network family");
 	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
