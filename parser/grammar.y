@@ -2688,7 +2688,7 @@ reject_stmt		:	REJECT_T
 				$$->reject.icmp_code = -1;
 				free($1);
 			}
-			|	REJECT_T WITH reject_proto TYPE symbol_value
+			|	REJECT_T WITH reject_proto TYPE reject_code
 			{
 				$$ = stmt_alloc(&@$, STMT_REJECT);
 				$$->reject.type = -1;
@@ -2713,6 +2713,13 @@ reject_proto		:	HDR
 			;
 
 reject_code		:	symbol_value	/* "with tcp reset": a word there too */
+			|	NUMBER		/* "with icmpx 3", as nft takes it */
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
 			;
 
 meta_stmt		:	META word SET stmt_value
