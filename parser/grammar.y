@@ -715,6 +715,17 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 				parser_redefine(state, $2, $4, &@2);
 				free($1); free($2);
 			}
+			|	DEFINE identifier '=' list_rhs_expr stmt_separator
+			{
+				/* "define s = established, related": flags */
+				parser_define(state, $2, $4, &@2);
+				free($1); free($2);
+			}
+			|	REDEFINE identifier '=' list_rhs_expr stmt_separator
+			{
+				parser_redefine(state, $2, $4, &@2);
+				free($1); free($2);
+			}
 			|	UNDEFINE identifier stmt_separator
 			{
 				parser_undefine(state, $2, &@2);
