@@ -3916,6 +3916,24 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 		state->nerrs++;
 		return 0;
 	}
+	/*
+	 * "{ type filter hook input priority filter }": the '}' still ends
+	 * the block (see error_close), unless it is one given again that
+	 * errs again (a '}' with no block to close): then it is dropped
+	 */
+	if (!strcmp(yysymbol_name(got), "'}'") && !state->block_closed) {
+		const struct location *l = yypcontext_location(ctx);
+		const struct location *e = &state->error_close_loc;
+
+		if (l->indesc == e->indesc && l->first_line == e->first_line &&
+		    l->first_col == e->first_col) {
+			state->nerrs++;
+			return 0;
+		}
+		state->error_close = true;
+		state->error_close_lost = state->lost_braces;
+		state->error_close_loc = *l;
+	}
 	if (got != YYSYMBOL_YYEMPTY)
 		msg_add(msg, sizeof(msg), ", unexpected %s", yysymbol_name(got));
 	if (n > EXPECTED_NAMED && (got != YYSYMBOL_YYEOF || !state->nerrs) &&
