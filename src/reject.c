@@ -136,8 +136,12 @@ static int reject_where(struct kind_eval *k, const struct stmt *s)
 
 	/* after "meta protocol arp" nothing is left to answer, as in nft
 	   (ip, ip6 and arp know their network header: no match changes it;
-	   an inet table takes an explicit icmpx reject after any) */
-	if (have && have != &proto_ip && have != &proto_ip6 &&
+	   an inet table takes an explicit icmpx reject after any); a set
+	   after it counts as its last element ("meta protocol { ip, arp }") */
+	const struct proto_desc *last = pctx->set_desc[PROTO_BASE_NETWORK_HDR] ?
+					pctx->set_desc[PROTO_BASE_NETWORK_HDR] : have;
+
+	if (last && last != &proto_ip && last != &proto_ip6 &&
 	    k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6 &&
 	    k->family != NFPROTO_ARP &&
 	    (k->family != NFPROTO_INET ||
