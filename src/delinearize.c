@@ -1488,12 +1488,20 @@ static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
  * tested carries, and none while it is not known (a reload would add the
  * test of its type)
  */
+/* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
+static unsigned int stack_off(const struct proto_ctx *pctx,
+			      const struct proto_desc *d)
+{
+	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
+}
+
 static const struct proto_field *field_at(const struct proto_ctx *pctx,
 					  const struct proto_desc *d,
 					  unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len == len &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1519,7 +1527,8 @@ static const struct proto_field *field_over(const struct proto_ctx *pctx,
 					    unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len > len &&
 		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
@@ -2775,7 +2784,12 @@ static void postprocess(struct delin_ctx *ctx)
 
 				/* in inet and netdev nft tests it for the network
 				   header after another ether match only */
-				if (v == 0x8100)
+				/* a tag inside a tag ("vlan type 8021q"): nft
+				   lists the ether type 8021q before it */
+				if ((v == 0x8100 || v == 0x88a8) &&
+				    p->payload.desc == &proto_vlan)
+					deps.vlan = NULL;
+				else if (v == 0x8100)
 					deps.vlan = s;
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||

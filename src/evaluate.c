@@ -187,6 +187,15 @@ static int set_conflict(struct eval_ctx *ctx, const struct expr *p,
 	return 0;
 }
 
+/* "vlan type 8021q vlan id 10": the id of the inner tag, as nft takes it */
+static struct expr *vlan_stack(const struct eval_ctx *ctx, struct expr *p)
+{
+	if (p->payload.desc == &proto_vlan && p->payload.tmpl &&
+	    p->payload.offset == p->payload.tmpl->offset)
+		p->payload.offset += 32 * ctx->pctx.vlan_depth;
+	return p;
+}
+
 /*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
@@ -252,8 +261,8 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
 		const struct proto_desc *ll = ctx->pctx.vlan ? &proto_vlan : &proto_eth;
 
-		add_dep(ctx, payload_expr_alloc(&internal_location, ll,
-						proto_field_lookup(ll, "type")),
+		add_dep(ctx, vlan_stack(ctx, payload_expr_alloc(&internal_location, ll,
+								proto_field_lookup(ll, "type"))),
 			want->id);
 		return 0;
 	}
@@ -274,8 +283,8 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		 * header, and for icmp; a plain ip header gets meta protocol
 		 */
 		if (ctx->pctx.vlan) {
-			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
-							proto_field_lookup(&proto_vlan, "type")),
+			add_dep(ctx, vlan_stack(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+									proto_field_lookup(&proto_vlan, "type"))),
 				want->id);
 			return 0;
 		}
@@ -415,6 +424,7 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				0x8100);
+		vlan_stack(ctx, p);
 		return 0;
 	case PROTO_BASE_NETWORK_HDR:
 		return nh_dep(ctx, p, d);
