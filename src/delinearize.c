@@ -2444,6 +2444,17 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		}
 		break;
 	case STMT_REJECT:
+		/* inet: after another network protocol a bare reject does not
+		   load ("meta nfproto 153 reject with icmpx port-unreachable") */
+		if (s->reject.type == NFT_REJECT_ICMPX_UNREACH &&
+		    pctx->family == NFPROTO_INET) {
+			const struct proto_desc *nh = pctx->set_desc[PROTO_BASE_NETWORK_HDR] ?
+				pctx->set_desc[PROTO_BASE_NETWORK_HDR] :
+				pctx->desc[PROTO_BASE_NETWORK_HDR];
+
+			if (nh && nh != &proto_ip && nh != &proto_ip6)
+				s->reject.print_default = true;
+		}
 		/* in inet, netdev and bridge the icmp flavour follows the match */
 		if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 		    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {

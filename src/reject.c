@@ -252,7 +252,8 @@ static const struct datatype *reject_code_type(const struct stmt *s,
 		*with = " with tcp reset";
 		return NULL;
 	case NFT_REJECT_ICMPX_UNREACH:
-		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH)
+		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH &&
+		    !s->reject.print_default)
 			return NULL;
 		*with = " with icmpx";
 		return &icmpx_code_type;
