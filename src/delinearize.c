@@ -2730,8 +2730,12 @@ static void postprocess(struct delin_ctx *ctx)
 			    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
 			     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
 				deps.th = s;
+			/* not in ip and ip6, where nft keeps it ("meta
+			   protocol 8021ad icmpv6 type 1"; arp: it drops it) */
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
-				  ctx->family != NFPROTO_INET) ||
+				  ctx->family != NFPROTO_INET &&
+				  ctx->family != NFPROTO_IPV4 &&
+				  ctx->family != NFPROTO_IPV6) ||
 				 is_dep(s, NFT_META_NFPROTO, &v) ||
 				 is_ct_l3proto(s))
 				deps.nh = s;
