@@ -69,6 +69,15 @@ struct parser_state {
 	bool			recovering;
 	bool			close_queued;
 	struct location		close_loc;
+	/* a '}' that was itself the token of a syntax error ("priority
+	   filter }"): error recovery throws it away, so the scanner gives
+	   it again after a newline (that ends the broken statement), unless
+	   the recovery dropped the '{' it closes (lost_braces grew past
+	   error_close_lost) */
+	bool			error_close;
+	bool			error_close_check;
+	unsigned int		error_close_lost;
+	struct location		error_close_loc;
 	/* the last word the scanner read as a string, and where: the one
 	   a syntax error there is about ("did you mean") */
 	char			last_word[65];

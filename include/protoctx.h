@@ -32,6 +32,10 @@ struct proto_ctx {
 	const struct proto_desc	*th_seen[16];
 	const struct location	*th_loc[16];	/* the match that named it */
 	unsigned int		th_nseen;
+	/* vlan tags announced inside a vlan header ("vlan type 8021q"):
+	   the vlan fields after it are those of the tag that many on
+	   (4 bytes each), as nft stacks them */
+	unsigned int		vlan_depth;
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);

@@ -75,7 +75,7 @@ struct stmt {
 			int		icmp_code; /* -1: none */
 			struct expr	*expr;
 			unsigned int	family;
-			bool		print_default;	/* netdev, bridge */
+			bool		print_default;	/* netdev, bridge; inet icmpx after another protocol */
 			bool		family_of_set;	/* from a set of ether types */
 		} reject;
 		struct {

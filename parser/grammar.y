@@ -717,6 +717,17 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 				parser_redefine(state, $2, $4, &@2);
 				free($1); free($2);
 			}
+			|	DEFINE identifier '=' list_rhs_expr stmt_separator
+			{
+				/* "define s = established, related": flags */
+				parser_define(state, $2, $4, &@2);
+				free($1); free($2);
+			}
+			|	REDEFINE identifier '=' list_rhs_expr stmt_separator
+			{
+				parser_redefine(state, $2, $4, &@2);
+				free($1); free($2);
+			}
 			|	UNDEFINE identifier stmt_separator
 			{
 				parser_undefine(state, $2, &@2);
@@ -2770,7 +2781,7 @@ reject_stmt		:	REJECT_T
 				$$->reject.icmp_code = -1;
 				free($1);
 			}
-			|	REJECT_T WITH reject_proto TYPE symbol_value
+			|	REJECT_T WITH reject_proto TYPE reject_code
 			{
 				$$ = stmt_alloc(&@$, STMT_REJECT);
 				$$->reject.type = -1;
@@ -2795,6 +2806,13 @@ reject_proto		:	HDR
 			;
 
 reject_code		:	symbol_value	/* "with tcp reset": a word there too */
+			|	NUMBER		/* "with icmpx 3", as nft takes it */
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
 			;
 
 meta_stmt		:	META word SET stmt_value
@@ -3981,6 +3999,24 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 		/* the braces don't match because of that error */
 		state->nerrs++;
 		return 0;
+	}
+	/*
+	 * "{ type filter hook input priority filter }": the '}' still ends
+	 * the block (see error_close), unless it is one given again that
+	 * errs again (a '}' with no block to close): then it is dropped
+	 */
+	if (!strcmp(yysymbol_name(got), "'}'") && !state->block_closed) {
+		const struct location *l = yypcontext_location(ctx);
+		const struct location *e = &state->error_close_loc;
+
+		if (l->indesc == e->indesc && l->first_line == e->first_line &&
+		    l->first_col == e->first_col) {
+			state->nerrs++;
+			return 0;
+		}
+		state->error_close = true;
+		state->error_close_lost = state->lost_braces;
+		state->error_close_loc = *l;
 	}
 	if (got != YYSYMBOL_YYEMPTY)
 		msg_add(msg, sizeof(msg), ", unexpected %s", yysymbol_name(got));

@@ -167,6 +167,16 @@ static int ct_family_eval(struct kind_eval *k, const struct location *loc)
 	return 0;
 }
 
+/* the network header is ip or ip6, a set's last element counting */
+static bool ct_nh_is_ip(const struct proto_ctx *pctx)
+{
+	const struct proto_desc *d = pctx->set_desc[PROTO_BASE_NETWORK_HDR];
+
+	if (!d)
+		d = pctx->desc[PROTO_BASE_NETWORK_HDR];
+	return d == &proto_ip || d == &proto_ip6;
+}
+
 static int ct_eval(struct kind_eval *k, struct expr *c)
 {
 	const struct ct_template *t = ct_template(c->ct.key);
@@ -189,9 +199,12 @@ static int ct_eval(struct kind_eval *k, struct expr *c)
 				   "ct %s is ambiguous in family %s: say ct %s ip %s or ip6 %s",
 				   t->name, k->family_name,
 				   dir_name(c->ct.dir), t->name, t->name);
-	/* "ct original ip saddr" where the network header is ip6 */
+	/* "ct original ip saddr" where the network header is ip6 (nft
+	   minds only the other ip version: after "ether type arp", or a set
+	   whose last element is arp, it takes it) */
 	if ((c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ||
 	     c->ct.key == NFT_CT_SRC_IP6 || c->ct.key == NFT_CT_DST_IP6) &&
+	    ct_nh_is_ip(k->pctx) &&
 	    k->proto_need(k, c, PROTO_BASE_NETWORK_HDR,
 			  c->ct.key == NFT_CT_SRC_IP || c->ct.key == NFT_CT_DST_IP ?
 			  &proto_ip : &proto_ip6) < 0)

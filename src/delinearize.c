@@ -1525,12 +1525,20 @@ static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
  * tested carries, and none while it is not known (a reload would add the
  * test of its type)
  */
+/* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
+static unsigned int stack_off(const struct proto_ctx *pctx,
+			      const struct proto_desc *d)
+{
+	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
+}
+
 static const struct proto_field *field_at(const struct proto_ctx *pctx,
 					  const struct proto_desc *d,
 					  unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len == len &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1556,7 +1564,8 @@ static const struct proto_field *field_over(const struct proto_ctx *pctx,
 					    unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len > len &&
 		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
@@ -2428,6 +2437,17 @@ static void dup_resolve(struct proto_ctx *pctx, struct deps *deps,
 static void reject_resolve(const struct proto_ctx *pctx, struct deps *deps,
 			   struct stmt *s)
 {
+	/* inet: after another network protocol a bare reject does not
+	   load ("meta nfproto 153 reject with icmpx port-unreachable") */
+	if (s->reject.type == NFT_REJECT_ICMPX_UNREACH &&
+	    pctx->family == NFPROTO_INET) {
+		const struct proto_desc *nh = pctx->set_desc[PROTO_BASE_NETWORK_HDR] ?
+			pctx->set_desc[PROTO_BASE_NETWORK_HDR] :
+			pctx->desc[PROTO_BASE_NETWORK_HDR];
+
+		if (nh && nh != &proto_ip && nh != &proto_ip6)
+			s->reject.print_default = true;
+	}
 	/* in inet, netdev and bridge the icmp flavour follows the match */
 	if (s->reject.type == NFT_REJECT_ICMP_UNREACH &&
 	    s->reject.family != NFPROTO_IPV4 && s->reject.family != NFPROTO_IPV6) {
@@ -2762,8 +2782,12 @@ static void postprocess(struct delin_ctx *ctx)
 			    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
 			     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
 				deps.th = s;
+			/* not in ip and ip6, where nft keeps it ("meta
+			   protocol 8021ad icmpv6 type 1"; arp: it drops it) */
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
-				  ctx->family != NFPROTO_INET) ||
+				  ctx->family != NFPROTO_INET &&
+				  ctx->family != NFPROTO_IPV4 &&
+				  ctx->family != NFPROTO_IPV6) ||
 				 is_dep(s, NFT_META_NFPROTO, &v) ||
 				 is_ct_l3proto(s))
 				deps.nh = s;
@@ -2827,7 +2851,12 @@ static void postprocess(struct delin_ctx *ctx)
 
 				/* in inet and netdev nft tests it for the network
 				   header after another ether match only */
-				if (v == 0x8100)
+				/* a tag inside a tag ("vlan type 8021q"): nft
+				   lists the ether type 8021q before it */
+				if ((v == 0x8100 || v == 0x88a8) &&
+				    p->payload.desc == &proto_vlan)
+					deps.vlan = NULL;
+				else if (v == 0x8100)
 					deps.vlan = s;
 				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
 						((ctx->family == NFPROTO_INET ||

@@ -187,6 +187,15 @@ static int set_conflict(struct eval_ctx *ctx, const struct expr *p,
 	return 0;
 }
 
+/* "vlan type 8021q vlan id 10": the id of the inner tag, as nft takes it */
+static struct expr *vlan_stack(const struct eval_ctx *ctx, struct expr *p)
+{
+	if (p->payload.desc == &proto_vlan && p->payload.tmpl &&
+	    p->payload.offset == p->payload.tmpl->offset)
+		p->payload.offset += 32 * ctx->pctx.vlan_depth;
+	return p;
+}
+
 /*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
@@ -206,9 +215,14 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
 				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
 				    p->payload.desc->name);
+	/* in ip and ip6 the table's own header is above an ethernet header
+	   an earlier match named ("ether saddr X vlan id 10"), as in nft */
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
 	    set_ll != &proto_vlan &&
-	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR]))
+	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR] ||
+	     (have == &proto_eth && (ctx->family == NFPROTO_IPV4 ||
+				     ctx->family == NFPROTO_IPV6 ||
+				     ctx->family == NFPROTO_ARP))))
 		return conflict(ctx, p, &proto_eth, &proto_vlan);
 	if (have == &proto_eth)
 		return 0;
@@ -247,8 +261,8 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
 		const struct proto_desc *ll = ctx->pctx.vlan ? &proto_vlan : &proto_eth;
 
-		add_dep(ctx, payload_expr_alloc(&internal_location, ll,
-						proto_field_lookup(ll, "type")),
+		add_dep(ctx, vlan_stack(ctx, payload_expr_alloc(&internal_location, ll,
+								proto_field_lookup(ll, "type"))),
 			want->id);
 		return 0;
 	}
@@ -269,8 +283,8 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 		 * header, and for icmp; a plain ip header gets meta protocol
 		 */
 		if (ctx->pctx.vlan) {
-			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
-							proto_field_lookup(&proto_vlan, "type")),
+			add_dep(ctx, vlan_stack(ctx, payload_expr_alloc(&internal_location, &proto_vlan,
+									proto_field_lookup(&proto_vlan, "type"))),
 				want->id);
 			return 0;
 		}
@@ -410,6 +424,7 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 			add_dep(ctx, payload_expr_alloc(&internal_location, &proto_eth,
 							proto_field_lookup(&proto_eth, "type")),
 				0x8100);
+		vlan_stack(ctx, p);
 		return 0;
 	case PROTO_BASE_NETWORK_HDR:
 		return nh_dep(ctx, p, d);
@@ -477,12 +492,12 @@ static bool th_known(const struct eval_ctx *ctx)
 	return proto_ctx_th_known(&ctx->pctx);
 }
 
-/* "fib daddr oif missing": whether there is a route, not which one */
+/* "fib daddr oif missing": whether there is a route, not which one (nft
+   takes it for any result, "fib daddr type exists" too, which the kernel
+   then refuses) */
 static void fib_present(struct expr *lhs, const struct expr *rhs)
 {
-	if (lhs->kind != EXPR_FIB || rhs->kind != EXPR_SYMBOL || rhs->sym.quoted ||
-	    (lhs->fib.result != NFT_FIB_RESULT_OIF &&
-	     lhs->fib.result != NFT_FIB_RESULT_OIFNAME))
+	if (lhs->kind != EXPR_FIB || rhs->kind != EXPR_SYMBOL || rhs->sym.quoted)
 		return;
 	if (!strcmp(rhs->sym.str, "exists") || !strcmp(rhs->sym.str, "missing"))
 		fib_expr_present(lhs);
@@ -1578,8 +1593,11 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		if (set_eval(ctx, lhs, x) < 0)
 			return -1;
 		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
-			x->kind = EXPR_SET;
-			return 0;
+			i = list_first_entry(&x->set.exprs, struct expr, list);
+			return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
+				   lhs->dtype->desc ? lhs->dtype->desc :
+				   lhs->dtype->name);
+		/* "tcp dport 22, 80": only flags make a list, as in nft */
 		}
 		acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
 					  lhs->len, NULL);

@@ -294,6 +294,9 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 		/* 8021ad is a vlan tag too, as nft takes it; a type nfh
 		   knows no header for leaves an ip, ip6 or arp table's own */
 		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
+		if ((v == 0x8100 || v == 0x88a8) && l->payload.desc == &proto_vlan &&
+		    pctx->vlan)
+			pctx->vlan_depth++;
 		if (v == 0x8100 || v == 0x88a8)
 			pctx->vlan = true;
 		else if (d || (pctx->family != NFPROTO_IPV4 &&

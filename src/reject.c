@@ -135,10 +135,17 @@ static int reject_where(struct kind_eval *k, const struct stmt *s)
 	const struct proto_desc *have = pctx->desc[PROTO_BASE_NETWORK_HDR];
 
 	/* after "meta protocol arp" nothing is left to answer, as in nft
-	   (ip, ip6 and arp know their network header: no match changes it) */
-	if (have && have != &proto_ip && have != &proto_ip6 &&
+	   (ip, ip6 and arp know their network header: no match changes it;
+	   an inet table takes an explicit icmpx reject after any); a set
+	   after it counts as its last element ("meta protocol { ip, arp }") */
+	const struct proto_desc *last = pctx->set_desc[PROTO_BASE_NETWORK_HDR] ?
+					pctx->set_desc[PROTO_BASE_NETWORK_HDR] : have;
+
+	if (last && last != &proto_ip && last != &proto_ip6 &&
 	    k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6 &&
-	    k->family != NFPROTO_ARP)
+	    k->family != NFPROTO_ARP &&
+	    (k->family != NFPROTO_INET ||
+	     s->reject.type != NFT_REJECT_ICMPX_UNREACH))
 		return error_queue(k->msgs, &s->loc,
 				   "cannot reject this network family");
 	/* netdev answers on ethernet only ("meta iiftype ppp reject") */
@@ -245,7 +252,8 @@ static const struct datatype *reject_code_type(const struct stmt *s,
 		*with = " with tcp reset";
 		return NULL;
 	case NFT_REJECT_ICMPX_UNREACH:
-		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH)
+		if (s->reject.icmp_code == NFT_REJECT_ICMPX_PORT_UNREACH &&
+		    !s->reject.print_default)
 			return NULL;
 		*with = " with icmpx";
 		return &icmpx_code_type;
