@@ -68,6 +68,11 @@ struct kind_eval {
 	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
 	int	(*map)(struct kind_eval *k, struct expr *m,
 		       const struct expr *want);
+	/* @e reads a header inside the network protocol @want (an ip
+	   option, an ipv6 extension header): its dependency, which nft
+	   puts first in the rule; 0 or -1 */
+	int	(*head_dep)(struct kind_eval *k, const struct expr *e,
+			    const struct proto_desc *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -121,6 +126,11 @@ struct kind_delin {
 	   or NULL if the key cannot be listed */
 	struct expr *(*map)(struct kind_delin *k, uint32_t sreg,
 			    const struct nftnl_set *nls);
+	/* @v, a constant read from a register, as a value of the field of
+	   type @dt, byte order @bo and @len bits that it is written to */
+	void	(*type_value)(struct kind_delin *k, struct expr *v,
+			      const struct datatype *dt, enum byteorder bo,
+			      unsigned int len);
 };
 
 /* the text listing */

@@ -132,10 +132,18 @@ static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
 static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
 			     const struct nftnl_set *nls);
 
+static void kind_type_value(struct kind_delin *k, struct expr *v,
+			    const struct datatype *dt, enum byteorder bo,
+			    unsigned int len)
+{
+	type_value(v, dt, bo, len);
+}
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
 	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
+	.type_value = kind_type_value,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1014,54 +1022,6 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
-
-/* a load stays raw until postprocess names it; a write is named here */
-static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP);
-	uint32_t type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
-	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
-	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
-	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS);
-	const struct exthdr_desc *d;
-	const struct proto_field *f;
-	struct stmt *s;
-
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
-	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		/* neither register: "reset tcp option" (src/optstrip.c),
-		   the only such exthdr */
-		kind_delin_stmt(ctx, stmt_ops_by_json_name("reset"), e);
-		return;
-	}
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
-	    !exthdr_by_type(op, type)) {
-		unsupported(ctx, "exthdr");
-		return;
-	}
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_DREG),
-			exthdr_raw_alloc(op, type, off * 8, len * 8, flags));
-		return;
-	}
-	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
-	if (!f) {
-		unsupported(ctx, "exthdr write");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_EXTHDR);
-	s->payload.expr = exthdr_expr_alloc(&internal_location, d, f);
-	s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
-	if (!s->payload.val) {
-		stmt_free(s);
-		unsupported(ctx, "exthdr write");
-		return;
-	}
-	if (s->payload.val->kind == EXPR_VALUE)
-		type_value(s->payload.val, f->dtype, f->byteorder, f->len);
-	add_stmt(ctx, s);
-}
-
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -1075,8 +1035,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delin_stmt(ctx, sops, e);
 	else if (!strcmp(name, "payload"))
 		delin_payload(ctx, e);
-	else if (!strcmp(name, "exthdr"))
-		delin_exthdr(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {

@@ -424,54 +424,6 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	}
 }
 
-/*
- * tcp options and sctp chunks need no dependency: the kernel checks.  ip
- * options and ipv6 extension headers need their network protocol, which
- * nft puts first in the rule
- */
-static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
-{
-	const struct proto_desc *want;
-	int ret;
-
-	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
-		if (ctx->family == NFPROTO_IPV6 || ctx->family == NFPROTO_ARP)
-			return err(ctx, &x->loc,
-				   "ip options cannot be matched in family %s",
-				   family_name(ctx->family));
-		want = &proto_ip;
-	} else if (x->exthdr.op == NFT_EXTHDR_OP_IPV6) {
-		if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
-			return err(ctx, &x->loc,
-				   "ipv6 extension headers cannot be matched in family %s",
-				   family_name(ctx->family));
-		want = &proto_ip6;
-	} else {
-		return 0;
-	}
-	ctx->dep_at_head = true;
-	ret = nh_dep(ctx, x, want);
-	ctx->dep_at_head = false;
-	return ret;
-}
-
-static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr *x = s->payload.expr;
-
-	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
-		return err(ctx, &x->loc, "only tcp option fields can be set");
-	if (!x->exthdr.tmpl)
-		return err(ctx, &x->loc, "tcp option %s: name the field to set",
-			   x->exthdr.desc->name);
-	if (x->exthdr.offset % 8 || x->len % 8)
-		return err(ctx, &x->loc,
-			   "tcp option %s %s is not a whole number of bytes and cannot be set",
-			   x->exthdr.desc->name, x->exthdr.tmpl->name);
-	ctx->stmt = s;
-	return value_stmt_eval(ctx, x, &s->payload.val);
-}
-
 static bool th_known(const struct eval_ctx *ctx)
 {
 	return proto_ctx_th_known(&ctx->pctx);
@@ -1948,6 +1900,18 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	return nh_dep(k->phase, &at, want);
 }
 
+static int kind_head_dep(struct kind_eval *k, const struct expr *e,
+			 const struct proto_desc *want)
+{
+	struct eval_ctx *ctx = k->phase;
+	int ret;
+
+	ctx->dep_at_head = true;
+	ret = nh_dep(ctx, e, want);
+	ctx->dep_at_head = false;
+	return ret;
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
@@ -1957,6 +1921,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
 	.deps_before = kind_deps_before, .dep = kind_dep,		\
 	.expand = kind_expand, .map = kind_map,				\
+	.head_dep = kind_head_dep,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1986,8 +1951,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return concat_eval(ctx, x);
 	case EXPR_PAYLOAD:
 		return payload_eval(ctx, x);
-	case EXPR_EXTHDR:
-		return exthdr_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_RELATIONAL:
@@ -2237,8 +2200,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return -1;
 		ctx->stmt = s;
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
-	case STMT_EXTHDR:
-		return exthdr_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
 	case STMT_SET:

@@ -5,10 +5,15 @@
  * the header, option or chunk; a field-less expression tests presence.
  */
 #include <string.h>
+#include <jansson.h>
+#include <libnftnl/expr.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
 #include <suggest.h>
+#include <utils.h>
 
 #define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
 				  .len = l, .byteorder = BYTEORDER_##bo }
@@ -238,3 +243,269 @@ const char *suggest_exthdr_field(struct suggest *s,
 		suggest_add(s, d->fields[i].name);
 	return suggest_hint(s);
 }
+
+/* --- the exthdr expression ----------------------------------------------- */
+
+/*
+ * tcp options and sctp chunks need no dependency: the kernel checks.  ip
+ * options and ipv6 extension headers need their network protocol, which
+ * nft puts first in the rule
+ */
+static int exthdr_eval(struct kind_eval *k, struct expr *x)
+{
+	const struct proto_desc *want;
+
+	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
+		if (k->family == NFPROTO_IPV6 || k->family == NFPROTO_ARP)
+			return error_queue(k->msgs, &x->loc,
+				   "ip options cannot be matched in family %s",
+				   k->family_name);
+		want = &proto_ip;
+	} else if (x->exthdr.op == NFT_EXTHDR_OP_IPV6) {
+		if (k->family == NFPROTO_IPV4 || k->family == NFPROTO_ARP)
+			return error_queue(k->msgs, &x->loc,
+				   "ipv6 extension headers cannot be matched in family %s",
+				   k->family_name);
+		want = &proto_ip6;
+	} else {
+		return 0;
+	}
+	return k->head_dep(k, x, want);
+}
+
+/*
+ * The kernel's "exthdr" is three things: a load (a destination register),
+ * which stays raw until the delinearizer's postprocessing names it from
+ * what the rule compares; a tcp option write (a source register), named
+ * here; and with neither register "reset tcp option" (src/optstrip.c).
+ */
+static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
+{
+	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP);
+	uint32_t type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
+	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS);
+	const struct exthdr_desc *d;
+	const struct proto_field *f;
+	struct stmt *s;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		stmt_ops_by_json_name("reset")->delinearize(k, e);
+		return;
+	}
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
+	    !exthdr_by_type(op, type)) {
+		k->unsupported(k, "exthdr");
+		return;
+	}
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_DREG),
+			   exthdr_raw_alloc(op, type, off * 8, len * 8, flags));
+		return;
+	}
+	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
+	if (!f) {
+		k->unsupported(k, "exthdr write");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_EXTHDR);
+	s->payload.expr = exthdr_expr_alloc(&internal_location, d, f);
+	s->payload.val = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
+	if (!s->payload.val) {
+		stmt_free(s);
+		k->unsupported(k, "exthdr write");
+		return;
+	}
+	if (s->payload.val->kind == EXPR_VALUE)
+		k->type_value(k, s->payload.val, f->dtype, f->byteorder, f->len);
+	k->add_stmt(k, s);
+}
+
+/* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
+static void exthdr_print(struct kind_print *k, const struct expr *e)
+{
+	const char *name = e->exthdr.desc ? e->exthdr.desc->name : "unknown";
+
+	switch (e->exthdr.op) {
+	case NFT_EXTHDR_OP_TCPOPT:
+		fprintf(k->f, "tcp option %s", name);
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		fprintf(k->f, "sctp chunk %s", name);
+		break;
+	case NFT_EXTHDR_OP_IPV4:
+		fprintf(k->f, "ip option %s", name);
+		break;
+	default:
+		fprintf(k->f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
+		break;
+	}
+	if (e->exthdr.tmpl)
+		fprintf(k->f, " %s", e->exthdr.tmpl->name);
+}
+
+/* JSON's key for each kind of extension header */
+static const char *const json_keys[] = {
+	[NFT_EXTHDR_OP_IPV6]	= "exthdr",
+	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
+	[NFT_EXTHDR_OP_SCTP]	= "sctp chunk",
+	[NFT_EXTHDR_OP_IPV4]	= "ip option",
+};
+
+/* { KEY: { "name": N, "field": F } }; without a field, a presence test */
+static json_t *exthdr_json(struct kind_json *k, const struct expr *e)
+{
+	json_t *o;
+
+	if (!e->exthdr.desc || e->exthdr.op >= array_size(json_keys) ||
+	    !json_keys[e->exthdr.op])
+		return k->unsupported(k, "a raw extension header load");
+	o = kind_json_wrap("name", json_string(e->exthdr.desc->name));
+	if (e->exthdr.tmpl)
+		o = kind_json_set(o, "field", json_string(e->exthdr.tmpl->name));
+	return kind_json_wrap(json_keys[e->exthdr.op], o);
+}
+
+static struct expr *exthdr_parse_json(struct kind_jparse *k, const char *key,
+				      json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "name", "field", NULL };
+	const char *name, *field;
+	struct location nloc, floc;
+	unsigned int op;
+
+	for (op = 0; op < array_size(json_keys); op++)
+		if (json_keys[op] && !strcmp(json_keys[op], key))
+			break;
+	if (!json_is_object(o) || k->check_keys(k, o, key, keys) < 0)
+		return k->error(k, o, "%s: expected an object", key), NULL;
+	name = k->get_str(k, o, "name", true);
+	if (!name)
+		return NULL;
+	field = k->get_str(k, o, "field", false);
+	nloc = k->loc(k, json_object_get(o, "name"));
+	floc = field ? k->loc(k, json_object_get(o, "field")) : nloc;
+	return exthdr_expr_parse(loc, op, name, &nloc, field, &floc, k->msgs);
+}
+
+/* { "mangle": { "key": { "tcp option": ... }, "value": V } } */
+static struct stmt *exthdr_mangle(struct kind_jparse *k, const struct expr *e,
+				  struct expr *val, const struct location *loc)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_EXTHDR);
+
+	s->payload.expr = expr_clone(e);
+	s->payload.val = val;
+	return s;
+}
+
+static const char *const exthdr_json_names[] = {
+	"exthdr", "sctp chunk", "ip option", NULL
+};
+
+/*
+ * Loads stay in linearize.c: an exthdr field is a run of bits like a
+ * payload field, and the linearizer's comparisons, binops and set keys
+ * need where its bits sit in the loaded bytes (its struct load), which a
+ * kind's linearize does not give back.
+ */
+static const struct expr_ops exthdr_ops = {
+	.name		= "tcp option",
+	.json_names	= exthdr_json_names,
+	.nl_name	= "exthdr",
+	.kind		= EXPR_EXTHDR,
+	.eval		= exthdr_eval,
+	.delinearize	= exthdr_delinearize,
+	.print		= exthdr_print,
+	.json		= exthdr_json,
+	.parse_json	= exthdr_parse_json,
+	.mangle		= exthdr_mangle,
+};
+EXPR_OPS_REGISTER(exthdr_ops);
+
+/* --- "tcp option NAME FIELD set VALUE" ----------------------------------- */
+
+static int exthdr_stmt_eval(struct kind_eval *k, struct stmt *s)
+{
+	struct expr *x = s->payload.expr;
+
+	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
+		return error_queue(k->msgs, &x->loc,
+				   "only tcp option fields can be set");
+	if (!x->exthdr.tmpl)
+		return error_queue(k->msgs, &x->loc,
+				   "tcp option %s: name the field to set",
+				   x->exthdr.desc->name);
+	if (x->exthdr.offset % 8 || x->len % 8)
+		return error_queue(k->msgs, &x->loc,
+			   "tcp option %s %s is not a whole number of bytes and cannot be set",
+			   x->exthdr.desc->name, x->exthdr.tmpl->name);
+	return k->value(k, x, &s->payload.val);
+}
+
+/* whole bytes only, which evaluation made sure of */
+static int exthdr_stmt_linearize(struct kind_lin *k, const struct stmt *s)
+{
+	const struct expr *x = s->payload.expr, *v = s->payload.val;
+	unsigned int n = div_round_up(v->len, 8);
+	struct nftnl_expr *e;
+
+	if (v->kind == EXPR_VALUE) {
+		k->immediate(k, NFT_REG_1, v, x->byteorder);
+	} else {
+		k->load(k, v, NFT_REG_1);
+		if (v->byteorder == BYTEORDER_HOST &&
+		    x->byteorder == BYTEORDER_BIG && n > 1) {
+			e = k->add(k, "byteorder");
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, NFT_REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, NFT_REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP,
+					   NFT_BYTEORDER_HTON);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, n);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, n);
+		}
+	}
+	e = k->add(k, "exthdr");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_SREG, NFT_REG_1);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, div_round_up(x->len, 8));
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	return 0;
+}
+
+static void exthdr_stmt_print(struct kind_print *k, const struct stmt *s)
+{
+	k->expr(k, s->payload.expr);
+	fputs(" set ", k->f);
+	k->expr(k, s->payload.val);
+}
+
+/* as nft: { "mangle": { "key": { "tcp option": ... }, "value": V } } */
+static json_t *exthdr_stmt_json(struct kind_json *k, const struct stmt *s)
+{
+	return kind_json_wrap("mangle", kind_json_set(
+		kind_json_wrap("key", k->expr(k, s->payload.expr)), "value",
+		k->expr(k, s->payload.val)));
+}
+
+static void exthdr_stmt_destroy(struct stmt *s)
+{
+	expr_free(s->payload.expr);
+	expr_free(s->payload.val);
+}
+
+/* the kernel expression is exthdr_ops' to read back; JSON's is "mangle" */
+static const struct stmt_ops exthdr_stmt_ops = {
+	.name		= "tcp option",
+	.kind		= STMT_EXTHDR,
+	.eval		= exthdr_stmt_eval,
+	.linearize	= exthdr_stmt_linearize,
+	.print		= exthdr_stmt_print,
+	.json		= exthdr_stmt_json,
+	.destroy	= exthdr_stmt_destroy,
+	.not_offered	= true,	/* "tcp" starts a selector */
+};
+STMT_OPS_REGISTER(exthdr_stmt_ops);

@@ -452,22 +452,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		return a;
 	case EXPR_SET_ELEM:
 		return elem_json(e, jc);
-	case EXPR_EXTHDR: {
-		static const char *const keys[] = {
-			[NFT_EXTHDR_OP_IPV6] = "exthdr",
-			[NFT_EXTHDR_OP_TCPOPT] = "tcp option",
-			[NFT_EXTHDR_OP_SCTP] = "sctp chunk",
-			[NFT_EXTHDR_OP_IPV4] = "ip option",
-		};
-
-		if (!e->exthdr.desc || e->exthdr.op >= array_size(keys) ||
-		    !keys[e->exthdr.op])
-			return unsupported(jc, "a raw extension header load");
-		o = wrap("name", json_string(e->exthdr.desc->name));
-		if (e->exthdr.tmpl)
-			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
-		return wrap(keys[e->exthdr.op], o);
-	}
 	default:		return unsupported(jc, "this expression");
 	}
 fail:
@@ -743,9 +727,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
-		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
-					      "value", expr_json(s->payload.val, jc)));
-	case STMT_EXTHDR:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
 	default:

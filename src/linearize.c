@@ -1491,30 +1491,6 @@ static void value_load(struct lin_ctx *ctx, const struct expr *v)
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 }
 
-/* a tcp option write: whole bytes only, which evaluation made sure of */
-static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
-{
-	const struct expr *x = s->payload.expr, *v = s->payload.val;
-	struct nftnl_expr *e;
-	struct load ld;
-
-	if (v->kind == EXPR_VALUE) {
-		lin_immediate(ctx, NFT_REG_1, v, x->byteorder);
-	} else {
-		selector_load(ctx, v, 0, &ld);
-		if (v->byteorder == BYTEORDER_HOST && x->byteorder == BYTEORDER_BIG &&
-		    ld.len > 1)
-			put_byteorder(ctx, ld.len);
-	}
-	e = add_expr(ctx, "exthdr");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_SREG, NFT_REG_1);
-	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, div_round_up(x->len, 8));
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
-	return 0;
-}
-
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
 			  const struct expr *want, enum byteorder bo)
 {
@@ -1563,8 +1539,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);
-	case STMT_EXTHDR:
-		return lin_exthdr_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}
