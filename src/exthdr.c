@@ -25,9 +25,9 @@
 #define IPOPT(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_IPV4, \
 			  .fields = { FI("type", 0, 8), FI("length", 8, 8), \
 				      __VA_ARGS__ } }
-#define CHUNK(n, t)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
+#define CHUNK(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
 			  .fields = { FI("type", 0, 8), FI("flags", 8, 8), \
-				      FI("length", 16, 16) } }
+				      FI("length", 16, 16), ##__VA_ARGS__ } }
 #define V6_COMMON	F("nexthdr", inet_protocol_type, 0, 8, BIG), \
 			FI("hdrlength", 8, 8)
 #define RT_COMMON	V6_COMMON, FI("type", 16, 8), FI("seg-left", 24, 8)
@@ -82,13 +82,26 @@ static const struct exthdr_desc exthdrs[] = {
 	IPOPT("ssrr", 137, FI("ptr", 16, 8), FI("addr", 24, 32)),
 	IPOPT("ra", 148, FI("value", 16, 16)),
 
-	CHUNK("data", 0), CHUNK("init", 1), CHUNK("init-ack", 2),
-	CHUNK("sack", 3), CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),
-	CHUNK("abort", 6), CHUNK("shutdown", 7), CHUNK("shutdown-ack", 8),
+	CHUNK("data", 0, FI("tsn", 32, 32), FI("stream", 64, 16),
+	      FI("ssn", 80, 16), FI("ppid", 96, 32)),
+	CHUNK("init", 1, FI("init-tag", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-outbound-streams", 96, 16),
+	      FI("num-inbound-streams", 112, 16), FI("initial-tsn", 128, 32)),
+	CHUNK("init-ack", 2, FI("init-tag", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-outbound-streams", 96, 16),
+	      FI("num-inbound-streams", 112, 16), FI("initial-tsn", 128, 32)),
+	CHUNK("sack", 3, FI("cum-tsn-ack", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-gap-ack-blocks", 96, 16), FI("num-dup-tsns", 112, 16)),
+	CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),
+	CHUNK("abort", 6), CHUNK("shutdown", 7, FI("cum-tsn-ack", 32, 32)),
+	CHUNK("shutdown-ack", 8),
 	CHUNK("error", 9), CHUNK("cookie-echo", 10), CHUNK("cookie-ack", 11),
-	CHUNK("ecne", 12), CHUNK("cwr", 13), CHUNK("shutdown-complete", 14),
-	CHUNK("asconf-ack", 128), CHUNK("forward-tsn", 192),
-	CHUNK("asconf", 193),
+	CHUNK("ecne", 12, FI("lowest-tsn", 32, 32)),
+	CHUNK("cwr", 13, FI("lowest-tsn", 32, 32)),
+	CHUNK("shutdown-complete", 14),
+	CHUNK("asconf-ack", 128, FI("seqno", 32, 32)),
+	CHUNK("forward-tsn", 192, FI("new-cum-tsn", 32, 32)),
+	CHUNK("asconf", 193, FI("seqno", 32, 32)),
 };
 
 /* names nft also reads, listed under their canonical one */
