@@ -84,6 +84,13 @@ struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
 			       const char *name, const struct location *nloc,
 			       const char *field, const struct location *floc,
 			       struct list_head *msgs);
+/* "tcp option 254 exists": an option nft has no name for, by its kind */
+struct expr *tcpopt_present_alloc(const struct location *loc,
+				  unsigned int kind);
+/* "tcp option @KIND,OFFSET,LENGTH" (bits); @kind is the word after "@" */
+struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,
+			      const struct location *kloc, uint64_t offset,
+			      uint64_t len, struct list_head *msgs);
 
 /* meta keys */
 struct meta_template {

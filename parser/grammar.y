@@ -238,6 +238,8 @@ static struct expr *tcpopt_kind_expr(struct parser_state *state,
 			    proto);
 		return NULL;
 	}
+	if (!d && !field && kind <= UINT8_MAX)
+		return tcpopt_present_alloc(loc, kind);	/* "tcp option 254 missing" */
 	if (!d) {
 		error_queue(state->msgs, kloc, "unknown tcp option kind %llu",
 			    (unsigned long long)kind);
@@ -3139,6 +3141,24 @@ exthdr_expr		:	HDR OPTION STRING exthdr_field
 				$$ = tcpopt_kind_expr(state, &@$, $1, &@1, $3, &@3,
 						      $4, &@4);
 				free($1); free($2); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR OPTION SETREF COMMA NUMBER COMMA NUMBER
+			{
+				/* "tcp option @KIND,OFFSET,LENGTH", in bits */
+				if (strcmp($1, "tcp")) {
+					error_queue(state->msgs, &@1, "%s options have no raw form; tcp options have",
+						    $1);
+					$$ = NULL;
+				} else {
+					struct location kloc = @3;
+
+					kloc.first_col++;	/* past the "@" */
+					$$ = tcpopt_raw_parse(&@$, $3, &kloc, $5, $7,
+							      state->msgs);
+				}
+				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;
 			}

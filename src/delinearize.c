@@ -2485,9 +2485,12 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 	off = x->exthdr.offset;
 	len = x->len;
 	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
-		if (x != lhs || !x->exthdr.desc)
+		if (x != lhs || (!x->exthdr.desc &&
+				 x->exthdr.op != NFT_EXTHDR_OP_TCPOPT))
 			return true;
-		n = exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL);
+		n = x->exthdr.desc ?
+		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
+		    tcpopt_present_alloc(&internal_location, x->exthdr.type);
 		goto named;
 	}
 	if (x != lhs) {

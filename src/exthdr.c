@@ -4,6 +4,8 @@
  * the exthdr expression. Offsets and lengths are in bits from the start of
  * the header, option or chunk; a field-less expression tests presence.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
@@ -196,6 +198,49 @@ struct expr *exthdr_raw_alloc(unsigned int op, unsigned int type,
 	return e;
 }
 
+struct expr *tcpopt_present_alloc(const struct location *loc,
+				  unsigned int kind)
+{
+	struct expr *e = expr_alloc(loc, EXPR_EXTHDR, &boolean_type,
+				    BYTEORDER_HOST, 8);
+
+	e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+	e->exthdr.op = NFT_EXTHDR_OP_TCPOPT;
+	e->exthdr.type = kind;
+	e->exthdr.desc = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind);
+	return e;
+}
+
+/* the options follow the 20 bytes of the fixed header, 60 at most */
+#define TCPOPT_SPACE_BITS	(40 * 8)
+
+struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,
+			      const struct location *kloc, uint64_t offset,
+			      uint64_t len, struct list_head *msgs)
+{
+	unsigned long long k;
+	char *end;
+
+	errno = 0;
+	k = strtoull(kind, &end, 10);
+	if (!*kind || *end || errno) {
+		error_queue(msgs, kloc, "tcp option @KIND,OFFSET,LENGTH takes the option's kind as a number, not \"%s\"",
+			    kind);
+		return NULL;
+	}
+	if (k > UINT8_MAX) {
+		error_queue(msgs, kloc, "tcp option kind %llu is too large: 0 to 255", k);
+		return NULL;
+	}
+	if (!len || len > 128 || offset >= TCPOPT_SPACE_BITS ||
+	    offset + len > TCPOPT_SPACE_BITS) {
+		error_queue(msgs, loc, "a raw tcp option field lies in the %u bits of the options: length 1 to 128 bits",
+			    TCPOPT_SPACE_BITS);
+		return NULL;
+	}
+	return exthdr_raw_alloc(NFT_EXTHDR_OP_TCPOPT, k, offset, len, 0);
+}
+
 static const char *const what[] = {
 	[NFT_EXTHDR_OP_IPV6]	= "ipv6 extension header",
 	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
@@ -309,7 +354,7 @@ static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		return;
 	}
 	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
-	    !exthdr_by_type(op, type)) {
+	    (!exthdr_by_type(op, type) && op != NFT_EXTHDR_OP_TCPOPT)) {
 		k->unsupported(k, "exthdr");
 		return;
 	}
@@ -319,12 +364,14 @@ static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		return;
 	}
 	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
-	if (!f) {
+	if (!f && op != NFT_EXTHDR_OP_TCPOPT) {
 		k->unsupported(k, "exthdr write");
 		return;
 	}
 	s = stmt_alloc(&internal_location, STMT_EXTHDR);
-	s->payload.expr = exthdr_expr_alloc(&internal_location, d, f);
+	/* "tcp option @254,16,16 set 5" */
+	s->payload.expr = f ? exthdr_expr_alloc(&internal_location, d, f) :
+			  exthdr_raw_alloc(op, type, off * 8, len * 8, 0);
 	s->payload.val = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
 	if (!s->payload.val) {
 		stmt_free(s);
@@ -332,7 +379,8 @@ static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		return;
 	}
 	if (s->payload.val->kind == EXPR_VALUE)
-		k->type_value(k, s->payload.val, f->dtype, f->byteorder, f->len);
+		k->type_value(k, s->payload.val, s->payload.expr->dtype,
+			      s->payload.expr->byteorder, s->payload.expr->len);
 	k->add_stmt(k, s);
 }
 
@@ -343,6 +391,17 @@ static void exthdr_print(struct kind_print *k, const struct expr *e)
 
 	switch (e->exthdr.op) {
 	case NFT_EXTHDR_OP_TCPOPT:
+		/* what has no name lists by number, as nft lists it */
+		if (e->exthdr.flags & NFT_EXTHDR_F_PRESENT && !e->exthdr.desc) {
+			fprintf(k->f, "tcp option %u", e->exthdr.type);
+			return;
+		}
+		if (!e->exthdr.tmpl && !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT) &&
+		    !e->exthdr.desc) {
+			fprintf(k->f, "tcp option @%u,%u,%u", e->exthdr.type,
+				e->exthdr.offset, e->len);
+			return;
+		}
 		fprintf(k->f, "tcp option %s", name);
 		break;
 	case NFT_EXTHDR_OP_SCTP:
@@ -357,6 +416,9 @@ static void exthdr_print(struct kind_print *k, const struct expr *e)
 	}
 	if (e->exthdr.tmpl)
 		fprintf(k->f, " %s", e->exthdr.tmpl->name);
+	else if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT &&
+		 !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT))
+		fputs(" unknown", k->f);	/* bits of no field: as nft */
 }
 
 /* JSON's key for each kind of extension header */
@@ -370,15 +432,44 @@ static const char *const json_keys[] = {
 /* { KEY: { "name": N, "field": F } }; without a field, a presence test */
 static json_t *exthdr_json(struct kind_json *k, const struct expr *e)
 {
+	bool present = e->exthdr.flags & NFT_EXTHDR_F_PRESENT;
 	json_t *o;
 
+	/* a tcp option without a name: its kind and bits, as nft */
+	if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT &&
+	    !e->exthdr.desc) {
+		o = kind_json_wrap("base", json_integer(e->exthdr.type));
+		o = kind_json_set(o, "offset", json_integer(present ? 0 :
+							    e->exthdr.offset));
+		o = kind_json_set(o, "len", json_integer(present ? 8 : e->len));
+		return kind_json_wrap("tcp option", o);
+	}
 	if (!e->exthdr.desc || e->exthdr.op >= array_size(json_keys) ||
 	    !json_keys[e->exthdr.op])
 		return k->unsupported(k, "a raw extension header load");
 	o = kind_json_wrap("name", json_string(e->exthdr.desc->name));
 	if (e->exthdr.tmpl)
 		o = kind_json_set(o, "field", json_string(e->exthdr.tmpl->name));
+	else if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT && !present)
+		o = kind_json_set(o, "field", json_string("unknown"));
 	return kind_json_wrap(json_keys[e->exthdr.op], o);
+}
+
+/* { "tcp option": { "base": KIND, "offset": BITS, "len": BITS } } */
+static struct expr *tcpopt_raw_parse_json(struct kind_jparse *k, json_t *o,
+					  const struct location *loc)
+{
+	static const char *const keys[] = { "base", "offset", "len", NULL };
+	uint64_t base, off, len;
+	char kind[24];
+
+	if (k->check_keys(k, o, "tcp option", keys) < 0 ||
+	    k->get_u32(k, o, "base", &base) != 1 ||
+	    k->get_u32(k, o, "offset", &off) != 1 ||
+	    k->get_u32(k, o, "len", &len) != 1)
+		return k->error(k, o, "tcp option: expected base, offset and len"), NULL;
+	snprintf(kind, sizeof(kind), "%llu", (unsigned long long)base);
+	return tcpopt_raw_parse(loc, kind, loc, off, len, k->msgs);
 }
 
 static struct expr *exthdr_parse_json(struct kind_jparse *k, const char *key,
@@ -392,6 +483,9 @@ static struct expr *exthdr_parse_json(struct kind_jparse *k, const char *key,
 	for (op = 0; op < array_size(json_keys); op++)
 		if (json_keys[op] && !strcmp(json_keys[op], key))
 			break;
+	if (op == NFT_EXTHDR_OP_TCPOPT && json_is_object(o) &&
+	    json_object_get(o, "base"))
+		return tcpopt_raw_parse_json(k, o, loc);
 	if (!json_is_object(o) || k->check_keys(k, o, key, keys) < 0)
 		return k->error(k, o, "%s: expected an object", key), NULL;
 	name = k->get_str(k, o, "name", true);
@@ -447,14 +541,18 @@ static int exthdr_stmt_eval(struct kind_eval *k, struct stmt *s)
 	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
 		return error_queue(k->msgs, &x->loc,
 				   "only tcp option fields can be set");
-	if (!x->exthdr.tmpl)
+	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT)
 		return error_queue(k->msgs, &x->loc,
 				   "tcp option %s: name the field to set",
-				   x->exthdr.desc->name);
-	if (x->exthdr.offset % 8 || x->len % 8)
+				   x->exthdr.desc ? x->exthdr.desc->name : "");
+	if (x->exthdr.offset % 8 || x->len % 8) {
+		if (!x->exthdr.tmpl)	/* "tcp option @254,4,8 set 1" */
+			return error_queue(k->msgs, &x->loc,
+				"a raw tcp option field is set in whole bytes only");
 		return error_queue(k->msgs, &x->loc,
 			   "tcp option %s %s is not a whole number of bytes and cannot be set",
 			   x->exthdr.desc->name, x->exthdr.tmpl->name);
+	}
 	return k->value(k, x, &s->payload.val);
 }
 
