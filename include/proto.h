@@ -84,8 +84,9 @@ struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
 			       const char *name, const struct location *nloc,
 			       const char *field, const struct location *floc,
 			       struct list_head *msgs);
-/* "tcp option 254 exists": an option nft has no name for, by its kind */
-struct expr *tcpopt_present_alloc(const struct location *loc,
+/* "tcp option 254 exists", "dccp option 4 missing": an option nft has no
+   name for, by its kind (@op: NFT_EXTHDR_OP_TCPOPT or _DCCP) */
+struct expr *exthdr_present_alloc(const struct location *loc, unsigned int op,
 				  unsigned int kind);
 /* "tcp option @KIND,OFFSET,LENGTH" (bits); @kind is the word after "@" */
 struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,

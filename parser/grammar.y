@@ -232,14 +232,26 @@ static struct expr *tcpopt_kind_expr(struct parser_state *state,
 {
 	const struct exthdr_desc *d = kind <= UINT8_MAX ?
 		exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind) : NULL;
+	unsigned int op = NFT_EXTHDR_OP_TCPOPT;
 
+	/* nft 1.1: "dccp option 4 exists", a presence test only */
+	if (!strcmp(proto, "dccp")) {
+		if (kind > UINT8_MAX)
+			error_queue(state->msgs, kloc, "dccp option kind %llu is too large: 0 to 255",
+				    (unsigned long long)kind);
+		else if (field)
+			error_queue(state->msgs, floc, "dccp options have no fields: dccp option KIND exists or missing");
+		else
+			return exthdr_present_alloc(loc, NFT_EXTHDR_OP_DCCP, kind);
+		return NULL;
+	}
 	if (strcmp(proto, "tcp")) {
 		error_queue(state->msgs, kloc, "%s options are named, not numbered",
 			    proto);
 		return NULL;
 	}
 	if (!d && !field && kind <= UINT8_MAX)
-		return tcpopt_present_alloc(loc, kind);	/* "tcp option 254 missing" */
+		return exthdr_present_alloc(loc, op, kind);	/* "tcp option 254 missing" */
 	if (!d) {
 		error_queue(state->msgs, kloc, "unknown tcp option kind %llu",
 			    (unsigned long long)kind);

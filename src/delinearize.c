@@ -2490,7 +2490,8 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 			return true;
 		n = x->exthdr.desc ?
 		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
-		    tcpopt_present_alloc(&internal_location, x->exthdr.type);
+		    exthdr_present_alloc(&internal_location, x->exthdr.op,
+					 x->exthdr.type);
 		goto named;
 	}
 	if (x != lhs) {

@@ -198,16 +198,16 @@ struct expr *exthdr_raw_alloc(unsigned int op, unsigned int type,
 	return e;
 }
 
-struct expr *tcpopt_present_alloc(const struct location *loc,
+struct expr *exthdr_present_alloc(const struct location *loc, unsigned int op,
 				  unsigned int kind)
 {
 	struct expr *e = expr_alloc(loc, EXPR_EXTHDR, &boolean_type,
 				    BYTEORDER_HOST, 8);
 
 	e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
-	e->exthdr.op = NFT_EXTHDR_OP_TCPOPT;
+	e->exthdr.op = op;
 	e->exthdr.type = kind;
-	e->exthdr.desc = exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind);
+	e->exthdr.desc = exthdr_by_type(op, kind);
 	return e;
 }
 
@@ -246,6 +246,7 @@ static const char *const what[] = {
 	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
 	[NFT_EXTHDR_OP_IPV4]	= "ip option",
 	[NFT_EXTHDR_OP_SCTP]	= "sctp chunk",
+	[NFT_EXTHDR_OP_DCCP]	= "dccp option",
 };
 
 const char *exthdr_op_name(unsigned int op)
@@ -407,6 +408,9 @@ static void exthdr_print(struct kind_print *k, const struct expr *e)
 	case NFT_EXTHDR_OP_SCTP:
 		fprintf(k->f, "sctp chunk %s", name);
 		break;
+	case NFT_EXTHDR_OP_DCCP:
+		fprintf(k->f, "dccp option %u", e->exthdr.type);
+		return;
 	case NFT_EXTHDR_OP_IPV4:
 		fprintf(k->f, "ip option %s", name);
 		break;
