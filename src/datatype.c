@@ -560,12 +560,38 @@ static long local_utc_offset(void)
 	return tm.tm_gmtoff;
 }
 
+/*
+ * A plain number is the value itself, as nft takes it: seconds since
+ * midnight for meta hour, seconds since the epoch for meta time (held in
+ * nanoseconds, wrapping as nft's multiplication does); no time zone
+ */
+static bool seconds_parse(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && !errno;
+}
+
 static int hour_parse(const struct datatype *dt, const char *s,
 		      struct expr *res, char *err, size_t errlen)
 {
 	unsigned int h, m, sec = 0;
+	uint64_t secs;
 	long v;
 	int n = 0;
+
+	if (seconds_parse(s, &secs)) {
+		if (secs > UINT32_MAX) {
+			snprintf(err, errlen, "value too large");
+			return -1;
+		}
+		expr_value_set_u64(res, secs);
+		return 0;
+	}
 
 	if ((sscanf(s, "%2u:%2u%n", &h, &m, &n) != 2 || s[n]) &&
 	    (sscanf(s, "%2u:%2u:%2u%n", &h, &m, &sec, &n) != 3 || s[n])) {
@@ -589,9 +615,14 @@ static int date_parse(const struct datatype *dt, const char *s,
 		"%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d",
 	};
 	const char *end = NULL;
+	uint64_t secs;
 	struct tm tm;
 	time_t t;
 
+	if (seconds_parse(s, &secs)) {
+		expr_value_set_u64(res, secs * 1000000000ULL);
+		return 0;
+	}
 	for (unsigned int i = 0; i < array_size(formats) && !(end && !*end); i++) {
 		memset(&tm, 0, sizeof(tm));
 		end = strptime(s, formats[i], &tm);

@@ -1696,6 +1696,30 @@ static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
 	return 0;
 }
 
+/*
+ * "meta hour "23:00"-"02:00"" crosses midnight (in UTC, which the kernel
+ * compares): as nft, the range between the two the other way round, and
+ * the match inverted
+ */
+static int hour_range_eval(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *r = rel->op.right, *t;
+
+	if (rhs_eval(ctx, rel->op.left, &r->range.left) < 0 ||
+	    rhs_eval(ctx, rel->op.left, &r->range.right) < 0)
+		return -1;
+	if (expr_value_cmp(r->range.left, r->range.right) <= 0)
+		return 0;
+	if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
+	    rel->op.op != OP_NEQ)
+		return 0;	/* refused as any range with "<" */
+	t = r->range.left;
+	r->range.left = r->range.right;
+	r->range.right = t;
+	rel->op.op = rel->op.op == OP_NEQ ? OP_EQ : OP_NEQ;
+	return 0;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1704,6 +1728,10 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return -1;
 	lhs = rel->op.left;
 	fib_present(lhs, rel->op.right);
+	/* before a set of one range is that range: it is not turned */
+	if (lhs->dtype == &hour_type && rel->op.right->kind == EXPR_RANGE &&
+	    hour_range_eval(ctx, rel) < 0)
+		return -1;
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
