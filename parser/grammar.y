@@ -613,7 +613,8 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
-%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr
+%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr rhs_xor_expr
+%type <expr> or_expr xor_expr and_expr shift_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
@@ -3098,24 +3099,41 @@ concat_expr		:	basic_expr
 			}
 			;
 
-basic_expr		:	primary_expr
-			|	basic_expr AMPERSAND primary_rhs_expr
-			{
-				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
-			}
-			|	basic_expr '|' primary_rhs_expr
+/*
+ * C's precedence, as nft has it: << and >> bind tightest, then &, ^ and |;
+ * what follows an operator is a constant of the next tighter level
+ * ("meta mark | 0x1 ^ 0x3" is meta mark | 0x2)
+ */
+basic_expr		:	or_expr
+			;
+
+or_expr			:	xor_expr
+			|	or_expr '|' rhs_xor_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
 			}
-			|	basic_expr CARET primary_rhs_expr
+			;
+
+xor_expr		:	and_expr
+			|	xor_expr CARET rhs_and_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
 			}
-			|	basic_expr LSHIFT primary_rhs_expr
+			;
+
+and_expr		:	shift_expr
+			|	and_expr AMPERSAND primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+			;
+
+shift_expr		:	primary_expr
+			|	shift_expr LSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
 			}
-			|	basic_expr RSHIFT primary_rhs_expr
+			|	shift_expr RSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
 			}
@@ -3639,10 +3657,17 @@ mask_elem		:	symbol_value
 			}
 			;
 
-rhs_or_expr		:	rhs_and_expr
-			|	rhs_or_expr '|' rhs_and_expr
+rhs_or_expr		:	rhs_xor_expr
+			|	rhs_or_expr '|' rhs_xor_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+			;
+
+rhs_xor_expr		:	rhs_and_expr
+			|	rhs_xor_expr CARET rhs_and_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
 			}
 			;
 
