@@ -2236,6 +2236,9 @@ static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
  * A header write back to "FIELD set VALUE": a whole field written from an
  * immediate, or the bits a mask leaves open in a load-modify-write.
  */
+static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct expr *e);
+
 static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 				struct stmt *s)
 {
@@ -2251,6 +2254,15 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 		if (!f)
 			return;
 		type_value(v, f->dtype, f->byteorder, f->len);
+	} else if (v->kind == EXPR_MAP) {
+		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
+		f = field_at(pctx, d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		n = payload_expr_alloc(&internal_location, d, f);
+		hash_resolve(pctx, deps, v);
+		map_resolve(pctx, deps, v, n);
+		expr_free(n);
 	} else {
 		/* load, & mask (keeps the other bits), | value */
 		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?

@@ -1445,7 +1445,13 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 		if (first * 8 != off || last * 8 != off + len)
 			return lerr(ctx, &v->loc,
 				    "setting a header field from another expression is not supported yet");
-		value_load(ctx, v);
+		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
+		if (v->kind == EXPR_MAP) {
+			if (lin_map(ctx, v, p, REG_1) < 0)
+				return -1;
+		} else {
+			value_load(ctx, v);
+		}
 	} else if (first * 8 == off && last * 8 == off + len) {
 		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
 	} else {
