@@ -198,6 +198,25 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 }
 
 
+/*
+ * "define p = -10": as nft, a 32-bit integer in host byte order, which a
+ * priority takes as -10 and a statement as 4294967286
+ */
+static struct expr *neg_define_value(struct parser_state *state,
+				     const struct location *dloc,
+				     const struct location *nloc, uint64_t n)
+{
+	struct location loc = *dloc;
+
+	loc.last_line = nloc->last_line;
+	loc.last_col = nloc->last_col;
+	if (n > (uint64_t)INT32_MAX + 1)
+		error_queue(state->msgs, &loc, "-%llu exceeds valid range %d-%d",
+			    (unsigned long long)n, INT32_MIN, INT32_MAX);
+	return constant_expr_u64(&loc, &integer_type, BYTEORDER_HOST, 32,
+				 (uint32_t)-(int64_t)n);
+}
+
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
 					const struct location *loc,
@@ -728,6 +747,16 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			|	REDEFINE identifier '=' rhs_expr stmt_separator
 			{
 				parser_redefine(state, $2, $4, &@2);
+				free($1); free($2);
+			}
+			|	DEFINE identifier '=' DASH NUMBER stmt_separator
+			{
+				parser_define(state, $2, neg_define_value(state, &@4, &@5, $5), &@2);
+				free($1); free($2);
+			}
+			|	REDEFINE identifier '=' DASH NUMBER stmt_separator
+			{
+				parser_redefine(state, $2, neg_define_value(state, &@4, &@5, $5), &@2);
 				free($1); free($2);
 			}
 			|	UNDEFINE identifier stmt_separator

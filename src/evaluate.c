@@ -1503,6 +1503,20 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_SYMBOL:
 		return symbol_to_constant(ctx, lhs, e);
 	case EXPR_VALUE:
+		/* a plain integer, as "define p = -10" makes one: as nft, it
+		   matches only a plain integer field that can hold it */
+		if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
+			return 0;
+		if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
+			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+				   (unsigned long long)expr_value_u64(x),
+				   (1ULL << lhs->len) - 1);
+		/* a statement writes it whatever the field's type */
+		if (lhs->dtype != &integer_type &&
+		    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
+			return err(ctx, &x->loc,
+				   "datatype mismatch, expected %s, expression has type integer",
+				   lhs->dtype->desc);
 		return 0;
 	case EXPR_BINOP:
 		if (x->depth > EXPR_DEPTH_MAX)
