@@ -14,6 +14,8 @@ struct proto_field {
 	unsigned int		offset;
 	unsigned int		len;
 	enum byteorder		byteorder;
+	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
+	bool			listed_raw;
 };
 
 #define PROTO_FIELDS_MAX	24

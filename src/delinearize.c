@@ -1452,6 +1452,7 @@ static const struct proto_field *field_at(const struct proto_ctx *pctx,
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		    !d->fields[i].listed_raw &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1463,6 +1464,7 @@ static const struct proto_field *field_from(const struct proto_desc *d,
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    !d->fields[i].listed_raw &&
 		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
 			return &d->fields[i];
 	return NULL;
@@ -1479,6 +1481,7 @@ static const struct proto_field *field_over(const struct proto_ctx *pctx,
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset == off && d->fields[i].len > len &&
 		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
+		    !d->fields[i].listed_raw &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1834,6 +1837,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 			if (d->fields[i].offset == off &&
 			    off + d->fields[i].len <= end &&
+			    !d->fields[i].listed_raw &&
 			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
 				g = &d->fields[i];
 				break;
