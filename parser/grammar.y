@@ -3352,6 +3352,18 @@ socket_expr		:	SOCKET word
 				if (!$$)
 					YYERROR;
 			}
+			|	SOCKET word LEVEL NUMBER
+			{
+				/* "socket cgroupv2 level 1" */
+				char lvl[24];
+
+				snprintf(lvl, sizeof(lvl), "%llu", (unsigned long long)$4);
+				$$ = expr_kind_parse("socket", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { lvl, &@4 } }, 2, state->msgs);
+				free($1); free($2); free($3);
+				if (!$$)
+					YYERROR;
+			}
 			;
 
 /* "osf [ttl loose|skip] name|version": ttl and version are plain words */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <grp.h>
 #include <net/if.h>
@@ -778,6 +781,72 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
 }
 
+/*
+ * A cgroup (v2) is named by its path under /sys/fs/cgroup and held as its
+ * id, the inode of its directory; nft reads both from the file system,
+ * also with -c.  Listed as the path of the directory whose entry has that
+ * inode, as nft finds it (readdir's inode: a mount point's own is that of
+ * the directory it covers), else as the number.
+ */
+#define CGROUPV2_ROOT	"/sys/fs/cgroup"
+
+static int cgroupv2_parse(const struct datatype *dt, const char *s,
+			  struct expr *res, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), CGROUPV2_ROOT "/%s", s);
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "cgroupv2 path fails: %s", strerror(errno));
+		return -1;
+	}
+	expr_value_set_u64(res, st.st_ino);
+	return 0;
+}
+
+/* the path under @dir (relative to the root, in @rel) of inode @ino */
+static bool cgroupv2_find(const char *dir, const char *rel, uint64_t ino,
+			  char *out, size_t outlen, unsigned int depth)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (depth > 32 || !(d = opendir(dir)))
+		return false;
+	while (!found && (de = readdir(d))) {
+		char sub[PATH_MAX], subrel[PATH_MAX];
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(subrel, sizeof(subrel), "%s%s%s", rel, *rel ? "/" : "",
+			 de->d_name);
+		if (de->d_ino == ino) {
+			snprintf(out, outlen, "%s", subrel);
+			found = true;
+			break;
+		}
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		found = cgroupv2_find(sub, subrel, ino, out, outlen, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+static void cgroupv2_print(const struct expr *e, const struct output_ctx *o,
+			   FILE *f)
+{
+	char path[PATH_MAX];
+
+	if (cgroupv2_find(CGROUPV2_ROOT, "", expr_value_u64(e), path,
+			  sizeof(path), 0))
+		fprintf(f, "\"%s\"", path);
+	else
+		integer_print(e, o, f);
+}
+
 /* the lowest bit set, as nft prints a label: by name if connlabel.conf has it */
 static void ct_label_print(const struct expr *e, const struct output_ctx *o,
 			   FILE *f)
@@ -1279,7 +1348,7 @@ DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
    &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTED, day_syms, day_parse,
    integer_print);
 DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
-   &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_HOST, 64, 0, NULL, cgroupv2_parse, cgroupv2_print);
 DT(ipsec_dir_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_HOST, 8, 0, NULL, integer_parse, integer_print);
 DT(frag_off_type, TYPE_INTEGER, "integer", "integer", &integer_type,

@@ -213,10 +213,11 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 		}
 		return s;
 	}
-	/* nft writes realms, named in rt_realms or not, as strings */
+	/* nft writes realms, named in rt_realms or not, and cgroups, as
+	   strings */
 	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
 	    dt == &ipaddr_type || dt == &ip6addr_type || dt == &realm_type ||
-	    e->len > 64)
+	    dt == &cgroupv2_type || e->len > 64)
 		return text_of(e, jc->octx);
 	/*
 	 * Anything else is a number unless its text form says otherwise
