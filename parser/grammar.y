@@ -3318,6 +3318,7 @@ fib_flag		:	SADDR	{ $$ = NFTA_FIB_F_SADDR; free($1); }
 
 fib_result		:	METAKEY
 			|	TYPE
+			|	STRING	/* "check", or an unknown result's error */
 			;
 
 rt_expr			:	RT word
