@@ -645,6 +645,26 @@ static int date_parse(const struct datatype *dt, const char *s,
 	return 0;
 }
 
+/*
+ * MPTCP option subtypes: newer nft reads their names; nft 1.0.6 lists the
+ * numbers, and so does nfh (the names are not the type's symbols)
+ */
+static int mptcp_subtype_parse(const struct datatype *dt, const char *s,
+			       struct expr *res, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"mp-capable", "mp-join", "dss", "add-addr", "remove-addr",
+		"mp-prio", "mp-fail", "mp-fastclose", "mp-tcprst",
+	};
+
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (!strcmp(s, names[i])) {
+			expr_value_set_u64(res, i);
+			return 0;
+		}
+	return integer_parse(dt, s, res, err, errlen);
+}
+
 /* "30s", "1m30s", "250ms": held as milliseconds (ct expiration) */
 static int time_value_parse(const struct datatype *dt, const char *s,
 			    struct expr *res, char *err, size_t errlen)
@@ -1357,6 +1377,8 @@ DT(ip_version_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_BIG, 4, 0, NULL, integer_parse, integer_print);
 DT(sctp_chunk_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+DT(mptcp_subtype_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_BIG, 4, 0, NULL, mptcp_subtype_parse, integer_print);
 
 static const struct datatype *const datatypes[] = {
 	&invalid_type, &verdict_type, &nfproto_type, &bitmask_type,

@@ -75,7 +75,8 @@ static const struct exthdr_desc exthdrs[] = {
 	OPT("timestamp", 8, FI("length", 8, 8), FI("tsval", 16, 32),
 	    FI("tsecr", 48, 32)),
 	OPT("md5sig", 19, FI("length", 8, 8)),
-	OPT("mptcp", 30, FI("length", 8, 8), FI("subtype", 16, 4)),
+	OPT("mptcp", 30, FI("length", 8, 8),
+	    F("subtype", mptcp_subtype_type, 16, 4, BIG)),
 	OPT("fastopen", 34, FI("length", 8, 8)),
 
 	/* the ones nft 1.0.6 knows; the kernel finds them in the header */
