@@ -79,6 +79,7 @@ extern const struct datatype invalid_type, verdict_type, nfproto_type,
 	boolean_type, ct_event_type, ifname_type, igmp_type_type,
 	date_type, hour_type, day_type, cgroupv2_type, ipsec_dir_type,
 	frag_off_type, ip_version_type, sctp_chunk_type, hexflags_type,
+	mptcp_subtype_type,
 	objref_type;
 
 /* a string in quotes; quotes and control bytes in it escaped */

@@ -83,6 +83,11 @@ struct kind_eval {
 	bool	(*set_in_batch)(struct kind_eval *k, const struct set *set);
 	/* the set or map @name of the rule's table, or NULL */
 	struct set *(*set_find)(struct kind_eval *k, const char *name);
+	/* @e reads a header inside the network protocol @want (an ip
+	   option, an ipv6 extension header): its dependency, which nft
+	   puts first in the rule; 0 or -1 */
+	int	(*head_dep)(struct kind_eval *k, const struct expr *e,
+			    const struct proto_desc *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -150,6 +155,11 @@ struct kind_delin {
 	/* the statements of the expressions inside @nle (a dynset's) */
 	void	(*inner)(struct kind_delin *k, const struct nftnl_expr *nle,
 			 struct list_head *stmts);
+	/* @v, a constant read from a register, as a value of the field of
+	   type @dt, byte order @bo and @len bits that it is written to */
+	void	(*type_value)(struct kind_delin *k, struct expr *v,
+			      const struct datatype *dt, enum byteorder bo,
+			      unsigned int len);
 };
 
 /* the text listing */

@@ -14,6 +14,8 @@ struct proto_field {
 	unsigned int		offset;
 	unsigned int		len;
 	enum byteorder		byteorder;
+	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
+	bool			listed_raw;
 };
 
 #define PROTO_FIELDS_MAX	24
@@ -84,6 +86,14 @@ struct expr *exthdr_expr_parse(const struct location *loc, unsigned int op,
 			       const char *name, const struct location *nloc,
 			       const char *field, const struct location *floc,
 			       struct list_head *msgs);
+/* "tcp option 254 exists", "dccp option 4 missing": an option nft has no
+   name for, by its kind (@op: NFT_EXTHDR_OP_TCPOPT or _DCCP) */
+struct expr *exthdr_present_alloc(const struct location *loc, unsigned int op,
+				  unsigned int kind);
+/* "tcp option @KIND,OFFSET,LENGTH" (bits); @kind is the word after "@" */
+struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,
+			      const struct location *kloc, uint64_t offset,
+			      uint64_t len, struct list_head *msgs);
 
 /* meta keys */
 struct meta_template {

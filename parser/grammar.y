@@ -198,6 +198,25 @@ static int fwd_family(struct parser_state *state, struct stmt *s,
 }
 
 
+/*
+ * "define p = -10": as nft, a 32-bit integer in host byte order, which a
+ * priority takes as -10 and a statement as 4294967286
+ */
+static struct expr *neg_define_value(struct parser_state *state,
+				     const struct location *dloc,
+				     const struct location *nloc, uint64_t n)
+{
+	struct location loc = *dloc;
+
+	loc.last_line = nloc->last_line;
+	loc.last_col = nloc->last_col;
+	if (n > (uint64_t)INT32_MAX + 1)
+		error_queue(state->msgs, &loc, "-%llu exceeds valid range %d-%d",
+			    (unsigned long long)n, INT32_MIN, INT32_MAX);
+	return constant_expr_u64(&loc, &integer_type, BYTEORDER_HOST, 32,
+				 (uint32_t)-(int64_t)n);
+}
+
 /* tcp options belong to tcp and chunks to sctp */
 static struct expr *exthdr_grammar_expr(struct parser_state *state,
 					const struct location *loc,
@@ -232,12 +251,26 @@ static struct expr *tcpopt_kind_expr(struct parser_state *state,
 {
 	const struct exthdr_desc *d = kind <= UINT8_MAX ?
 		exthdr_by_type(NFT_EXTHDR_OP_TCPOPT, kind) : NULL;
+	unsigned int op = NFT_EXTHDR_OP_TCPOPT;
 
+	/* nft 1.1: "dccp option 4 exists", a presence test only */
+	if (!strcmp(proto, "dccp")) {
+		if (kind > UINT8_MAX)
+			error_queue(state->msgs, kloc, "dccp option kind %llu is too large: 0 to 255",
+				    (unsigned long long)kind);
+		else if (field)
+			error_queue(state->msgs, floc, "dccp options have no fields: dccp option KIND exists or missing");
+		else
+			return exthdr_present_alloc(loc, NFT_EXTHDR_OP_DCCP, kind);
+		return NULL;
+	}
 	if (strcmp(proto, "tcp")) {
 		error_queue(state->msgs, kloc, "%s options are named, not numbered",
 			    proto);
 		return NULL;
 	}
+	if (!d && !field && kind <= UINT8_MAX)
+		return exthdr_present_alloc(loc, op, kind);	/* "tcp option 254 missing" */
 	if (!d) {
 		error_queue(state->msgs, kloc, "unknown tcp option kind %llu",
 			    (unsigned long long)kind);
@@ -600,8 +633,9 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
-%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr define_value
-%type <expr> set_key_expr set_key_part
+%type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr rhs_xor_expr
+%type <expr> define_value set_key_expr set_key_part
+%type <expr> or_expr xor_expr and_expr shift_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
@@ -726,6 +760,16 @@ common_block		:	INCLUDE QUOTED_STRING stmt_separator
 			|	REDEFINE identifier '=' list_rhs_expr stmt_separator
 			{
 				parser_redefine(state, $2, $4, &@2);
+				free($1); free($2);
+			}
+			|	DEFINE identifier '=' DASH NUMBER stmt_separator
+			{
+				parser_define(state, $2, neg_define_value(state, &@4, &@5, $5), &@2);
+				free($1); free($2);
+			}
+			|	REDEFINE identifier '=' DASH NUMBER stmt_separator
+			{
+				parser_redefine(state, $2, neg_define_value(state, &@4, &@5, $5), &@2);
 				free($1); free($2);
 			}
 			|	UNDEFINE identifier stmt_separator
@@ -3184,24 +3228,41 @@ concat_expr		:	basic_expr
 			}
 			;
 
-basic_expr		:	primary_expr
-			|	basic_expr AMPERSAND primary_rhs_expr
-			{
-				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
-			}
-			|	basic_expr '|' primary_rhs_expr
+/*
+ * C's precedence, as nft has it: << and >> bind tightest, then &, ^ and |;
+ * what follows an operator is a constant of the next tighter level
+ * ("meta mark | 0x1 ^ 0x3" is meta mark | 0x2)
+ */
+basic_expr		:	or_expr
+			;
+
+or_expr			:	xor_expr
+			|	or_expr '|' rhs_xor_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
 			}
-			|	basic_expr CARET primary_rhs_expr
+			;
+
+xor_expr		:	and_expr
+			|	xor_expr CARET rhs_and_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
 			}
-			|	basic_expr LSHIFT primary_rhs_expr
+			;
+
+and_expr		:	shift_expr
+			|	and_expr AMPERSAND primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+			;
+
+shift_expr		:	primary_expr
+			|	shift_expr LSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
 			}
-			|	basic_expr RSHIFT primary_rhs_expr
+			|	shift_expr RSHIFT primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
 			}
@@ -3239,6 +3300,24 @@ exthdr_expr		:	HDR OPTION STRING exthdr_field
 				$$ = tcpopt_kind_expr(state, &@$, $1, &@1, $3, &@3,
 						      $4, &@4);
 				free($1); free($2); free($4);
+				if (!$$)
+					YYERROR;
+			}
+			|	HDR OPTION SETREF COMMA NUMBER COMMA NUMBER
+			{
+				/* "tcp option @KIND,OFFSET,LENGTH", in bits */
+				if (strcmp($1, "tcp")) {
+					error_queue(state->msgs, &@1, "%s options have no raw form; tcp options have",
+						    $1);
+					$$ = NULL;
+				} else {
+					struct location kloc = @3;
+
+					kloc.first_col++;	/* past the "@" */
+					$$ = tcpopt_raw_parse(&@$, $3, &kloc, $5, $7,
+							      state->msgs);
+				}
+				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;
 			}
@@ -3339,6 +3418,7 @@ fib_flag		:	SADDR	{ $$ = NFTA_FIB_F_SADDR; free($1); }
 
 fib_result		:	METAKEY
 			|	TYPE
+			|	STRING	/* "check", or an unknown result's error */
 			;
 
 rt_expr			:	RT word
@@ -3370,6 +3450,18 @@ socket_expr		:	SOCKET word
 				$$ = expr_kind_parse("socket", &@$, (struct kind_word[]){
 					{ $2, &@2 } }, 1, state->msgs);
 				free($1); free($2);
+				if (!$$)
+					YYERROR;
+			}
+			|	SOCKET word LEVEL NUMBER
+			{
+				/* "socket cgroupv2 level 1" */
+				char lvl[24];
+
+				snprintf(lvl, sizeof(lvl), "%llu", (unsigned long long)$4);
+				$$ = expr_kind_parse("socket", &@$, (struct kind_word[]){
+					{ $2, &@2 }, { lvl, &@4 } }, 2, state->msgs);
+				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;
 			}
@@ -3707,10 +3799,17 @@ mask_elem		:	symbol_value
 			}
 			;
 
-rhs_or_expr		:	rhs_and_expr
-			|	rhs_or_expr '|' rhs_and_expr
+rhs_or_expr		:	rhs_xor_expr
+			|	rhs_or_expr '|' rhs_xor_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+			;
+
+rhs_xor_expr		:	rhs_and_expr
+			|	rhs_xor_expr CARET rhs_and_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
 			}
 			;
 

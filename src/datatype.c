@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <grp.h>
 #include <net/if.h>
@@ -560,12 +563,38 @@ static long local_utc_offset(void)
 	return tm.tm_gmtoff;
 }
 
+/*
+ * A plain number is the value itself, as nft takes it: seconds since
+ * midnight for meta hour, seconds since the epoch for meta time (held in
+ * nanoseconds, wrapping as nft's multiplication does); no time zone
+ */
+static bool seconds_parse(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && !errno;
+}
+
 static int hour_parse(const struct datatype *dt, const char *s,
 		      struct expr *res, char *err, size_t errlen)
 {
 	unsigned int h, m, sec = 0;
+	uint64_t secs;
 	long v;
 	int n = 0;
+
+	if (seconds_parse(s, &secs)) {
+		if (secs > UINT32_MAX) {
+			snprintf(err, errlen, "value too large");
+			return -1;
+		}
+		expr_value_set_u64(res, secs);
+		return 0;
+	}
 
 	if ((sscanf(s, "%2u:%2u%n", &h, &m, &n) != 2 || s[n]) &&
 	    (sscanf(s, "%2u:%2u:%2u%n", &h, &m, &sec, &n) != 3 || s[n])) {
@@ -589,9 +618,14 @@ static int date_parse(const struct datatype *dt, const char *s,
 		"%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d",
 	};
 	const char *end = NULL;
+	uint64_t secs;
 	struct tm tm;
 	time_t t;
 
+	if (seconds_parse(s, &secs)) {
+		expr_value_set_u64(res, secs * 1000000000ULL);
+		return 0;
+	}
 	for (unsigned int i = 0; i < array_size(formats) && !(end && !*end); i++) {
 		memset(&tm, 0, sizeof(tm));
 		end = strptime(s, formats[i], &tm);
@@ -609,6 +643,26 @@ static int date_parse(const struct datatype *dt, const char *s,
 	}
 	expr_value_set_u64(res, (uint64_t)t * 1000000000ULL);
 	return 0;
+}
+
+/*
+ * MPTCP option subtypes: newer nft reads their names; nft 1.0.6 lists the
+ * numbers, and so does nfh (the names are not the type's symbols)
+ */
+static int mptcp_subtype_parse(const struct datatype *dt, const char *s,
+			       struct expr *res, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"mp-capable", "mp-join", "dss", "add-addr", "remove-addr",
+		"mp-prio", "mp-fail", "mp-fastclose", "mp-tcprst",
+	};
+
+	for (unsigned int i = 0; i < array_size(names); i++)
+		if (!strcmp(s, names[i])) {
+			expr_value_set_u64(res, i);
+			return 0;
+		}
+	return integer_parse(dt, s, res, err, errlen);
 }
 
 /* "30s", "1m30s", "250ms": held as milliseconds (ct expiration) */
@@ -745,6 +799,72 @@ static void integer_print(const struct expr *e, const struct output_ctx *o,
 		return;
 	}
 	fprintf(f, "%llu", (unsigned long long)expr_value_u64(e));
+}
+
+/*
+ * A cgroup (v2) is named by its path under /sys/fs/cgroup and held as its
+ * id, the inode of its directory; nft reads both from the file system,
+ * also with -c.  Listed as the path of the directory whose entry has that
+ * inode, as nft finds it (readdir's inode: a mount point's own is that of
+ * the directory it covers), else as the number.
+ */
+#define CGROUPV2_ROOT	"/sys/fs/cgroup"
+
+static int cgroupv2_parse(const struct datatype *dt, const char *s,
+			  struct expr *res, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), CGROUPV2_ROOT "/%s", s);
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "cgroupv2 path fails: %s", strerror(errno));
+		return -1;
+	}
+	expr_value_set_u64(res, st.st_ino);
+	return 0;
+}
+
+/* the path under @dir (relative to the root, in @rel) of inode @ino */
+static bool cgroupv2_find(const char *dir, const char *rel, uint64_t ino,
+			  char *out, size_t outlen, unsigned int depth)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (depth > 32 || !(d = opendir(dir)))
+		return false;
+	while (!found && (de = readdir(d))) {
+		char sub[PATH_MAX], subrel[PATH_MAX];
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(subrel, sizeof(subrel), "%s%s%s", rel, *rel ? "/" : "",
+			 de->d_name);
+		if (de->d_ino == ino) {
+			snprintf(out, outlen, "%s", subrel);
+			found = true;
+			break;
+		}
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		found = cgroupv2_find(sub, subrel, ino, out, outlen, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+static void cgroupv2_print(const struct expr *e, const struct output_ctx *o,
+			   FILE *f)
+{
+	char path[PATH_MAX];
+
+	if (cgroupv2_find(CGROUPV2_ROOT, "", expr_value_u64(e), path,
+			  sizeof(path), 0))
+		fprintf(f, "\"%s\"", path);
+	else
+		integer_print(e, o, f);
 }
 
 /* the lowest bit set, as nft prints a label: by name if connlabel.conf has it */
@@ -1248,7 +1368,7 @@ DT(day_type, TYPE_TIME_DAY, "day", "Day of week of packet reception",
    &integer_type, BYTEORDER_HOST, 8, DTYPE_F_QUOTED, day_syms, day_parse,
    integer_print);
 DT(cgroupv2_type, TYPE_CGROUPV2, "cgroupsv2", "cgroupsv2 path",
-   &integer_type, BYTEORDER_HOST, 64, 0, NULL, integer_parse, integer_print);
+   &integer_type, BYTEORDER_HOST, 64, 0, NULL, cgroupv2_parse, cgroupv2_print);
 DT(ipsec_dir_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_HOST, 8, 0, NULL, integer_parse, integer_print);
 DT(frag_off_type, TYPE_INTEGER, "integer", "integer", &integer_type,
@@ -1257,6 +1377,8 @@ DT(ip_version_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_BIG, 4, 0, NULL, integer_parse, integer_print);
 DT(sctp_chunk_type, TYPE_INTEGER, "integer", "integer", &integer_type,
    BYTEORDER_BIG, 8, 0, NULL, integer_parse, integer_print);
+DT(mptcp_subtype_type, TYPE_INTEGER, "integer", "integer", &integer_type,
+   BYTEORDER_BIG, 4, 0, NULL, mptcp_subtype_parse, integer_print);
 
 static const struct datatype *const datatypes[] = {
 	&invalid_type, &verdict_type, &nfproto_type, &bitmask_type,

@@ -187,11 +187,19 @@ static void kind_inner(struct kind_delin *k, const struct nftnl_expr *nle,
 	rule_free(tmp);
 }
 
+static void kind_type_value(struct kind_delin *k, struct expr *v,
+			    const struct datatype *dt, enum byteorder bo,
+			    unsigned int len)
+{
+	type_value(v, dt, bo, len);
+}
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
 	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
 	.set_key = kind_set_key, .inner = kind_inner,			\
+	.type_value = kind_type_value,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1038,54 +1046,6 @@ static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
-
-/* a load stays raw until postprocess names it; a write is named here */
-static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP);
-	uint32_t type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
-	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
-	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
-	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS);
-	const struct exthdr_desc *d;
-	const struct proto_field *f;
-	struct stmt *s;
-
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
-	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		/* neither register: "reset tcp option" (src/optstrip.c),
-		   the only such exthdr */
-		kind_delin_stmt(ctx, stmt_ops_by_json_name("reset"), e);
-		return;
-	}
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
-	    !exthdr_by_type(op, type)) {
-		unsupported(ctx, "exthdr");
-		return;
-	}
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
-		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_DREG),
-			exthdr_raw_alloc(op, type, off * 8, len * 8, flags));
-		return;
-	}
-	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
-	if (!f) {
-		unsupported(ctx, "exthdr write");
-		return;
-	}
-	s = stmt_alloc(&internal_location, STMT_EXTHDR);
-	s->payload.expr = exthdr_expr_alloc(&internal_location, d, f);
-	s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
-	if (!s->payload.val) {
-		stmt_free(s);
-		unsupported(ctx, "exthdr write");
-		return;
-	}
-	if (s->payload.val->kind == EXPR_VALUE)
-		type_value(s->payload.val, f->dtype, f->byteorder, f->len);
-	add_stmt(ctx, s);
-}
-
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
@@ -1099,8 +1059,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delin_stmt(ctx, sops, e);
 	else if (!strcmp(name, "payload"))
 		delin_payload(ctx, e);
-	else if (!strcmp(name, "exthdr"))
-		delin_exthdr(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {
@@ -1538,7 +1496,7 @@ static const struct proto_field *field_at(const struct proto_ctx *pctx,
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset + stack_off(pctx, d) == off &&
-		    d->fields[i].len == len &&
+		    d->fields[i].len == len && !d->fields[i].listed_raw &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1550,6 +1508,7 @@ static const struct proto_field *field_from(const struct proto_desc *d,
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    !d->fields[i].listed_raw &&
 		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
 			return &d->fields[i];
 	return NULL;
@@ -1567,6 +1526,7 @@ static const struct proto_field *field_over(const struct proto_ctx *pctx,
 		if (d->fields[i].offset + stack_off(pctx, d) == off &&
 		    d->fields[i].len > len &&
 		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
+		    !d->fields[i].listed_raw &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
 	return NULL;
@@ -1922,6 +1882,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
 			if (d->fields[i].offset == off &&
 			    off + d->fields[i].len <= end &&
+			    !d->fields[i].listed_raw &&
 			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
 				g = &d->fields[i];
 				break;
@@ -2324,6 +2285,9 @@ static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
  * A header write back to "FIELD set VALUE": a whole field written from an
  * immediate, or the bits a mask leaves open in a load-modify-write.
  */
+static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct expr *e);
+
 static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 				struct stmt *s)
 {
@@ -2339,6 +2303,15 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 		if (!f)
 			return;
 		type_value(v, f->dtype, f->byteorder, f->len);
+	} else if (v->kind == EXPR_MAP) {
+		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
+		f = field_at(pctx, d, p->payload.offset, p->len);
+		if (!f)
+			return;
+		n = payload_expr_alloc(&internal_location, d, f);
+		hash_resolve(pctx, deps, v);
+		map_resolve(pctx, deps, v, n);
+		expr_free(n);
 	} else {
 		/* load, & mask (keeps the other bits), | value */
 		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
@@ -2599,9 +2572,13 @@ static bool exthdr_match(struct deps *deps, const struct stmt *s,
 	off = x->exthdr.offset;
 	len = x->len;
 	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
-		if (x != lhs || !x->exthdr.desc)
+		if (x != lhs || (!x->exthdr.desc &&
+				 x->exthdr.op != NFT_EXTHDR_OP_TCPOPT))
 			return true;
-		n = exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL);
+		n = x->exthdr.desc ?
+		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
+		    exthdr_present_alloc(&internal_location, x->exthdr.op,
+					 x->exthdr.type);
 		goto named;
 	}
 	if (x != lhs) {

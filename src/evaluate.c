@@ -439,54 +439,6 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	}
 }
 
-/*
- * tcp options and sctp chunks need no dependency: the kernel checks.  ip
- * options and ipv6 extension headers need their network protocol, which
- * nft puts first in the rule
- */
-static int exthdr_eval(struct eval_ctx *ctx, struct expr *x)
-{
-	const struct proto_desc *want;
-	int ret;
-
-	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
-		if (ctx->family == NFPROTO_IPV6 || ctx->family == NFPROTO_ARP)
-			return err(ctx, &x->loc,
-				   "ip options cannot be matched in family %s",
-				   family_name(ctx->family));
-		want = &proto_ip;
-	} else if (x->exthdr.op == NFT_EXTHDR_OP_IPV6) {
-		if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_ARP)
-			return err(ctx, &x->loc,
-				   "ipv6 extension headers cannot be matched in family %s",
-				   family_name(ctx->family));
-		want = &proto_ip6;
-	} else {
-		return 0;
-	}
-	ctx->dep_at_head = true;
-	ret = nh_dep(ctx, x, want);
-	ctx->dep_at_head = false;
-	return ret;
-}
-
-static int exthdr_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr *x = s->payload.expr;
-
-	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
-		return err(ctx, &x->loc, "only tcp option fields can be set");
-	if (!x->exthdr.tmpl)
-		return err(ctx, &x->loc, "tcp option %s: name the field to set",
-			   x->exthdr.desc->name);
-	if (x->exthdr.offset % 8 || x->len % 8)
-		return err(ctx, &x->loc,
-			   "tcp option %s %s is not a whole number of bytes and cannot be set",
-			   x->exthdr.desc->name, x->exthdr.tmpl->name);
-	ctx->stmt = s;
-	return value_stmt_eval(ctx, x, &s->payload.val);
-}
-
 static bool th_known(const struct eval_ctx *ctx)
 {
 	return proto_ctx_th_known(&ctx->pctx);
@@ -1530,6 +1482,20 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	case EXPR_SYMBOL:
 		return symbol_to_constant(ctx, lhs, e);
 	case EXPR_VALUE:
+		/* a plain integer, as "define p = -10" makes one: as nft, it
+		   matches only a plain integer field that can hold it */
+		if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
+			return 0;
+		if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
+			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+				   (unsigned long long)expr_value_u64(x),
+				   (1ULL << lhs->len) - 1);
+		/* a statement writes it whatever the field's type */
+		if (lhs->dtype != &integer_type &&
+		    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
+			return err(ctx, &x->loc,
+				   "datatype mismatch, expected %s, expression has type integer",
+				   lhs->dtype->desc);
 		return 0;
 	case EXPR_BINOP:
 		if (x->depth > EXPR_DEPTH_MAX)
@@ -1733,6 +1699,30 @@ static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
 	return 0;
 }
 
+/*
+ * "meta hour "23:00"-"02:00"" crosses midnight (in UTC, which the kernel
+ * compares): as nft, the range between the two the other way round, and
+ * the match inverted
+ */
+static int hour_range_eval(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *r = rel->op.right, *t;
+
+	if (rhs_eval(ctx, rel->op.left, &r->range.left) < 0 ||
+	    rhs_eval(ctx, rel->op.left, &r->range.right) < 0)
+		return -1;
+	if (expr_value_cmp(r->range.left, r->range.right) <= 0)
+		return 0;
+	if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
+	    rel->op.op != OP_NEQ)
+		return 0;	/* refused as any range with "<" */
+	t = r->range.left;
+	r->range.left = r->range.right;
+	r->range.right = t;
+	rel->op.op = rel->op.op == OP_NEQ ? OP_EQ : OP_NEQ;
+	return 0;
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1741,6 +1731,10 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return -1;
 	lhs = rel->op.left;
 	fib_present(lhs, rel->op.right);
+	/* before a set of one range is that range: it is not turned */
+	if (lhs->dtype == &hour_type && rel->op.right->kind == EXPR_RANGE &&
+	    hour_range_eval(ctx, rel) < 0)
+		return -1;
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
@@ -1961,6 +1955,18 @@ static struct set *kind_set_find(struct kind_eval *k, const char *name)
 	return set_lookup(ctx, ctx->family, ctx->cmd->h.table, name);
 }
 
+static int kind_head_dep(struct kind_eval *k, const struct expr *e,
+			 const struct proto_desc *want)
+{
+	struct eval_ctx *ctx = k->phase;
+	int ret;
+
+	ctx->dep_at_head = true;
+	ret = nh_dep(ctx, e, want);
+	ctx->dep_at_head = false;
+	return ret;
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
@@ -1973,6 +1979,7 @@ static struct set *kind_set_find(struct kind_eval *k, const char *name)
 	.setref = kind_setref,						\
 	.name_check = kind_name_check, .set_in_batch = kind_set_in_batch,	\
 	.set_find = kind_set_find,					\
+	.head_dep = kind_head_dep,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2002,8 +2009,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 		return concat_eval(ctx, x);
 	case EXPR_PAYLOAD:
 		return payload_eval(ctx, x);
-	case EXPR_EXTHDR:
-		return exthdr_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_RELATIONAL:
@@ -2253,8 +2258,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return -1;
 		ctx->stmt = s;
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
-	case STMT_EXTHDR:
-		return exthdr_stmt_eval(ctx, s);
 	case STMT_NAT:
 		return nat_stmt_eval(ctx, s);
 	default:

@@ -4,11 +4,18 @@
  * the exthdr expression. Offsets and lengths are in bits from the start of
  * the header, option or chunk; a field-less expression tests presence.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
+#include <libnftnl/expr.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
 #include <suggest.h>
+#include <utils.h>
 
 #define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
 				  .len = l, .byteorder = BYTEORDER_##bo }
@@ -20,9 +27,9 @@
 #define IPOPT(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_IPV4, \
 			  .fields = { FI("type", 0, 8), FI("length", 8, 8), \
 				      __VA_ARGS__ } }
-#define CHUNK(n, t)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
+#define CHUNK(n, t, ...)	{ .name = n, .type = t, .op = NFT_EXTHDR_OP_SCTP, \
 			  .fields = { FI("type", 0, 8), FI("flags", 8, 8), \
-				      FI("length", 16, 16) } }
+				      FI("length", 16, 16), ##__VA_ARGS__ } }
 #define V6_COMMON	F("nexthdr", inet_protocol_type, 0, 8, BIG), \
 			FI("hdrlength", 8, 8)
 #define RT_COMMON	V6_COMMON, FI("type", 16, 8), FI("seg-left", 24, 8)
@@ -68,7 +75,8 @@ static const struct exthdr_desc exthdrs[] = {
 	OPT("timestamp", 8, FI("length", 8, 8), FI("tsval", 16, 32),
 	    FI("tsecr", 48, 32)),
 	OPT("md5sig", 19, FI("length", 8, 8)),
-	OPT("mptcp", 30, FI("length", 8, 8), FI("subtype", 16, 4)),
+	OPT("mptcp", 30, FI("length", 8, 8),
+	    F("subtype", mptcp_subtype_type, 16, 4, BIG)),
 	OPT("fastopen", 34, FI("length", 8, 8)),
 
 	/* the ones nft 1.0.6 knows; the kernel finds them in the header */
@@ -77,13 +85,26 @@ static const struct exthdr_desc exthdrs[] = {
 	IPOPT("ssrr", 137, FI("ptr", 16, 8), FI("addr", 24, 32)),
 	IPOPT("ra", 148, FI("value", 16, 16)),
 
-	CHUNK("data", 0), CHUNK("init", 1), CHUNK("init-ack", 2),
-	CHUNK("sack", 3), CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),
-	CHUNK("abort", 6), CHUNK("shutdown", 7), CHUNK("shutdown-ack", 8),
+	CHUNK("data", 0, FI("tsn", 32, 32), FI("stream", 64, 16),
+	      FI("ssn", 80, 16), FI("ppid", 96, 32)),
+	CHUNK("init", 1, FI("init-tag", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-outbound-streams", 96, 16),
+	      FI("num-inbound-streams", 112, 16), FI("initial-tsn", 128, 32)),
+	CHUNK("init-ack", 2, FI("init-tag", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-outbound-streams", 96, 16),
+	      FI("num-inbound-streams", 112, 16), FI("initial-tsn", 128, 32)),
+	CHUNK("sack", 3, FI("cum-tsn-ack", 32, 32), FI("a-rwnd", 64, 32),
+	      FI("num-gap-ack-blocks", 96, 16), FI("num-dup-tsns", 112, 16)),
+	CHUNK("heartbeat", 4), CHUNK("heartbeat-ack", 5),
+	CHUNK("abort", 6), CHUNK("shutdown", 7, FI("cum-tsn-ack", 32, 32)),
+	CHUNK("shutdown-ack", 8),
 	CHUNK("error", 9), CHUNK("cookie-echo", 10), CHUNK("cookie-ack", 11),
-	CHUNK("ecne", 12), CHUNK("cwr", 13), CHUNK("shutdown-complete", 14),
-	CHUNK("asconf-ack", 128), CHUNK("forward-tsn", 192),
-	CHUNK("asconf", 193),
+	CHUNK("ecne", 12, FI("lowest-tsn", 32, 32)),
+	CHUNK("cwr", 13, FI("lowest-tsn", 32, 32)),
+	CHUNK("shutdown-complete", 14),
+	CHUNK("asconf-ack", 128, FI("seqno", 32, 32)),
+	CHUNK("forward-tsn", 192, FI("new-cum-tsn", 32, 32)),
+	CHUNK("asconf", 193, FI("seqno", 32, 32)),
 };
 
 /* names nft also reads, listed under their canonical one */
@@ -178,11 +199,55 @@ struct expr *exthdr_raw_alloc(unsigned int op, unsigned int type,
 	return e;
 }
 
+struct expr *exthdr_present_alloc(const struct location *loc, unsigned int op,
+				  unsigned int kind)
+{
+	struct expr *e = expr_alloc(loc, EXPR_EXTHDR, &boolean_type,
+				    BYTEORDER_HOST, 8);
+
+	e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+	e->exthdr.op = op;
+	e->exthdr.type = kind;
+	e->exthdr.desc = exthdr_by_type(op, kind);
+	return e;
+}
+
+/* the options follow the 20 bytes of the fixed header, 60 at most */
+#define TCPOPT_SPACE_BITS	(40 * 8)
+
+struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,
+			      const struct location *kloc, uint64_t offset,
+			      uint64_t len, struct list_head *msgs)
+{
+	unsigned long long k;
+	char *end;
+
+	errno = 0;
+	k = strtoull(kind, &end, 10);
+	if (!*kind || *end || errno) {
+		error_queue(msgs, kloc, "tcp option @KIND,OFFSET,LENGTH takes the option's kind as a number, not \"%s\"",
+			    kind);
+		return NULL;
+	}
+	if (k > UINT8_MAX) {
+		error_queue(msgs, kloc, "tcp option kind %llu is too large: 0 to 255", k);
+		return NULL;
+	}
+	if (!len || len > 128 || offset >= TCPOPT_SPACE_BITS ||
+	    offset + len > TCPOPT_SPACE_BITS) {
+		error_queue(msgs, loc, "a raw tcp option field lies in the %u bits of the options: length 1 to 128 bits",
+			    TCPOPT_SPACE_BITS);
+		return NULL;
+	}
+	return exthdr_raw_alloc(NFT_EXTHDR_OP_TCPOPT, k, offset, len, 0);
+}
+
 static const char *const what[] = {
 	[NFT_EXTHDR_OP_IPV6]	= "ipv6 extension header",
 	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
 	[NFT_EXTHDR_OP_IPV4]	= "ip option",
 	[NFT_EXTHDR_OP_SCTP]	= "sctp chunk",
+	[NFT_EXTHDR_OP_DCCP]	= "dccp option",
 };
 
 const char *exthdr_op_name(unsigned int op)
@@ -238,3 +303,325 @@ const char *suggest_exthdr_field(struct suggest *s,
 		suggest_add(s, d->fields[i].name);
 	return suggest_hint(s);
 }
+
+/* --- the exthdr expression ----------------------------------------------- */
+
+/*
+ * tcp options and sctp chunks need no dependency: the kernel checks.  ip
+ * options and ipv6 extension headers need their network protocol, which
+ * nft puts first in the rule
+ */
+static int exthdr_eval(struct kind_eval *k, struct expr *x)
+{
+	const struct proto_desc *want;
+
+	if (x->exthdr.op == NFT_EXTHDR_OP_IPV4) {
+		if (k->family == NFPROTO_IPV6 || k->family == NFPROTO_ARP)
+			return error_queue(k->msgs, &x->loc,
+				   "ip options cannot be matched in family %s",
+				   k->family_name);
+		want = &proto_ip;
+	} else if (x->exthdr.op == NFT_EXTHDR_OP_IPV6) {
+		if (k->family == NFPROTO_IPV4 || k->family == NFPROTO_ARP)
+			return error_queue(k->msgs, &x->loc,
+				   "ipv6 extension headers cannot be matched in family %s",
+				   k->family_name);
+		want = &proto_ip6;
+	} else {
+		return 0;
+	}
+	return k->head_dep(k, x, want);
+}
+
+/*
+ * The kernel's "exthdr" is three things: a load (a destination register),
+ * which stays raw until the delinearizer's postprocessing names it from
+ * what the rule compares; a tcp option write (a source register), named
+ * here; and with neither register "reset tcp option" (src/optstrip.c).
+ */
+static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
+{
+	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP);
+	uint32_t type = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
+	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	uint32_t flags = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS);
+	const struct exthdr_desc *d;
+	const struct proto_field *f;
+	struct stmt *s;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG) &&
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		stmt_ops_by_json_name("reset")->delinearize(k, e);
+		return;
+	}
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff ||
+	    (!exthdr_by_type(op, type) && op != NFT_EXTHDR_OP_TCPOPT)) {
+		k->unsupported(k, "exthdr");
+		return;
+	}
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+		k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_DREG),
+			   exthdr_raw_alloc(op, type, off * 8, len * 8, flags));
+		return;
+	}
+	f = exthdr_field_at(op, type, off * 8, len * 8, &d);
+	if (!f && op != NFT_EXTHDR_OP_TCPOPT) {
+		k->unsupported(k, "exthdr write");
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_EXTHDR);
+	/* "tcp option @254,16,16 set 5" */
+	s->payload.expr = f ? exthdr_expr_alloc(&internal_location, d, f) :
+			  exthdr_raw_alloc(op, type, off * 8, len * 8, 0);
+	s->payload.val = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_SREG));
+	if (!s->payload.val) {
+		stmt_free(s);
+		k->unsupported(k, "exthdr write");
+		return;
+	}
+	if (s->payload.val->kind == EXPR_VALUE)
+		k->type_value(k, s->payload.val, s->payload.expr->dtype,
+			      s->payload.expr->byteorder, s->payload.expr->len);
+	k->add_stmt(k, s);
+}
+
+/* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
+static void exthdr_print(struct kind_print *k, const struct expr *e)
+{
+	const char *name = e->exthdr.desc ? e->exthdr.desc->name : "unknown";
+
+	switch (e->exthdr.op) {
+	case NFT_EXTHDR_OP_TCPOPT:
+		/* what has no name lists by number, as nft lists it */
+		if (e->exthdr.flags & NFT_EXTHDR_F_PRESENT && !e->exthdr.desc) {
+			fprintf(k->f, "tcp option %u", e->exthdr.type);
+			return;
+		}
+		if (!e->exthdr.tmpl && !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT) &&
+		    !e->exthdr.desc) {
+			fprintf(k->f, "tcp option @%u,%u,%u", e->exthdr.type,
+				e->exthdr.offset, e->len);
+			return;
+		}
+		fprintf(k->f, "tcp option %s", name);
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		fprintf(k->f, "sctp chunk %s", name);
+		break;
+	case NFT_EXTHDR_OP_DCCP:
+		fprintf(k->f, "dccp option %u", e->exthdr.type);
+		return;
+	case NFT_EXTHDR_OP_IPV4:
+		fprintf(k->f, "ip option %s", name);
+		break;
+	default:
+		fprintf(k->f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
+		break;
+	}
+	if (e->exthdr.tmpl)
+		fprintf(k->f, " %s", e->exthdr.tmpl->name);
+	else if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT &&
+		 !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT))
+		fputs(" unknown", k->f);	/* bits of no field: as nft */
+}
+
+/* JSON's key for each kind of extension header */
+static const char *const json_keys[] = {
+	[NFT_EXTHDR_OP_IPV6]	= "exthdr",
+	[NFT_EXTHDR_OP_TCPOPT]	= "tcp option",
+	[NFT_EXTHDR_OP_SCTP]	= "sctp chunk",
+	[NFT_EXTHDR_OP_IPV4]	= "ip option",
+};
+
+/* { KEY: { "name": N, "field": F } }; without a field, a presence test */
+static json_t *exthdr_json(struct kind_json *k, const struct expr *e)
+{
+	bool present = e->exthdr.flags & NFT_EXTHDR_F_PRESENT;
+	json_t *o;
+
+	/* a tcp option without a name: its kind and bits, as nft */
+	if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT &&
+	    !e->exthdr.desc) {
+		o = kind_json_wrap("base", json_integer(e->exthdr.type));
+		o = kind_json_set(o, "offset", json_integer(present ? 0 :
+							    e->exthdr.offset));
+		o = kind_json_set(o, "len", json_integer(present ? 8 : e->len));
+		return kind_json_wrap("tcp option", o);
+	}
+	if (!e->exthdr.desc || e->exthdr.op >= array_size(json_keys) ||
+	    !json_keys[e->exthdr.op])
+		return k->unsupported(k, "a raw extension header load");
+	o = kind_json_wrap("name", json_string(e->exthdr.desc->name));
+	if (e->exthdr.tmpl)
+		o = kind_json_set(o, "field", json_string(e->exthdr.tmpl->name));
+	else if (e->exthdr.op == NFT_EXTHDR_OP_TCPOPT && !present)
+		o = kind_json_set(o, "field", json_string("unknown"));
+	return kind_json_wrap(json_keys[e->exthdr.op], o);
+}
+
+/* { "tcp option": { "base": KIND, "offset": BITS, "len": BITS } } */
+static struct expr *tcpopt_raw_parse_json(struct kind_jparse *k, json_t *o,
+					  const struct location *loc)
+{
+	static const char *const keys[] = { "base", "offset", "len", NULL };
+	uint64_t base, off, len;
+	char kind[24];
+
+	if (k->check_keys(k, o, "tcp option", keys) < 0 ||
+	    k->get_u32(k, o, "base", &base) != 1 ||
+	    k->get_u32(k, o, "offset", &off) != 1 ||
+	    k->get_u32(k, o, "len", &len) != 1)
+		return k->error(k, o, "tcp option: expected base, offset and len"), NULL;
+	snprintf(kind, sizeof(kind), "%llu", (unsigned long long)base);
+	return tcpopt_raw_parse(loc, kind, loc, off, len, k->msgs);
+}
+
+static struct expr *exthdr_parse_json(struct kind_jparse *k, const char *key,
+				      json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "name", "field", NULL };
+	const char *name, *field;
+	struct location nloc, floc;
+	unsigned int op;
+
+	for (op = 0; op < array_size(json_keys); op++)
+		if (json_keys[op] && !strcmp(json_keys[op], key))
+			break;
+	if (op == NFT_EXTHDR_OP_TCPOPT && json_is_object(o) &&
+	    json_object_get(o, "base"))
+		return tcpopt_raw_parse_json(k, o, loc);
+	if (!json_is_object(o) || k->check_keys(k, o, key, keys) < 0)
+		return k->error(k, o, "%s: expected an object", key), NULL;
+	name = k->get_str(k, o, "name", true);
+	if (!name)
+		return NULL;
+	field = k->get_str(k, o, "field", false);
+	nloc = k->loc(k, json_object_get(o, "name"));
+	floc = field ? k->loc(k, json_object_get(o, "field")) : nloc;
+	return exthdr_expr_parse(loc, op, name, &nloc, field, &floc, k->msgs);
+}
+
+/* { "mangle": { "key": { "tcp option": ... }, "value": V } } */
+static struct stmt *exthdr_mangle(struct kind_jparse *k, const struct expr *e,
+				  struct expr *val, const struct location *loc)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_EXTHDR);
+
+	s->payload.expr = expr_clone(e);
+	s->payload.val = val;
+	return s;
+}
+
+static const char *const exthdr_json_names[] = {
+	"exthdr", "sctp chunk", "ip option", NULL
+};
+
+/*
+ * Loads stay in linearize.c: an exthdr field is a run of bits like a
+ * payload field, and the linearizer's comparisons, binops and set keys
+ * need where its bits sit in the loaded bytes (its struct load), which a
+ * kind's linearize does not give back.
+ */
+static const struct expr_ops exthdr_ops = {
+	.name		= "tcp option",
+	.json_names	= exthdr_json_names,
+	.nl_name	= "exthdr",
+	.kind		= EXPR_EXTHDR,
+	.eval		= exthdr_eval,
+	.delinearize	= exthdr_delinearize,
+	.print		= exthdr_print,
+	.json		= exthdr_json,
+	.parse_json	= exthdr_parse_json,
+	.mangle		= exthdr_mangle,
+};
+EXPR_OPS_REGISTER(exthdr_ops);
+
+/* --- "tcp option NAME FIELD set VALUE" ----------------------------------- */
+
+static int exthdr_stmt_eval(struct kind_eval *k, struct stmt *s)
+{
+	struct expr *x = s->payload.expr;
+
+	if (x->kind != EXPR_EXTHDR || x->exthdr.op != NFT_EXTHDR_OP_TCPOPT)
+		return error_queue(k->msgs, &x->loc,
+				   "only tcp option fields can be set");
+	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT)
+		return error_queue(k->msgs, &x->loc,
+				   "tcp option %s: name the field to set",
+				   x->exthdr.desc ? x->exthdr.desc->name : "");
+	if (x->exthdr.offset % 8 || x->len % 8) {
+		if (!x->exthdr.tmpl)	/* "tcp option @254,4,8 set 1" */
+			return error_queue(k->msgs, &x->loc,
+				"a raw tcp option field is set in whole bytes only");
+		return error_queue(k->msgs, &x->loc,
+			   "tcp option %s %s is not a whole number of bytes and cannot be set",
+			   x->exthdr.desc->name, x->exthdr.tmpl->name);
+	}
+	return k->value(k, x, &s->payload.val);
+}
+
+/* whole bytes only, which evaluation made sure of */
+static int exthdr_stmt_linearize(struct kind_lin *k, const struct stmt *s)
+{
+	const struct expr *x = s->payload.expr, *v = s->payload.val;
+	unsigned int n = div_round_up(v->len, 8);
+	struct nftnl_expr *e;
+
+	if (v->kind == EXPR_VALUE) {
+		k->immediate(k, NFT_REG_1, v, x->byteorder);
+	} else {
+		k->load(k, v, NFT_REG_1);
+		if (v->byteorder == BYTEORDER_HOST &&
+		    x->byteorder == BYTEORDER_BIG && n > 1) {
+			e = k->add(k, "byteorder");
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, NFT_REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, NFT_REG_1);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP,
+					   NFT_BYTEORDER_HTON);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, n);
+			nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, n);
+		}
+	}
+	e = k->add(k, "exthdr");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_SREG, NFT_REG_1);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, div_round_up(x->len, 8));
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	return 0;
+}
+
+static void exthdr_stmt_print(struct kind_print *k, const struct stmt *s)
+{
+	k->expr(k, s->payload.expr);
+	fputs(" set ", k->f);
+	k->expr(k, s->payload.val);
+}
+
+/* as nft: { "mangle": { "key": { "tcp option": ... }, "value": V } } */
+static json_t *exthdr_stmt_json(struct kind_json *k, const struct stmt *s)
+{
+	return kind_json_wrap("mangle", kind_json_set(
+		kind_json_wrap("key", k->expr(k, s->payload.expr)), "value",
+		k->expr(k, s->payload.val)));
+}
+
+static void exthdr_stmt_destroy(struct stmt *s)
+{
+	expr_free(s->payload.expr);
+	expr_free(s->payload.val);
+}
+
+/* the kernel expression is exthdr_ops' to read back; JSON's is "mangle" */
+static const struct stmt_ops exthdr_stmt_ops = {
+	.name		= "tcp option",
+	.kind		= STMT_EXTHDR,
+	.eval		= exthdr_stmt_eval,
+	.linearize	= exthdr_stmt_linearize,
+	.print		= exthdr_stmt_print,
+	.json		= exthdr_stmt_json,
+	.destroy	= exthdr_stmt_destroy,
+	.not_offered	= true,	/* "tcp" starts a selector */
+};
+STMT_OPS_REGISTER(exthdr_stmt_ops);

@@ -77,7 +77,13 @@ struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 	for (unsigned int i = 1; i < array_size(fib_results); i++)
 		if (!strcmp(fib_results[i].name, result))
 			return fib_expr_alloc(loc, flags, i);
-	error_queue(msgs, rloc, "unknown fib result \"%s\"; expected oif, oifname or type",
+	/* newer nft's "fib daddr check missing" (nftables commit "fib: allow
+	   to check if route exists in maps"): whether there is a route,
+	   as "oif missing" (which the listing keeps, as nft 1.0.6 lists it) */
+	if (!strcmp(result, "check"))
+		return fib_expr_alloc(loc, flags | NFTA_FIB_F_PRESENT,
+				      NFT_FIB_RESULT_OIF);
+	error_queue(msgs, rloc, "unknown fib result \"%s\"; expected oif, oifname, type or check",
 		    result);
 	return NULL;
 }

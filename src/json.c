@@ -213,10 +213,11 @@ static json_t *value_json(const struct expr *e, struct json_ctx *jc)
 		}
 		return s;
 	}
-	/* nft writes realms, named in rt_realms or not, as strings */
+	/* nft writes realms, named in rt_realms or not, and cgroups, as
+	   strings */
 	if (dtype_is(dt, &string_type) || dtype_is(dt, &lladdr_type) ||
 	    dt == &ipaddr_type || dt == &ip6addr_type || dt == &realm_type ||
-	    e->len > 64)
+	    dt == &cgroupv2_type || e->len > 64)
 		return text_of(e, jc->octx);
 	/*
 	 * Anything else is a number unless its text form says otherwise
@@ -492,22 +493,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		return mapping_json(e, jc);
 	case EXPR_SET_ELEM:
 		return elem_json(e, jc);
-	case EXPR_EXTHDR: {
-		static const char *const keys[] = {
-			[NFT_EXTHDR_OP_IPV6] = "exthdr",
-			[NFT_EXTHDR_OP_TCPOPT] = "tcp option",
-			[NFT_EXTHDR_OP_SCTP] = "sctp chunk",
-			[NFT_EXTHDR_OP_IPV4] = "ip option",
-		};
-
-		if (!e->exthdr.desc || e->exthdr.op >= array_size(keys) ||
-		    !keys[e->exthdr.op])
-			return unsupported(jc, "a raw extension header load");
-		o = wrap("name", json_string(e->exthdr.desc->name));
-		if (e->exthdr.tmpl)
-			o = obj_set(o, "field", json_string(e->exthdr.tmpl->name));
-		return wrap(keys[e->exthdr.op], o);
-	}
 	default:		return unsupported(jc, "this expression");
 	}
 }
@@ -723,9 +708,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 	case STMT_NAT:
 		return nat_json(s, jc);
 	case STMT_PAYLOAD:
-		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
-					      "value", expr_json(s->payload.val, jc)));
-	case STMT_EXTHDR:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));
 	default:

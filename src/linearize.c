@@ -1483,7 +1483,13 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 		if (first * 8 != off || last * 8 != off + len)
 			return lerr(ctx, &v->loc,
 				    "setting a header field from another expression is not supported yet");
-		value_load(ctx, v);
+		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
+		if (v->kind == EXPR_MAP) {
+			if (lin_map(ctx, v, p, REG_1) < 0)
+				return -1;
+		} else {
+			value_load(ctx, v);
+		}
 	} else if (first * 8 == off && last * 8 == off + len) {
 		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
 	} else {
@@ -1527,30 +1533,6 @@ static void value_load(struct lin_ctx *ctx, const struct expr *v)
 	if ((v->kind == EXPR_PAYLOAD || v->kind == EXPR_EXTHDR) &&
 	    ld.masked && ld.shift)
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
-}
-
-/* a tcp option write: whole bytes only, which evaluation made sure of */
-static int lin_exthdr_set(struct lin_ctx *ctx, const struct stmt *s)
-{
-	const struct expr *x = s->payload.expr, *v = s->payload.val;
-	struct nftnl_expr *e;
-	struct load ld;
-
-	if (v->kind == EXPR_VALUE) {
-		lin_immediate(ctx, NFT_REG_1, v, x->byteorder);
-	} else {
-		selector_load(ctx, v, 0, &ld);
-		if (v->byteorder == BYTEORDER_HOST && x->byteorder == BYTEORDER_BIG &&
-		    ld.len > 1)
-			put_byteorder(ctx, ld.len);
-	}
-	e = add_expr(ctx, "exthdr");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_SREG, NFT_REG_1);
-	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, div_round_up(x->len, 8));
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
-	return 0;
 }
 
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
@@ -1599,8 +1581,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);
-	case STMT_EXTHDR:
-		return lin_exthdr_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

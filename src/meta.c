@@ -57,6 +57,13 @@ static const struct meta_template meta_templates[] = {
 	M(NFT_META_TIME_HOUR,	"hour",		hour_type,	32, HOST, false),
 	M(NFT_META_SDIF,	"sdif",		ifindex_type,	32, HOST, false),
 	M(NFT_META_SDIFNAME,	"sdifname",	ifname_type,	128, HOST, false),
+	/* nft 1.1, keys newer than this build's kernel headers: 35 sends a
+	   bridged packet up to ip (NFT_META_BRI_BROUTE, Linux 5.19); 36 is
+	   the kernel's __NFT_META_IIFTYPE, no key; 37 is the hardware
+	   address of the bridge it came in on (NFT_META_BRI_IIFHWADDR,
+	   Linux 6.18) */
+	M(35,			"broute",	integer_type,	1, HOST, false),
+	M(37,			"ibrhwaddr",	etheraddr_type,	48, BIG, false),
 };
 
 const struct meta_template *meta_template(unsigned int key)

@@ -474,28 +474,6 @@ static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 }
 
 
-/*
- * { "tcp option" | "exthdr" | "sctp chunk": { "name": N, "field": F } };
- * without a field, a presence test
- */
-static struct expr *exthdr_parse(struct jp *jp, unsigned int op, const char *k,
-				 json_t *o, const struct location *loc)
-{
-	static const char *const keys[] = { "name", "field", NULL };
-	const char *name, *field;
-	struct location nloc, floc;
-
-	if (!json_is_object(o) || check_keys(jp, o, k, keys) < 0)
-		return jerr(jp, o, "%s: expected an object", k), NULL;
-	name = get_str(jp, o, "name", true);
-	if (!name)
-		return NULL;
-	field = get_str(jp, o, "field", false);
-	nloc = loc_of(jp, json_object_get(o, "name"));
-	floc = field ? loc_of(jp, json_object_get(o, "field")) : nloc;
-	return exthdr_expr_parse(loc, op, name, &nloc, field, &floc, jp->msgs);
-}
-
 static struct expr *binop_parse(struct jp *jp, enum ops op, json_t *a,
 				const struct location *loc)
 {
@@ -749,14 +727,6 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 		return kind_parse_json(jp, ops, k, v, &loc);
 	if (!strcmp(k, "payload"))
 		return payload_parse(jp, v, &loc);
-	if (!strcmp(k, "tcp option"))
-		return exthdr_parse(jp, NFT_EXTHDR_OP_TCPOPT, k, v, &loc);
-	if (!strcmp(k, "exthdr"))
-		return exthdr_parse(jp, NFT_EXTHDR_OP_IPV6, k, v, &loc);
-	if (!strcmp(k, "sctp chunk"))
-		return exthdr_parse(jp, NFT_EXTHDR_OP_SCTP, k, v, &loc);
-	if (!strcmp(k, "ip option"))
-		return exthdr_parse(jp, NFT_EXTHDR_OP_IPV4, k, v, &loc);
 	for (unsigned int i = 0; i < array_size(binops); i++)
 		if (!strcmp(k, binops[i].name))
 			return binop_parse(jp, binops[i].op, v, &loc);
@@ -989,10 +959,8 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 	}
 	switch (k->kind) {
 	case EXPR_PAYLOAD:
-	case EXPR_EXTHDR:
-		/* "ip ttl set 1", "tcp option maxseg size set 1400" */
-		s = stmt_alloc(loc, k->kind == EXPR_PAYLOAD ? STMT_PAYLOAD :
-							      STMT_EXTHDR);
+		/* "ip ttl set 1" */
+		s = stmt_alloc(loc, STMT_PAYLOAD);
 		s->payload.expr = k;
 		s->payload.val = val;
 		return s;

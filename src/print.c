@@ -99,29 +99,6 @@ static void setref_print(FILE *f, const char *name)
 }
 
 
-/* "tcp option maxseg size", "sctp chunk init", "exthdr frag", "frag id" */
-static void exthdr_print(const struct expr *e, FILE *f)
-{
-	const char *name = e->exthdr.desc ? e->exthdr.desc->name : "unknown";
-
-	switch (e->exthdr.op) {
-	case NFT_EXTHDR_OP_TCPOPT:
-		fprintf(f, "tcp option %s", name);
-		break;
-	case NFT_EXTHDR_OP_SCTP:
-		fprintf(f, "sctp chunk %s", name);
-		break;
-	case NFT_EXTHDR_OP_IPV4:
-		fprintf(f, "ip option %s", name);
-		break;
-	default:
-		fprintf(f, e->exthdr.tmpl ? "%s" : "exthdr %s", name);
-		break;
-	}
-	if (e->exthdr.tmpl)
-		fprintf(f, " %s", e->exthdr.tmpl->name);
-}
-
 /*
  * A nat address range that covers a prefix lists as the prefix, as nft
  * lists it: 10.0.0.0-10.0.0.255 is 10.0.0.0/24, 10.0.0.1-10.0.0.1 is
@@ -413,8 +390,6 @@ void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
 			fprintf(f, "%s %s", e->payload.desc->name,
 				e->payload.tmpl->name);
 		break;
-	case EXPR_EXTHDR:
-		exthdr_print(e, f);
 		break;
 		break;
 	case EXPR_BINOP:
@@ -670,8 +645,7 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		}
 		expr_print(s->verdict.expr, o, f);
 		break;
-	case STMT_PAYLOAD:
-	case STMT_EXTHDR: {
+	case STMT_PAYLOAD: {
 		struct output_ctx ho = *o;
 
 		expr_print(s->payload.expr, o, f);

@@ -109,6 +109,12 @@ const struct proto_desc proto_icmp6 = {
 		FI("id", 32, 16),
 		FI("sequence", 48, 16),
 		FI("max-delay", 32, 16),
+		/* nft 1.1: the target of neighbour discovery and mld, and
+		   the destination of a redirect */
+		{ .name = "taddr", .dtype = &ip6addr_type, .offset = 64,
+		  .len = 128, .byteorder = BYTEORDER_BIG, .listed_raw = true },
+		{ .name = "daddr", .dtype = &ip6addr_type, .offset = 192,
+		  .len = 128, .byteorder = BYTEORDER_BIG, .listed_raw = true },
 	},
 };
 
@@ -380,7 +386,7 @@ const uint8_t *proto_icmp_types(const struct proto_desc *d,
 	static const struct {
 		const struct proto_desc	*desc;
 		const char		*field;
-		uint8_t			types[2];
+		uint8_t			types[6];
 		unsigned int		n;
 	} deps[] = {
 		{ &proto_icmp, "id", { 8, 0 }, 2 },
@@ -392,6 +398,8 @@ const uint8_t *proto_icmp_types(const struct proto_desc *d,
 		{ &proto_icmp6, "mtu", { 2 }, 1 },
 		{ &proto_icmp6, "parameter-problem", { 4 }, 1 },
 		{ &proto_icmp6, "max-delay", { 130 }, 1 },
+		{ &proto_icmp6, "taddr", { 130, 131, 132, 135, 136, 137 }, 6 },
+		{ &proto_icmp6, "daddr", { 137 }, 1 },
 	};
 
 	*n = 0;

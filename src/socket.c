@@ -5,6 +5,7 @@
  * Everything about the kind is here, in its struct expr_ops; the grammar's
  * rule for "socket KEY" hands its word to socket_parse().
  */
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
@@ -16,6 +17,7 @@
 
 struct socket_priv {
 	uint32_t	key;	/* NFT_SOCKET_* */
+	uint32_t	level;	/* cgroupv2: the ancestor's depth */
 };
 _Static_assert(sizeof(struct socket_priv) <= sizeof(((struct expr *)0)->priv),
 	       "socket_priv fits an expression's fields");
@@ -38,6 +40,8 @@ static const struct socket_template socket_templates[] = {
 	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	8),
 	S(NFT_SOCKET_MARK,		"mark",		mark_type,	32),
 	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	8),
+	/* the cgroup (v2) id, its directory's inode: "level N PATH" */
+	S(NFT_SOCKET_CGROUPV2,		"cgroupv2",	cgroupv2_type,	64),
 };
 
 static const struct socket_template *socket_template(unsigned int key)
@@ -64,22 +68,42 @@ static struct expr *socket_expr_parse(const struct location *loc,
 				      struct list_head *msgs)
 {
 	for (unsigned int k = 0; k < array_size(socket_templates); k++)
-		if (socket_templates[k].name && !strcmp(socket_templates[k].name, key))
+		if (socket_templates[k].name && !strcmp(socket_templates[k].name, key)) {
+			if (k == NFT_SOCKET_CGROUPV2) {
+				error_queue(msgs, kloc, "socket cgroupv2 takes a level: socket cgroupv2 level N PATH");
+				return NULL;
+			}
 			return socket_alloc(loc, k);
-	if (!strcmp(key, "cgroupv2"))
-		error_queue(msgs, kloc, "socket cgroupv2 is not supported yet");
-	else
-		error_queue(msgs, kloc, "unknown socket key \"%s\"; expected transparent, mark or wildcard",
-			    key);
+		}
+	error_queue(msgs, kloc, "unknown socket key \"%s\"; expected transparent, mark, wildcard or cgroupv2",
+		    key);
 	return NULL;
 }
 
-/* the grammar's word: the key */
+/* the grammar's words: the key, and "cgroupv2"'s level */
 static struct expr *socket_parse(const struct location *loc,
 				 const struct kind_word *w, unsigned int n,
 				 struct list_head *msgs)
 {
-	return socket_expr_parse(loc, w[0].w, w[0].loc, msgs);
+	struct socket_priv *p;
+	struct expr *e;
+	unsigned long lvl;
+
+	if (n < 2)
+		return socket_expr_parse(loc, w[0].w, w[0].loc, msgs);
+	if (strcmp(w[0].w, "cgroupv2")) {
+		error_queue(msgs, w[0].loc, "only socket cgroupv2 takes a level");
+		return NULL;
+	}
+	lvl = strtoul(w[1].w, NULL, 10);
+	if (lvl > 255) {	/* the kernel's limit */
+		error_queue(msgs, w[1].loc, "cgroupv2 level %lu exceeds valid range 0-255", lvl);
+		return NULL;
+	}
+	e = socket_alloc(loc, NFT_SOCKET_CGROUPV2);
+	p = expr_priv(e);
+	p->level = lvl;
+	return e;
 }
 
 static int socket_eval(struct kind_eval *k, struct expr *e)
@@ -99,19 +123,27 @@ static void socket_linearize(struct kind_lin *k, const struct expr *e,
 
 	nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_KEY, p->key);
 	nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_DREG, dreg);
+	if (p->key == NFT_SOCKET_CGROUPV2)
+		nftnl_expr_set_u32(x, NFTNL_EXPR_SOCKET_LEVEL, p->level);
 }
 
 static void socket_delinearize(struct kind_delin *k,
 			       const struct nftnl_expr *e)
 {
 	uint32_t key = nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_KEY);
+	struct expr *x;
 
 	if (!socket_template(key)) {
 		k->unsupported(k, "socket");
 		return;
 	}
-	k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG),
-		   socket_alloc(&internal_location, key));
+	x = socket_alloc(&internal_location, key);
+	if (key == NFT_SOCKET_CGROUPV2) {
+		struct socket_priv *p = expr_priv(x);
+
+		p->level = nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_LEVEL);
+	}
+	k->reg_set(k, nftnl_expr_get_u32(e, NFTNL_EXPR_SOCKET_DREG), x);
 }
 
 static void socket_print(struct kind_print *k, const struct expr *e)
@@ -119,6 +151,8 @@ static void socket_print(struct kind_print *k, const struct expr *e)
 	const struct socket_priv *p = expr_priv(e);
 
 	fprintf(k->f, "socket %s", socket_template(p->key)->name);
+	if (p->key == NFT_SOCKET_CGROUPV2)
+		fprintf(k->f, " level %u", p->level);
 }
 
 /* { "socket": { "key": K } } */

@@ -103,7 +103,6 @@ void stmt_free(struct stmt *s)
 		expr_free(s->verdict.expr);
 		break;
 	case STMT_PAYLOAD:
-	case STMT_EXTHDR:
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
 		break;
