@@ -96,6 +96,8 @@ void cache_flush(struct cache *c);
 struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 				     const char *name);
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
+/* a chain bound to a rule ("jump { ... }"): listings show it in the rule */
+bool cache_chain_is_binding(const struct cache_chain *ch);
 struct cache_set *cache_set_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 

@@ -25,6 +25,7 @@ struct obj;
 struct output_ctx;
 struct proto_ctx;
 struct proto_desc;
+struct rule;
 
 
 /* evaluation: errors go to @msgs (error_queue()) */
@@ -68,6 +69,9 @@ struct kind_eval {
 	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
 	int	(*map)(struct kind_eval *k, struct expr *m,
 		       const struct expr *want);
+	/* evaluates @r as a rule of the table being evaluated (a chain
+	   binding's), the outer rule's context kept; 0 or -1 */
+	int	(*rule)(struct kind_eval *k, struct rule *r);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -99,6 +103,10 @@ struct kind_lin {
 	   @want's type): the kernel's objref with a set; 0 or -1 */
 	int	(*objmap)(struct kind_lin *k, const struct expr *m,
 			  const struct expr *want, uint32_t objtype);
+	/* adds to the batch, before the rule being built, the anonymous
+	   chain of id @id bound to it and its @rules; 0 or -1 */
+	int	(*bound_chain)(struct kind_lin *k, uint32_t id,
+			       const struct list_head *rules);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -135,6 +143,8 @@ struct kind_print {
 			 const struct datatype *dt, enum byteorder bo);
 	/* an object's body runs on one line (a monitor event) */
 	bool			oneline;
+	/* @r's statements and comment, as a rule's line holds them */
+	void	(*rule)(struct kind_print *k, const struct rule *r);
 };
 
 /* the -j listing */
@@ -150,6 +160,8 @@ struct kind_json {
 	json_t	*(*unsupported)(struct kind_json *k, const char *what);
 	/* the family of the table listed (0 for an object's body) */
 	unsigned int		family;
+	/* @s as the text listing prints it (malloc'd), or NULL */
+	char	*(*stmt_text)(struct kind_json *k, const struct stmt *s);
 };
 
 /* the -j input: errors with the location of the JSON value */

@@ -85,6 +85,50 @@ static void sep_mark(struct parser_state *state)
 	state->sep_mark = state->msgs->prev;
 }
 
+/*
+ * A chain binding's block opens: its chain gets the next chain id (nft
+ * counts every chain it adds, in order), and the outer rule's error mark
+ * is kept, for its separators move it.  Returns the id.
+ */
+static uint32_t binding_begin(struct parser_state *state,
+			      const struct location *loc)
+{
+	struct chain *c = chain_alloc();
+
+	if (!list_empty(&state->bindings))
+		error_queue(state->msgs, loc, "too many levels of nesting");
+	else
+		state->binding_mark = state->sep_mark;
+	list_add(&c->list, &state->bindings);
+	state->stream_deps++;
+	return ++state->ctx->chain_id;
+}
+
+/* and closes: an error in it is an error of the outer rule too */
+static struct stmt *binding_end(struct parser_state *state,
+				const struct location *loc, int verdict,
+				uint32_t id, struct chain *c)
+{
+	struct stmt *s = binding_stmt_alloc(loc, verdict, id, &c->rules);
+
+	list_del(&c->list);
+	chain_free(c);
+	if (list_empty(&state->bindings))
+		state->sep_mark = state->binding_mark;
+	return s;
+}
+
+/* a syntax error left blocks open: they are dropped with what they read */
+static void bindings_drop(struct parser_state *state)
+{
+	struct chain *c, *next;
+
+	list_for_each_entry_safe(c, next, &state->bindings, list) {
+		list_del(&c->list);
+		chain_free(c);
+	}
+}
+
 static void handle_set_family(struct handle *h, int family)
 {
 	h->family = family;
@@ -577,7 +621,9 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
 %type <cmd> list_cmd flush_cmd reset_cmd get_cmd
 %type <table> table_block table_block_alloc
-%type <chain> chain_block chain_block_alloc
+%type <chain> chain_block chain_block_alloc binding_rules
+%type <stmt> binding_stmt
+%type <val> binding_open
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
@@ -697,7 +743,7 @@ line			:	common_block
 					add_cmd(state, $1);
 				YYACCEPT;
 			}
-			|	error stmt_separator	{ yyerrok; }
+			|	error stmt_separator	{ yyerrok; bindings_drop(state); }
 			;
 
 common_block		:	INCLUDE QUOTED_STRING stmt_separator
@@ -756,6 +802,7 @@ add_cmd			:	TABLE table_spec
 			}
 			|	CHAIN chain_spec
 			{
+				state->ctx->chain_id++;	/* nft counts it */
 				$$ = hcmd(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
@@ -1621,7 +1668,7 @@ table_block_alloc	:	%empty
 
 table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block common_block
-			|	table_block error stmt_separator	{ yyerrok; }
+			|	table_block error stmt_separator	{ yyerrok; bindings_drop(state); }
 			|	table_block stmt_separator
 			|	table_block FLAGS table_flags stmt_separator	{ free($2); }
 			|	table_block COMMENT string stmt_separator
@@ -2030,6 +2077,7 @@ table_flag		:	STRING
 
 chain_block_alloc	:	%empty
 			{
+				state->ctx->chain_id++;	/* nft counts it */
 				chain_free(state->cur_chain);
 				$$ = chain_alloc();
 				state->cur_chain = $$;
@@ -2043,7 +2091,7 @@ chain_block		:	%empty
 				state->sep_mark = state->msgs->prev;
 			}
 			|	chain_block common_block
-			|	chain_block error stmt_separator	{ yyerrok; }
+			|	chain_block error stmt_separator	{ yyerrok; bindings_drop(state); }
 			|	chain_block stmt_separator
 			|	chain_block hook_spec stmt_separator
 			|	chain_block POLICY symbol_value stmt_separator
@@ -2183,6 +2231,7 @@ stmt_list		:	stmt
 
 stmt			:	match_stmt
 			|	verdict_stmt
+			|	binding_stmt
 			|	counter_stmt
 			|	limit_stmt
 			|	quota_stmt
@@ -2335,6 +2384,46 @@ set_stmt_key		:	concat_expr
 				/* "add @flood { ip saddr ct count over 2 }" */
 				$$ = $1;
 				list_add_tail(&$2->list, &$$->set.stmts);
+			}
+			;
+
+/*
+ * "jump { RULE; ... }": a chain bound to the rule (src/binding.c).  Its
+ * rules end with a separator each, as nft wants; a block in a block is
+ * refused, as nft refuses it.  The rule it is in does not stream: its
+ * chain and rules go into the batch before it.
+ */
+binding_stmt		:	JUMP binding_open binding_rules '}'
+			{
+				$$ = binding_end(state, &@$, NFT_JUMP, $2, $3);
+				free($1);
+			}
+			|	GOTO binding_open binding_rules '}'
+			{
+				$$ = binding_end(state, &@$, NFT_GOTO, $2, $3);
+				free($1);
+			}
+			;
+
+binding_open		:	'{'
+			{
+				/* nft's caret: the last column of the verdict */
+				struct location l = @0;
+
+				l.first_col = l.last_col;
+				$$ = binding_begin(state, &l);
+			}
+			;
+
+binding_rules		:	%empty
+			{
+				$$ = list_first_entry(&state->bindings, struct chain, list);
+			}
+			|	binding_rules stmt_separator
+			|	binding_rules rule stmt_separator
+			{
+				$2->loc = @2;
+				list_add_tail(&$2->list, &$1->rules);
 			}
 			;
 

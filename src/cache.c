@@ -175,6 +175,13 @@ struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 	return NULL;
 }
 
+bool cache_chain_is_binding(const struct cache_chain *ch)
+{
+	return nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_FLAGS) &&
+	       (nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FLAGS) &
+		NFT_CHAIN_BINDING);
+}
+
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name)
 {
 	uint32_t h = name_hash_of(name, 0);

@@ -1947,6 +1947,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 		return th_dep(k->phase, &at, want);
 	return nh_dep(k->phase, &at, want);
 }
+static int kind_rule(struct kind_eval *k, struct rule *r);
 
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
@@ -1957,6 +1958,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
 	.deps_before = kind_deps_before, .dep = kind_dep,		\
 	.expand = kind_expand, .map = kind_map,				\
+	.rule = kind_rule,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2444,6 +2446,18 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	}
 	if (ret == 0)
 		payload_merge(r);
+	return ret;
+}
+
+/* a chain binding's rule: a rule of its own, then the outer one goes on */
+static int kind_rule(struct kind_eval *k, struct rule *r)
+{
+	struct eval_ctx *ctx = k->phase, saved = *ctx;
+	int ret;
+
+	ret = rule_eval(ctx, r, ctx->family);
+	saved.anon_sets = ctx->anon_sets;	/* the block's count too */
+	*ctx = saved;
 	return ret;
 }
 

@@ -353,11 +353,26 @@ static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
 	return unsupported(k->phase, what);
 }
 
+/* a statement JSON has no form of, as its text (nft: a chain binding) */
+static char *kind_json_stmt_text(struct kind_json *k, const struct stmt *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	stmt_print(s, k->octx, f);
+	fclose(f);
+	return buf;
+}
+
 #define KIND_JSON(jc) {							\
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
 	.unsupported = kind_json_unsupported,				\
 	.family = (jc)->family,						\
+	.stmt_text = kind_json_stmt_text,				\
 }
 
 /* a kind known by its ops (include/kind.h) */

@@ -308,6 +308,8 @@ static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
 	ctx->objtype = objtype;
 	return lin_map(ctx, m, want, 0);
 }
+static int kind_lin_bound_chain(struct kind_lin *k, uint32_t id,
+				const struct list_head *rules);
 
 #define KIND_LIN(ctx) {							\
 	.phase = (ctx), .add = kind_lin_add, .load = kind_lin_load,	\
@@ -315,6 +317,7 @@ static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
 	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
 	.objmap = kind_lin_objmap,					\
+	.bound_chain = kind_lin_bound_chain,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1749,7 +1752,8 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 	ctx->nlr = r;
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
 	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	if (cmd->h.chain)	/* a chain binding's rule names it by id */
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 	flags = rule_place(r, cmd);
 	ctx->rule_loc = &cmd->loc;
 	ctx->nelocs = 0;
@@ -1775,6 +1779,44 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 		it->elocs = xmalloc(ctx->nelocs * sizeof(*it->elocs));
 		memcpy(it->elocs, ctx->elocs, ctx->nelocs * sizeof(*it->elocs));
 		it->nelocs = ctx->nelocs;
+	}
+	return ret;
+}
+
+/*
+ * A chain binding: its chain, by id and without a name, then its rules,
+ * each a rule message of its own (nft's order), before the rule that
+ * jumps to it.
+ */
+static int kind_lin_bound_chain(struct kind_lin *k, uint32_t id,
+				const struct list_head *rules)
+{
+	struct lin_ctx *ctx = k->phase;
+	const struct handle *h = &ctx->cmd->h;
+	struct nftnl_chain *c = xnftnl_chain_alloc();
+	struct rule *r;
+	int ret = 0;
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, h->family);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, h->table);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_ID, id);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, NLM_F_CREATE, h->family,
+		     NLO_CHAIN, c, ctx->stmt_loc ? ctx->stmt_loc : &ctx->cmd->loc);
+	list_for_each_entry(r, rules, list) {
+		struct cmd cmd = { .op = CMD_ADD, .obj = CMD_OBJ_RULE,
+				   .loc = r->loc, .rule = r };
+		struct lin_ctx in = { .nfh = ctx->nfh, .cmds = ctx->cmds,
+				      .batch = ctx->batch, .msgs = ctx->msgs,
+				      .dreg = REG_1, .cmd = &cmd };
+
+		cmd.h.family = h->family;
+		cmd.h.table = h->table;
+		if (lin_rule(&in, &cmd) < 0)
+			ret = -1;
+		list_entry(ctx->batch->items.prev, struct nl_item,
+			   list)->chain_id = id;
+		free(in.elocs);
 	}
 	return ret;
 }

@@ -67,6 +67,8 @@ static int chains_walk(struct cache_table *t, enum list_what what,
 		if (only &&
 		    strcmp(only, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
 			continue;
+		if (cache_chain_is_binding(ch))
+			continue;	/* its rules list in the rule bound to it */
 		em->chain_begin(d, t, ch, what, (*n)++, rules);
 		if (rules)
 			list_for_each_entry(cr, &ch->rules, list)
@@ -91,7 +93,8 @@ static int table_walk(struct cache_table *t, enum list_what what,
 		em->table_name(d, t);
 		return 1;
 	case LIST_CHAIN:
-		if (!cache_chain_find(t, chain))
+		if (!cache_chain_find(t, chain) ||
+		    cache_chain_is_binding(cache_chain_find(t, chain)))
 			return 0;
 		break;
 	case LIST_SET:

@@ -565,6 +565,26 @@ static char *buf_reserve(struct buf *b, size_t need)
 
 #define MSG_MAX	(1 << 17)
 
+/* NFTA_RULE_CHAIN_ID right after the table, where nft puts it (libnftnl
+   1.2.4 has no such rule attribute); the rule has no chain name */
+static void rule_put_chain_id(struct nlmsghdr *nlh, uint32_t id)
+{
+	char *start = (char *)mnl_nlmsg_get_payload_offset(nlh,
+							  sizeof(struct nfgenmsg));
+	struct nlattr *a = (struct nlattr *)start;
+	char *end = (char *)nlh + nlh->nlmsg_len, *at;
+	size_t add = MNL_ATTR_HDRLEN + sizeof(id);
+
+	at = start < end ? start + MNL_ALIGN(a->nla_len) : start;
+	memmove(at + add, at, end - at);
+	a = (struct nlattr *)at;
+	a->nla_type = NFTA_RULE_CHAIN_ID;
+	a->nla_len = add;
+	id = htonl(id);
+	memcpy(at + MNL_ATTR_HDRLEN, &id, sizeof(id));
+	nlh->nlmsg_len += add;
+}
+
 /* @it's attributes after the header nftnl_nlmsg_build_hdr() wrote */
 static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 {
@@ -577,6 +597,8 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		break;
 	case NLO_RULE:
 		nftnl_rule_nlmsg_build_payload(nlh, it->obj);
+		if (it->chain_id)
+			rule_put_chain_id(nlh, it->chain_id);
 		break;
 	case NLO_SET:
 		nftnl_set_nlmsg_build_payload(nlh, it->obj);

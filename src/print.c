@@ -290,9 +290,14 @@ static void kind_print_expr(struct kind_print *k, const struct expr *e)
 static void kind_print_value(struct kind_print *k, const struct expr *v,
 			     const struct datatype *dt, enum byteorder bo);
 
+static void kind_print_rule(struct kind_print *k, const struct rule *r)
+{
+	rule_print(r, k->octx, k->f);
+}
+
 #define KIND_PRINT(o, out) {						\
 	.f = (out), .octx = (o), .expr = kind_print_expr,		\
-	.value = kind_print_value,					\
+	.value = kind_print_value, .rule = kind_print_rule,		\
 }
 
 /* a kind known by its ops (include/kind.h) */
