@@ -51,9 +51,9 @@ struct nl_item {
 	uint32_t		off;		/* where its message is in the batch */
 	uint16_t		nelocs;
 	struct expr_loc		*elocs;		/* a rule's: one an expression */
-	uint32_t		chain_id;	/* a rule's NFTA_RULE_CHAIN_ID, for
-						   a chain of the batch without
-						   a name (a chain binding) */
+	uint32_t		chain_id;	/* a chain binding's NFTA_CHAIN_ID,
+						   or a rule's NFTA_RULE_CHAIN_ID
+						   in it */
 };
 
 struct nl_batch {

@@ -1799,10 +1799,10 @@ static int kind_lin_bound_chain(struct kind_lin *k, uint32_t id,
 
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, h->family);
 	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, h->table);
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_ID, id);
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
 	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, NLM_F_CREATE, h->family,
-		     NLO_CHAIN, c, ctx->stmt_loc ? ctx->stmt_loc : &ctx->cmd->loc);
+		     NLO_CHAIN, c, ctx->stmt_loc ? ctx->stmt_loc :
+		     &ctx->cmd->loc)->chain_id = id;
 	list_for_each_entry(r, rules, list) {
 		struct cmd cmd = { .op = CMD_ADD, .obj = CMD_OBJ_RULE,
 				   .loc = r->loc, .rule = r };

@@ -565,9 +565,10 @@ static char *buf_reserve(struct buf *b, size_t need)
 
 #define MSG_MAX	(1 << 17)
 
-/* NFTA_RULE_CHAIN_ID right after the table, where nft puts it (libnftnl
-   1.2.4 has no such rule attribute); the rule has no chain name */
-static void rule_put_chain_id(struct nlmsghdr *nlh, uint32_t id)
+/* NFTA_RULE_CHAIN_ID or NFTA_CHAIN_ID (@type) right after the table, where
+   nft puts them (libnftnl 1.2.4 has no such rule attribute, and puts a
+   chain's after its flags) */
+static void put_chain_id(struct nlmsghdr *nlh, uint16_t type, uint32_t id)
 {
 	char *start = (char *)mnl_nlmsg_get_payload_offset(nlh,
 							  sizeof(struct nfgenmsg));
@@ -578,7 +579,7 @@ static void rule_put_chain_id(struct nlmsghdr *nlh, uint32_t id)
 	at = start < end ? start + MNL_ALIGN(a->nla_len) : start;
 	memmove(at + add, at, end - at);
 	a = (struct nlattr *)at;
-	a->nla_type = NFTA_RULE_CHAIN_ID;
+	a->nla_type = type;
 	a->nla_len = add;
 	id = htonl(id);
 	memcpy(at + MNL_ATTR_HDRLEN, &id, sizeof(id));
@@ -594,11 +595,13 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		break;
 	case NLO_CHAIN:
 		nl_chain_build_payload(nlh, it->obj);
+		if (it->chain_id)
+			put_chain_id(nlh, NFTA_CHAIN_ID, it->chain_id);
 		break;
 	case NLO_RULE:
 		nftnl_rule_nlmsg_build_payload(nlh, it->obj);
 		if (it->chain_id)
-			rule_put_chain_id(nlh, it->chain_id);
+			put_chain_id(nlh, NFTA_RULE_CHAIN_ID, it->chain_id);
 		break;
 	case NLO_SET:
 		nftnl_set_nlmsg_build_payload(nlh, it->obj);

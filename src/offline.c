@@ -763,8 +763,9 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 		if (!(nftnl_chain_is_set(it->obj, NFTNL_CHAIN_FLAGS) &&
 		      (nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_FLAGS) &
 		       NFT_CHAIN_BINDING)) ||
-		    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_ID))
+		    !it->chain_id)
 			return oerr(msgs, it, "chain", EINVAL);
+		nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_ID, it->chain_id);
 		snprintf(name, sizeof(name), "__chain%u", ++binding_names);
 		xnftnl_chain_set_str(it->obj, NFTNL_CHAIN_NAME, name);
 	}
