@@ -106,6 +106,9 @@ struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 void cache_table_free(struct cache_table *t);
 void cache_unlink_table(struct cache *c, struct cache_table *t);
 void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch);
+/* @ch is called @name now, in its place */
+void cache_rename_chain(struct cache_table *t, struct cache_chain *ch,
+			const char *name);
 void cache_unlink_set(struct cache_table *t, struct cache_set *s);
 
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt);

@@ -144,6 +144,11 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
+/* the handle of chain @chain of @table: 0, -2 if there is none (nothing
+   queued), -1 on errors */
+int nlio_chain_handle(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain, uint64_t *handle,
+		      struct list_head *msgs);
 /* the handles of a chain's rules, in order (malloc'd in *@handles) */
 int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 		      const char *table, const char *chain,

@@ -228,6 +228,7 @@ enum cmd_ops {
 	CMD_RESET,
 	CMD_GET,
 	CMD_DESCRIBE,
+	CMD_RENAME,	/* rename chain: the new name in cmd->chain->h.chain */
 };
 
 enum cmd_obj {

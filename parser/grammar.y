@@ -588,7 +588,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> POSITION "position" PREFIX "prefix" PRIORITY "priority"
 %token <string> QUEUE_THRESHOLD "queue-threshold" QUOTA "quota" RATE "rate"
 %token <string> REDEFINE "redefine" REDIRECT "redirect" REJECT_T "reject"
-%token <string> REPLACE "replace" RESET "reset" RETURN "return" RULE "rule"
+%token <string> RENAME "rename" REPLACE "replace" RESET "reset" RETURN "return" RULE "rule"
 %token <string> RULESET "ruleset" SET "set" SNAPLEN "snaplen" SNAT "snat"
 %token <string> TABLE "table" TABLES "tables" TO "to" TYPE "type"
 %token <string> ORIGINAL "original" REPLY "reply"
@@ -775,6 +775,16 @@ base_cmd		:	add_cmd			{ $$ = sink_cmd(state, $1); }
 			|	REPLACE replace_cmd	{ $$ = $2; free($1); }
 			|	DELETE delete_cmd	{ $$ = $2; $$->op = CMD_DELETE; free($1); }
 			|	DESTROY delete_cmd	{ $$ = $2; $$->op = CMD_DESTROY; free($1); }
+			|	RENAME CHAIN chain_spec identifier
+			{
+				struct chain *c = chain_alloc();
+
+				c->h.chain = $4;
+				c->h.chain_loc = @4;
+				c->loc = @4;
+				$$ = hcmd(CMD_RENAME, CMD_OBJ_CHAIN, $3, &@$, c);
+				free($1); free($2);
+			}
 			|	LIST list_cmd		{ $$ = $2; free($1); }
 			|	FLUSH flush_cmd		{ $$ = $2; free($1); }
 			|	RESET reset_cmd		{ $$ = $2; free($1); }

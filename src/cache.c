@@ -152,6 +152,14 @@ void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch)
 	name_hash_del(&t->chain_hash, &ch->hlink);
 }
 
+void cache_rename_chain(struct cache_table *t, struct cache_chain *ch,
+			const char *name)
+{
+	name_hash_del(&t->chain_hash, &ch->hlink);
+	xnftnl_chain_set_str(ch->nlc, NFTNL_CHAIN_NAME, name);
+	name_hash_add(&t->chain_hash, &ch->hlink, name_hash_of(name, 0));
+}
+
 void cache_unlink_set(struct cache_table *t, struct cache_set *s)
 {
 	list_del(&s->list);

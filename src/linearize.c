@@ -1928,6 +1928,19 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 				     deletes[i].ident(cmd), &cmd->loc);
 }
 
+/* the chain by its handle, its new name: no flags, as nft sends it */
+static void lin_rename(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_chain *c = xnftnl_chain_alloc();
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->chain->h.chain);
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, 0, cmd->h.family,
+		     NLO_CHAIN, c, &cmd->loc);
+}
+
 static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_table *t;
@@ -2048,6 +2061,9 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 			break;
 		case CMD_FLUSH:
 			lin_flush(&ctx, cmd);
+			break;
+		case CMD_RENAME:
+			lin_rename(&ctx, cmd);
 			break;
 		default:
 			break;

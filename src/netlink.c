@@ -374,6 +374,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 	list_for_each_entry(it, &b->items, list) {
 		switch (it->msg_type) {
 		case NFT_MSG_NEWCHAIN:
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HANDLE)) {
+				/* rename: nft's text has its names */
+				char buf[4096];
+
+				nftnl_chain_snprintf(buf, sizeof(buf), it->obj,
+						     NFTNL_OUTPUT_DEFAULT, 0);
+				fprintf(f, "%s\n", buf);
+				break;
+			}
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
@@ -2361,4 +2370,54 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 	*handles = hs.h;
 	*n = hs.n;
 	return 0;
+}
+
+static int chain_handle_attr_cb(const struct nlattr *attr, void *data)
+{
+	uint64_t *h = data;
+
+	if (mnl_attr_get_type(attr) == NFTA_CHAIN_HANDLE &&
+	    mnl_attr_validate(attr, MNL_TYPE_U64) == 0)
+		*h = be64toh(mnl_attr_get_u64(attr));
+	return MNL_CB_OK;
+}
+
+static int chain_handle_cb(const struct nlmsghdr *nlh, void *data)
+{
+	mnl_attr_parse(nlh, sizeof(struct nfgenmsg), chain_handle_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+int nlio_chain_handle(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain, uint64_t *handle,
+		      struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nftnl_chain *c;
+	struct nlmsghdr *nlh;
+	uint32_t gen;
+
+	*handle = 0;
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	/* read first: a commit after it and the batch is refused */
+	if (get_genid(ctx, &gen) < 0)
+		return error_queue(msgs, NULL, "cannot read chain %s: %s",
+				   chain, strerror(errno));
+	cache_gen_note(ctx, gen);
+	memset(buf, 0, 1024);
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETCHAIN, family, NLM_F_ACK,
+				    seq_next(ctx));
+	c = xnftnl_chain_alloc();
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, chain);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	if (talk(ctx, nlh, chain_handle_cb, handle) < 0) {
+		if (errno == ENOENT)
+			return -2;
+		return error_queue(msgs, NULL, "cannot read chain %s: %s",
+				   chain, strerror(errno));
+	}
+	return *handle ? 0 : -2;
 }

@@ -653,6 +653,64 @@ static int apply_newtable(struct cache *c, struct nl_item *it,
 	return 0;
 }
 
+static void rule_chain_rename(struct cache_chain *ch, const char *name);
+
+/* the kernel's jumps hold the chain, not its name: they list the new one */
+static void jumps_rename(struct cache_table *t, const char *old,
+			 const char *name)
+{
+	struct cache_chain *ch;
+	struct cache_rule *cr;
+
+	list_for_each_entry(ch, &t->chains, list)
+		list_for_each_entry(cr, &ch->rules, list) {
+			struct nftnl_expr_iter *i = nftnl_expr_iter_create(cr->nlr);
+			struct nftnl_expr *e;
+
+			while ((e = nftnl_expr_iter_next(i)))
+				if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME),
+					    "immediate") &&
+				    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+				    !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN),
+					    old))
+					xnftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN,
+							    name);
+			nftnl_expr_iter_destroy(i);
+		}
+}
+
+/* rename chain: the chain of the handle gets the name, if no other has it */
+static int chain_rename(struct cache_table *t, struct nl_item *it,
+			struct list_head *msgs)
+{
+	const char *name = nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME);
+	uint64_t h = nftnl_chain_get_u64(it->obj, NFTNL_CHAIN_HANDLE);
+	struct cache_chain *ch, *found = NULL;
+
+	list_for_each_entry(ch, &t->chains, list)
+		if (nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE) == h)
+			found = ch;
+	if (!found)
+		return oerr(msgs, it, "chain", ENOENT);
+	if (cache_chain_find(t, name))
+		return oerr(msgs, it, "chain", EEXIST);
+	jumps_rename(t, nftnl_chain_get_str(found->nlc, NFTNL_CHAIN_NAME),
+		     name);
+	cache_rename_chain(t, found, name);
+	rule_chain_rename(found, name);
+	return 0;
+}
+
+/* a chain's rules name it (and jumps to it, by name, are resolved by
+   the kernel by pointer: they follow the rename) */
+static void rule_chain_rename(struct cache_chain *ch, const char *name)
+{
+	struct cache_rule *cr;
+
+	list_for_each_entry(cr, &ch->rules, list)
+		xnftnl_rule_set_str(cr->nlr, NFTNL_RULE_CHAIN, name);
+}
+
 /* the names the kernel gives chain bindings: __chain1, ... */
 static uint32_t binding_names;
 
@@ -755,6 +813,9 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 		return oerr(msgs, it, "chain", ENOENT);
 	if (check_chain_devices(it->obj))
 		return oerr(msgs, it, "chain", EFBIG);
+	if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HANDLE) &&
+	    nftnl_chain_is_set(it->obj, NFTNL_CHAIN_NAME))
+		return chain_rename(t, it, msgs);
 	if (!nftnl_chain_is_set(it->obj, NFTNL_CHAIN_NAME)) {
 		/* a chain binding's: the kernel names it, from a counter of
 		   its own, and the batch finds it by its id */
