@@ -124,6 +124,7 @@ struct set {
 	struct location		loc;
 	struct handle		h;
 	bool			is_map;
+	bool			is_meter;	/* listed as "meter NAME" */
 	/* its declaration got errors as it was read: what it lacks then
 	   is not reported on top of them */
 	bool			read_errors;
@@ -244,6 +245,8 @@ enum cmd_obj {
 	CMD_OBJ_SET,
 	CMD_OBJ_MAP,
 	CMD_OBJ_SETS,
+	CMD_OBJ_METERS,
+	CMD_OBJ_METER,
 	CMD_OBJ_MAPS,
 	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
 	CMD_OBJ_OBJ,		/* a stateful object of type h.obj_type */

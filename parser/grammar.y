@@ -600,7 +600,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> SYNPROXY "synproxy" SYNPROXYS "synproxys"
 %token <string> SECMARK "secmark" SECMARKS "secmarks"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
-%token <string> METER "meter"
+%token <string> METER "meter" METERS "meters"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
 %token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
@@ -1417,6 +1417,19 @@ list_cmd		:	RULESET family_spec
 				$$->family_given = $2 != NFPROTO_UNSPEC;
 				free($1);
 			}
+			|	METERS family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_METERS, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	METER set_spec
+			{
+				$$ = hcmd(CMD_LIST, CMD_OBJ_METER, $2, &@$, NULL);
+				free($1);
+			}
 			|	MAPS family_spec
 			{
 				struct handle h = { .family = $2 };
@@ -1491,6 +1504,29 @@ list_cmd		:	RULESET family_spec
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, $2, $4, &@$, NULL);
 				$$->family_given = true;
 				free($1); free($3);
+			}
+			/* nft 1.0.6 takes these and crashes; 1.1.1 lists them */
+			|	CT TIMEOUT TABLE table_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS,
+					     NFT_OBJECT_CT_TIMEOUT, $4, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2); free($3);
+			}
+			|	CT EXPECTATION TABLE table_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS,
+					     NFT_OBJECT_CT_EXPECT, $4, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2); free($3);
+			}
+			|	SETS TABLE table_spec
+			{
+				/* nft 1.0.6: the table must exist, then the sets
+				   of every table of its family are listed */
+				$$ = hcmd(CMD_LIST, CMD_OBJ_SETS, $3, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2);
 			}
 			;
 

@@ -1131,6 +1131,14 @@ static int json_set(void *d, struct cache_table *t, struct cache_set *cs,
 
 	if (!v)
 		return -1;
+	if (what == LIST_METERS || what == LIST_METER) {
+		/* { "meter": { ... } }, the set's members */
+		json_t *m = json_object_get(v, "set");
+
+		json_incref(m);
+		json_decref(v);
+		v = wrap("meter", m);
+	}
 	json_array_append_new(jl->out, v);
 	return 0;
 }

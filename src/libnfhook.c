@@ -428,23 +428,39 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
 	case CMD_OBJ_SETS:	what = LIST_SETS; break;
 	case CMD_OBJ_MAPS:	what = LIST_MAPS; break;
+	case CMD_OBJ_METERS:	what = LIST_METERS; break;
+	case CMD_OBJ_METER:	what = LIST_METER; break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
+	if (what == LIST_SETS && cmd->h.table) {
+		/* list sets table T: as nft 1.0.6, the sets of every table of
+		   T's family, once T is found */
+		if (!c || !cache_table_find(c, cmd->h.family, cmd->h.table)) {
+			cache_free(tmp);
+			return error_queue(msgs, &cmd->h.table_loc,
+					   "Could not process table: No such file or directory");
+		}
+		free(cmd->h.table);
+		cmd->h.table = NULL;
+	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				   cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				   cmd->h.table, what == LIST_SET || what == LIST_METER ?
+				   cmd->h.set : cmd->h.chain,
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what,
 				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				    cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				    cmd->h.table, what == LIST_SET || what == LIST_METER ?
+				    cmd->h.set : cmd->h.chain,
 				    &ctx->octx, ctx->octx.out);
 	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
 			    cmd->obj == CMD_OBJ_CHAIN ? "chain" :
+			    what == LIST_METER ? "meter" :
 			    what == LIST_SET ? (cmd->obj == CMD_OBJ_MAP ? "map" : "set") :
 			    "table");
 	cache_free(tmp);

@@ -902,7 +902,7 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 static void set_head_print(const struct set *s, const struct output_ctx *o,
 			   FILE *f)
 {
-	fprintf(f, "\t%s ", s->is_map ? "map" : "set");
+	fprintf(f, "\t%s ", s->is_meter ? "meter" : s->is_map ? "map" : "set");
 	name_print(f, s->h.set);
 	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
@@ -1163,8 +1163,9 @@ static int text_set(void *d, struct cache_table *t, struct cache_set *cs,
 	struct text_listing *tl = d;
 	struct set *s = delin_set(t, cs, false);
 
-	if (n && what != LIST_SETS && what != LIST_MAPS)
+	if (n && what != LIST_SETS && what != LIST_MAPS && what != LIST_METERS)
 		fputc('\n', tl->f);
+	s->is_meter = what == LIST_METERS || what == LIST_METER;
 	kernel_set_print(cs, s, tl->o, tl->f);
 	set_free(s);
 	return 0;
