@@ -600,7 +600,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> SYNPROXY "synproxy" SYNPROXYS "synproxys"
 %token <string> SECMARK "secmark" SECMARKS "secmarks"
 %token <string> AUTO_MERGE "auto-merge" UPDATE "update" EXPIRES "expires"
-%token <string> METER "meter" METERS "meters"
+%token <string> METER "meter"
 %token <string> SADDR "saddr" DADDR "daddr"
 %token <string> OPTION "option" EXTHDR "exthdr" CHUNK "chunk"
 %token <string> EXISTS "exists" MISSING "missing" TPROXY "tproxy"
@@ -1417,12 +1417,20 @@ list_cmd		:	RULESET family_spec
 				$$->family_given = $2 != NFPROTO_UNSPEC;
 				free($1);
 			}
-			|	METERS family_spec
+			|	STRING family_spec
 			{
+				/* "meters" is a word only here, as in nft: a table
+				   may be called so */
 				struct handle h = { .family = $2 };
 
-				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_METERS, &h, &@$, NULL);
-				$$->family_given = $2 != NFPROTO_UNSPEC;
+				if (strcmp($1, "meters")) {
+					error_queue(state->msgs, &@1,
+						    "syntax error, unexpected string, expecting a chain, set, map or object");
+					$$ = NULL;
+				} else {
+					$$ = cmd_alloc(CMD_LIST, CMD_OBJ_METERS, &h, &@$, NULL);
+					$$->family_given = $2 != NFPROTO_UNSPEC;
+				}
 				free($1);
 			}
 			|	METER set_spec
