@@ -794,6 +794,14 @@ base_cmd		:	add_cmd			{ $$ = sink_cmd(state, $1); }
 				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$, $2);
 				free($1);
 			}
+			|	DESCRIBE STRING
+			{
+				/* a datatype's name ("describe ipv4_addr"), or a
+				   word nft takes as a value it cannot type */
+				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$,
+					       symbol_expr_alloc(&@2, $2, false));
+				free($1); free($2);
+			}
 			;
 
 add_cmd			:	TABLE table_spec

@@ -4,6 +4,7 @@
  * them, so that a listing loads back unchanged.
  */
 #include <ctype.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1436,6 +1437,15 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 
 static const char *describe_kind(const struct expr *e)
 {
+	if (e->ops && e->ops->name) {
+		/* nft's names of the kinds: ipsec is "xfrm", jhash and
+		   symhash "hash" */
+		if (!strcmp(e->ops->name, "ipsec"))
+			return "xfrm";
+		if (strstr(e->ops->name, "hash"))
+			return "hash";
+		return e->ops->name;
+	}
 	switch (e->kind) {
 	case EXPR_PAYLOAD:	return "payload";
 	case EXPR_EXTHDR:	return "exthdr";
@@ -1457,24 +1467,54 @@ static bool dtype_is_string(const struct datatype *d)
 void describe_print(const struct expr *e, FILE *f)
 {
 	const struct datatype *d = e->dtype;
-	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+	bool type_only = e->kind == EXPR_SYMBOL;
+	unsigned int len = e->len;
+	bool hex;
 
-	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
-		d->name, d->desc);
+	if (type_only) {
+		/* "describe ipv4_addr": the datatype and its size; another
+		   word as nft 1.0.6 describes it (no newline) */
+		d = datatype_lookup_byname(e->sym.str);
+		if (!d) {
+			fputs("symbol expression, datatype invalid (invalid)", f);
+			return;
+		}
+		len = d->size;
+		fprintf(f, "datatype %s (%s)", d->name, d->desc);
+	} else {
+		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+			d->name, d->desc);
+	}
+	hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
 	for (const struct datatype *b = d->basetype; b; b = b->basetype)
 		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
 			b->desc);
 	if (d->basetype)
 		fputc(')', f);
-	if (dtype_is_string(d))
-		fprintf(f, ", %u characters", e->len / 8);
-	else if (e->len)
-		fprintf(f, ", %u bits", e->len);
+	if (!type_only && dtype_is_string(d))
+		fprintf(f, ", %u characters", len / 8);
+	else if (len || type_only)
+		fprintf(f, ", %u bits", len);
 	fputc('\n', f);
-	if (e->byteorder == BYTEORDER_BIG)
+	if (!type_only && e->byteorder == BYTEORDER_BIG)
 		fprintf(f, "byte order: big endian (network)\n");
-	else if (e->byteorder == BYTEORDER_HOST)
+	else if (!type_only && e->byteorder == BYTEORDER_HOST)
 		fprintf(f, "byte order: host endian\n");
+	if (d == &inet_protocol_type) {
+		/* nft lists /etc/protocols, as it names protocols by it */
+		bool seen[256] = { false };
+		struct protoent *p;
+
+		setprotoent(0);
+		while ((p = getprotoent()))
+			if (p->p_proto >= 0 && p->p_proto < 256 &&
+			    !seen[p->p_proto]) {
+				seen[p->p_proto] = true;	/* its first name */
+				fprintf(f, "\t%-30s\t%d\n", p->p_name, p->p_proto);
+			}
+		endprotoent();
+		return;
+	}
 	if (!d->symbols)
 		return;
 	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
@@ -1482,7 +1522,7 @@ void describe_print(const struct expr *e, FILE *f)
 	for (const struct symbol *s = d->symbols; s->name; s++) {
 		if (hex)
 			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
-				(int)((e->len + 7) / 8 * 2),
+				(int)((len + 7) / 8 * 2),
 				(unsigned long long)s->value);
 		else
 			fprintf(f, "\t%-30s\t%20llu\n", s->name,
