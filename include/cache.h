@@ -98,6 +98,9 @@ struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
 /* a chain bound to a rule ("jump { ... }"): listings show it in the rule */
 bool cache_chain_is_binding(const struct cache_chain *ch);
+struct nftnl_rule;
+/* the counters and quotas of the rule start again (reset rules) */
+void cache_rule_reset(struct nftnl_rule *r);
 struct cache_set *cache_set_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 

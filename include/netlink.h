@@ -142,6 +142,13 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		   uint32_t type, const char *name, struct cache *c,
 		   struct list_head *msgs);
 
+/* reads the ruleset of @family into @c, the rules of @table (NULL: all),
+ * @chain (NULL: all) or the one of @handle (0: all) as they were before
+ * the kernel reset their counters and quotas (nft 1.1's reset rules); -2
+ * (nothing queued) if the table or chain does not exist */
+int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, const char *chain, uint64_t handle,
+		     struct cache *c, struct list_head *msgs);
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
 /* the handle of chain @chain of @table: 0, -2 if there is none (nothing

@@ -246,6 +246,7 @@ enum cmd_obj {
 	CMD_OBJ_MAP,
 	CMD_OBJ_SETS,
 	CMD_OBJ_METERS,
+	CMD_OBJ_RULES,	/* reset rules|rule: of the family, table, chain or handle */
 	CMD_OBJ_METER,
 	CMD_OBJ_MAPS,
 	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */

@@ -622,6 +622,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <cmd> list_cmd flush_cmd reset_cmd get_cmd
 %type <table> table_block table_block_alloc
 %type <chain> chain_block chain_block_alloc binding_rules
+%type <string> rules_word
 %type <stmt> binding_stmt
 %type <val> binding_open
 %type <rule> rule stmt_list
@@ -1620,7 +1621,62 @@ reset_cmd		:	ELEMENT set_spec set_block_expr
 				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1);
 			}
+			/* nft 1.1: the rules' counters and quotas, listed as they
+			   were (the kernel's NFT_MSG_GETRULE_RESET) */
+			|	rules_word family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_RESET, CMD_OBJ_RULES, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	rules_word table_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1);
+			}
+			|	rules_word TABLE table_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $3, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2);
+			}
+			|	rules_word chain_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1);
+			}
+			|	rules_word CHAIN chain_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $3, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2);
+			}
+			|	RULE chain_spec HANDLE NUMBER
+			{
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($3);
+			}
 			;
+/* "rules" is a word of reset only, as in nft: a table may be called so */
+rules_word		:	STRING
+			{
+				if (strcmp($1, "rules")) {
+					error_queue(state->msgs, &@1,
+						    "syntax error, unexpected string, expecting counter, counters, quota, set, map, element, quotas, rule or rules");
+					free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+			;
+
 
 family_spec		:	%empty		{ $$ = NFPROTO_UNSPEC; }
 			|	family		{ $$ = $1; }

@@ -316,6 +316,25 @@ struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
 	return NULL;
 }
 
+/* the counters and quotas of @r start again, as the kernel resets them */
+void cache_rule_reset(struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+
+	while ((e = nftnl_expr_iter_next(i))) {
+		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+		if (!strcmp(n, "counter")) {
+			nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, 0);
+			nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, 0);
+		} else if (!strcmp(n, "quota")) {
+			nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, 0);
+		}
+	}
+	nftnl_expr_iter_destroy(i);
+}
+
 void cache_obj_reset(struct cache *c, unsigned int family, const char *table,
 		     uint32_t type, const char *name)
 {

@@ -2421,3 +2421,67 @@ int nlio_chain_handle(struct nfh_ctx *ctx, unsigned int family,
 	}
 	return *handle ? 0 : -2;
 }
+
+/* the chains of @c a reset of rules covers: of @family, @table, @chain */
+static bool reset_covers(struct cache_table *t, struct cache_chain *ch,
+			 unsigned int family, const char *table,
+			 const char *chain)
+{
+	return cache_table_matches(t, family, table) &&
+	       (!chain || !strcmp(chain, nftnl_chain_get_str(ch->nlc,
+							     NFTNL_CHAIN_NAME)));
+}
+
+int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, const char *chain, uint64_t handle,
+		     struct cache *c, struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dump_ctx d = { .cache = c };
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache_rule *cr, *next;
+	struct nftnl_rule *r;
+	struct nlmsghdr *nlh;
+
+	if (dump_ruleset(ctx, family, NULL, NULL, false, c, msgs) < 0)
+		return -1;
+	t = table ? cache_table_find(c, family, table) : NULL;
+	if ((table && !t) || (chain && !cache_chain_find(t, chain)))
+		return -2;
+	/* the kernel's reply holds the rules as they were: they replace
+	   those just read */
+	list_for_each_entry(t, &c->tables, list)
+		list_for_each_entry(ch, &t->chains, list) {
+			if (!reset_covers(t, ch, family, table, chain))
+				continue;
+			list_for_each_entry_safe(cr, next, &ch->rules, list) {
+				if (handle && nftnl_rule_get_u64(cr->nlr,
+						NFTNL_RULE_HANDLE) != handle)
+					continue;
+				list_del(&cr->list);
+				nftnl_rule_free(cr->nlr);
+				free(cr);
+			}
+		}
+	memset(buf, 0, 1024);
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE_RESET, family,
+				    handle ? NLM_F_ACK : NLM_F_DUMP,
+				    seq_next(ctx));
+	r = xnftnl_rule_alloc();
+	if (table)
+		xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	if (chain)
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
+	if (handle)
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, handle);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	if (talk(ctx, nlh, rule_cb, &d) < 0) {
+		if (errno == ENOENT && handle)
+			return 0;	/* as nft 1.1.1: the chain, without it */
+		return error_queue(msgs, NULL, "cannot reset the rules: %s",
+				   strerror(errno));
+	}
+	return 0;
+}
