@@ -53,7 +53,8 @@ if tool "$NS" reset rules inet t x 2>/dev/null; then
 else
 	ok "a missing chain is refused"
 fi
-printf '%s\nreset rules inet t d\nlist chain inet t d\n' "$ruleset" > "$(tmpdir)/r.nft"
+dir=$(tmpdir)
+printf '%s\nreset rules inet t d\nlist chain inet t d\n' "$ruleset" > "$dir/r.nft"
 expect_eq "offline: the same" "table inet t {
 	chain d {
 		counter packets 7 bytes 8
@@ -63,5 +64,5 @@ table inet t {
 	chain d {
 		counter packets 0 bytes 0
 	}
-}" "$($TOOL --offline -f "$(tmpdir)/r.nft" 2>&1)"
+}" "$($TOOL --offline -f "$dir/r.nft" 2>&1)"
 finish
