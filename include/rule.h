@@ -264,6 +264,8 @@ struct cmd {
 	enum cmd_obj		obj;
 	struct handle		h;
 	bool			family_given;
+	bool			all_family;	/* list sets table T: the sets of
+						   every table of T's family */
 	union {
 		struct table	*table;
 		struct chain	*chain;

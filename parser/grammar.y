@@ -951,6 +951,16 @@ objs_spec		:	family_spec
 				$$->family = $1;
 			}
 			|	TABLE table_spec	{ $$ = $2; free($1); }
+			|	family identifier
+			{
+				/* nft 1.1: "list counters inet t", without
+				   "table" */
+				$$ = xzalloc(sizeof(*$$));
+				$$->family = $1;
+				$$->family_loc = @1;
+				$$->table = $2;
+				$$->table_loc = @2;
+			}
 			;
 
 obj_block_alloc		:	%empty
@@ -1537,12 +1547,42 @@ list_cmd		:	RULESET family_spec
 				$$->family_given = true;
 				free($1); free($2); free($3);
 			}
+			|	SETS family identifier
+			{
+				/* nft 1.1: the sets of the one table */
+				struct handle h = { .family = $2, .table = $3,
+						    .table_loc = @3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_SETS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
+			|	MAPS family identifier
+			{
+				struct handle h = { .family = $2, .table = $3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_MAPS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
+			|	CHAINS family identifier
+			{
+				struct handle h = { .family = $2, .table = $3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_CHAINS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
 			|	SETS TABLE table_spec
 			{
 				/* nft 1.0.6: the table must exist, then the sets
 				   of every table of its family are listed */
 				$$ = hcmd(CMD_LIST, CMD_OBJ_SETS, $3, &@$, NULL);
 				$$->family_given = true;
+				$$->all_family = true;
 				free($1); free($2);
 			}
 			;

@@ -534,7 +534,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
-	if (what == LIST_SETS && cmd->h.table) {
+	if ((what == LIST_SETS && cmd->h.table) ||
+	    ((what == LIST_MAPS || what == LIST_CHAINS) && cmd->h.table)) {
 		/* list sets table T: as nft 1.0.6, the sets of every table of
 		   T's family, once T is found */
 		if (!c || !cache_table_find(c, cmd->h.family, cmd->h.table)) {
@@ -542,8 +543,10 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 			return error_queue(msgs, &cmd->h.table_loc,
 					   "Could not process table: No such file or directory");
 		}
-		free(cmd->h.table);
-		cmd->h.table = NULL;
+		if (cmd->all_family) {
+			free(cmd->h.table);
+			cmd->h.table = NULL;
+		}
 	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,

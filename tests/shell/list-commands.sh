@@ -4,7 +4,9 @@
 # statements fill, as nft 1.0.6 does (text and -j); list sets table T
 # lists the sets of T's family once T is found; list ct timeout table T
 # and list ct expectation table T list those objects of T as nft 1.1.1
-# does (nft 1.0.6 crashes), their values as nft 1.0.6 lists them
+# does (nft 1.0.6 crashes), their values as nft 1.0.6 lists them; nft
+# 1.1's list sets|maps|chains|counters FAMILY TABLE and reset counters
+# FAMILY TABLE, without "table", list that table only
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -90,4 +92,28 @@ expect_eq "list ct expectation table" "table ip t {
 		l3proto ip
 	}
 }" "$(tool "$NS" list ct expectation table ip t)"
+expect_eq "list sets ip t: that table only" "table ip t {
+	set s {
+		type ipv4_addr
+		size 65535
+		flags dynamic
+	}
+}" "$(tool "$NS" list sets ip t)"
+expect_eq "list chains ip u" "table ip u {
+	chain c {
+	}
+}" "$(tool "$NS" list chains ip u)"
+check "add counter ip u cn { packets 5 bytes 6 }" tool "$NS" add counter ip u cn '{ packets 5 bytes 6; }'
+expect_eq "reset counters ip u: listed as they were" "		packets 5 bytes 6" \
+	"$(tool "$NS" reset counters ip u | grep packets)"
+expect_eq "list counters ip u: reset" "table ip u {
+	counter cn {
+		packets 0 bytes 0
+	}
+}" "$(tool "$NS" list counters ip u)"
+if tool "$NS" list chains ip x 2>/dev/null; then
+	not_ok "list chains: a missing table is refused"
+else
+	ok "list chains: a missing table is refused"
+fi
 finish
