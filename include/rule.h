@@ -37,6 +37,8 @@ struct handle {
 
 #define TABLE_F_DORMANT	0x1
 #define TABLE_F_OWNER	0x2
+#define TABLE_F_PERSIST	0x4	/* NFT_TABLE_F_PERSIST, Linux 6.9, nft 1.1:
+					   an owner's table stays when it goes */
 
 struct table {
 	struct list_head	list;

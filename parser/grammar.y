@@ -2225,6 +2225,8 @@ table_flag		:	STRING
 					state->cur_table->flags |= TABLE_F_DORMANT;
 				else if (!strcmp($1, "owner"))
 					state->cur_table->flags |= TABLE_F_OWNER;
+				else if (!strcmp($1, "persist"))
+					state->cur_table->flags |= TABLE_F_PERSIST;
 				else
 					error_queue(state->msgs, &@1,
 						    "unknown table flag \"%s\"", $1);

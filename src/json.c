@@ -975,9 +975,20 @@ static json_t *table_json(struct nftnl_table *t)
 	 * nft 1.0.6 prints garbage here (freed memory); the schema wants the
 	 * flag names, one as a string, more as an array.
 	 */
-	if (nftnl_table_is_set(t, NFTNL_TABLE_FLAGS) &&
-	    (nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
-		json_object_set_new(o, "flags", json_string("dormant"));
+	if (nftnl_table_is_set(t, NFTNL_TABLE_FLAGS)) {
+		uint32_t fl = nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS);
+
+		if ((fl & NFT_TABLE_F_DORMANT) && (fl & TABLE_F_PERSIST)) {
+			json_t *a = json_array();
+
+			json_array_append_new(a, json_string("dormant"));
+			json_array_append_new(a, json_string("persist"));
+			json_object_set_new(o, "flags", a);
+		} else if (fl & (NFT_TABLE_F_DORMANT | TABLE_F_PERSIST)) {
+			json_object_set_new(o, "flags", json_string(
+				fl & NFT_TABLE_F_DORMANT ? "dormant" : "persist"));
+		}
+	}
 	return wrap("table", o);
 }
 

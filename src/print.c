@@ -1133,9 +1133,17 @@ static void text_table_begin(void *d, struct cache_table *t,
 			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
-	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS) &&
-	    (nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
-		fprintf(f, "\tflags dormant\n");
+	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
+		/* as nft 1.1.1: dormant and persist, owner not */
+		uint32_t fl = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
+
+		if (fl & (NFT_TABLE_F_DORMANT | TABLE_F_PERSIST))
+			fprintf(f, "\tflags %s%s%s\n",
+				fl & NFT_TABLE_F_DORMANT ? "dormant" : "",
+				(fl & NFT_TABLE_F_DORMANT) &&
+				(fl & TABLE_F_PERSIST) ? "," : "",
+				fl & TABLE_F_PERSIST ? "persist" : "");
+	}
 }
 
 static int text_table_end(void *d, struct cache_table *t, enum list_what what)
