@@ -172,6 +172,9 @@ struct nftnl_chain;
  */
 bool nl_dev_is_prefix(const char *name);
 bool nl_chain_has_prefix(const struct nftnl_chain *c);
+/* the chain's devices by name, as nft lists them, those of a list with
+   prefixes as given (malloc'd, NULL-ended) */
+const char **nl_chain_devs_sorted(const struct nftnl_chain *c);
 void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c);
 int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c);
 

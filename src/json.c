@@ -995,11 +995,12 @@ static json_t *table_json(struct nftnl_table *t)
 static json_t *chain_devices_json(struct nftnl_chain *c)
 {
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);	/* as nft */
 		json_t *a = json_array();
 
 		for (unsigned int i = 0; devs[i]; i++)
 			json_array_append_new(a, json_string(devs[i]));
+		free(devs);
 		if (json_array_size(a) == 1) {
 			json_t *one = json_incref(json_array_get(a, 0));
 

@@ -130,6 +130,27 @@ bool nl_chain_has_prefix(const struct nftnl_chain *c)
 	return false;
 }
 
+static int dev_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **nl_chain_devs_sorted(const struct nftnl_chain *c)
+{
+	const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+	unsigned int n = 0;
+	const char **s;
+
+	while (devs && devs[n])
+		n++;
+	s = xzalloc((n + 1) * sizeof(*s));
+	memcpy(s, devs, n * sizeof(*s));
+	/* a list with prefixes (which nft has not) stays as it was given */
+	if (!nl_chain_has_prefix(c))
+		qsort(s, n, sizeof(*s), dev_cmp);
+	return s;
+}
+
 /* the NFTA_HOOK_DEVS nest of a chain message (and its NFTA_CHAIN_HOOK) */
 static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
 				struct nlattr **hookp)

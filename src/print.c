@@ -764,7 +764,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 		nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);	/* as nft */
 		unsigned int n = 0;
 
 		while (devs[n])
@@ -777,6 +777,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
+		free(devs);
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
 		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
@@ -1254,7 +1255,7 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 	fprintf(f, " { type %s hook %s", nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);
 
 		if (devs[0] && !devs[1]) {
 			fputs(" device ", f), quoted_print(f, devs[0]);
@@ -1264,6 +1265,7 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
+		free(devs);
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
 		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
