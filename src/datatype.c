@@ -864,11 +864,36 @@ static void string_print(const struct expr *e, const struct output_ctx *o,
 		fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
 }
 
+/* -N: the host name the resolver gives the address, as nft asks it (a
+   name required); false if it has none */
+static bool addr_name_print(int af, const void *addr, const struct output_ctx *o,
+			    FILE *f)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	char host[NI_MAXHOST];
+
+	if (!(o->flags & NFH_OUTPUT_REVERSEDNS) || (o->flags & NFH_PRINT_RANGE))
+		return false;
+	if (af == AF_INET)
+		memcpy(&s4.sin_addr, addr, sizeof(s4.sin_addr));
+	else
+		memcpy(&s6.sin6_addr, addr, sizeof(s6.sin6_addr));
+	if (getnameinfo(af == AF_INET ? (struct sockaddr *)&s4 : (struct sockaddr *)&s6,
+			af == AF_INET ? sizeof(s4) : sizeof(s6), host, sizeof(host),
+			NULL, 0, NI_NAMEREQD))
+		return false;
+	fputs(host, f);
+	return true;
+}
+
 static void ipaddr_print(const struct expr *e, const struct output_ctx *o,
 			 FILE *f)
 {
 	char buf[INET_ADDRSTRLEN];
 
+	if (addr_name_print(AF_INET, e->val.data, o, f))
+		return;
 	inet_ntop(AF_INET, e->val.data, buf, sizeof(buf));
 	fputs(buf, f);
 }
@@ -878,6 +903,8 @@ static void ip6addr_print(const struct expr *e, const struct output_ctx *o,
 {
 	char buf[INET6_ADDRSTRLEN];
 
+	if (addr_name_print(AF_INET6, e->val.data, o, f))
+		return;
 	inet_ntop(AF_INET6, e->val.data, buf, sizeof(buf));
 	fputs(buf, f);
 }
