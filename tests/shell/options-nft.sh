@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: nft's -v prints the version as -V does; -N (--reversedns) lists
 # an address the resolver names (127.0.0.1 in /etc/hosts) by its name, and
-# one it does not name as the address; -n wins over it; JSON keeps them
+# one it does not name as the address
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
