@@ -96,6 +96,11 @@ void cache_flush(struct cache *c);
 struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 				     const char *name);
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name);
+/* a chain bound to a rule ("jump { ... }"): listings show it in the rule */
+bool cache_chain_is_binding(const struct cache_chain *ch);
+struct nftnl_rule;
+/* the counters and quotas of the rule start again (reset rules) */
+void cache_rule_reset(struct nftnl_rule *r);
 struct cache_set *cache_set_find(struct cache_table *t, const char *name);
 struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 
@@ -104,6 +109,9 @@ struct cache_set *cache_set_find_id(struct cache_table *t, uint32_t id);
 void cache_table_free(struct cache_table *t);
 void cache_unlink_table(struct cache *c, struct cache_table *t);
 void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch);
+/* @ch is called @name now, in its place */
+void cache_rename_chain(struct cache_table *t, struct cache_chain *ch,
+			const char *name);
 void cache_unlink_set(struct cache_table *t, struct cache_set *s);
 
 struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt);

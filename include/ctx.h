@@ -61,6 +61,7 @@ struct nfh_ctx {
 	unsigned long		forged;		/* messages dropped: not
 						   the kernel's, not ours */
 	uint32_t		set_id;		/* last anonymous set id used */
+	uint32_t		chain_id;	/* last chain id (NFTA_CHAIN_ID) */
 	bool			dump_torn;	/* a set dump came with elements
 						   twice: read it again */
 	uint32_t		rule_id;	/* last rule id ("index N") */

@@ -28,6 +28,7 @@ struct proto_ctx;
 struct proto_desc;
 struct set;
 struct nftnl_set;
+struct rule;
 
 
 /* evaluation: errors go to @msgs (error_queue()) */
@@ -88,6 +89,9 @@ struct kind_eval {
 	   puts first in the rule; 0 or -1 */
 	int	(*head_dep)(struct kind_eval *k, const struct expr *e,
 			    const struct proto_desc *want);
+	/* evaluates @r as a rule of the table being evaluated (a chain
+	   binding's), the outer rule's context kept; 0 or -1 */
+	int	(*rule)(struct kind_eval *k, struct rule *r);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -127,6 +131,10 @@ struct kind_lin {
 	int	(*collect)(struct kind_lin *k, const struct list_head *stmts,
 			   struct nftnl_expr **v, unsigned int max,
 			   unsigned int *n);
+	/* adds to the batch, before the rule being built, the anonymous
+	   chain of id @id bound to it and its @rules; 0 or -1 */
+	int	(*bound_chain)(struct kind_lin *k, uint32_t id,
+			       const struct list_head *rules);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -180,6 +188,8 @@ struct kind_print {
 	void	(*name)(struct kind_print *k, const char *name);
 	/* @name of a set, as a statement refers to it */
 	void	(*setref)(struct kind_print *k, const char *name);
+	/* @r's statements and comment, as a rule's line holds them */
+	void	(*rule)(struct kind_print *k, const struct rule *r);
 };
 
 /* the -j listing */
@@ -199,6 +209,8 @@ struct kind_json {
 	json_t	*(*stmt)(struct kind_json *k, const struct stmt *s);
 	/* a string, bytes that are not UTF-8 escaped */
 	json_t	*(*str)(struct kind_json *k, const char *s);
+	/* @s as the text listing prints it (malloc'd), or NULL */
+	char	*(*stmt_text)(struct kind_json *k, const struct stmt *s);
 };
 
 /* the -j input: errors with the location of the JSON value */

@@ -21,6 +21,8 @@ enum list_what {
 	LIST_SETS,
 	LIST_MAPS,
 	LIST_SET,	/* also a map; its name is passed as @chain */
+	LIST_METERS,	/* the sets meter statements fill */
+	LIST_METER,	/* one of them, as LIST_SET */
 	LIST_OBJS,	/* list counters|quotas|...: listing_walk_objs() */
 };
 

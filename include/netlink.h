@@ -52,6 +52,9 @@ struct nl_item {
 	uint32_t		off;		/* where its message is in the batch */
 	uint16_t		nelocs;
 	struct expr_loc		*elocs;		/* a rule's: one an expression */
+	uint32_t		chain_id;	/* a chain binding's NFTA_CHAIN_ID,
+						   or a rule's NFTA_RULE_CHAIN_ID
+						   in it */
 };
 
 struct nl_batch {
@@ -144,8 +147,20 @@ int nlio_obj_reset(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		   uint32_t type, const char *name, struct cache *c,
 		   struct list_head *msgs);
 
+/* reads the ruleset of @family into @c, the rules of @table (NULL: all),
+ * @chain (NULL: all) or the one of @handle (0: all) as they were before
+ * the kernel reset their counters and quotas (nft 1.1's reset rules); -2
+ * (nothing queued) if the table or chain does not exist */
+int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, const char *chain, uint64_t handle,
+		     struct cache *c, struct list_head *msgs);
 /* reads only the tables and sets (no elements) */
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs);
+/* the handle of chain @chain of @table: 0, -2 if there is none (nothing
+   queued), -1 on errors */
+int nlio_chain_handle(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain, uint64_t *handle,
+		      struct list_head *msgs);
 /* the handles of a chain's rules, in order (malloc'd in *@handles) */
 int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 		      const char *table, const char *chain,
@@ -162,6 +177,9 @@ struct nftnl_chain;
  */
 bool nl_dev_is_prefix(const char *name);
 bool nl_chain_has_prefix(const struct nftnl_chain *c);
+/* the chain's devices by name, as nft lists them, those of a list with
+   prefixes as given (malloc'd, NULL-ended) */
+const char **nl_chain_devs_sorted(const struct nftnl_chain *c);
 void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c);
 int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c);
 

@@ -117,6 +117,10 @@ struct parser_state {
 	const char		*(*var_suggest)(struct parser_state *state,
 						struct suggest *s,
 						const char *name);
+	/* the chain bindings ("jump { ... }") being parsed: their rules,
+	   and the outer rule's error mark */
+	struct list_head	bindings;	/* struct chain, innermost first */
+	struct list_head	*binding_mark;
 };
 
 struct var {

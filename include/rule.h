@@ -37,6 +37,8 @@ struct handle {
 
 #define TABLE_F_DORMANT	0x1
 #define TABLE_F_OWNER	0x2
+#define TABLE_F_PERSIST	0x4	/* NFT_TABLE_F_PERSIST, Linux 6.9, nft 1.1:
+					   an owner's table stays when it goes */
 
 struct table {
 	struct list_head	list;
@@ -124,6 +126,7 @@ struct set {
 	struct location		loc;
 	struct handle		h;
 	bool			is_map;
+	bool			is_meter;	/* listed as "meter NAME" */
 	/* its declaration got errors as it was read: what it lacks then
 	   is not reported on top of them */
 	bool			read_errors;
@@ -229,6 +232,7 @@ enum cmd_ops {
 	CMD_RESET,
 	CMD_GET,
 	CMD_DESCRIBE,
+	CMD_RENAME,	/* rename chain: the new name in cmd->chain->h.chain */
 };
 
 enum cmd_obj {
@@ -244,6 +248,9 @@ enum cmd_obj {
 	CMD_OBJ_SET,
 	CMD_OBJ_MAP,
 	CMD_OBJ_SETS,
+	CMD_OBJ_METERS,
+	CMD_OBJ_RULES,	/* reset rules|rule: of the family, table, chain or handle */
+	CMD_OBJ_METER,
 	CMD_OBJ_MAPS,
 	CMD_OBJ_ELEMENTS,	/* data: the EXPR_SET of elements */
 	CMD_OBJ_OBJ,		/* a stateful object of type h.obj_type */
@@ -261,6 +268,8 @@ struct cmd {
 	enum cmd_obj		obj;
 	struct handle		h;
 	bool			family_given;
+	bool			all_family;	/* list sets table T: the sets of
+						   every table of T's family */
 	union {
 		struct table	*table;
 		struct chain	*chain;

@@ -155,6 +155,11 @@ struct stmt *stmt_kind_parse(const char *name, const struct location *loc,
 			     struct list_head *msgs);
 struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
+/* "jump { RULES }" (@verdict NFT_JUMP) or goto: a chain bound to the rule,
+   of batch id @id (0 when read back), its @rules (struct rule) taken
+   (src/binding.c) */
+struct stmt *binding_stmt_alloc(const struct location *loc, int verdict,
+				uint32_t id, struct list_head *rules);
 
 /* grammar helpers: each returns 0, or -1 after queueing an error */
 int stmt_bytes_unit(const char *unit, uint64_t *bytes);

@@ -85,6 +85,50 @@ static void sep_mark(struct parser_state *state)
 	state->sep_mark = state->msgs->prev;
 }
 
+/*
+ * A chain binding's block opens: its chain gets the next chain id (nft
+ * counts every chain it adds, in order), and the outer rule's error mark
+ * is kept, for its separators move it.  Returns the id.
+ */
+static uint32_t binding_begin(struct parser_state *state,
+			      const struct location *loc)
+{
+	struct chain *c = chain_alloc();
+
+	if (!list_empty(&state->bindings))
+		error_queue(state->msgs, loc, "too many levels of nesting");
+	else
+		state->binding_mark = state->sep_mark;
+	list_add(&c->list, &state->bindings);
+	state->stream_deps++;
+	return ++state->ctx->chain_id;
+}
+
+/* and closes: an error in it is an error of the outer rule too */
+static struct stmt *binding_end(struct parser_state *state,
+				const struct location *loc, int verdict,
+				uint32_t id, struct chain *c)
+{
+	struct stmt *s = binding_stmt_alloc(loc, verdict, id, &c->rules);
+
+	list_del(&c->list);
+	chain_free(c);
+	if (list_empty(&state->bindings))
+		state->sep_mark = state->binding_mark;
+	return s;
+}
+
+/* a syntax error left blocks open: they are dropped with what they read */
+static void bindings_drop(struct parser_state *state)
+{
+	struct chain *c, *next;
+
+	list_for_each_entry_safe(c, next, &state->bindings, list) {
+		list_del(&c->list);
+		chain_free(c);
+	}
+}
+
 static void handle_set_family(struct handle *h, int family)
 {
 	h->family = family;
@@ -577,7 +621,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> POSITION "position" PREFIX "prefix" PRIORITY "priority"
 %token <string> QUEUE_THRESHOLD "queue-threshold" QUOTA "quota" RATE "rate"
 %token <string> REDEFINE "redefine" REDIRECT "redirect" REJECT_T "reject"
-%token <string> REPLACE "replace" RESET "reset" RETURN "return" RULE "rule"
+%token <string> RENAME "rename" REPLACE "replace" RESET "reset" RETURN "return" RULE "rule"
 %token <string> RULESET "ruleset" SET "set" SNAPLEN "snaplen" SNAT "snat"
 %token <string> TABLE "table" TABLES "tables" TO "to" TYPE "type"
 %token <string> ORIGINAL "original" REPLY "reply"
@@ -610,7 +654,10 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <cmd> base_cmd add_cmd create_cmd insert_cmd replace_cmd delete_cmd
 %type <cmd> list_cmd flush_cmd reset_cmd get_cmd
 %type <table> table_block table_block_alloc
-%type <chain> chain_block chain_block_alloc
+%type <chain> chain_block chain_block_alloc binding_rules
+%type <string> rules_word
+%type <stmt> binding_stmt
+%type <val> binding_open
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt limit_stmt quota_stmt
 %type <stmt> log_stmt log_args reject_stmt meta_stmt payload_stmt ct_stmt
@@ -733,7 +780,7 @@ line			:	common_block
 					add_cmd(state, $1);
 				YYACCEPT;
 			}
-			|	error stmt_separator	{ yyerrok; }
+			|	error stmt_separator	{ yyerrok; bindings_drop(state); }
 			;
 
 common_block		:	INCLUDE QUOTED_STRING stmt_separator
@@ -796,6 +843,16 @@ base_cmd		:	add_cmd			{ $$ = sink_cmd(state, $1); }
 			|	REPLACE replace_cmd	{ $$ = $2; free($1); }
 			|	DELETE delete_cmd	{ $$ = $2; $$->op = CMD_DELETE; free($1); }
 			|	DESTROY delete_cmd	{ $$ = $2; $$->op = CMD_DESTROY; free($1); }
+			|	RENAME CHAIN chain_spec identifier
+			{
+				struct chain *c = chain_alloc();
+
+				c->h.chain = $4;
+				c->h.chain_loc = @4;
+				c->loc = @4;
+				$$ = hcmd(CMD_RENAME, CMD_OBJ_CHAIN, $3, &@$, c);
+				free($1); free($2);
+			}
 			|	LIST list_cmd		{ $$ = $2; free($1); }
 			|	FLUSH flush_cmd		{ $$ = $2; free($1); }
 			|	RESET reset_cmd		{ $$ = $2; free($1); }
@@ -804,6 +861,14 @@ base_cmd		:	add_cmd			{ $$ = sink_cmd(state, $1); }
 			{
 				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$, $2);
 				free($1);
+			}
+			|	DESCRIBE STRING
+			{
+				/* a datatype's name ("describe ipv4_addr"), or a
+				   word nft takes as a value it cannot type */
+				$$ = cmd_alloc(CMD_DESCRIBE, CMD_OBJ_EXPR, NULL, &@$,
+					       symbol_expr_alloc(&@2, $2, false));
+				free($1); free($2);
 			}
 			;
 
@@ -823,6 +888,7 @@ add_cmd			:	TABLE table_spec
 			}
 			|	CHAIN chain_spec
 			{
+				state->ctx->chain_id++;	/* nft counts it */
 				$$ = hcmd(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
@@ -952,6 +1018,16 @@ objs_spec		:	family_spec
 				$$->family = $1;
 			}
 			|	TABLE table_spec	{ $$ = $2; free($1); }
+			|	family identifier
+			{
+				/* nft 1.1: "list counters inet t", without
+				   "table" */
+				$$ = xzalloc(sizeof(*$$));
+				$$->family = $1;
+				$$->family_loc = @1;
+				$$->table = $2;
+				$$->table_loc = @2;
+			}
 			;
 
 obj_block_alloc		:	%empty
@@ -1435,6 +1511,27 @@ list_cmd		:	HOOKS family_spec hooks_device
 				$$->family_given = $2 != NFPROTO_UNSPEC;
 				free($1);
 			}
+			|	STRING family_spec
+			{
+				/* "meters" is a word only here, as in nft: a table
+				   may be called so */
+				struct handle h = { .family = $2 };
+
+				if (strcmp($1, "meters")) {
+					error_queue(state->msgs, &@1,
+						    "syntax error, unexpected string, expecting a chain, set, map or object");
+					$$ = NULL;
+				} else {
+					$$ = cmd_alloc(CMD_LIST, CMD_OBJ_METERS, &h, &@$, NULL);
+					$$->family_given = $2 != NFPROTO_UNSPEC;
+				}
+				free($1);
+			}
+			|	METER set_spec
+			{
+				$$ = hcmd(CMD_LIST, CMD_OBJ_METER, $2, &@$, NULL);
+				free($1);
+			}
 			|	MAPS family_spec
 			{
 				struct handle h = { .family = $2 };
@@ -1509,6 +1606,59 @@ list_cmd		:	HOOKS family_spec hooks_device
 				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS, $2, $4, &@$, NULL);
 				$$->family_given = true;
 				free($1); free($3);
+			}
+			/* nft 1.0.6 takes these and crashes; 1.1.1 lists them */
+			|	CT TIMEOUT TABLE table_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS,
+					     NFT_OBJECT_CT_TIMEOUT, $4, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2); free($3);
+			}
+			|	CT EXPECTATION TABLE table_spec
+			{
+				$$ = obj_cmd(state, CMD_LIST, CMD_OBJ_OBJS,
+					     NFT_OBJECT_CT_EXPECT, $4, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2); free($3);
+			}
+			|	SETS family identifier
+			{
+				/* nft 1.1: the sets of the one table */
+				struct handle h = { .family = $2, .table = $3,
+						    .table_loc = @3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_SETS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
+			|	MAPS family identifier
+			{
+				struct handle h = { .family = $2, .table = $3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_MAPS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
+			|	CHAINS family identifier
+			{
+				struct handle h = { .family = $2, .table = $3 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_CHAINS, &h, &@$, NULL);
+				$$->family_given = true;
+				$$->h.table_loc = @3;
+				free($1);
+			}
+			|	SETS TABLE table_spec
+			{
+				/* nft 1.0.6: the table must exist, then the sets
+				   of every table of its family are listed */
+				$$ = hcmd(CMD_LIST, CMD_OBJ_SETS, $3, &@$, NULL);
+				$$->family_given = true;
+				$$->all_family = true;
+				free($1); free($2);
 			}
 			;
 
@@ -1586,7 +1736,62 @@ reset_cmd		:	ELEMENT set_spec set_block_expr
 				$$ = obj_cmd(state, CMD_RESET, CMD_OBJ_OBJ, NFT_OBJECT_QUOTA, $2, &@$, NULL);
 				free($1);
 			}
+			/* nft 1.1: the rules' counters and quotas, listed as they
+			   were (the kernel's NFT_MSG_GETRULE_RESET) */
+			|	rules_word family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_RESET, CMD_OBJ_RULES, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	rules_word table_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1);
+			}
+			|	rules_word TABLE table_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $3, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2);
+			}
+			|	rules_word chain_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1);
+			}
+			|	rules_word CHAIN chain_spec
+			{
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $3, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($2);
+			}
+			|	RULE chain_spec HANDLE NUMBER
+			{
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_RESET, CMD_OBJ_RULES, $2, &@$, NULL);
+				$$->family_given = true;
+				free($1); free($3);
+			}
 			;
+/* "rules" is a word of reset only, as in nft: a table may be called so */
+rules_word		:	STRING
+			{
+				if (strcmp($1, "rules")) {
+					error_queue(state->msgs, &@1,
+						    "syntax error, unexpected string, expecting counter, counters, quota, set, map, element, quotas, rule or rules");
+					free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+			;
+
 
 hooks_device		:	%empty		{ $$ = NULL; }
 			|	DEVICE string	{ $$ = $2; free($1); }
@@ -1701,7 +1906,7 @@ table_block_alloc	:	%empty
 
 table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block common_block
-			|	table_block error stmt_separator	{ yyerrok; }
+			|	table_block error stmt_separator	{ yyerrok; bindings_drop(state); }
 			|	table_block stmt_separator
 			|	table_block FLAGS table_flags stmt_separator	{ free($2); }
 			|	table_block COMMENT string stmt_separator
@@ -2113,6 +2318,8 @@ table_flag		:	STRING
 					state->cur_table->flags |= TABLE_F_DORMANT;
 				else if (!strcmp($1, "owner"))
 					state->cur_table->flags |= TABLE_F_OWNER;
+				else if (!strcmp($1, "persist"))
+					state->cur_table->flags |= TABLE_F_PERSIST;
 				else
 					error_queue(state->msgs, &@1,
 						    "unknown table flag \"%s\"", $1);
@@ -2123,6 +2330,7 @@ table_flag		:	STRING
 
 chain_block_alloc	:	%empty
 			{
+				state->ctx->chain_id++;	/* nft counts it */
 				chain_free(state->cur_chain);
 				$$ = chain_alloc();
 				state->cur_chain = $$;
@@ -2136,7 +2344,7 @@ chain_block		:	%empty
 				state->sep_mark = state->msgs->prev;
 			}
 			|	chain_block common_block
-			|	chain_block error stmt_separator	{ yyerrok; }
+			|	chain_block error stmt_separator	{ yyerrok; bindings_drop(state); }
 			|	chain_block stmt_separator
 			|	chain_block hook_spec stmt_separator
 			|	chain_block POLICY symbol_value stmt_separator
@@ -2276,6 +2484,7 @@ stmt_list		:	stmt
 
 stmt			:	match_stmt
 			|	verdict_stmt
+			|	binding_stmt
 			|	counter_stmt
 			|	limit_stmt
 			|	quota_stmt
@@ -2472,6 +2681,46 @@ set_stmt_key		:	set_key_expr
 				/* "add @flood { ip saddr ct count over 2 }" */
 				$$ = $1;
 				list_add_tail(&$2->list, &$$->set.stmts);
+			}
+			;
+
+/*
+ * "jump { RULE; ... }": a chain bound to the rule (src/binding.c).  Its
+ * rules end with a separator each, as nft wants; a block in a block is
+ * refused, as nft refuses it.  The rule it is in does not stream: its
+ * chain and rules go into the batch before it.
+ */
+binding_stmt		:	JUMP binding_open binding_rules '}'
+			{
+				$$ = binding_end(state, &@$, NFT_JUMP, $2, $3);
+				free($1);
+			}
+			|	GOTO binding_open binding_rules '}'
+			{
+				$$ = binding_end(state, &@$, NFT_GOTO, $2, $3);
+				free($1);
+			}
+			;
+
+binding_open		:	'{'
+			{
+				/* nft's caret: the last column of the verdict */
+				struct location l = @0;
+
+				l.first_col = l.last_col;
+				$$ = binding_begin(state, &l);
+			}
+			;
+
+binding_rules		:	%empty
+			{
+				$$ = list_first_entry(&state->bindings, struct chain, list);
+			}
+			|	binding_rules stmt_separator
+			|	binding_rules rule stmt_separator
+			{
+				$2->loc = @2;
+				list_add_tail(&$2->list, &$1->rules);
 			}
 			;
 

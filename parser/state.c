@@ -26,6 +26,7 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	init_list_head(&state->vars);
 	init_list_head(&state->retired);
 	state->var_suggest = parser_var_suggest;
+	init_list_head(&state->bindings);
 }
 
 static void vars_free(struct list_head *vars)
@@ -47,6 +48,13 @@ void parser_exit(struct parser_state *state)
 	vars_free(&state->retired);
 	table_free(state->cur_table);
 	chain_free(state->cur_chain);
+	while (!list_empty(&state->bindings)) {
+		struct chain *c = list_first_entry(&state->bindings,
+						   struct chain, list);
+
+		list_del(&c->list);
+		chain_free(c);
+	}
 	set_free(state->cur_set);
 	obj_free(state->cur_obj);
 }

@@ -152,6 +152,14 @@ void cache_unlink_chain(struct cache_table *t, struct cache_chain *ch)
 	name_hash_del(&t->chain_hash, &ch->hlink);
 }
 
+void cache_rename_chain(struct cache_table *t, struct cache_chain *ch,
+			const char *name)
+{
+	name_hash_del(&t->chain_hash, &ch->hlink);
+	xnftnl_chain_set_str(ch->nlc, NFTNL_CHAIN_NAME, name);
+	name_hash_add(&t->chain_hash, &ch->hlink, name_hash_of(name, 0));
+}
+
 void cache_unlink_set(struct cache_table *t, struct cache_set *s)
 {
 	list_del(&s->list);
@@ -173,6 +181,13 @@ struct cache_table *cache_table_find(struct cache *c, unsigned int family,
 			return t;
 	}
 	return NULL;
+}
+
+bool cache_chain_is_binding(const struct cache_chain *ch)
+{
+	return nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_FLAGS) &&
+	       (nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FLAGS) &
+		NFT_CHAIN_BINDING);
 }
 
 struct cache_chain *cache_chain_find(struct cache_table *t, const char *name)
@@ -299,6 +314,25 @@ struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
 			return o;
 	}
 	return NULL;
+}
+
+/* the counters and quotas of @r start again, as the kernel resets them */
+void cache_rule_reset(struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+
+	while ((e = nftnl_expr_iter_next(i))) {
+		const char *n = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+		if (!strcmp(n, "counter")) {
+			nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, 0);
+			nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, 0);
+		} else if (!strcmp(n, "quota")) {
+			nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED, 0);
+		}
+	}
+	nftnl_expr_iter_destroy(i);
 }
 
 void cache_obj_reset(struct cache *c, unsigned int family, const char *table,

@@ -224,7 +224,7 @@ static const char *const table_shapes[] = {
 	"chain $N",
 	"set|map $N",
 	"comment",
-	"flags dormant|owner",
+	"flags dormant|owner|persist",
 	NULL,
 };
 

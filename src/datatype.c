@@ -984,11 +984,36 @@ static void string_print(const struct expr *e, const struct output_ctx *o,
 		fprintf(f, "\"%.*s\"", (int)len, (const char *)e->val.data);
 }
 
+/* -N: the host name the resolver gives the address, as nft asks it (a
+   name required); false if it has none */
+static bool addr_name_print(int af, const void *addr, const struct output_ctx *o,
+			    FILE *f)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	char host[NI_MAXHOST];
+
+	if (!(o->flags & NFH_OUTPUT_REVERSEDNS) || (o->flags & NFH_PRINT_RANGE))
+		return false;
+	if (af == AF_INET)
+		memcpy(&s4.sin_addr, addr, sizeof(s4.sin_addr));
+	else
+		memcpy(&s6.sin6_addr, addr, sizeof(s6.sin6_addr));
+	if (getnameinfo(af == AF_INET ? (struct sockaddr *)&s4 : (struct sockaddr *)&s6,
+			af == AF_INET ? sizeof(s4) : sizeof(s6), host, sizeof(host),
+			NULL, 0, NI_NAMEREQD))
+		return false;
+	fputs(host, f);
+	return true;
+}
+
 static void ipaddr_print(const struct expr *e, const struct output_ctx *o,
 			 FILE *f)
 {
 	char buf[INET_ADDRSTRLEN];
 
+	if (addr_name_print(AF_INET, e->val.data, o, f))
+		return;
 	inet_ntop(AF_INET, e->val.data, buf, sizeof(buf));
 	fputs(buf, f);
 }
@@ -998,6 +1023,8 @@ static void ip6addr_print(const struct expr *e, const struct output_ctx *o,
 {
 	char buf[INET6_ADDRSTRLEN];
 
+	if (addr_name_print(AF_INET6, e->val.data, o, f))
+		return;
 	inet_ntop(AF_INET6, e->val.data, buf, sizeof(buf));
 	fputs(buf, f);
 }
@@ -1078,7 +1105,7 @@ static void ifindex_print(const struct expr *e, const struct output_ctx *o,
 
 static const struct symbol ethertype_syms[] = {
 	{ "ip", 0x0800 }, { "arp", 0x0806 }, { "ip6", 0x86dd },
-	{ "8021q", 0x8100 }, { "vlan", 0x8100 }, { "8021ad", 0x88a8 },
+	{ "8021q", 0x8100 }, { "8021ad", 0x88a8 }, { "vlan", 0x8100 },
 	{ NULL, 0 },
 };
 
@@ -1114,8 +1141,8 @@ static const struct symbol icmp6_type_syms[] = {
 static const struct symbol icmp_code_syms[] = {
 	{ "net-unreachable", 0 }, { "host-unreachable", 1 },
 	{ "prot-unreachable", 2 }, { "port-unreachable", 3 },
-	{ "frag-needed", 4 }, { "net-prohibited", 9 },
-	{ "host-prohibited", 10 }, { "admin-prohibited", 13 },
+	{ "net-prohibited", 9 }, { "host-prohibited", 10 },
+	{ "admin-prohibited", 13 }, { "frag-needed", 4 },
 	{ NULL, 0 },
 };
 
@@ -1139,8 +1166,8 @@ static const struct symbol tcp_flag_syms[] = {
 };
 
 static const struct symbol ct_state_syms[] = {
-	{ "invalid", 1 }, { "established", 2 }, { "related", 4 },
-	{ "new", 8 }, { "untracked", 64 },
+	{ "invalid", 1 }, { "new", 8 }, { "established", 2 },
+	{ "related", 4 }, { "untracked", 64 },
 	{ NULL, 0 },
 };
 
@@ -1200,12 +1227,12 @@ static const struct symbol boolean_syms[] = {
 	{ "exists", 1 }, { "missing", 0 }, { NULL, 0 },
 };
 
-/* route types, RTN_* of linux/rtnetlink.h */
+/* route types, RTN_* of linux/rtnetlink.h, those nft names (1.0.6 and
+   1.1.1 have no throw, nat, xresolve: they refuse them and list 9-11) */
 static const struct symbol fib_addr_syms[] = {
 	{ "unspec", 0 }, { "unicast", 1 }, { "local", 2 }, { "broadcast", 3 },
 	{ "anycast", 4 }, { "multicast", 5 }, { "blackhole", 6 },
-	{ "unreachable", 7 }, { "prohibit", 8 }, { "throw", 9 }, { "nat", 10 },
-	{ "xresolve", 11 },
+	{ "unreachable", 7 }, { "prohibit", 8 },
 	{ NULL, 0 },
 };
 
@@ -1304,7 +1331,7 @@ DT(tcp_flag_type, TYPE_TCP_FLAG, "tcp_flag", "TCP flag", &bitmask_type,
    BYTEORDER_BIG, 8, DTYPE_F_BITMASK, tcp_flag_syms, integer_parse,
    hex_print);
 DT(dccp_pkttype_type, TYPE_DCCP_PKTTYPE, "dccp_pkttype", "DCCP packet type",
-   &integer_type, BYTEORDER_BIG, 4, 0, dccp_pkttype_syms, integer_parse,
+   &integer_type, BYTEORDER_BIG, 4, DTYPE_F_HEXSYMS, dccp_pkttype_syms, integer_parse,
    integer_print);
 DT(mh_type_type, TYPE_MH_TYPE, "mh_type", "Mobility Header Type",
    &integer_type, BYTEORDER_BIG, 8, 0, mh_type_syms, integer_parse,

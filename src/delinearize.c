@@ -32,6 +32,7 @@
 
 struct delin_ctx {
 	struct cache_table	*table;
+	bool			in_binding;	/* a chain binding's rule */
 	struct rule		*rule;
 	unsigned int		family;
 	struct expr		*regs[NREGS];
@@ -981,6 +982,9 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e);
 
+static struct rule *delin_rule_in(struct cache_table *t,
+				  struct nftnl_rule *nlr, bool in_binding);
+
 static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_DREG), len;
@@ -989,6 +993,25 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	if (dreg == NFT_REG_VERDICT) {
 		const char *chain = nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) ?
 				    nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN) : NULL;
+		struct cache_chain *ch = chain && ctx->table ?
+					 cache_chain_find(ctx->table, chain) : NULL;
+
+		if (ch && cache_chain_is_binding(ch) && !ctx->in_binding) {
+			/* a chain bound to the rule: its rules in the verdict */
+			struct cache_rule *cr;
+			LIST_HEAD(rules);
+
+			list_for_each_entry(cr, &ch->rules, list) {
+				struct rule *r = delin_rule_in(ctx->table,
+							       cr->nlr, true);
+
+				list_add_tail(&r->list, &rules);
+			}
+			add_stmt(ctx, binding_stmt_alloc(&internal_location,
+				nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_VERDICT),
+				0, &rules));
+			return;
+		}
 
 		add_stmt(ctx, verdict_stmt_alloc(&internal_location,
 			verdict_expr_alloc(&internal_location,
@@ -2859,9 +2882,10 @@ static void postprocess(struct delin_ctx *ctx)
 	}
 }
 
-struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
+static struct rule *delin_rule_in(struct cache_table *t,
+				  struct nftnl_rule *nlr, bool in_binding)
 {
-	struct delin_ctx ctx = { .table = t };
+	struct delin_ctx ctx = { .table = t, .in_binding = in_binding };
 	struct nftnl_expr_iter *it = nftnl_expr_iter_create(nlr);
 	struct nftnl_expr *e;
 
@@ -2881,6 +2905,11 @@ struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
 		ctx.rule->comment = udata_get_comment(ud, len);
 	}
 	return ctx.rule;
+}
+
+struct rule *delin_rule(struct cache_table *t, struct nftnl_rule *nlr)
+{
+	return delin_rule_in(t, nlr, false);
 }
 
 static int set_expr_cb(struct nftnl_expr *e, void *data)

@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 
@@ -1930,6 +1931,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 		return th_dep(k->phase, &at, want);
 	return nh_dep(k->phase, &at, want);
 }
+static int kind_rule(struct kind_eval *k, struct rule *r);
 
 static int kind_setref(struct kind_eval *k, const struct expr *lhs,
 		       struct expr *x, bool want_map)
@@ -1980,6 +1982,7 @@ static int kind_head_dep(struct kind_eval *k, const struct expr *e,
 	.name_check = kind_name_check, .set_in_batch = kind_set_in_batch,	\
 	.set_find = kind_set_find,					\
 	.head_dep = kind_head_dep,					\
+	.rule = kind_rule,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2461,6 +2464,18 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	}
 	if (ret == 0)
 		payload_merge(r);
+	return ret;
+}
+
+/* a chain binding's rule: a rule of its own, then the outer one goes on */
+static int kind_rule(struct kind_eval *k, struct rule *r)
+{
+	struct eval_ctx *ctx = k->phase, saved = *ctx;
+	int ret;
+
+	ret = rule_eval(ctx, r, ctx->family);
+	saved.anon_sets = ctx->anon_sets;	/* the block's count too */
+	*ctx = saved;
 	return ret;
 }
 
@@ -3041,6 +3056,42 @@ static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	return 0;
 }
 
+/*
+ * rename chain T C NEW: the kernel renames a chain it finds by handle, so
+ * the handle is read now (offline: from the model), as nft reads it
+ * from its cache
+ */
+static int rename_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	const struct handle *nh = &cmd->chain->h;
+	uint64_t handle = 0;
+	int ret;
+
+	if (name_check(ctx, nh->chain, &nh->chain_loc, "chain",
+		       NFT_CHAIN_MAXNAMELEN) < 0 ||
+	    name_chars_check(ctx, nh->chain, &nh->chain_loc, "chain") < 0)
+		return -1;
+	if (nfh->offline) {
+		struct cache_table *t = nfh->offline_cache ?
+			cache_table_find(nfh->offline_cache, cmd->h.family,
+					 cmd->h.table) : NULL;
+		struct cache_chain *ch = t ? cache_chain_find(t, cmd->h.chain) : NULL;
+
+		ret = ch && !cache_chain_is_binding(ch) ? 0 : -2;
+		if (!ret)
+			handle = nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE);
+	} else {
+		ret = nlio_chain_handle(nfh, cmd->h.family, cmd->h.table,
+					cmd->h.chain, &handle, ctx->msgs);
+	}
+	if (ret == -2)
+		return err(ctx, &cmd->h.chain_loc,
+			   "Could not process chain: No such file or directory");
+	cmd->h.handle = handle;
+	return ret;
+}
+
 static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	unsigned int family = cmd->h.family;
@@ -3050,6 +3101,8 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	undef_forget(ctx);
 	if (handle_eval(ctx, cmd) < 0)
 		return -1;
+	if (cmd->op == CMD_RENAME)
+		return rename_eval(ctx, cmd);
 	switch (cmd->obj) {
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:

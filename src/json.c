@@ -373,12 +373,27 @@ static json_t *kind_json_str(struct kind_json *k, const char *s)
 	return json_str(s);
 }
 
+/* a statement JSON has no form of, as its text (nft: a chain binding) */
+static char *kind_json_stmt_text(struct kind_json *k, const struct stmt *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		memory_allocation_error();
+	stmt_print(s, k->octx, f);
+	fclose(f);
+	return buf;
+}
+
 #define KIND_JSON(jc) {							\
 	.phase = (jc), .octx = (jc)->octx, .expr = kind_json_expr,	\
 	.value = kind_json_value,					\
 	.unsupported = kind_json_unsupported,				\
 	.family = (jc)->family, .stmt = kind_json_stmt,			\
 	.str = kind_json_str,						\
+	.stmt_text = kind_json_stmt_text,				\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -938,20 +953,32 @@ static json_t *table_json(struct nftnl_table *t)
 	 * nft 1.0.6 prints garbage here (freed memory); the schema wants the
 	 * flag names, one as a string, more as an array.
 	 */
-	if (nftnl_table_is_set(t, NFTNL_TABLE_FLAGS) &&
-	    (nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
-		json_object_set_new(o, "flags", json_string("dormant"));
+	if (nftnl_table_is_set(t, NFTNL_TABLE_FLAGS)) {
+		uint32_t fl = nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS);
+
+		if ((fl & NFT_TABLE_F_DORMANT) && (fl & TABLE_F_PERSIST)) {
+			json_t *a = json_array();
+
+			json_array_append_new(a, json_string("dormant"));
+			json_array_append_new(a, json_string("persist"));
+			json_object_set_new(o, "flags", a);
+		} else if (fl & (NFT_TABLE_F_DORMANT | TABLE_F_PERSIST)) {
+			json_object_set_new(o, "flags", json_string(
+				fl & NFT_TABLE_F_DORMANT ? "dormant" : "persist"));
+		}
+	}
 	return wrap("table", o);
 }
 
 static json_t *chain_devices_json(struct nftnl_chain *c)
 {
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);	/* as nft */
 		json_t *a = json_array();
 
 		for (unsigned int i = 0; devs[i]; i++)
 			json_array_append_new(a, json_string(devs[i]));
+		free(devs);
 		if (json_array_size(a) == 1) {
 			json_t *one = json_incref(json_array_get(a, 0));
 
@@ -1094,6 +1121,14 @@ static int json_set(void *d, struct cache_table *t, struct cache_set *cs,
 
 	if (!v)
 		return -1;
+	if (what == LIST_METERS || what == LIST_METER) {
+		/* { "meter": { ... } }, the set's members */
+		json_t *m = json_object_get(v, "set");
+
+		json_incref(m);
+		json_decref(v);
+		v = wrap("meter", m);
+	}
 	json_array_append_new(jl->out, v);
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/rule.h>
 
 #include <cache.h>
 #include <ctx.h>
@@ -394,6 +396,102 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	return ret < 0 ? -1 : 0;
 }
 
+/*
+ * reset rules [FAMILY [TABLE [CHAIN]]], reset rule T C handle N (nft 1.1):
+ * listed as they were, the ruleset, the table or the chain; one rule in
+ * its table, the other chains and rules left out, as nft 1.1.1 lists it
+ */
+static int run_rules_reset(struct nfh_ctx *ctx, struct cmd *cmd,
+			   struct list_head *msgs)
+{
+	unsigned int family = cmd->family_given ? cmd->h.family : 0;
+	struct cache *c = ctx->offline_cache, *tmp = NULL;
+	struct cache_table *t = NULL;
+	struct cache_chain *ch = NULL, *och;
+	struct cache_rule *cr;
+	LIST_HEAD(chains);
+	LIST_HEAD(rules);
+	struct list_head *cprev = NULL, *rprev = NULL;
+	enum list_what what = cmd->h.chain && !cmd->h.handle ? LIST_CHAIN :
+			      cmd->h.table ? LIST_TABLE : LIST_RULESET;
+	int ret;
+
+	if (!ctx->offline) {
+		tmp = cache_alloc();
+		ret = nlio_rules_reset(ctx, family, cmd->h.table, cmd->h.chain,
+				       cmd->h.handle, tmp, msgs);
+		if (ret == -1) {
+			cache_free(tmp);
+			return -1;
+		}
+		c = tmp;
+	}
+	if (!c)
+		c = tmp = cache_alloc();
+	if (cmd->h.table)
+		t = cache_table_find(c, cmd->h.family, cmd->h.table);
+	if (t && cmd->h.chain)
+		ch = cache_chain_find(t, cmd->h.chain);
+	if ((cmd->h.table && !t) || (cmd->h.chain && !ch)) {
+		cache_free(tmp);
+		return error_queue(msgs, cmd->h.chain && t ? &cmd->h.chain_loc :
+				   &cmd->h.table_loc,
+				   "Could not process %s: No such file or directory",
+				   cmd->h.chain && t ? "chain" : "table");
+	}
+	if (cmd->h.handle) {
+		/* only the chain, with only the rule */
+		cprev = ch->list.prev;
+		list_del(&ch->list);
+		list_splice_tail_init(&t->chains, &chains);
+		list_add(&ch->list, &t->chains);
+		list_for_each_entry(cr, &ch->rules, list)
+			if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) ==
+			    cmd->h.handle)
+				break;
+		if (&cr->list != &ch->rules) {
+			rprev = cr->list.prev;
+			list_del(&cr->list);
+		}
+		list_splice_tail_init(&ch->rules, &rules);
+		if (rprev)
+			list_add(&cr->list, &ch->rules);
+	}
+	if (ctx->octx.flags & NFH_OUTPUT_JSON)
+		ret = json_listing(c, what, family, cmd->h.table, cmd->h.chain,
+				   &ctx->octx, ctx->octx.out, msgs);
+	else
+		ret = print_listing(c, what, family, cmd->h.table, cmd->h.chain,
+				    &ctx->octx, ctx->octx.out);
+	if (cmd->h.handle) {
+		if (rprev)
+			list_del(&cr->list);
+		list_splice_tail_init(&rules, &ch->rules);
+		if (rprev)
+			list_add(&cr->list, rprev);
+		list_del(&ch->list);
+		list_splice_tail_init(&chains, &t->chains);
+		list_add(&ch->list, cprev);
+	}
+	if (ctx->offline)
+		/* the model resets them as the kernel does */
+		list_for_each_entry(t, &c->tables, list)
+			list_for_each_entry(och, &t->chains, list) {
+				if (!cache_table_matches(t, family, cmd->h.table) ||
+				    (cmd->h.chain &&
+				     strcmp(cmd->h.chain, nftnl_chain_get_str(och->nlc,
+								NFTNL_CHAIN_NAME))))
+					continue;
+				list_for_each_entry(cr, &och->rules, list)
+					if (!cmd->h.handle ||
+					    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) ==
+					    cmd->h.handle)
+						cache_rule_reset(cr->nlr);
+			}
+	cache_free(tmp);
+	return ret < 0 ? -1 : 0;
+}
+
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
 {
@@ -403,6 +501,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 
 	if (cmd->obj == CMD_OBJ_OBJ || cmd->obj == CMD_OBJ_OBJS)
 		return run_objs(ctx, cmd, msgs);
+	if (cmd->obj == CMD_OBJ_RULES)
+		return run_rules_reset(ctx, cmd, msgs);
 	if (cmd->obj == CMD_OBJ_ELEMENTS)
 		return run_get(ctx, cmd, msgs);
 	if (cmd->obj == CMD_OBJ_HOOKS)
@@ -431,23 +531,42 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
 	case CMD_OBJ_SETS:	what = LIST_SETS; break;
 	case CMD_OBJ_MAPS:	what = LIST_MAPS; break;
+	case CMD_OBJ_METERS:	what = LIST_METERS; break;
+	case CMD_OBJ_METER:	what = LIST_METER; break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
 	default:		what = LIST_RULESET; break;
 	}
+	if ((what == LIST_SETS && cmd->h.table) ||
+	    ((what == LIST_MAPS || what == LIST_CHAINS) && cmd->h.table)) {
+		/* list sets table T: as nft 1.0.6, the sets of every table of
+		   T's family, once T is found */
+		if (!c || !cache_table_find(c, cmd->h.family, cmd->h.table)) {
+			cache_free(tmp);
+			return error_queue(msgs, &cmd->h.table_loc,
+					   "Could not process table: No such file or directory");
+		}
+		if (cmd->all_family) {
+			free(cmd->h.table);
+			cmd->h.table = NULL;
+		}
+	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				   cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				   cmd->h.table, what == LIST_SET || what == LIST_METER ?
+				   cmd->h.set : cmd->h.chain,
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what,
 				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				    cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				    cmd->h.table, what == LIST_SET || what == LIST_METER ?
+				    cmd->h.set : cmd->h.chain,
 				    &ctx->octx, ctx->octx.out);
 	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
 			    cmd->obj == CMD_OBJ_CHAIN ? "chain" :
+			    what == LIST_METER ? "meter" :
 			    what == LIST_SET ? (cmd->obj == CMD_OBJ_MAP ? "map" : "set") :
 			    "table");
 	cache_free(tmp);

@@ -308,6 +308,8 @@ static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
 	ctx->objtype = objtype;
 	return lin_map(ctx, m, want, 0);
 }
+static int kind_lin_bound_chain(struct kind_lin *k, uint32_t id,
+				const struct list_head *rules);
 
 static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s);
 
@@ -348,6 +350,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
 	.objmap = kind_lin_objmap,					\
 	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
+	.bound_chain = kind_lin_bound_chain,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1765,7 +1768,8 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 	ctx->nlr = r;
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, cmd->h.family);
 	xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, cmd->h.table);
-	xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
+	if (cmd->h.chain)	/* a chain binding's rule names it by id */
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, cmd->h.chain);
 	flags = rule_place(r, cmd);
 	ctx->rule_loc = &cmd->loc;
 	ctx->nelocs = 0;
@@ -1791,6 +1795,44 @@ static int lin_rule(struct lin_ctx *ctx, struct cmd *cmd)
 		it->elocs = xmalloc(ctx->nelocs * sizeof(*it->elocs));
 		memcpy(it->elocs, ctx->elocs, ctx->nelocs * sizeof(*it->elocs));
 		it->nelocs = ctx->nelocs;
+	}
+	return ret;
+}
+
+/*
+ * A chain binding: its chain, by id and without a name, then its rules,
+ * each a rule message of its own (nft's order), before the rule that
+ * jumps to it.
+ */
+static int kind_lin_bound_chain(struct kind_lin *k, uint32_t id,
+				const struct list_head *rules)
+{
+	struct lin_ctx *ctx = k->phase;
+	const struct handle *h = &ctx->cmd->h;
+	struct nftnl_chain *c = xnftnl_chain_alloc();
+	struct rule *r;
+	int ret = 0;
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, h->family);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, h->table);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, NLM_F_CREATE, h->family,
+		     NLO_CHAIN, c, ctx->stmt_loc ? ctx->stmt_loc :
+		     &ctx->cmd->loc)->chain_id = id;
+	list_for_each_entry(r, rules, list) {
+		struct cmd cmd = { .op = CMD_ADD, .obj = CMD_OBJ_RULE,
+				   .loc = r->loc, .rule = r };
+		struct lin_ctx in = { .nfh = ctx->nfh, .cmds = ctx->cmds,
+				      .batch = ctx->batch, .msgs = ctx->msgs,
+				      .dreg = REG_1, .cmd = &cmd };
+
+		cmd.h.family = h->family;
+		cmd.h.table = h->table;
+		if (lin_rule(&in, &cmd) < 0)
+			ret = -1;
+		list_entry(ctx->batch->items.prev, struct nl_item,
+			   list)->chain_id = id;
+		free(in.elocs);
 	}
 	return ret;
 }
@@ -1900,6 +1942,19 @@ static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 				     deletes[i].destroy : deletes[i].del, 0,
 				     cmd->h.family, deletes[i].nlo,
 				     deletes[i].ident(cmd), &cmd->loc);
+}
+
+/* the chain by its handle, its new name: no flags, as nft sends it */
+static void lin_rename(struct lin_ctx *ctx, struct cmd *cmd)
+{
+	struct nftnl_chain *c = xnftnl_chain_alloc();
+
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->h.family);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->chain->h.chain);
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
+	nl_batch_add(ctx->batch, NFT_MSG_NEWCHAIN, 0, cmd->h.family,
+		     NLO_CHAIN, c, &cmd->loc);
 }
 
 static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
@@ -2022,6 +2077,9 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 			break;
 		case CMD_FLUSH:
 			lin_flush(&ctx, cmd);
+			break;
+		case CMD_RENAME:
+			lin_rename(&ctx, cmd);
 			break;
 		default:
 			break;

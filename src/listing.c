@@ -20,6 +20,11 @@ static bool set_is_listed(struct cache_set *cs, enum list_what what,
 	uint32_t flags = nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS);
 	bool map = flags & (NFT_SET_MAP | NFT_SET_OBJECT);
 
+	if (what == LIST_METERS || what == LIST_METER)
+		/* nft 1.0.6's meters: anonymous sets the rules fill */
+		return (flags & NFT_SET_ANONYMOUS) && (flags & NFT_SET_EVAL) &&
+		       (!only || !strcmp(only, nftnl_set_get_str(cs->nls,
+								 NFTNL_SET_NAME)));
 	if (flags & NFT_SET_ANONYMOUS)
 		return false;
 	if ((what == LIST_SETS && map) || (what == LIST_MAPS && !map))
@@ -67,6 +72,8 @@ static int chains_walk(struct cache_table *t, enum list_what what,
 		if (only &&
 		    strcmp(only, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME)))
 			continue;
+		if (cache_chain_is_binding(ch))
+			continue;	/* its rules list in the rule bound to it */
 		em->chain_begin(d, t, ch, what, (*n)++, rules);
 		if (rules)
 			list_for_each_entry(cr, &ch->rules, list)
@@ -91,10 +98,12 @@ static int table_walk(struct cache_table *t, enum list_what what,
 		em->table_name(d, t);
 		return 1;
 	case LIST_CHAIN:
-		if (!cache_chain_find(t, chain))
+		if (!cache_chain_find(t, chain) ||
+		    cache_chain_is_binding(cache_chain_find(t, chain)))
 			return 0;
 		break;
 	case LIST_SET:
+	case LIST_METER:
 		cs = chain ? cache_set_find(t, chain) : NULL;
 		if (!cs || !set_is_listed(cs, what, NULL))
 			return 0;
@@ -111,8 +120,10 @@ static int table_walk(struct cache_table *t, enum list_what what,
 	case LIST_SETS:
 	case LIST_MAPS:
 	case LIST_SET:
-		ret = sets_walk(t, what, what == LIST_SET ? chain : NULL, em,
-				d, &n);
+	case LIST_METERS:
+	case LIST_METER:
+		ret = sets_walk(t, what, what == LIST_SET || what == LIST_METER ?
+				chain : NULL, em, d, &n);
 		break;
 	default:
 		objs_walk(t, what, 0, NULL, em, d, &n);
@@ -139,8 +150,8 @@ int listing_walk(struct cache *c, enum list_what what, unsigned int family,
 			err = 1;
 		found += r != 0;
 	}
-	if ((what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET) &&
-	    !found)
+	if ((what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET ||
+	     what == LIST_METER) && !found)
 		return -1;
 	return err ? -2 : 0;
 }

@@ -21,7 +21,8 @@ enum opt_id {
 	OPT_HANDLE = 'a', OPT_ECHO = 'e', OPT_JSON = 'j', OPT_NUMERIC = 'n',
 	OPT_STATELESS = 's', OPT_TERSE = 't', OPT_NUMERIC_PROTO = 'p',
 	OPT_SERVICE = 'S', OPT_NUMERIC_PRIO = 'y', OPT_NUMERIC_TIME = 'T',
-	OPT_GUID = 'u', OPT_DEBUG = 'd', OPT_OFFLINE = 256,
+	OPT_GUID = 'u', OPT_DEBUG = 'd', OPT_REVERSEDNS = 'N',
+	OPT_VERSION_V = 'v', OPT_OFFLINE = 256,
 };
 
 struct option_desc {
@@ -35,6 +36,7 @@ struct option_desc {
 static const struct option_desc options[] = {
 	{ "help",	OPT_HELP,	NULL,	"show this help", 0 },
 	{ "version",	OPT_VERSION,	NULL,	"show the version", 0 },
+	{ "version",	OPT_VERSION_V,	NULL,	"show the version, as -V (nft's -v)", 0 },
 	{ "check",	OPT_CHECK,	NULL,	"check commands; the kernel validates, nothing is applied", 0 },
 	{ "offline",	OPT_OFFLINE,	NULL,	"never talk to the kernel: check against an in-memory ruleset", 0 },
 	{ "file",	OPT_FILE,	"FILE",	"read commands from FILE ('-' for standard input)", 0 },
@@ -49,6 +51,7 @@ static const struct option_desc options[] = {
 	{ "numeric-protocol", OPT_NUMERIC_PROTO, NULL, "print layer 4 protocols numerically", NFH_OUTPUT_NUMERIC_PROTO },
 	{ "numeric-time", OPT_NUMERIC_TIME, NULL, "print times as whole seconds", NFH_OUTPUT_NUMERIC_TIME },
 	{ "service",	OPT_SERVICE,	NULL,	"print ports as service names from /etc/services", NFH_OUTPUT_SERVICE },
+	{ "reversedns",	OPT_REVERSEDNS,	NULL,	"print IP addresses as host names, where the resolver has one", NFH_OUTPUT_REVERSEDNS },
 	{ "guid",	OPT_GUID,	NULL,	"print user and group ids as names from /etc/passwd and /etc/group", NFH_OUTPUT_GUID },
 	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values", NFH_OUTPUT_STATELESS },
 	{ "terse",	OPT_TERSE,	NULL,	"omit set contents", NFH_OUTPUT_TERSE },
@@ -184,6 +187,7 @@ static int option_apply(struct nfh_ctx *ctx, struct args *a, int c,
 		show_help(stdout, "nfh");
 		return 0;
 	case OPT_VERSION:
+	case OPT_VERSION_V:
 		printf("nfh %s (nfhook)\n", PACKAGE_VERSION);
 		return 0;
 	case OPT_CHECK:		nfh_ctx_set_dry_run(ctx, true); return -1;

@@ -130,6 +130,27 @@ bool nl_chain_has_prefix(const struct nftnl_chain *c)
 	return false;
 }
 
+static int dev_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **nl_chain_devs_sorted(const struct nftnl_chain *c)
+{
+	const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+	unsigned int n = 0;
+	const char **s;
+
+	while (devs && devs[n])
+		n++;
+	s = xzalloc((n + 1) * sizeof(*s));
+	memcpy(s, devs, n * sizeof(*s));
+	/* a list with prefixes (which nft has not) stays as it was given */
+	if (!nl_chain_has_prefix(c))
+		qsort(s, n, sizeof(*s), dev_cmp);
+	return s;
+}
+
 /* the NFTA_HOOK_DEVS nest of a chain message (and its NFTA_CHAIN_HOOK) */
 static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
 				struct nlattr **hookp)
@@ -374,6 +395,15 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 	list_for_each_entry(it, &b->items, list) {
 		switch (it->msg_type) {
 		case NFT_MSG_NEWCHAIN:
+			if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HANDLE)) {
+				/* rename: nft's text has its names */
+				char buf[4096];
+
+				nftnl_chain_snprintf(buf, sizeof(buf), it->obj,
+						     NFTNL_OUTPUT_DEFAULT, 0);
+				fprintf(f, "%s\n", buf);
+				break;
+			}
 			chain_debug(f, it->obj);
 			break;
 		case NFT_MSG_NEWSET:
@@ -569,6 +599,27 @@ static char *buf_reserve(struct buf *b, size_t need)
 
 #define MSG_MAX	(1 << 17)
 
+/* NFTA_RULE_CHAIN_ID or NFTA_CHAIN_ID (@type) right after the table, where
+   nft puts them (libnftnl 1.2.4 has no such rule attribute, and puts a
+   chain's after its flags) */
+static void put_chain_id(struct nlmsghdr *nlh, uint16_t type, uint32_t id)
+{
+	char *start = (char *)mnl_nlmsg_get_payload_offset(nlh,
+							  sizeof(struct nfgenmsg));
+	struct nlattr *a = (struct nlattr *)start;
+	char *end = (char *)nlh + nlh->nlmsg_len, *at;
+	size_t add = MNL_ATTR_HDRLEN + sizeof(id);
+
+	at = start < end ? start + MNL_ALIGN(a->nla_len) : start;
+	memmove(at + add, at, end - at);
+	a = (struct nlattr *)at;
+	a->nla_type = type;
+	a->nla_len = add;
+	id = htonl(id);
+	memcpy(at + MNL_ATTR_HDRLEN, &id, sizeof(id));
+	nlh->nlmsg_len += add;
+}
+
 /* @it's attributes after the header nftnl_nlmsg_build_hdr() wrote */
 static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 {
@@ -578,9 +629,13 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		break;
 	case NLO_CHAIN:
 		nl_chain_build_payload(nlh, it->obj);
+		if (it->chain_id)
+			put_chain_id(nlh, NFTA_CHAIN_ID, it->chain_id);
 		break;
 	case NLO_RULE:
 		nftnl_rule_nlmsg_build_payload(nlh, it->obj);
+		if (it->chain_id)
+			put_chain_id(nlh, NFTA_RULE_CHAIN_ID, it->chain_id);
 		break;
 	case NLO_SET:
 		nftnl_set_nlmsg_build_payload(nlh, it->obj);
@@ -2351,5 +2406,119 @@ int nlio_rule_handles(struct nfh_ctx *ctx, unsigned int family,
 	}
 	*handles = hs.h;
 	*n = hs.n;
+	return 0;
+}
+
+static int chain_handle_attr_cb(const struct nlattr *attr, void *data)
+{
+	uint64_t *h = data;
+
+	if (mnl_attr_get_type(attr) == NFTA_CHAIN_HANDLE &&
+	    mnl_attr_validate(attr, MNL_TYPE_U64) == 0)
+		*h = be64toh(mnl_attr_get_u64(attr));
+	return MNL_CB_OK;
+}
+
+static int chain_handle_cb(const struct nlmsghdr *nlh, void *data)
+{
+	mnl_attr_parse(nlh, sizeof(struct nfgenmsg), chain_handle_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+int nlio_chain_handle(struct nfh_ctx *ctx, unsigned int family,
+		      const char *table, const char *chain, uint64_t *handle,
+		      struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nftnl_chain *c;
+	struct nlmsghdr *nlh;
+	uint32_t gen;
+
+	*handle = 0;
+	if (nlio_open(ctx, msgs) < 0)
+		return -1;
+	/* read first: a commit after it and the batch is refused */
+	if (get_genid(ctx, &gen) < 0)
+		return error_queue(msgs, NULL, "cannot read chain %s: %s",
+				   chain, strerror(errno));
+	cache_gen_note(ctx, gen);
+	memset(buf, 0, 1024);
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETCHAIN, family, NLM_F_ACK,
+				    seq_next(ctx));
+	c = xnftnl_chain_alloc();
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
+	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, chain);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	if (talk(ctx, nlh, chain_handle_cb, handle) < 0) {
+		if (errno == ENOENT)
+			return -2;
+		return error_queue(msgs, NULL, "cannot read chain %s: %s",
+				   chain, strerror(errno));
+	}
+	return *handle ? 0 : -2;
+}
+
+/* the chains of @c a reset of rules covers: of @family, @table, @chain */
+static bool reset_covers(struct cache_table *t, struct cache_chain *ch,
+			 unsigned int family, const char *table,
+			 const char *chain)
+{
+	return cache_table_matches(t, family, table) &&
+	       (!chain || !strcmp(chain, nftnl_chain_get_str(ch->nlc,
+							     NFTNL_CHAIN_NAME)));
+}
+
+int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, const char *chain, uint64_t handle,
+		     struct cache *c, struct list_head *msgs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dump_ctx d = { .cache = c };
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache_rule *cr, *next;
+	struct nftnl_rule *r;
+	struct nlmsghdr *nlh;
+
+	if (dump_ruleset(ctx, family, NULL, NULL, false, c, msgs) < 0)
+		return -1;
+	t = table ? cache_table_find(c, family, table) : NULL;
+	if ((table && !t) || (chain && !cache_chain_find(t, chain)))
+		return -2;
+	/* the kernel's reply holds the rules as they were: they replace
+	   those just read */
+	list_for_each_entry(t, &c->tables, list)
+		list_for_each_entry(ch, &t->chains, list) {
+			if (!reset_covers(t, ch, family, table, chain))
+				continue;
+			list_for_each_entry_safe(cr, next, &ch->rules, list) {
+				if (handle && nftnl_rule_get_u64(cr->nlr,
+						NFTNL_RULE_HANDLE) != handle)
+					continue;
+				list_del(&cr->list);
+				nftnl_rule_free(cr->nlr);
+				free(cr);
+			}
+		}
+	memset(buf, 0, 1024);
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE_RESET, family,
+				    handle ? NLM_F_ACK : NLM_F_DUMP,
+				    seq_next(ctx));
+	r = xnftnl_rule_alloc();
+	if (table)
+		xnftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	if (chain)
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
+	if (handle)
+		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE, handle);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	if (talk(ctx, nlh, rule_cb, &d) < 0) {
+		if (errno == ENOENT && handle)
+			return 0;	/* as nft 1.1.1: the chain, without it */
+		return error_queue(msgs, NULL, "cannot reset the rules: %s",
+				   strerror(errno));
+	}
 	return 0;
 }

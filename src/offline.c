@@ -656,6 +656,154 @@ static int apply_newtable(struct cache *c, struct nl_item *it,
 	return 0;
 }
 
+static void rule_chain_rename(struct cache_chain *ch, const char *name);
+
+/* the kernel's jumps hold the chain, not its name: they list the new one */
+static void jumps_rename(struct cache_table *t, const char *old,
+			 const char *name)
+{
+	struct cache_chain *ch;
+	struct cache_rule *cr;
+
+	list_for_each_entry(ch, &t->chains, list)
+		list_for_each_entry(cr, &ch->rules, list) {
+			struct nftnl_expr_iter *i = nftnl_expr_iter_create(cr->nlr);
+			struct nftnl_expr *e;
+
+			while ((e = nftnl_expr_iter_next(i)))
+				if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME),
+					    "immediate") &&
+				    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+				    !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN),
+					    old))
+					xnftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN,
+							    name);
+			nftnl_expr_iter_destroy(i);
+		}
+}
+
+/* rename chain: the chain of the handle gets the name, if no other has it */
+static int chain_rename(struct cache_table *t, struct nl_item *it,
+			struct list_head *msgs)
+{
+	const char *name = nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME);
+	uint64_t h = nftnl_chain_get_u64(it->obj, NFTNL_CHAIN_HANDLE);
+	struct cache_chain *ch, *found = NULL;
+
+	list_for_each_entry(ch, &t->chains, list)
+		if (nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE) == h)
+			found = ch;
+	if (!found)
+		return oerr(msgs, it, "chain", ENOENT);
+	if (cache_chain_find(t, name))
+		return oerr(msgs, it, "chain", EEXIST);
+	jumps_rename(t, nftnl_chain_get_str(found->nlc, NFTNL_CHAIN_NAME),
+		     name);
+	cache_rename_chain(t, found, name);
+	rule_chain_rename(found, name);
+	return 0;
+}
+
+/* a chain's rules name it (and jumps to it, by name, are resolved by
+   the kernel by pointer: they follow the rename) */
+static void rule_chain_rename(struct cache_chain *ch, const char *name)
+{
+	struct cache_rule *cr;
+
+	list_for_each_entry(cr, &ch->rules, list)
+		xnftnl_rule_set_str(cr->nlr, NFTNL_RULE_CHAIN, name);
+}
+
+/* the names the kernel gives chain bindings: __chain1, ... */
+static uint32_t binding_names;
+
+/* the chain of the batch with id @id (the last one made, ids restart with
+   each batch), or NULL */
+static struct cache_chain *chain_by_id(struct cache_table *t, uint32_t id)
+{
+	struct cache_chain *ch, *found = NULL;
+
+	list_for_each_entry(ch, &t->chains, list)
+		if (nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_ID) &&
+		    nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_ID) == id)
+			found = ch;
+	return found;
+}
+
+/* a verdict naming a chain of the batch by its id names it, as the
+   kernel lists it */
+static int verdict_ids_resolve(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	int err = 0;
+
+	while (!err && (e = nftnl_expr_iter_next(i))) {
+		struct cache_chain *ch;
+
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") ||
+		    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN_ID))
+			continue;
+		ch = chain_by_id(t, nftnl_expr_get_u32(e, NFTNL_EXPR_IMM_CHAIN_ID));
+		if (!ch)
+			err = ENOENT;
+		else
+			xnftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN,
+					    nftnl_chain_get_str(ch->nlc,
+								NFTNL_CHAIN_NAME));
+	}
+	nftnl_expr_iter_destroy(i);
+	return err;
+}
+
+static bool chain_is_binding(const struct cache_chain *ch)
+{
+	return nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_FLAGS) &&
+	       (nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_FLAGS) &
+		NFT_CHAIN_BINDING);
+}
+
+static bool chain_bound(struct cache_table *t, const char *name)
+{
+	struct cache_chain *o;
+	struct cache_rule *r;
+
+	list_for_each_entry(o, &t->chains, list)
+		list_for_each_entry(r, &o->rules, list)
+			if (rule_jumps_to(r->nlr, name))
+				return true;
+	return false;
+}
+
+/* rules deleted take the chains bound to them along, as the kernel does */
+static void bindings_sweep(struct cache_table *t)
+{
+	struct cache_chain *ch, *next;
+	struct cache_rule *cr, *crn;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		list_for_each_entry_safe(ch, next, &t->chains, list) {
+			if (!chain_is_binding(ch) ||
+			    chain_bound(t, nftnl_chain_get_str(ch->nlc,
+							       NFTNL_CHAIN_NAME)))
+				continue;
+			list_for_each_entry_safe(cr, crn, &ch->rules, list) {
+				list_del(&cr->list);
+				nftnl_rule_free(cr->nlr);
+				free(cr);
+			}
+			cache_unlink_chain(t, ch);
+			nftnl_chain_free(ch->nlc);
+			free(ch);
+			again = true;
+			break;
+		}
+	}
+}
+
 static int apply_newchain(struct cache *c, struct nl_item *it,
 			   struct list_head *msgs)
 {
@@ -668,6 +816,23 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 		return oerr(msgs, it, "chain", ENOENT);
 	if (check_chain_devices(it->obj))
 		return oerr(msgs, it, "chain", EFBIG);
+	if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HANDLE) &&
+	    nftnl_chain_is_set(it->obj, NFTNL_CHAIN_NAME))
+		return chain_rename(t, it, msgs);
+	if (!nftnl_chain_is_set(it->obj, NFTNL_CHAIN_NAME)) {
+		/* a chain binding's: the kernel names it, from a counter of
+		   its own, and the batch finds it by its id */
+		char name[32];
+
+		if (!(nftnl_chain_is_set(it->obj, NFTNL_CHAIN_FLAGS) &&
+		      (nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_FLAGS) &
+		       NFT_CHAIN_BINDING)) ||
+		    !it->chain_id)
+			return oerr(msgs, it, "chain", EINVAL);
+		nftnl_chain_set_u32(it->obj, NFTNL_CHAIN_ID, it->chain_id);
+		snprintf(name, sizeof(name), "__chain%u", ++binding_names);
+		xnftnl_chain_set_str(it->obj, NFTNL_CHAIN_NAME, name);
+	}
 	ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
 	if (ch) {
 		if (it->flags & NLM_F_EXCL)
@@ -857,9 +1022,19 @@ static int apply_newrule(struct cache *c, struct nl_item *it,
 			     nftnl_rule_get_str(r, NFTNL_RULE_TABLE));
 	if (!t)
 		return rule_name_missing(c, NULL, it, msgs);
+	if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && it->chain_id) {
+		/* a chain binding's rule: its chain by id */
+		ch = chain_by_id(t, it->chain_id);
+		if (!ch)
+			return oerr(msgs, it, "rule", ENOENT);
+		xnftnl_rule_set_str(r, NFTNL_RULE_CHAIN,
+				    nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
+	}
 	ch = cache_chain_find(t, nftnl_rule_get_str(r, NFTNL_RULE_CHAIN));
 	if (!ch)
 		return rule_name_missing(c, t, it, msgs);
+	if ((err = verdict_ids_resolve(t, r)))
+		return oerr(msgs, it, "rule", err);
 	if ((err = check_rule_limits(r)) || (err = check_jumps(t, r)) ||
 	    (err = check_objrefs(t, r)))
 		return err == ENOENT && missing_jump(t, r) ?
@@ -1003,6 +1178,9 @@ static int apply_delrule(struct cache *c, struct nl_item *it,
 		    strcmp(nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME),
 			   nftnl_rule_get_str(r, NFTNL_RULE_CHAIN)))
 			continue;
+		if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) &&
+		    chain_is_binding(ch))
+			continue;	/* they go with their rules */
 		found = true;
 		list_for_each_entry_safe(cr, crn, &ch->rules, list) {
 			if (has_handle &&
@@ -1012,10 +1190,13 @@ static int apply_delrule(struct cache *c, struct nl_item *it,
 			list_del(&cr->list);
 			nftnl_rule_free(cr->nlr);
 			free(cr);
-			if (has_handle)
+			if (has_handle) {
+				bindings_sweep(t);
 				return 0;
+			}
 		}
 	}
+	bindings_sweep(t);
 	/* flush table: a table without chains (yet) has nothing to flush */
 	if (!nftnl_rule_is_set(r, NFTNL_RULE_CHAIN) && !has_handle)
 		return 0;

@@ -1199,6 +1199,8 @@ static struct table *table_parse(struct jp *jp, json_t *o, const struct handle *
 			t->flags |= TABLE_F_DORMANT;
 		else if (s && !strcmp(s, "owner"))
 			t->flags |= TABLE_F_OWNER;
+		else if (s && !strcmp(s, "persist"))
+			t->flags |= TABLE_F_PERSIST;
 		else
 			jerr(jp, json_array_size(flags) == 1 ? json_object_get(o, "flags") : f,
 			     "unknown table flag");

@@ -4,6 +4,7 @@
  * them, so that a listing loads back unchanged.
  */
 #include <ctype.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,10 +283,16 @@ static void kind_print_setref(struct kind_print *k, const char *name)
 	setref_print(k->f, name);
 }
 
+static void kind_print_rule(struct kind_print *k, const struct rule *r)
+{
+	rule_print(r, k->octx, k->f);
+}
+
 #define KIND_PRINT(o, out) {						\
 	.f = (out), .octx = (o), .expr = kind_print_expr,		\
 	.value = kind_print_value, .stmt = kind_print_stmt,		\
 	.name = kind_print_name, .setref = kind_print_setref,		\
+	.rule = kind_print_rule,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -730,7 +737,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 		nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);	/* as nft */
 		unsigned int n = 0;
 
 		while (devs[n])
@@ -743,6 +750,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
+		free(devs);
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
 		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
@@ -869,7 +877,7 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 static void set_head_print(const struct set *s, const struct output_ctx *o,
 			   FILE *f)
 {
-	fprintf(f, "\t%s ", s->is_map ? "map" : "set");
+	fprintf(f, "\t%s ", s->is_meter ? "meter" : s->is_map ? "map" : "set");
 	name_print(f, s->h.set);
 	fputs(" {", f);
 	if (o->flags & NFH_OUTPUT_HANDLE)
@@ -1111,9 +1119,17 @@ static void text_table_begin(void *d, struct cache_table *t,
 			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
 		free(cm);
 	}
-	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS) &&
-	    (nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS) & NFT_TABLE_F_DORMANT))
-		fprintf(f, "\tflags dormant\n");
+	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
+		/* as nft 1.1.1: dormant and persist, owner not */
+		uint32_t fl = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
+
+		if (fl & (NFT_TABLE_F_DORMANT | TABLE_F_PERSIST))
+			fprintf(f, "\tflags %s%s%s\n",
+				fl & NFT_TABLE_F_DORMANT ? "dormant" : "",
+				(fl & NFT_TABLE_F_DORMANT) &&
+				(fl & TABLE_F_PERSIST) ? "," : "",
+				fl & TABLE_F_PERSIST ? "persist" : "");
+	}
 }
 
 static int text_table_end(void *d, struct cache_table *t, enum list_what what)
@@ -1142,8 +1158,9 @@ static int text_set(void *d, struct cache_table *t, struct cache_set *cs,
 	struct text_listing *tl = d;
 	struct set *s = delin_set(t, cs, false);
 
-	if (n && what != LIST_SETS && what != LIST_MAPS)
+	if (n && what != LIST_SETS && what != LIST_MAPS && what != LIST_METERS)
 		fputc('\n', tl->f);
+	s->is_meter = what == LIST_METERS || what == LIST_METER;
 	kernel_set_print(cs, s, tl->o, tl->f);
 	set_free(s);
 	return 0;
@@ -1223,7 +1240,7 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 	fprintf(f, " { type %s hook %s", nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char *const *devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+		const char **devs = nl_chain_devs_sorted(c);
 
 		if (devs[0] && !devs[1]) {
 			fputs(" device ", f), quoted_print(f, devs[0]);
@@ -1233,6 +1250,7 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 				dev_print(f, i, devs[i]);
 			fprintf(f, " }");
 		}
+		free(devs);
 	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
 		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
 	}
@@ -1426,6 +1444,15 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 
 static const char *describe_kind(const struct expr *e)
 {
+	if (e->ops && e->ops->name) {
+		/* nft's names of the kinds: ipsec is "xfrm", jhash and
+		   symhash "hash" */
+		if (!strcmp(e->ops->name, "ipsec"))
+			return "xfrm";
+		if (strstr(e->ops->name, "hash"))
+			return "hash";
+		return e->ops->name;
+	}
 	switch (e->kind) {
 	case EXPR_PAYLOAD:	return "payload";
 	case EXPR_EXTHDR:	return "exthdr";
@@ -1447,24 +1474,54 @@ static bool dtype_is_string(const struct datatype *d)
 void describe_print(const struct expr *e, FILE *f)
 {
 	const struct datatype *d = e->dtype;
-	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
+	bool type_only = e->kind == EXPR_SYMBOL;
+	unsigned int len = e->len;
+	bool hex;
 
-	fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
-		d->name, d->desc);
+	if (type_only) {
+		/* "describe ipv4_addr": the datatype and its size; another
+		   word as nft 1.0.6 describes it (no newline) */
+		d = datatype_lookup_byname(e->sym.str);
+		if (!d) {
+			fputs("symbol expression, datatype invalid (invalid)", f);
+			return;
+		}
+		len = d->size;
+		fprintf(f, "datatype %s (%s)", d->name, d->desc);
+	} else {
+		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+			d->name, d->desc);
+	}
+	hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
 	for (const struct datatype *b = d->basetype; b; b = b->basetype)
 		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
 			b->desc);
 	if (d->basetype)
 		fputc(')', f);
-	if (dtype_is_string(d))
-		fprintf(f, ", %u characters", e->len / 8);
-	else if (e->len)
-		fprintf(f, ", %u bits", e->len);
+	if (!type_only && dtype_is_string(d))
+		fprintf(f, ", %u characters", len / 8);
+	else if (len || type_only)
+		fprintf(f, ", %u bits", len);
 	fputc('\n', f);
-	if (e->byteorder == BYTEORDER_BIG)
+	if (!type_only && e->byteorder == BYTEORDER_BIG)
 		fprintf(f, "byte order: big endian (network)\n");
-	else if (e->byteorder == BYTEORDER_HOST)
+	else if (!type_only && e->byteorder == BYTEORDER_HOST)
 		fprintf(f, "byte order: host endian\n");
+	if (d == &inet_protocol_type) {
+		/* nft lists /etc/protocols, as it names protocols by it */
+		bool seen[256] = { false };
+		struct protoent *p;
+
+		setprotoent(0);
+		while ((p = getprotoent()))
+			if (p->p_proto >= 0 && p->p_proto < 256 &&
+			    !seen[p->p_proto]) {
+				seen[p->p_proto] = true;	/* its first name */
+				fprintf(f, "\t%-30s\t%d\n", p->p_name, p->p_proto);
+			}
+		endprotoent();
+		return;
+	}
 	if (!d->symbols)
 		return;
 	fprintf(f, "\npre-defined symbolic constants (in %s):\n",
@@ -1472,7 +1529,7 @@ void describe_print(const struct expr *e, FILE *f)
 	for (const struct symbol *s = d->symbols; s->name; s++) {
 		if (hex)
 			fprintf(f, "\t%-30s\t0x%0*llx\n", s->name,
-				(int)((e->len + 7) / 8 * 2),
+				(int)((len + 7) / 8 * 2),
 				(unsigned long long)s->value);
 		else
 			fprintf(f, "\t%-30s\t%20llu\n", s->name,

@@ -36,6 +36,8 @@ enum nfh_output_flags {
 	NFH_OUTPUT_NUMERIC_SYMBOL = (1 << 11),	/* symbolic constants as
 						   numbers, without the
 						   other three of -n */
+	NFH_OUTPUT_REVERSEDNS	= (1 << 12),	/* -N: addresses as host
+						   names, where they have one */
 };
 
 enum nfh_debug_flags {

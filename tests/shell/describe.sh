@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: nfh describe prints an expression's datatype, size, byte order
-# and symbolic constants, needs no kernel, and rejects what is not an
-# expression with a caret; where nft is installed, the lines nft also
-# prints are the same (nfh adds the byte order line)
+# and symbolic constants (a datatype's, for its name), needs no kernel, and
+# rejects what is not an expression with a caret; where nft is installed,
+# the lines nft also prints are the same (nfh adds the byte order line)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck disable=SC2086
@@ -56,13 +56,27 @@ rc=0
 out=$(desc ip sadr) || rc=$?
 expect_eq "an unknown field: exit 1" 1 "$rc"
 
-# the same lines as nft, where the symbol tables agree (ct state, ether
-# type, icmp code and dscp list theirs in another order, or lack some)
+expect_eq "a datatype's name: the datatype" \
+"datatype ifname (network interface name) (basetype string), 128 bits" "$(desc ifname)"
+expect_eq "another word: nft 1.0.6's line, without a newline" \
+"symbol expression, datatype invalid (invalid)|" "$(desc foo; echo "|")"
+expect_eq "the kind's name of an expression with its own file" \
+"xfrm expression, datatype integer (integer), 32 bits" "$(desc ipsec in spi | head -1)"
+expect_eq "protocols: the names /etc/protocols gives" \
+"	tcp                           	6" "$(desc ip protocol | grep -m1 '	tcp ')"
+
+# the same lines as nft, where the symbol tables agree
 if command -v nft >/dev/null; then
 	for e in "tcp dport" "ip saddr" "ip6 saddr" "ether saddr" "meta mark" \
 		"meta iifname" "meta iiftype" "meta pkttype" "meta nfproto" \
 		"tcp flags" "ct status" "ct direction" "icmp type" \
-		"icmpv6 type" "arp operation" "ip ecn" "vlan id" "igmp type"; do
+		"icmpv6 type" "arp operation" "ip ecn" "vlan id" "igmp type" \
+		"ct state" "ether type" "icmp code" "ip dscp" "dccp type" \
+		"ip protocol" "meta l4proto" "fib daddr type" "fib daddr oif" \
+		"jhash ip saddr mod 2" "symhash mod 2" "ipsec in spi" \
+		"rt classid" "osf name" "numgen inc mod 2" "socket transparent" \
+		ipv4_addr inet_service ct_state ifname verdict string integer \
+		mark foo 1.1.1.1; do
 		# shellcheck disable=SC2086
 		expect_eq "same as nft: describe $e" "$(nft describe $e 2>&1)" \
 			"$(desc $e | grep -v '^byte order: ')"

@@ -46,7 +46,9 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		in_ns "$NFT" nft -j list ruleset >"$dir/want"
 		sed 's/^{"nftables": \[/&{"flush": {"ruleset": null}}, /' "$dir/want" >"$dir/want.json"
 		in_ns "$NJ" nft -j -f "$dir/want.json" >/dev/null 2>&1 && nft_json=1
-		tool "$NFH" -j list ruleset >"$dir/got" 2>&1
+		# warnings on standard error, as nft's (a chain binding has
+		# no JSON form: "warning: stmt ops chain have no json callback")
+		tool "$NFH" -j list ruleset >"$dir/got" 2>"$dir/got.err"
 		if [ -n "$why" ]; then
 			echo "ok - $name: loaded by nfh, -j list ruleset # SKIP nft lists it otherwise: $why"
 		else
