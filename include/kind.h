@@ -202,6 +202,8 @@ struct kind_jparse {
  * @destroy:	frees what @e owns
  * @mangle:	the statement that writes @val (which it takes) to the field
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
+ * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
+ *		for a statement that bounds it (queue)
  * A kind leaves out what it has not.
  */
 struct expr_ops {
@@ -225,6 +227,7 @@ struct expr_ops {
 	void	(*destroy)(struct expr *e);
 	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
 			       struct expr *val, const struct location *loc);
+	uint64_t (*maxval)(const struct expr *e);
 };
 
 /* puts @ops in the table the drivers search: a section of the binary, so
@@ -256,6 +259,8 @@ struct expr_ops {
  *		caller's), for the delinearizer to name a map's values
  * @json_names:	more JSON keys it reads, NULL-terminated (objref's: the
  *		object types'), as expr_ops
+ * @terminal:	the rule ends with it: its name in the error for a statement
+ *		after it ("queue")
  */
 struct stmt_ops {
 	const char		*name;
@@ -277,6 +282,7 @@ struct stmt_ops {
 	struct expr **(*value)(struct stmt *s, struct expr **field);
 	bool			not_offered;
 	const char *const	*json_names;
+	const char		*terminal;
 };
 
 /* the same for statements */

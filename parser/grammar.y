@@ -566,6 +566,10 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> OFFSET "offset"
 %token <string> IPSEC "ipsec" SPNUM "spnum"
 %token <string> LAST "last"
+%token <string> QUEUE "queue" QNUM "num" BYPASS "bypass" FANOUT "fanout"
+%type <stmt> queue_stmt queue_args
+%type <expr> queue_num queue_expr
+%type <num> queue_flags queue_flag
 %type <stmt> last_stmt
 %type <expr> ipsec_expr
 %type <string> ipsec_spnum ipsec_addr
@@ -2199,6 +2203,7 @@ stmt			:	match_stmt
 			|	nat_stmt
 			|	notrack_stmt
 			|	last_stmt
+			|	queue_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
@@ -2853,6 +2858,100 @@ last_stmt		:	LAST
 				if (!$$)
 					YYERROR;
 			}
+			;
+
+/*
+ * nft 1.0.6's forms: "queue" with "num N[-M]", "bypass" and "fanout" in
+ * any order (the statement is then where "queue" is), "queue to EXPR",
+ * "queue flags F,... to EXPR" and "queue flags F,... num N[-M]"
+ */
+queue_stmt		:	QUEUE
+			{
+				$$ = queue_stmt_alloc(&@$, NULL, 0);
+				free($1);
+			}
+			|	QUEUE queue_args
+			{
+				$$ = $2;
+				$$->loc = @1;
+				free($1);
+			}
+			|	QUEUE TO queue_expr
+			{
+				$$ = queue_stmt_alloc(&@$, $3, 0);
+				free($1); free($2);
+			}
+			|	QUEUE FLAGS queue_flags QNUM queue_num
+			{
+				$5->loc = @5;
+				$$ = queue_stmt_alloc(&@$, $5, $3);
+				free($1); free($2); free($4);
+			}
+			|	QUEUE FLAGS queue_flags TO queue_expr
+			{
+				$$ = queue_stmt_alloc(&@$, $5, $3);
+				free($1); free($2); free($4);
+			}
+			;
+
+queue_args		:	QNUM queue_num
+			{
+				$2->loc = @$;
+				$$ = queue_stmt_alloc(&@$, $2, 0);
+				free($1);
+			}
+			|	queue_flags
+			{
+				$$ = queue_stmt_alloc(&@$, NULL, $1);
+			}
+			|	queue_args QNUM queue_num
+			{
+				$3->loc = @2;
+				$3->loc.last_line = @3.last_line;
+				$3->loc.last_col = @3.last_col;
+				$$ = $1;
+				queue_stmt_num($$, $3);
+				free($2);
+			}
+			|	queue_args queue_flags
+			{
+				$$ = $1;
+				queue_stmt_flags($$, $2);
+			}
+			;
+
+queue_flags		:	queue_flag
+			|	queue_flags COMMA queue_flag	{ $$ = $1 | $3; }
+			;
+
+queue_flag		:	BYPASS	{ $$ = queue_flag_lookup($1); free($1); }
+			|	FANOUT	{ $$ = queue_flag_lookup($1); free($1); }
+			;
+
+/* a number, a range of them or a variable */
+queue_num		:	NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
+			|	NUMBER DASH NUMBER
+			{
+				char lo[32], hi[32];
+
+				snprintf(lo, sizeof(lo), "%llu", (unsigned long long)$1);
+				snprintf(hi, sizeof(hi), "%llu", (unsigned long long)$3);
+				$$ = range_expr_alloc(&@$, symbol_expr_alloc(&@1, lo, false),
+						      symbol_expr_alloc(&@3, hi, false));
+			}
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
+			;
+
+queue_expr		:	queue_num
+			|	numgen_expr
+			|	hash_expr
+			|	map_expr
 			;
 
 fwd_stmt		:	FWD TO stmt_value

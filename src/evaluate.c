@@ -2409,7 +2409,7 @@ static const char *terminal_name(const struct stmt *s)
 	case STMT_FWD:
 		return "fwd";
 	default:
-		return NULL;
+		return s->ops ? s->ops->terminal : NULL;
 	}
 }
 
