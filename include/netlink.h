@@ -9,6 +9,24 @@
 struct nfh_ctx;
 struct cmd;
 
+/**
+ * struct kfeature - the kernel support an nf_tables expression needs
+ * @expr:	the kernel's name of the expression ("queue")
+ * @family:	NFPROTO_* it is for, 0 for any
+ * @what:	what a user calls it, for "this kernel has no @what support"
+ * @config:	its kernel option, @module the module (src/kfeature.c)
+ */
+struct kfeature {
+	const char	*expr;
+	unsigned int	family;
+	const char	*what;
+	const char	*config;
+	const char	*module;
+};
+
+/* NULL: a built-in expression, or one nfh knows no option for */
+const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
+
 enum nl_obj {
 	NLO_TABLE,
 	NLO_CHAIN,

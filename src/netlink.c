@@ -1089,6 +1089,43 @@ static bool rule_name_missing(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/*
+ * The kernel support rule @it lacks, if the kernel refused it with ENOENT
+ * at an expression (its extended ack) of a type that comes in a module of
+ * its own: the kernel has no expression type of that name (src/kfeature.c).
+ * NULL if not.
+ */
+static const struct kfeature *expr_refused(const struct answers *a,
+					   const struct nl_item *it,
+					   const struct nlmsghdr *h, int error)
+{
+	const struct nlattr *attr, *elem, *n;
+	const struct nlmsghdr *sent;
+	uint32_t off = 0, start;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -ENOENT ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || !(sent = item_msg(a, it)))
+		return NULL;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(elem, attr) {
+			start = (const char *)elem - (const char *)sent;
+			if (off < start || off >= start + elem->nla_len)
+				continue;
+			mnl_attr_for_each_nested(n, elem)
+				if (mnl_attr_get_type(n) == NFTA_EXPR_NAME &&
+				    mnl_attr_validate(n, MNL_TYPE_NUL_STRING) == 0)
+					return kfeature_of_expr(mnl_attr_get_str(n),
+								it->family);
+		}
+	}
+	return NULL;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1097,6 +1134,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
 		const struct nlmsgerr *e;
 		struct location loc;
+		const struct kfeature *kf;
 		struct nl_item *it;
 		char *ctxstr;
 
@@ -1128,6 +1166,12 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		if (rule_name_missing(a, it, h, e->error))
 			continue;
+		if ((kf = expr_refused(a, it, h, e->error))) {
+			a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc),
+					     "Could not process rule: this kernel has no %s support (%s, module %s); the ruleset is unchanged",
+					     kf->what, kf->config, kf->module);
+			continue;
+		}
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
 			a->ret = error_queue(a->msgs, &it->loc,
