@@ -68,6 +68,11 @@ struct kind_eval {
 	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
 	int	(*map)(struct kind_eval *k, struct expr *m,
 		       const struct expr *want);
+	/* the table of the rule, and whether it has the flowtable @name:
+	   1 yes (the input makes it, or the offline model holds it), 0 no,
+	   -1 not known (the kernel's are not read: it checks) */
+	const char		*table;
+	int	(*flowtable)(struct kind_eval *k, const char *name);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */

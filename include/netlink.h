@@ -35,6 +35,7 @@ enum nl_obj {
 	NLO_SETELEM,
 	NLO_OBJ,	/* struct nftnl_obj */
 	NLO_RAW,	/* struct raw_msg: set elements, built already */
+	NLO_FLOWTABLE,	/* struct nftnl_flowtable */
 };
 
 /**

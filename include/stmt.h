@@ -192,6 +192,10 @@ void queue_stmt_num(struct stmt *s, struct expr *num);
 void queue_stmt_flags(struct stmt *s, uint32_t flags);
 uint32_t queue_flag_lookup(const char *word);
 
+/* flow add|offload @NAME (src/flowtable.c) */
+struct stmt *flow_stmt_alloc(const struct location *loc, const char *name,
+			     const struct location *name_loc);
+
 /* counter [packets N] [bytes N] (src/counter.c) */
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes);

@@ -15,6 +15,7 @@
 #include <print.h>
 #include <proto.h>
 #include <rule.h>
+#include <flowtable.h>
 #include <stmt.h>
 #include <suggest.h>
 
@@ -489,6 +490,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 	struct rule		*rule;
 	struct set		*set;
 	struct obj		*obj;
+	struct flowtable	*flowtable;
 	struct handle		*handle;	/* a pointer: values are copied on
 						   every shift and reduction */
 	int			num;
@@ -567,6 +569,9 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> IPSEC "ipsec" SPNUM "spnum"
 %token <string> LAST "last"
 %token <string> QUEUE "queue" QNUM "num" BYPASS "bypass" FANOUT "fanout"
+%token <string> FLOW "flow" FLOWTABLE "flowtable" FLOWTABLES "flowtables"
+%type <stmt> flow_stmt
+%type <flowtable> flowtable_block flowtable_block_alloc
 %type <stmt> queue_stmt queue_args
 %type <expr> queue_num queue_expr
 %type <num> queue_flags queue_flag
@@ -790,6 +795,15 @@ add_cmd			:	TABLE table_spec
 			|	ELEMENT set_spec set_block_expr
 			{
 				$$ = hcmd(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$, $3);
+				free($1);
+			}
+			|	FLOWTABLE obj_spec flowtable_block_alloc '{' flowtable_block '}'
+			{
+				handle_copy(&$5->h, $2);
+				$5->loc = $2->obj_loc;
+				$5->read_errors = state->msgs->prev != state->obj_mark;
+				state->cur_flowtable = NULL;
+				$$ = hcmd(CMD_ADD, CMD_OBJ_FLOWTABLE, $2, &@$, $5);
 				free($1);
 			}
 			|	COUNTER obj_spec
@@ -1190,6 +1204,18 @@ delete_cmd		:	TABLE table_spec
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
+			|	FLOWTABLE obj_spec
+			{
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
+				free($1);
+			}
+			|	FLOWTABLE table_spec HANDLE NUMBER
+			{
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
+				free($1); free($3);
+			}
 			|	TABLE family_spec HANDLE NUMBER
 			{
 				struct handle h = { .family = $2, .handle = $4, .handle_loc = @4 };
@@ -1318,6 +1344,19 @@ list_cmd		:	RULESET family_spec
 
 				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_RULESET, &h, &@$, NULL);
 				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	FLOWTABLES family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_FLOWTABLES, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	FLOWTABLE obj_spec
+			{
+				$$ = hcmd(CMD_LIST, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	TABLES family_spec
@@ -1709,6 +1748,17 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
+			|	table_block FLOWTABLE identifier flowtable_block_alloc '{' flowtable_block block_end
+			{
+				$6->h.obj = $3;
+				$6->h.obj_loc = @3;
+				$6->loc = @3;
+				$6->read_errors = state->msgs->prev != state->obj_mark;
+				list_add_tail(&$6->list, &$1->flowtables);
+				state->cur_flowtable = NULL;
+				$$ = $1;
+				free($2);
+			}
 			|	table_block MAP identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
@@ -1720,6 +1770,55 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				state->cur_set = NULL;
 				state->elem_set = NULL;
 				$$ = $1;
+				free($2);
+			}
+			;
+
+/* flowtable NAME { hook ingress priority P; devices = { ... }; flags offload; counter } */
+flowtable_block_alloc	:	%empty
+			{
+				/* one a syntax error abandoned is freed here */
+				flowtable_free(state->cur_flowtable);
+				$$ = flowtable_alloc();
+				state->cur_flowtable = $$;
+				state->obj_mark = state->msgs->prev;
+			}
+			;
+
+flowtable_block		:	%empty		{ $$ = state->cur_flowtable; }
+			|	flowtable_block common_block
+			|	flowtable_block error stmt_separator	{ yyerrok; }
+			|	flowtable_block stmt_separator
+			|	flowtable_block HOOK STRING PRIORITY prio_expr stmt_separator
+			{
+				struct chain *c = $1->hook;
+
+				/* a second hook line replaces the first */
+				free(c->hook);
+				expr_free(c->priority);
+				c->base = true;
+				c->hook = $3;
+				c->hook_loc = @3;
+				c->priority = $5;
+				c->priority_loc = @5;
+				free($2); free($4);
+			}
+			|	flowtable_block DEVICES '=' dev_list stmt_separator
+			{
+				list_add_tail(&$4->list, &$1->hook->devices);
+				$1->hook->has_devices = true;
+				$1->hook->dev_loc = @4;
+				free($2);
+			}
+			|	flowtable_block FLAGS STRING stmt_separator
+			{
+				if (flowtable_flag(state->msgs, $1, $3, &@3) < 0)
+					state->nerrs++;
+				free($2); free($3);
+			}
+			|	flowtable_block COUNTER
+			{
+				flowtable_flag(state->msgs, $1, "counter", &@2);
 				free($2);
 			}
 			;
@@ -2204,6 +2303,7 @@ stmt			:	match_stmt
 			|	notrack_stmt
 			|	last_stmt
 			|	queue_stmt
+			|	flow_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
@@ -2857,6 +2957,28 @@ last_stmt		:	LAST
 				free($1); free($2); free($3);
 				if (!$$)
 					YYERROR;
+			}
+			;
+
+/* flow add @ft, flow offload @ft: the flow goes into the flowtable */
+flow_stmt		:	FLOW ADD SETREF
+			{
+				$$ = flow_stmt_alloc(&@$, $3, &@3);
+				state->stream_deps++;
+				free($1); free($2); free($3);
+			}
+			|	FLOW STRING SETREF
+			{
+				$$ = flow_stmt_alloc(&@$, $3, &@3);
+				state->stream_deps++;
+				if (strcmp($2, "offload")) {
+					error_queue(state->msgs, &@2,
+						    "expected \"add\" or \"offload\" after flow, not \"%s\"", $2);
+					stmt_free($$);
+					free($1); free($2); free($3);
+					YYERROR;
+				}
+				free($1); free($2); free($3);
 			}
 			;
 

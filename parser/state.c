@@ -49,6 +49,7 @@ void parser_exit(struct parser_state *state)
 	chain_free(state->cur_chain);
 	set_free(state->cur_set);
 	obj_free(state->cur_obj);
+	flowtable_free(state->cur_flowtable);
 }
 
 /*

@@ -87,6 +87,9 @@ static void item_obj_free(struct nl_item *it)
 	case NLO_OBJ:
 		nftnl_obj_free(it->obj);
 		break;
+	case NLO_FLOWTABLE:
+		nftnl_flowtable_free(it->obj);
+		break;
 	}
 }
 
@@ -367,6 +370,28 @@ static void obj_debug(FILE *f, struct nftnl_obj *o)
 	nftnl_obj_free(d);
 }
 
+/* nft's text: its hook, priority, devices and flags, no table nor name */
+static void flowtable_debug(FILE *f, const struct nftnl_flowtable *ft)
+{
+	struct nftnl_flowtable *d = xnftnl_flowtable_alloc();
+	char buf[4096];
+
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_FAMILY,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_FAMILY));
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_HOOKNUM,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_HOOKNUM));
+	nftnl_flowtable_set_s32(d, NFTNL_FLOWTABLE_PRIO,
+				nftnl_flowtable_get_s32(ft, NFTNL_FLOWTABLE_PRIO));
+	if (nftnl_flowtable_is_set(ft, NFTNL_FLOWTABLE_DEVICES))
+		xnftnl_flowtable_set_array(d, NFTNL_FLOWTABLE_DEVICES,
+			(const char **)nftnl_flowtable_get_array(ft, NFTNL_FLOWTABLE_DEVICES));
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_FLAGS,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_FLAGS));
+	nftnl_flowtable_snprintf(buf, sizeof(buf), d, NFTNL_OUTPUT_DEFAULT, 0);
+	fprintf(f, "%s\n", buf);
+	nftnl_flowtable_free(d);
+}
+
 void nl_batch_debug(FILE *f, struct nl_batch *b)
 {
 	struct nl_item *it;
@@ -410,6 +435,9 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			break;
 		case NFT_MSG_NEWOBJ:
 			obj_debug(f, it->obj);
+			break;
+		case NFT_MSG_NEWFLOWTABLE:
+			flowtable_debug(f, it->obj);
 			break;
 		default:
 			break;
@@ -586,6 +614,9 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		break;
 	case NLO_OBJ:
 		nftnl_obj_nlmsg_build_payload(nlh, it->obj);
+		break;
+	case NLO_FLOWTABLE:
+		nftnl_flowtable_nlmsg_build_payload(nlh, it->obj);
 		break;
 	case NLO_RAW: {
 		const struct raw_msg *m = it->obj;
@@ -780,6 +811,7 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
 	case NLO_OBJ:		return "object";
+	case NLO_FLOWTABLE:	return "flowtable";
 	case NLO_SETELEM:	return "set elements";
 	case NLO_RAW:
 		switch (it->msg_type) {
