@@ -15,6 +15,7 @@ struct cmd;
  * @family:	NFPROTO_* it is for, 0 for any
  * @what:	what a user calls it, for "this kernel has no @what support"
  * @config:	its kernel option, @module the module (src/kfeature.c)
+ * @or_else:	what else the kernel's ENOENT may mean, or NULL
  */
 struct kfeature {
 	const char	*expr;
@@ -22,6 +23,7 @@ struct kfeature {
 	const char	*what;
 	const char	*config;
 	const char	*module;
+	const char	*or_else;
 };
 
 /* NULL: a built-in expression, or one nfh knows no option for */

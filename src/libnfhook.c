@@ -430,21 +430,26 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_MAPS:	what = LIST_MAPS; break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
+	case CMD_OBJ_FLOWTABLES: what = LIST_FLOWTABLES; break;
+	case CMD_OBJ_FLOWTABLE:	what = LIST_FLOWTABLE; break;
 	default:		what = LIST_RULESET; break;
 	}
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				   cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				   cmd->h.table, what == LIST_SET ? cmd->h.set :
+				   what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain,
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what,
 				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				    cmd->h.table, what == LIST_SET ? cmd->h.set : cmd->h.chain,
+				    cmd->h.table, what == LIST_SET ? cmd->h.set :
+				    what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain,
 				    &ctx->octx, ctx->octx.out);
 	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
 			    cmd->obj == CMD_OBJ_CHAIN ? "chain" :
+			    what == LIST_FLOWTABLE ? "flowtable" :
 			    what == LIST_SET ? (cmd->obj == CMD_OBJ_MAP ? "map" : "set") :
 			    "table");
 	cache_free(tmp);

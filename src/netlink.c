@@ -1158,6 +1158,35 @@ static const struct kfeature *expr_refused(const struct answers *a,
 	return NULL;
 }
 
+/*
+ * Whether the kernel refused new flowtable @it with ENOENT and no attribute
+ * to blame (a missing table names NFTA_FLOWTABLE_TABLE, a missing device
+ * its name in the hook): it has no flowtable type for the family (built
+ * without CONFIG_NF_FLOW_TABLE_INET, or a family with none).  The error
+ * is queued then.
+ */
+static bool flowtable_refused(struct answers *a, const struct nl_item *it,
+			      const struct nlmsghdr *h, int error)
+{
+	uint32_t off = 0;
+
+	if (!it || it->msg_type != NFT_MSG_NEWFLOWTABLE || error != -ENOENT)
+		return false;
+	if ((h->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) &&
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) >= 0 && off)
+		return false;
+	if (it->family == NFPROTO_IPV4 || it->family == NFPROTO_IPV6 ||
+	    it->family == NFPROTO_INET)
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process flowtable: this kernel has no flowtable support (CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET, module nf_flow_table_inet); the ruleset is unchanged");
+	else
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process flowtable: the kernel has flowtables in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
+				     family_name(it->family));
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1198,10 +1227,14 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		if (rule_name_missing(a, it, h, e->error))
 			continue;
+		if (flowtable_refused(a, it, h, e->error))
+			continue;
 		if ((kf = expr_refused(a, it, h, e->error))) {
 			a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc),
-					     "Could not process rule: this kernel has no %s support (%s, module %s); the ruleset is unchanged",
-					     kf->what, kf->config, kf->module);
+					     "Could not process rule: this kernel has no %s support (%s, module %s)%s%s; the ruleset is unchanged",
+					     kf->what, kf->config, kf->module,
+					     kf->or_else ? ", " : "",
+					     kf->or_else ? kf->or_else : "");
 			continue;
 		}
 		ctxstr = secmark_refused(a, it, h, e->error);
@@ -1934,6 +1967,28 @@ drop:
 	return MNL_CB_OK;
 }
 
+static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_flowtable *f = xnftnl_flowtable_alloc();
+	struct cache_table *t;
+
+	if (nftnl_flowtable_nlmsg_parse(nlh, f) < 0 ||
+	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_TABLE) ||
+	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_NAME))
+		goto drop;
+	t = cache_table_find(d->cache,
+			     nftnl_flowtable_get_u32(f, NFTNL_FLOWTABLE_FAMILY),
+			     nftnl_flowtable_get_str(f, NFTNL_FLOWTABLE_TABLE));
+	if (!t)
+		goto drop;
+	cache_add_flowtable(t, f);
+	return MNL_CB_OK;
+drop:
+	nftnl_flowtable_free(f);
+	return MNL_CB_OK;
+}
+
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -1979,6 +2034,7 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
 	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
 	case NFT_MSG_NEWOBJ:	return obj_cb(nlh, &d);
+	case NFT_MSG_NEWFLOWTABLE: return flowtable_cb(nlh, &d);
 	case NFT_MSG_NEWSETELEM:
 		tmp = xnftnl_set_alloc();
 		s = NULL;
@@ -2111,6 +2167,7 @@ static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 	    (!rq->set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
 	    (!rq->set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
+	    (!rq->set && dump(ctx, NFT_MSG_GETFLOWTABLE, family, flowtable_cb, &d) < 0) ||
 	    (!rq->set && dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0))
 		return -1;
 	list_for_each_entry(t, &c->tables, list)
