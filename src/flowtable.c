@@ -18,6 +18,7 @@
  * and evaluated as those (nft takes the netdev family's hooks and
  * priorities for them).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
@@ -83,19 +84,46 @@ struct nftnl_flowtable *flowtable_nl(const struct cmd *cmd)
 	return nlf;
 }
 
+static int dev_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* the devices as nft 1.0.6 lists them, sorted by name; NULL if none */
+static const char **devs_sorted(const struct nftnl_flowtable *nlf)
+{
+	const char *const *d;
+	const char **v;
+	unsigned int n = 0;
+
+	if (!nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_DEVICES))
+		return NULL;
+	d = nftnl_flowtable_get_array(nlf, NFTNL_FLOWTABLE_DEVICES);
+	while (d && d[n])
+		n++;
+	if (!n)
+		return NULL;
+	v = xzalloc((n + 1) * sizeof(*v));
+	memcpy(v, d, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), dev_cmp);
+	return v;
+}
+
 static void tabs(FILE *f, unsigned int n)
 {
 	while (n--)
 		fputc('\t', f);
 }
 
-/* nft 1.0.6's declaration: the hook line, the devices, counter, flags */
+/* nft 1.0.6's declaration: the hook line, the devices (sorted, as nft
+   sorts them when it reads them back), counter, flags */
 void flowtable_print(FILE *f, const struct nftnl_flowtable *nlf,
 		     const struct output_ctx *octx, unsigned int indent)
 {
 	uint32_t flags = nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_FLAGS) ?
 			 nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FLAGS) : 0;
 	uint32_t hook = nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM);
+	const char **devs = devs_sorted(nlf);
 
 	tabs(f, indent);
 	fprintf(f, "flowtable %s {", nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_NAME));
@@ -109,17 +137,13 @@ void flowtable_print(FILE *f, const struct nftnl_flowtable *nlf,
 		   nftnl_flowtable_get_s32(nlf, NFTNL_FLOWTABLE_PRIO),
 		   octx->flags & NFH_OUTPUT_NUMERIC_PRIO);
 	fputc('\n', f);
-	if (nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_DEVICES)) {
-		const char *const *devs = nftnl_flowtable_get_array(nlf,
-						NFTNL_FLOWTABLE_DEVICES);
-
-		if (devs && devs[0]) {
-			tabs(f, indent + 1);
-			fputs("devices = { ", f);
-			for (unsigned int i = 0; devs[i]; i++)
-				fprintf(f, "%s%s", i ? ", " : "", devs[i]);
-			fputs(" }\n", f);
-		}
+	if (devs) {
+		tabs(f, indent + 1);
+		fputs("devices = { ", f);
+		for (unsigned int i = 0; devs[i]; i++)
+			fprintf(f, "%s%s", i ? ", " : "", devs[i]);
+		fputs(" }\n", f);
+		free(devs);
 	}
 	if (flags & NFT_FLOWTABLE_COUNTER) {
 		tabs(f, indent + 1);
@@ -138,9 +162,7 @@ json_t *flowtable_json(const struct nftnl_flowtable *nlf)
 {
 	uint32_t hook = nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM);
 	json_t *o = json_object(), *devs = NULL;
-	const char *const *d = nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_DEVICES) ?
-			       nftnl_flowtable_get_array(nlf, NFTNL_FLOWTABLE_DEVICES) :
-			       NULL;
+	const char **d = devs_sorted(nlf);
 
 	json_object_set_new(o, "family", json_string(family_name(
 		nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FAMILY))));
@@ -166,6 +188,7 @@ json_t *flowtable_json(const struct nftnl_flowtable *nlf)
 			json_array_append_new(devs, json_string(d[i]));
 		}
 	}
+	free(d);
 	if (devs)
 		json_object_set_new(o, "dev", devs);
 	return kind_json_wrap("flowtable", o);
