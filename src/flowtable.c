@@ -221,6 +221,32 @@ static int dev_parse_json(struct kind_jparse *k, json_t *v,
 	return 0;
 }
 
+/* "flags": "offload" or an array of flags; 0 or -1 (an error queued) */
+static int flags_parse_json(struct kind_jparse *k, json_t *flags,
+			    struct flowtable *ft, const struct location *loc)
+{
+	json_t *f;
+	size_t i;
+
+	if (json_is_string(flags)) {
+		if (flowtable_flag(k->msgs, ft, json_string_value(flags), loc) < 0)
+			goto failed;
+		return 0;
+	}
+	if (!json_is_array(flags))
+		return k->error(k, flags, "flowtable: \"flags\" must be a string or an array");
+	json_array_foreach(flags, i, f) {
+		if (!json_is_string(f))
+			return k->error(k, f, "flowtable: a flag is a string");
+		if (flowtable_flag(k->msgs, ft, json_string_value(f), loc) < 0)
+			goto failed;
+	}
+	return 0;
+failed:
+	k->failed(k);
+	return -1;
+}
+
 struct flowtable *flowtable_parse_json(struct kind_jparse *k, json_t *o,
 				       bool add)
 {
@@ -259,26 +285,9 @@ struct flowtable *flowtable_parse_json(struct kind_jparse *k, json_t *o,
 	ft->hook->dev_loc = loc;
 	/* nfh's own: nft 1.0.6 lists no flags, and reads none */
 	flags = json_object_get(o, "flags");
-	if (flags) {
-		json_t *f;
-		size_t i;
-
-		if (json_is_string(flags)) {
-			if (flowtable_flag(k->msgs, ft, json_string_value(flags), &loc) < 0)
-				goto failed;
-		} else if (json_is_array(flags)) {
-			json_array_foreach(flags, i, f)
-				if (!json_is_string(f) ||
-				    flowtable_flag(k->msgs, ft, json_string_value(f), &loc) < 0)
-					goto failed;
-		} else {
-			k->error(k, flags, "flowtable: \"flags\" must be a string or an array");
-			goto fail;
-		}
-	}
+	if (flags && flags_parse_json(k, flags, ft, &loc) < 0)
+		goto fail;
 	return ft;
-failed:
-	k->failed(k);
 fail:
 	flowtable_free(ft);
 	return NULL;

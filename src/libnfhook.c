@@ -393,6 +393,14 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	return ret < 0 ? -1 : 0;
 }
 
+/* the chain, set or flowtable a listing of @what names */
+static const char *list_name(const struct cmd *cmd, enum list_what what)
+{
+	if (what == LIST_SET)
+		return cmd->h.set;
+	return what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain;
+}
+
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
 {
@@ -437,14 +445,12 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				   cmd->h.table, what == LIST_SET ? cmd->h.set :
-				   what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain,
+				   cmd->h.table, list_name(cmd, what),
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what,
 				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				    cmd->h.table, what == LIST_SET ? cmd->h.set :
-				    what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain,
+				    cmd->h.table, list_name(cmd, what),
 				    &ctx->octx, ctx->octx.out);
 	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",

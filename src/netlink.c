@@ -1127,7 +1127,7 @@ static bool rule_name_missing(struct answers *a, const struct nl_item *it,
  * its own: the kernel has no expression type of that name (src/kfeature.c).
  * NULL if not.
  */
-static const struct kfeature *expr_refused(const struct answers *a,
+static const struct kfeature *expr_feature(const struct answers *a,
 					   const struct nl_item *it,
 					   const struct nlmsghdr *h, int error)
 {
@@ -1156,6 +1156,27 @@ static const struct kfeature *expr_refused(const struct answers *a,
 		}
 	}
 	return NULL;
+}
+
+static const struct location *error_loc(const struct answers *a,
+					const struct nl_item *it,
+					const struct nlmsghdr *h,
+					struct location *loc);
+
+/* ... and if so, the error that names it is queued */
+static bool expr_refused(struct answers *a, const struct nl_item *it,
+			 const struct nlmsghdr *h, int error)
+{
+	const struct kfeature *kf = expr_feature(a, it, h, error);
+	struct location loc;
+
+	if (!kf)
+		return false;
+	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc),
+			     "Could not process rule: this kernel has no %s support (%s, module %s)%s%s; the ruleset is unchanged",
+			     kf->what, kf->config, kf->module,
+			     kf->or_else ? ", " : "", kf->or_else ? kf->or_else : "");
+	return true;
 }
 
 /*
@@ -1195,7 +1216,6 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
 		const struct nlmsgerr *e;
 		struct location loc;
-		const struct kfeature *kf;
 		struct nl_item *it;
 		char *ctxstr;
 
@@ -1225,18 +1245,10 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		}
 		if (e->error == -EINVAL && prefix_refused(a, it))
 			continue;
-		if (rule_name_missing(a, it, h, e->error))
+		if (rule_name_missing(a, it, h, e->error) ||
+		    flowtable_refused(a, it, h, e->error) ||
+		    expr_refused(a, it, h, e->error))
 			continue;
-		if (flowtable_refused(a, it, h, e->error))
-			continue;
-		if ((kf = expr_refused(a, it, h, e->error))) {
-			a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc),
-					     "Could not process rule: this kernel has no %s support (%s, module %s)%s%s; the ruleset is unchanged",
-					     kf->what, kf->config, kf->module,
-					     kf->or_else ? ", " : "",
-					     kf->or_else ? kf->or_else : "");
-			continue;
-		}
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
 			a->ret = error_queue(a->msgs, &it->loc,
