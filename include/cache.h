@@ -61,6 +61,12 @@ struct cache_obj {
 	struct nftnl_obj	*nlo;
 };
 
+struct nftnl_flowtable;
+struct cache_flowtable {
+	struct list_head	list;
+	struct nftnl_flowtable	*nlf;
+};
+
 /* whether @co is of @type (0: any) and named @name (NULL: any) */
 bool cache_obj_matches(const struct cache_obj *co, uint32_t type,
 		       const char *name);
@@ -75,6 +81,7 @@ struct cache_table {
 	struct name_hash	set_hash;
 	struct list_head	objs;
 	uint64_t		next_handle;
+	struct list_head	flowtables;
 	unsigned int		next_anon_set;
 	bool			flags_changed;	/* in the batch being applied */
 };
@@ -123,6 +130,11 @@ void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo);
 /* an object by type and name, or by handle if @name is NULL */
 struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,
 				 const char *name, uint64_t handle);
+
+void cache_add_flowtable(struct cache_table *t, struct nftnl_flowtable *nlf);
+/* a flowtable by name, or by handle if @name is NULL */
+struct cache_flowtable *cache_flowtable_find(struct cache_table *t,
+					     const char *name, uint64_t handle);
 
 /* offline reset: zeroes counters and quotas' use, as the kernel does */
 void cache_obj_reset(struct cache *c, unsigned int family, const char *table,

@@ -92,6 +92,11 @@ struct kind_eval {
 	/* evaluates @r as a rule of the table being evaluated (a chain
 	   binding's), the outer rule's context kept; 0 or -1 */
 	int	(*rule)(struct kind_eval *k, struct rule *r);
+	/* the table of the rule, and whether it has the flowtable @name:
+	   1 yes (the input makes it, or the offline model holds it), 0 no,
+	   -1 not known (the kernel's are not read: it checks) */
+	const char		*table;
+	int	(*flowtable)(struct kind_eval *k, const char *name);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -268,6 +273,8 @@ struct kind_jparse {
  * @destroy:	frees what @e owns
  * @mangle:	the statement that writes @val (which it takes) to the field
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
+ * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
+ *		for a statement that bounds it (queue)
  * A kind leaves out what it has not.
  */
 struct expr_ops {
@@ -291,6 +298,7 @@ struct expr_ops {
 	void	(*destroy)(struct expr *e);
 	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
 			       struct expr *val, const struct location *loc);
+	uint64_t (*maxval)(const struct expr *e);
 };
 
 /*
@@ -352,6 +360,8 @@ static inline bool kind_name_is(const char *name, const char *const *more,
  *		caller's), for the delinearizer to name a map's values
  * @json_names:	more JSON keys it reads, NULL-terminated (objref's: the
  *		object types'), as expr_ops
+ * @terminal:	the rule ends with it: its name in the error for a statement
+ *		after it ("queue")
  */
 struct stmt_ops {
 	const char		*name;
@@ -373,6 +383,7 @@ struct stmt_ops {
 	struct expr **(*value)(struct stmt *s, struct expr **field);
 	bool			not_offered;
 	const char *const	*json_names;
+	const char		*terminal;
 };
 
 /* the same for statements */

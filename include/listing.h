@@ -11,6 +11,7 @@ struct cache_chain;
 struct cache_rule;
 struct cache_set;
 struct cache_obj;
+struct cache_flowtable;
 
 enum list_what {
 	LIST_RULESET,
@@ -24,6 +25,8 @@ enum list_what {
 	LIST_METERS,	/* the sets meter statements fill */
 	LIST_METER,	/* one of them, as LIST_SET */
 	LIST_OBJS,	/* list counters|quotas|...: listing_walk_objs() */
+	LIST_FLOWTABLES,
+	LIST_FLOWTABLE,	/* its name is passed as @chain */
 };
 
 /**
@@ -39,6 +42,7 @@ enum list_what {
  * @obj, @set:	an object, a named set or map
  * @chain_begin: a chain opens, with its rules to follow if @rules
  * @rule, @chain_end: one of its rules, and its end
+ * @flowtable:	a flowtable (after the sets, before the chains)
  */
 struct listing_emitter {
 	void	(*table_name)(void *d, struct cache_table *t);
@@ -56,6 +60,9 @@ struct listing_emitter {
 			struct cache_rule *cr);
 	void	(*chain_end)(void *d, struct cache_table *t,
 			     struct cache_chain *ch, bool rules);
+	void	(*flowtable)(void *d, struct cache_table *t,
+			     struct cache_flowtable *cf, enum list_what what,
+			     unsigned int n);
 };
 
 /*

@@ -10,6 +10,26 @@
 struct nfh_ctx;
 struct cmd;
 
+/**
+ * struct kfeature - the kernel support an nf_tables expression needs
+ * @expr:	the kernel's name of the expression ("queue")
+ * @family:	NFPROTO_* it is for, 0 for any
+ * @what:	what a user calls it, for "this kernel has no @what support"
+ * @config:	its kernel option, @module the module (src/kfeature.c)
+ * @or_else:	what else the kernel's ENOENT may mean, or NULL
+ */
+struct kfeature {
+	const char	*expr;
+	unsigned int	family;
+	const char	*what;
+	const char	*config;
+	const char	*module;
+	const char	*or_else;
+};
+
+/* NULL: a built-in expression, or one nfh knows no option for */
+const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
+
 enum nl_obj {
 	NLO_TABLE,
 	NLO_CHAIN,
@@ -18,6 +38,7 @@ enum nl_obj {
 	NLO_SETELEM,
 	NLO_OBJ,	/* struct nftnl_obj */
 	NLO_RAW,	/* struct raw_msg: set elements, built already */
+	NLO_FLOWTABLE,	/* struct nftnl_flowtable */
 };
 
 /**

@@ -15,6 +15,7 @@
 #include <libnftnl/expr.h>
 #include <libnftnl/set.h>
 #include <libnftnl/object.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/gen.h>
 #include <libnftnl/trace.h>
 #include <libnftnl/udata.h>
@@ -39,6 +40,12 @@ static inline void nl_set_checked(int rc)
 #define xnftnl_rule_alloc()	((struct nftnl_rule *)nl_checked(nftnl_rule_alloc()))
 #define xnftnl_set_alloc()	((struct nftnl_set *)nl_checked(nftnl_set_alloc()))
 #define xnftnl_obj_alloc()	((struct nftnl_obj *)nl_checked(nftnl_obj_alloc()))
+#define xnftnl_flowtable_alloc() \
+	((struct nftnl_flowtable *)nl_checked(nftnl_flowtable_alloc()))
+#define xnftnl_flowtable_set_str(o, a, s) \
+	nl_set_checked(nftnl_flowtable_set_str(o, a, s))
+#define xnftnl_flowtable_set_array(o, a, d) \
+	nl_set_checked(nftnl_flowtable_set_array(o, a, d))
 #define xnftnl_gen_alloc()	((struct nftnl_gen *)nl_checked(nftnl_gen_alloc()))
 #define xnftnl_trace_alloc()	((struct nftnl_trace *)nl_checked(nftnl_trace_alloc()))
 #define xnftnl_set_elem_alloc() \

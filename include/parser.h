@@ -90,6 +90,7 @@ struct parser_state {
 	struct set		*cur_set;
 	struct set		*elem_set;	/* elements stream into it */
 	struct obj		*cur_obj;
+	struct flowtable	*cur_flowtable;
 	/*
 	 * a ct object type was refused ("not supported yet"): the errors
 	 * its block gives are not reported on top of that (@quiet, set when

@@ -50,6 +50,7 @@ struct table {
 	struct list_head	chains;		/* block syntax */
 	struct list_head	sets;		/* block syntax */
 	struct list_head	objs;		/* block syntax */
+	struct list_head	flowtables;	/* block syntax */
 };
 
 struct chain {
@@ -205,6 +206,26 @@ struct obj {
 	} secmark;
 };
 
+/**
+ * struct flowtable - a flowtable: flows that "flow add @name" offloads
+ * skip the forward path, between the devices it hooks (src/flowtable.c)
+ * @h:		h.obj is its name, h.obj_loc where it is written
+ * @hook:	its hook, priority and devices, as a base chain holds them
+ *		(hook and priority: NULL without a hook line)
+ * @flags:	NFT_FLOWTABLE_HW_OFFLOAD ("flags offload"), _COUNTER
+ */
+struct flowtable {
+	struct list_head	list;
+	struct location		loc;
+	struct handle		h;
+	struct chain		*hook;
+	uint32_t		flags;
+	bool			read_errors;
+};
+
+struct flowtable *flowtable_alloc(void);
+void flowtable_free(struct flowtable *ft);
+
 /*
  * libnftnl keeps a secmark's context in 256 bytes (the uapi header's
  * NFT_SECMARK_CTX_MAXLEN is larger now) and exits on a dumped one, sent
@@ -256,6 +277,8 @@ enum cmd_obj {
 	CMD_OBJ_OBJ,		/* a stateful object of type h.obj_type */
 	CMD_OBJ_OBJS,		/* all objects of type h.obj_type */
 	CMD_OBJ_HOOKS,		/* list hooks; data: the device name or NULL */
+	CMD_OBJ_FLOWTABLE,	/* h.obj names it */
+	CMD_OBJ_FLOWTABLES,
 };
 
 /**
@@ -278,6 +301,7 @@ struct cmd {
 		struct set	*set;
 		struct expr	*elems;
 		struct obj	*object;
+		struct flowtable *flowtable;
 		void		*data;
 	};
 	uint32_t		seqnum;		/* first netlink seq of the cmd */

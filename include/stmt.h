@@ -187,6 +187,20 @@ void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
 int stmt_log_level(struct stmt *s, const char *level,
 		   const struct location *loc, struct list_head *msgs);
 
+/* queue (src/queue.c): the grammar's helpers.  @num: a number, a range,
+   an expression or NULL; queue_stmt_num() replaces it (the last "num"
+   counts); queue_flag_lookup(): NFT_QUEUE_FLAG_* of "bypass" or
+   "fanout", 0 for another word */
+struct stmt *queue_stmt_alloc(const struct location *loc, struct expr *num,
+			      uint32_t flags);
+void queue_stmt_num(struct stmt *s, struct expr *num);
+void queue_stmt_flags(struct stmt *s, uint32_t flags);
+uint32_t queue_flag_lookup(const char *word);
+
+/* flow add|offload @NAME (src/flowtable.c) */
+struct stmt *flow_stmt_alloc(const struct location *loc, const char *name,
+			     const struct location *name_loc);
+
 /* counter [packets N] [bytes N] (src/counter.c) */
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes);

@@ -15,6 +15,7 @@
 #include <print.h>
 #include <proto.h>
 #include <rule.h>
+#include <flowtable.h>
 #include <stmt.h>
 #include <suggest.h>
 
@@ -566,6 +567,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 	struct rule		*rule;
 	struct set		*set;
 	struct obj		*obj;
+	struct flowtable	*flowtable;
 	struct handle		*handle;	/* a pointer: values are copied on
 						   every shift and reduction */
 	int			num;
@@ -643,6 +645,13 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> OFFSET "offset"
 %token <string> IPSEC "ipsec" SPNUM "spnum"
 %token <string> LAST "last"
+%token <string> QUEUE "queue" QNUM "num" BYPASS "bypass" FANOUT "fanout"
+%token <string> FLOW "flow" FLOWTABLE "flowtable" FLOWTABLES "flowtables"
+%type <stmt> flow_stmt
+%type <flowtable> flowtable_block flowtable_block_alloc
+%type <stmt> queue_stmt queue_args
+%type <expr> queue_num queue_expr
+%type <num> queue_flags queue_flag
 %type <stmt> last_stmt
 %type <expr> ipsec_expr
 %type <string> ipsec_spnum ipsec_addr
@@ -919,6 +928,15 @@ add_cmd			:	TABLE table_spec
 			|	ELEMENT set_spec set_block_expr
 			{
 				$$ = hcmd(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$, $3);
+				free($1);
+			}
+			|	FLOWTABLE obj_spec flowtable_block_alloc '{' flowtable_block '}'
+			{
+				handle_copy(&$5->h, $2);
+				$5->loc = $2->obj_loc;
+				$5->read_errors = state->msgs->prev != state->obj_mark;
+				state->cur_flowtable = NULL;
+				$$ = hcmd(CMD_ADD, CMD_OBJ_FLOWTABLE, $2, &@$, $5);
 				free($1);
 			}
 			|	COUNTER obj_spec
@@ -1329,6 +1347,18 @@ delete_cmd		:	TABLE table_spec
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_TABLE, $2, &@$, NULL);
 				free($1);
 			}
+			|	FLOWTABLE obj_spec
+			{
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
+				free($1);
+			}
+			|	FLOWTABLE table_spec HANDLE NUMBER
+			{
+				$2->handle = $4;
+				$2->handle_loc = @4;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
+				free($1); free($3);
+			}
 			|	TABLE family_spec HANDLE NUMBER
 			{
 				struct handle h = { .family = $2, .handle = $4, .handle_loc = @4 };
@@ -1465,6 +1495,19 @@ list_cmd		:	HOOKS family_spec hooks_device
 
 				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_RULESET, &h, &@$, NULL);
 				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	FLOWTABLES family_spec
+			{
+				struct handle h = { .family = $2 };
+
+				$$ = cmd_alloc(CMD_LIST, CMD_OBJ_FLOWTABLES, &h, &@$, NULL);
+				$$->family_given = $2 != NFPROTO_UNSPEC;
+				free($1);
+			}
+			|	FLOWTABLE obj_spec
+			{
+				$$ = hcmd(CMD_LIST, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
 				free($1);
 			}
 			|	TABLES family_spec
@@ -1990,6 +2033,17 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				$$ = $1;
 				free($2);
 			}
+			|	table_block FLOWTABLE identifier flowtable_block_alloc '{' flowtable_block block_end
+			{
+				$6->h.obj = $3;
+				$6->h.obj_loc = @3;
+				$6->loc = @3;
+				$6->read_errors = state->msgs->prev != state->obj_mark;
+				list_add_tail(&$6->list, &$1->flowtables);
+				state->cur_flowtable = NULL;
+				$$ = $1;
+				free($2);
+			}
 			|	table_block MAP identifier set_block_alloc '{' set_block block_end
 			{
 				$6->h.set = $3;
@@ -2001,6 +2055,55 @@ table_block		:	%empty		{ $$ = state->cur_table; }
 				state->cur_set = NULL;
 				state->elem_set = NULL;
 				$$ = $1;
+				free($2);
+			}
+			;
+
+/* flowtable NAME { hook ingress priority P; devices = { ... }; flags offload; counter } */
+flowtable_block_alloc	:	%empty
+			{
+				/* one a syntax error abandoned is freed here */
+				flowtable_free(state->cur_flowtable);
+				$$ = flowtable_alloc();
+				state->cur_flowtable = $$;
+				state->obj_mark = state->msgs->prev;
+			}
+			;
+
+flowtable_block		:	%empty		{ $$ = state->cur_flowtable; }
+			|	flowtable_block common_block
+			|	flowtable_block error stmt_separator	{ yyerrok; }
+			|	flowtable_block stmt_separator
+			|	flowtable_block HOOK STRING PRIORITY prio_expr stmt_separator
+			{
+				struct chain *c = $1->hook;
+
+				/* a second hook line replaces the first */
+				free(c->hook);
+				expr_free(c->priority);
+				c->base = true;
+				c->hook = $3;
+				c->hook_loc = @3;
+				c->priority = $5;
+				c->priority_loc = @5;
+				free($2); free($4);
+			}
+			|	flowtable_block DEVICES '=' dev_list stmt_separator
+			{
+				list_add_tail(&$4->list, &$1->hook->devices);
+				$1->hook->has_devices = true;
+				$1->hook->dev_loc = @4;
+				free($2);
+			}
+			|	flowtable_block FLAGS STRING stmt_separator
+			{
+				if (flowtable_flag(state->msgs, $1, $3, &@3) < 0)
+					state->nerrs++;
+				free($2); free($3);
+			}
+			|	flowtable_block COUNTER
+			{
+				flowtable_flag(state->msgs, $1, "counter", &@2);
 				free($2);
 			}
 			;
@@ -2501,6 +2604,8 @@ stmt			:	match_stmt
 			|	nat_stmt
 			|	notrack_stmt
 			|	last_stmt
+			|	queue_stmt
+			|	flow_stmt
 			|	tproxy_stmt
 			|	vmap_stmt
 			|	set_stmt
@@ -3246,6 +3351,122 @@ last_stmt		:	LAST
 				if (!$$)
 					YYERROR;
 			}
+			;
+
+/* flow add @ft, flow offload @ft: the flow goes into the flowtable */
+flow_stmt		:	FLOW ADD SETREF
+			{
+				$$ = flow_stmt_alloc(&@$, $3, &@3);
+				state->stream_deps++;
+				free($1); free($2); free($3);
+			}
+			|	FLOW STRING SETREF
+			{
+				$$ = flow_stmt_alloc(&@$, $3, &@3);
+				state->stream_deps++;
+				if (strcmp($2, "offload")) {
+					error_queue(state->msgs, &@2,
+						    "expected \"add\" or \"offload\" after flow, not \"%s\"", $2);
+					stmt_free($$);
+					free($1); free($2); free($3);
+					YYERROR;
+				}
+				free($1); free($2); free($3);
+			}
+			;
+
+/*
+ * nft 1.0.6's forms: "queue" with "num N[-M]", "bypass" and "fanout" in
+ * any order (the statement is then where "queue" is), "queue to EXPR",
+ * "queue flags F,... to EXPR" and "queue flags F,... num N[-M]"
+ */
+queue_stmt		:	QUEUE
+			{
+				$$ = queue_stmt_alloc(&@$, NULL, 0);
+				free($1);
+			}
+			|	QUEUE queue_args
+			{
+				$$ = $2;
+				$$->loc = @1;
+				free($1);
+			}
+			|	QUEUE TO queue_expr
+			{
+				$$ = queue_stmt_alloc(&@$, $3, 0);
+				free($1); free($2);
+			}
+			|	QUEUE FLAGS queue_flags QNUM queue_num
+			{
+				$5->loc = @5;
+				$$ = queue_stmt_alloc(&@$, $5, $3);
+				free($1); free($2); free($4);
+			}
+			|	QUEUE FLAGS queue_flags TO queue_expr
+			{
+				$$ = queue_stmt_alloc(&@$, $5, $3);
+				free($1); free($2); free($4);
+			}
+			;
+
+queue_args		:	QNUM queue_num
+			{
+				$2->loc = @$;
+				$$ = queue_stmt_alloc(&@$, $2, 0);
+				free($1);
+			}
+			|	queue_flags
+			{
+				$$ = queue_stmt_alloc(&@$, NULL, $1);
+			}
+			|	queue_args QNUM queue_num
+			{
+				$3->loc = @2;
+				$3->loc.last_line = @3.last_line;
+				$3->loc.last_col = @3.last_col;
+				$$ = $1;
+				queue_stmt_num($$, $3);
+				free($2);
+			}
+			|	queue_args queue_flags
+			{
+				$$ = $1;
+				queue_stmt_flags($$, $2);
+			}
+			;
+
+queue_flags		:	queue_flag
+			|	queue_flags COMMA queue_flag	{ $$ = $1 | $3; }
+			;
+
+queue_flag		:	BYPASS	{ $$ = queue_flag_lookup($1); free($1); }
+			|	FANOUT	{ $$ = queue_flag_lookup($1); free($1); }
+			;
+
+/* a number, a range of them or a variable */
+queue_num		:	NUMBER
+			{
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+				$$ = symbol_expr_alloc(&@$, buf, false);
+			}
+			|	NUMBER DASH NUMBER
+			{
+				char lo[32], hi[32];
+
+				snprintf(lo, sizeof(lo), "%llu", (unsigned long long)$1);
+				snprintf(hi, sizeof(hi), "%llu", (unsigned long long)$3);
+				$$ = range_expr_alloc(&@$, symbol_expr_alloc(&@1, lo, false),
+						      symbol_expr_alloc(&@3, hi, false));
+			}
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
+			;
+
+queue_expr		:	queue_num
+			|	numgen_expr
+			|	hash_expr
+			|	map_expr
 			;
 
 fwd_stmt		:	FWD TO stmt_value

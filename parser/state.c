@@ -57,6 +57,7 @@ void parser_exit(struct parser_state *state)
 	}
 	set_free(state->cur_set);
 	obj_free(state->cur_obj);
+	flowtable_free(state->cur_flowtable);
 }
 
 /*

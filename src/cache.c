@@ -8,6 +8,7 @@
 #include <linux/netlink.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -96,7 +97,12 @@ void cache_table_free(struct cache_table *t)
 	struct cache_rule *r, *rn;
 	struct cache_set *s, *sn;
 	struct cache_obj *o, *on;
+	struct cache_flowtable *f, *fn;
 
+	list_for_each_entry_safe(f, fn, &t->flowtables, list) {
+		nftnl_flowtable_free(f->nlf);
+		free(f);
+	}
 	list_for_each_entry_safe(o, on, &t->objs, list) {
 		nftnl_obj_free(o->nlo);
 		free(o);
@@ -254,6 +260,7 @@ struct cache_table *cache_add_table(struct cache *c, struct nftnl_table *nlt)
 	init_list_head(&t->chains);
 	init_list_head(&t->sets);
 	init_list_head(&t->objs);
+	init_list_head(&t->flowtables);
 	t->next_handle = 1;
 	list_add_tail(&t->list, &c->tables);
 	name_hash_add(&c->table_hash, &t->hlink,
@@ -299,6 +306,27 @@ void cache_add_obj(struct cache_table *t, struct nftnl_obj *nlo)
 
 	o->nlo = nlo;
 	list_add_tail(&o->list, &t->objs);
+}
+
+void cache_add_flowtable(struct cache_table *t, struct nftnl_flowtable *nlf)
+{
+	struct cache_flowtable *f = xzalloc(sizeof(*f));
+
+	f->nlf = nlf;
+	list_add_tail(&f->list, &t->flowtables);
+}
+
+struct cache_flowtable *cache_flowtable_find(struct cache_table *t,
+					     const char *name, uint64_t handle)
+{
+	struct cache_flowtable *f;
+
+	list_for_each_entry(f, &t->flowtables, list)
+		if (name ? !strcmp(nftnl_flowtable_get_str(f->nlf,
+						NFTNL_FLOWTABLE_NAME), name) :
+		    nftnl_flowtable_get_u64(f->nlf, NFTNL_FLOWTABLE_HANDLE) == handle)
+			return f;
+	return NULL;
 }
 
 struct cache_obj *cache_obj_find(struct cache_table *t, uint32_t type,

@@ -1969,6 +1969,27 @@ static int kind_head_dep(struct kind_eval *k, const struct expr *e,
 	return ret;
 }
 
+/* whether the rule's table has flowtable @name (include/kind.h) */
+static int kind_flowtable(struct kind_eval *k, const char *name)
+{
+	struct eval_ctx *ctx = k->phase;
+	const struct cmd *c = ctx->cmd;
+	struct cache *oc = ctx->nfh->offline_cache;
+	struct cache_table *t;
+	struct cmd *i;
+
+	list_for_each_entry(i, ctx->cmds, list)
+		if (i->obj == CMD_OBJ_FLOWTABLE &&
+		    (i->op == CMD_ADD || i->op == CMD_CREATE) &&
+		    i->h.family == c->h.family && i->h.obj &&
+		    !strcmp(i->h.table, c->h.table) && !strcmp(i->h.obj, name))
+			return 1;
+	if (!ctx->nfh->offline)
+		return -1;
+	t = oc ? cache_table_find(oc, c->h.family, c->h.table) : NULL;
+	return t && cache_flowtable_find(t, name, 0) ? 1 : 0;
+}
+
 #define KIND_EVAL(ctx) {						\
 	.phase = (ctx), .msgs = (ctx)->msgs, .family = (ctx)->family,	\
 	.expr = kind_eval_expr, .pctx = &(ctx)->pctx,			\
@@ -1983,6 +2004,8 @@ static int kind_head_dep(struct kind_eval *k, const struct expr *e,
 	.set_find = kind_set_find,					\
 	.head_dep = kind_head_dep,					\
 	.rule = kind_rule,						\
+	.table = (ctx)->cmd ? (ctx)->cmd->h.table : NULL,		\
+	.flowtable = kind_flowtable,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2429,7 +2452,7 @@ static const char *terminal_name(const struct stmt *s)
 	case STMT_FWD:
 		return "fwd";
 	default:
-		return NULL;
+		return s->ops ? s->ops->terminal : NULL;
 	}
 }
 
@@ -2549,6 +2572,10 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		case CMD_OBJ_OBJ:
 			ret = name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
 					       obj_type_name(cmd->h.obj_type));
+			break;
+		case CMD_OBJ_FLOWTABLE:
+			ret = name_chars_check(ctx, cmd->h.obj, &cmd->h.obj_loc,
+					       "flowtable");
 			break;
 		default:
 			break;
@@ -2809,6 +2836,25 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 
 /* --- commands ----------------------------------------------------------- */
 
+/* a flowtable's hook (ingress; that and priority 0 without a hook line, as
+   nft sends them), priority and devices, read as a netdev chain's */
+static int flowtable_eval(struct eval_ctx *ctx, struct flowtable *ft)
+{
+	struct chain *c = ft->hook;
+
+	if (ft->read_errors)
+		return -1;	/* what is wrong with it is told */
+	if (c->hook) {
+		if (strcmp(c->hook, "ingress"))
+			return err(ctx, &c->hook_loc,
+				   "a flowtable hooks ingress, not \"%s\"", c->hook);
+		c->hooknum = NF_NETDEV_INGRESS;
+		if (priority_eval(ctx, c, NFPROTO_NETDEV) < 0)
+			return -1;
+	}
+	return devices_eval(ctx, c);
+}
+
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)
 {
 	const struct obj_ops *ops = obj_ops_by_type(o->type);
@@ -2850,6 +2896,7 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 	struct rule *r, *rn;
 	struct set *st, *stn;
 	struct obj *o, *on;
+	struct flowtable *ft, *ftn;
 	LIST_HEAD(rules);
 
 	cmd->table = NULL;
@@ -2888,6 +2935,15 @@ static void expand_table(struct cmd *cmd, struct list_head *out)
 		st->h.table = xstrdup(cmd->h.table);
 		st->h.family = cmd->h.family;
 		sc->op = cmd->op;
+	}
+	list_for_each_entry_safe(ft, ftn, &t->flowtables, list) {
+		struct cmd *fc;
+
+		list_del(&ft->list);
+		fc = flat_cmd(out, CMD_OBJ_FLOWTABLE, &cmd->h, NULL, &ft->loc, ft);
+		fc->h.obj = xstrdup(ft->h.obj);
+		fc->h.obj_loc = ft->h.obj_loc;
+		fc->op = cmd->op;
 	}
 	list_splice_tail_init(&rules, out);
 	/* the table command itself keeps the flags and comment */
@@ -3113,6 +3169,8 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 		return elems_cmd_eval(ctx, cmd);
 	case CMD_OBJ_OBJ:
 		return cmd->object ? obj_eval(ctx, cmd->object) : 0;
+	case CMD_OBJ_FLOWTABLE:
+		return cmd->flowtable ? flowtable_eval(ctx, cmd->flowtable) : 0;
 	case CMD_OBJ_TABLE:
 		/* comments were held to 128 bytes as they were read */
 		return 0;

@@ -22,6 +22,7 @@
 
 #include <cache.h>
 #include <ctx.h>
+#include <flowtable.h>
 #include <delinearize.h>
 #include <json.h>
 #include <kind.h>
@@ -1160,6 +1161,15 @@ static void json_chain_end(void *d, struct cache_table *t,
 {
 }
 
+static void json_flowtable(void *d, struct cache_table *t,
+			   struct cache_flowtable *cf, enum list_what what,
+			   unsigned int n)
+{
+	struct json_listing *jl = d;
+
+	json_array_append_new(jl->out, flowtable_json(cf->nlf));
+}
+
 static const struct listing_emitter json_emitter = {
 	.table_name	= json_table_name,
 	.table_begin	= json_table_begin,
@@ -1169,6 +1179,7 @@ static const struct listing_emitter json_emitter = {
 	.chain_begin	= json_chain_begin,
 	.rule		= json_rule,
 	.chain_end	= json_chain_end,
+	.flowtable	= json_flowtable,
 };
 
 /* { "nftables": [ metainfo, ... ] } on @f, unless the walk gave @ret < 0

@@ -492,6 +492,14 @@ static int run_rules_reset(struct nfh_ctx *ctx, struct cmd *cmd,
 	return ret < 0 ? -1 : 0;
 }
 
+/* the chain, set, meter or flowtable a listing of @what names */
+static const char *list_name(const struct cmd *cmd, enum list_what what)
+{
+	if (what == LIST_SET || what == LIST_METER)
+		return cmd->h.set;
+	return what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain;
+}
+
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 		    struct list_head *msgs)
 {
@@ -535,6 +543,8 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	case CMD_OBJ_METER:	what = LIST_METER; break;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	what = LIST_SET; break;
+	case CMD_OBJ_FLOWTABLES: what = LIST_FLOWTABLES; break;
+	case CMD_OBJ_FLOWTABLE:	what = LIST_FLOWTABLE; break;
 	default:		what = LIST_RULESET; break;
 	}
 	if ((what == LIST_SETS && cmd->h.table) ||
@@ -554,19 +564,18 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what,
 				   cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				   cmd->h.table, what == LIST_SET || what == LIST_METER ?
-				   cmd->h.set : cmd->h.chain,
+				   cmd->h.table, list_name(cmd, what),
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what,
 				    cmd->family_given || cmd->h.table ? cmd->h.family : 0,
-				    cmd->h.table, what == LIST_SET || what == LIST_METER ?
-				    cmd->h.set : cmd->h.chain,
+				    cmd->h.table, list_name(cmd, what),
 				    &ctx->octx, ctx->octx.out);
 	if (ret == -1)
 		error_queue(msgs, &cmd->loc, "Could not process %s: No such file or directory",
 			    cmd->obj == CMD_OBJ_CHAIN ? "chain" :
 			    what == LIST_METER ? "meter" :
+			    what == LIST_FLOWTABLE ? "flowtable" :
 			    what == LIST_SET ? (cmd->obj == CMD_OBJ_MAP ? "map" : "set") :
 			    "table");
 	cache_free(tmp);

@@ -24,6 +24,7 @@
 #include <elems.h>
 #include <ctx.h>
 #include <linearize.h>
+#include <flowtable.h>
 #include <nftables-compat.h>
 #include <print.h>
 #include <proto.h>
@@ -1920,6 +1921,11 @@ static void *del_obj(struct cmd *cmd)
 	return obj_ident(cmd);
 }
 
+static void *del_flowtable(struct cmd *cmd)
+{
+	return flowtable_nl(cmd);
+}
+
 static const struct {
 	enum cmd_obj	obj;
 	uint16_t	del, destroy;	/* NFT_MSG_* */
@@ -1932,6 +1938,8 @@ static const struct {
 	{ CMD_OBJ_SET, NFT_MSG_DELSET, NFT_MSG_DESTROYSET, NLO_SET, del_set },
 	{ CMD_OBJ_MAP, NFT_MSG_DELSET, NFT_MSG_DESTROYSET, NLO_SET, del_set },
 	{ CMD_OBJ_OBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ, NLO_OBJ, del_obj },
+	{ CMD_OBJ_FLOWTABLE, NFT_MSG_DELFLOWTABLE, NFT_MSG_DESTROYFLOWTABLE,
+	  NLO_FLOWTABLE, del_flowtable },
 };
 
 static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
@@ -2065,6 +2073,13 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 				ret = -1;
 			else if (cmd->obj == CMD_OBJ_OBJ && cmd->object)
 				lin_obj(&ctx, cmd);
+			else if (cmd->obj == CMD_OBJ_FLOWTABLE && cmd->flowtable)
+				/* nft: a kernel error is the name's */
+				nl_batch_add(ctx.batch, NFT_MSG_NEWFLOWTABLE,
+					     NLM_F_CREATE | (cmd->op == CMD_CREATE ?
+							     NLM_F_EXCL : 0),
+					     cmd->h.family, NLO_FLOWTABLE,
+					     flowtable_nl(cmd), &cmd->h.obj_loc);
 			break;
 		case CMD_DELETE:
 		case CMD_DESTROY:

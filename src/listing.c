@@ -4,10 +4,11 @@
  * "list" command shows, and in which order (nft's: objects, then named sets
  * and maps, then chains with their rules).  The text and JSON outputs are
  * two emitters of it (print.c, json.c), so they cannot list different
- * things.
+ * things.  Flowtables come after the sets, as in nft.
  */
 #include <string.h>
 #include <libnftnl/chain.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/set.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -84,6 +85,18 @@ static int chains_walk(struct cache_table *t, enum list_what what,
 	return ret;
 }
 
+static void flowtables_walk(struct cache_table *t, enum list_what what,
+			    const char *only, const struct listing_emitter *em,
+			    void *d, unsigned int *n)
+{
+	struct cache_flowtable *cf;
+
+	list_for_each_entry(cf, &t->flowtables, list)
+		if (!only || !strcmp(only, nftnl_flowtable_get_str(cf->nlf,
+						NFTNL_FLOWTABLE_NAME)))
+			em->flowtable(d, t, cf, what, (*n)++);
+}
+
 /* one table of the listing; 1 if it was listed, 0 if not, -1 on errors */
 static int table_walk(struct cache_table *t, enum list_what what,
 		      const char *chain, const struct listing_emitter *em,
@@ -108,6 +121,10 @@ static int table_walk(struct cache_table *t, enum list_what what,
 		if (!cs || !set_is_listed(cs, what, NULL))
 			return 0;
 		break;
+	case LIST_FLOWTABLE:
+		if (!chain || !cache_flowtable_find(t, chain, 0))
+			return 0;
+		break;
 	default:
 		break;
 	}
@@ -125,9 +142,15 @@ static int table_walk(struct cache_table *t, enum list_what what,
 		ret = sets_walk(t, what, what == LIST_SET || what == LIST_METER ?
 				chain : NULL, em, d, &n);
 		break;
+	case LIST_FLOWTABLES:
+	case LIST_FLOWTABLE:
+		flowtables_walk(t, what, what == LIST_FLOWTABLE ? chain : NULL,
+				em, d, &n);
+		break;
 	default:
 		objs_walk(t, what, 0, NULL, em, d, &n);
 		ret = sets_walk(t, what, NULL, em, d, &n);
+		flowtables_walk(t, what, NULL, em, d, &n);
 		ret |= chains_walk(t, what, NULL, true, em, d, &n);
 		break;
 	}
@@ -151,7 +174,7 @@ int listing_walk(struct cache *c, enum list_what what, unsigned int family,
 		found += r != 0;
 	}
 	if ((what == LIST_TABLE || what == LIST_CHAIN || what == LIST_SET ||
-	     what == LIST_METER) && !found)
+	     what == LIST_METER || what == LIST_FLOWTABLE) && !found)
 		return -1;
 	return err ? -2 : 0;
 }

@@ -87,6 +87,9 @@ static void item_obj_free(struct nl_item *it)
 	case NLO_OBJ:
 		nftnl_obj_free(it->obj);
 		break;
+	case NLO_FLOWTABLE:
+		nftnl_flowtable_free(it->obj);
+		break;
 	}
 }
 
@@ -388,6 +391,28 @@ static void obj_debug(FILE *f, struct nftnl_obj *o)
 	nftnl_obj_free(d);
 }
 
+/* nft's text: its hook, priority, devices and flags, no table nor name */
+static void flowtable_debug(FILE *f, const struct nftnl_flowtable *ft)
+{
+	struct nftnl_flowtable *d = xnftnl_flowtable_alloc();
+	char buf[4096];
+
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_FAMILY,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_FAMILY));
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_HOOKNUM,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_HOOKNUM));
+	nftnl_flowtable_set_s32(d, NFTNL_FLOWTABLE_PRIO,
+				nftnl_flowtable_get_s32(ft, NFTNL_FLOWTABLE_PRIO));
+	if (nftnl_flowtable_is_set(ft, NFTNL_FLOWTABLE_DEVICES))
+		xnftnl_flowtable_set_array(d, NFTNL_FLOWTABLE_DEVICES,
+			(const char **)nftnl_flowtable_get_array(ft, NFTNL_FLOWTABLE_DEVICES));
+	nftnl_flowtable_set_u32(d, NFTNL_FLOWTABLE_FLAGS,
+				nftnl_flowtable_get_u32(ft, NFTNL_FLOWTABLE_FLAGS));
+	nftnl_flowtable_snprintf(buf, sizeof(buf), d, NFTNL_OUTPUT_DEFAULT, 0);
+	fprintf(f, "%s\n", buf);
+	nftnl_flowtable_free(d);
+}
+
 void nl_batch_debug(FILE *f, struct nl_batch *b)
 {
 	struct nl_item *it;
@@ -440,6 +465,9 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 			break;
 		case NFT_MSG_NEWOBJ:
 			obj_debug(f, it->obj);
+			break;
+		case NFT_MSG_NEWFLOWTABLE:
+			flowtable_debug(f, it->obj);
 			break;
 		default:
 			break;
@@ -646,6 +674,9 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 	case NLO_OBJ:
 		nftnl_obj_nlmsg_build_payload(nlh, it->obj);
 		break;
+	case NLO_FLOWTABLE:
+		nftnl_flowtable_nlmsg_build_payload(nlh, it->obj);
+		break;
 	case NLO_RAW: {
 		const struct raw_msg *m = it->obj;
 
@@ -839,6 +870,7 @@ static const char *item_what(const struct nl_item *it)
 	case NLO_RULE:		return "rule";
 	case NLO_SET:		return "set";
 	case NLO_OBJ:		return "object";
+	case NLO_FLOWTABLE:	return "flowtable";
 	case NLO_SETELEM:	return "set elements";
 	case NLO_RAW:
 		switch (it->msg_type) {
@@ -1148,6 +1180,93 @@ static bool rule_name_missing(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/*
+ * The kernel support rule @it lacks, if the kernel refused it with ENOENT
+ * at an expression (its extended ack) of a type that comes in a module of
+ * its own: the kernel has no expression type of that name (src/kfeature.c).
+ * NULL if not.
+ */
+static const struct kfeature *expr_feature(const struct answers *a,
+					   const struct nl_item *it,
+					   const struct nlmsghdr *h, int error)
+{
+	const struct nlattr *attr, *elem, *n;
+	const struct nlmsghdr *sent;
+	uint32_t off = 0, start;
+
+	if (!it || it->msg_type != NFT_MSG_NEWRULE || error != -ENOENT ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || !(sent = item_msg(a, it)))
+		return NULL;
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(elem, attr) {
+			start = (const char *)elem - (const char *)sent;
+			if (off < start || off >= start + elem->nla_len)
+				continue;
+			mnl_attr_for_each_nested(n, elem)
+				if (mnl_attr_get_type(n) == NFTA_EXPR_NAME &&
+				    mnl_attr_validate(n, MNL_TYPE_NUL_STRING) == 0)
+					return kfeature_of_expr(mnl_attr_get_str(n),
+								it->family);
+		}
+	}
+	return NULL;
+}
+
+static const struct location *error_loc(const struct answers *a,
+					const struct nl_item *it,
+					const struct nlmsghdr *h,
+					struct location *loc);
+
+/* ... and if so, the error that names it is queued */
+static bool expr_refused(struct answers *a, const struct nl_item *it,
+			 const struct nlmsghdr *h, int error)
+{
+	const struct kfeature *kf = expr_feature(a, it, h, error);
+	struct location loc;
+
+	if (!kf)
+		return false;
+	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc),
+			     "Could not process rule: this kernel has no %s support (%s, module %s)%s%s; the ruleset is unchanged",
+			     kf->what, kf->config, kf->module,
+			     kf->or_else ? ", " : "", kf->or_else ? kf->or_else : "");
+	return true;
+}
+
+/*
+ * Whether the kernel refused new flowtable @it with ENOENT and no attribute
+ * to blame (a missing table names NFTA_FLOWTABLE_TABLE, a missing device
+ * its name in the hook): it has no flowtable type for the family (built
+ * without CONFIG_NF_FLOW_TABLE_INET, or a family with none).  The error
+ * is queued then.
+ */
+static bool flowtable_refused(struct answers *a, const struct nl_item *it,
+			      const struct nlmsghdr *h, int error)
+{
+	uint32_t off = 0;
+
+	if (!it || it->msg_type != NFT_MSG_NEWFLOWTABLE || error != -ENOENT)
+		return false;
+	if ((h->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) &&
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) >= 0 && off)
+		return false;
+	if (it->family == NFPROTO_IPV4 || it->family == NFPROTO_IPV6 ||
+	    it->family == NFPROTO_INET)
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process flowtable: this kernel has no flowtable support (CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET, module nf_flow_table_inet); the ruleset is unchanged");
+	else
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process flowtable: the kernel has flowtables in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
+				     family_name(it->family));
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1185,7 +1304,9 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		}
 		if (e->error == -EINVAL && prefix_refused(a, it))
 			continue;
-		if (rule_name_missing(a, it, h, e->error))
+		if (rule_name_missing(a, it, h, e->error) ||
+		    flowtable_refused(a, it, h, e->error) ||
+		    expr_refused(a, it, h, e->error))
 			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
@@ -1929,6 +2050,28 @@ drop:
 	return MNL_CB_OK;
 }
 
+static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_flowtable *f = xnftnl_flowtable_alloc();
+	struct cache_table *t;
+
+	if (nftnl_flowtable_nlmsg_parse(nlh, f) < 0 ||
+	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_TABLE) ||
+	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_NAME))
+		goto drop;
+	t = cache_table_find(d->cache,
+			     nftnl_flowtable_get_u32(f, NFTNL_FLOWTABLE_FAMILY),
+			     nftnl_flowtable_get_str(f, NFTNL_FLOWTABLE_TABLE));
+	if (!t)
+		goto drop;
+	cache_add_flowtable(t, f);
+	return MNL_CB_OK;
+drop:
+	nftnl_flowtable_free(f);
+	return MNL_CB_OK;
+}
+
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -1974,6 +2117,7 @@ static int dump_msg(struct cache *c, const struct nlmsghdr *nlh)
 	case NFT_MSG_NEWSET:	return set_cb(nlh, &d);
 	case NFT_MSG_NEWRULE:	return rule_cb(nlh, &d);
 	case NFT_MSG_NEWOBJ:	return obj_cb(nlh, &d);
+	case NFT_MSG_NEWFLOWTABLE: return flowtable_cb(nlh, &d);
 	case NFT_MSG_NEWSETELEM:
 		tmp = xnftnl_set_alloc();
 		s = NULL;
@@ -2106,6 +2250,7 @@ static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 	    (!rq->set && dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d) < 0) ||
 	    dump(ctx, NFT_MSG_GETSET, family, set_cb, &d) < 0 ||
 	    (!rq->set && dump(ctx, NFT_MSG_GETOBJ, family, obj_cb, &d) < 0) ||
+	    (!rq->set && dump(ctx, NFT_MSG_GETFLOWTABLE, family, flowtable_cb, &d) < 0) ||
 	    (!rq->set && dump(ctx, NFT_MSG_GETRULE, family, rule_cb, &d) < 0))
 		return -1;
 	list_for_each_entry(t, &c->tables, list)

@@ -173,6 +173,13 @@ static struct expr *numgen_parse_json(struct kind_jparse *k, const char *name,
 	return mode ? numgen_expr_parse(loc, mode, &mloc, mod, offset, k->msgs) : NULL;
 }
 
+static uint64_t numgen_maxval(const struct expr *e)
+{
+	const struct numgen_priv *p = expr_priv(e);
+
+	return (uint64_t)p->offset + p->mod - 1;
+}
+
 static const struct expr_ops numgen_ops = {
 	.name		= "numgen",
 	.nl_name	= "numgen",
@@ -182,6 +189,7 @@ static const struct expr_ops numgen_ops = {
 	.print		= numgen_print,
 	.json		= numgen_json,
 	.parse_json	= numgen_parse_json,
+	.maxval		= numgen_maxval,
 };
 EXPR_OPS_REGISTER(numgen_ops);
 
@@ -386,6 +394,11 @@ static void hash_destroy(struct expr *e)
 	expr_free(e->hash.expr);
 }
 
+static uint64_t hash_maxval(const struct expr *e)
+{
+	return (uint64_t)e->hash.offset + e->hash.mod - 1;
+}
+
 static const char *const hash_json_names[] = { "symhash", NULL };
 
 static const struct expr_ops hash_ops = {
@@ -401,5 +414,6 @@ static const struct expr_ops hash_ops = {
 	.parse_json	= hash_parse_json,
 	.clone		= hash_clone,
 	.destroy	= hash_destroy,
+	.maxval		= hash_maxval,
 };
 EXPR_OPS_REGISTER(hash_ops);

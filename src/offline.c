@@ -14,6 +14,7 @@
 #include <linux/netlink.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -339,6 +340,14 @@ static int check_objrefs(struct cache_table *t, struct nftnl_rule *r)
 	int err = 0;
 
 	while (!err && (e = nftnl_expr_iter_next(i))) {
+		/* flow add @ft: the flowtable of the table */
+		if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "flow_offload")) {
+			if (!nftnl_expr_is_set(e, NFTNL_EXPR_FLOW_TABLE_NAME) ||
+			    !cache_flowtable_find(t, nftnl_expr_get_str(e,
+					NFTNL_EXPR_FLOW_TABLE_NAME), 0))
+				err = ENOENT;
+			continue;
+		}
 		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
 		    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
 			continue;
@@ -428,6 +437,83 @@ static int apply_obj(struct cache *c, struct nl_item *it,
 	return 0;
 }
 
+/* a deep copy, through the wire format */
+static struct nftnl_flowtable *flowtable_copy(const struct nftnl_flowtable *f)
+{
+	struct nftnl_flowtable *n = xnftnl_flowtable_alloc();
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWFLOWTABLE, 0, 0, 0);
+	nftnl_flowtable_nlmsg_build_payload(nlh, f);
+	nftnl_flowtable_nlmsg_parse(nlh, n);
+	nftnl_flowtable_set_u32(n, NFTNL_FLOWTABLE_FAMILY,
+				nftnl_flowtable_get_u32(f, NFTNL_FLOWTABLE_FAMILY));
+	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_HANDLE))
+		nftnl_flowtable_set_u64(n, NFTNL_FLOWTABLE_HANDLE,
+					nftnl_flowtable_get_u64(f, NFTNL_FLOWTABLE_HANDLE));
+	return n;
+}
+
+static bool rule_uses_flowtable(struct nftnl_rule *r, const char *name)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+	bool used = false;
+
+	while (!used && (e = nftnl_expr_iter_next(i)))
+		used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "flow_offload") &&
+		       nftnl_expr_is_set(e, NFTNL_EXPR_FLOW_TABLE_NAME) &&
+		       !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_FLOW_TABLE_NAME), name);
+	nftnl_expr_iter_destroy(i);
+	return used;
+}
+
+/* as nf_tables: a new one gets a handle (create: EEXIST if it exists), one
+   a rule offloads to cannot go (EBUSY) */
+static int apply_flowtable(struct cache *c, struct nl_item *it,
+			   struct list_head *msgs)
+{
+	struct nftnl_flowtable *f = it->obj;
+	const char *name = nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_NAME) ?
+			   nftnl_flowtable_get_str(f, NFTNL_FLOWTABLE_NAME) : NULL;
+	struct cache_flowtable *cf;
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache_rule *cr;
+
+	t = cache_table_find(c, it->family,
+			     nftnl_flowtable_get_str(f, NFTNL_FLOWTABLE_TABLE));
+	if (!t)
+		return oerr(msgs, it, "flowtable", ENOENT);
+	cf = cache_flowtable_find(t, name, name ? 0 :
+				  nftnl_flowtable_get_u64(f, NFTNL_FLOWTABLE_HANDLE));
+	if (it->msg_type == NFT_MSG_NEWFLOWTABLE) {
+		struct nftnl_flowtable *n;
+
+		if (cf && (it->flags & NLM_F_EXCL))
+			return oerr(msgs, it, "flowtable", EEXIST);
+		if (cf)
+			return 0;
+		n = flowtable_copy(f);
+		nftnl_flowtable_set_u64(n, NFTNL_FLOWTABLE_HANDLE, t->next_handle++);
+		cache_add_flowtable(t, n);
+		return 0;
+	}
+	if (!cf)
+		return it->msg_type == NFT_MSG_DELFLOWTABLE ?
+		       oerr(msgs, it, "flowtable", ENOENT) : 0;
+	name = nftnl_flowtable_get_str(cf->nlf, NFTNL_FLOWTABLE_NAME);
+	list_for_each_entry(ch, &t->chains, list)
+		list_for_each_entry(cr, &ch->rules, list)
+			if (rule_uses_flowtable(cr->nlr, name))
+				return oerr(msgs, it, "flowtable", EBUSY);
+	list_del(&cf->list);
+	nftnl_flowtable_free(cf->nlf);
+	free(cf);
+	return 0;
+}
+
 static struct cache *clone_cache(struct cache *c)
 {
 	struct cache *n = cache_alloc();
@@ -440,6 +526,7 @@ static struct cache *clone_cache(struct cache *c)
 		struct cache_chain *ch;
 		struct cache_set *s;
 		struct cache_obj *o;
+		struct cache_flowtable *f;
 		char buf[8192];
 		struct nlmsghdr *nlh;
 
@@ -481,6 +568,8 @@ static struct cache *clone_cache(struct cache *c)
 			cache_add_set(nt, set_copy(s->nls));
 		list_for_each_entry(o, &t->objs, list)
 			cache_add_obj(nt, obj_copy(o->nlo));
+		list_for_each_entry(f, &t->flowtables, list)
+			cache_add_flowtable(nt, flowtable_copy(f->nlf));
 	}
 	return n;
 }
@@ -1227,6 +1316,9 @@ static int (*const apply_ops[])(struct cache *, struct nl_item *,
 	[NFT_MSG_DESTROYCHAIN]	= apply_delchain,
 	[NFT_MSG_DELRULE]	= apply_delrule,
 	[NFT_MSG_DESTROYRULE]	= apply_delrule,
+	[NFT_MSG_NEWFLOWTABLE]	= apply_flowtable,
+	[NFT_MSG_DELFLOWTABLE]	= apply_flowtable,
+	[NFT_MSG_DESTROYFLOWTABLE]	= apply_flowtable,
 };
 
 static int apply_item(struct cache *c, struct nl_item *it,

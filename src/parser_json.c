@@ -19,6 +19,7 @@
 #include <ctx.h>
 #include <json.h>
 #include <kind.h>
+#include <flowtable.h>
 #include <parser.h>
 #include <proto.h>
 #include <suggest.h>
@@ -1870,10 +1871,47 @@ static int element_cmd(struct jp *jp, enum cmd_ops op, const char *k,
 	return 0;
 }
 
+/* {"flowtable": {"family", "table", "name", "handle", "hook", "prio",
+   "dev"}}: src/flowtable.c reads the hook, priority and devices */
+static int flowtable_cmd(struct jp *jp, enum cmd_ops op, const char *k,
+			 json_t *o, struct handle *h, const struct location *loc)
+{
+	struct kind_jparse kj = KIND_JPARSE(jp);
+	struct flowtable *ft;
+	bool add = op == CMD_ADD || op == CMD_CREATE;
+
+	if (handle_parse(jp, o, h, "table", "name", op) < 0)
+		return -1;
+	h->obj = h->chain;
+	h->obj_loc = h->chain_loc;
+	h->chain = NULL;
+	if (op != CMD_ADD && op != CMD_CREATE && op != CMD_DELETE &&
+	    op != CMD_DESTROY && op != CMD_LIST)
+		return 1;
+	if ((op == CMD_LIST || add) && !h->obj) {
+		handle_free(h);
+		return jerr(jp, o, "flowtable: property \"name\" is missing");
+	}
+	ft = flowtable_parse_json(&kj, o, add);
+	if (!ft) {
+		handle_free(h);
+		return -1;
+	}
+	if (!add) {
+		flowtable_free(ft);
+		ft = NULL;
+	} else {
+		handle_copy(&ft->h, h);
+	}
+	add_cmd(jp, cmd_alloc(op, CMD_OBJ_FLOWTABLE, h, loc, ft));
+	return 0;
+}
+
 static const struct {
 	const char	*name;
 	kind_cmd_fn	fn;
 } kind_cmds[] = {
+	{ "flowtable",	flowtable_cmd },
 	{ "table",	table_cmd },
 	{ "chain",	chain_cmd },
 	{ "rule",	rule_cmd },
@@ -1988,6 +2026,7 @@ static int add_rank(const struct cmd *cmd)
 	switch (cmd->obj) {
 	case CMD_OBJ_TABLE:	return 0;
 	case CMD_OBJ_CHAIN:
+	case CMD_OBJ_FLOWTABLE:
 	case CMD_OBJ_OBJ:	return 1;
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:	return 2;

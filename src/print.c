@@ -24,6 +24,7 @@
 #include <delinearize.h>
 #include <kind.h>
 #include <listing.h>
+#include <flowtable.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
@@ -1195,6 +1196,18 @@ static void text_chain_end(void *d, struct cache_table *t,
 	fprintf(tl->f, "\t}\n");
 }
 
+/* ... and between flowtables, but in "list flowtables" */
+static void text_flowtable(void *d, struct cache_table *t,
+			   struct cache_flowtable *cf, enum list_what what,
+			   unsigned int n)
+{
+	struct text_listing *tl = d;
+
+	if (n && what != LIST_FLOWTABLES)
+		fputc('\n', tl->f);
+	flowtable_print(tl->f, cf->nlf, tl->o, 1);
+}
+
 static const struct listing_emitter text_emitter = {
 	.table_name	= text_table_name,
 	.table_begin	= text_table_begin,
@@ -1204,6 +1217,7 @@ static const struct listing_emitter text_emitter = {
 	.chain_begin	= text_chain_begin,
 	.rule		= text_rule,
 	.chain_end	= text_chain_end,
+	.flowtable	= text_flowtable,
 };
 
 int print_objs(struct cache *c, unsigned int family, const char *table,

@@ -36,6 +36,7 @@ struct table *table_alloc(void)
 	init_list_head(&t->chains);
 	init_list_head(&t->sets);
 	init_list_head(&t->objs);
+	init_list_head(&t->flowtables);
 	return t;
 }
 
@@ -44,9 +45,14 @@ void table_free(struct table *t)
 	struct chain *c, *next;
 	struct set *s, *snext;
 	struct obj *o, *onext;
+	struct flowtable *f, *fnext;
 
 	if (!t)
 		return;
+	list_for_each_entry_safe(f, fnext, &t->flowtables, list) {
+		list_del(&f->list);
+		flowtable_free(f);
+	}
 	list_for_each_entry_safe(o, onext, &t->objs, list) {
 		list_del(&o->list);
 		obj_free(o);
@@ -62,6 +68,24 @@ void table_free(struct table *t)
 	handle_free(&t->h);
 	free(t->comment);
 	free(t);
+}
+
+struct flowtable *flowtable_alloc(void)
+{
+	struct flowtable *ft = xzalloc(sizeof(*ft));
+
+	init_list_head(&ft->list);
+	ft->hook = chain_alloc();
+	return ft;
+}
+
+void flowtable_free(struct flowtable *ft)
+{
+	if (!ft)
+		return;
+	handle_free(&ft->h);
+	chain_free(ft->hook);
+	free(ft);
 }
 
 struct chain *chain_alloc(void)
@@ -170,6 +194,9 @@ void cmd_free(struct cmd *cmd)
 		break;
 	case CMD_OBJ_ELEMENTS:
 		expr_free(cmd->elems);
+		break;
+	case CMD_OBJ_FLOWTABLE:
+		flowtable_free(cmd->flowtable);
 		break;
 	case CMD_OBJ_OBJ:
 		obj_free(cmd->object);

@@ -317,6 +317,16 @@ feature_ruleset() {
 			# (SELinux) that knows this context
 		echo 'table inet p { secmark s { "system_u:object_r:ssh_server_packet_t:s0" }
 		}' ;;
+	queue)		# nft_queue, CONFIG_NFT_QUEUE
+		echo 'table inet p { chain c { type filter hook input priority 0; queue flags bypass to 1
+		}
+		}' ;;
+	flowtable)	# flowtables, CONFIG_NF_FLOW_TABLE (and _INET), and flow
+			# offload, CONFIG_NFT_FLOW_OFFLOAD
+		echo 'table inet p { flowtable f { hook ingress priority 0; devices = { veth0 }; }
+		chain c { type filter hook forward priority 0; flow add @f
+		}
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;

@@ -95,10 +95,10 @@ nfh_only "invalid JSON is reported with its position" && expect_eq "invalid JSON
                                    ^^^^^^
 rc=1' "$got"
 
-printf '{"nftables": [{"add": {"flowtable": {"family": "ip", "table": "t", "name": "f"}}}]}\n' >ft.json
+printf '{"nftables": [{"add": {"tunnel": {"family": "ip", "table": "t", "name": "f"}}}]}\n' >ft.json
 got=$(tool "$NS" -j -f ft.json 2>&1; echo "rc=$?")
 nfh_only "unsupported objects are an error" && case $got in
-*'Error: "flowtable" objects are not supported in JSON input yet'*rc=1) ok "unsupported objects are an error" ;;
+*'Error: "tunnel" objects are not supported in JSON input yet'*rc=1) ok "unsupported objects are an error" ;;
 *) not_ok "unsupported objects are an error"; echo "$got" | diag ;;
 esac
 printf '{"nftables": [{"add": {"table": {"family": "ip", "name": "t", "colour": "red"}}}]}\n' >key.json

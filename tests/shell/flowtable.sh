@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# checks: flowtables and flow add.  Offline: list flowtables, list
+# flowtable, -a, the -j listing (nft 1.0.6's flowtable_print_json), the -j
+# listing loading back, JSON input making nft's batch, and the model's
+# answers (create of one that exists, delete by name and handle, delete of
+# one a rule offloads to, destroy of a missing one).  On a kernel without
+# flowtables (CONFIG_NF_FLOW_TABLE): a load fails at the flowtable's name
+# with a message that names the option, and the ruleset is unchanged; with
+# them, the flowtable loads and lists.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root || exit 77
+dir=$(tmpdir)
+cd "$dir" || exit 1
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+nfh() { $TOOL "$@"; }
+
+cat >ft.nft <<'EOF2'
+table inet t {
+	flowtable ft {
+		hook ingress priority 0; devices = { lo };
+		flags offload;
+		counter
+	}
+	flowtable slow {
+		hook ingress priority filter + 10
+		devices = { lo, veth0 }
+	}
+	chain fw {
+		type filter hook forward priority 0; policy accept;
+		ip protocol tcp flow add @ft
+	}
+}
+EOF2
+
+# --- offline: listings --------------------------------------------------------
+got=$({ cat ft.nft; echo "list flowtables"; echo "list flowtable inet t slow"; } |
+	nfh --offline -f - 2>&1)
+expect_eq "list flowtables, list flowtable" \
+'table inet t {
+	flowtable ft {
+		hook ingress priority filter
+		devices = { lo }
+		counter
+		flags offload
+	}
+	flowtable slow {
+		hook ingress priority filter + 10
+		devices = { lo, veth0 }
+	}
+}
+table inet t {
+	flowtable slow {
+		hook ingress priority filter + 10
+		devices = { lo, veth0 }
+	}
+}' "$got"
+got=$({ cat ft.nft; echo "list flowtable inet t nope"; } | nfh --offline -f - 2>&1)
+check "list flowtable of a missing one fails" sh -c 'case "$1" in *"Error: Could not process flowtable: No such file or directory"*) exit 0;; esac; exit 1' sh "$got"
+check "-a lists the handle" sh -c '{ cat ft.nft; echo "list flowtables"; } |
+	'"$TOOL"' --offline -a -f - | grep -Eq "^	flowtable ft \{ # handle [0-9]+$"'
+{ cat ft.nft; echo "list ruleset"; } | nfh --offline -j -f - >ft.json 2>&1
+got=$(python3 -c '
+import json, sys
+for o in json.load(open(sys.argv[1]))["nftables"]:
+    if "flowtable" in o:
+        o["flowtable"].pop("handle")
+        print(json.dumps(o))
+    if "rule" in o:
+        print(json.dumps(o["rule"]["expr"]))' ft.json 2>&1)
+expect_eq "-j lists flowtables and flow add as nft 1.0.6 does" \
+'{"flowtable": {"family": "inet", "name": "ft", "table": "t", "hook": "ingress", "prio": 0, "dev": "lo"}}
+{"flowtable": {"family": "inet", "name": "slow", "table": "t", "hook": "ingress", "prio": 10, "dev": ["lo", "veth0"]}}
+[{"match": {"op": "==", "left": {"payload": {"protocol": "ip", "field": "protocol"}}, "right": "tcp"}}, {"flow": {"op": "add", "flowtable": "@ft"}}]' \
+	"$got"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nftables"].append({"list": {"ruleset": None}})
+json.dump(d, open(sys.argv[2], "w"))' ft.json ft-list.json
+nfh --offline -j -f ft-list.json >back.json 2>&1
+check "the -j listing loads back as the same flowtables and rule" \
+	python3 -c '
+import json, sys
+def strip(f):
+    out = []
+    for o in json.load(open(f))["nftables"]:
+        if "metainfo" in o:
+            continue
+        for v in o.values():
+            v.pop("handle", None)
+        out.append(o)
+    return out
+a = strip(sys.argv[1]); b = strip(sys.argv[2])
+sys.exit(0 if a == b else print(a, b, sep="\n") or 1)' ft.json back.json
+
+# --- offline: the model's answers ----------------------------------------------
+got=$({ cat ft.nft; echo "create flowtable inet t ft { hook ingress priority 0; devices = { lo }; }"; } |
+	nfh --offline -f - 2>&1; echo "rc=$?")
+check "create of one that exists: EEXIST" sh -c 'case "$1" in *"Could not process flowtable: File exists"*rc=1) exit 0;; esac; exit 1' sh "$got"
+got=$({ cat ft.nft; echo "delete flowtable inet t ft"; } | nfh --offline -f - 2>&1; echo "rc=$?")
+check "delete of one a rule offloads to: EBUSY" sh -c 'case "$1" in *"Could not process flowtable: Device or resource busy"*rc=1) exit 0;; esac; exit 1' sh "$got"
+got=$({ cat ft.nft; echo "delete flowtable inet t slow"; echo "destroy flowtable inet t gone"; echo "list flowtables"; } |
+	nfh --offline -f - 2>&1)
+check "delete by name; destroy of a missing one is no error" sh -c 'case "$1" in *"flowtable slow"*) exit 1;; *"flowtable ft {"*) exit 0;; esac; exit 1' sh "$got"
+h=$({ cat ft.nft; echo "list flowtables"; } | nfh --offline -a -f - | sed -n 's/^	flowtable slow { # handle \([0-9]*\)$/\1/p')
+got=$({ cat ft.nft; echo "delete flowtable inet t handle $h"; echo "list flowtables"; } | nfh --offline -f - 2>&1)
+check "delete by handle" sh -c 'case "$1" in *"flowtable slow"*) exit 1;; *"flowtable ft {"*) exit 0;; esac; exit 1' sh "$got"
+got=$(printf 'table inet t {\n\tchain fw {\n\t\ttype filter hook forward priority 0;\n\t\tflow add @ft\n\t}\n}\n' >nope.nft; nfh --offline -c -f nope.nft 2>&1; echo "rc=$?")
+expect_eq "--offline -c: a flowtable the table lacks, at the statement" \
+'nope.nft:4:3-14: Error: flowtable "ft" does not exist in table inet t
+		flow add @ft
+		^^^^^^^^^^^^
+rc=1' "$got"
+
+# --- JSON input: nft's batch ------------------------------------------------------
+cat >in.json <<'EOF2'
+{"nftables": [{"add": {"table": {"family": "inet", "name": "t"}}},
+ {"add": {"flowtable": {"family": "inet", "table": "t", "name": "f", "hook": "ingress", "prio": 0, "dev": ["lo", "veth0"]}}},
+ {"add": {"flowtable": {"family": "inet", "table": "t", "name": "g", "hook": "ingress", "prio": -3, "dev": "lo"}}},
+ {"add": {"chain": {"family": "inet", "table": "t", "name": "c", "type": "filter", "hook": "forward", "prio": 0, "policy": "accept"}}},
+ {"add": {"rule": {"family": "inet", "table": "t", "chain": "c", "expr": [{"flow": {"op": "add", "flowtable": "@f"}}]}}},
+ {"delete": {"flowtable": {"family": "inet", "table": "t", "name": "g"}}}]}
+EOF2
+nfh --offline -j -c --debug=netlink -f in.json 2>&1 | grep -v '^$' >nfh.bc
+check "-j input: flowtables and flow add" sh -c 'grep -q "flow table (null) (null) use 0 size 0 flags 0 hook prerouting prio -3  dev {  lo  }" nfh.bc &&
+	grep -q "flow_offload flowtable f" nfh.bc'
+if command -v nft >/dev/null 2>&1; then
+	unshare -n sh -c 'ip link add veth0 type veth peer name veth1 && nft -j -c --debug=netlink -f in.json' 2>/dev/null |
+		grep -v '^$' >nft.bc
+	expect_eq "-j input: the batch nft builds from the same JSON" "$(cat nft.bc)" "$(cat nfh.bc)"
+fi
+
+# --- the kernel ---------------------------------------------------------------------
+ns_new NS || exit 99
+ip -n "$NS" link add veth0 type veth peer name veth1 || exit 99
+load "$NS" "a table without flowtables loads" <<'EOF2'
+table ip keep {
+	chain c {
+		type filter hook input priority 0; policy accept;
+		counter
+	}
+}
+EOF2
+before=$(tool "$NS" list ruleset)
+if have_feature flowtable; then
+	check "flowtables load" tool "$NS" -f ft.nft
+	check "and list" listing_has "$NS" '^[[:space:]]+devices = \{ lo, veth0 \}$'
+	check "list flowtables" sh -c "ip netns exec $NS $TOOL list flowtables | grep -q 'flowtable slow {'"
+else
+	tool "$NS" -f ft.nft 2>err
+	expect_eq "without flowtables the load fails" 1 $?
+	expect_eq "at the flowtable's name, naming the kernel options" \
+		'ft.nft:2:12-13: Error: Could not process flowtable: this kernel has no flowtable support (CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET, module nf_flow_table_inet); the ruleset is unchanged' \
+		"$(sed -n 1p err)"
+	expect_eq "with the caret under the name" $'\tflowtable ft {\n\t          ^^' "$(sed -n 2,3p err)"
+	expect_eq "each flowtable is named" 2 "$(grep -c 'no flowtable support' err)"
+	check "the rule's flow add names flow offload or a missing flowtable" \
+		grep -q '^ft.nft:13:19-30: Error: Could not process rule: this kernel has no flow offload support (CONFIG_NFT_FLOW_OFFLOAD, module nft_flow_offload), or the table has no such flowtable; the ruleset is unchanged$' err
+	expect_eq "the ruleset is unchanged" "$before" "$(tool "$NS" list ruleset)"
+	expect_eq "list flowtables reads the kernel's (none)" 'table ip keep {
+}' "$(tool "$NS" list flowtables)"
+fi
+finish
