@@ -68,6 +68,13 @@ struct kind_eval {
 	/* the map lookup @m, whose values must be of @want's type; 0 or -1 */
 	int	(*map)(struct kind_eval *k, struct expr *m,
 		       const struct expr *want);
+	/* the set or map @name of the rule's table (the input's or the
+	   kernel's), or NULL */
+	const struct set *(*set_lookup)(struct kind_eval *k, const char *name);
+	/* as map, but an anonymous map's values may be ranges of @want's
+	   type (nat's "dnat to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }") */
+	int	(*map_ranges)(struct kind_eval *k, struct expr *m,
+			      const struct expr *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -99,6 +106,10 @@ struct kind_lin {
 	   @want's type): the kernel's objref with a set; 0 or -1 */
 	int	(*objmap)(struct kind_lin *k, const struct expr *m,
 			  const struct expr *want, uint32_t objtype);
+	/* as reg_value, a map's values being of the type of @data (NULL:
+	   the map's own) */
+	int	(*reg_value_as)(struct kind_lin *k, uint32_t reg,
+				const struct expr *v, struct expr *data);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -256,6 +267,8 @@ struct expr_ops {
  *		caller's), for the delinearizer to name a map's values
  * @json_names:	more JSON keys it reads, NULL-terminated (objref's: the
  *		object types'), as expr_ops
+ * @nl_names:	more libnftnl expressions that make it, NULL-terminated
+ *		(nat's "masq" and "redir")
  */
 struct stmt_ops {
 	const char		*name;
@@ -277,6 +290,7 @@ struct stmt_ops {
 	struct expr **(*value)(struct stmt *s, struct expr **field);
 	bool			not_offered;
 	const char *const	*json_names;
+	const char *const	*nl_names;
 };
 
 /* the same for statements */

@@ -972,49 +972,6 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
-/* a nat whose port register follows its address's, both from one map */
-static bool nat_map_gives_port(const struct stmt *s, struct nftnl_expr *e)
-{
-	unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
-	uint32_t amin, pmin;
-
-	/* the kernel names each min register as its max when none was */
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-	    (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) &&
-	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) !=
-	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN)))
-		return false;
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
-		return false;
-	amin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
-	pmin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN));
-	return amin && pmin == amin + words;
-}
-
-/* a nat statement's port range and flags */
-static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
-		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
-		      uint16_t aflags)
-{
-	struct expr *lo = NULL, *hi = NULL;
-
-	if (nftnl_expr_is_set(e, amin))
-		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
-	if (nftnl_expr_is_set(e, amax) &&
-	    (!lo || nftnl_expr_get_u32(e, amax) != nftnl_expr_get_u32(e, amin)))
-		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
-	if (lo && hi)
-		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
-	else
-		s->nat.proto = lo ? lo : hi;
-	if (nftnl_expr_is_set(e, aflags))
-		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
-			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
-}
-
-
 /* a load stays raw until postprocess names it; a write is named here */
 static void delin_exthdr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
@@ -1067,7 +1024,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
 	const struct expr_ops *ops = expr_ops_by_nl_name(name);
 	const struct stmt_ops *sops = stmt_ops_by_nl_name(name);
-	struct stmt *s;
 
 	if (ops && ops->delinearize)
 		kind_delinearize(ctx, ops, e);
@@ -1095,57 +1051,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_dynset(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
-	else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		bool masq = name[0] == 'm';
-
-		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
-		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
-					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
-			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
-				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
-			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "nat")) {
-		struct expr *lo, *hi = NULL;
-
-		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
-		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
-			      NFH_NAT_SNAT : NFH_NAT_DNAT;
-		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
-		s->nat.print_family = ctx->family == NFPROTO_INET;
-		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
-		if (lo && lo->kind == EXPR_MAP && nat_map_gives_port(s, e)) {
-			/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
-			s->nat.concat = true;
-			s->nat.print_family = true;
-			s->nat.addr = lo;
-			if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
-				s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
-					       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
-						 NF_NAT_RANGE_MAP_IPS);
-			add_stmt(ctx, s);
-			return;
-		}
-		/* the kernel names the min register as max when none was */
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
-			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
-		if (lo && hi)
-			s->nat.addr = range_expr_alloc(&internal_location, lo, hi);
-		else
-			s->nat.addr = lo ? lo : hi;
-		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
-			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
-		add_stmt(ctx, s);
-	} else {
+	else
 		unsupported(ctx, name);
-	}
 }
 
 /* --- turning raw loads back into named fields ---------------------------- */

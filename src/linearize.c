@@ -297,6 +297,15 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	return nat_value(k->phase, reg, v);
 }
 
+static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
+			struct expr *data);
+
+static int kind_lin_reg_value_as(struct kind_lin *k, uint32_t reg,
+				 const struct expr *v, struct expr *data)
+{
+	return nat_value_as(k->phase, reg, v, data);
+}
+
 static int lin_map(struct lin_ctx *ctx, const struct expr *m,
 		   const struct expr *want, uint32_t dreg);
 
@@ -315,6 +324,7 @@ static int kind_lin_objmap(struct kind_lin *k, const struct expr *m,
 	.reg_value = kind_lin_reg_value, .load_key = kind_lin_load_key,	\
 	.family = (ctx)->cmd ? (ctx)->cmd->h.family : 0,		\
 	.objmap = kind_lin_objmap,					\
+	.reg_value_as = kind_lin_reg_value_as,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1333,83 +1343,6 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	return nat_value_as(ctx, reg, v, NULL);
 }
 
-static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
-{
-	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
-	uint32_t flags = s->nat.flags;
-	struct nftnl_expr *e;
-
-	if (s->nat.addr) {
-		const struct expr *lo = s->nat.addr, *hi = NULL;
-
-		if (lo->kind == EXPR_RANGE) {
-			hi = lo->range.right;
-			lo = lo->range.left;
-		}
-		if (s->nat.concat) {
-			/* the map gives address . port: the port's register
-			   follows the address's, as nft numbers them */
-			struct expr *data = stmt_nat_concat_type(s->nat.family);
-			unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
-
-			if (nat_value_as(ctx, amin = reg++, lo, data) < 0)
-				return -1;
-			pmin = reg_of_slot((amin - NFT_REG_1) * 4 + words);
-		} else if (nat_value(ctx, amin = reg++, lo) < 0) {
-			return -1;
-		}
-		if (hi)
-			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
-	}
-	if (s->nat.proto) {
-		const struct expr *lo = s->nat.proto, *hi = NULL;
-
-		if (lo->kind == EXPR_RANGE) {
-			hi = lo->range.right;
-			lo = lo->range.left;
-		}
-		if (nat_value(ctx, pmin = reg++, lo) < 0)
-			return -1;
-		if (hi)
-			lin_immediate(ctx, pmax = reg++, hi, BYTEORDER_BIG);
-		flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
-	}
-	switch (s->nat.type) {
-	case NFH_NAT_MASQ:
-	case NFH_NAT_REDIR: {
-		bool masq = s->nat.type == NFH_NAT_MASQ;
-
-		e = add_expr(ctx, masq ? "masq" : "redir");
-		if (pmin)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
-					   NFTNL_EXPR_REDIR_REG_PROTO_MIN, pmin);
-		if (pmax)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
-					   NFTNL_EXPR_REDIR_REG_PROTO_MAX, pmax);
-		if (flags)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
-					   NFTNL_EXPR_REDIR_FLAGS, flags);
-		return 0;
-	}
-	default:
-		break;
-	}
-	e = add_expr(ctx, "nat");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
-			   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT : NFT_NAT_DNAT);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
-	if (amin)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, amin);
-	if (amax)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX, amax);
-	if (pmin)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN, pmin);
-	if (pmax)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX, pmax);
-	if (flags)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
-	return 0;
-}
 
 static void value_load(struct lin_ctx *ctx, const struct expr *v);
 
@@ -1557,10 +1490,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		return 0;
 	case STMT_SET:
 		return lin_dynset(ctx, s);
-	case STMT_NAT:
-		if (lin_nat(ctx, s) < 0)
-			return -1;
-		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);
 	case STMT_EXTHDR:
