@@ -105,6 +105,7 @@ struct stmt {
 			bool		print_family;	/* inet: "snat ip to" */
 			bool		concat;	/* the address map gives
 						   address . port */
+			bool		interval; /* its values are ranges */
 		} nat;
 		struct {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */

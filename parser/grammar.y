@@ -183,6 +183,20 @@ static int nat_family(struct parser_state *state, struct stmt *s,
 	return 0;
 }
 
+/* "type K : interval V": a map whose values are ranges */
+static void set_data_interval(struct parser_state *state, struct set *set,
+			      char *word, const struct location *loc)
+{
+	if (strcmp(word, "interval")) {
+		error_queue(state->msgs, loc,
+			    "syntax error, unexpected \"%s\" before the map's value type",
+			    word);
+		state->nerrs++;
+	} else
+		set->data_interval = true;
+	free(word);
+}
+
 /* "fwd ip to ADDR device DEV": the family of the next hop */
 static int fwd_family(struct parser_state *state, struct stmt *s,
 		      const char *name, const struct location *loc)
@@ -1757,6 +1771,19 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key_typeof = $1->data_typeof = false;
 				free($2);
 			}
+			|	set_block TYPE type_list COLON STRING type_list stmt_separator
+			{
+				/* "type ipv4_addr : interval ipv4_addr": the
+				   values are ranges (nat maps) */
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $6;
+				$1->key_typeof = $1->data_typeof = false;
+				set_data_interval(state, $1, $5, &@5);
+				free($2);
+			}
 			|	set_block TYPE type_list COLON map_obj_type stmt_separator
 			{
 				$$ = $1;
@@ -1791,6 +1818,17 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key = $3;
 				$1->data = $5;
 				$1->key_typeof = $1->data_typeof = true;
+				free($2);
+			}
+			|	set_block TYPEOF typeof_list COLON STRING typeof_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $6;
+				$1->key_typeof = $1->data_typeof = true;
+				set_data_interval(state, $1, $5, &@5);
 				free($2);
 			}
 			|	set_block FLAGS set_flags stmt_separator

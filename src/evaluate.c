@@ -49,6 +49,8 @@ struct eval_ctx {
 	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
 	bool			dep_at_head;	/* dependencies open the rule */
+	bool			data_ranges;	/* an anonymous map's values
+						   may be ranges (nat's) */
 };
 
 /*
@@ -667,6 +669,10 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	}
 	if (rhs_eval(ctx, data, v) < 0)
 		return -1;
+	/* "type K : interval V", and anonymous maps as nft takes them */
+	if ((ctx->data_ranges || (data->flags & EXPR_F_DATA_INTERVAL)) &&
+	    elem_is_interval(*v))
+		return 0;
 	if ((*v)->kind == EXPR_CONCAT) {
 		const struct expr *i;
 
@@ -1247,6 +1253,8 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 		if (!d) {
 			expr_free(s->key);
 			s->key = NULL;
+		} else if (s->data_interval) {
+			d->flags |= EXPR_F_DATA_INTERVAL;
 		}
 	}
 	return s->key ? 0 : -1;
@@ -1926,6 +1934,18 @@ static int kind_map(struct kind_eval *k, struct expr *m,
 	return map_eval(k->phase, m, want);
 }
 
+static int kind_map_ranges(struct kind_eval *k, struct expr *m,
+			   const struct expr *want)
+{
+	struct eval_ctx *ctx = k->phase;
+	int ret;
+
+	ctx->data_ranges = true;
+	ret = map_eval(ctx, m, want);
+	ctx->data_ranges = false;
+	return ret;
+}
+
 static const struct set *kind_set_lookup(struct kind_eval *k,
 					 const char *name)
 {
@@ -1960,7 +1980,7 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 	.stmts = (ctx)->rule ? &(ctx)->rule->stmts : NULL,		\
 	.deps_before = kind_deps_before, .dep = kind_dep,		\
 	.expand = kind_expand, .map = kind_map,				\
-	.set_lookup = kind_set_lookup,					\
+	.set_lookup = kind_set_lookup, .map_ranges = kind_map_ranges,	\
 }
 
 /* a kind known by its ops (include/kind.h) */

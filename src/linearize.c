@@ -592,6 +592,17 @@ static bool elems_have_interval(const struct expr *set)
 	return false;
 }
 
+/* a map's element whose value is a range */
+static bool data_has_interval(const struct expr *set)
+{
+	const struct expr *i;
+
+	list_for_each_entry(i, &set->set.exprs, list)
+		if (i->kind == EXPR_MAPPING && elem_is_interval(i->op.right))
+			return true;
+	return false;
+}
+
 /* packs the elements of @elems (which it empties) into @st */
 static void pack_elems(struct elem_store *st, const struct expr *key,
 		       const struct expr *data, struct expr *elems)
@@ -639,8 +650,9 @@ static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 		if (data && (s->data_sel || data->dtype == &verdict_type))
 			set_typeof_put(b, SET_UDATA_DATA_TYPEOF, s->data_sel);
 	}
-	if (data)	/* values are single values, not ranges */
-		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL, 0);
+	if (data)	/* values are single values or ranges */
+		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL,
+				    !!(data->flags & EXPR_F_DATA_INTERVAL));
 	if (comment)
 		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
 	xnftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
@@ -683,7 +695,8 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, 16);
 	} else {
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, set_key_type(data));
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data) *
+				  (data->flags & EXPR_F_DATA_INTERVAL ? 2 : 1));
 	}
 }
 
@@ -995,8 +1008,17 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	};
 	struct elem_store *st;
 	struct nftnl_expr *e;
+	struct expr *idata = NULL;
 	int ret;
 
+	/* as nft: an anonymous map with a range among its values is a map
+	   of ranges */
+	if (data && !objmap && data->dtype != &verdict_type &&
+	    data_has_interval(set)) {
+		idata = expr_clone(data);
+		idata->flags |= EXPR_F_DATA_INTERVAL;
+		em.data = data = idata;
+	}
 	if (objmap)
 		flags |= NFT_SET_OBJECT;
 	else if (data)
@@ -1020,12 +1042,14 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	if (ret < 0) {
 		expr_free(bits);
 		expr_free(wide);
+		expr_free(idata);
 		return -1;
 	}
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	expr_free(bits);
 	expr_free(wide);
+	expr_free(idata);
 
 	key_load_in(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL, bits != NULL);
 	if (objmap) {

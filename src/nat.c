@@ -19,6 +19,7 @@
 #include <kind.h>
 #include <proto.h>
 #include <protoctx.h>
+#include <rule.h>
 #include <set.h>
 #include <wire.h>
 
@@ -103,6 +104,23 @@ static bool nat_map_gives_port(struct kind_eval *k, const struct expr *m)
 	return false;
 }
 
+/* "dnat to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }", and a map
+   declared "type K : interval V": each value is a range */
+static bool nat_map_interval(const struct expr *m)
+{
+	const struct expr *r = m->op.right, *i;
+
+	if (r->kind == EXPR_SET_REF)
+		return r->setref.set && r->setref.set->data &&
+		       (r->setref.set->data->flags & EXPR_F_DATA_INTERVAL);
+	if (r->kind != EXPR_SET)
+		return false;
+	list_for_each_entry(i, &r->set.exprs, list)
+		if (i->kind == EXPR_MAPPING && elem_is_interval(i->op.right))
+			return true;
+	return false;
+}
+
 /* the address family of the statement, as it names it ("snat ip to") or
    as an earlier match of an inet rule implies it */
 static int nat_addr_family(struct kind_eval *k, struct stmt *s)
@@ -168,9 +186,10 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 	else
 		lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
 					  dt->size, NULL);
-	/* "dnat to tcp dport map { 80 : 10.0.0.1 }" */
+	/* "dnat to tcp dport map { 80 : 10.0.0.1 }", whose values may be
+	   ranges */
 	if (s->nat.addr->kind == EXPR_MAP)
-		ret = k->map(k, s->nat.addr, lhs);
+		ret = k->map_ranges(k, s->nat.addr, lhs);
 	else
 		ret = k->rhs(k, lhs, &s->nat.addr);
 	expr_free(lhs);
@@ -189,6 +208,8 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 		return -1;
 	if (!s->nat.family)
 		s->nat.family = k->family;
+	if (s->nat.addr->kind == EXPR_MAP)
+		s->nat.interval = nat_map_interval(s->nat.addr);
 	return nat_proto_eval(k, s);
 }
 
@@ -198,6 +219,20 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 static uint32_t reg_of_slot(unsigned int slot)
 {
 	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
+}
+
+/*
+ * The registers of a map's values that are ranges, as nft numbers them:
+ * the low address in register 1, then the low port, the high address and
+ * the high port in the registers that follow, counted in 32-bit registers
+ * for ip and in 128-bit ones for ip6 (so the kernel refuses ip6 address
+ * . port ranges, as it does nft's)
+ */
+static uint32_t nat_interval_reg(const struct stmt *s, unsigned int i)
+{
+	if (s->nat.family == NFPROTO_IPV6 || i == 0)
+		return NFT_REG_1 + i;
+	return NFT_REG32_00 + i;
 }
 
 /* the registers of the address and port, as nft numbers them */
@@ -217,7 +252,22 @@ static int nat_load(struct kind_lin *k, const struct stmt *s,
 			hi = lo->range.right;
 			lo = lo->range.left;
 		}
-		if (s->nat.concat) {
+		if (s->nat.interval) {
+			struct expr *data = s->nat.concat ?
+				stmt_nat_concat_type(s->nat.family) : NULL;
+
+			if (k->reg_value_as(k, r->amin = nat_interval_reg(s, 0),
+					    lo, data) < 0)
+				return -1;
+			if (s->nat.concat) {
+				r->pmin = nat_interval_reg(s, 1);
+				r->amax = nat_interval_reg(s, 2);
+				r->pmax = nat_interval_reg(s, 3);
+			} else {
+				r->amax = nat_interval_reg(s, 1);
+			}
+			reg = nat_interval_reg(s, s->nat.concat ? 4 : 2);
+		} else if (s->nat.concat) {
 			/* the map gives address . port: the port's register
 			   follows the address's, as nft numbers them */
 			struct expr *data = stmt_nat_concat_type(s->nat.family);
