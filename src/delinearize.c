@@ -1227,13 +1227,41 @@ static struct expr *concat_split(struct expr *e, const struct expr *key)
 	return c;
 }
 
+/* a value of a map of ranges: its low end and its high end back to back,
+   as a range (of each part of a concatenation) or a single value */
+static struct expr *data_range_split(struct expr *v, const struct expr *data)
+{
+	unsigned int half = set_key_bytes(data), n = expr_value_bytes(v);
+	struct expr *lo = raw_value(v->val.data, half);
+	struct expr *hi = n >= 2 * half ? raw_value(v->val.data + half, half) :
+					  raw_value(v->val.data, half);
+	struct expr *r;
+
+	expr_free(v);
+	if (data->kind == EXPR_CONCAT)
+		return concat_split(range_expr_alloc(&internal_location, lo, hi),
+				    data);
+	type_value(lo, data->dtype, data->byteorder, data->len);
+	if (!memcmp(lo->val.data, hi->val.data, half)) {
+		expr_free(hi);
+		return lo;
+	}
+	type_value(hi, data->dtype, data->byteorder, data->len);
+	r = range_expr_alloc(&internal_location, lo, hi);
+	r->dtype = data->dtype;
+	return r;
+}
+
 static struct expr *type_elem(struct expr *e, const struct expr *key,
 			      const struct expr *data)
 {
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
-		if (data && data->kind == EXPR_CONCAT &&
+		if (data && (data->flags & EXPR_F_DATA_INTERVAL) &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = data_range_split(e->op.right, data);
+		else if (data && data->kind == EXPR_CONCAT &&
 		    e->op.right->kind == EXPR_VALUE)
 			e->op.right = concat_split(e->op.right, data);
 		else if (data && e->op.right->kind == EXPR_VALUE &&
@@ -2308,6 +2336,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 
 			want = s->nat.concat ? stmt_nat_concat_type(s->nat.family) :
 			       set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+			if (s->nat.interval)
+				want->flags |= EXPR_F_DATA_INTERVAL;
 			map_resolve(pctx, deps, s->nat.addr, want);
 			expr_free(want);
 		}
@@ -2795,6 +2825,11 @@ static void set_data_of(struct set *s, struct nftnl_set *nls,
 	if (!s->is_map)
 		return;
 	dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
+	/* "type K : interval V": a low and a high end each */
+	s->data_interval = ud->data_interval && dt != NFT_DATA_VERDICT &&
+			   len % 2 == 0;
+	if (s->data_interval)
+		len /= 2;
 	if (dt == NFT_DATA_VERDICT)
 		s->data = set_type_placeholder(NULL, &verdict_type, 0,
 					       BYTEORDER_INVALID);
@@ -2803,6 +2838,8 @@ static void set_data_of(struct set *s, struct nftnl_set *nls,
 	if (!s->data)
 		s->data = set_type_placeholder(NULL, &integer_type, len * 8,
 					       BYTEORDER_BIG);
+	if (s->data_interval)
+		s->data->flags |= EXPR_F_DATA_INTERVAL;
 }
 
 /* the set's elements, typed as its key and data */

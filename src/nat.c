@@ -372,6 +372,26 @@ static bool nat_regs_give_port(const struct stmt *s,
 	return amin && pmin == amin + words;
 }
 
+/* a nat whose address (and port) ranges come from one map, in the
+   registers nat_interval_reg() numbers */
+static bool nat_regs_interval(const struct stmt *s, const struct nftnl_expr *e)
+{
+	bool port = nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN);
+
+	if (nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN) !=
+	    nat_interval_reg(s, 0) ||
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) ||
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
+	    nat_interval_reg(s, port ? 2 : 1))
+		return false;
+	return !port ||
+	       (nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ==
+		nat_interval_reg(s, 1) &&
+		nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) &&
+		nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) ==
+		nat_interval_reg(s, 3));
+}
+
 /* a nat statement's port range and flags */
 static void nat_ports(struct kind_delin *k, struct stmt *s,
 		      const struct nftnl_expr *e, uint16_t amin,
@@ -428,6 +448,19 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 	s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
 	s->nat.print_family = k->family == NFPROTO_INET;
 	lo = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
+	if (lo && lo->kind == EXPR_MAP && nat_regs_interval(s, e)) {
+		/* "dnat ip to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }" */
+		s->nat.interval = true;
+		s->nat.concat = nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN);
+		s->nat.print_family = true;
+		s->nat.addr = lo;
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
+			s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
+				       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
+					 NF_NAT_RANGE_MAP_IPS);
+		k->add_stmt(k, s);
+		return;
+	}
 	if (lo && lo->kind == EXPR_MAP && nat_regs_give_port(s, e)) {
 		/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
 		s->nat.concat = true;
@@ -611,7 +644,8 @@ static json_t *nat_json(struct kind_json *k, const struct stmt *s)
 		return kind_json_wrap(nat_names[s->nat.type], json_null());
 	o = json_object();
 	/* nft names the family of a map that gives address . port too */
-	if (s->nat.addr && (k->family == NFPROTO_INET || s->nat.concat))
+	if (s->nat.addr && (k->family == NFPROTO_INET || s->nat.concat ||
+			    s->nat.interval))
 		o = kind_json_set(o, "family",
 				  json_string(family_name(s->nat.family)));
 	if (s->nat.addr)

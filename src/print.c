@@ -783,7 +783,7 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 	}
 	if (!s->data)
 		return;
-	fprintf(f, " : ");
+	fprintf(f, " : %s", s->data_interval ? "interval " : "");
 	if (s->objtype)
 		fprintf(f, "%s", obj_type_name(s->objtype) ?
 			obj_type_name(s->objtype) : "unknown");
