@@ -1243,7 +1243,11 @@ static struct expr *data_range_split(struct expr *v, const struct expr *data)
 				    data);
 	type_value(lo, data->dtype, data->byteorder, data->len);
 	if (!memcmp(lo->val.data, hi->val.data, half)) {
+		/* as nft: an address alone is a prefix of its full length */
 		expr_free(hi);
+		if (data->dtype->flags & DTYPE_F_PREFIX)
+			return prefix_expr_alloc(&internal_location, lo,
+						 data->len);
 		return lo;
 	}
 	type_value(hi, data->dtype, data->byteorder, data->len);
