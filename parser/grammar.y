@@ -9,6 +9,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_synproxy.h>
+#include <linux/netfilter/nf_nat.h>
 
 #include <ctx.h>
 #include <parser.h>
@@ -539,6 +540,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> VARIABLE	"variable"
 %token <string> SETREF	"set reference"
 %token <string> HDR	"protocol"
+%token ADDR_PORT	"addr . port"
 %token <string> METAKEY	"meta key"
 
 %token <string> ACCEPT "accept" ADD "add" OVER "over" BRIDGE "bridge"
@@ -2930,7 +2932,8 @@ nat_stmt		:	nat_stmt_args
 			|	nat_stmt_args nat_flags
 			{
 				$$ = $1;
-				$$->nat.flags |= $2;
+				/* as nft: flags replace the prefix's netmap */
+				$$->nat.flags = ($$->nat.flags & ~NF_NAT_RANGE_NETMAP) | $2;
 			}
 			;
 
@@ -2956,6 +2959,53 @@ nat_stmt_args		:	nat_type TO nat_addr
 				if (nat_family(state, $$, $2, &@2) < 0)
 					state->nerrs++;
 				free($2); free($3);
+			}
+			|	nat_type HDR PREFIX TO nat_addr
+			{
+				/* "snat ip prefix to ip saddr map { 10.0.0.0/8 :
+				   192.168.0.0/16 }": the kernel maps the prefix */
+				$$ = $5;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.flags |= NF_NAT_RANGE_NETMAP;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($3); free($4);
+			}
+			|	nat_type HDR ADDR_PORT TO nat_addr
+			{
+				/* "dnat ip addr . port to ip daddr map { ... :
+				   192.168.1.1 . 80 }": the map's values set both */
+				$$ = $5;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.addr_port = true;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($4);
+			}
+			|	nat_type PREFIX TO nat_addr
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.flags |= NF_NAT_RANGE_NETMAP;
+				free($2); free($3);
+			}
+			|	nat_type TO COLON basic_rhs_expr
+			{
+				/* "dnat to :80": the port alone */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = $1;
+				$$->nat.proto = $4;
+				free($2);
+			}
+			|	nat_type TO COLON map_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = $1;
+				$$->nat.proto = $4;
+				free($2);
 			}
 			|	MASQUERADE
 			{
@@ -2997,6 +3047,22 @@ nat_stmt_args		:	nat_type TO nat_addr
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
 				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			|	REDIRECT TO basic_rhs_expr
+			{
+				/* "redirect to 22": nft takes the port without
+				   its colon (and lists it with one) */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $3;
+				free($1); free($2);
+			}
+			|	REDIRECT TO map_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $3;
 				free($1); free($2);
 			}
 			;

@@ -50,6 +50,19 @@ static bool nat_family_ok(struct kind_eval *k, const struct stmt *s)
 	return false;
 }
 
+/* "a port needs a transport protocol match", at @e, with the statement's
+   keyword marked as the one that wants it (as nft marks it) */
+static int nat_port_error(struct kind_eval *k, const struct stmt *s,
+			  const struct expr *e)
+{
+	struct location kw = s->loc;
+
+	kw.last_line = kw.first_line;
+	kw.last_col = kw.first_col + strlen(nat_names[s->nat.type]) - 1;
+	return error_queue2(k->msgs, &e->loc, &kw,
+			    "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+}
+
 /* the ports of a nat statement, once its address set the protocol */
 static int nat_proto_eval(struct kind_eval *k, struct stmt *s)
 {
@@ -66,8 +79,7 @@ static int nat_proto_eval(struct kind_eval *k, struct stmt *s)
 	   as in nft 1.0.6 any one will do (icmp too: the kernel maps its id) */
 	if (!proto_ctx_th_known(k->pctx)) {
 		expr_free(lhs);
-		return error_queue(k->msgs, &s->nat.proto->loc,
-				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+		return nat_port_error(k, s, s->nat.proto);
 	}
 	/* "dnat to ... : tcp dport map { 80 : 8080 }" */
 	map = s->nat.proto->kind == EXPR_MAP;
@@ -172,8 +184,12 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 
 	if (!nat_family_ok(k, s))
 		return -1;
-	if (!s->nat.addr)
+	if (!s->nat.addr) {
+		/* "dnat to :80": nft sends the table's family */
+		if (!s->nat.family)
+			s->nat.family = k->family;
 		return nat_proto_eval(k, s);
+	}
 	if (nat_addr_family(k, s) < 0)
 		return -1;
 	dt = (s->nat.family ? s->nat.family : k->family) == NFPROTO_IPV4 ?
@@ -193,11 +209,14 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 	else
 		ret = k->rhs(k, lhs, &s->nat.addr);
 	expr_free(lhs);
+	/* "dnat ip addr . port to ...": a map that gives both */
+	if (ret == 0 && s->nat.addr_port && !s->nat.concat)
+		return error_queue(k->msgs, &s->nat.addr->loc,
+				   "addr . port needs a map whose values are address . port, e.g. { 10.0.0.1 : 192.168.1.1 . 80 }");
 	/* as for a port: the map's key or a match before names the protocol */
 	if (ret == 0 && s->nat.concat &&
 	    !k->pctx->desc[PROTO_BASE_TRANSPORT_HDR])
-		return error_queue(k->msgs, &s->nat.addr->loc,
-				   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
+		return nat_port_error(k, s, s->nat.addr);
 	if (ret == 0 && s->nat.addr->kind == EXPR_PREFIX)
 		nat_prefix_range(s, dt);
 	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
@@ -438,7 +457,8 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		masq_redir_delinearize(k, e, name[0] == 'm');
 		return;
 	}
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN) &&
+	    !nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN)) {
 		k->unsupported(k, name);
 		return;
 	}
@@ -447,6 +467,13 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		      NFH_NAT_SNAT : NFH_NAT_DNAT;
 	s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
 	s->nat.print_family = k->family == NFPROTO_INET;
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
+		/* "dnat to :80" */
+		nat_ports(k, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
+		k->add_stmt(k, s);
+		return;
+	}
 	lo = k->reg_get(k, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
 	if (lo && lo->kind == EXPR_MAP && nat_regs_interval(s, e)) {
 		/* "dnat ip to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }" */
@@ -520,6 +547,9 @@ static void nat_args_print(struct kind_print *k, const struct stmt *s)
 
 	if (s->nat.addr && s->nat.print_family)
 		fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
+	/* "snat ip prefix to ...": the kernel maps the prefix (netmap) */
+	if (s->kind == STMT_NAT && (s->nat.flags & NF_NAT_RANGE_NETMAP))
+		fputs(" prefix", f);
 	if (s->nat.addr) {
 		const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
 					    &ip6addr_type : &ipaddr_type;
@@ -623,6 +653,8 @@ static json_t *nat_flags_json(uint32_t flags)
 	for (unsigned int i = 0; i < array_size(nat_flag_names); i++)
 		if (flags & nat_flag_names[i].flag)
 			json_array_append_new(a, json_string(nat_flag_names[i].name));
+	if (flags & NF_NAT_RANGE_NETMAP)
+		json_array_append_new(a, json_string("netmap"));
 	if (json_array_size(a) != 1)
 		return a;
 	one = json_incref(json_array_get(a, 0));
@@ -637,7 +669,8 @@ static json_t *nat_json(struct kind_json *k, const struct stmt *s)
 	/* the kernel adds range bits of its own: only these are the user's */
 	uint32_t flags = s->nat.flags & (NF_NAT_RANGE_PROTO_RANDOM |
 					 NF_NAT_RANGE_PROTO_RANDOM_FULLY |
-					 NF_NAT_RANGE_PERSISTENT);
+					 NF_NAT_RANGE_PERSISTENT |
+					 NF_NAT_RANGE_NETMAP);
 	json_t *o;
 
 	if (!s->nat.addr && !s->nat.proto && !flags)
@@ -655,6 +688,9 @@ static json_t *nat_json(struct kind_json *k, const struct stmt *s)
 							    &inet_service_type));
 	if (flags)
 		o = kind_json_set(o, "flags", nat_flags_json(flags));
+	/* as nft writes "snat ip prefix to" */
+	if (flags & NF_NAT_RANGE_NETMAP)
+		o = kind_json_set(o, "type_flags", json_string("prefix"));
 	return kind_json_wrap(nat_names[s->nat.type], o);
 }
 
@@ -671,9 +707,28 @@ static int nat_flags_parse_json(struct kind_jparse *k, json_t *v,
 
 		f = one ? one : json_array_get(v, n);
 		flag = json_is_string(f) ? stmt_nat_flag(json_string_value(f)) : -1;
+		/* what "prefix" makes, as nft lists it */
+		if (json_is_string(f) && !strcmp(json_string_value(f), "netmap"))
+			flag = NF_NAT_RANGE_NETMAP;
 		if (flag < 0)
 			return k->error(k, f, "unknown nat flag; expected random, fully-random or persistent");
 		*flags |= flag;
+	}
+	return 0;
+}
+
+/* "prefix", or an array of such names */
+static int nat_type_flags_parse_json(struct kind_jparse *k, json_t *v,
+				     uint32_t *flags)
+{
+	json_t *one = json_is_array(v) ? NULL : v, *f;
+	size_t n;
+
+	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
+		f = one ? one : json_array_get(v, n);
+		if (!json_is_string(f) || strcmp(json_string_value(f), "prefix"))
+			return k->error(k, f, "unknown nat type flag; expected prefix");
+		*flags |= NF_NAT_RANGE_NETMAP;
 	}
 	return 0;
 }
@@ -682,7 +737,8 @@ static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 					  const char *key, json_t *o,
 					  struct stmt *s)
 {
-	static const char *const keys[] = { "addr", "family", "port", "flags", NULL };
+	static const char *const keys[] = { "addr", "family", "port", "flags",
+					    "type_flags", NULL };
 	bool masq_redir = !strcmp(key, "masquerade") || !strcmp(key, "redirect");
 	const char *fam;
 	json_t *v;
@@ -713,7 +769,8 @@ static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 		k->error(k, v, "%s takes no address", key);
 		goto fail;
 	}
-	if (!v && !masq_redir) {
+	/* "dnat to :80" has a port alone */
+	if (!v && !masq_redir && !json_object_get(o, "port")) {
 		k->error(k, o, "%s: property \"addr\" is missing", key);
 		goto fail;
 	}
@@ -724,6 +781,14 @@ static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 		goto fail;
 	v = json_object_get(o, "flags");
 	if (v && nat_flags_parse_json(k, v, &s->nat.flags) < 0)
+		goto fail;
+	/* "snat ip prefix to": nft writes "type_flags": "prefix" */
+	v = json_object_get(o, "type_flags");
+	if (v && masq_redir) {
+		k->error(k, v, "%s takes no type_flags", key);
+		goto fail;
+	}
+	if (v && nat_type_flags_parse_json(k, v, &s->nat.flags) < 0)
 		goto fail;
 	return s;
 fail:
