@@ -432,6 +432,19 @@ static void nat_ports(struct kind_delin *k, struct stmt *s,
 			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
 }
 
+/* a nat whose map @m gives the address range or address . port, both
+   listed with the family, as nft lists them */
+static void nat_map_add(struct kind_delin *k, struct stmt *s, struct expr *m,
+			const struct nftnl_expr *e)
+{
+	s->nat.print_family = true;
+	s->nat.addr = m;
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
+		s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
+			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
+	k->add_stmt(k, s);
+}
+
 /* "masq", "redir": the ports and flags only */
 static void masq_redir_delinearize(struct kind_delin *k,
 				   const struct nftnl_expr *e, bool masq)
@@ -479,25 +492,13 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		/* "dnat ip to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }" */
 		s->nat.interval = true;
 		s->nat.concat = nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN);
-		s->nat.print_family = true;
-		s->nat.addr = lo;
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
-			s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
-				       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
-					 NF_NAT_RANGE_MAP_IPS);
-		k->add_stmt(k, s);
+		nat_map_add(k, s, lo, e);
 		return;
 	}
 	if (lo && lo->kind == EXPR_MAP && nat_regs_give_port(s, e)) {
 		/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
 		s->nat.concat = true;
-		s->nat.print_family = true;
-		s->nat.addr = lo;
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
-			s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
-				       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
-					 NF_NAT_RANGE_MAP_IPS);
-		k->add_stmt(k, s);
+		nat_map_add(k, s, lo, e);
 		return;
 	}
 	/* the kernel names the min register as max when none was */
@@ -733,6 +734,24 @@ static int nat_type_flags_parse_json(struct kind_jparse *k, json_t *v,
 	return 0;
 }
 
+/* "snat ip to ..." in inet tables */
+static int nat_family_parse_json(struct kind_jparse *k, const char *key,
+				 json_t *o, struct stmt *s)
+{
+	const char *fam = k->get_str(k, o, "family", false);
+
+	if (!fam)
+		return 0;
+	if (!strcmp(fam, "ip"))
+		s->nat.family = NFPROTO_IPV4;
+	else if (!strcmp(fam, "ip6"))
+		s->nat.family = NFPROTO_IPV6;
+	else
+		return k->error(k, json_object_get(o, "family"),
+				"%s: family is ip or ip6, not \"%s\"", key, fam);
+	return 0;
+}
+
 static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 					  const char *key, json_t *o,
 					  struct stmt *s)
@@ -740,7 +759,6 @@ static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 	static const char *const keys[] = { "addr", "family", "port", "flags",
 					    "type_flags", NULL };
 	bool masq_redir = !strcmp(key, "masquerade") || !strcmp(key, "redirect");
-	const char *fam;
 	json_t *v;
 
 	if (json_is_null(o) && masq_redir)
@@ -751,19 +769,8 @@ static struct stmt *nat_fields_parse_json(struct kind_jparse *k,
 	}
 	if (k->check_keys(k, o, key, keys) < 0)
 		goto fail;
-	fam = k->get_str(k, o, "family", false);
-	if (fam) {
-		/* "snat ip to ..." in inet tables */
-		if (!strcmp(fam, "ip")) {
-			s->nat.family = NFPROTO_IPV4;
-		} else if (!strcmp(fam, "ip6")) {
-			s->nat.family = NFPROTO_IPV6;
-		} else {
-			k->error(k, json_object_get(o, "family"),
-				 "%s: family is ip or ip6, not \"%s\"", key, fam);
-			goto fail;
-		}
-	}
+	if (nat_family_parse_json(k, key, o, s) < 0)
+		goto fail;
 	v = json_object_get(o, "addr");
 	if (v && masq_redir) {
 		k->error(k, v, "%s takes no address", key);
