@@ -30,6 +30,7 @@ struct elem_rec {
 	struct expr	*extra;		/* the element itself, if it has options
 					   or a verdict; NULL otherwise */
 	struct elem_loc	loc;
+	bool		data_half;	/* a single value in a map of ranges */
 };
 
 struct elem_store {

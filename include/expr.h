@@ -81,6 +81,9 @@ struct exthdr_desc;
 #define EXPR_F_HTON		0x20
 /* delinearize: a cmp on a register that an earlier cmp read, no new load */
 #define EXPR_F_REG_AGAIN	0x40
+/* a map's value type whose values are ranges ("type K : interval V"):
+ * each value is its low end and its high end back to back */
+#define EXPR_F_DATA_INTERVAL	0x80
 
 /**
  * struct expr - one node of a match or statement argument

@@ -97,6 +97,13 @@ struct kind_eval {
 	   -1 not known (the kernel's are not read: it checks) */
 	const char		*table;
 	int	(*flowtable)(struct kind_eval *k, const char *name);
+	/* the set or map @name of the rule's table (the input's or the
+	   kernel's), or NULL */
+	const struct set *(*set_lookup)(struct kind_eval *k, const char *name);
+	/* as map, but an anonymous map's values may be ranges of @want's
+	   type (nat's "dnat to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }") */
+	int	(*map_ranges)(struct kind_eval *k, struct expr *m,
+			      const struct expr *want);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -140,6 +147,10 @@ struct kind_lin {
 	   chain of id @id bound to it and its @rules; 0 or -1 */
 	int	(*bound_chain)(struct kind_lin *k, uint32_t id,
 			       const struct list_head *rules);
+	/* as reg_value, a map's values being of the type of @data (NULL:
+	   the map's own) */
+	int	(*reg_value_as)(struct kind_lin *k, uint32_t reg,
+				const struct expr *v, struct expr *data);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -362,6 +373,8 @@ static inline bool kind_name_is(const char *name, const char *const *more,
  *		object types'), as expr_ops
  * @terminal:	the rule ends with it: its name in the error for a statement
  *		after it ("queue")
+ * @nl_names:	more libnftnl expressions that make it, NULL-terminated
+ *		(nat's "masq" and "redir")
  */
 struct stmt_ops {
 	const char		*name;
@@ -384,6 +397,7 @@ struct stmt_ops {
 	bool			not_offered;
 	const char *const	*json_names;
 	const char		*terminal;
+	const char *const	*nl_names;
 };
 
 /* the same for statements */

@@ -153,6 +153,7 @@ struct set {
 	struct location		flags_loc;
 	uint32_t		id;		/* batch id, 0: exists already */
 	bool			is_anon;
+	bool			data_interval;	/* values are ranges */
 };
 
 /**

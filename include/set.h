@@ -98,6 +98,7 @@ struct set_udata {
 	char		*comment;
 	const uint8_t	*key_typeof, *data_typeof;
 	uint8_t		key_typeof_len, data_typeof_len;
+	bool		data_interval;	/* the values are ranges */
 };
 void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud);
 

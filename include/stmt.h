@@ -105,6 +105,8 @@ struct stmt {
 			bool		print_family;	/* inet: "snat ip to" */
 			bool		concat;	/* the address map gives
 						   address . port */
+			bool		interval; /* its values are ranges */
+			bool		addr_port; /* "dnat ip addr . port to" */
 		} nat;
 		struct {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */

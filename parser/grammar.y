@@ -9,6 +9,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_log.h>
 #include <linux/netfilter/nf_synproxy.h>
+#include <linux/netfilter/nf_nat.h>
 
 #include <ctx.h>
 #include <parser.h>
@@ -226,6 +227,20 @@ static int nat_family(struct parser_state *state, struct stmt *s,
 		return error_queue(state->msgs, loc,
 				   "nat takes ip or ip6 here, not %s", name);
 	return 0;
+}
+
+/* "type K : interval V": a map whose values are ranges */
+static void set_data_interval(struct parser_state *state, struct set *set,
+			      char *word, const struct location *loc)
+{
+	if (strcmp(word, "interval")) {
+		error_queue(state->msgs, loc,
+			    "syntax error, unexpected \"%s\" before the map's value type",
+			    word);
+		state->nerrs++;
+	} else
+		set->data_interval = true;
+	free(word);
 }
 
 /* "fwd ip to ADDR device DEV": the family of the next hop */
@@ -604,6 +619,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %token <string> VARIABLE	"variable"
 %token <string> SETREF	"set reference"
 %token <string> HDR	"protocol"
+%token ADDR_PORT	"addr . port"
 %token <string> METAKEY	"meta key"
 
 %token <string> ACCEPT "accept" ADD "add" OVER "over" BRIDGE "bridge"
@@ -2145,6 +2161,19 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key_typeof = $1->data_typeof = false;
 				free($2);
 			}
+			|	set_block TYPE type_list COLON STRING type_list stmt_separator
+			{
+				/* "type ipv4_addr : interval ipv4_addr": the
+				   values are ranges (nat maps) */
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $6;
+				$1->key_typeof = $1->data_typeof = false;
+				set_data_interval(state, $1, $5, &@5);
+				free($2);
+			}
 			|	set_block TYPE type_list COLON map_obj_type stmt_separator
 			{
 				$$ = $1;
@@ -2179,6 +2208,17 @@ set_block		:	%empty		{ $$ = state->cur_set; }
 				$1->key = $3;
 				$1->data = $5;
 				$1->key_typeof = $1->data_typeof = true;
+				free($2);
+			}
+			|	set_block TYPEOF typeof_list COLON STRING typeof_list stmt_separator
+			{
+				$$ = $1;
+				expr_free($1->key);
+				expr_free($1->data);
+				$1->key = $3;
+				$1->data = $6;
+				$1->key_typeof = $1->data_typeof = true;
+				set_data_interval(state, $1, $5, &@5);
 				free($2);
 			}
 			|	set_block FLAGS set_flags stmt_separator
@@ -3506,7 +3546,8 @@ nat_stmt		:	nat_stmt_args
 			|	nat_stmt_args nat_flags
 			{
 				$$ = $1;
-				$$->nat.flags |= $2;
+				/* as nft: flags replace the prefix's netmap */
+				$$->nat.flags = ($$->nat.flags & ~NF_NAT_RANGE_NETMAP) | $2;
 			}
 			;
 
@@ -3532,6 +3573,53 @@ nat_stmt_args		:	nat_type TO nat_addr
 				if (nat_family(state, $$, $2, &@2) < 0)
 					state->nerrs++;
 				free($2); free($3);
+			}
+			|	nat_type HDR PREFIX TO nat_addr
+			{
+				/* "snat ip prefix to ip saddr map { 10.0.0.0/8 :
+				   192.168.0.0/16 }": the kernel maps the prefix */
+				$$ = $5;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.flags |= NF_NAT_RANGE_NETMAP;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($3); free($4);
+			}
+			|	nat_type HDR ADDR_PORT TO nat_addr
+			{
+				/* "dnat ip addr . port to ip daddr map { ... :
+				   192.168.1.1 . 80 }": the map's values set both */
+				$$ = $5;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.addr_port = true;
+				if (nat_family(state, $$, $2, &@2) < 0)
+					state->nerrs++;
+				free($2); free($4);
+			}
+			|	nat_type PREFIX TO nat_addr
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->nat.type = $1;
+				$$->nat.flags |= NF_NAT_RANGE_NETMAP;
+				free($2); free($3);
+			}
+			|	nat_type TO COLON basic_rhs_expr
+			{
+				/* "dnat to :80": the port alone */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = $1;
+				$$->nat.proto = $4;
+				free($2);
+			}
+			|	nat_type TO COLON map_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = $1;
+				$$->nat.proto = $4;
+				free($2);
 			}
 			|	MASQUERADE
 			{
@@ -3573,6 +3661,22 @@ nat_stmt_args		:	nat_type TO nat_addr
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.type = NFH_NAT_REDIR;
 				$$->nat.proto = $4;
+				free($1); free($2);
+			}
+			|	REDIRECT TO basic_rhs_expr
+			{
+				/* "redirect to 22": nft takes the port without
+				   its colon (and lists it with one) */
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $3;
+				free($1); free($2);
+			}
+			|	REDIRECT TO map_expr
+			{
+				$$ = stmt_alloc(&@$, STMT_NAT);
+				$$->nat.type = NFH_NAT_REDIR;
+				$$->nat.proto = $3;
 				free($1); free($2);
 			}
 			;

@@ -1027,54 +1027,11 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 	reg_set(ctx, dreg, raw_value(data, len));
 }
 
-/* a nat whose port register follows its address's, both from one map */
-static bool nat_map_gives_port(const struct stmt *s, struct nftnl_expr *e)
-{
-	unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
-	uint32_t amin, pmin;
-
-	/* the kernel names each min register as its max when none was */
-	if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN) ||
-	    (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) &&
-	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX) !=
-	     nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN)))
-		return false;
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
-	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
-		return false;
-	amin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
-	pmin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN));
-	return amin && pmin == amin + words;
-}
-
-/* a nat statement's port range and flags */
-static void nat_ports(struct delin_ctx *ctx, struct stmt *s,
-		      struct nftnl_expr *e, uint16_t amin, uint16_t amax,
-		      uint16_t aflags)
-{
-	struct expr *lo = NULL, *hi = NULL;
-
-	if (nftnl_expr_is_set(e, amin))
-		lo = reg_get(ctx, nftnl_expr_get_u32(e, amin));
-	if (nftnl_expr_is_set(e, amax) &&
-	    (!lo || nftnl_expr_get_u32(e, amax) != nftnl_expr_get_u32(e, amin)))
-		hi = reg_get(ctx, nftnl_expr_get_u32(e, amax));
-	if (lo && hi)
-		s->nat.proto = range_expr_alloc(&internal_location, lo, hi);
-	else
-		s->nat.proto = lo ? lo : hi;
-	if (nftnl_expr_is_set(e, aflags))
-		s->nat.flags = nftnl_expr_get_u32(e, aflags) &
-			       ~(NF_NAT_RANGE_PROTO_SPECIFIED | NF_NAT_RANGE_MAP_IPS);
-}
-
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
 	const struct expr_ops *ops = expr_ops_by_nl_name(name);
 	const struct stmt_ops *sops = stmt_ops_by_nl_name(name);
-	struct stmt *s;
 
 	if (ops && ops->delinearize)
 		kind_delinearize(ctx, ops, e);
@@ -1098,57 +1055,8 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		delin_lookup(ctx, e);
 	else if (!strcmp(name, "immediate"))
 		delin_immediate(ctx, e);
-	else if (!strcmp(name, "masq") || !strcmp(name, "redir")) {
-		bool masq = name[0] == 'm';
-
-		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = masq ? NFH_NAT_MASQ : NFH_NAT_REDIR;
-		nat_ports(ctx, s, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
-					    NFTNL_EXPR_REDIR_REG_PROTO_MIN,
-			  masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
-				 NFTNL_EXPR_REDIR_REG_PROTO_MAX,
-			  masq ? NFTNL_EXPR_MASQ_FLAGS : NFTNL_EXPR_REDIR_FLAGS);
-		add_stmt(ctx, s);
-	} else if (!strcmp(name, "nat")) {
-		struct expr *lo, *hi = NULL;
-
-		if (!nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN)) {
-			unsupported(ctx, name);
-			return;
-		}
-		s = stmt_alloc(&internal_location, STMT_NAT);
-		s->nat.type = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
-			      NFH_NAT_SNAT : NFH_NAT_DNAT;
-		s->nat.family = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FAMILY);
-		s->nat.print_family = ctx->family == NFPROTO_INET;
-		lo = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
-		if (lo && lo->kind == EXPR_MAP && nat_map_gives_port(s, e)) {
-			/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
-			s->nat.concat = true;
-			s->nat.print_family = true;
-			s->nat.addr = lo;
-			if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_FLAGS))
-				s->nat.flags = nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_FLAGS) &
-					       ~(NF_NAT_RANGE_PROTO_SPECIFIED |
-						 NF_NAT_RANGE_MAP_IPS);
-			add_stmt(ctx, s);
-			return;
-		}
-		/* the kernel names the min register as max when none was */
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
-		    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
-			hi = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX));
-		if (lo && hi)
-			s->nat.addr = range_expr_alloc(&internal_location, lo, hi);
-		else
-			s->nat.addr = lo ? lo : hi;
-		nat_ports(ctx, s, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
-			  NFTNL_EXPR_NAT_REG_PROTO_MAX, NFTNL_EXPR_NAT_FLAGS);
-		add_stmt(ctx, s);
-	} else {
+	else
 		unsupported(ctx, name);
-	}
 }
 
 /* --- turning raw loads back into named fields ---------------------------- */
@@ -1329,6 +1237,35 @@ static struct expr *concat_split(struct expr *e, const struct expr *key)
 	return c;
 }
 
+/* a value of a map of ranges: its low end and its high end back to back,
+   as a range (of each part of a concatenation) or a single value */
+static struct expr *data_range_split(struct expr *v, const struct expr *data)
+{
+	unsigned int half = set_key_bytes(data), n = expr_value_bytes(v);
+	struct expr *lo = raw_value(v->val.data, half);
+	struct expr *hi = n >= 2 * half ? raw_value(v->val.data + half, half) :
+					  raw_value(v->val.data, half);
+	struct expr *r;
+
+	expr_free(v);
+	if (data->kind == EXPR_CONCAT)
+		return concat_split(range_expr_alloc(&internal_location, lo, hi),
+				    data);
+	type_value(lo, data->dtype, data->byteorder, data->len);
+	if (!memcmp(lo->val.data, hi->val.data, half)) {
+		/* as nft: an address alone is a prefix of its full length */
+		expr_free(hi);
+		if (data->dtype->flags & DTYPE_F_PREFIX)
+			return prefix_expr_alloc(&internal_location, lo,
+						 data->len);
+		return lo;
+	}
+	type_value(hi, data->dtype, data->byteorder, data->len);
+	r = range_expr_alloc(&internal_location, lo, hi);
+	r->dtype = data->dtype;
+	return r;
+}
+
 static struct expr *type_elem(struct expr *e, const struct expr *key,
 			      const struct expr *data)
 {
@@ -1337,7 +1274,10 @@ static struct expr *type_elem(struct expr *e, const struct expr *key,
 	switch (e->kind) {
 	case EXPR_MAPPING:
 		e->op.left = type_elem(e->op.left, key, NULL);
-		if (data && data->kind == EXPR_CONCAT &&
+		if (data && (data->flags & EXPR_F_DATA_INTERVAL) &&
+		    e->op.right->kind == EXPR_VALUE)
+			e->op.right = data_range_split(e->op.right, data);
+		else if (data && data->kind == EXPR_CONCAT &&
 		    e->op.right->kind == EXPR_VALUE)
 			e->op.right = concat_split(e->op.right, data);
 		else if (data && e->op.right->kind == EXPR_VALUE &&
@@ -2523,6 +2463,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 
 			want = s->nat.concat ? stmt_nat_concat_type(s->nat.family) :
 			       set_type_placeholder(NULL, dt, dt->size, BYTEORDER_BIG);
+			if (s->nat.interval)
+				want->flags |= EXPR_F_DATA_INTERVAL;
 			map_resolve(pctx, deps, s->nat.addr, want);
 			expr_free(want);
 		}
@@ -2981,6 +2923,11 @@ static void set_data_of(struct set *s, struct nftnl_set *nls,
 	if (!s->is_map)
 		return;
 	dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
+	/* "type K : interval V": a low and a high end each */
+	s->data_interval = ud->data_interval && dt != NFT_DATA_VERDICT &&
+			   len % 2 == 0;
+	if (s->data_interval)
+		len /= 2;
 	if (dt == NFT_DATA_VERDICT)
 		s->data = set_type_placeholder(NULL, &verdict_type, 0,
 					       BYTEORDER_INVALID);
@@ -2989,6 +2936,8 @@ static void set_data_of(struct set *s, struct nftnl_set *nls,
 	if (!s->data)
 		s->data = set_type_placeholder(NULL, &integer_type, len * 8,
 					       BYTEORDER_BIG);
+	if (s->data_interval)
+		s->data->flags |= EXPR_F_DATA_INTERVAL;
 }
 
 /* the set's elements, typed as its key and data */

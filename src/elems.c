@@ -33,7 +33,15 @@ struct builder {
 	char			*buf;
 	struct nlmsghdr		*nlh;
 	struct nlattr		*list;
+	unsigned int		dlen;	/* of the value put_elem() puts */
 };
+
+/* the bytes of element @i's value: in a map of ranges ("type K : interval
+   V") half of them for a single value, as nft sends it */
+static unsigned int elem_dlen(const struct elem_store *st, size_t i)
+{
+	return elem_rec(st, i)->data_half ? st->dlen / 2 : st->dlen;
+}
 
 static void msg_begin(struct builder *b)
 {
@@ -96,7 +104,7 @@ static void put_elem_value(struct builder *b, const struct expr *v,
 		       div_round_up(v->len, 8) : NFH_VAL_MAXLEN);
 		mnl_attr_put_strz(b->nlh, NFTA_SET_ELEM_OBJREF, name);
 	} else if (data) {
-		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, set_key_bytes(em->data));
+		put_data(b->nlh, NFTA_SET_ELEM_DATA, data, b->dlen);
 	}
 }
 
@@ -704,6 +712,7 @@ static int emit_intervals(struct builder *b, struct elem_store *st)
 		memcpy(end, elem_hi(st, i), len);
 		wrap = be_inc(end, len) || field_end(em->key, end, len);
 		plain_wire(em, elem_lo(st, i), w, len);
+		b->dlen = elem_dlen(st, i);
 		put_elem(b, w, NULL, 0, st->dlen ? elem_data(st, i) : NULL,
 			 elem_rec(st, i)->extra, wrap);
 		/*
@@ -822,6 +831,7 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 				key = concat_interval_wire(em->key, key, w);
 				end = concat_interval_wire(em->key, elem_hi(st, i), we);
 			}
+			b.dlen = elem_dlen(st, i);
 			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
 				 elem_rec(st, i)->extra, false);
 		}

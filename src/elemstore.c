@@ -22,6 +22,9 @@ struct elem_store *elem_store_new(const struct expr *key,
 	/* verdicts and object names go with the element itself */
 	if (data && data->dtype != &verdict_type && data->dtype != &objref_type)
 		st->dlen = set_key_bytes(data);
+	/* "type K : interval V": low end and high end */
+	if (data && (data->flags & EXPR_F_DATA_INTERVAL))
+		st->dlen *= 2;
 	st->recsz = (sizeof(struct elem_rec) + 2 * st->klen + st->dlen + 7) & ~7u;
 	return st;
 }
@@ -85,7 +88,18 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		uint8_t buf[NFH_VAL_MAXLEN];
 
 		key_wire(data, v, false, buf);
-		memcpy(elem_data(st, st->n), buf, st->dlen);
+		if (data->flags & EXPR_F_DATA_INTERVAL) {
+			unsigned int half = st->dlen / 2;
+
+			memcpy(elem_data(st, st->n), buf, half);
+			key_wire(data, v, true, buf);
+			memcpy(elem_data(st, st->n) + half, buf, half);
+			/* as nft: a single value is sent as it is (which
+			   the kernel refuses) */
+			r->data_half = !elem_is_interval(v);
+		} else {
+			memcpy(elem_data(st, st->n), buf, st->dlen);
+		}
 	}
 	if (elem_is_interval(k) && !st->has_interval) {
 		st->has_interval = true;

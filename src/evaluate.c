@@ -50,6 +50,8 @@ struct eval_ctx {
 	unsigned int		nundef;		/* this rule or command */
 	unsigned int		anon_sets;	/* anonymous sets it made */
 	bool			dep_at_head;	/* dependencies open the rule */
+	bool			data_ranges;	/* an anonymous map's values
+						   may be ranges (nat's) */
 };
 
 /*
@@ -440,11 +442,6 @@ static int payload_eval(struct eval_ctx *ctx, struct expr *p)
 	}
 }
 
-static bool th_known(const struct eval_ctx *ctx)
-{
-	return proto_ctx_th_known(&ctx->pctx);
-}
-
 /* "fib daddr oif missing": whether there is a route, not which one (nft
    takes it for any result, "fib daddr type exists" too, which the kernel
    then refuses) */
@@ -640,6 +637,10 @@ static int data_eval(struct eval_ctx *ctx, const struct expr *data,
 	}
 	if (rhs_eval(ctx, data, v) < 0)
 		return -1;
+	/* "type K : interval V", and anonymous maps as nft takes them */
+	if ((ctx->data_ranges || (data->flags & EXPR_F_DATA_INTERVAL)) &&
+	    elem_is_interval(*v))
+		return 0;
 	if ((*v)->kind == EXPR_CONCAT) {
 		const struct expr *i;
 
@@ -1224,6 +1225,8 @@ static int set_types_eval(struct eval_ctx *ctx, struct set *s)
 		if (!d) {
 			expr_free(s->key);
 			s->key = NULL;
+		} else if (s->data_interval) {
+			d->flags |= EXPR_F_DATA_INTERVAL;
 		}
 	}
 	return s->key ? 0 : -1;
@@ -1915,6 +1918,26 @@ static int kind_map(struct kind_eval *k, struct expr *m,
 	return map_eval(k->phase, m, want);
 }
 
+static int kind_map_ranges(struct kind_eval *k, struct expr *m,
+			   const struct expr *want)
+{
+	struct eval_ctx *ctx = k->phase;
+	int ret;
+
+	ctx->data_ranges = true;
+	ret = map_eval(ctx, m, want);
+	ctx->data_ranges = false;
+	return ret;
+}
+
+static const struct set *kind_set_lookup(struct kind_eval *k,
+					 const char *name)
+{
+	struct eval_ctx *ctx = k->phase;
+
+	return set_lookup(ctx, ctx->family, ctx->cmd->h.table, name);
+}
+
 static void kind_deps_before(struct kind_eval *k, struct stmt *s)
 {
 	struct eval_ctx *ctx = k->phase;
@@ -2006,6 +2029,7 @@ static int kind_flowtable(struct kind_eval *k, const char *name)
 	.rule = kind_rule,						\
 	.table = (ctx)->cmd ? (ctx)->cmd->h.table : NULL,		\
 	.flowtable = kind_flowtable,					\
+	.set_lookup = kind_set_lookup, .map_ranges = kind_map_ranges,	\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2114,158 +2138,6 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 	return 0;
 }
 
-/* nat and tproxy work in the ip, ip6 and inet families only */
-static bool ip_family(struct eval_ctx *ctx, const struct stmt *s,
-		      const char *what)
-{
-	if (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6 ||
-	    ctx->family == NFPROTO_INET)
-		return true;
-	err(ctx, &s->loc, "%s is not supported in family %s", what,
-	    family_name(ctx->family));
-	return false;
-}
-
-/* the ports of a nat statement, once its address set the protocol */
-static int nat_proto_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	struct expr *lhs;
-	int ret;
-	bool map;
-
-	if (!s->nat.proto)
-		return 0;
-	lhs = constant_expr_alloc(&internal_location, &inet_service_type,
-				  BYTEORDER_BIG, 16, NULL);
-	/* a match before the statement, or the address's map key ("dnat
-	   to tcp dport map { ... } : ..."), names the transport protocol;
-	   as in nft 1.0.6 any one will do (icmp too: the kernel maps its id) */
-	if (!th_known(ctx)) {
-		expr_free(lhs);
-		return err(ctx, &s->nat.proto->loc,
-			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
-	}
-	/* "dnat to ... : tcp dport map { 80 : 8080 }" */
-	map = s->nat.proto->kind == EXPR_MAP;
-	if (map)
-		ret = map_eval(ctx, s->nat.proto, lhs);
-	else
-		ret = rhs_eval(ctx, lhs, &s->nat.proto);
-	expr_free(lhs);
-	if (ret < 0)
-		return -1;
-	if (s->nat.proto->kind != EXPR_VALUE &&
-	    s->nat.proto->kind != EXPR_RANGE && !map)
-		return err(ctx, &s->nat.proto->loc,
-			   "a port or a port range is expected here");
-	return 0;
-}
-
-/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }": a map whose
-   values are address . port concatenations sets both */
-static bool nat_map_gives_port(struct eval_ctx *ctx, const struct expr *m)
-{
-	const struct expr *r = m->op.right, *i;
-
-	if (r->kind == EXPR_SET_REF) {
-		const struct set *set = set_lookup(ctx, ctx->family,
-						   ctx->cmd->h.table,
-						   r->setref.name);
-
-		return set && set->data && set->data->kind == EXPR_CONCAT;
-	}
-	if (r->kind != EXPR_SET)
-		return false;
-	list_for_each_entry(i, &r->set.exprs, list)
-		if (i->kind == EXPR_MAPPING && i->op.right->kind == EXPR_CONCAT)
-			return true;
-	return false;
-}
-
-static int nat_stmt_eval(struct eval_ctx *ctx, struct stmt *s)
-{
-	const struct datatype *dt;
-	struct expr *lhs;
-	int ret;
-
-	if (!ip_family(ctx, s, "nat"))
-		return -1;
-	if (!s->nat.addr)
-		return nat_proto_eval(ctx, s);
-	if (s->nat.family) {
-		/* "snat ip to": in inet the statement names its family */
-		const struct proto_desc *want = s->nat.family == NFPROTO_IPV4 ?
-						&proto_ip : &proto_ip6;
-
-		if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
-		    ctx->family != s->nat.family)
-			return err(ctx, &s->loc, "nat %s is not valid in family %s",
-				   want->name, family_name(ctx->family));
-		/* nft adds no "meta nfproto" for it, but refuses a conflict */
-		if (ctx->family == NFPROTO_INET &&
-		    set_conflict(ctx, &(struct expr){ .loc = s->loc },
-				 PROTO_BASE_NETWORK_HDR, want) < 0)
-			return -1;
-		if (ctx->family == NFPROTO_INET &&
-		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] &&
-		    ctx->pctx.desc[PROTO_BASE_NETWORK_HDR] != want)
-			return err(ctx, &s->loc,
-				   "conflicting protocols specified: %s vs. %s",
-				   ctx->pctx.desc[PROTO_BASE_NETWORK_HDR]->name,
-				   want->name);
-	} else if (ctx->family == NFPROTO_INET) {
-		/* as nft: the family an earlier match of the rule implies */
-		const struct proto_desc *nh = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-
-		if (nh != &proto_ip && nh != &proto_ip6)
-			return err(ctx, &s->loc,
-				   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
-		s->nat.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
-	}
-	dt = (s->nat.family ? s->nat.family : ctx->family) == NFPROTO_IPV4 ?
-	     &ipaddr_type : &ip6addr_type;
-	s->nat.concat = s->nat.addr->kind == EXPR_MAP && !s->nat.proto &&
-			nat_map_gives_port(ctx, s->nat.addr);
-	if (s->nat.concat)
-		lhs = stmt_nat_concat_type(dt == &ip6addr_type ? NFPROTO_IPV6 :
-								 NFPROTO_IPV4);
-	else
-		lhs = constant_expr_alloc(&internal_location, dt, BYTEORDER_BIG,
-					  dt->size, NULL);
-	/* "dnat to tcp dport map { 80 : 10.0.0.1 }" */
-	if (s->nat.addr->kind == EXPR_MAP)
-		ret = map_eval(ctx, s->nat.addr, lhs);
-	else
-		ret = rhs_eval(ctx, lhs, &s->nat.addr);
-	expr_free(lhs);
-	/* as for a port: the map's key or a match before names the protocol */
-	if (ret == 0 && s->nat.concat &&
-	    !ctx->pctx.desc[PROTO_BASE_TRANSPORT_HDR])
-		return err(ctx, &s->nat.addr->loc,
-			   "a port needs a transport protocol match before it, e.g. \"tcp dport 80\"");
-	/* as nft: "snat to 10.0.0.0/24" is the range of the prefix's
-	   addresses, 10.0.0.0-10.0.0.255 (host bits ignored) */
-	if (ret == 0 && s->nat.addr->kind == EXPR_PREFIX) {
-		struct expr *p = s->nat.addr;
-		uint8_t lo[NFH_VAL_MAXLEN] = { 0 }, hi[NFH_VAL_MAXLEN] = { 0 };
-
-		prefix_bounds(p, lo, hi);
-		s->nat.addr = range_expr_alloc(&p->loc,
-			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, lo),
-			constant_expr_alloc(&p->loc, dt, BYTEORDER_BIG, dt->size, hi));
-		expr_free(p);
-	}
-	if (ret == 0 && s->nat.addr->kind != EXPR_VALUE &&
-	    s->nat.addr->kind != EXPR_RANGE && s->nat.addr->kind != EXPR_MAP)
-		return err(ctx, &s->nat.addr->loc,
-			   "nat address must be an address, a range or a map to addresses");
-	if (ret < 0)
-		return -1;
-	if (!s->nat.family)
-		s->nat.family = ctx->family;
-	return nat_proto_eval(ctx, s);
-}
-
 /* counter name "x", ct helper set "x", and maps to such names */
 static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 {
@@ -2284,8 +2156,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 			return -1;
 		ctx->stmt = s;
 		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
-	case STMT_NAT:
-		return nat_stmt_eval(ctx, s);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}

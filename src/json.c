@@ -586,17 +586,6 @@ static json_t *flag_names_json(uint32_t flags, const struct flag_name *names,
 	return a;
 }
 
-/* a one-element array becomes its element */
-static json_t *one_or_array(json_t *a)
-{
-	json_t *one;
-
-	if (json_array_size(a) != 1)
-		return a;
-	one = json_incref(json_array_get(a, 0));
-	json_decref(a);
-	return one;
-}
 
 
 
@@ -617,85 +606,6 @@ static json_t *register_value_json(const struct expr *e,
 		bytes_reverse(v.val.data, expr_value_bytes(&v));
 	v.dtype = dt;
 	return value_json(&v, jc);
-}
-
-/* an address or port of a nat statement: a value, or a range of two */
-static json_t *nat_value_json(const struct expr *e, const struct datatype *dt,
-			      struct json_ctx *jc)
-{
-	struct expr *a = expr_clone(e);
-	json_t *v;
-
-	if (a->kind == EXPR_RANGE) {
-		bool same;
-		unsigned int plen;
-
-		a->range.left->dtype = dt;
-		a->range.right->dtype = dt;
-		same = a->range.left->kind == EXPR_VALUE &&
-		       a->range.right->kind == EXPR_VALUE &&
-		       !expr_value_cmp(a->range.left, a->range.right);
-		/* as nft: an address range that covers a prefix is the prefix
-		   (10.0.0.1-10.0.0.1 is 10.0.0.1/32) */
-		if ((dt->flags & DTYPE_F_PREFIX) && a->range.left->kind == EXPR_VALUE &&
-		    a->range.right->kind == EXPR_VALUE &&
-		    (same || range_is_prefix(a, &plen))) {
-			if (same)
-				plen = expr_value_bytes(a->range.left) * 8;
-			v = wrap("prefix", obj_set(obj_set(json_object(), "addr",
-							   expr_json(a->range.left, jc)),
-						   "len", json_integer(plen)));
-		} else if (same) {
-			v = expr_json(a->range.left, jc);
-		} else {
-			v = expr_json(a, jc);
-		}
-	} else {
-		a->dtype = dt;
-		v = expr_json(a, jc);
-	}
-	expr_free(a);
-	return v;
-}
-
-static json_t *nat_flags_json(uint32_t flags)
-{
-	static const struct flag_name names[] = {
-		{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
-		{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
-		{ NF_NAT_RANGE_PERSISTENT, "persistent" },
-	};
-
-	return one_or_array(flag_names_json(flags, names, array_size(names)));
-}
-
-static json_t *nat_json(const struct stmt *s, struct json_ctx *jc)
-{
-	static const char *const names[] = {
-		[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
-		[NFH_NAT_MASQ] = "masquerade", [NFH_NAT_REDIR] = "redirect",
-	};
-	const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-				    &ip6addr_type : &ipaddr_type;
-	/* the kernel adds range bits of its own: only these are the user's */
-	uint32_t flags = s->nat.flags & (NF_NAT_RANGE_PROTO_RANDOM |
-					 NF_NAT_RANGE_PROTO_RANDOM_FULLY |
-					 NF_NAT_RANGE_PERSISTENT);
-	json_t *o;
-
-	if (!s->nat.addr && !s->nat.proto && !flags)
-		return wrap(names[s->nat.type], json_null());
-	o = json_object();
-	/* nft names the family of a map that gives address . port too */
-	if (s->nat.addr && (jc->family == NFPROTO_INET || s->nat.concat))
-		o = obj_set(o, "family", json_string(family_name(s->nat.family)));
-	if (s->nat.addr)
-		o = obj_set(o, "addr", nat_value_json(s->nat.addr, dt, jc));
-	if (s->nat.proto)
-		o = obj_set(o, "port", nat_value_json(s->nat.proto, &inet_service_type, jc));
-	if (flags)
-		o = obj_set(o, "flags", nat_flags_json(flags));
-	return wrap(names[s->nat.type], o);
 }
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
@@ -721,8 +631,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 					expr_json(s->verdict.expr->op.left, jc)),
 				"data", expr_json(s->verdict.expr->op.right, jc)));
 		return expr_json(s->verdict.expr, jc);
-	case STMT_NAT:
-		return nat_json(s, jc);
 	case STMT_PAYLOAD:
 		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
 					      "value", expr_json(s->payload.val, jc)));

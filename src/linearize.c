@@ -298,6 +298,15 @@ static int kind_lin_reg_value(struct kind_lin *k, uint32_t reg,
 	return nat_value(k->phase, reg, v);
 }
 
+static int nat_value_as(struct lin_ctx *ctx, uint32_t reg, const struct expr *v,
+			struct expr *data);
+
+static int kind_lin_reg_value_as(struct kind_lin *k, uint32_t reg,
+				 const struct expr *v, struct expr *data)
+{
+	return nat_value_as(k->phase, reg, v, data);
+}
+
 static int lin_map(struct lin_ctx *ctx, const struct expr *m,
 		   const struct expr *want, uint32_t dreg);
 
@@ -352,6 +361,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.objmap = kind_lin_objmap,					\
 	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 	.bound_chain = kind_lin_bound_chain,				\
+	.reg_value_as = kind_lin_reg_value_as,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -619,6 +629,17 @@ static bool elems_have_interval(const struct expr *set)
 	return false;
 }
 
+/* a map's element whose value is a range */
+static bool data_has_interval(const struct expr *set)
+{
+	const struct expr *i;
+
+	list_for_each_entry(i, &set->set.exprs, list)
+		if (i->kind == EXPR_MAPPING && elem_is_interval(i->op.right))
+			return true;
+	return false;
+}
+
 /* packs the elements of @elems (which it empties) into @st */
 static void pack_elems(struct elem_store *st, const struct expr *key,
 		       const struct expr *data, struct expr *elems)
@@ -666,8 +687,9 @@ static void set_udata_put(struct nftnl_set *nls, const struct expr *key,
 		if (data && (s->data_sel || data->dtype == &verdict_type))
 			set_typeof_put(b, SET_UDATA_DATA_TYPEOF, s->data_sel);
 	}
-	if (data)	/* values are single values, not ranges */
-		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL, 0);
+	if (data)	/* values are single values or ranges */
+		nftnl_udata_put_u32(b, SET_UDATA_DATA_INTERVAL,
+				    !!(data->flags & EXPR_F_DATA_INTERVAL));
 	if (comment)
 		nftnl_udata_put_strz(b, SET_UDATA_COMMENT, comment);
 	xnftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(b),
@@ -710,7 +732,8 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, 16);
 	} else {
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE, set_key_type(data));
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, set_key_bytes(data) *
+				  (data->flags & EXPR_F_DATA_INTERVAL ? 2 : 1));
 	}
 }
 
@@ -1064,8 +1087,17 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	};
 	struct elem_store *st;
 	struct nftnl_expr *e;
+	struct expr *idata = NULL;
 	int ret;
 
+	/* as nft: an anonymous map with a range among its values is a map
+	   of ranges */
+	if (data && !objmap && data->dtype != &verdict_type &&
+	    data_has_interval(set)) {
+		idata = expr_clone(data);
+		idata->flags |= EXPR_F_DATA_INTERVAL;
+		em.data = data = idata;
+	}
 	if (objmap)
 		flags |= NFT_SET_OBJECT;
 	else if (data)
@@ -1089,12 +1121,14 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	if (ret < 0) {
 		expr_free(bits);
 		expr_free(wide);
+		expr_free(idata);
 		return -1;
 	}
 	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	expr_free(bits);
 	expr_free(wide);
+	expr_free(idata);
 
 	key_load_in(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL, bits != NULL);
 	if (objmap) {
@@ -1375,83 +1409,6 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	return nat_value_as(ctx, reg, v, NULL);
 }
 
-static int lin_nat(struct lin_ctx *ctx, const struct stmt *s)
-{
-	uint32_t reg = NFT_REG_1, amin = 0, amax = 0, pmin = 0, pmax = 0;
-	uint32_t flags = s->nat.flags;
-	struct nftnl_expr *e;
-
-	if (s->nat.addr) {
-		const struct expr *lo = s->nat.addr, *hi = NULL;
-
-		if (lo->kind == EXPR_RANGE) {
-			hi = lo->range.right;
-			lo = lo->range.left;
-		}
-		if (s->nat.concat) {
-			/* the map gives address . port: the port's register
-			   follows the address's, as nft numbers them */
-			struct expr *data = stmt_nat_concat_type(s->nat.family);
-			unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
-
-			if (nat_value_as(ctx, amin = reg++, lo, data) < 0)
-				return -1;
-			pmin = reg_of_slot((amin - NFT_REG_1) * 4 + words);
-		} else if (nat_value(ctx, amin = reg++, lo) < 0) {
-			return -1;
-		}
-		if (hi)
-			lin_immediate(ctx, amax = reg++, hi, BYTEORDER_BIG);
-	}
-	if (s->nat.proto) {
-		const struct expr *lo = s->nat.proto, *hi = NULL;
-
-		if (lo->kind == EXPR_RANGE) {
-			hi = lo->range.right;
-			lo = lo->range.left;
-		}
-		if (nat_value(ctx, pmin = reg++, lo) < 0)
-			return -1;
-		if (hi)
-			lin_immediate(ctx, pmax = reg++, hi, BYTEORDER_BIG);
-		flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
-	}
-	switch (s->nat.type) {
-	case NFH_NAT_MASQ:
-	case NFH_NAT_REDIR: {
-		bool masq = s->nat.type == NFH_NAT_MASQ;
-
-		e = add_expr(ctx, masq ? "masq" : "redir");
-		if (pmin)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
-					   NFTNL_EXPR_REDIR_REG_PROTO_MIN, pmin);
-		if (pmax)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
-					   NFTNL_EXPR_REDIR_REG_PROTO_MAX, pmax);
-		if (flags)
-			nftnl_expr_set_u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
-					   NFTNL_EXPR_REDIR_FLAGS, flags);
-		return 0;
-	}
-	default:
-		break;
-	}
-	e = add_expr(ctx, "nat");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_TYPE,
-			   s->nat.type == NFH_NAT_SNAT ? NFT_NAT_SNAT : NFT_NAT_DNAT);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FAMILY, s->nat.family);
-	if (amin)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN, amin);
-	if (amax)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX, amax);
-	if (pmin)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN, pmin);
-	if (pmax)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MAX, pmax);
-	if (flags)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_NAT_FLAGS, flags);
-	return 0;
-}
 
 static void value_load(struct lin_ctx *ctx, const struct expr *v);
 
@@ -1578,10 +1535,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 			return ret;
 		}
 		lin_verdict(ctx, s->verdict.expr);
-		return 0;
-	case STMT_NAT:
-		if (lin_nat(ctx, s) < 0)
-			return -1;
 		return 0;
 	case STMT_PAYLOAD:
 		return lin_payload_set(ctx, s);

@@ -975,86 +975,6 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 	return s;
 }
 
-static int nat_flags_parse(struct jp *jp, json_t *v, uint32_t *flags)
-{
-	json_t *one = json_is_array(v) ? NULL : v, *f;
-	size_t n;
-
-	for (n = 0; one ? n < 1 : n < json_array_size(v); n++) {
-		int flag;
-
-		f = one ? one : json_array_get(v, n);
-		flag = json_is_string(f) ? stmt_nat_flag(json_string_value(f)) : -1;
-		if (flag < 0)
-			return jerr(jp, f, "unknown nat flag; expected random, fully-random or persistent");
-		*flags |= flag;
-	}
-	return 0;
-}
-
-/* { "addr": A, "family": F, "port": P, "flags": [ ... ] }, all optional */
-static struct stmt *nat_parse(struct jp *jp, const char *k, json_t *o,
-			      const struct location *loc)
-{
-	static const char *const keys[] = { "addr", "family", "port", "flags", NULL };
-	bool masq_redir = !strcmp(k, "masquerade") || !strcmp(k, "redirect");
-	const char *fam;
-	struct stmt *s;
-	json_t *v;
-
-	s = stmt_alloc(loc, STMT_NAT);
-	if (!strcmp(k, "snat"))
-		s->nat.type = NFH_NAT_SNAT;
-	else if (!strcmp(k, "dnat"))
-		s->nat.type = NFH_NAT_DNAT;
-	else if (!strcmp(k, "masquerade"))
-		s->nat.type = NFH_NAT_MASQ;
-	else
-		s->nat.type = NFH_NAT_REDIR;
-	if (json_is_null(o) && masq_redir)
-		return s;
-	if (!json_is_object(o)) {
-		jerr(jp, o, "%s: expected an object", k);
-		goto fail;
-	}
-	if (check_keys(jp, o, k, keys) < 0)
-		goto fail;
-	fam = get_str(jp, o, "family", false);
-	if (fam) {
-		/* "snat ip to ..." and "tproxy ip6 to ..." in inet tables */
-		if (!strcmp(fam, "ip")) {
-			s->nat.family = NFPROTO_IPV4;
-		} else if (!strcmp(fam, "ip6")) {
-			s->nat.family = NFPROTO_IPV6;
-		} else {
-			jerr(jp, json_object_get(o, "family"),
-			     "%s: family is ip or ip6, not \"%s\"", k, fam);
-			goto fail;
-		}
-	}
-	v = json_object_get(o, "addr");
-	if (v && masq_redir) {
-		jerr(jp, v, "%s takes no address", k);
-		goto fail;
-	}
-	if (!v && !masq_redir) {
-		jerr(jp, o, "%s: property \"addr\" is missing", k);
-		goto fail;
-	}
-	if (v && !(s->nat.addr = expr_parse(jp, v)))
-		goto fail;
-	v = json_object_get(o, "port");
-	if (v && !(s->nat.proto = expr_parse(jp, v)))
-		goto fail;
-	v = json_object_get(o, "flags");
-	if (v && nat_flags_parse(jp, v, &s->nat.flags) < 0)
-		goto fail;
-	return s;
-fail:
-	stmt_free(s);
-	return NULL;
-}
-
 static struct stmt *vmap_parse(struct jp *jp, json_t *o,
 			       const struct location *loc)
 {
@@ -1109,9 +1029,6 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
 		return match_parse(jp, v, &loc);
 	if (!strcmp(k, "mangle"))
 		return mangle_parse(jp, v, &loc);
-	if (!strcmp(k, "snat") || !strcmp(k, "dnat") ||
-	    !strcmp(k, "masquerade") || !strcmp(k, "redirect"))
-		return nat_parse(jp, k, v, &loc);
 	if (!strcmp(k, "vmap"))
 		return vmap_parse(jp, v, &loc);
 	return stmt_unknown(jp, o, k), NULL;

@@ -100,81 +100,6 @@ static void setref_print(FILE *f, const char *name)
 		name_print(f, name);
 }
 
-
-/*
- * A nat address range that covers a prefix lists as the prefix, as nft
- * lists it: 10.0.0.0-10.0.0.255 is 10.0.0.0/24, 10.0.0.1-10.0.0.1 is
- * 10.0.0.1/32 (an ip6 one before a port goes in brackets).
- */
-static bool nat_range_prefix_print(const struct expr *a, const struct expr *port,
-				   const struct output_ctx *o, FILE *f)
-{
-	unsigned int plen;
-
-	if (a->kind != EXPR_RANGE)
-		return false;
-	if (!expr_value_cmp(a->range.left, a->range.right))
-		plen = expr_value_bytes(a->range.left) * 8;
-	else if (!range_is_prefix(a, &plen))
-		return false;
-	if (port && a->range.left->dtype == &ip6addr_type)
-		fputc('[', f);
-	expr_print(a->range.left, o, f);
-	fprintf(f, "/%u", plen);
-	if (port && a->range.left->dtype == &ip6addr_type)
-		fputc(']', f);
-	return true;
-}
-
-/* " ip to 10.0.0.1:80", " ip6 to [::1]:80", " to :80" */
-static void nat_args_print(const struct stmt *s, const struct output_ctx *o,
-			   FILE *f)
-{
-	if (s->nat.addr && s->nat.print_family)
-		fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
-	if (s->nat.addr) {
-		const struct datatype *dt = s->nat.family == NFPROTO_IPV6 ?
-					    &ip6addr_type : &ipaddr_type;
-		struct expr *a = expr_clone(s->nat.addr);
-
-		if (a->kind == EXPR_MAP) {
-			/* typed by its map already */
-		} else if (a->kind == EXPR_RANGE) {
-			a->range.left->dtype = dt;
-			a->range.right->dtype = dt;
-		} else {
-			a->dtype = dt;
-		}
-		fprintf(f, " to ");
-		/* an ip6 address before a port goes in brackets */
-		if (nat_range_prefix_print(a, s->nat.proto, o, f)) {
-			/* 10.0.0.0/24 */
-		} else if (s->nat.proto && dt == &ip6addr_type) {
-			fputc('[', f);
-			expr_print(a, o, f);
-			fputc(']', f);
-		} else {
-			expr_print(a, o, f);
-		}
-		expr_free(a);
-	}
-	if (s->nat.proto) {
-		struct expr *p = expr_clone(s->nat.proto);
-
-		if (p->kind == EXPR_MAP) {
-			/* typed by its map already */
-		} else if (p->kind == EXPR_RANGE) {
-			p->range.left->dtype = &inet_service_type;
-			p->range.right->dtype = &inet_service_type;
-		} else {
-			p->dtype = &inet_service_type;
-		}
-		fprintf(f, "%s:", s->nat.addr ? "" : " to ");
-		expr_print(p, o, f);
-		expr_free(p);
-	}
-}
-
 static void value_print(const struct expr *e, const struct output_ctx *o,
 			FILE *f)
 {
@@ -665,33 +590,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		expr_print(s->payload.val, &ho, f);
 		break;
 	}
-	case STMT_NAT: {
-		static const char *const names[] = {
-			[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
-			[NFH_NAT_MASQ] = "masquerade", [NFH_NAT_REDIR] = "redirect",
-		};
-
-		fprintf(f, "%s", names[s->nat.type]);
-		nat_args_print(s, o, f);
-		if (s->nat.flags) {
-			static const struct {
-				uint32_t	flag;
-				const char	*name;
-			} flag_names[] = {
-				{ NF_NAT_RANGE_PROTO_RANDOM, "random" },
-				{ NF_NAT_RANGE_PROTO_RANDOM_FULLY, "fully-random" },
-				{ NF_NAT_RANGE_PERSISTENT, "persistent" },
-			};
-			char sep = ' ';
-
-			for (unsigned int i = 0; i < array_size(flag_names); i++)
-				if (s->nat.flags & flag_names[i].flag) {
-					fprintf(f, "%c%s", sep, flag_names[i].name);
-					sep = ',';
-				}
-		}
-		break;
-	}
 	default:
 		fprintf(f, "# unsupported expression \"%s\" (nfh cannot print it yet)",
 			s->verdict.expr ? s->verdict.expr->sym.str : "?");
@@ -865,7 +763,7 @@ static void set_type_print(const struct set *s, const struct output_ctx *o,
 	}
 	if (!s->data)
 		return;
-	fprintf(f, " : ");
+	fprintf(f, " : %s", s->data_interval ? "interval " : "");
 	if (s->objtype)
 		fprintf(f, "%s", obj_type_name(s->objtype) ?
 			obj_type_name(s->objtype) : "unknown");

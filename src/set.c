@@ -165,6 +165,10 @@ static void set_udata_cb(uint8_t type, const uint8_t *v, uint8_t n, void *arg)
 		ud->data_typeof = v;
 		ud->data_typeof_len = n;
 		break;
+	case SET_UDATA_DATA_INTERVAL:
+		if (n == 4)
+			ud->data_interval = u32_of(v) != 0;
+		break;
 	case SET_UDATA_COMMENT:
 		free(ud->comment);
 		ud->comment = xstrndup((const char *)v, n);

@@ -30,9 +30,15 @@ const struct stmt_ops *stmt_ops_by_nl_name(const char *name)
 {
 	const struct stmt_ops *o;
 
-	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++)
+	for (unsigned int i = 0; (o = stmt_ops_nth(i)); i++) {
+		const char *const *n;
+
 		if (o->nl_name && !strcmp(o->nl_name, name))
 			return o;
+		for (n = o->nl_names; n && *n; n++)
+			if (!strcmp(*n, name))
+				return o;
+	}
 	return NULL;
 }
 
@@ -105,10 +111,6 @@ void stmt_free(struct stmt *s)
 	case STMT_PAYLOAD:
 		expr_free(s->payload.expr);
 		expr_free(s->payload.val);
-		break;
-	case STMT_NAT:
-		expr_free(s->nat.addr);
-		expr_free(s->nat.proto);
 		break;
 	default:
 		break;
