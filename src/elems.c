@@ -255,6 +255,8 @@ static void recs_sort(struct elem_store *st)
 	struct rec_key *a, *b, *t;
 	uint8_t *recs;
 
+	if (st->n < 2)
+		return;		/* (and no records at all: recs is NULL) */
 	sort_len = len;
 	if (len > 8 || st->n < 64) {
 		qsort(st->recs, st->n, st->recsz, rec_cmp);
@@ -851,6 +853,7 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	for (size_t i = 0; ret == 0 && st->catchall && i < st->catchall->n; i++) {
 		const struct elem_store *ca = st->catchall;
 
+		b.dlen = elem_dlen(ca, i);
 		put_elem(&b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
 			 ca->dlen ? elem_data(ca, i) : NULL,
 			 elem_rec(ca, i)->extra, false);
