@@ -693,7 +693,7 @@ static struct stmt *kind_stmt_parse_json(struct jp *jp,
 }
 
 /* an expression key that is none of them */
-static int expr_unknown(struct jp *jp, json_t *o, const char *k)
+static __noinline int expr_unknown(struct jp *jp, json_t *o, const char *k)
 {
 	static const char *const names[] = {
 		"payload", "tcp option", "exthdr", "sctp chunk", "ip option",
@@ -991,7 +991,7 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o);
 
 /* a statement key that is none of them: a misspelling, one nft has and
    nfh does not read yet, or neither */
-static int stmt_unknown(struct jp *jp, json_t *o, const char *k)
+static __noinline int stmt_unknown(struct jp *jp, json_t *o, const char *k)
 {
 	static const char *const names[] = {
 		"accept", "drop", "continue", "return", "jump", "goto", "match",
