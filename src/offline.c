@@ -455,18 +455,25 @@ static struct nftnl_flowtable *flowtable_copy(const struct nftnl_flowtable *f)
 	return n;
 }
 
-static bool rule_uses_flowtable(struct nftnl_rule *r, const char *name)
+/* whether @r has an expression @expr whose string attribute @attr is @name */
+static bool rule_names(struct nftnl_rule *r, const char *expr, uint16_t attr,
+		       const char *name)
 {
 	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
 	struct nftnl_expr *e;
-	bool used = false;
+	bool found = false;
 
-	while (!used && (e = nftnl_expr_iter_next(i)))
-		used = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "flow_offload") &&
-		       nftnl_expr_is_set(e, NFTNL_EXPR_FLOW_TABLE_NAME) &&
-		       !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_FLOW_TABLE_NAME), name);
+	while (!found && (e = nftnl_expr_iter_next(i)))
+		found = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), expr) &&
+			nftnl_expr_is_set(e, attr) &&
+			!strcmp(nftnl_expr_get_str(e, attr), name);
 	nftnl_expr_iter_destroy(i);
-	return used;
+	return found;
+}
+
+static bool rule_uses_flowtable(struct nftnl_rule *r, const char *name)
+{
+	return rule_names(r, "flow_offload", NFTNL_EXPR_FLOW_TABLE_NAME, name);
 }
 
 /* as nf_tables: a new one gets a handle (create: EEXIST if it exists), one
@@ -655,16 +662,7 @@ static struct cache_chain *item_chain(struct cache_table *t,
 
 static bool rule_jumps_to(struct nftnl_rule *r, const char *name)
 {
-	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
-	struct nftnl_expr *e;
-	bool found = false;
-
-	while (!found && (e = nftnl_expr_iter_next(i)))
-		found = !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
-			nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
-			!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN), name);
-	nftnl_expr_iter_destroy(i);
-	return found;
+	return rule_names(r, "immediate", NFTNL_EXPR_IMM_CHAIN, name);
 }
 
 static bool set_jumps_to(struct nftnl_set *nls, const char *name)
