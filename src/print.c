@@ -727,6 +727,24 @@ static const char *elem_delim(const struct expr *key, unsigned int *count)
 	}
 }
 
+/* a set's statements kept per element, as templates without values,
+   separated by blanks, after @first */
+static void set_stmts_print(const struct list_head *stmts,
+			    const struct output_ctx *o, const char *first,
+			    FILE *f)
+{
+	struct output_ctx so = *o;
+	const struct stmt *i;
+	const char *sep = first;
+
+	so.flags |= NFH_OUTPUT_STATELESS;
+	list_for_each_entry(i, stmts, list) {
+		fputs(sep, f);
+		stmt_print(i, &so, f);
+		sep = " ";
+	}
+}
+
 static void set_flags_print(uint32_t flags, FILE *f)
 {
 	static const struct {
@@ -797,17 +815,8 @@ static void set_head_print(const struct set *s, const struct output_ctx *o,
 	else
 		set_flags_print(s->flags, f);
 	if (!list_empty(&s->stmts)) {
-		/* as nft: on one line, as templates without values */
-		struct output_ctx so = *o;
-		const struct stmt *i;
-		const char *sep = "\t\t";
-
-		so.flags |= NFH_OUTPUT_STATELESS;
-		list_for_each_entry(i, &s->stmts, list) {
-			fputs(sep, f);
-			stmt_print(i, &so, f);
-			sep = " ";
-		}
+		/* as nft: on one line */
+		set_stmts_print(&s->stmts, o, "\t\t", f);
 		fputc('\n', f);
 	}
 	if (s->automerge)
@@ -1309,17 +1318,7 @@ void print_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
 		fprintf(f, "; ");
 	}
 	if (!list_empty(&s->stmts)) {
-		struct output_ctx so = *o;
-		const struct stmt *i;
-
-		const char *sep = "";
-
-		so.flags |= NFH_OUTPUT_STATELESS;
-		list_for_each_entry(i, &s->stmts, list) {
-			fputs(sep, f);
-			stmt_print(i, &so, f);
-			sep = " ";
-		}
+		set_stmts_print(&s->stmts, o, "", f);
 		fprintf(f, "; ");
 	}
 	if (s->automerge)
