@@ -238,8 +238,12 @@ static void update_meta(struct proto_ctx *pctx, enum nft_meta_keys key,
 		   "meta protocol ip ip saddr x" tests nfproto too */
 		if (pctx->family == NFPROTO_INET)
 			break;
-		/* nor where a network header is known already (arp) */
-		if (pctx->desc[PROTO_BASE_NETWORK_HDR])
+		/* nor in the families whose hook sits above the link layer
+		   (ip, ip6, arp); in netdev and bridge it names the network
+		   header again even over one known already ("ip frag-off 1
+		   meta protocol ip6 ip ecn ce" is a conflict, as in nft) */
+		if (pctx->family != NFPROTO_NETDEV &&
+		    pctx->family != NFPROTO_BRIDGE)
 			break;
 		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
 		pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
@@ -299,9 +303,7 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 			pctx->vlan_depth++;
 		if (v == 0x8100 || v == 0x88a8)
 			pctx->vlan = true;
-		else if (d || (pctx->family != NFPROTO_IPV4 &&
-			       pctx->family != NFPROTO_IPV6 &&
-			       pctx->family != NFPROTO_ARP))
+		else if (d)
 			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
 	}
 }
