@@ -1704,19 +1704,6 @@ static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
 	return true;
 }
 
-/* "ct l3proto ipv4": nft lists it as the dependency of what follows */
-static bool is_ct_l3proto(const struct stmt *s)
-{
-	const struct expr *rel;
-
-	if (!s || s->kind != STMT_EXPRESSION)
-		return false;
-	rel = s->expr;
-	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
-	       rel->op.left->kind == EXPR_CT &&
-	       rel->op.left->ct.key == NFT_CT_L3PROTOCOL;
-}
-
 static bool is_ether_type(const struct stmt *s, uint64_t *value)
 {
 	const struct expr *rel, *l;
@@ -1739,11 +1726,14 @@ struct deps {
 	struct stmt	*vlan;		/* ether type 8021q */
 	struct stmt	*nh;		/* meta protocol / nfproto / ether type */
 	const struct proto_desc *nh_is;	/* the header nh announces */
+	bool		nh_ether;	/* nh is a bridge's ether type: only an
+					   extension header's dependency */
 	struct stmt	*th;		/* meta l4proto */
 	struct stmt	*icmp;		/* icmp type, for icmp id and such */
 	struct stmt	*cur;		/* the statement that needs them */
 	struct stmt	*grp[2];	/* the matches of the last merged load */
 	struct list_head *head;		/* the rule's statements */
+	unsigned int	family;		/* the table's */
 };
 
 static void drop(struct stmt **s)
@@ -1918,7 +1908,11 @@ static void header_used(struct deps *deps, const struct proto_desc *d)
 			kill(deps, &deps->vlan);
 		break;
 	case PROTO_BASE_NETWORK_HDR:
-		kill(deps, &deps->nh);
+		/* nft 1.0.6 tests meta protocol for an ip or ip6 field
+		   in bridge (the ether type for an arp field), and a
+		   listing without the ether type would load back so */
+		if (!deps->nh_ether || d == &proto_arp)
+			kill(deps, &deps->nh);
 		break;
 	case PROTO_BASE_TRANSPORT_HDR:
 		kill(deps, &deps->th);
@@ -2568,7 +2562,10 @@ named:
 	 * match came between
 	 */
 	if ((n->exthdr.op == NFT_EXTHDR_OP_IPV6 ||
-	     n->exthdr.op == NFT_EXTHDR_OP_IPV4) && deps->nh) {
+	     n->exthdr.op == NFT_EXTHDR_OP_IPV4) && deps->nh &&
+	    /* in bridge that dependency is the ether type, not meta
+	       protocol (which would not come back) */
+	    (deps->nh_ether || deps->family != NFPROTO_BRIDGE)) {
 		const struct stmt *i = deps->nh;
 
 		while (i != s && i->kind == STMT_EXPRESSION)
@@ -2629,6 +2626,7 @@ static void postprocess(struct delin_ctx *ctx)
 
 	proto_ctx_init(&pctx, ctx->family);
 	deps.head = &ctx->rule->stmts;
+	deps.family = ctx->family;
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
 		struct expr *rel, *lhs;
 
@@ -2640,7 +2638,7 @@ static void postprocess(struct delin_ctx *ctx)
 			 * "meta l4proto tcp counter tcp dport 22" counts tcp
 			 * packets only.
 			 */
-			deps = (struct deps){ .head = deps.head };
+			deps = (struct deps){ .head = deps.head, .family = deps.family };
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
@@ -2719,20 +2717,32 @@ static void postprocess(struct delin_ctx *ctx)
 				expr_free(lhs);
 				lhs = rel->op.left;
 			}
-			/* nft takes ct protocol for the transport header too */
-			if (is_dep(s, NFT_META_L4PROTO, &v) ||
-			    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
-			     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
+			/*
+			 * meta l4proto is the transport header's dependency
+			 * that compiling the listing gives back; a ct protocol
+			 * match names the header (the context) but is no
+			 * dependency: nft drops it, and its listing loads back
+			 * as meta l4proto, another match (untracked packets)
+			 */
+			if (is_dep(s, NFT_META_L4PROTO, &v))
 				deps.th = s;
-			/* not in ip and ip6, where nft keeps it ("meta
-			   protocol 8021ad icmpv6 type 1"; arp: it drops it) */
+			/*
+			 * The network header's dependency is the one that
+			 * compiling the listing gives back: meta protocol in
+			 * netdev and bridge, meta nfproto in inet.  Elsewhere
+			 * (and ct l3proto anywhere) the match stays: nft drops
+			 * "meta protocol 8021q" in arp and "ct l3proto ipv4"
+			 * in ip6, and its listing then matches what the rule
+			 * did not
+			 */
 			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
-				  ctx->family != NFPROTO_INET &&
-				  ctx->family != NFPROTO_IPV4 &&
-				  ctx->family != NFPROTO_IPV6) ||
-				 is_dep(s, NFT_META_NFPROTO, &v) ||
-				 is_ct_l3proto(s))
+				  (ctx->family == NFPROTO_NETDEV ||
+				   ctx->family == NFPROTO_BRIDGE)) ||
+				 (is_dep(s, NFT_META_NFPROTO, &v) &&
+				  ctx->family == NFPROTO_INET)) {
 				deps.nh = s;
+				deps.nh_ether = false;
+			}
 			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
 				/* not an ether field: the ether type after it is
 				   no dependency of the network header then, as
@@ -2807,18 +2817,14 @@ static void postprocess(struct delin_ctx *ctx)
 					/* after ether type 8021q, the network
 					   header's test is a vlan type */
 					deps.nh = s;
+					deps.nh_ether = ctx->family == NFPROTO_BRIDGE &&
+							d != &proto_vlan;
 					deps.nh_is = v == 0x0800 ? &proto_ip :
 						     v == 0x86dd ? &proto_ip6 : NULL;
 				}
 			} else if (d == &proto_eth || d == &proto_vlan) {
 				ll_seen = true;
 			}
-			/* "ip protocol tcp" is what a later tcp match needs */
-			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
-			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
-			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
-			    (d == &proto_ip || d == &proto_ip6))
-				deps.th = s;
 		}
 		proto_ctx_update(&pctx, rel);
 	}
