@@ -268,19 +268,23 @@ static void update_ct(struct proto_ctx *pctx, enum nft_ct_keys key, uint64_t v)
 {
 	/* ct protocol names the transport header, as nft takes it: over a
 	   network header known already (not in inet alone) */
+	/* a value nft knows no header for leaves the context as it was */
+	const struct proto_desc *d = NULL;
+
 	if (key == NFT_CT_PROTOCOL &&
 	    (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
 	     pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6))
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
-			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+	if (d)
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
 	/* nft takes ct l3proto as the network protocol, as meta nfproto,
 	   where the family leaves it open: an ip6 table stays ip6 */
 	if (key == NFT_CT_L3PROTOCOL &&
 	    (pctx->family == NFPROTO_INET || pctx->family == NFPROTO_BRIDGE ||
-	     pctx->family == NFPROTO_NETDEV))
+	     pctx->family == NFPROTO_NETDEV) &&
+	    (v == NFPROTO_IPV4 || v == NFPROTO_IPV6))
 		pctx->desc[PROTO_BASE_NETWORK_HDR] =
-			v == NFPROTO_IPV4 ? &proto_ip :
-			v == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+			v == NFPROTO_IPV4 ? &proto_ip : &proto_ip6;
 }
 
 static void update_payload(struct proto_ctx *pctx, const struct expr *l,
