@@ -90,10 +90,15 @@ struct cache_table {
 bool cache_table_matches(const struct cache_table *t, unsigned int family,
 			 const char *name);
 
+struct elems_memo;
+
 struct cache {
 	struct list_head	tables;
 	struct name_hash	table_hash;
 	uint64_t		next_table_handle;
+	/* the offline model, while it applies a batch: the set elements
+	   checked last (offline_elems.h) */
+	struct elems_memo	*elems_memo;
 };
 
 struct cache *cache_alloc(void);

@@ -1040,7 +1040,10 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 		/* destroy: as delete, but the kernel takes a missing one */
 		.msg_type = cmd->op == CMD_DESTROY ? NFT_MSG_DESTROYSETELEM :
 			    del ? NFT_MSG_DELSETELEM : NFT_MSG_NEWSETELEM,
-		.flags = del ? 0 : NLM_F_CREATE, .family = cmd->h.family,
+		/* create: one the set holds already is an error */
+		.flags = del ? 0 : NLM_F_CREATE |
+				   (cmd->op == CMD_CREATE ? NLM_F_EXCL : 0),
+		.family = cmd->h.family,
 		.table = cmd->h.table, .set = cmd->h.set, .set_id = s->id,
 		.loc = &cmd->loc, .key = s->key, .data = data,
 		.automerge = s->automerge, .given = true,

@@ -27,6 +27,7 @@
 #include <nlalloc.h>
 #include <nftables-compat.h>
 #include <offline.h>
+#include <offline_elems.h>
 #include <rule.h>
 #include <suggest.h>
 
@@ -984,30 +985,51 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 	struct nftnl_set_elems_iter *i;
 	struct nftnl_set_elem *e;
 	struct cache_set *s = item_set(c, it);
+	struct nftnl_set_elem **added;
+	bool counted = false, *again;
+	size_t k = 0, nadded = 0;
+	int err;
 
 	if (!s)
 		return oerr(msgs, it, "set elements", ENOENT);
-	bool counted = false;
-	int err = check_elem_objs(cache_table_find(c, it->family,
+	err = check_elem_objs(cache_table_find(c, it->family,
 				  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
-				  s, it->obj);
-
+			      s, it->obj);
 	if (err)
 		return oerr(msgs, it, "set elements", err);
-
+	i = nftnl_set_elems_iter_create(it->obj);
+	while (nftnl_set_elems_iter_next(i))
+		k++;
+	nftnl_set_elems_iter_destroy(i);
+	again = xzalloc(k + 1);
+	added = xmalloc((k + 1) * sizeof(*added));
+	err = offline_elems_check(c->elems_memo, s->nls, it->obj, it->flags,
+				  again);
+	if (err) {
+		free(again);
+		free(added);
+		return oerr(msgs, it, "set elements", err);
+	}
 	/* the set's own statements go into each element without any */
 	nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
 	i = nftnl_set_elems_iter_create(it->obj);
-	while ((e = nftnl_set_elems_iter_next(i))) {
-		struct nftnl_set_elem *n = elem_dup(e);
+	for (k = 0; (e = nftnl_set_elems_iter_next(i)); k++) {
+		struct nftnl_set_elem *n;
 		bool has = false;
 
+		if (again[k])
+			continue;	/* held already, the same */
+		n = elem_dup(e);
 		nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
 		if (counted && !has)
 			nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
 		nftnl_set_elem_add(s->nls, n);
+		added[nadded++] = n;
 	}
 	nftnl_set_elems_iter_destroy(i);
+	offline_elems_added(c->elems_memo, s->nls, added, nadded);
+	free(again);
+	free(added);
 	return 0;
 }
 
@@ -1335,6 +1357,8 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	uint32_t seq = 0;
 	int ret = 0;
 
+	work->elems_memo = elems_memo_new();
+
 	list_for_each_entry(it, &b->items, list) {
 		void *raw = NULL;
 
@@ -1360,8 +1384,13 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 			raw = it->obj;
 			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
 		}
-		if (apply_item(work, it, msgs) < 0)
+		/* only elements added since keep the memo's set as it is */
+		if (it->msg_type != NFT_MSG_NEWSETELEM)
+			elems_memo_reset(work->elems_memo);
+		if (apply_item(work, it, msgs) < 0) {
+			elems_memo_reset(work->elems_memo);
 			ret = -1;
+		}
 		if (raw) {
 			/* a set the cache took is its own now */
 			if (it->obj)
@@ -1369,6 +1398,8 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 			it->obj = raw;
 		}
 	}
+	elems_memo_free(work->elems_memo);
+	work->elems_memo = NULL;
 	/* the kernel validates the jumps of the tables before it commits */
 	if (!ret && last && cache_check_jumps(work, msgs, &last->loc) < 0)
 		ret = -1;

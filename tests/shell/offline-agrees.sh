@@ -5,7 +5,9 @@
 # status and the listing must be the same: deleting chains, sets and tables
 # by handle, a chain deleted with its rules but not while jumped to,
 # "flush table" of a table that has no chain yet, named counters whose name
-# fills 4 bytes, destroy of what is missing, and the JSON form.  Where nft
+# fills 4 bytes, destroy of what is missing, elements that clash with what a
+# set holds (an interval inside or around another, a map key with another
+# value, create element of one held), and the JSON form.  Where nft
 # knows the commands, nft loading the file must agree too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -110,6 +112,45 @@ destroy element inet t s { 10.0.0.3, 10.0.0.1 }'
 # DESTROYSETELEM (Linux 6.3): the kernel takes elements the set lacks
 expect_eq "destroy-absent-element: the kernel takes it" rc=0 "$KERNEL_RC"
 case_ delete-absent-element 1 'delete element inet t s { 10.0.0.2 }'
+
+# elements added again in the same batch, or clashing with what the set
+# holds: the kernel's EEXIST (nft refuses these too)
+sets='table ip e {
+	set s {
+		type ipv4_addr
+		flags interval
+		elements = { 10.0.0.0/8, 20.0.0.0-20.0.0.255 }
+	}
+
+	set c {
+		type ipv4_addr . inet_service
+		flags interval
+		elements = { 10.0.0.0/8 . 1-100 }
+	}
+
+	map m {
+		type ipv4_addr : mark
+		elements = { 1.1.1.1 : 0x00000001 }
+	}
+}'
+# elem NAME OK COMMAND: $sets then COMMAND; OK 1 if the kernel takes it
+elem() {
+	printf '%s\n%s\n' "$sets" "$3" >"$1.nft"
+	agree "$1" 1
+	expect_eq "$1: the kernel's answer" "rc=$([ "$2" = 1 ] && echo 0 || echo 1)" "$KERNEL_RC"
+}
+elem elem-interval-same 1 'add element ip e s { 10.0.0.0/8 }'
+elem elem-interval-inside 0 'add element ip e s { 10.1.0.0/16 }'
+elem elem-interval-around 0 'add element ip e s { 10.0.0.0/7 }'
+elem elem-interval-partial 0 'add element ip e s { 20.0.0.128-20.0.1.5 }'
+elem elem-interval-between 1 'add element ip e s { 11.0.0.0-19.255.255.255, 9.0.0.0/8 }'
+elem elem-interval-create 0 'create element ip e s { 10.0.0.0/8 }'
+elem elem-box-inside 0 'add element ip e c { 10.1.0.0/16 . 50-60 }'
+elem elem-box-beside 1 'add element ip e c { 10.1.0.0/16 . 101-160, 9.0.0.0/8 . 50-60 }'
+elem elem-map-same 1 'add element ip e m { 1.1.1.1 : 0x00000001 }'
+elem elem-map-other-value 0 'add element ip e m { 1.1.1.1 : 0x00000002 }'
+elem elem-map-create 0 'create element ip e m { 1.1.1.1 : 0x00000001 }'
+elem elem-map-create-new 1 'create element ip e m { 1.1.1.2 : 0x00000001 }'
 
 cat >json-delete-chain-handle.json <<'EOF'
 {"nftables": [{"add": {"table": {"family": "inet", "name": "t"}}},
