@@ -17,6 +17,8 @@
  * kept as the kernel sent them.  The rarely used parts (timeouts,
  * counters, comments) live in a side table.
  */
+struct nftnl_expr;
+
 struct elem_dopts {
 	uint64_t	timeout;	/* ms */
 	uint64_t	expires;	/* ms */
@@ -24,6 +26,9 @@ struct elem_dopts {
 	uint64_t	bytes;
 	char		*comment;
 	bool		counter;
+	uint8_t		counter_at;	/* the counter's place among them */
+	uint8_t		nx;
+	struct nftnl_expr *x[2];	/* quota, limit, ct count (owned) */
 };
 
 enum {
@@ -62,6 +67,9 @@ struct elem_dump {
 };
 
 struct elem_dump *elem_dump_new(void);
+/* a copy of an element's (or a set's) counter, quota, limit or ct count;
+   NULL for another expression */
+struct nftnl_expr *elem_expr_copy(struct nftnl_expr *e);
 void elem_dump_free(struct elem_dump *ed);
 
 struct nlmsghdr;

@@ -7,7 +7,9 @@
 
 
 struct nl_batch;
+struct nftnl_expr;
 struct nftnl_set;
+struct stmt;
 
 struct set_spans;
 
@@ -38,6 +40,11 @@ struct elem_emit {
 	bool			given;		/* elements were written, if
 						   none (an empty variable):
 						   nft sends a message even so */
+	/* an element's own statement as kernel expressions (at most
+	   @max into @out): their number, or -1 with an error queued */
+	int	(*stmt_exprs)(void *priv, const struct stmt *s,
+			      struct nftnl_expr **out, unsigned int max);
+	void			*stmt_priv;
 };
 
 /* sorts and checks intervals, then adds the messages to the batch */

@@ -43,6 +43,8 @@ struct elem_store {
 	bool			concat;
 	bool			has_interval;	/* a range or prefix was added */
 	bool			has_timeout;	/* an element timeout was added */
+	bool			has_stmts;	/* an element's counter, quota,
+						   limit or ct count was added */
 	struct location		interval_loc;
 	struct location		timeout_loc;
 	/* the catch-all elements ("*"), without keys, sent after the rest */

@@ -185,6 +185,10 @@ struct expr {
 			bool		counter;
 			uint64_t	packets;
 			uint64_t	bytes;
+			/* quota, limit, ct count: the element's own (nft 1.1),
+			   the counter before the one at @counter_at */
+			struct list_head stmts;
+			unsigned int	counter_at;
 		} elem;
 		struct {
 			int		verdict;	/* NF_ACCEPT, NFT_JUMP, ... */
@@ -265,6 +269,10 @@ struct expr *mapping_expr_alloc(const struct location *loc, struct expr *key,
 struct expr *map_expr_alloc(const struct location *loc, struct expr *sel,
 			    struct expr *map);
 struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
+/* an element's own statements (quota, limit, ct count) copied to @to */
+void elem_stmts_copy(struct list_head *to, const struct list_head *from);
+/* how many statements an element keeps, its counter included */
+unsigned int elem_stmts_count(const struct expr *e);
 /* the key of a set element, under its options */
 const struct expr *elem_key(const struct expr *e);
 /* whether an element (or key) is a range or prefix, or holds one */

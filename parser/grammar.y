@@ -689,7 +689,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <stmt> fwd_stmt dup_stmt nat_stmt nat_stmt_args nat_addr notrack_stmt
 %type <stmt> set_elem_stmt
 %type <stmt> vmap_stmt set_stmt meter_stmt set_stmt_key exthdr_stmt tproxy_stmt optstrip_stmt
-%type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt
+%type <stmt> limit_spec quota_spec objref_stmt connlimit_stmt elem_own_stmt
 %type <expr> exthdr_expr exthdr_presence
 %type <string> exthdr_field
 %type <obj> obj_block_alloc counter_block quota_block limit_block ct_helper_block
@@ -4499,16 +4499,29 @@ set_elem_key		:	concat_rhs_expr
 			{
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
+				$$->elem.counter_at = elem_stmts_count($$) - 1;
 				free($2);
 			}
 			|	set_elem_key COUNTER PACKETS NUMBER BYTES NUMBER
 			{
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
+				$$->elem.counter_at = elem_stmts_count($$) - 1;
 				$$->elem.packets = $4;
 				$$->elem.bytes = $6;
 				free($2); free($3); free($5);
 			}
+			|	set_elem_key elem_own_stmt
+			{
+				$$ = elem_set_expr($1, &@$);
+				list_add_tail(&$2->list, &$$->elem.stmts);
+			}
+			;
+
+/* the element's own state, as nft 1.1 takes it: 1.2.3.4 quota 1 mbytes */
+elem_own_stmt		:	quota_stmt
+			|	limit_stmt
+			|	connlimit_stmt
 			;
 
 set_rhs			:	concat_rhs_expr

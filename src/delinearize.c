@@ -470,6 +470,22 @@ static struct elem_pair *elem_pairs(const struct elem_dump *ed, bool interval,
 	return n < ed->n ? xrealloc(p, (n ? n : 1) * sizeof(*p)) : p;
 }
 
+/* an element's own quota, limit and ct count, as a rule's statements */
+static void elem_own_stmts(struct expr *e, const struct elem_dopts *o)
+{
+	for (unsigned int i = 0; i < o->nx; i++) {
+		struct delin_ctx ctx = { .family = NFPROTO_UNSPEC };
+
+		ctx.rule = rule_alloc(&internal_location);
+		delin_stmt_expr(&ctx, o->x[i]);
+		for (unsigned int r = 0; r < NREGS; r++)
+			expr_free(ctx.regs[r]);
+		list_splice_tail_init(&ctx.rule->stmts, &e->elem.stmts);
+		rule_free(ctx.rule);
+	}
+	e->elem.counter_at = o->counter_at;
+}
+
 /* an element as raw values, under its options and its value */
 static struct expr *elem_pair_expr(const struct elem_dump *ed,
 				   const struct elem_pair *p)
@@ -505,6 +521,7 @@ static struct expr *elem_pair_expr(const struct elem_dump *ed,
 		e->elem.counter = o->counter;
 		e->elem.packets = o->packets;
 		e->elem.bytes = o->bytes;
+		elem_own_stmts(e, o);
 	}
 	if (r->flags & ELEM_D_VERDICT) {
 		const char *chain;

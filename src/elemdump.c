@@ -15,6 +15,7 @@
 #include <libnftnl/udata.h>
 
 #include <elemdump.h>
+#include <nlalloc.h>
 #include <expr.h>
 #include <set.h>
 #include <utils.h>
@@ -42,12 +43,19 @@ struct elem_dump *elem_dump_new(void)
 	return ed;
 }
 
+static void dopts_free(struct elem_dopts *o)
+{
+	free(o->comment);
+	for (unsigned int i = 0; i < o->nx; i++)
+		nftnl_expr_free(o->x[i]);
+}
+
 void elem_dump_free(struct elem_dump *ed)
 {
 	if (!ed)
 		return;
 	for (size_t i = 0; i < ed->nopts; i++)
-		free(ed->opts[i].comment);
+		dopts_free(&ed->opts[i]);
 	for (unsigned int i = 0; i < ed->nchains; i++)
 		free(ed->chains[i]);
 	free(ed->chains);
@@ -153,7 +161,7 @@ static void push(struct elem_dump *ed, struct elem_in *in)
 		ed->opts[ed->nopts++] = in->o;
 		r->opts = ed->nopts;
 	} else {
-		free(in->o.comment);
+		dopts_free(&in->o);
 	}
 	ed->n++;
 }
@@ -258,17 +266,131 @@ static int data_read(struct elem_in *in, const struct nlattr *nest)
 	return 0;
 }
 
-/* a counter among an element's expressions; the last one counts */
+/*
+ * The element's own stateful expressions nfh lists (quota, limit, ct
+ * count): each attribute of the kernel's and the libnftnl one it is
+ */
+static const struct {
+	const char	*name;
+	uint16_t	nla;
+	uint16_t	attr;
+	bool		wide;	/* u64, else u32 */
+} own_attrs[] = {
+	{ "quota", NFTA_QUOTA_BYTES, NFTNL_EXPR_QUOTA_BYTES, true },
+	{ "quota", NFTA_QUOTA_CONSUMED, NFTNL_EXPR_QUOTA_CONSUMED, true },
+	{ "quota", NFTA_QUOTA_FLAGS, NFTNL_EXPR_QUOTA_FLAGS, false },
+	{ "limit", NFTA_LIMIT_RATE, NFTNL_EXPR_LIMIT_RATE, true },
+	{ "limit", NFTA_LIMIT_UNIT, NFTNL_EXPR_LIMIT_UNIT, true },
+	{ "limit", NFTA_LIMIT_BURST, NFTNL_EXPR_LIMIT_BURST, false },
+	{ "limit", NFTA_LIMIT_TYPE, NFTNL_EXPR_LIMIT_TYPE, false },
+	{ "limit", NFTA_LIMIT_FLAGS, NFTNL_EXPR_LIMIT_FLAGS, false },
+	{ "connlimit", NFTA_CONNLIMIT_COUNT, NFTNL_EXPR_CONNLIMIT_COUNT, false },
+	{ "connlimit", NFTA_CONNLIMIT_FLAGS, NFTNL_EXPR_CONNLIMIT_FLAGS, false },
+};
+
+static bool own_expr(const char *name)
+{
+	for (size_t i = 0; i < array_size(own_attrs); i++)
+		if (!strcmp(own_attrs[i].name, name))
+			return true;
+	return false;
+}
+
+/* @x, an element's quota, limit or ct count, kept for the listing */
+static void own_keep(struct elem_in *in, struct nftnl_expr *x)
+{
+	if (in->o.nx == array_size(in->o.x)) {
+		nftnl_expr_free(x);
+		return;
+	}
+	in->o.x[in->o.nx++] = x;
+	in->has_opts = true;
+}
+
+/* a quota, limit or ct count from its dump attributes: -1 if malformed */
+static int own_read(struct elem_in *in, const char *name,
+		    const struct nlattr *data)
+{
+	const struct nlattr *tb[16];
+	struct nftnl_expr *x;
+
+	memset(tb, 0, sizeof(tb));
+	if (data && parse_nested(data, tb, 15) < 0)
+		return -1;
+	x = xnftnl_expr_alloc(name);
+	for (size_t i = 0; i < array_size(own_attrs); i++) {
+		const struct nlattr *a = tb[own_attrs[i].nla];
+
+		if (strcmp(own_attrs[i].name, name) || !a)
+			continue;
+		if (mnl_attr_validate(a, own_attrs[i].wide ? MNL_TYPE_U64 :
+							     MNL_TYPE_U32) < 0) {
+			nftnl_expr_free(x);
+			return -1;
+		}
+		if (own_attrs[i].wide)
+			nftnl_expr_set_u64(x, own_attrs[i].attr,
+					   be64toh(mnl_attr_get_u64(a)));
+		else
+			nftnl_expr_set_u32(x, own_attrs[i].attr,
+					   ntohl(mnl_attr_get_u32(a)));
+	}
+	own_keep(in, x);
+	return 0;
+}
+
+struct nftnl_expr *elem_expr_copy(struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	struct nftnl_expr *x;
+
+	if (!strcmp(name, "counter")) {
+		x = xnftnl_expr_alloc(name);
+		nftnl_expr_set_u64(x, NFTNL_EXPR_CTR_PACKETS,
+				   nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS));
+		nftnl_expr_set_u64(x, NFTNL_EXPR_CTR_BYTES,
+				   nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES));
+		return x;
+	}
+	if (!own_expr(name))
+		return NULL;
+	x = xnftnl_expr_alloc(name);
+	for (size_t i = 0; i < array_size(own_attrs); i++) {
+		if (strcmp(own_attrs[i].name, name) ||
+		    !nftnl_expr_is_set(e, own_attrs[i].attr))
+			continue;
+		if (own_attrs[i].wide)
+			nftnl_expr_set_u64(x, own_attrs[i].attr,
+					   nftnl_expr_get_u64(e, own_attrs[i].attr));
+		else
+			nftnl_expr_set_u32(x, own_attrs[i].attr,
+					   nftnl_expr_get_u32(e, own_attrs[i].attr));
+	}
+	return x;
+}
+
+/* the same from a libnftnl expression */
+static void own_copy(struct elem_in *in, struct nftnl_expr *e)
+{
+	own_keep(in, elem_expr_copy(e));
+}
+
+/* an element's counter (the last one counts), quota, limit or ct count */
 static int expr_read(struct elem_in *in, const struct nlattr *nest)
 {
 	const struct nlattr *tb[NFTA_EXPR_MAX + 1], *ct[NFTA_COUNTER_MAX + 1];
+	const char *name;
 
 	if (parse_nested(nest, tb, NFTA_EXPR_MAX) < 0 || !tb[NFTA_EXPR_NAME] ||
 	    mnl_attr_validate(tb[NFTA_EXPR_NAME], MNL_TYPE_NUL_STRING) < 0)
 		return -1;
-	if (strcmp(mnl_attr_get_str(tb[NFTA_EXPR_NAME]), "counter"))
+	name = mnl_attr_get_str(tb[NFTA_EXPR_NAME]);
+	if (own_expr(name))
+		return own_read(in, name, tb[NFTA_EXPR_DATA]);
+	if (strcmp(name, "counter"))
 		return 0;
 	in->o.counter = true;
+	in->o.counter_at = in->o.nx;
 	in->o.packets = in->o.bytes = 0;
 	in->has_opts = true;
 	if (!tb[NFTA_EXPR_DATA])
@@ -374,7 +496,7 @@ static int elem_read(struct elem_dump *ed, const struct nlattr *nest)
 		return -1;
 	}
 	if (elem_rest_read(tb, &in) < 0) {
-		free(in.o.comment);
+		dopts_free(&in.o);
 		return -1;
 	}
 	push(ed, &in);
@@ -408,8 +530,13 @@ static int counter_cb(struct nftnl_expr *e, void *data)
 {
 	struct elem_in *in = data;
 
+	if (own_expr(nftnl_expr_get_str(e, NFTNL_EXPR_NAME))) {
+		own_copy(in, e);
+		return 0;
+	}
 	if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "counter")) {
 		in->o.counter = true;
+		in->o.counter_at = in->o.nx;
 		in->o.packets = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_PACKETS);
 		in->o.bytes = nftnl_expr_get_u64(e, NFTNL_EXPR_CTR_BYTES);
 		in->has_opts = true;

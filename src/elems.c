@@ -8,6 +8,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
+#include <libnftnl/expr.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <libnftnl/set.h>
@@ -26,6 +27,10 @@
 /* --- messages -------------------------------------------------------------- */
 
 #define MSG_PAYLOAD_MAX	(1 << 16)
+/* the statements an element keeps, at most (the kernel's limit) */
+#ifndef NFT_SET_EXPR_MAX
+#define NFT_SET_EXPR_MAX	2
+#endif
 #define ELEM_MAX	(1 << 12)	/* an element's attributes, at most */
 
 struct builder {
@@ -34,6 +39,7 @@ struct builder {
 	struct nlmsghdr		*nlh;
 	struct nlattr		*list;
 	unsigned int		dlen;	/* of the value put_elem() puts */
+	int			err;	/* an element's statement failed */
 };
 
 /* the bytes of element @i's value: in a map of ranges ("type K : interval
@@ -108,7 +114,63 @@ static void put_elem_value(struct builder *b, const struct expr *v,
 	}
 }
 
-/* an element's comment, open-interval flag and counter */
+/* an element's counter: its name and values in the open nest */
+static void put_counter(struct nlmsghdr *nlh, const struct expr *opts)
+{
+	struct nlattr *xd;
+
+	mnl_attr_put_strz(nlh, NFTA_EXPR_NAME, "counter");
+	xd = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	mnl_attr_put_u64(nlh, NFTA_COUNTER_BYTES, htobe64(opts->elem.bytes));
+	mnl_attr_put_u64(nlh, NFTA_COUNTER_PACKETS, htobe64(opts->elem.packets));
+	mnl_attr_nest_end(nlh, xd);
+}
+
+/*
+ * An element's counter and own statements, in the order the set declares
+ * them: one as NFTA_SET_ELEM_EXPR, more in NFTA_SET_ELEM_EXPRESSIONS, as
+ * nft sends them
+ */
+static void put_elem_exprs(struct builder *b, const struct expr *opts)
+{
+	unsigned int n = elem_stmts_count(opts), p = 0;
+	struct nftnl_expr *x[NFT_SET_EXPR_MAX];
+	const struct stmt *st;
+	struct nlattr *list = NULL, *one;
+	int k;
+
+	if (!n)
+		return;
+	memset(x, 0, sizeof(x));
+	list_for_each_entry(st, &opts->elem.stmts, list) {
+		if (opts->elem.counter && p == opts->elem.counter_at)
+			p++;
+		if (p >= NFT_SET_EXPR_MAX)
+			break;
+		k = b->em->stmt_exprs ?
+		    b->em->stmt_exprs(b->em->stmt_priv, st, &x[p], 1) : -1;
+		if (k < 0)
+			b->err = -1;
+		p++;
+	}
+	if (n > 1)
+		list = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_EXPRESSIONS);
+	for (p = 0; p < n && p < NFT_SET_EXPR_MAX; p++) {
+		one = mnl_attr_nest_start(b->nlh, list ? NFTA_LIST_ELEM :
+							 NFTA_SET_ELEM_EXPR);
+		if (opts->elem.counter && p == opts->elem.counter_at)
+			put_counter(b->nlh, opts);
+		else if (x[p])
+			nftnl_expr_build_payload(b->nlh, x[p]);
+		mnl_attr_nest_end(b->nlh, one);
+		if (x[p])
+			nftnl_expr_free(x[p]);
+	}
+	if (list)
+		mnl_attr_nest_end(b->nlh, list);
+}
+
+/* an element's comment, open-interval flag and statements */
 static void put_elem_opts(struct builder *b, const struct expr *opts,
 			  bool open)
 {
@@ -125,18 +187,8 @@ static void put_elem_opts(struct builder *b, const struct expr *opts,
 			     nftnl_udata_buf_data(u));
 		nftnl_udata_buf_free(u);
 	}
-	if (opts && opts->elem.counter) {
-		struct nlattr *x = mnl_attr_nest_start(b->nlh, NFTA_SET_ELEM_EXPR);
-		struct nlattr *xd;
-
-		mnl_attr_put_strz(b->nlh, NFTA_EXPR_NAME, "counter");
-		xd = mnl_attr_nest_start(b->nlh, NFTA_EXPR_DATA);
-		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_BYTES, htobe64(opts->elem.bytes));
-		mnl_attr_put_u64(b->nlh, NFTA_COUNTER_PACKETS,
-				 htobe64(opts->elem.packets));
-		mnl_attr_nest_end(b->nlh, xd);
-		mnl_attr_nest_end(b->nlh, x);
-	}
+	if (opts)
+		put_elem_exprs(b, opts);
 }
 
 /*
@@ -868,6 +920,8 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 	if (!b.nlh && ret == 0 && (em->anonymous || em->have || em->given) &&
 	    !st->n)
 		msg_begin(&b);
+	if (b.err)
+		ret = -1;
 	if (b.nlh && ret == 0)
 		msg_end(&b);
 	free(b.buf);

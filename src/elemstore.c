@@ -110,6 +110,8 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 		top->has_timeout = true;
 		top->timeout_loc = elem->loc;
 	}
+	if (opts && (opts->elem.counter || !list_empty(&opts->elem.stmts)))
+		top->has_stmts = true;
 	r->loc.indesc = elem->loc.indesc;
 	r->loc.line_offset = elem->loc.line_offset;
 	r->loc.line = elem->loc.first_line;

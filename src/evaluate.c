@@ -1075,6 +1075,71 @@ static int elem_expiry_check(struct eval_ctx *ctx, const struct set *s,
 	return 0;
 }
 
+static const char *stmt_word(const struct stmt *st)
+{
+	return st->ops ? st->ops->name : "counter";
+}
+
+/* the kind of the @p-th statement @k keeps, its counter included */
+static const char *elem_stmt_word(const struct expr *k, unsigned int p,
+				  const struct location **loc)
+{
+	const struct stmt *st;
+	unsigned int i = 0;
+
+	*loc = &k->loc;
+	if (k->elem.counter && p == k->elem.counter_at)
+		return "counter";
+	if (k->elem.counter && p > k->elem.counter_at)
+		p--;
+	list_for_each_entry(st, &k->elem.stmts, list)
+		if (i++ == p) {
+			*loc = &st->loc;
+			return stmt_word(st);
+		}
+	return "";
+}
+
+/*
+ * An element's counter, or its own quota, limit or ct count (nft 1.1):
+ * nft takes one only as the set declares it, every statement of the
+ * declaration in its order
+ */
+static int elem_stmts_check(struct eval_ctx *ctx, const struct set *s,
+			    const struct expr *k)
+{
+	const char *what = s->is_map ? "map" : "set";
+	const struct location *loc;
+	const struct stmt *want;
+	unsigned int have = 0, n, p = 0;
+
+	if (k->kind != EXPR_SET_ELEM || !elem_stmts_count(k))
+		return 0;
+	list_for_each_entry(want, &s->stmts, list)
+		have++;
+	n = elem_stmts_count(k);
+	if (!have) {
+		const char *w = elem_stmt_word(k, 0, &loc);
+
+		return err(ctx, loc,
+			   "an element's %s needs one in the declaration of %s %s, which each element then keeps",
+			   w, what, s->h.set);
+	}
+	if (n != have)
+		return err(ctx, &k->loc,
+			   "%s %s keeps %u statement%s in each element; this element gives %u",
+			   what, s->h.set, have, have == 1 ? "" : "s", n);
+	list_for_each_entry(want, &s->stmts, list) {
+		const char *w = elem_stmt_word(k, p++, &loc);
+
+		if (strcmp(w, stmt_word(want)))
+			return err(ctx, loc,
+				   "%s %s keeps %s here (statement %u of its declaration), not %s",
+				   what, s->h.set, stmt_word(want), p, w);
+	}
+	return 0;
+}
+
 static int elems_check(struct eval_ctx *ctx, const struct set *s,
 		       const struct expr *elems)
 {
@@ -1094,6 +1159,8 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 				  "element timeouts need \"flags timeout\" in the declaration of %s %s",
 				  s->is_map ? "map" : "set", s->h.set);
 		else if (elem_expiry_check(ctx, s, k) < 0)
+			ret = -1;
+		if (elem_stmts_check(ctx, s, k) < 0)
 			ret = -1;
 	}
 	return ret;
@@ -1357,6 +1424,15 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		ret = err(ctx, &st->interval_loc,
 			  "ranges, prefixes and wildcard names need \"flags interval\" in the declaration of %s %s",
 			  what, s->h.set);
+	if (st && st->has_stmts)
+		for (size_t i = 0; i < st->n; i++) {
+			const struct expr *x = elem_rec(st, i)->extra;
+
+			if (x && x->kind == EXPR_MAPPING)
+				x = x->op.left;
+			if (x && elem_stmts_check(ctx, s, x) < 0)
+				ret = -1;
+		}
 	if (st && st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
 		ret = err(ctx, &st->timeout_loc,
 			  "element timeouts need \"flags timeout\" in the declaration of %s %s",

@@ -653,9 +653,34 @@ static void pack_elems(struct elem_store *st, const struct expr *key,
 	elems->set.size = 0;
 }
 
+
+/* an element's own quota, limit or ct count, as a rule's would be */
+static int elem_stmt_exprs(void *priv, const struct stmt *s,
+			   struct nftnl_expr **out, unsigned int max)
+{
+	struct lin_ctx *ctx = priv;
+	struct nftnl_expr *v[4];
+	int ret;
+
+	ctx->collect = v;
+	ctx->ncollect = 0;
+	ret = lin_stmt(ctx, s);
+	ctx->collect = NULL;
+	for (unsigned int k = 0; k < ctx->ncollect; k++)
+		if (ret < 0 || k >= max)
+			nftnl_expr_free(v[k]);
+		else
+			out[k] = v[k];
+	if (ret < 0)
+		return -1;
+	return ctx->ncollect < max ? (int)ctx->ncollect : (int)max;
+}
+
 static int lin_elems(struct lin_ctx *ctx, struct elem_emit *em,
 		     struct elem_store *st, uint32_t set_flags)
 {
+	em->stmt_exprs = elem_stmt_exprs;
+	em->stmt_priv = ctx;
 	em->batch = ctx->batch;
 	em->msgs = ctx->msgs;
 	em->interval = (set_flags & NFT_SET_INTERVAL) &&

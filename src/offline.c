@@ -31,20 +31,14 @@
 #include <rule.h>
 #include <suggest.h>
 
-static int elem_expr_copy(struct nftnl_expr *x, void *data)
+/* an expression of an element or set, copied to the element @data (as
+   the kernel gives an element without expressions the set's) */
+static int expr_to_elem(struct nftnl_expr *x, void *data)
 {
-	struct nftnl_set_elem *n = data;
+	struct nftnl_expr *c = elem_expr_copy(x);
 
-	/* element statements are counters; the kernel keeps no others */
-	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter")) {
-		struct nftnl_expr *c = xnftnl_expr_alloc("counter");
-
-		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS,
-				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_PACKETS));
-		nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES,
-				   nftnl_expr_get_u64(x, NFTNL_EXPR_CTR_BYTES));
-		nftnl_set_elem_add_expr(n, c);
-	}
+	if (c)
+		nftnl_set_elem_add_expr(data, c);
 	return 0;
 }
 
@@ -79,7 +73,7 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_EXPIRATION))
 		nftnl_set_elem_set_u64(n, NFTNL_SET_ELEM_EXPIRATION,
 				       nftnl_set_elem_get_u64(e, NFTNL_SET_ELEM_EXPIRATION));
-	nftnl_set_elem_expr_foreach(e, elem_expr_copy, n);
+	nftnl_set_elem_expr_foreach(e, expr_to_elem, n);
 	return n;
 }
 
@@ -88,12 +82,13 @@ static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
 	nftnl_set_elem_add(dst, elem_dup(e));
 }
 
-static int set_has_counter(struct nftnl_expr *x, void *data)
+static int elem_has_expr(struct nftnl_expr *x, void *data)
 {
-	if (!strcmp(nftnl_expr_get_str(x, NFTNL_EXPR_NAME), "counter"))
-		*(bool *)data = true;
+	(void)x;
+	*(bool *)data = true;
 	return 0;
 }
+
 
 static bool elem_same_key(struct nftnl_set_elem *a, struct nftnl_set_elem *b)
 {
@@ -986,7 +981,7 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 	struct nftnl_set_elem *e;
 	struct cache_set *s = item_set(c, it);
 	struct nftnl_set_elem **added;
-	bool counted = false, *again;
+	bool *again;
 	size_t k = 0, nadded = 0;
 	int err;
 
@@ -1011,7 +1006,6 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 		return oerr(msgs, it, "set elements", err);
 	}
 	/* the set's own statements go into each element without any */
-	nftnl_set_expr_foreach(s->nls, set_has_counter, &counted);
 	i = nftnl_set_elems_iter_create(it->obj);
 	for (k = 0; (e = nftnl_set_elems_iter_next(i)); k++) {
 		struct nftnl_set_elem *n;
@@ -1020,9 +1014,9 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 		if (again[k])
 			continue;	/* held already, the same */
 		n = elem_dup(e);
-		nftnl_set_elem_expr_foreach(e, set_has_counter, &has);
-		if (counted && !has)
-			nftnl_set_elem_add_expr(n, xnftnl_expr_alloc("counter"));
+		nftnl_set_elem_expr_foreach(e, elem_has_expr, &has);
+		if (!has)
+			nftnl_set_expr_foreach(s->nls, expr_to_elem, n);
 		nftnl_set_elem_add(s->nls, n);
 		added[nadded++] = n;
 	}

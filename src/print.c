@@ -271,19 +271,34 @@ static void binop_print(const struct expr *e, const struct output_ctx *o,
 	binop_arg_print(e, e->op.right, o, f);
 }
 
+static void elem_counter_print(const struct expr *e,
+			       const struct output_ctx *o, FILE *f)
+{
+	if (o->flags & NFH_OUTPUT_STATELESS)
+		fprintf(f, " counter");
+	else
+		fprintf(f, " counter packets %llu bytes %llu",
+			(unsigned long long)e->elem.packets,
+			(unsigned long long)e->elem.bytes);
+}
+
 /* a set element: its key, and what it keeps */
 static void set_elem_print(const struct expr *e, const struct output_ctx *o,
 			   FILE *f)
 {
+	const struct stmt *st;
+	unsigned int p = 0;
+
 	expr_print(e->elem.key, o, f);
-	if (e->elem.counter) {
-		if (o->flags & NFH_OUTPUT_STATELESS)
-			fprintf(f, " counter");
-		else
-			fprintf(f, " counter packets %llu bytes %llu",
-				(unsigned long long)e->elem.packets,
-				(unsigned long long)e->elem.bytes);
+	/* the counter and the element's own statements, in the set's order */
+	list_for_each_entry(st, &e->elem.stmts, list) {
+		if (e->elem.counter && p++ == e->elem.counter_at)
+			elem_counter_print(e, o, f);
+		fputc(' ', f);
+		stmt_print(st, o, f);
 	}
+	if (e->elem.counter && p <= e->elem.counter_at)
+		elem_counter_print(e, o, f);
 	if (e->elem.timeout) {
 		fprintf(f, " timeout ");
 		time_print_opt(e->elem.timeout, o, f);
