@@ -2618,14 +2618,215 @@ static const struct expr *binop_sel(const struct expr *e)
 	return e;
 }
 
+/* a match on a concatenation: each part named, the constants cut to the
+   parts' widths and typed */
+static void concat_match(struct proto_ctx *pctx, struct deps *deps, struct stmt *s)
+{
+	unsigned int wide[NREGS];
+
+	wide_parts_of(s->expr->op.left, wide);
+	selector_resolve(pctx, deps, &s->expr->op.left);
+	elems_narrow(s->expr->op.right, s->expr->op.left, wide);
+	if (s->expr->op.right->kind == EXPR_SET)
+		type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+}
+
+/*
+ * cmp gte + cmp lte on the same load is a range; not with a load between
+ * (meta cpu >= 7 meta mark <= 3).  The lte's statement goes, and *next
+ * moves past it.
+ */
+static void range_fold(struct list_head *stmts, struct expr *rel, struct stmt **next)
+{
+	struct stmt *n2 = *next;
+
+	if (rel->op.op != OP_GTE || &n2->list == stmts ||
+	    n2->kind != STMT_EXPRESSION || n2->expr->op.op != OP_LTE ||
+	    !(n2->expr->flags & EXPR_F_REG_AGAIN) ||
+	    n2->expr->op.right->kind != EXPR_VALUE ||
+	    rel->op.right->kind != EXPR_VALUE)
+		return;
+	rel->op.right = range_expr_alloc(&internal_location, rel->op.right,
+					 n2->expr->op.right);
+	n2->expr->op.right = NULL;
+	rel->op.op = OP_EQ;
+	*next = list_next_entry(n2, list);
+	list_del(&n2->list);
+	n2->expr->op.right = constant_expr_u64(NULL, &integer_type,
+					       BYTEORDER_BIG, 8, 0);
+	stmt_free(n2);
+}
+
+/* as nft: "meta mark & 0xffff0000 == v" is v/16 */
+static void mask_to_prefix(struct expr *rel, const struct expr *sel)
+{
+	struct expr *lhs = rel->op.left;
+	unsigned int plen;
+
+	if (lhs->kind != EXPR_BINOP || lhs->op.op != OP_AND ||
+	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
+	    rel->op.right->kind != EXPR_VALUE ||
+	    !(sel->dtype->flags & DTYPE_F_PREFIX) ||
+	    !mask_is_prefix(lhs->op.right, &plen))
+		return;
+	if (plen < sel->len)
+		rel->op.right = prefix_expr_alloc(&internal_location,
+						  rel->op.right, plen);
+	rel->op.left = expr_clone(sel);
+	expr_free(lhs);
+}
+
+/* which dependency of a later match a register match s may be */
+static void reg_dep_note(const struct delin_ctx *ctx, struct deps *deps,
+			 struct stmt *s, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left;
+	uint64_t v;
+
+	/* nft takes ct protocol for the transport header too */
+	if (is_dep(s, NFT_META_L4PROTO, &v) ||
+	    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
+	     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
+		deps->th = s;
+	/* not in ip and ip6, where nft keeps it ("meta
+	   protocol 8021ad icmpv6 type 1"; arp: it drops it) */
+	else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
+		  ctx->family != NFPROTO_INET &&
+		  ctx->family != NFPROTO_IPV4 &&
+		  ctx->family != NFPROTO_IPV6) ||
+		 is_dep(s, NFT_META_NFPROTO, &v) ||
+		 is_ct_l3proto(s))
+		deps->nh = s;
+	else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+		/* not an ether field: the ether type after it is
+		   no dependency of the network header then, as
+		   recompiling it would give meta nfproto */
+		deps->ll = s;
+}
+
+/* a match on a register selector (meta, ct, ...), maybe masked */
+static void reg_match(const struct delin_ctx *ctx, struct proto_ctx *pctx,
+		      struct deps *deps, struct stmt *s, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left;
+	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+
+	if (lhs->kind == EXPR_BINOP) {
+		type_value(lhs->op.right, sel->dtype, sel->byteorder, sel->len);
+		lhs->dtype = sel->dtype;
+		lhs->len = sel->len;
+		lhs->byteorder = sel->byteorder;
+	}
+	if (!reg_prefix_match(rel))
+		type_rhs(rel->op.right, sel);
+	flags_test(rel);
+	mask_to_prefix(rel, sel);
+	reg_dep_note(ctx, deps, s, rel);
+	proto_ctx_update(pctx, rel);
+	if (deps->nh == s)
+		deps->nh_is = pctx->desc[PROTO_BASE_NETWORK_HDR];
+}
+
+/* an icmp or icmpv6 match p: a lone type is the dependency of a later
+   field; a field that implies the type it follows makes it redundant */
+static void icmp_dep(struct deps *deps, struct stmt *s, const struct expr *rel,
+		     const struct expr *p)
+{
+	const struct proto_desc *d = p->payload.desc;
+	const char *fn;
+	const uint8_t *t;
+	unsigned int n;
+
+	if ((d != &proto_icmp && d != &proto_icmp6) || !p->payload.tmpl)
+		return;
+	fn = p->payload.tmpl->name;
+	/* nft drops a single type it implied, not a set */
+	t = proto_icmp_types(d, p->payload.tmpl, &n);
+	if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
+	    rel->op.right->kind == EXPR_VALUE)
+		deps->icmp = s;
+	else if (n == 1 && deps->icmp &&
+		 expr_value_u64(deps->icmp->expr->op.right) == t[0])
+		kill(deps, &deps->icmp);
+}
+
+/* an ether type match s of value v, on the payload p: the dependency of
+   what follows it may be */
+static void ether_type_dep(const struct delin_ctx *ctx, struct deps *deps,
+			   struct stmt *s, const struct expr *p, uint64_t v,
+			   bool ll_seen)
+{
+	const struct proto_desc *d = p->payload.desc;
+	bool nh = v == 0x0806 || v == 0x0800 || v == 0x86dd;
+
+	/* in inet and netdev nft tests it for the network
+	   header after another ether match only */
+	/* a tag inside a tag ("vlan type 8021q"): nft
+	   lists the ether type 8021q before it */
+	if ((v == 0x8100 || v == 0x88a8) &&
+	    p->payload.desc == &proto_vlan)
+		deps->vlan = NULL;
+	else if (v == 0x8100)
+		deps->vlan = s;
+	else if (nh && (ctx->family == NFPROTO_BRIDGE ||
+			((ctx->family == NFPROTO_INET ||
+			  ctx->family == NFPROTO_NETDEV) &&
+			 (ll_seen || d == &proto_vlan)))) {
+		/* after ether type 8021q, the network
+		   header's test is a vlan type */
+		deps->nh = s;
+		deps->nh_is = v == 0x0800 ? &proto_ip :
+			      v == 0x86dd ? &proto_ip6 : NULL;
+	}
+}
+
+/*
+ * A payload match: the dependencies it makes redundant killed, and those
+ * of later matches it may be noted.  *ll_seen: an ether or vlan field
+ * other than the type came before.
+ */
+static void payload_deps(const struct delin_ctx *ctx, struct deps *deps,
+			 struct stmt *s, const struct expr *rel, bool *ll_seen)
+{
+	const struct expr *lhs = rel->op.left;
+	const struct expr *p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+	const struct proto_desc *d = p->payload.desc;
+	uint64_t v;
+
+	icmp_dep(deps, s, rel, p);
+	/*
+	 * A lone "vlan type ip" (or != ip) keeps its "ether
+	 * type 8021q" in the families with a link layer, as
+	 * nft lists it; a set, a range or a comparison does
+	 * not, nor any in ip and ip6
+	 */
+	if (d == &proto_vlan && p->payload.tmpl &&
+	    !strcmp(p->payload.tmpl->name, "type") &&
+	    rel->op.right->kind == EXPR_VALUE &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+	    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
+	     ctx->family == NFPROTO_NETDEV))
+		kill(deps, &deps->ll);
+	else
+		header_used(deps, d);
+	if (is_ether_type(s, &v))
+		ether_type_dep(ctx, deps, s, p, v, *ll_seen);
+	else if (d == &proto_eth || d == &proto_vlan)
+		*ll_seen = true;
+	/* "ip protocol tcp" is what a later tcp match needs */
+	if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+	    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
+	    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
+	    (d == &proto_ip || d == &proto_ip6))
+		deps->th = s;
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
 	struct stmt *s, *next;
 	struct deps deps = { 0 };
 	bool ll_seen = false;	/* an ether or vlan field other than the type */
-	uint64_t v;
-	unsigned int plen;
 
 	proto_ctx_init(&pctx, ctx->family);
 	deps.head = &ctx->rule->stmts;
@@ -2644,41 +2845,14 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
-			unsigned int wide[NREGS];
-
-			wide_parts_of(s->expr->op.left, wide);
-			selector_resolve(&pctx, &deps, &s->expr->op.left);
-			elems_narrow(s->expr->op.right, s->expr->op.left, wide);
-			if (s->expr->op.right->kind == EXPR_SET)
-				type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+			concat_match(&pctx, &deps, s);
 			continue;
 		}
 		rel = s->expr;
 		if (rel->op.right->kind == EXPR_SET_REF &&
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
-		/*
-		 * cmp gte + cmp lte on the same load is a range; not with a
-		 * load between (meta cpu >= 7 meta mark <= 3)
-		 */
-		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
-		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
-		    (next->expr->flags & EXPR_F_REG_AGAIN) &&
-		    next->expr->op.right->kind == EXPR_VALUE &&
-		    rel->op.right->kind == EXPR_VALUE) {
-			struct stmt *n2 = next;
-
-			rel->op.right = range_expr_alloc(&internal_location,
-							 rel->op.right,
-							 n2->expr->op.right);
-			n2->expr->op.right = NULL;
-			rel->op.op = OP_EQ;
-			next = list_next_entry(n2, list);
-			list_del(&n2->list);
-			n2->expr->op.right = constant_expr_u64(NULL, &integer_type,
-							       BYTEORDER_BIG, 8, 0);
-			stmt_free(n2);
-		}
+		range_fold(&ctx->rule->stmts, rel, &next);
 		lhs = rel->op.left;
 		if (exthdr_match(&deps, s, rel))
 			continue;
@@ -2694,53 +2868,7 @@ static void postprocess(struct delin_ctx *ctx)
 		}
 		if (reg_selector(lhs) ||
 		    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
-			const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
-
-			if (lhs->kind == EXPR_BINOP) {
-				type_value(lhs->op.right, sel->dtype, sel->byteorder, sel->len);
-				lhs->dtype = sel->dtype;
-				lhs->len = sel->len;
-				lhs->byteorder = sel->byteorder;
-			}
-			if (!reg_prefix_match(rel))
-				type_rhs(rel->op.right, sel);
-			flags_test(rel);
-			lhs = rel->op.left;
-			if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND &&
-			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    (sel->dtype->flags & DTYPE_F_PREFIX) &&
-			    mask_is_prefix(lhs->op.right, &plen)) {
-				/* as nft: "meta mark & 0xffff0000 == v" is v/16 */
-				if (plen < sel->len)
-					rel->op.right = prefix_expr_alloc(&internal_location,
-									  rel->op.right, plen);
-				rel->op.left = expr_clone(sel);
-				expr_free(lhs);
-				lhs = rel->op.left;
-			}
-			/* nft takes ct protocol for the transport header too */
-			if (is_dep(s, NFT_META_L4PROTO, &v) ||
-			    (lhs->kind == EXPR_CT && lhs->ct.key == NFT_CT_PROTOCOL &&
-			     rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE))
-				deps.th = s;
-			/* not in ip and ip6, where nft keeps it ("meta
-			   protocol 8021ad icmpv6 type 1"; arp: it drops it) */
-			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
-				  ctx->family != NFPROTO_INET &&
-				  ctx->family != NFPROTO_IPV4 &&
-				  ctx->family != NFPROTO_IPV6) ||
-				 is_dep(s, NFT_META_NFPROTO, &v) ||
-				 is_ct_l3proto(s))
-				deps.nh = s;
-			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
-				/* not an ether field: the ether type after it is
-				   no dependency of the network header then, as
-				   recompiling it would give meta nfproto */
-				deps.ll = s;
-			proto_ctx_update(&pctx, rel);
-			if (deps.nh == s)
-				deps.nh_is = pctx.desc[PROTO_BASE_NETWORK_HDR];
+			reg_match(ctx, &pctx, &deps, s, rel);
 			continue;
 		}
 		if (payload_expand(&pctx, s, deps.grp)) {
@@ -2749,77 +2877,8 @@ static void postprocess(struct delin_ctx *ctx)
 		}
 		if (!payload_match(&pctx, rel))
 			continue;
-		lhs = rel->op.left;
-		{
-			const struct expr *p;
-			const struct proto_desc *d;
-
-			flags_test(rel);
-			lhs = rel->op.left;
-			p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
-			d = p->payload.desc;
-			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
-				const char *fn = p->payload.tmpl->name;
-
-				const uint8_t *t;
-				unsigned int n;
-
-				/* nft drops a single type it implied, not a set */
-				t = proto_icmp_types(d, p->payload.tmpl, &n);
-				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
-				    rel->op.right->kind == EXPR_VALUE)
-					deps.icmp = s;
-				else if (n == 1 && deps.icmp &&
-					 expr_value_u64(deps.icmp->expr->op.right) == t[0])
-					kill(&deps, &deps.icmp);
-			}
-			/*
-			 * A lone "vlan type ip" (or != ip) keeps its "ether
-			 * type 8021q" in the families with a link layer, as
-			 * nft lists it; a set, a range or a comparison does
-			 * not, nor any in ip and ip6
-			 */
-			if (d == &proto_vlan && p->payload.tmpl &&
-			    !strcmp(p->payload.tmpl->name, "type") &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
-			    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
-			     ctx->family == NFPROTO_NETDEV))
-				kill(&deps, &deps.ll);
-			else
-				header_used(&deps, d);
-			if (is_ether_type(s, &v)) {
-				bool nh = v == 0x0806 || v == 0x0800 || v == 0x86dd;
-
-				/* in inet and netdev nft tests it for the network
-				   header after another ether match only */
-				/* a tag inside a tag ("vlan type 8021q"): nft
-				   lists the ether type 8021q before it */
-				if ((v == 0x8100 || v == 0x88a8) &&
-				    p->payload.desc == &proto_vlan)
-					deps.vlan = NULL;
-				else if (v == 0x8100)
-					deps.vlan = s;
-				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
-						((ctx->family == NFPROTO_INET ||
-						  ctx->family == NFPROTO_NETDEV) &&
-						 (ll_seen || d == &proto_vlan)))) {
-					/* after ether type 8021q, the network
-					   header's test is a vlan type */
-					deps.nh = s;
-					deps.nh_is = v == 0x0800 ? &proto_ip :
-						     v == 0x86dd ? &proto_ip6 : NULL;
-				}
-			} else if (d == &proto_eth || d == &proto_vlan) {
-				ll_seen = true;
-			}
-			/* "ip protocol tcp" is what a later tcp match needs */
-			if ((ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
-			    rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
-			    p->payload.tmpl && p->payload.tmpl->dtype == &inet_protocol_type &&
-			    (d == &proto_ip || d == &proto_ip6))
-				deps.th = s;
-		}
+		flags_test(rel);
+		payload_deps(ctx, &deps, s, rel, &ll_seen);
 		proto_ctx_update(&pctx, rel);
 	}
 }
