@@ -1456,6 +1456,209 @@ static int concat_rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	return ret;
 }
 
+/* x takes the type of the selector lhs it is compared with */
+static void rhs_typed(struct expr *x, const struct expr *lhs)
+{
+	x->dtype = lhs->dtype;
+	x->len = lhs->len;
+	x->byteorder = lhs->byteorder;
+}
+
+static int rhs_concat(struct eval_ctx *ctx, const struct expr *lhs,
+		      struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (lhs->kind != EXPR_CONCAT)
+		return err(ctx, &x->loc,
+			   "a concatenation cannot be compared with %s",
+			   lhs->dtype->name);
+	return concat_rhs_eval(ctx, lhs, x);
+}
+
+static int rhs_set_elem(struct eval_ctx *ctx, const struct expr *lhs,
+			struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->elem.key) < 0)
+		return -1;
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_variable(struct eval_ctx *ctx, const struct expr *lhs,
+			struct expr **e)
+{
+	if (variable_expand(ctx, e) < 0)
+		return -1;
+	return rhs_eval(ctx, lhs, e);
+}
+
+/* a plain integer, as "define p = -10" makes one: as nft, it matches only
+   a plain integer field that can hold it */
+static int rhs_value(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
+		return 0;
+	if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
+		return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+			   (unsigned long long)expr_value_u64(x),
+			   (1ULL << lhs->len) - 1);
+	/* a statement writes it whatever the field's type */
+	if (lhs->dtype != &integer_type &&
+	    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
+		return err(ctx, &x->loc,
+			   "datatype mismatch, expected %s, expression has type integer",
+			   lhs->dtype->desc);
+	return 0;
+}
+
+static int rhs_binop(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (x->depth > EXPR_DEPTH_MAX)
+		return too_deep(ctx, x);
+	if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
+	    rhs_eval(ctx, lhs, &x->op.right) < 0)
+		return -1;
+	if (x->op.op == OP_MASK) {
+		if (x->op.left->kind != EXPR_VALUE ||
+		    x->op.right->kind != EXPR_VALUE)
+			return err(ctx, &x->loc, "VALUE / MASK needs constants on both sides");
+		rhs_typed(x, lhs);
+		return 0;
+	}
+	return constant_fold(ctx, e);
+}
+
+static int rhs_prefix(struct eval_ctx *ctx, const struct expr *lhs,
+		      struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
+		return -1;
+	if (!(lhs->dtype->flags & DTYPE_F_PREFIX) &&
+	    !datatype_is_integer(lhs->dtype))
+		return err(ctx, &x->loc, "%s values cannot have a prefix",
+			   lhs->dtype->name);
+	if (x->prefix.prefix_len > lhs->len)
+		return err(ctx, &x->loc,
+			   "prefix length %u is invalid for type of %u bits",
+			   x->prefix.prefix_len, lhs->len);
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_range(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->range.left) < 0 ||
+	    rhs_eval(ctx, lhs, &x->range.right) < 0)
+		return -1;
+	if (expr_value_cmp(x->range.left, x->range.right) > 0)
+		return err(ctx, &x->loc,
+			   "range is backwards: the first value is larger than the second");
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_set(struct eval_ctx *ctx, const struct expr *lhs,
+		   struct expr **e)
+{
+	struct expr *x = *e;
+
+	/* a single element is a plain compare, as in nft (unless concatenated) */
+	if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
+	    anon_key_check(ctx, lhs) < 0)
+		return -1;
+	if (set_eval(ctx, lhs, x) < 0)
+		return -1;
+	/* as nft: all its elements were empty variables */
+	if (list_empty(&x->set.exprs))
+		return err(ctx, &x->loc, "the set is empty");
+	return 0;
+}
+
+/* a list of flags is a set whose values are ORed together */
+static int rhs_list(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr **e)
+{
+	struct expr *x = *e, *i, *acc;
+
+	if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
+		return rhs_eval(ctx, lhs, e);
+	if (set_eval(ctx, lhs, x) < 0)
+		return -1;
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
+		i = list_first_entry(&x->set.exprs, struct expr, list);
+		return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
+			   lhs->dtype->desc ? lhs->dtype->desc :
+			   lhs->dtype->name);
+	/* "tcp dport 22, 80": only flags make a list, as in nft */
+	}
+	acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
+				  lhs->len, NULL);
+	list_for_each_entry(i, &x->set.exprs, list) {
+		if (i->kind != EXPR_VALUE) {
+			expr_free(acc);
+			return err(ctx, &i->loc, "expected a flag value");
+		}
+		for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
+			acc->val.data[b] |= i->val.data[b];
+	}
+	expr_free(x);
+	*e = acc;
+	return 0;
+}
+
+static int rhs_set_ref(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	if (anon_key_check(ctx, lhs) < 0)
+		return -1;
+	return setref_eval(ctx, lhs, *e, false);
+}
+
+static int rhs_verdict(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	return 0;
+}
+
+static int rhs_mapping(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	return err(ctx, &(*e)->loc, "a \"key : value\" element belongs in a map");
+}
+
+/* what each kind of right-hand side is checked and typed by */
+static int (*const rhs_evals[__EXPR_KIND_MAX])(struct eval_ctx *,
+						const struct expr *,
+						struct expr **) = {
+	[EXPR_CONCAT]	= rhs_concat,
+	[EXPR_SET_ELEM]	= rhs_set_elem,
+	[EXPR_VARIABLE]	= rhs_variable,
+	[EXPR_SYMBOL]	= symbol_to_constant,
+	[EXPR_VALUE]	= rhs_value,
+	[EXPR_BINOP]	= rhs_binop,
+	[EXPR_PREFIX]	= rhs_prefix,
+	[EXPR_RANGE]	= rhs_range,
+	[EXPR_SET]	= rhs_set,
+	[EXPR_LIST]	= rhs_list,
+	[EXPR_SET_REF]	= rhs_set_ref,
+	[EXPR_VERDICT]	= rhs_verdict,
+	[EXPR_MAPPING]	= rhs_mapping,
+};
+
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e)
 {
@@ -1465,135 +1668,9 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	    x->kind != EXPR_SET && x->kind != EXPR_SET_ELEM &&
 	    x->kind != EXPR_VARIABLE && x->kind != EXPR_SET_REF)
 		return err(ctx, &x->loc, "a concatenation is expected here");
-	switch (x->kind) {
-	case EXPR_CONCAT:
-		if (lhs->kind != EXPR_CONCAT)
-			return err(ctx, &x->loc,
-				   "a concatenation cannot be compared with %s",
-				   lhs->dtype->name);
-		return concat_rhs_eval(ctx, lhs, x);
-	case EXPR_SET_ELEM:
-		if (rhs_eval(ctx, lhs, &x->elem.key) < 0)
-			return -1;
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_VARIABLE:
-		if (variable_expand(ctx, e) < 0)
-			return -1;
-		return rhs_eval(ctx, lhs, e);
-	case EXPR_SYMBOL:
-		return symbol_to_constant(ctx, lhs, e);
-	case EXPR_VALUE:
-		/* a plain integer, as "define p = -10" makes one: as nft, it
-		   matches only a plain integer field that can hold it */
-		if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
-			return 0;
-		if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
-			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
-				   (unsigned long long)expr_value_u64(x),
-				   (1ULL << lhs->len) - 1);
-		/* a statement writes it whatever the field's type */
-		if (lhs->dtype != &integer_type &&
-		    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
-			return err(ctx, &x->loc,
-				   "datatype mismatch, expected %s, expression has type integer",
-				   lhs->dtype->desc);
-		return 0;
-	case EXPR_BINOP:
-		if (x->depth > EXPR_DEPTH_MAX)
-			return too_deep(ctx, x);
-		if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
-		    rhs_eval(ctx, lhs, &x->op.right) < 0)
-			return -1;
-		if (x->op.op == OP_MASK) {
-			if (x->op.left->kind != EXPR_VALUE ||
-			    x->op.right->kind != EXPR_VALUE)
-				return err(ctx, &x->loc, "VALUE / MASK needs constants on both sides");
-			x->dtype = lhs->dtype;
-			x->len = lhs->len;
-			x->byteorder = lhs->byteorder;
-			return 0;
-		}
-		return constant_fold(ctx, e);
-	case EXPR_PREFIX:
-		if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
-			return -1;
-		if (!(lhs->dtype->flags & DTYPE_F_PREFIX) &&
-		    !datatype_is_integer(lhs->dtype))
-			return err(ctx, &x->loc, "%s values cannot have a prefix",
-				   lhs->dtype->name);
-		if (x->prefix.prefix_len > lhs->len)
-			return err(ctx, &x->loc,
-				   "prefix length %u is invalid for type of %u bits",
-				   x->prefix.prefix_len, lhs->len);
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_RANGE:
-		if (rhs_eval(ctx, lhs, &x->range.left) < 0 ||
-		    rhs_eval(ctx, lhs, &x->range.right) < 0)
-			return -1;
-		if (expr_value_cmp(x->range.left, x->range.right) > 0)
-			return err(ctx, &x->loc,
-				   "range is backwards: the first value is larger than the second");
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_SET:
-		/* a single element is a plain compare, as in nft (unless concatenated) */
-		if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
-		    anon_key_check(ctx, lhs) < 0)
-			return -1;
-		if (set_eval(ctx, lhs, x) < 0)
-			return -1;
-		/* as nft: all its elements were empty variables */
-		if (list_empty(&x->set.exprs))
-			return err(ctx, &x->loc, "the set is empty");
-		return 0;
-	case EXPR_LIST: {
-		struct expr *i, *acc;
-
-		if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
-			return rhs_eval(ctx, lhs, e);
-		/* a list of flags is a set whose values are ORed together */
-		if (set_eval(ctx, lhs, x) < 0)
-			return -1;
-		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
-			i = list_first_entry(&x->set.exprs, struct expr, list);
-			return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
-				   lhs->dtype->desc ? lhs->dtype->desc :
-				   lhs->dtype->name);
-		/* "tcp dport 22, 80": only flags make a list, as in nft */
-		}
-		acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
-					  lhs->len, NULL);
-		list_for_each_entry(i, &x->set.exprs, list) {
-			if (i->kind != EXPR_VALUE) {
-				expr_free(acc);
-				return err(ctx, &i->loc, "expected a flag value");
-			}
-			for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
-				acc->val.data[b] |= i->val.data[b];
-		}
-		expr_free(x);
-		*e = acc;
-		return 0;
-	}
-	case EXPR_SET_REF:
-		if (anon_key_check(ctx, lhs) < 0)
-			return -1;
-		return setref_eval(ctx, lhs, x, false);
-	case EXPR_VERDICT:
-		return 0;
-	case EXPR_MAPPING:
-		return err(ctx, &x->loc, "a \"key : value\" element belongs in a map");
-	default:
+	if (!rhs_evals[x->kind])
 		return err(ctx, &x->loc, "unexpected expression on the right-hand side");
-	}
+	return rhs_evals[x->kind](ctx, lhs, e);
 }
 
 /* meta secmark, ct secmark: the security ID of the packet or connection */
