@@ -1227,133 +1227,178 @@ static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
 
 /* --- relational --------------------------------------------------------- */
 
-static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
+static int lin_relational(struct lin_ctx *ctx, const struct expr *rel);
+
+/* a comparison with a value: flags, a name's wildcard prefix or a plain cmp */
+static int lin_rel_value(struct lin_ctx *ctx, const struct expr *rel)
 {
 	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
 	const struct expr *sel = selector_of(lhs);
-	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
+	uint8_t data[NFH_VAL_MAXLEN];
 	enum ops op = rel->op.op;
 	struct load ld;
 	unsigned int n;
 
-	switch (rhs->kind) {
-	case EXPR_VALUE:
-		if (op == OP_IMPLICIT || op == OP_NEG) {
-			/* flags: any of the bits set (none of them: "!") */
-			uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+	if (op == OP_IMPLICIT || op == OP_NEG) {
+		/* flags: any of the bits set (none of them: "!") */
+		uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
 
-			selector_load(ctx, lhs, 0, &ld);
-			n = rhs_data(lhs, &ld, rhs, data);
-			put_bitwise(ctx, data, zero, n);
-			put_cmp(ctx, op == OP_NEG ? NFT_CMP_EQ : NFT_CMP_NEQ, zero, n);
-			return 0;
-		}
-		if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {
-			/* wildcard: compare only the given prefix */
-			selector_load(ctx, lhs, 0, &ld);
-			put_cmp(ctx, cmp_op(op), rhs->val.data,
-				expr_value_bytes(rhs));
-			return 0;
-		}
 		selector_load(ctx, lhs, 0, &ld);
 		n = rhs_data(lhs, &ld, rhs, data);
-		if (needs_hton(lhs, op)) {
-			put_byteorder(ctx, n);
-			n = expr_value_bytes(rhs);
-			memcpy(data, rhs->val.data, n);
-		}
-		put_cmp(ctx, cmp_op(op), data, n);
-		return 0;
-	case EXPR_PREFIX: {
-		unsigned int plen = rhs->prefix.prefix_len;
-		const struct expr *v = rhs->prefix.expr;
-		uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
-
-		for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
-			mask[b / 8] |= 0x80 >> (b % 8);
-		/*
-		 * host bits cleared, as nft does: 10.1.2.3/16 is 10.1.0.0; a
-		 * host-order key (meta mark 3/1) takes both in its byte order
-		 */
-		n = value_data(v, sel->byteorder, data);
-		if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-			bytes_reverse(mask, n);
-		for (unsigned int i = 0; i < n; i++)
-			data[i] &= mask[i];
-		/*
-		 * A byte-aligned prefix compares only its bytes, as nft does;
-		 * a header field loads only those.  /0 has none: as nft, it
-		 * is "& 0 == 0" (a zero-length cmp the kernel refuses).
-		 */
-		if (plen && !(plen % 8) && lhs == sel &&
-		    sel->byteorder == BYTEORDER_BIG) {
-			if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
-				selector_load(ctx, lhs, plen / 8, &ld);
-			else
-				selector_load(ctx, lhs, 0, &ld);
-			put_cmp(ctx, cmp_op(op), data, plen / 8);
-			return 0;
-		}
-		selector_load(ctx, lhs, 0, &ld);
-		put_bitwise(ctx, mask, zero, n);
-		put_cmp(ctx, cmp_op(op), data, n);
+		put_bitwise(ctx, data, zero, n);
+		put_cmp(ctx, op == OP_NEG ? NFT_CMP_EQ : NFT_CMP_NEQ, zero, n);
 		return 0;
 	}
-	case EXPR_RANGE:
+	if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {
+		/* wildcard: compare only the given prefix */
 		selector_load(ctx, lhs, 0, &ld);
-		n = rhs_data(lhs, &ld, rhs->range.left, data);
-		rhs_data(lhs, &ld, rhs->range.right, data2);
-		if (needs_hton(lhs, OP_LT)) {
-			put_byteorder(ctx, n);
-			memcpy(data, rhs->range.left->val.data, n);
-			memcpy(data2, rhs->range.right->val.data, n);
-		}
-		if (op == OP_NEQ) {
-			struct nftnl_expr *e = add_expr(ctx, "range");
-
-			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_SREG, REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_OP, NFT_RANGE_NEQ);
-			nftnl_expr_set(e, NFTNL_EXPR_RANGE_FROM_DATA, data, n);
-			nftnl_expr_set(e, NFTNL_EXPR_RANGE_TO_DATA, data2, n);
-			return 0;
-		}
-		put_cmp(ctx, NFT_CMP_GTE, data, n);
-		put_cmp(ctx, NFT_CMP_LTE, data2, n);
+		put_cmp(ctx, cmp_op(op), rhs->val.data,
+			expr_value_bytes(rhs));
 		return 0;
-	case EXPR_SET:
-		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
-		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
-		    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
-			/* a one-element set is an ordinary comparison */
-			struct expr r = *rel, w;
+	}
+	selector_load(ctx, lhs, 0, &ld);
+	n = rhs_data(lhs, &ld, rhs, data);
+	if (needs_hton(lhs, op)) {
+		put_byteorder(ctx, n);
+		n = expr_value_bytes(rhs);
+		memcpy(data, rhs->val.data, n);
+	}
+	put_cmp(ctx, cmp_op(op), data, n);
+	return 0;
+}
 
-			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
-			if (r.op.right->kind == EXPR_RANGE &&
-			    range_is_wildcard(r.op.right)) {
-				/* { "veth*" } compares the name's first bytes,
-				   as "veth*" alone does */
-				const struct expr *lo = r.op.right->range.left;
-				const struct expr *hi = r.op.right->range.right;
-				unsigned int b = 0;
+/* a comparison with a prefix: the masked value, or its bytes alone */
+static int lin_rel_prefix(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+	const struct expr *sel = selector_of(lhs);
+	unsigned int plen = rhs->prefix.prefix_len;
+	const struct expr *v = rhs->prefix.expr;
+	uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
+	uint8_t data[NFH_VAL_MAXLEN];
+	enum ops op = rel->op.op;
+	struct load ld;
+	unsigned int n;
 
-				while (b < expr_value_bytes(lo) &&
-				       lo->val.data[b] == hi->val.data[b])
-					b++;
-				w = *lo;
-				w.len = b * 8;
-				if (b)
-					r.op.right = &w;
-			}
-			return lin_relational(ctx, &r);
-		}
-		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ,
-				    NULL, 0);
-	case EXPR_SET_REF:
-		lin_set_lookup(ctx, lhs, rhs, op == OP_NEQ, false, 0);
+	for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
+		mask[b / 8] |= 0x80 >> (b % 8);
+	/*
+	 * host bits cleared, as nft does: 10.1.2.3/16 is 10.1.0.0; a
+	 * host-order key (meta mark 3/1) takes both in its byte order
+	 */
+	n = value_data(v, sel->byteorder, data);
+	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
+		bytes_reverse(mask, n);
+	for (unsigned int i = 0; i < n; i++)
+		data[i] &= mask[i];
+	/*
+	 * A byte-aligned prefix compares only its bytes, as nft does;
+	 * a header field loads only those.  /0 has none: as nft, it
+	 * is "& 0 == 0" (a zero-length cmp the kernel refuses).
+	 */
+	if (plen && !(plen % 8) && lhs == sel &&
+	    sel->byteorder == BYTEORDER_BIG) {
+		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
+			selector_load(ctx, lhs, plen / 8, &ld);
+		else
+			selector_load(ctx, lhs, 0, &ld);
+		put_cmp(ctx, cmp_op(op), data, plen / 8);
 		return 0;
-	default:
+	}
+	selector_load(ctx, lhs, 0, &ld);
+	put_bitwise(ctx, mask, zero, n);
+	put_cmp(ctx, cmp_op(op), data, n);
+	return 0;
+}
+
+/* a comparison with a range: cmp gte + cmp lte, or a range expression for != */
+static int lin_rel_range(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
+	struct load ld;
+	unsigned int n;
+
+	selector_load(ctx, lhs, 0, &ld);
+	n = rhs_data(lhs, &ld, rhs->range.left, data);
+	rhs_data(lhs, &ld, rhs->range.right, data2);
+	if (needs_hton(lhs, OP_LT)) {
+		put_byteorder(ctx, n);
+		memcpy(data, rhs->range.left->val.data, n);
+		memcpy(data2, rhs->range.right->val.data, n);
+	}
+	if (rel->op.op == OP_NEQ) {
+		struct nftnl_expr *e = add_expr(ctx, "range");
+
+		nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_SREG, REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_OP, NFT_RANGE_NEQ);
+		nftnl_expr_set(e, NFTNL_EXPR_RANGE_FROM_DATA, data, n);
+		nftnl_expr_set(e, NFTNL_EXPR_RANGE_TO_DATA, data2, n);
+		return 0;
+	}
+	put_cmp(ctx, NFT_CMP_GTE, data, n);
+	put_cmp(ctx, NFT_CMP_LTE, data2, n);
+	return 0;
+}
+
+/* a match on an anonymous set: a lookup, or a comparison with its one element */
+static int lin_rel_set(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+
+	if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
+	    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
+	    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
+		/* a one-element set is an ordinary comparison */
+		struct expr r = *rel, w;
+
+		r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
+		if (r.op.right->kind == EXPR_RANGE &&
+		    range_is_wildcard(r.op.right)) {
+			/* { "veth*" } compares the name's first bytes,
+			   as "veth*" alone does */
+			const struct expr *lo = r.op.right->range.left;
+			const struct expr *hi = r.op.right->range.right;
+			unsigned int b = 0;
+
+			while (b < expr_value_bytes(lo) &&
+			       lo->val.data[b] == hi->val.data[b])
+				b++;
+			w = *lo;
+			w.len = b * 8;
+			if (b)
+				r.op.right = &w;
+		}
+		return lin_relational(ctx, &r);
+	}
+	return lin_anon_set(ctx, lhs, (struct expr *)rhs, rel->op.op == OP_NEQ,
+			    NULL, 0);
+}
+
+static int lin_rel_set_ref(struct lin_ctx *ctx, const struct expr *rel)
+{
+	lin_set_lookup(ctx, rel->op.left, rel->op.right, rel->op.op == OP_NEQ,
+		       false, 0);
+	return 0;
+}
+
+/* how a comparison is linearized, by the kind of its right-hand side */
+static int (*const lin_rels[__EXPR_KIND_MAX])(struct lin_ctx *,
+					      const struct expr *) = {
+	[EXPR_VALUE]	= lin_rel_value,
+	[EXPR_PREFIX]	= lin_rel_prefix,
+	[EXPR_RANGE]	= lin_rel_range,
+	[EXPR_SET]	= lin_rel_set,
+	[EXPR_SET_REF]	= lin_rel_set_ref,
+};
+
+static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *rhs = rel->op.right;
+
+	if (!lin_rels[rhs->kind])
 		return lerr(ctx, &rhs->loc, "unsupported right-hand side");
-	}
+	return lin_rels[rhs->kind](ctx, rel);
 }
 
 /* --- statements --------------------------------------------------------- */
