@@ -296,100 +296,129 @@ static void set_elem_print(const struct expr *e, const struct output_ctx *o,
 		fputs(" comment ", f), quoted_print(f, e->elem.comment);
 }
 
-void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+static void symbol_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	if (e->sym.quoted)
+		quoted_print(f, e->sym.str);
+	else
+		fputs(e->sym.str, f);
+}
+
+static void payload_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	if (e->payload.is_raw)
+		fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
+			e->payload.offset, e->len);
+	else
+		fprintf(f, "%s %s", e->payload.desc->name,
+			e->payload.tmpl->name);
+}
+
+static void prefix_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	expr_print(e->prefix.expr, o, f);
+	fprintf(f, "/%u", e->prefix.prefix_len);
+}
+
+/* the expressions of a set, list or concatenation, with sep between them */
+static void exprs_print(const struct expr *e, const char *sep,
+			const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
 	bool first = true;
 
-	if (e->ops && e->ops->print) {
-		kind_print(e, o, f);
-		return;
+	list_for_each_entry(i, &e->set.exprs, list) {
+		if (!first)
+			fputs(sep, f);
+		expr_print(i, o, f);
+		first = false;
 	}
-	switch (e->kind) {
-	case EXPR_VALUE:
-		value_print(e, o, f);
-		break;
-	case EXPR_SYMBOL:
-		if (e->sym.quoted)
-			quoted_print(f, e->sym.str);
-		else
-			fputs(e->sym.str, f);
-		break;
-	case EXPR_PAYLOAD:
-		if (e->payload.is_raw)
-			fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
-				e->payload.offset, e->len);
-		else
-			fprintf(f, "%s %s", e->payload.desc->name,
-				e->payload.tmpl->name);
-		break;
-		break;
-		break;
-	case EXPR_BINOP:
-		binop_print(e, o, f);
-		break;
-	case EXPR_PREFIX:
-		expr_print(e->prefix.expr, o, f);
-		fprintf(f, "/%u", e->prefix.prefix_len);
-		break;
-	case EXPR_RANGE:
-		range_print(e, o, f);
-		break;
-	case EXPR_SET: {
-		struct output_ctx so = *o;
+}
 
-		so.flags |= NFH_PRINT_IN_SET;
-		fprintf(f, "{ ");
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fprintf(f, ", ");
-			expr_print(i, &so, f);
-			first = false;
-		}
-		fprintf(f, " }");
-		break;
-	}
-	case EXPR_LIST:
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fputc(',', f);
-			expr_print(i, o, f);
-			first = false;
-		}
-		break;
-	case EXPR_SET_REF:
-		setref_print(f, e->setref.name);
-		break;
-	case EXPR_CONCAT:
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fprintf(f, " . ");
-			expr_print(i, o, f);
-			first = false;
-		}
-		break;
-	case EXPR_MAP:
-		map_key_print(e->op.left, o, f);
-		fprintf(f, " map ");
-		expr_print(e->op.right, o, f);
-		break;
-	case EXPR_MAPPING:
-		expr_print(e->op.left, o, f);
-		fprintf(f, " : ");
-		expr_print(e->op.right, o, f);
-		break;
-	case EXPR_SET_ELEM:
-		set_elem_print(e, o, f);
-		break;
-	case EXPR_VERDICT:
-		fprintf(f, "%s", verdict_name(e->verdict.verdict));
-		if (e->verdict.chain)
-			fputc(' ', f), name_print(f, e->verdict.chain);
-		break;
-	default:
+static void set_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	struct output_ctx so = *o;
+
+	so.flags |= NFH_PRINT_IN_SET;
+	fprintf(f, "{ ");
+	exprs_print(e, ", ", &so, f);
+	fprintf(f, " }");
+}
+
+static void list_print(const struct expr *e, const struct output_ctx *o,
+		       FILE *f)
+{
+	exprs_print(e, ",", o, f);
+}
+
+static void concat_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	exprs_print(e, " . ", o, f);
+}
+
+static void set_ref_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	setref_print(f, e->setref.name);
+}
+
+static void map_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	map_key_print(e->op.left, o, f);
+	fprintf(f, " map ");
+	expr_print(e->op.right, o, f);
+}
+
+static void mapping_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	expr_print(e->op.left, o, f);
+	fprintf(f, " : ");
+	expr_print(e->op.right, o, f);
+}
+
+static void verdict_expr_print(const struct expr *e,
+			       const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s", verdict_name(e->verdict.verdict));
+	if (e->verdict.chain)
+		fputc(' ', f), name_print(f, e->verdict.chain);
+}
+
+/* the printers of the kinds without ops of their own */
+static void (*const expr_printers[__EXPR_KIND_MAX])(const struct expr *,
+						     const struct output_ctx *,
+						     FILE *) = {
+	[EXPR_VALUE]	= value_print,
+	[EXPR_SYMBOL]	= symbol_print,
+	[EXPR_PAYLOAD]	= payload_print,
+	[EXPR_BINOP]	= binop_print,
+	[EXPR_PREFIX]	= prefix_print,
+	[EXPR_RANGE]	= range_print,
+	[EXPR_SET]	= set_print,
+	[EXPR_LIST]	= list_print,
+	[EXPR_SET_REF]	= set_ref_print,
+	[EXPR_CONCAT]	= concat_print,
+	[EXPR_MAP]	= map_print,
+	[EXPR_MAPPING]	= mapping_print,
+	[EXPR_SET_ELEM]	= set_elem_print,
+	[EXPR_VERDICT]	= verdict_expr_print,
+};
+
+void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+{
+	if (e->ops && e->ops->print)
+		kind_print(e, o, f);
+	else if (expr_printers[e->kind])
+		expr_printers[e->kind](e, o, f);
+	else
 		fprintf(f, "<unknown expression>");
-		break;
-	}
 }
 
 static bool is_flags(const struct expr *e)
