@@ -234,31 +234,11 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 	return 0;
 }
 
-static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
-		  const struct proto_desc *want)
+/* the test of the network header want that nh_dep() adds, as nft does in
+   each family */
+static int nh_dep_add(struct eval_ctx *ctx, const struct expr *p,
+		      const struct proto_desc *want)
 {
-	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-
-	if (set_conflict(ctx, p, PROTO_BASE_NETWORK_HDR, want) < 0)
-		return -1;
-	if (have == want)
-		return 0;
-	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
-	    (want == &proto_ip || want == &proto_ip6))
-		/* the table's own header, not one an earlier match set */
-		return err(ctx, &p->loc,
-			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
-			   have->name, want->name, family_name(ctx->family),
-			   have->name);
-	if (have)
-		return conflict(ctx, p, have, want);
-	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return conflict(ctx, p, &proto_unknown, want);
-	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return error_queue2(ctx->msgs, &p->loc,
-				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
-				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
-				    want->name);
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -306,6 +286,34 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 	}
 	return err(ctx, &p->loc, "%s header cannot be matched in family %s",
 		   want->name, family_name(ctx->family));
+}
+
+static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
+		  const struct proto_desc *want)
+{
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+	if (set_conflict(ctx, p, PROTO_BASE_NETWORK_HDR, want) < 0)
+		return -1;
+	if (have == want)
+		return 0;
+	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+	    (want == &proto_ip || want == &proto_ip6))
+		/* the table's own header, not one an earlier match set */
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
+			   have->name, want->name, family_name(ctx->family),
+			   have->name);
+	if (have)
+		return conflict(ctx, p, have, want);
+	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return conflict(ctx, p, &proto_unknown, want);
+	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
+				    want->name);
+	return nh_dep_add(ctx, p, want);
 }
 
 static int th_dep(struct eval_ctx *ctx, const struct expr *p,
@@ -1100,69 +1108,82 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 }
 
 static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
+				   bool is_data, bool is_typeof);
+
+/* a concatenation of types: each part's, in registers of 32 bits */
+static struct expr *type_concat_eval(struct eval_ctx *ctx, struct expr *t,
+				     bool is_data, bool is_typeof)
+{
+	unsigned int bits = 0;
+	struct expr *c, *i, *n;
+
+	c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
+	list_for_each_entry(i, &t->set.exprs, list) {
+		n = type_list_eval(ctx, i, is_data, is_typeof);
+		if (!n) {
+			expr_free(c);
+			return NULL;
+		}
+		if (n->dtype == &verdict_type) {
+			expr_free(n);
+			expr_free(c);
+			err(ctx, &i->loc, "a verdict cannot be part of a concatenation");
+			return NULL;
+		}
+		bits += div_round_up(n->len, 32) * 32;
+		compound_expr_add(c, n);
+	}
+	if (bits > NFT_REG32_COUNT * 32) {
+		expr_free(c);
+		err(ctx, &t->loc, "the concatenation is longer than the %u bytes of all registers",
+		    NFT_REG32_COUNT * 4);
+		return NULL;
+	}
+	c->len = bits;
+	return c;
+}
+
+/* typeof: the selector itself says what it holds */
+static struct expr *type_selector_eval(struct eval_ctx *ctx, struct expr *t)
+{
+	if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
+	    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
+		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
+		return NULL;
+	}
+	if (!set_typeof_ok(t)) {
+		err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
+		    "typeof of this extension header field is not supported" :
+		    "typeof of a raw payload expression is not supported");
+		return NULL;
+	}
+	if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
+	    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
+		/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
+		const struct proto_field *f = proto_th.fields;
+
+		for (; f < proto_th.fields + 2; f++)
+			if (f->offset == t->payload.offset && f->len == t->len) {
+				t->payload.is_raw = false;
+				t->payload.desc = &proto_th;
+				t->payload.tmpl = f;
+				t->dtype = f->dtype;
+				t->byteorder = f->byteorder;
+			}
+	}
+	return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
+}
+
+static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 				   bool is_data, bool is_typeof)
 {
 	const struct datatype *dt;
-	struct expr *c, *i, *n;
 	struct suggest sg;
 
-	if (t->kind == EXPR_CONCAT) {
-		unsigned int bits = 0;
-
-		c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
-		list_for_each_entry(i, &t->set.exprs, list) {
-			n = type_list_eval(ctx, i, is_data, is_typeof);
-			if (!n) {
-				expr_free(c);
-				return NULL;
-			}
-			if (n->dtype == &verdict_type) {
-				expr_free(n);
-				expr_free(c);
-				err(ctx, &i->loc, "a verdict cannot be part of a concatenation");
-				return NULL;
-			}
-			bits += div_round_up(n->len, 32) * 32;
-			compound_expr_add(c, n);
-		}
-		if (bits > NFT_REG32_COUNT * 32) {
-			expr_free(c);
-			err(ctx, &t->loc, "the concatenation is longer than the %u bytes of all registers",
-			    NFT_REG32_COUNT * 4);
-			return NULL;
-		}
-		c->len = bits;
-		return c;
-	}
-	if (t->kind != EXPR_SYMBOL) {
-		/* typeof: the selector itself says what it holds */
-		if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
-		    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
-			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
-			return NULL;
-		}
-		if (!set_typeof_ok(t)) {
-			err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
-			    "typeof of this extension header field is not supported" :
-			    "typeof of a raw payload expression is not supported");
-			return NULL;
-		}
-		if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
-		    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
-			/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
-			const struct proto_field *f = proto_th.fields;
-
-			for (; f < proto_th.fields + 2; f++)
-				if (f->offset == t->payload.offset && f->len == t->len) {
-					t->payload.is_raw = false;
-					t->payload.desc = &proto_th;
-					t->payload.tmpl = f;
-					t->dtype = f->dtype;
-					t->byteorder = f->byteorder;
-				}
-		}
-		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
-	}
+	if (t->kind == EXPR_CONCAT)
+		return type_concat_eval(ctx, t, is_data, is_typeof);
+	if (t->kind != EXPR_SYMBOL)
+		return type_selector_eval(ctx, t);
 	if (is_typeof && (!is_data || strcmp(t->sym.str, "verdict"))) {
 		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression, not the datatype \"%s\"",
 		    t->sym.str);
@@ -1804,6 +1825,65 @@ static int hour_range_eval(struct eval_ctx *ctx, struct expr *rel)
 	return 0;
 }
 
+/* "x v / m" is "x & m == v"; lhs is x */
+static int mask_rhs_eval(struct eval_ctx *ctx, struct expr *rel,
+			 struct expr *lhs)
+{
+	struct expr *m = rel->op.right;
+
+	if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
+	    rel->op.op != OP_NEQ)
+		return err(ctx, &rel->loc, "VALUE / MASK can only be compared with == or !=");
+	rel->op.left = binop_expr_alloc(&lhs->loc, OP_AND, lhs, m->op.right);
+	rel->op.left->dtype = lhs->dtype;
+	rel->op.left->len = lhs->len;
+	rel->op.left->byteorder = lhs->byteorder;
+	rel->op.right = m->op.left;
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+		/*
+		 * a netmask, 10.1.2.3/255.255.0.0, is the network
+		 * 10.1.0.0 (the host bits would never match); flags
+		 * keep theirs, as nft keeps them
+		 */
+		for (unsigned int i = 0; i < expr_value_bytes(m->op.right); i++)
+			rel->op.right->val.data[i] &= m->op.right->val.data[i];
+	m->op.left = m->op.right = NULL;
+	expr_free(m);
+	if (rel->op.op == OP_IMPLICIT)
+		rel->op.op = OP_EQ;
+	return 0;
+}
+
+/* a comparison without an operator: == but for flags, which it tests */
+static void implicit_op_eval(struct expr *rel, const struct expr *lhs)
+{
+	struct expr *set = rel->op.right, *v;
+
+	switch (rel->op.right->kind) {
+	case EXPR_VALUE:
+		if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+			rel->op.op = OP_EQ;
+		break;
+	case EXPR_SET:
+		/* "ct state { new }" tests the flag, as nft has it */
+		v = list_first_entry(&set->set.exprs, struct expr, list);
+		if (set->set.size == 1 && v->kind == EXPR_VALUE &&
+		    lhs->kind != EXPR_BINOP &&
+		    (lhs->dtype->flags & DTYPE_F_BITMASK)) {
+			list_del(&v->list);
+			set->set.size = 0;
+			expr_free(set);
+			rel->op.right = v;
+			break;
+		}
+		rel->op.op = OP_EQ;
+		break;
+	default:
+		rel->op.op = OP_EQ;
+		break;
+	}
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1831,58 +1911,11 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
 		return err(ctx, &rel->op.right->loc,
 			   "a secmark is a security ID the kernel assigns: it cannot be compared with a constant");
-	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK) {
-		/* "x v / m" is "x & m == v" */
-		struct expr *m = rel->op.right;
-
-		if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
-		    rel->op.op != OP_NEQ)
-			return err(ctx, &rel->loc, "VALUE / MASK can only be compared with == or !=");
-		rel->op.left = binop_expr_alloc(&lhs->loc, OP_AND, lhs, m->op.right);
-		rel->op.left->dtype = lhs->dtype;
-		rel->op.left->len = lhs->len;
-		rel->op.left->byteorder = lhs->byteorder;
-		rel->op.right = m->op.left;
-		if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
-			/*
-			 * a netmask, 10.1.2.3/255.255.0.0, is the network
-			 * 10.1.0.0 (the host bits would never match); flags
-			 * keep theirs, as nft keeps them
-			 */
-			for (unsigned int i = 0; i < expr_value_bytes(m->op.right); i++)
-				rel->op.right->val.data[i] &= m->op.right->val.data[i];
-		m->op.left = m->op.right = NULL;
-		expr_free(m);
-		if (rel->op.op == OP_IMPLICIT)
-			rel->op.op = OP_EQ;
-	}
-	if (rel->op.op == OP_IMPLICIT) {
-		struct expr *set = rel->op.right, *v;
-
-		switch (rel->op.right->kind) {
-		case EXPR_VALUE:
-			if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
-				rel->op.op = OP_EQ;
-			break;
-		case EXPR_SET:
-			/* "ct state { new }" tests the flag, as nft has it */
-			v = list_first_entry(&set->set.exprs, struct expr, list);
-			if (set->set.size == 1 && v->kind == EXPR_VALUE &&
-			    lhs->kind != EXPR_BINOP &&
-			    (lhs->dtype->flags & DTYPE_F_BITMASK)) {
-				list_del(&v->list);
-				set->set.size = 0;
-				expr_free(set);
-				rel->op.right = v;
-				break;
-			}
-			rel->op.op = OP_EQ;
-			break;
-		default:
-			rel->op.op = OP_EQ;
-			break;
-		}
-	}
+	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK &&
+	    mask_rhs_eval(ctx, rel, lhs) < 0)
+		return -1;
+	if (rel->op.op == OP_IMPLICIT)
+		implicit_op_eval(rel, lhs);
 	if (rel->op.right->kind == EXPR_SET || rel->op.right->kind == EXPR_RANGE ||
 	    rel->op.right->kind == EXPR_PREFIX || rel->op.right->kind == EXPR_SET_REF) {
 		if (rel->op.op != OP_EQ && rel->op.op != OP_NEQ)
@@ -2990,13 +3023,12 @@ static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
  * as this transaction has built it so far, as nft does: a rule the kernel
  * holds goes by its handle, one of this batch by its batch id.
  */
-static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
+/* the handles of the rules in cmd's chain now, in the offline model or
+   the kernel */
+static int chain_rule_handles(struct eval_ctx *ctx, const struct cmd *cmd,
+			      uint64_t **handles, size_t *n)
 {
 	struct nfh_ctx *nfh = ctx->nfh;
-	uint64_t *handles = NULL;
-	struct slot *sl = NULL;
-	size_t n = 0, cap, i;
-	struct cmd *c;
 
 	if (nfh->offline) {
 		struct cache_table *t = nfh->offline_cache ?
@@ -3007,17 +3039,29 @@ static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
 
 		if (ch) {
 			list_for_each_entry(r, &ch->rules, list)
-				n++;
-			handles = xmalloc((n ? n : 1) * sizeof(*handles));
-			n = 0;
+				(*n)++;
+			*handles = xmalloc((*n ? *n : 1) * sizeof(**handles));
+			*n = 0;
 			list_for_each_entry(r, &ch->rules, list)
-				handles[n++] = nftnl_rule_get_u64(r->nlr,
-								  NFTNL_RULE_HANDLE);
+				(*handles)[(*n)++] = nftnl_rule_get_u64(r->nlr,
+									NFTNL_RULE_HANDLE);
 		}
-	} else if (nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
-				     cmd->h.chain, &handles, &n, ctx->msgs) < 0) {
-		return -1;
+		return 0;
 	}
+	return nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
+				 cmd->h.chain, handles, n, ctx->msgs) < 0 ? -1 : 0;
+}
+
+static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	uint64_t *handles = NULL;
+	struct slot *sl = NULL;
+	size_t n = 0, cap, i;
+	struct cmd *c;
+
+	if (chain_rule_handles(ctx, cmd, &handles, &n) < 0)
+		return -1;
 	cap = n;
 	sl = xmalloc((cap ? cap : 1) * sizeof(*sl));
 	for (i = 0; i < n; i++)
