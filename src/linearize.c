@@ -416,11 +416,46 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
  * does: x & c keeps mask & c, xor & c; x | c clears c from the mask and
  * sets it in xor; x ^ c flips c in xor.
  */
+/*
+ * The constants of a run of &, | and ^ (run[0] the outermost) folded into
+ * the one mask and xor of a bitwise expression on len bytes; sub: the
+ * field was shifted down, its constants are plain values
+ */
+static void binop_run_fold(const struct expr *const *run, unsigned int n,
+			   bool sub, unsigned int len, uint8_t *mask, uint8_t *xor)
+{
+	uint8_t c[NFH_VAL_MAXLEN];
+
+	while (n--) {
+		const struct expr *b = run[n];
+
+		memset(c, 0, sizeof(c));
+		if (sub)
+			u64_to_be(expr_value_u64(b->op.right), c, len);
+		else
+			value_data(b->op.right, b->byteorder, c);
+		for (unsigned int i = 0; i < len; i++) {
+			switch (b->op.op) {
+			case OP_AND:
+				mask[i] &= c[i];
+				xor[i] &= c[i];
+				break;
+			case OP_OR:
+				mask[i] &= (uint8_t)~c[i];
+				xor[i] |= c[i];
+				break;
+			default:	/* OP_XOR */
+				xor[i] ^= c[i];
+				break;
+			}
+		}
+	}
+}
+
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		       struct load *ld)
 {
 	uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN] = { 0 };
-	uint8_t c[NFH_VAL_MAXLEN];
 	const struct expr *run[64], *base = e;
 	unsigned int n = 0;
 	bool sub;
@@ -457,30 +492,7 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 	} else if (sub) {
 		u64_to_be(ld->mask, mask, ld->len);
 	}
-	while (n--) {
-		const struct expr *b = run[n];
-
-		memset(c, 0, sizeof(c));
-		if (sub)
-			u64_to_be(expr_value_u64(b->op.right), c, ld->len);
-		else
-			value_data(b->op.right, b->byteorder, c);
-		for (unsigned int i = 0; i < ld->len; i++) {
-			switch (b->op.op) {
-			case OP_AND:
-				mask[i] &= c[i];
-				xor[i] &= c[i];
-				break;
-			case OP_OR:
-				mask[i] &= (uint8_t)~c[i];
-				xor[i] |= c[i];
-				break;
-			default:	/* OP_XOR */
-				xor[i] ^= c[i];
-				break;
-			}
-		}
-	}
+	binop_run_fold(run, n, sub, ld->len, mask, xor);
 	put_bitwise(ctx, mask, xor, ld->len);
 	/* shifted down, what it is compared with is not shifted up */
 	if (sub && ld->shift)
@@ -1062,6 +1074,50 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 	return ret;
 }
 
+/* the flags of the anonymous set (or map, with data) of the elements set,
+   keyed by sel */
+static uint32_t anon_set_flags(const struct expr *set, const struct expr *sel,
+			       const struct expr *data, bool objmap)
+{
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+
+	if (objmap)
+		flags |= NFT_SET_OBJECT;
+	else if (data)
+		flags |= NFT_SET_MAP;
+	if (elems_have_interval(set)) {
+		flags |= NFT_SET_INTERVAL;
+		if (sel->kind == EXPR_CONCAT)
+			flags |= NFT_SET_CONCAT;
+	}
+	return flags;
+}
+
+/* the lookup in the anonymous set or map (name, id) of the key loaded, or
+   the objref of an object map */
+static void anon_lookup_put(struct lin_ctx *ctx, const char *name,
+			    unsigned int id, bool objmap, bool map,
+			    uint32_t dreg, bool invert)
+{
+	struct nftnl_expr *e;
+
+	if (objmap) {
+		e = add_expr(ctx, "objref");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
+		return;
+	}
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
+	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
+	if (map)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+}
+
 static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			struct expr *set, bool invert, const struct expr *data,
 			uint32_t dreg)
@@ -1073,7 +1129,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			    bits_key(selector_of(lhs), set, &shift);
 	struct expr *wide = wide_parts_key(lhs, set);
 	const struct expr *sel = bits ? bits : wide ? wide : selector_of(lhs);
-	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+	uint32_t flags;
 	bool objmap = data && data->dtype == &objref_type;
 	const char *name = objmap ? "__objmap%d" : data ? "__map%d" : "__set%d";
 	unsigned int id = ++ctx->nfh->set_id;
@@ -1086,7 +1142,6 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		.automerge = !data,
 	};
 	struct elem_store *st;
-	struct nftnl_expr *e;
 	struct expr *idata = NULL;
 	int ret;
 
@@ -1098,15 +1153,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		idata->flags |= EXPR_F_DATA_INTERVAL;
 		em.data = data = idata;
 	}
-	if (objmap)
-		flags |= NFT_SET_OBJECT;
-	else if (data)
-		flags |= NFT_SET_MAP;
-	if (elems_have_interval(set)) {
-		flags |= NFT_SET_INTERVAL;
-		if (sel->kind == EXPR_CONCAT)
-			flags |= NFT_SET_CONCAT;
-	}
+	flags = anon_set_flags(set, sel, data, objmap);
 	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
 	set_key_put(nls, sel, data, flags);
@@ -1118,34 +1165,17 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	pack_elems(st, sel, data, set);
 	ret = lin_elems(ctx, &em, st, flags);
 	elem_store_free(st);
-	if (ret < 0) {
-		expr_free(bits);
-		expr_free(wide);
-		expr_free(idata);
-		return -1;
+	if (ret >= 0) {
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
+		set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	}
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
-	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	expr_free(bits);
 	expr_free(wide);
 	expr_free(idata);
-
+	if (ret < 0)
+		return -1;
 	key_load_in(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL, bits != NULL);
-	if (objmap) {
-		e = add_expr(ctx, "objref");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
-		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
-		return 0;
-	}
-	e = add_expr(ctx, "lookup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
-	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
-	if (data)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
-	if (invert)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+	anon_lookup_put(ctx, name, id, objmap, data != NULL, dreg, invert);
 	return 0;
 }
 
