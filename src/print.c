@@ -1240,6 +1240,69 @@ static void obj_event_print(bool add, struct nftnl_obj *n,
 	fputc('\n', f);
 }
 
+static void table_event_print(const char *op, struct nftnl_table *nlt,
+			      const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s table %s ", op,
+		family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
+	name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+	event_handle_print(o, nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE), f);
+	fputc('\n', f);
+}
+
+static void chain_event_line_print(const char *op, bool add,
+				   struct nftnl_chain *nlc,
+				   const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s chain ", op);
+	head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
+		   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
+		   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+	if (add) {
+		chain_event_print(nlc, o, f);
+		event_handle_print(o, nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE), f);
+	}
+	fputc('\n', f);
+}
+
+/* a rule added (decompiled in its table t) or deleted (its handle) */
+static void rule_event_print(const char *op, bool add, struct nftnl_rule *nlr,
+			     struct cache_table *t, const struct output_ctx *o,
+			     FILE *f)
+{
+	struct rule *r;
+
+	fprintf(f, "%s rule ", op);
+	head_print(f, NULL, family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
+		   nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
+		   nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	fputc(' ', f);
+	if (!add) {
+		fprintf(f, "handle %llu\n", (unsigned long long)
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
+		return;
+	}
+	/* nft 1.0.6 names the rule before it, where the kernel says */
+	if (nftnl_rule_is_set(nlr, NFTNL_RULE_POSITION))
+		fprintf(f, "handle %llu ", (unsigned long long)
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_POSITION));
+	r = delin_rule(t, nlr);
+	rule_print(r, o, f);
+	event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);
+	fputc('\n', f);
+	rule_free(r);
+}
+
+/* deletions only: adding a set needs the set printer */
+static void set_event_print(struct nftnl_set *nls, FILE *f)
+{
+	head_print(f, "delete set",
+		   family_name(nftnl_set_get_u32(nls, NFTNL_SET_FAMILY)),
+		   nftnl_set_get_str(nls, NFTNL_SET_TABLE),
+		   nftnl_set_get_str(nls, NFTNL_SET_NAME));
+	fputc('\n', f);
+}
+
 void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,
 			 FILE *f)
@@ -1250,61 +1313,22 @@ void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 	};
 	const char *op = ops[mop];
 	bool add = mop != MON_OP_DELETE;
-	struct nftnl_table *nlt = obj;
-	struct nftnl_chain *nlc = obj;
-	struct nftnl_rule *nlr = obj;
-	struct rule *r;
 
 	switch (type) {
 	case NLO_TABLE:
-		fprintf(f, "%s table %s ", op,
-			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
-		name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
-		event_handle_print(o, nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE), f);
-		fputc('\n', f);
+		table_event_print(op, obj, o, f);
 		break;
 	case NLO_CHAIN:
-		fprintf(f, "%s chain ", op);
-		head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
-			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
-			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
-		if (add) {
-			chain_event_print(nlc, o, f);
-			event_handle_print(o, nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE), f);
-		}
-		fputc('\n', f);
+		chain_event_line_print(op, add, obj, o, f);
 		break;
 	case NLO_RULE:
-		fprintf(f, "%s rule ", op);
-		head_print(f, NULL, family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
-			   nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
-			   nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
-		fputc(' ', f);
-		if (!add) {
-			fprintf(f, "handle %llu\n", (unsigned long long)
-				nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
-			break;
-		}
-		/* nft 1.0.6 names the rule before it, where the kernel says */
-		if (nftnl_rule_is_set(nlr, NFTNL_RULE_POSITION))
-			fprintf(f, "handle %llu ", (unsigned long long)
-				nftnl_rule_get_u64(nlr, NFTNL_RULE_POSITION));
-		r = delin_rule(t, nlr);
-		rule_print(r, o, f);
-		event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);
-		fputc('\n', f);
-		rule_free(r);
+		rule_event_print(op, add, obj, t, o, f);
 		break;
 	case NLO_OBJ:
 		obj_event_print(add, obj, o, f);
 		break;
 	case NLO_SET:
-		/* deletions only: adding a set needs the set printer */
-		head_print(f, "delete set",
-			   family_name(nftnl_set_get_u32(obj, NFTNL_SET_FAMILY)),
-			   nftnl_set_get_str(obj, NFTNL_SET_TABLE),
-			   nftnl_set_get_str(obj, NFTNL_SET_NAME));
-		fputc('\n', f);
+		set_event_print(obj, f);
 		break;
 	default:
 		break;
@@ -1410,43 +1434,13 @@ static bool dtype_is_string(const struct datatype *d)
 	return false;
 }
 
-/* the first line and the symbol list read as nft's describe prints them */
-void describe_print(const struct expr *e, FILE *f)
+/* the named constants of the datatype d, of len bits, as describe lists
+   them */
+static void describe_constants(const struct datatype *d, unsigned int len,
+			       FILE *f)
 {
-	const struct datatype *d = e->dtype;
-	bool type_only = e->kind == EXPR_SYMBOL;
-	unsigned int len = e->len;
-	bool hex;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
 
-	if (type_only) {
-		/* "describe ipv4_addr": the datatype and its size; another
-		   word as nft 1.0.6 describes it (no newline) */
-		d = datatype_lookup_byname(e->sym.str);
-		if (!d) {
-			fputs("symbol expression, datatype invalid (invalid)", f);
-			return;
-		}
-		len = d->size;
-		fprintf(f, "datatype %s (%s)", d->name, d->desc);
-	} else {
-		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
-			d->name, d->desc);
-	}
-	hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
-	for (const struct datatype *b = d->basetype; b; b = b->basetype)
-		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
-			b->desc);
-	if (d->basetype)
-		fputc(')', f);
-	if (!type_only && dtype_is_string(d))
-		fprintf(f, ", %u characters", len / 8);
-	else if (len || type_only)
-		fprintf(f, ", %u bits", len);
-	fputc('\n', f);
-	if (!type_only && e->byteorder == BYTEORDER_BIG)
-		fprintf(f, "byte order: big endian (network)\n");
-	else if (!type_only && e->byteorder == BYTEORDER_HOST)
-		fprintf(f, "byte order: host endian\n");
 	if (d == &inet_protocol_type) {
 		/* nft lists /etc/protocols, as it names protocols by it */
 		bool seen[256] = { false };
@@ -1475,4 +1469,42 @@ void describe_print(const struct expr *e, FILE *f)
 			fprintf(f, "\t%-30s\t%20llu\n", s->name,
 				(unsigned long long)s->value);
 	}
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool type_only = e->kind == EXPR_SYMBOL;
+	unsigned int len = e->len;
+
+	if (type_only) {
+		/* "describe ipv4_addr": the datatype and its size; another
+		   word as nft 1.0.6 describes it (no newline) */
+		d = datatype_lookup_byname(e->sym.str);
+		if (!d) {
+			fputs("symbol expression, datatype invalid (invalid)", f);
+			return;
+		}
+		len = d->size;
+		fprintf(f, "datatype %s (%s)", d->name, d->desc);
+	} else {
+		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+			d->name, d->desc);
+	}
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (!type_only && dtype_is_string(d))
+		fprintf(f, ", %u characters", len / 8);
+	else if (len || type_only)
+		fprintf(f, ", %u bits", len);
+	fputc('\n', f);
+	if (!type_only && e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (!type_only && e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	describe_constants(d, len, f);
 }
