@@ -237,6 +237,11 @@ struct expr *constant_expr_u64(const struct location *loc,
 			       const struct datatype *dtype,
 			       enum byteorder bo, unsigned int len,
 			       uint64_t value);
+/* a set key's typed placeholder for "type T": an EXPR_VALUE of T's size
+   and order (set.h) */
+struct expr *set_type_placeholder(const struct location *loc,
+				  const struct datatype *dt, unsigned int len,
+				  enum byteorder bo);
 /*
  * Operators nest at most this deep ("1|2|3|...", parentheses, variables
  * of such): evaluation recurses as deep as they nest, and a deeper one

@@ -317,7 +317,7 @@ struct expr_ops {
  * (nfh_expr_ops, nfh_stmt_ops, nfh_obj_ops), so that a new kind needs no
  * line in any other file.  KIND_REGISTER puts one there;
  * KIND_SECTION_NTH defines @fn(i), the @i-th of section @sec or NULL
- * after the last (expr.c, stmt.c, rule.c).
+ * after the last (expr.c, stmt.c, names.c).
  */
 #define KIND_REGISTER(type, sec, ops)					\
 	static const type *const __##sec##_##ops			\
@@ -443,7 +443,7 @@ struct obj_ops {
 /* the same for object types */
 #define OBJ_OPS_REGISTER(ops)	KIND_REGISTER(struct obj_ops, nfh_obj_ops, ops)
 
-/* the table of object type @type (NFT_OBJECT_*), or NULL (rule.c) */
+/* the table of object type @type (NFT_OBJECT_*), or NULL (names.c) */
 const struct obj_ops *obj_ops_by_type(uint32_t type);
 /* the @i-th table, or NULL after the last */
 const struct obj_ops *obj_ops_nth(unsigned int i);

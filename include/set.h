@@ -12,10 +12,6 @@ struct nftnl_set;
  * for concatenated keys.  These helpers give what the kernel keeps of it.
  */
 
-/* a typed placeholder for "type T": an EXPR_VALUE of T's size and order */
-struct expr *set_type_placeholder(const struct location *loc,
-				  const struct datatype *dt, unsigned int len,
-				  enum byteorder bo);
 /* the type id the kernel keeps: 6 bits a component, the first highest */
 uint32_t set_key_type(const struct expr *key);
 /* bytes of a key: each concatenated component takes whole 32-bit words */

@@ -242,6 +242,13 @@ struct expr *constant_expr_alloc(const struct location *loc,
 	return e;
 }
 
+struct expr *set_type_placeholder(const struct location *loc,
+				  const struct datatype *dt, unsigned int len,
+				  enum byteorder bo)
+{
+	return constant_expr_alloc(loc, dt, bo, len, NULL);
+}
+
 struct expr *constant_expr_u64(const struct location *loc,
 			       const struct datatype *dtype,
 			       enum byteorder bo, unsigned int len,

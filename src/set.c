@@ -16,13 +16,6 @@
 #define TYPE_BITS	6
 #define TYPE_MASK	((1u << TYPE_BITS) - 1)
 
-struct expr *set_type_placeholder(const struct location *loc,
-				  const struct datatype *dt, unsigned int len,
-				  enum byteorder bo)
-{
-	return constant_expr_alloc(loc, dt, bo, len, NULL);
-}
-
 uint32_t set_key_type(const struct expr *key)
 {
 	const struct expr *i;
