@@ -200,6 +200,8 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 /* the kind of a libnftnl expression, or of a JSON key; NULL: no such */
 const struct expr_ops *expr_ops_by_nl_name(const char *name);
 const struct expr_ops *expr_ops_by_json_name(const char *key);
+/* the kind that reads typeof records of nft's kind number @kind, or NULL */
+const struct expr_ops *expr_ops_by_typeof_kind(uint32_t kind);
 /* the kinds known by ops, one at a time (NULL after the last) */
 const struct expr_ops *expr_ops_nth(unsigned int i);
 

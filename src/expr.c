@@ -40,6 +40,16 @@ const struct expr_ops *expr_ops_by_json_name(const char *key)
 	return NULL;
 }
 
+const struct expr_ops *expr_ops_by_typeof_kind(uint32_t kind)
+{
+	const struct expr_ops *o;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->typeof_parse && o->typeof_kind == kind)
+			return o;
+	return NULL;
+}
+
 struct expr *expr_kind_parse(const char *name, const struct location *loc,
 			     const struct kind_word *w, unsigned int n,
 			     struct list_head *msgs)
