@@ -276,10 +276,10 @@ struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
 const struct expr *elem_key(const struct expr *e);
 /* whether an element (or key) is a range or prefix, or holds one */
 bool elem_is_interval(const struct expr *e);
-/* "*", the catch-all element of a set or map (src/catchall.c) */
-struct expr *catchall_expr_alloc(const struct location *loc);
 /* whether the element @e (KEY, KEY : VALUE, KEY OPTIONS) is the catch-all */
 bool elem_is_catchall(const struct expr *e);
+/* "*", the catch-all element of a set or map (src/catchall.c) */
+struct expr *catchall_expr_alloc(const struct location *loc);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

@@ -478,6 +478,13 @@ const struct expr *elem_key(const struct expr *e)
 	return e->kind == EXPR_SET_ELEM ? e->elem.key : e;
 }
 
+bool elem_is_catchall(const struct expr *e)
+{
+	if (e->kind == EXPR_MAPPING)
+		e = e->op.left;
+	return elem_key(e)->kind == EXPR_CATCHALL;
+}
+
 bool elem_is_interval(const struct expr *e)
 {
 	const struct expr *k = elem_key(e), *i;
