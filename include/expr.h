@@ -204,6 +204,8 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 /* the kind of a libnftnl expression, or of a JSON key; NULL: no such */
 const struct expr_ops *expr_ops_by_nl_name(const char *name);
 const struct expr_ops *expr_ops_by_json_name(const char *key);
+/* the kind that reads typeof records of nft's kind number @kind, or NULL */
+const struct expr_ops *expr_ops_by_typeof_kind(uint32_t kind);
 /* the kinds known by ops, one at a time (NULL after the last) */
 const struct expr_ops *expr_ops_nth(unsigned int i);
 
@@ -241,6 +243,11 @@ struct expr *constant_expr_u64(const struct location *loc,
 			       const struct datatype *dtype,
 			       enum byteorder bo, unsigned int len,
 			       uint64_t value);
+/* a set key's typed placeholder for "type T": an EXPR_VALUE of T's size
+   and order (set.h) */
+struct expr *set_type_placeholder(const struct location *loc,
+				  const struct datatype *dt, unsigned int len,
+				  enum byteorder bo);
 /*
  * Operators nest at most this deep ("1|2|3|...", parentheses, variables
  * of such): evaluation recurses as deep as they nest, and a deeper one
@@ -277,10 +284,10 @@ unsigned int elem_stmts_count(const struct expr *e);
 const struct expr *elem_key(const struct expr *e);
 /* whether an element (or key) is a range or prefix, or holds one */
 bool elem_is_interval(const struct expr *e);
-/* "*", the catch-all element of a set or map (src/catchall.c) */
-struct expr *catchall_expr_alloc(const struct location *loc);
 /* whether the element @e (KEY, KEY : VALUE, KEY OPTIONS) is the catch-all */
 bool elem_is_catchall(const struct expr *e);
+/* "*", the catch-all element of a set or map (src/catchall.c) */
+struct expr *catchall_expr_alloc(const struct location *loc);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

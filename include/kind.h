@@ -22,6 +22,7 @@
 struct nftnl_expr;
 struct nftnl_obj;
 struct nftnl_set;
+struct nftnl_udata_buf;
 struct obj;
 struct output_ctx;
 struct proto_ctx;
@@ -288,6 +289,42 @@ struct kind_jparse {
  *		for a statement that bounds it (queue)
  * A kind leaves out what it has not.
  */
+/*
+ * typeof in a set's user data (set.h): a selector is its kind's number,
+ * as nft numbers the kinds, and a nest of the kind's own records, each a
+ * u32 numbered from 0.  set.c writes and reads the nesting; a kind with
+ * typeof_put writes its records, and reads them back in typeof_parse.
+ */
+enum {
+	TYPEOF_KIND_VERDICT	= 1,
+	TYPEOF_KIND_PAYLOAD	= 7,
+	TYPEOF_KIND_EXTHDR	= 8,
+	TYPEOF_KIND_META	= 9,
+	TYPEOF_KIND_CT		= 12,
+	TYPEOF_KIND_CONCAT	= 13,
+};
+
+/* an extension header's (or option's) records: nft's number of the
+ * header, its number of the field and, but for ipv6 headers, the
+ * NFT_EXTHDR_OP_* (src/exthdr.c says how nft numbers them) */
+enum {
+	TYPEOF_EXTHDR_DESC,
+	TYPEOF_EXTHDR_FIELD,
+	TYPEOF_EXTHDR_OP,
+};
+
+/* a meta's record 0 is its NFT_META_* key; a ct's records: NFT_CT_* key,
+ * direction (IP_CT_DIR_*, ~0 for none) */
+
+/* the most records a kind has */
+#define KIND_TYPEOF_RECS	3
+
+/* a kind's records as read back: v[i] is record i, if set[i] */
+struct kind_typeof {
+	uint32_t	v[KIND_TYPEOF_RECS];
+	bool		set[KIND_TYPEOF_RECS];
+};
+
 struct expr_ops {
 	const char		*name;
 	const char *const	*json_names;
@@ -310,6 +347,16 @@ struct expr_ops {
 	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
 			       struct expr *val, const struct location *loc);
 	uint64_t (*maxval)(const struct expr *e);
+	/* typeof: the kind's number (TYPEOF_KIND_*), how many records it
+	   reads (at most KIND_TYPEOF_RECS); whether @e can be a typeof key
+	   (NULL: any of the kind), its records, and the selector the
+	   records name in a table of @family (NULL if none) */
+	uint32_t	typeof_kind;
+	unsigned int	typeof_recs;
+	bool	(*typeof_ok)(const struct expr *e);
+	void	(*typeof_put)(struct nftnl_udata_buf *b, const struct expr *e);
+	struct expr *(*typeof_parse)(const struct kind_typeof *t,
+				     unsigned int family);
 };
 
 /*
@@ -317,7 +364,7 @@ struct expr_ops {
  * (nfh_expr_ops, nfh_stmt_ops, nfh_obj_ops), so that a new kind needs no
  * line in any other file.  KIND_REGISTER puts one there;
  * KIND_SECTION_NTH defines @fn(i), the @i-th of section @sec or NULL
- * after the last (expr.c, stmt.c, rule.c).
+ * after the last (expr.c, stmt.c, names.c).
  */
 #define KIND_REGISTER(type, sec, ops)					\
 	static const type *const __##sec##_##ops			\
@@ -443,7 +490,7 @@ struct obj_ops {
 /* the same for object types */
 #define OBJ_OPS_REGISTER(ops)	KIND_REGISTER(struct obj_ops, nfh_obj_ops, ops)
 
-/* the table of object type @type (NFT_OBJECT_*), or NULL (rule.c) */
+/* the table of object type @type (NFT_OBJECT_*), or NULL (names.c) */
 const struct obj_ops *obj_ops_by_type(uint32_t type);
 /* the @i-th table, or NULL after the last */
 const struct obj_ops *obj_ops_nth(unsigned int i);

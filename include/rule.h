@@ -3,6 +3,7 @@
 #define NFH_RULE_H
 
 #include <expr.h>
+#include <names.h>
 #include <stmt.h>
 
 /**
@@ -327,27 +328,5 @@ struct set *set_alloc(const struct location *loc);
 void set_free(struct set *s);
 struct obj *obj_alloc(const struct location *loc, uint32_t type);
 void obj_free(struct obj *o);
-/* "counter", "quota", "limit", "ct helper"; NULL if not one of ours */
-const char *obj_type_name(uint32_t type);
-
-const char *family_name(unsigned int family);
-int family_lookup(const char *name);
-const char *hook_name(unsigned int family, unsigned int hooknum);
-int hook_lookup(unsigned int family, const char *name);
-const char *verdict_name(int verdict);
-bool chain_type_valid(unsigned int family, const char *type);
-/* named priorities such as "filter" or "dstnat"; -1 if unknown here */
-int prio_lookup(unsigned int family, unsigned int hooknum, const char *name,
-		int *prio);
-/* prints a base chain priority the way nft does: "filter - 10", "100" */
-void prio_print(FILE *f, unsigned int family, unsigned int hooknum, int prio,
-		bool numeric);
-
-struct suggest;
-/* "; did you mean ...?" for @word among the families, and among the hooks
-   of @family (suggest.h) */
-const char *suggest_family(struct suggest *s, const char *word);
-const char *suggest_hook(struct suggest *s, unsigned int family,
-			 const char *word);
 
 #endif

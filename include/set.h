@@ -12,10 +12,6 @@ struct nftnl_set;
  * for concatenated keys.  These helpers give what the kernel keeps of it.
  */
 
-/* a typed placeholder for "type T": an EXPR_VALUE of T's size and order */
-struct expr *set_type_placeholder(const struct location *loc,
-				  const struct datatype *dt, unsigned int len,
-				  enum byteorder bo);
 /* the type id the kernel keeps: 6 bits a component, the first highest */
 uint32_t set_key_type(const struct expr *key);
 /* bytes of a key: each concatenated component takes whole 32-bit words */
@@ -57,15 +53,7 @@ enum {
 	TYPEOF_UDATA_DATA,
 };
 
-/* the kinds, as nft numbers them */
-enum {
-	TYPEOF_KIND_VERDICT	= 1,
-	TYPEOF_KIND_PAYLOAD	= 7,
-	TYPEOF_KIND_EXTHDR	= 8,
-	TYPEOF_KIND_META	= 9,
-	TYPEOF_KIND_CT		= 12,
-	TYPEOF_KIND_CONCAT	= 13,
-};
+/* the kinds, as nft numbers them: TYPEOF_KIND_* (kind.h) */
 
 /* a payload's records: header and field as numbered on the wire, bits;
  * a raw one ("@th,0,1") is header 0, field 0, and its base (nft's
@@ -78,17 +66,8 @@ enum {
 	TYPEOF_PAYLOAD_LEN,	/* integer fields only */
 };
 
-/* an extension header's (or option's) records: nft's number of the
- * header, its number of the field and, but for ipv6 headers, the
- * NFT_EXTHDR_OP_* (src/set.c says how nft numbers them) */
-enum {
-	TYPEOF_EXTHDR_DESC,
-	TYPEOF_EXTHDR_FIELD,
-	TYPEOF_EXTHDR_OP,
-};
-
-/* a meta's record 0 is its NFT_META_* key; a ct's records: NFT_CT_* key,
- * direction (IP_CT_DIR_*, ~0 for none) */
+/* the records of the kinds with typeof_put (extension headers, meta, ct)
+ * are theirs: kind.h */
 
 /* the per-set facts kept in userdata; the typeof records point into it */
 struct set_udata {

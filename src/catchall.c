@@ -19,13 +19,6 @@ struct expr *catchall_expr_alloc(const struct location *loc)
 			  0);
 }
 
-bool elem_is_catchall(const struct expr *e)
-{
-	if (e->kind == EXPR_MAPPING)
-		e = e->op.left;
-	return elem_key(e)->kind == EXPR_CATCHALL;
-}
-
 static void catchall_print(struct kind_print *k, const struct expr *e)
 {
 	fputc('*', k->f);

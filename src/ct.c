@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -308,6 +309,26 @@ static struct stmt *ct_mangle(struct kind_jparse *k, const struct expr *e,
 	return ct_stmt_alloc(loc, e, val);
 }
 
+static void ct_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	nftnl_udata_put_u32(b, 0, e->ct.key);
+	nftnl_udata_put_u32(b, 1, (uint32_t)e->ct.dir);
+}
+
+static struct expr *ct_typeof_parse(const struct kind_typeof *t,
+				    unsigned int family)
+{
+	uint32_t key = t->v[0], dir = t->v[1];
+	struct expr *e;
+
+	if (!t->set[0] || !t->set[1] ||
+	    !ct_template(key) || (dir > 1 && dir != UINT32_MAX))
+		return NULL;
+	e = ct_expr_alloc(&internal_location, key, dir == UINT32_MAX ? -1 : (int)dir);
+	ct_expr_family(e, family);
+	return e;
+}
+
 static const struct expr_ops ct_ops = {
 	.name		= "ct",
 	.nl_name	= "ct",
@@ -319,6 +340,10 @@ static const struct expr_ops ct_ops = {
 	.json		= ct_json,
 	.parse_json	= ct_parse_json,
 	.mangle		= ct_mangle,
+	.typeof_kind	= TYPEOF_KIND_CT,
+	.typeof_recs	= 2,
+	.typeof_put	= ct_typeof_put,
+	.typeof_parse	= ct_typeof_parse,
 };
 EXPR_OPS_REGISTER(ct_ops);
 

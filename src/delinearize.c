@@ -1612,74 +1612,86 @@ static void shift_rhs_right(struct expr *r, unsigned int shift,
 	}
 }
 
+/* payload_match() of a masked raw load on the header d */
+static bool masked_payload_match(struct proto_ctx *pctx, struct expr *rel,
+				 const struct proto_desc *d)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right;
+	struct expr *p = lhs->op.left, *mask = lhs->op.right;
+	unsigned int off = p->payload.offset, len = p->len;
+	const struct proto_field *f;
+	unsigned int first, plen;
+	unsigned int mlen = mask_bits(mask, &first);
+
+	/* a mask wider than the load selects nothing we can name */
+	if (first + mlen > len)
+		return false;
+
+	f = field_at(pctx, d, off + first, mlen);
+	if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
+	    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
+		f = NULL;
+	/* a mask with holes in the field keeps the raw bits, as in nft */
+	if (f && (f->offset % 8 || f->len % 8) &&
+	    mask_is_run(mask, first, mlen)) {
+		/* a sub-byte field: the mask only selects it */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+		unsigned int shift = len - (first + mlen);
+
+		shift_rhs_right(r, shift, len / 8, mlen);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		type_rhs(r, n);
+		return true;
+	}
+	f = field_from(d, off, 0);
+	if (f && f->len == len && mask_is_prefix(mask, &plen) &&
+	    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
+		/* a prefix that does not end on a byte boundary */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		type_rhs(r, n);
+		rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	f = field_at(pctx, d, off, len);
+	if (!f)
+		return false;
+	/* a bitmask test on a whole field */
+	expr_free(lhs->op.left);
+	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
+	type_value(mask, f->dtype, f->byteorder, f->len);
+	lhs->dtype = f->dtype;
+	lhs->len = f->len;
+	lhs->byteorder = f->byteorder;
+	type_rhs(r, lhs->op.left);
+	return true;
+}
+
 /* rewrites a match on a raw load into one on a named field; true if done */
 static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 {
-	struct expr *lhs = rel->op.left, *p = lhs, *mask = NULL, *r = rel->op.right;
+	struct expr *lhs = rel->op.left, *p = lhs, *r = rel->op.right;
 	const struct proto_desc *d;
 	const struct proto_field *f;
-	unsigned int off, len, first, plen;
+	unsigned int off, len;
+	bool masked = false;
 
 	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND) {
 		p = lhs->op.left;
-		mask = lhs->op.right;
+		masked = true;
 	}
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return false;
 	d = payload_desc_th(pctx, p);
 	if (!d)
 		return false;
+	if (masked)
+		return masked_payload_match(pctx, rel, d);
 	off = p->payload.offset;
 	len = p->len;
-	if (mask) {
-		unsigned int mlen = mask_bits(mask, &first);
-
-		/* a mask wider than the load selects nothing we can name */
-		if (first + mlen > len)
-			return false;
-
-		f = field_at(pctx, d, off + first, mlen);
-		if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
-		    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
-			f = NULL;
-		/* a mask with holes in the field keeps the raw bits, as in nft */
-		if (f && (f->offset % 8 || f->len % 8) &&
-		    mask_is_run(mask, first, mlen)) {
-			/* a sub-byte field: the mask only selects it */
-			struct expr *n = payload_expr_alloc(&internal_location, d, f);
-			unsigned int shift = len - (first + mlen);
-
-			shift_rhs_right(r, shift, len / 8, mlen);
-			expr_free(rel->op.left);
-			rel->op.left = n;
-			type_rhs(r, n);
-			return true;
-		}
-		f = field_from(d, off, 0);
-		if (f && f->len == len && mask_is_prefix(mask, &plen) &&
-		    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
-			/* a prefix that does not end on a byte boundary */
-			struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-			type_rhs(r, n);
-			rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
-			expr_free(rel->op.left);
-			rel->op.left = n;
-			return true;
-		}
-		f = field_at(pctx, d, off, len);
-		if (!f)
-			return false;
-		/* a bitmask test on a whole field */
-		expr_free(lhs->op.left);
-		lhs->op.left = payload_expr_alloc(&internal_location, d, f);
-		type_value(mask, f->dtype, f->byteorder, f->len);
-		lhs->dtype = f->dtype;
-		lhs->len = f->len;
-		lhs->byteorder = f->byteorder;
-		type_rhs(r, lhs->op.left);
-		return true;
-	}
 	f = field_at(pctx, d, off, len);
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
@@ -1821,32 +1833,15 @@ static void kill(struct deps *deps, struct stmt **s)
 	drop(s);
 }
 
-/*
- * A load nft merged from matches on adjacent fields ("udp sport 67 udp
- * dport 68" as one 4-byte compare) is split into those fields again: @s
- * keeps the first, the others follow it.  True if split.
- */
-static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
-			   struct stmt *grp[2])
+/* the fields of d that tile the bits [off, end) of a load, at most max of
+   them into f, the last maybe a prefix; 0 unless two or more do */
+static unsigned int fields_tiling(struct proto_ctx *pctx, const struct proto_desc *d,
+				  unsigned int off, unsigned int end,
+				  const struct proto_field **f, unsigned int max)
 {
-	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
-	const struct proto_field *f[8];
-	const struct proto_desc *d;
-	unsigned int n = 0, off, end;
-	enum proto_base base = p->payload.base;
-	uint8_t bytes[NFH_VAL_MAXLEN];
-	struct stmt *at = s;
-	unsigned int pos;
+	unsigned int n = 0;
 
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
-	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
-		return false;
-	d = payload_desc_th(pctx, p);
-	if (!d || field_at(pctx, d, p->payload.offset, p->len))
-		return false;
-	off = p->payload.offset;
-	end = off + p->len;
-	while (off < end && n < array_size(f)) {
+	while (off < end && n < max) {
 		const struct proto_field *g = NULL;
 
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
@@ -1865,39 +1860,79 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 			break;
 		}
 		if (!g)
-			return false;
+			return 0;
 		f[n++] = g;
 		off += g->len;
 	}
 	if (off != end || n < 2)
+		return 0;
+	return n;
+}
+
+/*
+ * The raw load *l and value *v of the field f alone, out of the load of
+ * [off, end) with the value bytes: a field of a few bits ("ip version 7
+ * ip hdrlength 13") is the bytes that hold it, under a mask of its bits
+ */
+static void field_raw_match(const struct proto_field *f, enum proto_base base,
+			    const uint8_t *bytes, unsigned int off, unsigned int end,
+			    struct expr **l, struct expr **v)
+{
+	unsigned int bs = f->offset / 8 * 8;
+	unsigned int be = div_round_up(f->offset + f->len, 8) * 8;
+	unsigned int pos;
+
+	if (be > end)	/* the prefix */
+		be = end;
+	pos = (bs - off) / 8;
+	*v = raw_value(bytes + pos, (be - bs) / 8);
+	*l = payload_raw_alloc(&internal_location, base, bs, be - bs);
+	if (f->offset % 8 || f->len % 8) {
+		uint8_t m[NFH_VAL_MAXLEN] = { 0 };
+
+		for (unsigned int b = f->offset - bs;
+		     b < f->offset - bs + f->len; b++)
+			m[b / 8] |= 0x80 >> (b % 8);
+		for (unsigned int k = 0; k < (be - bs) / 8; k++)
+			(*v)->val.data[k] &= m[k];
+		*l = binop_expr_alloc(&internal_location, OP_AND, *l,
+				      raw_value(m, (be - bs) / 8));
+	}
+}
+
+/*
+ * A load nft merged from matches on adjacent fields ("udp sport 67 udp
+ * dport 68" as one 4-byte compare) is split into those fields again: @s
+ * keeps the first, the others follow it.  True if split.
+ */
+static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
+			   struct stmt *grp[2])
+{
+	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
+	const struct proto_field *f[8];
+	const struct proto_desc *d;
+	unsigned int n, off, end;
+	enum proto_base base = p->payload.base;
+	uint8_t bytes[NFH_VAL_MAXLEN];
+	struct stmt *at = s;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
+	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
+		return false;
+	d = payload_desc_th(pctx, p);
+	if (!d || field_at(pctx, d, p->payload.offset, p->len))
+		return false;
+	off = p->payload.offset;	/* @p goes with the first field */
+	end = off + p->len;
+	n = fields_tiling(pctx, d, off, end, f, array_size(f));
+	if (!n)
 		return false;
 	memcpy(bytes, r->val.data, sizeof(bytes));
-	off = p->payload.offset;	/* @p goes with the first field */
 	for (unsigned int i = 0; i < n; i++) {
-		/* a field of a few bits ("ip version 7 ip hdrlength 13"):
-		 * the bytes that hold it, under a mask of its bits */
-		unsigned int bs = f[i]->offset / 8 * 8;
-		unsigned int be = div_round_up(f[i]->offset + f[i]->len, 8) * 8;
 		struct expr *v, *l;
-
-		if (be > end)	/* the prefix */
-			be = end;
 		struct stmt *ns;
 
-		pos = (bs - off) / 8;
-		v = raw_value(bytes + pos, (be - bs) / 8);
-		l = payload_raw_alloc(&internal_location, base, bs, be - bs);
-		if (f[i]->offset % 8 || f[i]->len % 8) {
-			uint8_t m[NFH_VAL_MAXLEN] = { 0 };
-
-			for (unsigned int b = f[i]->offset - bs;
-			     b < f[i]->offset - bs + f[i]->len; b++)
-				m[b / 8] |= 0x80 >> (b % 8);
-			for (unsigned int k = 0; k < (be - bs) / 8; k++)
-				v->val.data[k] &= m[k];
-			l = binop_expr_alloc(&internal_location, OP_AND, l,
-					     raw_value(m, (be - bs) / 8));
-		}
+		field_raw_match(f[i], base, bytes, off, end, &l, &v);
 		if (i == 0) {
 			expr_free(rel->op.left);
 			expr_free(rel->op.right);
@@ -2255,20 +2290,71 @@ static uint64_t be_to_u64(const uint8_t *p, unsigned int n)
 	return v;
 }
 
+static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
+			 struct expr *e);
+
+/*
+ * A load-modify-write of the header d (load, & mask keeping the other
+ * bits, | value): the field the mask leaves open, with the value written
+ * to it put in place of the operation.  NULL if none.
+ */
+static const struct proto_field *masked_write_resolve(struct proto_ctx *pctx,
+						      const struct proto_desc *d,
+						      struct stmt *s)
+{
+	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
+	const struct proto_field *f;
+	unsigned int bytes = p->len / 8;
+	const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
+				 v->op.left : v;
+	const struct expr *mask, *x = v->kind == EXPR_BINOP &&
+				     v->op.op == OP_OR ? v->op.right : NULL;
+	uint64_t m, bits, val;
+	unsigned int first, len;
+
+	if (bytes > 8 || bytes == 0)
+		return NULL;
+	if (and->kind == EXPR_BINOP && and->op.op == OP_AND) {
+		mask = and->op.right;
+		/* the and keeps the or'ed bits too: the field is the rest */
+		m = ~be_to_u64(mask->val.data, bytes);
+		if (x)
+			m |= be_to_u64(x->val.data, bytes);
+	} else if (x && and->kind == EXPR_PAYLOAD) {
+		/* the field set to all ones: an or alone */
+		m = be_to_u64(x->val.data, bytes);
+	} else {
+		return NULL;
+	}
+	if (bytes < 8)
+		m &= (1ULL << (bytes * 8)) - 1;
+	if (!m)
+		return NULL;
+	first = __builtin_clzll(m) - (64 - bytes * 8);
+	len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
+	f = field_at(pctx, d, p->payload.offset + first, len);
+	if (!f)
+		return NULL;
+	bits = m >> __builtin_ctzll(m);
+	val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
+	n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
+			      f->len, val);
+	n->byteorder = f->byteorder;
+	expr_free(s->payload.val);
+	s->payload.val = n;
+	return f;
+}
+
 /*
  * A header write back to "FIELD set VALUE": a whole field written from an
  * immediate, or the bits a mask leaves open in a load-modify-write.
  */
-static void hash_resolve(struct proto_ctx *pctx, struct deps *deps,
-			 struct expr *e);
-
 static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 				struct stmt *s)
 {
 	struct expr *p = s->payload.expr, *v = s->payload.val, *n;
 	const struct proto_desc *d = payload_desc_th(pctx, p);
 	const struct proto_field *f;
-	unsigned int bytes = p->len / 8;
 
 	if (!d)
 		return;
@@ -2287,44 +2373,9 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 		map_resolve(pctx, deps, v, n);
 		expr_free(n);
 	} else {
-		/* load, & mask (keeps the other bits), | value */
-		const struct expr *and = v->kind == EXPR_BINOP && v->op.op == OP_OR ?
-					 v->op.left : v;
-		const struct expr *mask, *x = v->kind == EXPR_BINOP &&
-					     v->op.op == OP_OR ? v->op.right : NULL;
-		uint64_t m, bits, val;
-		unsigned int first, len;
-
-		if (bytes > 8 || bytes == 0)
-			return;
-		if (and->kind == EXPR_BINOP && and->op.op == OP_AND) {
-			mask = and->op.right;
-			/* the and keeps the or'ed bits too: the field is the rest */
-			m = ~be_to_u64(mask->val.data, bytes);
-			if (x)
-				m |= be_to_u64(x->val.data, bytes);
-		} else if (x && and->kind == EXPR_PAYLOAD) {
-			/* the field set to all ones: an or alone */
-			m = be_to_u64(x->val.data, bytes);
-		} else {
-			return;
-		}
-		if (bytes < 8)
-			m &= (1ULL << (bytes * 8)) - 1;
-		if (!m)
-			return;
-		first = __builtin_clzll(m) - (64 - bytes * 8);
-		len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
-		f = field_at(pctx, d, p->payload.offset + first, len);
+		f = masked_write_resolve(pctx, d, s);
 		if (!f)
 			return;
-		bits = m >> __builtin_ctzll(m);
-		val = x ? (be_to_u64(x->val.data, bytes) >> __builtin_ctzll(m)) & bits : 0;
-		n = constant_expr_u64(&internal_location, f->dtype, BYTEORDER_BIG,
-				      f->len, val);
-		n->byteorder = f->byteorder;
-		expr_free(s->payload.val);
-		s->payload.val = n;
 	}
 	expr_free(s->payload.expr);
 	s->payload.expr = payload_expr_alloc(&internal_location, d, f);
@@ -2632,14 +2683,234 @@ static const struct expr *binop_sel(const struct expr *e)
 	return e;
 }
 
+/* a match on a concatenation: each part named, the constants cut to the
+   parts' widths and typed */
+static void concat_match(struct proto_ctx *pctx, struct deps *deps, struct stmt *s)
+{
+	unsigned int wide[NREGS];
+
+	wide_parts_of(s->expr->op.left, wide);
+	selector_resolve(pctx, deps, &s->expr->op.left);
+	elems_narrow(s->expr->op.right, s->expr->op.left, wide);
+	if (s->expr->op.right->kind == EXPR_SET)
+		type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+}
+
+/*
+ * cmp gte + cmp lte on the same load is a range; not with a load between
+ * (meta cpu >= 7 meta mark <= 3).  The lte's statement goes, and *next
+ * moves past it.
+ */
+static void range_fold(struct list_head *stmts, struct expr *rel, struct stmt **next)
+{
+	struct stmt *n2 = *next;
+
+	if (rel->op.op != OP_GTE || &n2->list == stmts ||
+	    n2->kind != STMT_EXPRESSION || n2->expr->op.op != OP_LTE ||
+	    !(n2->expr->flags & EXPR_F_REG_AGAIN) ||
+	    n2->expr->op.right->kind != EXPR_VALUE ||
+	    rel->op.right->kind != EXPR_VALUE)
+		return;
+	rel->op.right = range_expr_alloc(&internal_location, rel->op.right,
+					 n2->expr->op.right);
+	n2->expr->op.right = NULL;
+	rel->op.op = OP_EQ;
+	*next = list_next_entry(n2, list);
+	list_del(&n2->list);
+	n2->expr->op.right = constant_expr_u64(NULL, &integer_type,
+					       BYTEORDER_BIG, 8, 0);
+	stmt_free(n2);
+}
+
+/* as nft: "meta mark & 0xffff0000 == v" is v/16 */
+static void mask_to_prefix(struct expr *rel, const struct expr *sel)
+{
+	struct expr *lhs = rel->op.left;
+	unsigned int plen;
+
+	if (lhs->kind != EXPR_BINOP || lhs->op.op != OP_AND ||
+	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ) ||
+	    rel->op.right->kind != EXPR_VALUE ||
+	    !(sel->dtype->flags & DTYPE_F_PREFIX) ||
+	    !mask_is_prefix(lhs->op.right, &plen))
+		return;
+	if (plen < sel->len)
+		rel->op.right = prefix_expr_alloc(&internal_location,
+						  rel->op.right, plen);
+	rel->op.left = expr_clone(sel);
+	expr_free(lhs);
+}
+
+/* which dependency of a later match a register match s may be */
+static void reg_dep_note(const struct delin_ctx *ctx, struct deps *deps,
+			 struct stmt *s, const struct expr *rel)
+{
+	uint64_t v;
+
+	/*
+	 * meta l4proto is the transport header's dependency that compiling
+	 * the listing gives back; a ct protocol match names the header (the
+	 * context) but is no dependency: nft drops it, and its listing loads
+	 * back as meta l4proto, another match (untracked packets)
+	 */
+	if (is_dep(s, NFT_META_L4PROTO, &v))
+		deps->th = s;
+	/*
+	 * The network header's dependency is the one that compiling the
+	 * listing gives back: meta protocol in netdev and bridge, meta
+	 * nfproto in inet.  Elsewhere (and ct l3proto anywhere) the match
+	 * stays: nft drops "meta protocol 8021q" in arp and "ct l3proto
+	 * ipv4" in ip6, and its listing then matches what the rule did not
+	 */
+	else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
+		  (ctx->family == NFPROTO_NETDEV ||
+		   ctx->family == NFPROTO_BRIDGE)) ||
+		 (is_dep(s, NFT_META_NFPROTO, &v) &&
+		  ctx->family == NFPROTO_INET)) {
+		deps->nh = s;
+		deps->nh_ether = false;
+	}
+	else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
+		/* not an ether field: the ether type after it is
+		   no dependency of the network header then, as
+		   recompiling it would give meta nfproto */
+		deps->ll = s;
+}
+
+/* a match on a register selector (meta, ct, ...), maybe masked */
+static void reg_match(const struct delin_ctx *ctx, struct proto_ctx *pctx,
+		      struct deps *deps, struct stmt *s, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left;
+	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+
+	if (lhs->kind == EXPR_BINOP) {
+		type_value(lhs->op.right, sel->dtype, sel->byteorder, sel->len);
+		lhs->dtype = sel->dtype;
+		lhs->len = sel->len;
+		lhs->byteorder = sel->byteorder;
+	}
+	if (!reg_prefix_match(rel))
+		type_rhs(rel->op.right, sel);
+	flags_test(rel);
+	mask_to_prefix(rel, sel);
+	reg_dep_note(ctx, deps, s, rel);
+	proto_ctx_update(pctx, rel);
+	if (deps->nh == s)
+		deps->nh_is = pctx->desc[PROTO_BASE_NETWORK_HDR];
+}
+
+/* an icmp or icmpv6 match p: a lone type is the dependency of a later
+   field; a field that implies the type it follows makes it redundant */
+static void icmp_dep(struct deps *deps, struct stmt *s, const struct expr *rel,
+		     const struct expr *p)
+{
+	const struct proto_desc *d = p->payload.desc;
+	const char *fn;
+	const uint8_t *t;
+	unsigned int n;
+
+	if ((d != &proto_icmp && d != &proto_icmp6) || !p->payload.tmpl)
+		return;
+	fn = p->payload.tmpl->name;
+	/* nft drops a single type it implied, not a set */
+	t = proto_icmp_types(d, p->payload.tmpl, &n);
+	if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
+	    rel->op.right->kind == EXPR_VALUE)
+		deps->icmp = s;
+	else if (n == 1 && deps->icmp &&
+		 expr_value_u64(deps->icmp->expr->op.right) == t[0])
+		kill(deps, &deps->icmp);
+}
+
+/* an ether type match s of value v, on the payload p: the dependency of
+   what follows it may be */
+static void ether_type_dep(const struct delin_ctx *ctx, struct deps *deps,
+			   struct stmt *s, const struct expr *p, uint64_t v,
+			   bool ll_seen)
+{
+	const struct proto_desc *d = p->payload.desc;
+	bool nh = v == 0x0806 || v == 0x0800 || v == 0x86dd;
+
+	/* in inet and netdev nft tests it for the network
+	   header after another ether match only */
+	/* a tag inside a tag ("vlan type 8021q"): nft
+	   lists the ether type 8021q before it */
+	if ((v == 0x8100 || v == 0x88a8) &&
+	    p->payload.desc == &proto_vlan)
+		deps->vlan = NULL;
+	else if (v == 0x8100)
+		deps->vlan = s;
+	else if (nh && (ctx->family == NFPROTO_BRIDGE ||
+			((ctx->family == NFPROTO_INET ||
+			  ctx->family == NFPROTO_NETDEV) &&
+			 (ll_seen || d == &proto_vlan)))) {
+		/* after ether type 8021q, the network
+		   header's test is a vlan type */
+		deps->nh = s;
+		deps->nh_ether = ctx->family == NFPROTO_BRIDGE &&
+				 d != &proto_vlan;
+		deps->nh_is = v == 0x0800 ? &proto_ip :
+			      v == 0x86dd ? &proto_ip6 : NULL;
+	}
+}
+
+/*
+ * A payload match: the dependencies it makes redundant killed, and those
+ * of later matches it may be noted.  *ll_seen: an ether or vlan field
+ * other than the type came before.
+ */
+static void payload_deps(const struct delin_ctx *ctx, struct deps *deps,
+			 struct stmt *s, const struct expr *rel, bool *ll_seen)
+{
+	const struct expr *lhs = rel->op.left;
+	const struct expr *p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
+	const struct proto_desc *d = p->payload.desc;
+	uint64_t v;
+
+	icmp_dep(deps, s, rel, p);
+	/*
+	 * A lone "vlan type ip" (or != ip) keeps its "ether
+	 * type 8021q" in the families with a link layer, as
+	 * nft lists it; a set, a range or a comparison does
+	 * not, nor any in ip and ip6
+	 */
+	if (d == &proto_vlan && p->payload.tmpl &&
+	    !strcmp(p->payload.tmpl->name, "type") &&
+	    rel->op.right->kind == EXPR_VALUE &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+	    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
+	     ctx->family == NFPROTO_NETDEV))
+		kill(deps, &deps->ll);
+	else
+		header_used(deps, d);
+	if (is_ether_type(s, &v))
+		ether_type_dep(ctx, deps, s, p, v, *ll_seen);
+	else if (d == &proto_eth || d == &proto_vlan)
+		*ll_seen = true;
+}
+
+/* "meta mark & 0xff | 0x3 == 0x13": each constant in the register's byte
+   order */
+static bool binop_chain_match(struct proto_ctx *pctx, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left;
+
+	if (lhs->kind != EXPR_BINOP || lhs->op.left->kind != EXPR_BINOP ||
+	    !reg_selector(binop_sel(lhs)))
+		return false;
+	binop_type(lhs);
+	type_rhs(rel->op.right, binop_sel(lhs));
+	proto_ctx_update(pctx, rel);
+	return true;
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
 	struct stmt *s, *next;
 	struct deps deps = { 0 };
 	bool ll_seen = false;	/* an ether or vlan field other than the type */
-	uint64_t v;
-	unsigned int plen;
 
 	proto_ctx_init(&pctx, ctx->family);
 	deps.head = &ctx->rule->stmts;
@@ -2659,115 +2930,23 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		if (s->expr->op.left->kind == EXPR_CONCAT) {
-			unsigned int wide[NREGS];
-
-			wide_parts_of(s->expr->op.left, wide);
-			selector_resolve(&pctx, &deps, &s->expr->op.left);
-			elems_narrow(s->expr->op.right, s->expr->op.left, wide);
-			if (s->expr->op.right->kind == EXPR_SET)
-				type_set_elems(s->expr->op.right, s->expr->op.left, NULL);
+			concat_match(&pctx, &deps, s);
 			continue;
 		}
 		rel = s->expr;
 		if (rel->op.right->kind == EXPR_SET_REF &&
 		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
 			continue;
-		/*
-		 * cmp gte + cmp lte on the same load is a range; not with a
-		 * load between (meta cpu >= 7 meta mark <= 3)
-		 */
-		if (rel->op.op == OP_GTE && &next->list != &ctx->rule->stmts &&
-		    next->kind == STMT_EXPRESSION && next->expr->op.op == OP_LTE &&
-		    (next->expr->flags & EXPR_F_REG_AGAIN) &&
-		    next->expr->op.right->kind == EXPR_VALUE &&
-		    rel->op.right->kind == EXPR_VALUE) {
-			struct stmt *n2 = next;
-
-			rel->op.right = range_expr_alloc(&internal_location,
-							 rel->op.right,
-							 n2->expr->op.right);
-			n2->expr->op.right = NULL;
-			rel->op.op = OP_EQ;
-			next = list_next_entry(n2, list);
-			list_del(&n2->list);
-			n2->expr->op.right = constant_expr_u64(NULL, &integer_type,
-							       BYTEORDER_BIG, 8, 0);
-			stmt_free(n2);
-		}
+		range_fold(&ctx->rule->stmts, rel, &next);
 		lhs = rel->op.left;
 		if (exthdr_match(&deps, s, rel))
 			continue;
 		hash_resolve(&pctx, &deps, lhs);
-		if (lhs->kind == EXPR_BINOP && lhs->op.left->kind == EXPR_BINOP &&
-		    reg_selector(binop_sel(lhs))) {
-			/* "meta mark & 0xff | 0x3 == 0x13": each constant in
-			   the register's byte order */
-			binop_type(lhs);
-			type_rhs(rel->op.right, binop_sel(lhs));
-			proto_ctx_update(&pctx, rel);
+		if (binop_chain_match(&pctx, rel))
 			continue;
-		}
 		if (reg_selector(lhs) ||
 		    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
-			const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
-
-			if (lhs->kind == EXPR_BINOP) {
-				type_value(lhs->op.right, sel->dtype, sel->byteorder, sel->len);
-				lhs->dtype = sel->dtype;
-				lhs->len = sel->len;
-				lhs->byteorder = sel->byteorder;
-			}
-			if (!reg_prefix_match(rel))
-				type_rhs(rel->op.right, sel);
-			flags_test(rel);
-			lhs = rel->op.left;
-			if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND &&
-			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    (sel->dtype->flags & DTYPE_F_PREFIX) &&
-			    mask_is_prefix(lhs->op.right, &plen)) {
-				/* as nft: "meta mark & 0xffff0000 == v" is v/16 */
-				if (plen < sel->len)
-					rel->op.right = prefix_expr_alloc(&internal_location,
-									  rel->op.right, plen);
-				rel->op.left = expr_clone(sel);
-				expr_free(lhs);
-				lhs = rel->op.left;
-			}
-			/*
-			 * meta l4proto is the transport header's dependency
-			 * that compiling the listing gives back; a ct protocol
-			 * match names the header (the context) but is no
-			 * dependency: nft drops it, and its listing loads back
-			 * as meta l4proto, another match (untracked packets)
-			 */
-			if (is_dep(s, NFT_META_L4PROTO, &v))
-				deps.th = s;
-			/*
-			 * The network header's dependency is the one that
-			 * compiling the listing gives back: meta protocol in
-			 * netdev and bridge, meta nfproto in inet.  Elsewhere
-			 * (and ct l3proto anywhere) the match stays: nft drops
-			 * "meta protocol 8021q" in arp and "ct l3proto ipv4"
-			 * in ip6, and its listing then matches what the rule
-			 * did not
-			 */
-			else if ((is_dep(s, NFT_META_PROTOCOL, &v) &&
-				  (ctx->family == NFPROTO_NETDEV ||
-				   ctx->family == NFPROTO_BRIDGE)) ||
-				 (is_dep(s, NFT_META_NFPROTO, &v) &&
-				  ctx->family == NFPROTO_INET)) {
-				deps.nh = s;
-				deps.nh_ether = false;
-			}
-			else if (is_dep(s, NFT_META_IIFTYPE, &v) && v == ARPHRD_ETHER)
-				/* not an ether field: the ether type after it is
-				   no dependency of the network header then, as
-				   recompiling it would give meta nfproto */
-				deps.ll = s;
-			proto_ctx_update(&pctx, rel);
-			if (deps.nh == s)
-				deps.nh_is = pctx.desc[PROTO_BASE_NETWORK_HDR];
+			reg_match(ctx, &pctx, &deps, s, rel);
 			continue;
 		}
 		if (payload_expand(&pctx, s, deps.grp)) {
@@ -2776,73 +2955,8 @@ static void postprocess(struct delin_ctx *ctx)
 		}
 		if (!payload_match(&pctx, rel))
 			continue;
-		lhs = rel->op.left;
-		{
-			const struct expr *p;
-			const struct proto_desc *d;
-
-			flags_test(rel);
-			lhs = rel->op.left;
-			p = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
-			d = p->payload.desc;
-			if ((d == &proto_icmp || d == &proto_icmp6) && p->payload.tmpl) {
-				const char *fn = p->payload.tmpl->name;
-
-				const uint8_t *t;
-				unsigned int n;
-
-				/* nft drops a single type it implied, not a set */
-				t = proto_icmp_types(d, p->payload.tmpl, &n);
-				if (!strcmp(fn, "type") && rel->op.op == OP_EQ &&
-				    rel->op.right->kind == EXPR_VALUE)
-					deps.icmp = s;
-				else if (n == 1 && deps.icmp &&
-					 expr_value_u64(deps.icmp->expr->op.right) == t[0])
-					kill(&deps, &deps.icmp);
-			}
-			/*
-			 * A lone "vlan type ip" (or != ip) keeps its "ether
-			 * type 8021q" in the families with a link layer, as
-			 * nft lists it; a set, a range or a comparison does
-			 * not, nor any in ip and ip6
-			 */
-			if (d == &proto_vlan && p->payload.tmpl &&
-			    !strcmp(p->payload.tmpl->name, "type") &&
-			    rel->op.right->kind == EXPR_VALUE &&
-			    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
-			    (ctx->family == NFPROTO_BRIDGE || ctx->family == NFPROTO_INET ||
-			     ctx->family == NFPROTO_NETDEV))
-				kill(&deps, &deps.ll);
-			else
-				header_used(&deps, d);
-			if (is_ether_type(s, &v)) {
-				bool nh = v == 0x0806 || v == 0x0800 || v == 0x86dd;
-
-				/* in inet and netdev nft tests it for the network
-				   header after another ether match only */
-				/* a tag inside a tag ("vlan type 8021q"): nft
-				   lists the ether type 8021q before it */
-				if ((v == 0x8100 || v == 0x88a8) &&
-				    p->payload.desc == &proto_vlan)
-					deps.vlan = NULL;
-				else if (v == 0x8100)
-					deps.vlan = s;
-				else if (nh && (ctx->family == NFPROTO_BRIDGE ||
-						((ctx->family == NFPROTO_INET ||
-						  ctx->family == NFPROTO_NETDEV) &&
-						 (ll_seen || d == &proto_vlan)))) {
-					/* after ether type 8021q, the network
-					   header's test is a vlan type */
-					deps.nh = s;
-					deps.nh_ether = ctx->family == NFPROTO_BRIDGE &&
-							d != &proto_vlan;
-					deps.nh_is = v == 0x0800 ? &proto_ip :
-						     v == 0x86dd ? &proto_ip6 : NULL;
-				}
-			} else if (d == &proto_eth || d == &proto_vlan) {
-				ll_seen = true;
-			}
-		}
+		flags_test(rel);
+		payload_deps(ctx, &deps, s, rel, &ll_seen);
 		proto_ctx_update(&pctx, rel);
 	}
 }

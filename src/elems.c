@@ -861,10 +861,60 @@ static int dup_values_check(const struct elem_emit *em,
 	return ret;
 }
 
+/* the keyed elements, one by one (not as intervals) */
+static void emit_keyed(struct builder *b, struct elem_emit *em,
+		       const struct elem_store *st)
+{
+	uint8_t w[NFH_VAL_MAXLEN], we[NFH_VAL_MAXLEN];
+
+	for (size_t i = 0; i < st->n; i++) {
+		const uint8_t *key = elem_lo(st, i), *end = NULL;
+
+		if (!st->concat) {
+			plain_wire(em, key, w, st->klen);
+			key = w;
+		} else if (em->concat_interval) {
+			key = concat_interval_wire(em->key, key, w);
+			end = concat_interval_wire(em->key, elem_hi(st, i), we);
+		}
+		b->dlen = elem_dlen(st, i);
+		put_elem(b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
+			 elem_rec(st, i)->extra, false);
+	}
+}
+
+/* the catch-all elements, last as nft sends them; 0, or -1 for a map's
+   catch-all given twice with two values, as a key above */
+static int emit_catchalls(struct builder *b, struct elem_emit *em,
+			  const struct elem_store *st)
+{
+	const struct elem_store *ca = st->catchall;
+	int ret = 0;
+
+	for (size_t i = 1; ret == 0 && ca && i < ca->n; i++) {
+		struct location la, lb;
+
+		if (!values_differ(ca, 0, i))
+			continue;
+		elem_loc_get(elem_rec(ca, 0), &la);
+		elem_loc_get(elem_rec(ca, i), &lb);
+		ret = error_queue2(em->msgs, &lb, &la,
+				   "* is given twice, with two values (the kernel says \"File exists\")");
+	}
+	for (size_t i = 0; ret == 0 && ca && i < ca->n; i++) {
+		b->dlen = elem_dlen(ca, i);
+		put_elem(b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
+			 ca->dlen ? elem_data(ca, i) : NULL,
+			 elem_rec(ca, i)->extra, false);
+		if (em->interval && !st->concat)
+			em->size++;
+	}
+	return ret;
+}
+
 int elem_emit(struct elem_emit *em, struct elem_store *st)
 {
 	struct builder b = { .em = em };
-	uint8_t w[NFH_VAL_MAXLEN], we[NFH_VAL_MAXLEN];
 	int ret = 0;
 
 	/* zeroed: libmnl 1.0.4 leaves the padding after attributes as it is */
@@ -875,43 +925,10 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 		   !em->concat_interval && dup_values_check(em, st) < 0) {
 		ret = -1;
 	} else {
-		for (size_t i = 0; i < st->n; i++) {
-			const uint8_t *key = elem_lo(st, i), *end = NULL;
-
-			if (!st->concat) {
-				plain_wire(em, key, w, st->klen);
-				key = w;
-			} else if (em->concat_interval) {
-				key = concat_interval_wire(em->key, key, w);
-				end = concat_interval_wire(em->key, elem_hi(st, i), we);
-			}
-			b.dlen = elem_dlen(st, i);
-			put_elem(&b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
-				 elem_rec(st, i)->extra, false);
-		}
+		emit_keyed(&b, em, st);
 	}
-	/* a map's catch-all given twice with two values, as a key above */
-	for (size_t i = 1; ret == 0 && st->catchall && i < st->catchall->n; i++) {
-		struct location la, lb;
-
-		if (!values_differ(st->catchall, 0, i))
-			continue;
-		elem_loc_get(elem_rec(st->catchall, 0), &la);
-		elem_loc_get(elem_rec(st->catchall, i), &lb);
-		ret = error_queue2(em->msgs, &lb, &la,
-				   "* is given twice, with two values (the kernel says \"File exists\")");
-	}
-	/* the catch-all elements last, as nft sends them */
-	for (size_t i = 0; ret == 0 && st->catchall && i < st->catchall->n; i++) {
-		const struct elem_store *ca = st->catchall;
-
-		b.dlen = elem_dlen(ca, i);
-		put_elem(&b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
-			 ca->dlen ? elem_data(ca, i) : NULL,
-			 elem_rec(ca, i)->extra, false);
-		if (em->interval && !st->concat)
-			em->size++;
-	}
+	if (ret == 0)
+		ret = emit_catchalls(&b, em, st);
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
 	/* as nft: an elements message even with none, for a meter's set or

@@ -40,6 +40,71 @@ void elem_store_free(struct elem_store *st)
 	free(st);
 }
 
+/* the store of st's catch-all element: no key, kept apart so that the
+   keyed ones sort as before */
+static struct elem_store *catchall_store(struct elem_store *st)
+{
+	if (!st->catchall) {
+		st->catchall = xmalloc(sizeof(*st));
+		*st->catchall = *st;
+		st->catchall->n = st->catchall->cap = 0;
+		st->catchall->recs = NULL;
+		st->catchall->catchall = NULL;
+	}
+	return st->catchall;
+}
+
+/* the bounds of the key k of the set's key type key, in the next record */
+static void rec_key_put(struct elem_store *st, const struct expr *key,
+			const struct expr *k)
+{
+	if (k->kind == EXPR_CATCHALL) {
+		/* the record's key stays zero */
+	} else if (st->concat) {
+		uint8_t buf[NFH_VAL_MAXLEN];
+
+		key_wire(key, k, false, buf);
+		memcpy(elem_lo(st, st->n), buf, st->klen);
+		key_wire(key, k, true, buf);
+		memcpy(elem_hi(st, st->n), buf, st->klen);
+	} else {
+		value_bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
+	}
+}
+
+/* the value v of the map's value type data, in the next record r */
+static void rec_data_put(struct elem_store *st, struct elem_rec *r,
+			 const struct expr *data, const struct expr *v)
+{
+	uint8_t buf[NFH_VAL_MAXLEN];
+
+	key_wire(data, v, false, buf);
+	if (data->flags & EXPR_F_DATA_INTERVAL) {
+		unsigned int half = st->dlen / 2;
+
+		memcpy(elem_data(st, st->n), buf, half);
+		key_wire(data, v, true, buf);
+		memcpy(elem_data(st, st->n) + half, buf, half);
+		/* as nft: a single value is sent as it is (which
+		   the kernel refuses) */
+		r->data_half = !elem_is_interval(v);
+	} else {
+		memcpy(elem_data(st, st->n), buf, st->dlen);
+	}
+}
+
+/* the element's location, in the record's few bytes */
+static void rec_loc_put(struct elem_rec *r, const struct location *loc)
+{
+	r->loc.indesc = loc->indesc;
+	r->loc.line_offset = loc->line_offset;
+	r->loc.line = loc->first_line;
+	r->loc.first_col = loc->first_col > 0xffff ? 0xffff : loc->first_col;
+	r->loc.last_col = loc->first_line != loc->last_line ||
+			  loc->last_col > 0xffff ? r->loc.first_col :
+			  loc->last_col;
+}
+
 void elem_store_add(struct elem_store *st, const struct expr *key,
 		    const struct expr *data, struct expr *elem)
 {
@@ -47,17 +112,8 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	struct elem_store *top = st;
 	struct elem_rec *r;
 
-	if (elem_is_catchall(elem)) {
-		/* no key: kept apart, so that the keyed ones sort as before */
-		if (!st->catchall) {
-			st->catchall = xmalloc(sizeof(*st));
-			*st->catchall = *st;
-			st->catchall->n = st->catchall->cap = 0;
-			st->catchall->recs = NULL;
-			st->catchall->catchall = NULL;
-		}
-		st = st->catchall;
-	}
+	if (elem_is_catchall(elem))
+		st = catchall_store(st);
 	if (k->kind == EXPR_MAPPING) {
 		v = k->op.right;
 		k = k->op.left;
@@ -72,35 +128,9 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	}
 	r = elem_rec(st, st->n);
 	memset(r, 0, st->recsz);
-	if (k->kind == EXPR_CATCHALL) {
-		/* the record's key stays zero */
-	} else if (st->concat) {
-		uint8_t buf[NFH_VAL_MAXLEN];
-
-		key_wire(key, k, false, buf);
-		memcpy(elem_lo(st, st->n), buf, st->klen);
-		key_wire(key, k, true, buf);
-		memcpy(elem_hi(st, st->n), buf, st->klen);
-	} else {
-		value_bounds(k, st->klen, elem_lo(st, st->n), elem_hi(st, st->n));
-	}
-	if (v && st->dlen) {
-		uint8_t buf[NFH_VAL_MAXLEN];
-
-		key_wire(data, v, false, buf);
-		if (data->flags & EXPR_F_DATA_INTERVAL) {
-			unsigned int half = st->dlen / 2;
-
-			memcpy(elem_data(st, st->n), buf, half);
-			key_wire(data, v, true, buf);
-			memcpy(elem_data(st, st->n) + half, buf, half);
-			/* as nft: a single value is sent as it is (which
-			   the kernel refuses) */
-			r->data_half = !elem_is_interval(v);
-		} else {
-			memcpy(elem_data(st, st->n), buf, st->dlen);
-		}
-	}
+	rec_key_put(st, key, k);
+	if (v && st->dlen)
+		rec_data_put(st, r, data, v);
 	if (elem_is_interval(k) && !st->has_interval) {
 		st->has_interval = true;
 		st->interval_loc = elem->loc;
@@ -112,13 +142,7 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	}
 	if (opts && (opts->elem.counter || !list_empty(&opts->elem.stmts)))
 		top->has_stmts = true;
-	r->loc.indesc = elem->loc.indesc;
-	r->loc.line_offset = elem->loc.line_offset;
-	r->loc.line = elem->loc.first_line;
-	r->loc.first_col = elem->loc.first_col > 0xffff ? 0xffff : elem->loc.first_col;
-	r->loc.last_col = elem->loc.first_line != elem->loc.last_line ||
-			  elem->loc.last_col > 0xffff ? r->loc.first_col :
-			  elem->loc.last_col;
+	rec_loc_put(r, &elem->loc);
 	if (opts || (v && v->kind == EXPR_VERDICT) ||
 	    (data && data->dtype == &objref_type))
 		r->extra = elem;

@@ -234,31 +234,11 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 	return 0;
 }
 
-static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
-		  const struct proto_desc *want)
+/* the test of the network header want that nh_dep() adds, as nft does in
+   each family */
+static int nh_dep_add(struct eval_ctx *ctx, const struct expr *p,
+		      const struct proto_desc *want)
 {
-	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
-
-	if (set_conflict(ctx, p, PROTO_BASE_NETWORK_HDR, want) < 0)
-		return -1;
-	if (have == want)
-		return 0;
-	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
-	    (want == &proto_ip || want == &proto_ip6))
-		/* the table's own header, not one an earlier match set */
-		return err(ctx, &p->loc,
-			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
-			   have->name, want->name, family_name(ctx->family),
-			   have->name);
-	if (have)
-		return conflict(ctx, p, have, want);
-	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return conflict(ctx, p, &proto_unknown, want);
-	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
-		return error_queue2(ctx->msgs, &p->loc,
-				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
-				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
-				    want->name);
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -306,6 +286,34 @@ static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
 	}
 	return err(ctx, &p->loc, "%s header cannot be matched in family %s",
 		   want->name, family_name(ctx->family));
+}
+
+static int nh_dep(struct eval_ctx *ctx, const struct expr *p,
+		  const struct proto_desc *want)
+{
+	const struct proto_desc *have = ctx->pctx.desc[PROTO_BASE_NETWORK_HDR];
+
+	if (set_conflict(ctx, p, PROTO_BASE_NETWORK_HDR, want) < 0)
+		return -1;
+	if (have == want)
+		return 0;
+	if (have && (ctx->family == NFPROTO_IPV4 || ctx->family == NFPROTO_IPV6) &&
+	    (want == &proto_ip || want == &proto_ip6))
+		/* the table's own header, not one an earlier match set */
+		return err(ctx, &p->loc,
+			   "conflicting protocols specified: %s vs. %s; a table of family %s sees %s packets only (an inet table sees both)",
+			   have->name, want->name, family_name(ctx->family),
+			   have->name);
+	if (have)
+		return conflict(ctx, p, have, want);
+	if (ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return conflict(ctx, p, &proto_unknown, want);
+	if (ctx->pctx.set_desc[PROTO_BASE_LL_HDR] == &proto_unknown)
+		return error_queue2(ctx->msgs, &p->loc,
+				    ctx->pctx.set_loc[PROTO_BASE_LL_HDR],
+				    "conflicting protocols specified: unknown vs. %s (nft takes the link layer from the set's last element, which is not ethernet)",
+				    want->name);
+	return nh_dep_add(ctx, p, want);
 }
 
 static int th_dep(struct eval_ctx *ctx, const struct expr *p,
@@ -1167,69 +1175,82 @@ static int elems_check(struct eval_ctx *ctx, const struct set *s,
 }
 
 static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
+				   bool is_data, bool is_typeof);
+
+/* a concatenation of types: each part's, in registers of 32 bits */
+static struct expr *type_concat_eval(struct eval_ctx *ctx, struct expr *t,
+				     bool is_data, bool is_typeof)
+{
+	unsigned int bits = 0;
+	struct expr *c, *i, *n;
+
+	c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
+	list_for_each_entry(i, &t->set.exprs, list) {
+		n = type_list_eval(ctx, i, is_data, is_typeof);
+		if (!n) {
+			expr_free(c);
+			return NULL;
+		}
+		if (n->dtype == &verdict_type) {
+			expr_free(n);
+			expr_free(c);
+			err(ctx, &i->loc, "a verdict cannot be part of a concatenation");
+			return NULL;
+		}
+		bits += div_round_up(n->len, 32) * 32;
+		compound_expr_add(c, n);
+	}
+	if (bits > NFT_REG32_COUNT * 32) {
+		expr_free(c);
+		err(ctx, &t->loc, "the concatenation is longer than the %u bytes of all registers",
+		    NFT_REG32_COUNT * 4);
+		return NULL;
+	}
+	c->len = bits;
+	return c;
+}
+
+/* typeof: the selector itself says what it holds */
+static struct expr *type_selector_eval(struct eval_ctx *ctx, struct expr *t)
+{
+	if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
+	    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
+		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
+		return NULL;
+	}
+	if (!set_typeof_ok(t)) {
+		err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
+		    "typeof of this extension header field is not supported" :
+		    "typeof of a raw payload expression is not supported");
+		return NULL;
+	}
+	if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
+	    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
+		/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
+		const struct proto_field *f = proto_th.fields;
+
+		for (; f < proto_th.fields + 2; f++)
+			if (f->offset == t->payload.offset && f->len == t->len) {
+				t->payload.is_raw = false;
+				t->payload.desc = &proto_th;
+				t->payload.tmpl = f;
+				t->dtype = f->dtype;
+				t->byteorder = f->byteorder;
+			}
+	}
+	return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
+}
+
+static struct expr *type_list_eval(struct eval_ctx *ctx, struct expr *t,
 				   bool is_data, bool is_typeof)
 {
 	const struct datatype *dt;
-	struct expr *c, *i, *n;
 	struct suggest sg;
 
-	if (t->kind == EXPR_CONCAT) {
-		unsigned int bits = 0;
-
-		c = compound_expr_alloc(&t->loc, EXPR_CONCAT);
-		list_for_each_entry(i, &t->set.exprs, list) {
-			n = type_list_eval(ctx, i, is_data, is_typeof);
-			if (!n) {
-				expr_free(c);
-				return NULL;
-			}
-			if (n->dtype == &verdict_type) {
-				expr_free(n);
-				expr_free(c);
-				err(ctx, &i->loc, "a verdict cannot be part of a concatenation");
-				return NULL;
-			}
-			bits += div_round_up(n->len, 32) * 32;
-			compound_expr_add(c, n);
-		}
-		if (bits > NFT_REG32_COUNT * 32) {
-			expr_free(c);
-			err(ctx, &t->loc, "the concatenation is longer than the %u bytes of all registers",
-			    NFT_REG32_COUNT * 4);
-			return NULL;
-		}
-		c->len = bits;
-		return c;
-	}
-	if (t->kind != EXPR_SYMBOL) {
-		/* typeof: the selector itself says what it holds */
-		if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
-		    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
-			err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
-			return NULL;
-		}
-		if (!set_typeof_ok(t)) {
-			err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
-			    "typeof of this extension header field is not supported" :
-			    "typeof of a raw payload expression is not supported");
-			return NULL;
-		}
-		if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&
-		    t->payload.base == PROTO_BASE_TRANSPORT_HDR) {
-			/* as nft: @th,0,16 is th sport, @th,16,16 th dport */
-			const struct proto_field *f = proto_th.fields;
-
-			for (; f < proto_th.fields + 2; f++)
-				if (f->offset == t->payload.offset && f->len == t->len) {
-					t->payload.is_raw = false;
-					t->payload.desc = &proto_th;
-					t->payload.tmpl = f;
-					t->dtype = f->dtype;
-					t->byteorder = f->byteorder;
-				}
-		}
-		return set_type_placeholder(&t->loc, t->dtype, t->len, t->byteorder);
-	}
+	if (t->kind == EXPR_CONCAT)
+		return type_concat_eval(ctx, t, is_data, is_typeof);
+	if (t->kind != EXPR_SYMBOL)
+		return type_selector_eval(ctx, t);
 	if (is_typeof && (!is_data || strcmp(t->sym.str, "verdict"))) {
 		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression, not the datatype \"%s\"",
 		    t->sym.str);
@@ -1532,6 +1553,209 @@ static int concat_rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	return ret;
 }
 
+/* x takes the type of the selector lhs it is compared with */
+static void rhs_typed(struct expr *x, const struct expr *lhs)
+{
+	x->dtype = lhs->dtype;
+	x->len = lhs->len;
+	x->byteorder = lhs->byteorder;
+}
+
+static int rhs_concat(struct eval_ctx *ctx, const struct expr *lhs,
+		      struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (lhs->kind != EXPR_CONCAT)
+		return err(ctx, &x->loc,
+			   "a concatenation cannot be compared with %s",
+			   lhs->dtype->name);
+	return concat_rhs_eval(ctx, lhs, x);
+}
+
+static int rhs_set_elem(struct eval_ctx *ctx, const struct expr *lhs,
+			struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->elem.key) < 0)
+		return -1;
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_variable(struct eval_ctx *ctx, const struct expr *lhs,
+			struct expr **e)
+{
+	if (variable_expand(ctx, e) < 0)
+		return -1;
+	return rhs_eval(ctx, lhs, e);
+}
+
+/* a plain integer, as "define p = -10" makes one: as nft, it matches only
+   a plain integer field that can hold it */
+static int rhs_value(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
+		return 0;
+	if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
+		return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+			   (unsigned long long)expr_value_u64(x),
+			   (1ULL << lhs->len) - 1);
+	/* a statement writes it whatever the field's type */
+	if (lhs->dtype != &integer_type &&
+	    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
+		return err(ctx, &x->loc,
+			   "datatype mismatch, expected %s, expression has type integer",
+			   lhs->dtype->desc);
+	return 0;
+}
+
+static int rhs_binop(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (x->depth > EXPR_DEPTH_MAX)
+		return too_deep(ctx, x);
+	if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
+	    rhs_eval(ctx, lhs, &x->op.right) < 0)
+		return -1;
+	if (x->op.op == OP_MASK) {
+		if (x->op.left->kind != EXPR_VALUE ||
+		    x->op.right->kind != EXPR_VALUE)
+			return err(ctx, &x->loc, "VALUE / MASK needs constants on both sides");
+		rhs_typed(x, lhs);
+		return 0;
+	}
+	return constant_fold(ctx, e);
+}
+
+static int rhs_prefix(struct eval_ctx *ctx, const struct expr *lhs,
+		      struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
+		return -1;
+	if (!(lhs->dtype->flags & DTYPE_F_PREFIX) &&
+	    !datatype_is_integer(lhs->dtype))
+		return err(ctx, &x->loc, "%s values cannot have a prefix",
+			   lhs->dtype->name);
+	if (x->prefix.prefix_len > lhs->len)
+		return err(ctx, &x->loc,
+			   "prefix length %u is invalid for type of %u bits",
+			   x->prefix.prefix_len, lhs->len);
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_range(struct eval_ctx *ctx, const struct expr *lhs,
+		     struct expr **e)
+{
+	struct expr *x = *e;
+
+	if (rhs_eval(ctx, lhs, &x->range.left) < 0 ||
+	    rhs_eval(ctx, lhs, &x->range.right) < 0)
+		return -1;
+	if (expr_value_cmp(x->range.left, x->range.right) > 0)
+		return err(ctx, &x->loc,
+			   "range is backwards: the first value is larger than the second");
+	rhs_typed(x, lhs);
+	return 0;
+}
+
+static int rhs_set(struct eval_ctx *ctx, const struct expr *lhs,
+		   struct expr **e)
+{
+	struct expr *x = *e;
+
+	/* a single element is a plain compare, as in nft (unless concatenated) */
+	if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
+	    anon_key_check(ctx, lhs) < 0)
+		return -1;
+	if (set_eval(ctx, lhs, x) < 0)
+		return -1;
+	/* as nft: all its elements were empty variables */
+	if (list_empty(&x->set.exprs))
+		return err(ctx, &x->loc, "the set is empty");
+	return 0;
+}
+
+/* a list of flags is a set whose values are ORed together */
+static int rhs_list(struct eval_ctx *ctx, const struct expr *lhs,
+		    struct expr **e)
+{
+	struct expr *x = *e, *i, *acc;
+
+	if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
+		return rhs_eval(ctx, lhs, e);
+	if (set_eval(ctx, lhs, x) < 0)
+		return -1;
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
+		i = list_first_entry(&x->set.exprs, struct expr, list);
+		return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
+			   lhs->dtype->desc ? lhs->dtype->desc :
+			   lhs->dtype->name);
+	/* "tcp dport 22, 80": only flags make a list, as in nft */
+	}
+	acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
+				  lhs->len, NULL);
+	list_for_each_entry(i, &x->set.exprs, list) {
+		if (i->kind != EXPR_VALUE) {
+			expr_free(acc);
+			return err(ctx, &i->loc, "expected a flag value");
+		}
+		for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
+			acc->val.data[b] |= i->val.data[b];
+	}
+	expr_free(x);
+	*e = acc;
+	return 0;
+}
+
+static int rhs_set_ref(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	if (anon_key_check(ctx, lhs) < 0)
+		return -1;
+	return setref_eval(ctx, lhs, *e, false);
+}
+
+static int rhs_verdict(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	return 0;
+}
+
+static int rhs_mapping(struct eval_ctx *ctx, const struct expr *lhs,
+		       struct expr **e)
+{
+	return err(ctx, &(*e)->loc, "a \"key : value\" element belongs in a map");
+}
+
+/* what each kind of right-hand side is checked and typed by */
+static int (*const rhs_evals[__EXPR_KIND_MAX])(struct eval_ctx *,
+						const struct expr *,
+						struct expr **) = {
+	[EXPR_CONCAT]	= rhs_concat,
+	[EXPR_SET_ELEM]	= rhs_set_elem,
+	[EXPR_VARIABLE]	= rhs_variable,
+	[EXPR_SYMBOL]	= symbol_to_constant,
+	[EXPR_VALUE]	= rhs_value,
+	[EXPR_BINOP]	= rhs_binop,
+	[EXPR_PREFIX]	= rhs_prefix,
+	[EXPR_RANGE]	= rhs_range,
+	[EXPR_SET]	= rhs_set,
+	[EXPR_LIST]	= rhs_list,
+	[EXPR_SET_REF]	= rhs_set_ref,
+	[EXPR_VERDICT]	= rhs_verdict,
+	[EXPR_MAPPING]	= rhs_mapping,
+};
+
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e)
 {
@@ -1541,135 +1765,9 @@ static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	    x->kind != EXPR_SET && x->kind != EXPR_SET_ELEM &&
 	    x->kind != EXPR_VARIABLE && x->kind != EXPR_SET_REF)
 		return err(ctx, &x->loc, "a concatenation is expected here");
-	switch (x->kind) {
-	case EXPR_CONCAT:
-		if (lhs->kind != EXPR_CONCAT)
-			return err(ctx, &x->loc,
-				   "a concatenation cannot be compared with %s",
-				   lhs->dtype->name);
-		return concat_rhs_eval(ctx, lhs, x);
-	case EXPR_SET_ELEM:
-		if (rhs_eval(ctx, lhs, &x->elem.key) < 0)
-			return -1;
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_VARIABLE:
-		if (variable_expand(ctx, e) < 0)
-			return -1;
-		return rhs_eval(ctx, lhs, e);
-	case EXPR_SYMBOL:
-		return symbol_to_constant(ctx, lhs, e);
-	case EXPR_VALUE:
-		/* a plain integer, as "define p = -10" makes one: as nft, it
-		   matches only a plain integer field that can hold it */
-		if (x->dtype != &integer_type || lhs->kind == EXPR_CONCAT)
-			return 0;
-		if (lhs->len < 64 && expr_value_u64(x) >> lhs->len)
-			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
-				   (unsigned long long)expr_value_u64(x),
-				   (1ULL << lhs->len) - 1);
-		/* a statement writes it whatever the field's type */
-		if (lhs->dtype != &integer_type &&
-		    (!ctx->stmt || ctx->stmt->kind == STMT_EXPRESSION))
-			return err(ctx, &x->loc,
-				   "datatype mismatch, expected %s, expression has type integer",
-				   lhs->dtype->desc);
-		return 0;
-	case EXPR_BINOP:
-		if (x->depth > EXPR_DEPTH_MAX)
-			return too_deep(ctx, x);
-		if (rhs_eval(ctx, lhs, &x->op.left) < 0 ||
-		    rhs_eval(ctx, lhs, &x->op.right) < 0)
-			return -1;
-		if (x->op.op == OP_MASK) {
-			if (x->op.left->kind != EXPR_VALUE ||
-			    x->op.right->kind != EXPR_VALUE)
-				return err(ctx, &x->loc, "VALUE / MASK needs constants on both sides");
-			x->dtype = lhs->dtype;
-			x->len = lhs->len;
-			x->byteorder = lhs->byteorder;
-			return 0;
-		}
-		return constant_fold(ctx, e);
-	case EXPR_PREFIX:
-		if (rhs_eval(ctx, lhs, &x->prefix.expr) < 0)
-			return -1;
-		if (!(lhs->dtype->flags & DTYPE_F_PREFIX) &&
-		    !datatype_is_integer(lhs->dtype))
-			return err(ctx, &x->loc, "%s values cannot have a prefix",
-				   lhs->dtype->name);
-		if (x->prefix.prefix_len > lhs->len)
-			return err(ctx, &x->loc,
-				   "prefix length %u is invalid for type of %u bits",
-				   x->prefix.prefix_len, lhs->len);
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_RANGE:
-		if (rhs_eval(ctx, lhs, &x->range.left) < 0 ||
-		    rhs_eval(ctx, lhs, &x->range.right) < 0)
-			return -1;
-		if (expr_value_cmp(x->range.left, x->range.right) > 0)
-			return err(ctx, &x->loc,
-				   "range is backwards: the first value is larger than the second");
-		x->dtype = lhs->dtype;
-		x->len = lhs->len;
-		x->byteorder = lhs->byteorder;
-		return 0;
-	case EXPR_SET:
-		/* a single element is a plain compare, as in nft (unless concatenated) */
-		if ((x->set.size != 1 || lhs->kind == EXPR_CONCAT) &&
-		    anon_key_check(ctx, lhs) < 0)
-			return -1;
-		if (set_eval(ctx, lhs, x) < 0)
-			return -1;
-		/* as nft: all its elements were empty variables */
-		if (list_empty(&x->set.exprs))
-			return err(ctx, &x->loc, "the set is empty");
-		return 0;
-	case EXPR_LIST: {
-		struct expr *i, *acc;
-
-		if (lhs->dtype->flags & DTYPE_F_BITMASK && list_mask_split(e))
-			return rhs_eval(ctx, lhs, e);
-		/* a list of flags is a set whose values are ORed together */
-		if (set_eval(ctx, lhs, x) < 0)
-			return -1;
-		if (!(lhs->dtype->flags & DTYPE_F_BITMASK)) {
-			i = list_first_entry(&x->set.exprs, struct expr, list);
-			return err(ctx, &i->loc, "Basetype of type %s is not bitmask",
-				   lhs->dtype->desc ? lhs->dtype->desc :
-				   lhs->dtype->name);
-		/* "tcp dport 22, 80": only flags make a list, as in nft */
-		}
-		acc = constant_expr_alloc(&x->loc, lhs->dtype, lhs->byteorder,
-					  lhs->len, NULL);
-		list_for_each_entry(i, &x->set.exprs, list) {
-			if (i->kind != EXPR_VALUE) {
-				expr_free(acc);
-				return err(ctx, &i->loc, "expected a flag value");
-			}
-			for (unsigned int b = 0; b < NFH_VAL_MAXLEN; b++)
-				acc->val.data[b] |= i->val.data[b];
-		}
-		expr_free(x);
-		*e = acc;
-		return 0;
-	}
-	case EXPR_SET_REF:
-		if (anon_key_check(ctx, lhs) < 0)
-			return -1;
-		return setref_eval(ctx, lhs, x, false);
-	case EXPR_VERDICT:
-		return 0;
-	case EXPR_MAPPING:
-		return err(ctx, &x->loc, "a \"key : value\" element belongs in a map");
-	default:
+	if (!rhs_evals[x->kind])
 		return err(ctx, &x->loc, "unexpected expression on the right-hand side");
-	}
+	return rhs_evals[x->kind](ctx, lhs, e);
 }
 
 /* meta secmark, ct secmark: the security ID of the packet or connection */
@@ -1803,6 +1901,65 @@ static int hour_range_eval(struct eval_ctx *ctx, struct expr *rel)
 	return 0;
 }
 
+/* "x v / m" is "x & m == v"; lhs is x */
+static int mask_rhs_eval(struct eval_ctx *ctx, struct expr *rel,
+			 struct expr *lhs)
+{
+	struct expr *m = rel->op.right;
+
+	if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
+	    rel->op.op != OP_NEQ)
+		return err(ctx, &rel->loc, "VALUE / MASK can only be compared with == or !=");
+	rel->op.left = binop_expr_alloc(&lhs->loc, OP_AND, lhs, m->op.right);
+	rel->op.left->dtype = lhs->dtype;
+	rel->op.left->len = lhs->len;
+	rel->op.left->byteorder = lhs->byteorder;
+	rel->op.right = m->op.left;
+	if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+		/*
+		 * a netmask, 10.1.2.3/255.255.0.0, is the network
+		 * 10.1.0.0 (the host bits would never match); flags
+		 * keep theirs, as nft keeps them
+		 */
+		for (unsigned int i = 0; i < expr_value_bytes(m->op.right); i++)
+			rel->op.right->val.data[i] &= m->op.right->val.data[i];
+	m->op.left = m->op.right = NULL;
+	expr_free(m);
+	if (rel->op.op == OP_IMPLICIT)
+		rel->op.op = OP_EQ;
+	return 0;
+}
+
+/* a comparison without an operator: == but for flags, which it tests */
+static void implicit_op_eval(struct expr *rel, const struct expr *lhs)
+{
+	struct expr *set = rel->op.right, *v;
+
+	switch (rel->op.right->kind) {
+	case EXPR_VALUE:
+		if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
+			rel->op.op = OP_EQ;
+		break;
+	case EXPR_SET:
+		/* "ct state { new }" tests the flag, as nft has it */
+		v = list_first_entry(&set->set.exprs, struct expr, list);
+		if (set->set.size == 1 && v->kind == EXPR_VALUE &&
+		    lhs->kind != EXPR_BINOP &&
+		    (lhs->dtype->flags & DTYPE_F_BITMASK)) {
+			list_del(&v->list);
+			set->set.size = 0;
+			expr_free(set);
+			rel->op.right = v;
+			break;
+		}
+		rel->op.op = OP_EQ;
+		break;
+	default:
+		rel->op.op = OP_EQ;
+		break;
+	}
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -1830,58 +1987,11 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (is_secmark(lhs) && rhs_is_constant(rel->op.right))
 		return err(ctx, &rel->op.right->loc,
 			   "a secmark is a security ID the kernel assigns: it cannot be compared with a constant");
-	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK) {
-		/* "x v / m" is "x & m == v" */
-		struct expr *m = rel->op.right;
-
-		if (rel->op.op != OP_IMPLICIT && rel->op.op != OP_EQ &&
-		    rel->op.op != OP_NEQ)
-			return err(ctx, &rel->loc, "VALUE / MASK can only be compared with == or !=");
-		rel->op.left = binop_expr_alloc(&lhs->loc, OP_AND, lhs, m->op.right);
-		rel->op.left->dtype = lhs->dtype;
-		rel->op.left->len = lhs->len;
-		rel->op.left->byteorder = lhs->byteorder;
-		rel->op.right = m->op.left;
-		if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
-			/*
-			 * a netmask, 10.1.2.3/255.255.0.0, is the network
-			 * 10.1.0.0 (the host bits would never match); flags
-			 * keep theirs, as nft keeps them
-			 */
-			for (unsigned int i = 0; i < expr_value_bytes(m->op.right); i++)
-				rel->op.right->val.data[i] &= m->op.right->val.data[i];
-		m->op.left = m->op.right = NULL;
-		expr_free(m);
-		if (rel->op.op == OP_IMPLICIT)
-			rel->op.op = OP_EQ;
-	}
-	if (rel->op.op == OP_IMPLICIT) {
-		struct expr *set = rel->op.right, *v;
-
-		switch (rel->op.right->kind) {
-		case EXPR_VALUE:
-			if (!(lhs->dtype->flags & DTYPE_F_BITMASK))
-				rel->op.op = OP_EQ;
-			break;
-		case EXPR_SET:
-			/* "ct state { new }" tests the flag, as nft has it */
-			v = list_first_entry(&set->set.exprs, struct expr, list);
-			if (set->set.size == 1 && v->kind == EXPR_VALUE &&
-			    lhs->kind != EXPR_BINOP &&
-			    (lhs->dtype->flags & DTYPE_F_BITMASK)) {
-				list_del(&v->list);
-				set->set.size = 0;
-				expr_free(set);
-				rel->op.right = v;
-				break;
-			}
-			rel->op.op = OP_EQ;
-			break;
-		default:
-			rel->op.op = OP_EQ;
-			break;
-		}
-	}
+	if (rel->op.right->kind == EXPR_BINOP && rel->op.right->op.op == OP_MASK &&
+	    mask_rhs_eval(ctx, rel, lhs) < 0)
+		return -1;
+	if (rel->op.op == OP_IMPLICIT)
+		implicit_op_eval(rel, lhs);
 	if (rel->op.right->kind == EXPR_SET || rel->op.right->kind == EXPR_RANGE ||
 	    rel->op.right->kind == EXPR_PREFIX || rel->op.right->kind == EXPR_SET_REF) {
 		if (rel->op.op != OP_EQ && rel->op.op != OP_NEQ)
@@ -2989,13 +3099,12 @@ static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
  * as this transaction has built it so far, as nft does: a rule the kernel
  * holds goes by its handle, one of this batch by its batch id.
  */
-static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
+/* the handles of the rules in cmd's chain now, in the offline model or
+   the kernel */
+static int chain_rule_handles(struct eval_ctx *ctx, const struct cmd *cmd,
+			      uint64_t **handles, size_t *n)
 {
 	struct nfh_ctx *nfh = ctx->nfh;
-	uint64_t *handles = NULL;
-	struct slot *sl = NULL;
-	size_t n = 0, cap, i;
-	struct cmd *c;
 
 	if (nfh->offline) {
 		struct cache_table *t = nfh->offline_cache ?
@@ -3006,17 +3115,29 @@ static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
 
 		if (ch) {
 			list_for_each_entry(r, &ch->rules, list)
-				n++;
-			handles = xmalloc((n ? n : 1) * sizeof(*handles));
-			n = 0;
+				(*n)++;
+			*handles = xmalloc((*n ? *n : 1) * sizeof(**handles));
+			*n = 0;
 			list_for_each_entry(r, &ch->rules, list)
-				handles[n++] = nftnl_rule_get_u64(r->nlr,
-								  NFTNL_RULE_HANDLE);
+				(*handles)[(*n)++] = nftnl_rule_get_u64(r->nlr,
+									NFTNL_RULE_HANDLE);
 		}
-	} else if (nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
-				     cmd->h.chain, &handles, &n, ctx->msgs) < 0) {
-		return -1;
+		return 0;
 	}
+	return nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
+				 cmd->h.chain, handles, n, ctx->msgs) < 0 ? -1 : 0;
+}
+
+static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct nfh_ctx *nfh = ctx->nfh;
+	uint64_t *handles = NULL;
+	struct slot *sl = NULL;
+	size_t n = 0, cap, i;
+	struct cmd *c;
+
+	if (chain_rule_handles(ctx, cmd, &handles, &n) < 0)
+		return -1;
 	cap = n;
 	sl = xmalloc((cap ? cap : 1) * sizeof(*sl));
 	for (i = 0; i < n; i++)

@@ -40,6 +40,16 @@ const struct expr_ops *expr_ops_by_json_name(const char *key)
 	return NULL;
 }
 
+const struct expr_ops *expr_ops_by_typeof_kind(uint32_t kind)
+{
+	const struct expr_ops *o;
+
+	for (unsigned int i = 0; (o = expr_ops_nth(i)); i++)
+		if (o->typeof_parse && o->typeof_kind == kind)
+			return o;
+	return NULL;
+}
+
 struct expr *expr_kind_parse(const char *name, const struct location *loc,
 			     const struct kind_word *w, unsigned int n,
 			     struct list_head *msgs)
@@ -249,6 +259,13 @@ struct expr *constant_expr_alloc(const struct location *loc,
 	if (data)
 		memcpy(e->val.data, data, div_round_up(len, 8));
 	return e;
+}
+
+struct expr *set_type_placeholder(const struct location *loc,
+				  const struct datatype *dt, unsigned int len,
+				  enum byteorder bo)
+{
+	return constant_expr_alloc(loc, dt, bo, len, NULL);
 }
 
 struct expr *constant_expr_u64(const struct location *loc,
@@ -495,6 +512,13 @@ const struct expr *elem_key(const struct expr *e)
 	if (e->kind == EXPR_MAPPING)
 		e = e->op.left;
 	return e->kind == EXPR_SET_ELEM ? e->elem.key : e;
+}
+
+bool elem_is_catchall(const struct expr *e)
+{
+	if (e->kind == EXPR_MAPPING)
+		e = e->op.left;
+	return elem_key(e)->kind == EXPR_CATCHALL;
 }
 
 bool elem_is_interval(const struct expr *e)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -523,6 +524,148 @@ static const char *const exthdr_json_names[] = {
  * need where its bits sit in the loaded bytes (its struct load), which a
  * kind's linearize does not give back.
  */
+/* --- typeof -------------------------------------------------------------- */
+
+/*
+ * Extension headers and options as nft 1.0.6 numbers them in typeof
+ * userdata.  ipv6 headers: its own numbers for the header, fields from 1,
+ * where rt0 and srh number only their own fields (the routing header's
+ * four are rt's).  tcp options, ip options, sctp chunks: the option kind
+ * (chunk type); tcp options and sctp chunks number fields from 0 as nfh
+ * does, except that the sack blocks 1-3 are fields of sack; ip options
+ * number theirs by name.  rt2 (which nft writes no userdata for) has none.
+ */
+static const struct {
+	const char	*name;
+	uint32_t	id;
+	unsigned int	skip;	/* nfh's fields before nft's first */
+} typeof_v6hdrs[] = {
+	{ "hbh", 1, 0 }, { "rt", 2, 0 }, { "rt0", 3, 4 }, { "srh", 5, 4 },
+	{ "frag", 6, 0 }, { "dst", 7, 0 }, { "mh", 8, 0 },
+};
+
+static const char *const typeof_ipopt_fields[] = {
+	"type", "length", "value", "ptr", "addr",
+};
+
+/* the sack block of a "sackN" name, 0 for sack and sack0 */
+static unsigned int sack_block(const struct exthdr_desc *d)
+{
+	return !strncmp(d->name, "sack", 4) && d->name[4] >= '1' &&
+	       d->name[4] <= '3' ? (unsigned int)(d->name[4] - '0') : 0;
+}
+
+/* nft's numbers for header @d and its field @f; false if none */
+static bool typeof_exthdr_ids(const struct exthdr_desc *d,
+			      const struct proto_field *f,
+			      uint32_t *id, uint32_t *field)
+{
+	unsigned int i, n;
+
+	if (!d || !f || f < d->fields || f >= d->fields + EXTHDR_FIELDS_MAX)
+		return false;
+	n = f - d->fields;
+	switch (d->op) {
+	case NFT_EXTHDR_OP_IPV6:
+		for (i = 0; i < array_size(typeof_v6hdrs); i++)
+			if (!strcmp(typeof_v6hdrs[i].name, d->name)) {
+				if (n < typeof_v6hdrs[i].skip)
+					return false;
+				*id = typeof_v6hdrs[i].id;
+				*field = n - typeof_v6hdrs[i].skip + 1;
+				return true;
+			}
+		return false;
+	case NFT_EXTHDR_OP_TCPOPT:
+		*id = d->type;
+		*field = n + (n >= 2 ? 2 * sack_block(d) : 0);
+		return true;
+	case NFT_EXTHDR_OP_SCTP:
+		*id = d->type;
+		*field = n;
+		return true;
+	case NFT_EXTHDR_OP_IPV4:
+		for (i = 0; i < array_size(typeof_ipopt_fields); i++)
+			if (!strcmp(typeof_ipopt_fields[i], f->name)) {
+				*id = d->type;
+				*field = i + 1;
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
+/* the header and field nft's numbers name, NULL if none */
+static struct expr *typeof_exthdr_of(uint32_t op, uint32_t id, uint32_t field)
+{
+	const struct exthdr_desc *d = NULL;
+	const struct proto_field *f = NULL;
+	unsigned int i, n = field;
+
+	switch (op) {
+	case NFT_EXTHDR_OP_IPV6:
+		for (i = 0; i < array_size(typeof_v6hdrs); i++)
+			if (typeof_v6hdrs[i].id == id) {
+				d = exthdr_lookup(op, typeof_v6hdrs[i].name);
+				n = field ? field - 1 + typeof_v6hdrs[i].skip : ~0u;
+			}
+		break;
+	case NFT_EXTHDR_OP_TCPOPT:
+		d = exthdr_by_type(op, id);
+		if (id == 5 && field >= 4 && field <= 9) {
+			static const char *const blocks[] = { "sack1", "sack2", "sack3" };
+
+			d = exthdr_lookup(op, blocks[(field - 4) / 2]);
+			n = 2 + (field - 4) % 2;
+		}
+		break;
+	case NFT_EXTHDR_OP_SCTP:
+		d = exthdr_by_type(op, id);
+		break;
+	case NFT_EXTHDR_OP_IPV4:
+		d = exthdr_by_type(op, id);
+		if (d && field >= 1 && field <= array_size(typeof_ipopt_fields))
+			f = exthdr_field_lookup(d, typeof_ipopt_fields[field - 1]);
+		return f ? exthdr_expr_alloc(&internal_location, d, f) : NULL;
+	default:
+		return NULL;
+	}
+	if (!d || n >= EXTHDR_FIELDS_MAX || !d->fields[n].name)
+		return NULL;
+	return exthdr_expr_alloc(&internal_location, d, &d->fields[n]);
+}
+
+static bool exthdr_typeof_ok(const struct expr *e)
+{
+	uint32_t id, field;
+
+	return e->exthdr.tmpl && !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT) &&
+	       typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
+}
+
+static void exthdr_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	uint32_t id = 0, field = 0;
+
+	/* in nft's order: the field, the kind of header, the header */
+	typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
+	nftnl_udata_put_u32(b, TYPEOF_EXTHDR_FIELD, field);
+	if (e->exthdr.op != NFT_EXTHDR_OP_IPV6)
+		nftnl_udata_put_u32(b, TYPEOF_EXTHDR_OP, e->exthdr.op);
+	nftnl_udata_put_u32(b, TYPEOF_EXTHDR_DESC, id);
+}
+
+static struct expr *exthdr_typeof_parse(const struct kind_typeof *t,
+					unsigned int family)
+{
+	if (!t->set[TYPEOF_EXTHDR_DESC] || !t->set[TYPEOF_EXTHDR_FIELD])
+		return NULL;
+	return typeof_exthdr_of(t->set[TYPEOF_EXTHDR_OP] ? t->v[TYPEOF_EXTHDR_OP] :
+				NFT_EXTHDR_OP_IPV6,
+				t->v[TYPEOF_EXTHDR_DESC], t->v[TYPEOF_EXTHDR_FIELD]);
+}
+
 static const struct expr_ops exthdr_ops = {
 	.name		= "tcp option",
 	.json_names	= exthdr_json_names,
@@ -534,6 +677,11 @@ static const struct expr_ops exthdr_ops = {
 	.json		= exthdr_json,
 	.parse_json	= exthdr_parse_json,
 	.mangle		= exthdr_mangle,
+	.typeof_kind	= TYPEOF_KIND_EXTHDR,
+	.typeof_recs	= TYPEOF_EXTHDR_OP + 1,
+	.typeof_ok	= exthdr_typeof_ok,
+	.typeof_put	= exthdr_typeof_put,
+	.typeof_parse	= exthdr_typeof_parse,
 };
 EXPR_OPS_REGISTER(exthdr_ops);
 

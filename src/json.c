@@ -696,6 +696,30 @@ static json_t *set_flags_json(uint32_t flags)
 }
 
 /* a named set or map with its elements; NULL with jc->what set on failure */
+/* a set's per-element statements: templates without values, as nft
+   lists them; NULL if one cannot be listed */
+static json_t *set_stmts_json(const struct set *s, struct json_ctx *jc)
+{
+	struct output_ctx so = *jc->octx;
+	struct json_ctx sjc = *jc;
+	const struct stmt *i;
+	json_t *a = json_array();
+
+	so.flags |= NFH_OUTPUT_STATELESS;
+	sjc.octx = &so;
+	list_for_each_entry(i, &s->stmts, list) {
+		json_t *v = stmt_json(i, &sjc);
+
+		if (!v) {
+			jc->what = sjc.what;
+			json_decref(a);
+			return NULL;
+		}
+		json_array_append_new(a, v);
+	}
+	return a;
+}
+
 static json_t *set_json(const struct set *s, struct json_ctx *jc)
 {
 	json_t *o = json_object(), *flags;
@@ -735,24 +759,11 @@ static json_t *set_json(const struct set *s, struct json_ctx *jc)
 		jc->in_set--;
 	}
 	if (!list_empty(&s->stmts)) {
-		/* templates without values, as nft lists them */
-		struct output_ctx so = *jc->octx;
-		struct json_ctx sjc = *jc;
-		const struct stmt *i;
-		json_t *a = json_array();
+		json_t *a = set_stmts_json(s, jc);
 
-		so.flags |= NFH_OUTPUT_STATELESS;
-		sjc.octx = &so;
-		list_for_each_entry(i, &s->stmts, list) {
-			json_t *v = stmt_json(i, &sjc);
-
-			if (!v) {
-				jc->what = sjc.what;
-				json_decref(a);
-				json_decref(o);
-				return NULL;
-			}
-			json_array_append_new(a, v);
+		if (!a) {
+			json_decref(o);
+			return NULL;
 		}
 		o = obj_set(o, "stmt", a);
 	}

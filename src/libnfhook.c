@@ -396,6 +396,76 @@ static int run_get(struct nfh_ctx *ctx, struct cmd *cmd,
 	return ret < 0 ? -1 : 0;
 }
 
+/* a chain's listing narrowed to one rule: the table's other chains and
+   the chain's other rules set aside while it lists, then put back */
+struct rule_alone {
+	struct cache_table	*t;
+	struct cache_chain	*ch;
+	struct cache_rule	*cr;
+	struct list_head	chains, rules;
+	struct list_head	*cprev, *rprev;
+};
+
+static void rule_alone_begin(struct rule_alone *ra, struct cache_table *t,
+			     struct cache_chain *ch, uint64_t handle)
+{
+	struct cache_rule *cr;
+
+	*ra = (struct rule_alone){ .t = t, .ch = ch };
+	init_list_head(&ra->chains);
+	init_list_head(&ra->rules);
+	ra->cprev = ch->list.prev;
+	list_del(&ch->list);
+	list_splice_tail_init(&t->chains, &ra->chains);
+	list_add(&ch->list, &t->chains);
+	list_for_each_entry(cr, &ch->rules, list)
+		if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) == handle)
+			break;
+	if (&cr->list != &ch->rules) {
+		ra->rprev = cr->list.prev;
+		list_del(&cr->list);
+	}
+	list_splice_tail_init(&ch->rules, &ra->rules);
+	if (ra->rprev)
+		list_add(&cr->list, &ch->rules);
+	ra->cr = cr;
+}
+
+static void rule_alone_end(struct rule_alone *ra)
+{
+	if (ra->rprev)
+		list_del(&ra->cr->list);
+	list_splice_tail_init(&ra->rules, &ra->ch->rules);
+	if (ra->rprev)
+		list_add(&ra->cr->list, ra->rprev);
+	list_del(&ra->ch->list);
+	list_splice_tail_init(&ra->chains, &ra->t->chains);
+	list_add(&ra->ch->list, ra->cprev);
+}
+
+/* the counters and quotas of the rules cmd resets, in the offline model */
+static void offline_rules_reset(struct cache *c, unsigned int family,
+				const struct cmd *cmd)
+{
+	struct cache_table *t;
+	struct cache_chain *och;
+	struct cache_rule *cr;
+
+	list_for_each_entry(t, &c->tables, list)
+		list_for_each_entry(och, &t->chains, list) {
+			if (!cache_table_matches(t, family, cmd->h.table) ||
+			    (cmd->h.chain &&
+			     strcmp(cmd->h.chain, nftnl_chain_get_str(och->nlc,
+							NFTNL_CHAIN_NAME))))
+				continue;
+			list_for_each_entry(cr, &och->rules, list)
+				if (!cmd->h.handle ||
+				    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) ==
+				    cmd->h.handle)
+					cache_rule_reset(cr->nlr);
+		}
+}
+
 /*
  * reset rules [FAMILY [TABLE [CHAIN]]], reset rule T C handle N (nft 1.1):
  * listed as they were, the ruleset, the table or the chain; one rule in
@@ -407,11 +477,8 @@ static int run_rules_reset(struct nfh_ctx *ctx, struct cmd *cmd,
 	unsigned int family = cmd->family_given ? cmd->h.family : 0;
 	struct cache *c = ctx->offline_cache, *tmp = NULL;
 	struct cache_table *t = NULL;
-	struct cache_chain *ch = NULL, *och;
-	struct cache_rule *cr;
-	LIST_HEAD(chains);
-	LIST_HEAD(rules);
-	struct list_head *cprev = NULL, *rprev = NULL;
+	struct cache_chain *ch = NULL;
+	struct rule_alone ra;
 	enum list_what what = cmd->h.chain && !cmd->h.handle ? LIST_CHAIN :
 			      cmd->h.table ? LIST_TABLE : LIST_RULESET;
 	int ret;
@@ -439,55 +506,19 @@ static int run_rules_reset(struct nfh_ctx *ctx, struct cmd *cmd,
 				   "Could not process %s: No such file or directory",
 				   cmd->h.chain && t ? "chain" : "table");
 	}
-	if (cmd->h.handle) {
-		/* only the chain, with only the rule */
-		cprev = ch->list.prev;
-		list_del(&ch->list);
-		list_splice_tail_init(&t->chains, &chains);
-		list_add(&ch->list, &t->chains);
-		list_for_each_entry(cr, &ch->rules, list)
-			if (nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) ==
-			    cmd->h.handle)
-				break;
-		if (&cr->list != &ch->rules) {
-			rprev = cr->list.prev;
-			list_del(&cr->list);
-		}
-		list_splice_tail_init(&ch->rules, &rules);
-		if (rprev)
-			list_add(&cr->list, &ch->rules);
-	}
+	if (cmd->h.handle)
+		rule_alone_begin(&ra, t, ch, cmd->h.handle);
 	if (ctx->octx.flags & NFH_OUTPUT_JSON)
 		ret = json_listing(c, what, family, cmd->h.table, cmd->h.chain,
 				   &ctx->octx, ctx->octx.out, msgs);
 	else
 		ret = print_listing(c, what, family, cmd->h.table, cmd->h.chain,
 				    &ctx->octx, ctx->octx.out);
-	if (cmd->h.handle) {
-		if (rprev)
-			list_del(&cr->list);
-		list_splice_tail_init(&rules, &ch->rules);
-		if (rprev)
-			list_add(&cr->list, rprev);
-		list_del(&ch->list);
-		list_splice_tail_init(&chains, &t->chains);
-		list_add(&ch->list, cprev);
-	}
+	if (cmd->h.handle)
+		rule_alone_end(&ra);
 	if (ctx->offline)
 		/* the model resets them as the kernel does */
-		list_for_each_entry(t, &c->tables, list)
-			list_for_each_entry(och, &t->chains, list) {
-				if (!cache_table_matches(t, family, cmd->h.table) ||
-				    (cmd->h.chain &&
-				     strcmp(cmd->h.chain, nftnl_chain_get_str(och->nlc,
-								NFTNL_CHAIN_NAME))))
-					continue;
-				list_for_each_entry(cr, &och->rules, list)
-					if (!cmd->h.handle ||
-					    nftnl_rule_get_u64(cr->nlr, NFTNL_RULE_HANDLE) ==
-					    cmd->h.handle)
-						cache_rule_reset(cr->nlr);
-			}
+		offline_rules_reset(c, family, cmd);
 	cache_free(tmp);
 	return ret < 0 ? -1 : 0;
 }
@@ -498,6 +529,44 @@ static const char *list_name(const struct cmd *cmd, enum list_what what)
 	if (what == LIST_SET || what == LIST_METER)
 		return cmd->h.set;
 	return what == LIST_FLOWTABLE ? cmd->h.obj : cmd->h.chain;
+}
+
+/* what a list command of the object obj lists */
+static enum list_what list_what_of(enum cmd_obj obj)
+{
+	switch (obj) {
+	case CMD_OBJ_TABLES:	return LIST_TABLES;
+	case CMD_OBJ_TABLE:	return LIST_TABLE;
+	case CMD_OBJ_CHAINS:	return LIST_CHAINS;
+	case CMD_OBJ_CHAIN:	return LIST_CHAIN;
+	case CMD_OBJ_SETS:	return LIST_SETS;
+	case CMD_OBJ_MAPS:	return LIST_MAPS;
+	case CMD_OBJ_METERS:	return LIST_METERS;
+	case CMD_OBJ_METER:	return LIST_METER;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:	return LIST_SET;
+	case CMD_OBJ_FLOWTABLES: return LIST_FLOWTABLES;
+	case CMD_OBJ_FLOWTABLE:	return LIST_FLOWTABLE;
+	default:		return LIST_RULESET;
+	}
+}
+
+/* the kernel's ruleset a list command lists, dumped into a cache of its
+   own (reset set: the set as its elements were, now reset); NULL on error */
+static struct cache *list_dump(struct nfh_ctx *ctx, const struct cmd *cmd,
+			       struct list_head *msgs)
+{
+	struct cache *tmp = cache_alloc();
+
+	if ((cmd->op == CMD_RESET ?
+	     nlio_dump_set(ctx, cmd->h.family, cmd->h.table, cmd->h.set,
+			   true, tmp, msgs) :
+	     nlio_dump(ctx, cmd->family_given || cmd->h.table ?
+		       cmd->h.family : 0, tmp, msgs)) < 0) {
+		cache_free(tmp);
+		return NULL;
+	}
+	return tmp;
 }
 
 static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
@@ -520,33 +589,12 @@ static int run_list(struct nfh_ctx *ctx, struct cmd *cmd,
 				   "reset %s needs the kernel's set: it cannot run with --offline",
 				   cmd->obj == CMD_OBJ_MAP ? "map" : "set");
 	if (!ctx->offline) {
-		/* reset set: the set as its elements were, now reset */
-		tmp = cache_alloc();
-		if ((cmd->op == CMD_RESET ?
-		     nlio_dump_set(ctx, cmd->h.family, cmd->h.table, cmd->h.set,
-				   true, tmp, msgs) :
-		     nlio_dump(ctx, cmd->family_given || cmd->h.table ?
-			       cmd->h.family : 0, tmp, msgs)) < 0) {
-			cache_free(tmp);
+		tmp = list_dump(ctx, cmd, msgs);
+		if (!tmp)
 			return -1;
-		}
 		c = tmp;
 	}
-	switch (cmd->obj) {
-	case CMD_OBJ_TABLES:	what = LIST_TABLES; break;
-	case CMD_OBJ_TABLE:	what = LIST_TABLE; break;
-	case CMD_OBJ_CHAINS:	what = LIST_CHAINS; break;
-	case CMD_OBJ_CHAIN:	what = LIST_CHAIN; break;
-	case CMD_OBJ_SETS:	what = LIST_SETS; break;
-	case CMD_OBJ_MAPS:	what = LIST_MAPS; break;
-	case CMD_OBJ_METERS:	what = LIST_METERS; break;
-	case CMD_OBJ_METER:	what = LIST_METER; break;
-	case CMD_OBJ_SET:
-	case CMD_OBJ_MAP:	what = LIST_SET; break;
-	case CMD_OBJ_FLOWTABLES: what = LIST_FLOWTABLES; break;
-	case CMD_OBJ_FLOWTABLE:	what = LIST_FLOWTABLE; break;
-	default:		what = LIST_RULESET; break;
-	}
+	what = list_what_of(cmd->obj);
 	if ((what == LIST_SETS && cmd->h.table) ||
 	    ((what == LIST_MAPS || what == LIST_CHAINS) && cmd->h.table)) {
 		/* list sets table T: as nft 1.0.6, the sets of every table of
@@ -823,6 +871,23 @@ static void kernel_sets_free(struct nfh_ctx *ctx)
 	ctx->set_cache = NULL;
 }
 
+/* a run's output and errors out, and how many netlink messages were
+   ignored as forged since forged was counted; -1 if the output failed */
+static int run_report(struct nfh_ctx *ctx, struct list_head *msgs,
+		      unsigned long forged)
+{
+	int ret = 0;
+
+	if (output_flush(ctx->octx.out, msgs) < 0)
+		ret = -1;
+	erec_print_list(ctx->octx.err, msgs);
+	if (ctx->forged != forged)
+		fprintf(ctx->octx.err,
+			"Warning: ignored %lu netlink message(s) that did not come from the kernel\n",
+			ctx->forged - forged);
+	return ret;
+}
+
 static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		    const char *bufname, bool last_try, char **keep)
 {
@@ -868,13 +933,8 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		again = true;
 	if (ret == 0)
 		ret = run_lists(ctx, &lists, &msgs);
-	if (output_flush(ctx->octx.out, &msgs) < 0)
+	if (run_report(ctx, &msgs, forged) < 0)
 		ret = -1;
-	erec_print_list(ctx->octx.err, &msgs);
-	if (ctx->forged != forged)
-		fprintf(ctx->octx.err,
-			"Warning: ignored %lu netlink message(s) that did not come from the kernel\n",
-			ctx->forged - forged);
 	cmds_free(&cmds);
 	kernel_sets_free(ctx);
 	cmds_free(&lists);

@@ -416,11 +416,46 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
  * does: x & c keeps mask & c, xor & c; x | c clears c from the mask and
  * sets it in xor; x ^ c flips c in xor.
  */
+/*
+ * The constants of a run of &, | and ^ (run[0] the outermost) folded into
+ * the one mask and xor of a bitwise expression on len bytes; sub: the
+ * field was shifted down, its constants are plain values
+ */
+static void binop_run_fold(const struct expr *const *run, unsigned int n,
+			   bool sub, unsigned int len, uint8_t *mask, uint8_t *xor)
+{
+	uint8_t c[NFH_VAL_MAXLEN];
+
+	while (n--) {
+		const struct expr *b = run[n];
+
+		memset(c, 0, sizeof(c));
+		if (sub)
+			u64_to_be(expr_value_u64(b->op.right), c, len);
+		else
+			value_data(b->op.right, b->byteorder, c);
+		for (unsigned int i = 0; i < len; i++) {
+			switch (b->op.op) {
+			case OP_AND:
+				mask[i] &= c[i];
+				xor[i] &= c[i];
+				break;
+			case OP_OR:
+				mask[i] &= (uint8_t)~c[i];
+				xor[i] |= c[i];
+				break;
+			default:	/* OP_XOR */
+				xor[i] ^= c[i];
+				break;
+			}
+		}
+	}
+}
+
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		       struct load *ld)
 {
 	uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN] = { 0 };
-	uint8_t c[NFH_VAL_MAXLEN];
 	const struct expr *run[64], *base = e;
 	unsigned int n = 0;
 	bool sub;
@@ -457,30 +492,7 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 	} else if (sub) {
 		u64_to_be(ld->mask, mask, ld->len);
 	}
-	while (n--) {
-		const struct expr *b = run[n];
-
-		memset(c, 0, sizeof(c));
-		if (sub)
-			u64_to_be(expr_value_u64(b->op.right), c, ld->len);
-		else
-			value_data(b->op.right, b->byteorder, c);
-		for (unsigned int i = 0; i < ld->len; i++) {
-			switch (b->op.op) {
-			case OP_AND:
-				mask[i] &= c[i];
-				xor[i] &= c[i];
-				break;
-			case OP_OR:
-				mask[i] &= (uint8_t)~c[i];
-				xor[i] |= c[i];
-				break;
-			default:	/* OP_XOR */
-				xor[i] ^= c[i];
-				break;
-			}
-		}
-	}
+	binop_run_fold(run, n, sub, ld->len, mask, xor);
 	put_bitwise(ctx, mask, xor, ld->len);
 	/* shifted down, what it is compared with is not shifted up */
 	if (sub && ld->shift)
@@ -1090,6 +1102,50 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 	return ret;
 }
 
+/* the flags of the anonymous set (or map, with data) of the elements set,
+   keyed by sel */
+static uint32_t anon_set_flags(const struct expr *set, const struct expr *sel,
+			       const struct expr *data, bool objmap)
+{
+	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+
+	if (objmap)
+		flags |= NFT_SET_OBJECT;
+	else if (data)
+		flags |= NFT_SET_MAP;
+	if (elems_have_interval(set)) {
+		flags |= NFT_SET_INTERVAL;
+		if (sel->kind == EXPR_CONCAT)
+			flags |= NFT_SET_CONCAT;
+	}
+	return flags;
+}
+
+/* the lookup in the anonymous set or map (name, id) of the key loaded, or
+   the objref of an object map */
+static void anon_lookup_put(struct lin_ctx *ctx, const char *name,
+			    unsigned int id, bool objmap, bool map,
+			    uint32_t dreg, bool invert)
+{
+	struct nftnl_expr *e;
+
+	if (objmap) {
+		e = add_expr(ctx, "objref");
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
+		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
+		return;
+	}
+	e = add_expr(ctx, "lookup");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
+	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
+	if (map)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	if (invert)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+}
+
 static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			struct expr *set, bool invert, const struct expr *data,
 			uint32_t dreg)
@@ -1101,7 +1157,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 			    bits_key(selector_of(lhs), set, &shift);
 	struct expr *wide = wide_parts_key(lhs, set);
 	const struct expr *sel = bits ? bits : wide ? wide : selector_of(lhs);
-	uint32_t flags = NFT_SET_ANONYMOUS | NFT_SET_CONSTANT;
+	uint32_t flags;
 	bool objmap = data && data->dtype == &objref_type;
 	const char *name = objmap ? "__objmap%d" : data ? "__map%d" : "__set%d";
 	unsigned int id = ++ctx->nfh->set_id;
@@ -1114,7 +1170,6 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		.automerge = !data,
 	};
 	struct elem_store *st;
-	struct nftnl_expr *e;
 	struct expr *idata = NULL;
 	int ret;
 
@@ -1126,15 +1181,7 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 		idata->flags |= EXPR_F_DATA_INTERVAL;
 		em.data = data = idata;
 	}
-	if (objmap)
-		flags |= NFT_SET_OBJECT;
-	else if (data)
-		flags |= NFT_SET_MAP;
-	if (elems_have_interval(set)) {
-		flags |= NFT_SET_INTERVAL;
-		if (sel->kind == EXPR_CONCAT)
-			flags |= NFT_SET_CONCAT;
-	}
+	flags = anon_set_flags(set, sel, data, objmap);
 	set_ident(nls, ctx->cmd->h.family, ctx->cmd->h.table, name, id);
 	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, flags);
 	set_key_put(nls, sel, data, flags);
@@ -1146,34 +1193,17 @@ static int lin_anon_set(struct lin_ctx *ctx, const struct expr *lhs,
 	pack_elems(st, sel, data, set);
 	ret = lin_elems(ctx, &em, st, flags);
 	elem_store_free(st);
-	if (ret < 0) {
-		expr_free(bits);
-		expr_free(wide);
-		expr_free(idata);
-		return -1;
+	if (ret >= 0) {
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
+		set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	}
-	nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
-	set_udata_put(nls, sel, objmap ? NULL : data, false, NULL, NULL);
 	expr_free(bits);
 	expr_free(wide);
 	expr_free(idata);
-
+	if (ret < 0)
+		return -1;
 	key_load_in(ctx, lhs, ctx->key_slot, flags & NFT_SET_INTERVAL, bits != NULL);
-	if (objmap) {
-		e = add_expr(ctx, "objref");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_SREG, REG_1);
-		xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_SET_NAME, name);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_SET_ID, id);
-		return 0;
-	}
-	e = add_expr(ctx, "lookup");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, reg_of_slot(ctx->key_slot));
-	xnftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, name);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, id);
-	if (data)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
-	if (invert)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, NFT_LOOKUP_F_INV);
+	anon_lookup_put(ctx, name, id, objmap, data != NULL, dreg, invert);
 	return 0;
 }
 
@@ -1255,133 +1285,178 @@ static uint32_t lin_meter_set(struct lin_ctx *ctx, const struct stmt *s)
 
 /* --- relational --------------------------------------------------------- */
 
-static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
+static int lin_relational(struct lin_ctx *ctx, const struct expr *rel);
+
+/* a comparison with a value: flags, a name's wildcard prefix or a plain cmp */
+static int lin_rel_value(struct lin_ctx *ctx, const struct expr *rel)
 {
 	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
 	const struct expr *sel = selector_of(lhs);
-	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
+	uint8_t data[NFH_VAL_MAXLEN];
 	enum ops op = rel->op.op;
 	struct load ld;
 	unsigned int n;
 
-	switch (rhs->kind) {
-	case EXPR_VALUE:
-		if (op == OP_IMPLICIT || op == OP_NEG) {
-			/* flags: any of the bits set (none of them: "!") */
-			uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
+	if (op == OP_IMPLICIT || op == OP_NEG) {
+		/* flags: any of the bits set (none of them: "!") */
+		uint8_t zero[NFH_VAL_MAXLEN] = { 0 };
 
-			selector_load(ctx, lhs, 0, &ld);
-			n = rhs_data(lhs, &ld, rhs, data);
-			put_bitwise(ctx, data, zero, n);
-			put_cmp(ctx, op == OP_NEG ? NFT_CMP_EQ : NFT_CMP_NEQ, zero, n);
-			return 0;
-		}
-		if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {
-			/* wildcard: compare only the given prefix */
-			selector_load(ctx, lhs, 0, &ld);
-			put_cmp(ctx, cmp_op(op), rhs->val.data,
-				expr_value_bytes(rhs));
-			return 0;
-		}
 		selector_load(ctx, lhs, 0, &ld);
 		n = rhs_data(lhs, &ld, rhs, data);
-		if (needs_hton(lhs, op)) {
-			put_byteorder(ctx, n);
-			n = expr_value_bytes(rhs);
-			memcpy(data, rhs->val.data, n);
-		}
-		put_cmp(ctx, cmp_op(op), data, n);
-		return 0;
-	case EXPR_PREFIX: {
-		unsigned int plen = rhs->prefix.prefix_len;
-		const struct expr *v = rhs->prefix.expr;
-		uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
-
-		for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
-			mask[b / 8] |= 0x80 >> (b % 8);
-		/*
-		 * host bits cleared, as nft does: 10.1.2.3/16 is 10.1.0.0; a
-		 * host-order key (meta mark 3/1) takes both in its byte order
-		 */
-		n = value_data(v, sel->byteorder, data);
-		if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
-			bytes_reverse(mask, n);
-		for (unsigned int i = 0; i < n; i++)
-			data[i] &= mask[i];
-		/*
-		 * A byte-aligned prefix compares only its bytes, as nft does;
-		 * a header field loads only those.  /0 has none: as nft, it
-		 * is "& 0 == 0" (a zero-length cmp the kernel refuses).
-		 */
-		if (plen && !(plen % 8) && lhs == sel &&
-		    sel->byteorder == BYTEORDER_BIG) {
-			if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
-				selector_load(ctx, lhs, plen / 8, &ld);
-			else
-				selector_load(ctx, lhs, 0, &ld);
-			put_cmp(ctx, cmp_op(op), data, plen / 8);
-			return 0;
-		}
-		selector_load(ctx, lhs, 0, &ld);
-		put_bitwise(ctx, mask, zero, n);
-		put_cmp(ctx, cmp_op(op), data, n);
+		put_bitwise(ctx, data, zero, n);
+		put_cmp(ctx, op == OP_NEG ? NFT_CMP_EQ : NFT_CMP_NEQ, zero, n);
 		return 0;
 	}
-	case EXPR_RANGE:
+	if (dtype_is_string(rhs->dtype) && rhs->len < sel->len) {
+		/* wildcard: compare only the given prefix */
 		selector_load(ctx, lhs, 0, &ld);
-		n = rhs_data(lhs, &ld, rhs->range.left, data);
-		rhs_data(lhs, &ld, rhs->range.right, data2);
-		if (needs_hton(lhs, OP_LT)) {
-			put_byteorder(ctx, n);
-			memcpy(data, rhs->range.left->val.data, n);
-			memcpy(data2, rhs->range.right->val.data, n);
-		}
-		if (op == OP_NEQ) {
-			struct nftnl_expr *e = add_expr(ctx, "range");
-
-			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_SREG, REG_1);
-			nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_OP, NFT_RANGE_NEQ);
-			nftnl_expr_set(e, NFTNL_EXPR_RANGE_FROM_DATA, data, n);
-			nftnl_expr_set(e, NFTNL_EXPR_RANGE_TO_DATA, data2, n);
-			return 0;
-		}
-		put_cmp(ctx, NFT_CMP_GTE, data, n);
-		put_cmp(ctx, NFT_CMP_LTE, data2, n);
+		put_cmp(ctx, cmp_op(op), rhs->val.data,
+			expr_value_bytes(rhs));
 		return 0;
-	case EXPR_SET:
-		if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
-		    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
-		    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
-			/* a one-element set is an ordinary comparison */
-			struct expr r = *rel, w;
+	}
+	selector_load(ctx, lhs, 0, &ld);
+	n = rhs_data(lhs, &ld, rhs, data);
+	if (needs_hton(lhs, op)) {
+		put_byteorder(ctx, n);
+		n = expr_value_bytes(rhs);
+		memcpy(data, rhs->val.data, n);
+	}
+	put_cmp(ctx, cmp_op(op), data, n);
+	return 0;
+}
 
-			r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
-			if (r.op.right->kind == EXPR_RANGE &&
-			    range_is_wildcard(r.op.right)) {
-				/* { "veth*" } compares the name's first bytes,
-				   as "veth*" alone does */
-				const struct expr *lo = r.op.right->range.left;
-				const struct expr *hi = r.op.right->range.right;
-				unsigned int b = 0;
+/* a comparison with a prefix: the masked value, or its bytes alone */
+static int lin_rel_prefix(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+	const struct expr *sel = selector_of(lhs);
+	unsigned int plen = rhs->prefix.prefix_len;
+	const struct expr *v = rhs->prefix.expr;
+	uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
+	uint8_t data[NFH_VAL_MAXLEN];
+	enum ops op = rel->op.op;
+	struct load ld;
+	unsigned int n;
 
-				while (b < expr_value_bytes(lo) &&
-				       lo->val.data[b] == hi->val.data[b])
-					b++;
-				w = *lo;
-				w.len = b * 8;
-				if (b)
-					r.op.right = &w;
-			}
-			return lin_relational(ctx, &r);
-		}
-		return lin_anon_set(ctx, lhs, (struct expr *)rhs, op == OP_NEQ,
-				    NULL, 0);
-	case EXPR_SET_REF:
-		lin_set_lookup(ctx, lhs, rhs, op == OP_NEQ, false, 0);
+	for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
+		mask[b / 8] |= 0x80 >> (b % 8);
+	/*
+	 * host bits cleared, as nft does: 10.1.2.3/16 is 10.1.0.0; a
+	 * host-order key (meta mark 3/1) takes both in its byte order
+	 */
+	n = value_data(v, sel->byteorder, data);
+	if (sel->byteorder == BYTEORDER_HOST && !dtype_is_string(v->dtype))
+		bytes_reverse(mask, n);
+	for (unsigned int i = 0; i < n; i++)
+		data[i] &= mask[i];
+	/*
+	 * A byte-aligned prefix compares only its bytes, as nft does;
+	 * a header field loads only those.  /0 has none: as nft, it
+	 * is "& 0 == 0" (a zero-length cmp the kernel refuses).
+	 */
+	if (plen && !(plen % 8) && lhs == sel &&
+	    sel->byteorder == BYTEORDER_BIG) {
+		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
+			selector_load(ctx, lhs, plen / 8, &ld);
+		else
+			selector_load(ctx, lhs, 0, &ld);
+		put_cmp(ctx, cmp_op(op), data, plen / 8);
 		return 0;
-	default:
+	}
+	selector_load(ctx, lhs, 0, &ld);
+	put_bitwise(ctx, mask, zero, n);
+	put_cmp(ctx, cmp_op(op), data, n);
+	return 0;
+}
+
+/* a comparison with a range: cmp gte + cmp lte, or a range expression for != */
+static int lin_rel_range(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
+	struct load ld;
+	unsigned int n;
+
+	selector_load(ctx, lhs, 0, &ld);
+	n = rhs_data(lhs, &ld, rhs->range.left, data);
+	rhs_data(lhs, &ld, rhs->range.right, data2);
+	if (needs_hton(lhs, OP_LT)) {
+		put_byteorder(ctx, n);
+		memcpy(data, rhs->range.left->val.data, n);
+		memcpy(data2, rhs->range.right->val.data, n);
+	}
+	if (rel->op.op == OP_NEQ) {
+		struct nftnl_expr *e = add_expr(ctx, "range");
+
+		nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_SREG, REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_RANGE_OP, NFT_RANGE_NEQ);
+		nftnl_expr_set(e, NFTNL_EXPR_RANGE_FROM_DATA, data, n);
+		nftnl_expr_set(e, NFTNL_EXPR_RANGE_TO_DATA, data2, n);
+		return 0;
+	}
+	put_cmp(ctx, NFT_CMP_GTE, data, n);
+	put_cmp(ctx, NFT_CMP_LTE, data2, n);
+	return 0;
+}
+
+/* a match on an anonymous set: a lookup, or a comparison with its one element */
+static int lin_rel_set(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
+
+	if (rhs->set.size == 1 && lhs->kind != EXPR_CONCAT &&
+	    list_first_entry(&rhs->set.exprs, struct expr, list)->kind != EXPR_SET_ELEM &&
+	    !elem_is_catchall(list_first_entry(&rhs->set.exprs, struct expr, list))) {
+		/* a one-element set is an ordinary comparison */
+		struct expr r = *rel, w;
+
+		r.op.right = list_first_entry(&rhs->set.exprs, struct expr, list);
+		if (r.op.right->kind == EXPR_RANGE &&
+		    range_is_wildcard(r.op.right)) {
+			/* { "veth*" } compares the name's first bytes,
+			   as "veth*" alone does */
+			const struct expr *lo = r.op.right->range.left;
+			const struct expr *hi = r.op.right->range.right;
+			unsigned int b = 0;
+
+			while (b < expr_value_bytes(lo) &&
+			       lo->val.data[b] == hi->val.data[b])
+				b++;
+			w = *lo;
+			w.len = b * 8;
+			if (b)
+				r.op.right = &w;
+		}
+		return lin_relational(ctx, &r);
+	}
+	return lin_anon_set(ctx, lhs, (struct expr *)rhs, rel->op.op == OP_NEQ,
+			    NULL, 0);
+}
+
+static int lin_rel_set_ref(struct lin_ctx *ctx, const struct expr *rel)
+{
+	lin_set_lookup(ctx, rel->op.left, rel->op.right, rel->op.op == OP_NEQ,
+		       false, 0);
+	return 0;
+}
+
+/* how a comparison is linearized, by the kind of its right-hand side */
+static int (*const lin_rels[__EXPR_KIND_MAX])(struct lin_ctx *,
+					      const struct expr *) = {
+	[EXPR_VALUE]	= lin_rel_value,
+	[EXPR_PREFIX]	= lin_rel_prefix,
+	[EXPR_RANGE]	= lin_rel_range,
+	[EXPR_SET]	= lin_rel_set,
+	[EXPR_SET_REF]	= lin_rel_set_ref,
+};
+
+static int lin_relational(struct lin_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *rhs = rel->op.right;
+
+	if (!lin_rels[rhs->kind])
 		return lerr(ctx, &rhs->loc, "unsupported right-hand side");
-	}
+	return lin_rels[rhs->kind](ctx, rel);
 }
 
 /* --- statements --------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -237,6 +238,19 @@ static struct stmt *meta_mangle(struct kind_jparse *k, const struct expr *e,
 	return s;
 }
 
+static void meta_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	nftnl_udata_put_u32(b, 0, e->meta.key);
+}
+
+static struct expr *meta_typeof_parse(const struct kind_typeof *t,
+				      unsigned int family)
+{
+	if (!t->set[0] || !meta_template(t->v[0]))
+		return NULL;
+	return meta_expr_alloc(&internal_location, t->v[0]);
+}
+
 static const struct expr_ops meta_ops = {
 	.name		= "meta",
 	.nl_name	= "meta",
@@ -248,6 +262,10 @@ static const struct expr_ops meta_ops = {
 	.json		= meta_json,
 	.parse_json	= meta_parse_json,
 	.mangle		= meta_mangle,
+	.typeof_kind	= TYPEOF_KIND_META,
+	.typeof_recs	= 1,
+	.typeof_put	= meta_typeof_put,
+	.typeof_parse	= meta_typeof_parse,
 };
 EXPR_OPS_REGISTER(meta_ops);
 

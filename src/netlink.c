@@ -413,6 +413,38 @@ static void flowtable_debug(FILE *f, const struct nftnl_flowtable *ft)
 	nftnl_flowtable_free(d);
 }
 
+/* a set's item (its declaration, or elements), packed or not */
+static void set_item_debug(FILE *f, const struct nl_item *it)
+{
+	bool elems = it->msg_type != NFT_MSG_NEWSET;
+
+	if (it->type == NLO_RAW) {
+		struct nftnl_set *s = raw_msg_to_nftnl(it->obj, it->msg_type,
+						       it->family);
+
+		set_debug(f, s, elems);
+		nftnl_set_free(s);
+		return;
+	}
+	set_debug(f, it->obj, elems);
+}
+
+/* a rule's item, packed (a streamed rule) or not */
+static void rule_item_debug(FILE *f, const struct nl_item *it)
+{
+	if (it->type == NLO_RAW) {
+		struct nftnl_rule *r = raw_msg_to_rule(it->obj, it->msg_type,
+						       it->family);
+
+		if (r) {
+			rule_debug(f, r);
+			nftnl_rule_free(r);
+		}
+		return;
+	}
+	rule_debug(f, it->obj);
+}
+
 void nl_batch_debug(FILE *f, struct nl_batch *b)
 {
 	struct nl_item *it;
@@ -434,34 +466,11 @@ void nl_batch_debug(FILE *f, struct nl_batch *b)
 		case NFT_MSG_NEWSET:
 		case NFT_MSG_NEWSETELEM:
 		case NFT_MSG_DELSETELEM:
-		case NFT_MSG_DESTROYSETELEM: {
-			bool elems = it->msg_type != NFT_MSG_NEWSET;
-
-			if (it->type == NLO_RAW) {
-				struct nftnl_set *s = raw_msg_to_nftnl(it->obj,
-								       it->msg_type,
-								       it->family);
-
-				set_debug(f, s, elems);
-				nftnl_set_free(s);
-				break;
-			}
-			set_debug(f, it->obj, elems);
+		case NFT_MSG_DESTROYSETELEM:
+			set_item_debug(f, it);
 			break;
-		}
 		case NFT_MSG_NEWRULE:
-			if (it->type == NLO_RAW) {
-				struct nftnl_rule *r = raw_msg_to_rule(it->obj,
-								       it->msg_type,
-								       it->family);
-
-				if (r) {
-					rule_debug(f, r);
-					nftnl_rule_free(r);
-				}
-				break;
-			}
-			rule_debug(f, it->obj);
+			rule_item_debug(f, it);
 			break;
 		case NFT_MSG_NEWOBJ:
 			obj_debug(f, it->obj);

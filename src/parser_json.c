@@ -707,6 +707,107 @@ static __noinline int expr_unknown(struct jp *jp, json_t *o, const char *k)
 	return jerr(jp, o, "unknown expression \"%s\"%s", k, hint);
 }
 
+static struct expr *prefix_parse(struct jp *jp, json_t *v,
+				 const struct location *loc)
+{
+	struct expr *l;
+	uint64_t len;
+
+	if (!json_is_object(v) || !json_object_get(v, "addr"))
+		return jerr(jp, v, "prefix: expected { \"addr\": ..., \"len\": ... }"), NULL;
+	if (get_u64(jp, v, "len", &len) != 1)
+		return jerr(jp, v, "prefix: property \"len\" is missing"), NULL;
+	l = expr_parse(jp, json_object_get(v, "addr"));
+	return l ? prefix_expr_alloc(loc, l, len) : NULL;
+}
+
+static struct expr *range_parse(struct jp *jp, json_t *v,
+				const struct location *loc)
+{
+	struct expr *l, *r;
+
+	if (!json_is_array(v) || json_array_size(v) != 2)
+		return jerr(jp, v, "range: expected an array of two values"), NULL;
+	l = expr_parse(jp, json_array_get(v, 0));
+	r = l ? expr_parse(jp, json_array_get(v, 1)) : NULL;
+	if (!r) {
+		expr_free(l);
+		return NULL;
+	}
+	return range_expr_alloc(loc, l, r);
+}
+
+static struct expr *concat_parse(struct jp *jp, json_t *v,
+				 const struct location *loc)
+{
+	struct expr *c;
+
+	if (!json_is_array(v) || json_array_size(v) < 2)
+		return jerr(jp, v, "concat: expected an array of two or more expressions"), NULL;
+	c = list_parse(jp, v, EXPR_CONCAT);
+	if (c)
+		c->loc = *loc;
+	return c;
+}
+
+static struct expr *map_parse(struct jp *jp, json_t *v,
+			      const struct location *loc)
+{
+	struct expr *l, *r;
+
+	if (!json_is_object(v) || !json_object_get(v, "key") ||
+	    !json_object_get(v, "data"))
+		return jerr(jp, v, "map: expected { \"key\": ..., \"data\": ... }"), NULL;
+	l = expr_parse(jp, json_object_get(v, "key"));
+	r = l ? expr_parse(jp, json_object_get(v, "data")) : NULL;
+	if (!r) {
+		expr_free(l);
+		return NULL;
+	}
+	return map_expr_alloc(loc, l, r);
+}
+
+/* the verdict named k, if one is; *e is it, or NULL on an error */
+static bool verdict_expr_parse(struct jp *jp, const char *k, json_t *v,
+			       const struct location *loc, struct expr **e)
+{
+	for (unsigned int i = 0; i < array_size(verdicts); i++) {
+		const char *target = NULL;
+
+		if (strcmp(k, verdicts[i].name))
+			continue;
+		/* as in nft syntax, accept and drop stay words for eval to type */
+		if (verdicts[i].verdict == NF_ACCEPT || verdicts[i].verdict == NF_DROP) {
+			*e = symbol_expr_alloc(loc, k, false);
+			return true;
+		}
+		if (verdicts[i].verdict == NFT_JUMP || verdicts[i].verdict == NFT_GOTO) {
+			if (!json_is_object(v) || !(target = get_str(jp, v, "target", true))) {
+				*e = NULL;
+				jerr(jp, v, "expected { \"target\": CHAIN }");
+				return true;
+			}
+		}
+		*e = verdict_expr_alloc(loc, verdicts[i].verdict, target);
+		return true;
+	}
+	return false;
+}
+
+/* the expressions that are no kind of their own, by their JSON key */
+static const struct {
+	const char *name;
+	struct expr *(*parse)(struct jp *, json_t *, const struct location *);
+} object_parsers[] = {
+	{ "payload",	payload_parse },
+	{ "prefix",	prefix_parse },
+	{ "range",	range_parse },
+	{ "set",	elems_parse },
+	{ "concat",	concat_parse },
+	{ "map",	map_parse },
+	{ "elem",	elem_parse },
+};
+
 static struct expr *object_parse(struct jp *jp, json_t *o)
 {
 	static const struct { const char *name; enum ops op; } binops[] = {
@@ -715,10 +816,9 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 	};
 	struct location loc = loc_of(jp, o);
 	const struct expr_ops *ops;
-	struct expr *l, *r;
+	struct expr *e;
 	const char *k;
 	json_t *v;
-	uint64_t len;
 
 	k = only_key(jp, o, &v, "an expression");
 	if (!k)
@@ -726,70 +826,14 @@ static struct expr *object_parse(struct jp *jp, json_t *o)
 	ops = expr_ops_by_json_name(k);
 	if (ops && ops->parse_json)
 		return kind_parse_json(jp, ops, k, v, &loc);
-	if (!strcmp(k, "payload"))
-		return payload_parse(jp, v, &loc);
+	for (unsigned int i = 0; i < array_size(object_parsers); i++)
+		if (!strcmp(k, object_parsers[i].name))
+			return object_parsers[i].parse(jp, v, &loc);
 	for (unsigned int i = 0; i < array_size(binops); i++)
 		if (!strcmp(k, binops[i].name))
 			return binop_parse(jp, binops[i].op, v, &loc);
-	if (!strcmp(k, "prefix")) {
-		if (!json_is_object(v) || !json_object_get(v, "addr"))
-			return jerr(jp, v, "prefix: expected { \"addr\": ..., \"len\": ... }"), NULL;
-		if (get_u64(jp, v, "len", &len) != 1)
-			return jerr(jp, v, "prefix: property \"len\" is missing"), NULL;
-		l = expr_parse(jp, json_object_get(v, "addr"));
-		return l ? prefix_expr_alloc(&loc, l, len) : NULL;
-	}
-	if (!strcmp(k, "range")) {
-		if (!json_is_array(v) || json_array_size(v) != 2)
-			return jerr(jp, v, "range: expected an array of two values"), NULL;
-		l = expr_parse(jp, json_array_get(v, 0));
-		r = l ? expr_parse(jp, json_array_get(v, 1)) : NULL;
-		if (!r) {
-			expr_free(l);
-			return NULL;
-		}
-		return range_expr_alloc(&loc, l, r);
-	}
-	if (!strcmp(k, "set"))
-		return elems_parse(jp, v, &loc);
-	if (!strcmp(k, "concat")) {
-		struct expr *c;
-
-		if (!json_is_array(v) || json_array_size(v) < 2)
-			return jerr(jp, v, "concat: expected an array of two or more expressions"), NULL;
-		c = list_parse(jp, v, EXPR_CONCAT);
-		if (c)
-			c->loc = loc;
-		return c;
-	}
-	if (!strcmp(k, "map")) {
-		if (!json_is_object(v) || !json_object_get(v, "key") ||
-		    !json_object_get(v, "data"))
-			return jerr(jp, v, "map: expected { \"key\": ..., \"data\": ... }"), NULL;
-		l = expr_parse(jp, json_object_get(v, "key"));
-		r = l ? expr_parse(jp, json_object_get(v, "data")) : NULL;
-		if (!r) {
-			expr_free(l);
-			return NULL;
-		}
-		return map_expr_alloc(&loc, l, r);
-	}
-	if (!strcmp(k, "elem"))
-		return elem_parse(jp, v, &loc);
-	for (unsigned int i = 0; i < array_size(verdicts); i++) {
-		const char *target = NULL;
-
-		if (strcmp(k, verdicts[i].name))
-			continue;
-		/* as in nft syntax, accept and drop stay words for eval to type */
-		if (verdicts[i].verdict == NF_ACCEPT || verdicts[i].verdict == NF_DROP)
-			return symbol_expr_alloc(&loc, k, false);
-		if (verdicts[i].verdict == NFT_JUMP || verdicts[i].verdict == NFT_GOTO) {
-			if (!json_is_object(v) || !(target = get_str(jp, v, "target", true)))
-				return jerr(jp, v, "expected { \"target\": CHAIN }"), NULL;
-		}
-		return verdict_expr_alloc(&loc, verdicts[i].verdict, target);
-	}
+	if (verdict_expr_parse(jp, k, v, &loc, &e))
+		return e;
 	return expr_unknown(jp, o, k), NULL;
 }
 

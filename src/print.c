@@ -311,100 +311,129 @@ static void set_elem_print(const struct expr *e, const struct output_ctx *o,
 		fputs(" comment ", f), quoted_print(f, e->elem.comment);
 }
 
-void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+static void symbol_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	if (e->sym.quoted)
+		quoted_print(f, e->sym.str);
+	else
+		fputs(e->sym.str, f);
+}
+
+static void payload_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	if (e->payload.is_raw)
+		fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
+			e->payload.offset, e->len);
+	else
+		fprintf(f, "%s %s", e->payload.desc->name,
+			e->payload.tmpl->name);
+}
+
+static void prefix_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	expr_print(e->prefix.expr, o, f);
+	fprintf(f, "/%u", e->prefix.prefix_len);
+}
+
+/* the expressions of a set, list or concatenation, with sep between them */
+static void exprs_print(const struct expr *e, const char *sep,
+			const struct output_ctx *o, FILE *f)
 {
 	const struct expr *i;
 	bool first = true;
 
-	if (e->ops && e->ops->print) {
-		kind_print(e, o, f);
-		return;
+	list_for_each_entry(i, &e->set.exprs, list) {
+		if (!first)
+			fputs(sep, f);
+		expr_print(i, o, f);
+		first = false;
 	}
-	switch (e->kind) {
-	case EXPR_VALUE:
-		value_print(e, o, f);
-		break;
-	case EXPR_SYMBOL:
-		if (e->sym.quoted)
-			quoted_print(f, e->sym.str);
-		else
-			fputs(e->sym.str, f);
-		break;
-	case EXPR_PAYLOAD:
-		if (e->payload.is_raw)
-			fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
-				e->payload.offset, e->len);
-		else
-			fprintf(f, "%s %s", e->payload.desc->name,
-				e->payload.tmpl->name);
-		break;
-		break;
-		break;
-	case EXPR_BINOP:
-		binop_print(e, o, f);
-		break;
-	case EXPR_PREFIX:
-		expr_print(e->prefix.expr, o, f);
-		fprintf(f, "/%u", e->prefix.prefix_len);
-		break;
-	case EXPR_RANGE:
-		range_print(e, o, f);
-		break;
-	case EXPR_SET: {
-		struct output_ctx so = *o;
+}
 
-		so.flags |= NFH_PRINT_IN_SET;
-		fprintf(f, "{ ");
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fprintf(f, ", ");
-			expr_print(i, &so, f);
-			first = false;
-		}
-		fprintf(f, " }");
-		break;
-	}
-	case EXPR_LIST:
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fputc(',', f);
-			expr_print(i, o, f);
-			first = false;
-		}
-		break;
-	case EXPR_SET_REF:
-		setref_print(f, e->setref.name);
-		break;
-	case EXPR_CONCAT:
-		list_for_each_entry(i, &e->set.exprs, list) {
-			if (!first)
-				fprintf(f, " . ");
-			expr_print(i, o, f);
-			first = false;
-		}
-		break;
-	case EXPR_MAP:
-		map_key_print(e->op.left, o, f);
-		fprintf(f, " map ");
-		expr_print(e->op.right, o, f);
-		break;
-	case EXPR_MAPPING:
-		expr_print(e->op.left, o, f);
-		fprintf(f, " : ");
-		expr_print(e->op.right, o, f);
-		break;
-	case EXPR_SET_ELEM:
-		set_elem_print(e, o, f);
-		break;
-	case EXPR_VERDICT:
-		fprintf(f, "%s", verdict_name(e->verdict.verdict));
-		if (e->verdict.chain)
-			fputc(' ', f), name_print(f, e->verdict.chain);
-		break;
-	default:
+static void set_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	struct output_ctx so = *o;
+
+	so.flags |= NFH_PRINT_IN_SET;
+	fprintf(f, "{ ");
+	exprs_print(e, ", ", &so, f);
+	fprintf(f, " }");
+}
+
+static void list_print(const struct expr *e, const struct output_ctx *o,
+		       FILE *f)
+{
+	exprs_print(e, ",", o, f);
+}
+
+static void concat_print(const struct expr *e, const struct output_ctx *o,
+			 FILE *f)
+{
+	exprs_print(e, " . ", o, f);
+}
+
+static void set_ref_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	setref_print(f, e->setref.name);
+}
+
+static void map_print(const struct expr *e, const struct output_ctx *o,
+		      FILE *f)
+{
+	map_key_print(e->op.left, o, f);
+	fprintf(f, " map ");
+	expr_print(e->op.right, o, f);
+}
+
+static void mapping_print(const struct expr *e, const struct output_ctx *o,
+			  FILE *f)
+{
+	expr_print(e->op.left, o, f);
+	fprintf(f, " : ");
+	expr_print(e->op.right, o, f);
+}
+
+static void verdict_expr_print(const struct expr *e,
+			       const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s", verdict_name(e->verdict.verdict));
+	if (e->verdict.chain)
+		fputc(' ', f), name_print(f, e->verdict.chain);
+}
+
+/* the printers of the kinds without ops of their own */
+static void (*const expr_printers[__EXPR_KIND_MAX])(const struct expr *,
+						     const struct output_ctx *,
+						     FILE *) = {
+	[EXPR_VALUE]	= value_print,
+	[EXPR_SYMBOL]	= symbol_print,
+	[EXPR_PAYLOAD]	= payload_print,
+	[EXPR_BINOP]	= binop_print,
+	[EXPR_PREFIX]	= prefix_print,
+	[EXPR_RANGE]	= range_print,
+	[EXPR_SET]	= set_print,
+	[EXPR_LIST]	= list_print,
+	[EXPR_SET_REF]	= set_ref_print,
+	[EXPR_CONCAT]	= concat_print,
+	[EXPR_MAP]	= map_print,
+	[EXPR_MAPPING]	= mapping_print,
+	[EXPR_SET_ELEM]	= set_elem_print,
+	[EXPR_VERDICT]	= verdict_expr_print,
+};
+
+void expr_print(const struct expr *e, const struct output_ctx *o, FILE *f)
+{
+	if (e->ops && e->ops->print)
+		kind_print(e, o, f);
+	else if (expr_printers[e->kind])
+		expr_printers[e->kind](e, o, f);
+	else
 		fprintf(f, "<unknown expression>");
-		break;
-	}
 }
 
 static bool is_flags(const struct expr *e)
@@ -1226,6 +1255,69 @@ static void obj_event_print(bool add, struct nftnl_obj *n,
 	fputc('\n', f);
 }
 
+static void table_event_print(const char *op, struct nftnl_table *nlt,
+			      const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s table %s ", op,
+		family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
+	name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
+	event_handle_print(o, nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE), f);
+	fputc('\n', f);
+}
+
+static void chain_event_line_print(const char *op, bool add,
+				   struct nftnl_chain *nlc,
+				   const struct output_ctx *o, FILE *f)
+{
+	fprintf(f, "%s chain ", op);
+	head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
+		   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
+		   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
+	if (add) {
+		chain_event_print(nlc, o, f);
+		event_handle_print(o, nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE), f);
+	}
+	fputc('\n', f);
+}
+
+/* a rule added (decompiled in its table t) or deleted (its handle) */
+static void rule_event_print(const char *op, bool add, struct nftnl_rule *nlr,
+			     struct cache_table *t, const struct output_ctx *o,
+			     FILE *f)
+{
+	struct rule *r;
+
+	fprintf(f, "%s rule ", op);
+	head_print(f, NULL, family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
+		   nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
+		   nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	fputc(' ', f);
+	if (!add) {
+		fprintf(f, "handle %llu\n", (unsigned long long)
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
+		return;
+	}
+	/* nft 1.0.6 names the rule before it, where the kernel says */
+	if (nftnl_rule_is_set(nlr, NFTNL_RULE_POSITION))
+		fprintf(f, "handle %llu ", (unsigned long long)
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_POSITION));
+	r = delin_rule(t, nlr);
+	rule_print(r, o, f);
+	event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);
+	fputc('\n', f);
+	rule_free(r);
+}
+
+/* deletions only: adding a set needs the set printer */
+static void set_event_print(struct nftnl_set *nls, FILE *f)
+{
+	head_print(f, "delete set",
+		   family_name(nftnl_set_get_u32(nls, NFTNL_SET_FAMILY)),
+		   nftnl_set_get_str(nls, NFTNL_SET_TABLE),
+		   nftnl_set_get_str(nls, NFTNL_SET_NAME));
+	fputc('\n', f);
+}
+
 void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 			 struct cache_table *t, const struct output_ctx *o,
 			 FILE *f)
@@ -1236,61 +1328,22 @@ void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 	};
 	const char *op = ops[mop];
 	bool add = mop != MON_OP_DELETE;
-	struct nftnl_table *nlt = obj;
-	struct nftnl_chain *nlc = obj;
-	struct nftnl_rule *nlr = obj;
-	struct rule *r;
 
 	switch (type) {
 	case NLO_TABLE:
-		fprintf(f, "%s table %s ", op,
-			family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)));
-		name_print(f, nftnl_table_get_str(nlt, NFTNL_TABLE_NAME));
-		event_handle_print(o, nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE), f);
-		fputc('\n', f);
+		table_event_print(op, obj, o, f);
 		break;
 	case NLO_CHAIN:
-		fprintf(f, "%s chain ", op);
-		head_print(f, NULL, family_name(nftnl_chain_get_u32(nlc, NFTNL_CHAIN_FAMILY)),
-			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_TABLE),
-			   nftnl_chain_get_str(nlc, NFTNL_CHAIN_NAME));
-		if (add) {
-			chain_event_print(nlc, o, f);
-			event_handle_print(o, nftnl_chain_get_u64(nlc, NFTNL_CHAIN_HANDLE), f);
-		}
-		fputc('\n', f);
+		chain_event_line_print(op, add, obj, o, f);
 		break;
 	case NLO_RULE:
-		fprintf(f, "%s rule ", op);
-		head_print(f, NULL, family_name(nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY)),
-			   nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
-			   nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
-		fputc(' ', f);
-		if (!add) {
-			fprintf(f, "handle %llu\n", (unsigned long long)
-				nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE));
-			break;
-		}
-		/* nft 1.0.6 names the rule before it, where the kernel says */
-		if (nftnl_rule_is_set(nlr, NFTNL_RULE_POSITION))
-			fprintf(f, "handle %llu ", (unsigned long long)
-				nftnl_rule_get_u64(nlr, NFTNL_RULE_POSITION));
-		r = delin_rule(t, nlr);
-		rule_print(r, o, f);
-		event_handle_print(o, nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE), f);
-		fputc('\n', f);
-		rule_free(r);
+		rule_event_print(op, add, obj, t, o, f);
 		break;
 	case NLO_OBJ:
 		obj_event_print(add, obj, o, f);
 		break;
 	case NLO_SET:
-		/* deletions only: adding a set needs the set printer */
-		head_print(f, "delete set",
-			   family_name(nftnl_set_get_u32(obj, NFTNL_SET_FAMILY)),
-			   nftnl_set_get_str(obj, NFTNL_SET_TABLE),
-			   nftnl_set_get_str(obj, NFTNL_SET_NAME));
-		fputc('\n', f);
+		set_event_print(obj, f);
 		break;
 	default:
 		break;
@@ -1396,43 +1449,13 @@ static bool dtype_is_string(const struct datatype *d)
 	return false;
 }
 
-/* the first line and the symbol list read as nft's describe prints them */
-void describe_print(const struct expr *e, FILE *f)
+/* the named constants of the datatype d, of len bits, as describe lists
+   them */
+static void describe_constants(const struct datatype *d, unsigned int len,
+			       FILE *f)
 {
-	const struct datatype *d = e->dtype;
-	bool type_only = e->kind == EXPR_SYMBOL;
-	unsigned int len = e->len;
-	bool hex;
+	bool hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
 
-	if (type_only) {
-		/* "describe ipv4_addr": the datatype and its size; another
-		   word as nft 1.0.6 describes it (no newline) */
-		d = datatype_lookup_byname(e->sym.str);
-		if (!d) {
-			fputs("symbol expression, datatype invalid (invalid)", f);
-			return;
-		}
-		len = d->size;
-		fprintf(f, "datatype %s (%s)", d->name, d->desc);
-	} else {
-		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
-			d->name, d->desc);
-	}
-	hex = d->print == bitmask_type.print || d->flags & DTYPE_F_HEXSYMS;
-	for (const struct datatype *b = d->basetype; b; b = b->basetype)
-		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
-			b->desc);
-	if (d->basetype)
-		fputc(')', f);
-	if (!type_only && dtype_is_string(d))
-		fprintf(f, ", %u characters", len / 8);
-	else if (len || type_only)
-		fprintf(f, ", %u bits", len);
-	fputc('\n', f);
-	if (!type_only && e->byteorder == BYTEORDER_BIG)
-		fprintf(f, "byte order: big endian (network)\n");
-	else if (!type_only && e->byteorder == BYTEORDER_HOST)
-		fprintf(f, "byte order: host endian\n");
 	if (d == &inet_protocol_type) {
 		/* nft lists /etc/protocols, as it names protocols by it */
 		bool seen[256] = { false };
@@ -1461,4 +1484,42 @@ void describe_print(const struct expr *e, FILE *f)
 			fprintf(f, "\t%-30s\t%20llu\n", s->name,
 				(unsigned long long)s->value);
 	}
+}
+
+/* the first line and the symbol list read as nft's describe prints them */
+void describe_print(const struct expr *e, FILE *f)
+{
+	const struct datatype *d = e->dtype;
+	bool type_only = e->kind == EXPR_SYMBOL;
+	unsigned int len = e->len;
+
+	if (type_only) {
+		/* "describe ipv4_addr": the datatype and its size; another
+		   word as nft 1.0.6 describes it (no newline) */
+		d = datatype_lookup_byname(e->sym.str);
+		if (!d) {
+			fputs("symbol expression, datatype invalid (invalid)", f);
+			return;
+		}
+		len = d->size;
+		fprintf(f, "datatype %s (%s)", d->name, d->desc);
+	} else {
+		fprintf(f, "%s expression, datatype %s (%s)", describe_kind(e),
+			d->name, d->desc);
+	}
+	for (const struct datatype *b = d->basetype; b; b = b->basetype)
+		fprintf(f, "%s%s", b == d->basetype ? " (basetype " : ", ",
+			b->desc);
+	if (d->basetype)
+		fputc(')', f);
+	if (!type_only && dtype_is_string(d))
+		fprintf(f, ", %u characters", len / 8);
+	else if (len || type_only)
+		fprintf(f, ", %u bits", len);
+	fputc('\n', f);
+	if (!type_only && e->byteorder == BYTEORDER_BIG)
+		fprintf(f, "byte order: big endian (network)\n");
+	else if (!type_only && e->byteorder == BYTEORDER_HOST)
+		fprintf(f, "byte order: host endian\n");
+	describe_constants(d, len, f);
 }

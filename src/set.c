@@ -10,18 +10,12 @@
 
 #include <linux/netfilter/nf_tables.h>
 
+#include <kind.h>
 #include <proto.h>
 #include <set.h>
 
 #define TYPE_BITS	6
 #define TYPE_MASK	((1u << TYPE_BITS) - 1)
-
-struct expr *set_type_placeholder(const struct location *loc,
-				  const struct datatype *dt, unsigned int len,
-				  enum byteorder bo)
-{
-	return constant_expr_alloc(loc, dt, bo, len, NULL);
-}
 
 uint32_t set_key_type(const struct expr *key)
 {
@@ -276,116 +270,6 @@ static const struct proto_field *typeof_field(const struct typeof_header *h,
 	return &d->fields[id - 1];
 }
 
-/*
- * Extension headers and options as nft 1.0.6 numbers them in typeof
- * userdata.  ipv6 headers: its own numbers for the header, fields from 1,
- * where rt0 and srh number only their own fields (the routing header's
- * four are rt's).  tcp options, ip options, sctp chunks: the option kind
- * (chunk type); tcp options and sctp chunks number fields from 0 as nfh
- * does, except that the sack blocks 1-3 are fields of sack; ip options
- * number theirs by name.  rt2 (which nft writes no userdata for) has none.
- */
-static const struct {
-	const char	*name;
-	uint32_t	id;
-	unsigned int	skip;	/* nfh's fields before nft's first */
-} typeof_v6hdrs[] = {
-	{ "hbh", 1, 0 }, { "rt", 2, 0 }, { "rt0", 3, 4 }, { "srh", 5, 4 },
-	{ "frag", 6, 0 }, { "dst", 7, 0 }, { "mh", 8, 0 },
-};
-
-static const char *const typeof_ipopt_fields[] = {
-	"type", "length", "value", "ptr", "addr",
-};
-
-/* the sack block of a "sackN" name, 0 for sack and sack0 */
-static unsigned int sack_block(const struct exthdr_desc *d)
-{
-	return !strncmp(d->name, "sack", 4) && d->name[4] >= '1' &&
-	       d->name[4] <= '3' ? (unsigned int)(d->name[4] - '0') : 0;
-}
-
-/* nft's numbers for header @d and its field @f; false if none */
-static bool typeof_exthdr_ids(const struct exthdr_desc *d,
-			      const struct proto_field *f,
-			      uint32_t *id, uint32_t *field)
-{
-	unsigned int i, n;
-
-	if (!d || !f || f < d->fields || f >= d->fields + EXTHDR_FIELDS_MAX)
-		return false;
-	n = f - d->fields;
-	switch (d->op) {
-	case NFT_EXTHDR_OP_IPV6:
-		for (i = 0; i < array_size(typeof_v6hdrs); i++)
-			if (!strcmp(typeof_v6hdrs[i].name, d->name)) {
-				if (n < typeof_v6hdrs[i].skip)
-					return false;
-				*id = typeof_v6hdrs[i].id;
-				*field = n - typeof_v6hdrs[i].skip + 1;
-				return true;
-			}
-		return false;
-	case NFT_EXTHDR_OP_TCPOPT:
-		*id = d->type;
-		*field = n + (n >= 2 ? 2 * sack_block(d) : 0);
-		return true;
-	case NFT_EXTHDR_OP_SCTP:
-		*id = d->type;
-		*field = n;
-		return true;
-	case NFT_EXTHDR_OP_IPV4:
-		for (i = 0; i < array_size(typeof_ipopt_fields); i++)
-			if (!strcmp(typeof_ipopt_fields[i], f->name)) {
-				*id = d->type;
-				*field = i + 1;
-				return true;
-			}
-		return false;
-	}
-	return false;
-}
-
-/* the header and field nft's numbers name, NULL if none */
-static struct expr *typeof_exthdr_of(uint32_t op, uint32_t id, uint32_t field)
-{
-	const struct exthdr_desc *d = NULL;
-	const struct proto_field *f = NULL;
-	unsigned int i, n = field;
-
-	switch (op) {
-	case NFT_EXTHDR_OP_IPV6:
-		for (i = 0; i < array_size(typeof_v6hdrs); i++)
-			if (typeof_v6hdrs[i].id == id) {
-				d = exthdr_lookup(op, typeof_v6hdrs[i].name);
-				n = field ? field - 1 + typeof_v6hdrs[i].skip : ~0u;
-			}
-		break;
-	case NFT_EXTHDR_OP_TCPOPT:
-		d = exthdr_by_type(op, id);
-		if (id == 5 && field >= 4 && field <= 9) {
-			static const char *const blocks[] = { "sack1", "sack2", "sack3" };
-
-			d = exthdr_lookup(op, blocks[(field - 4) / 2]);
-			n = 2 + (field - 4) % 2;
-		}
-		break;
-	case NFT_EXTHDR_OP_SCTP:
-		d = exthdr_by_type(op, id);
-		break;
-	case NFT_EXTHDR_OP_IPV4:
-		d = exthdr_by_type(op, id);
-		if (d && field >= 1 && field <= array_size(typeof_ipopt_fields))
-			f = exthdr_field_lookup(d, typeof_ipopt_fields[field - 1]);
-		return f ? exthdr_expr_alloc(&internal_location, d, f) : NULL;
-	default:
-		return NULL;
-	}
-	if (!d || n >= EXTHDR_FIELDS_MAX || !d->fields[n].name)
-		return NULL;
-	return exthdr_expr_alloc(&internal_location, d, &d->fields[n]);
-}
-
 static bool typeof_one_ok(const struct expr *e)
 {
 	const struct typeof_header *h;
@@ -401,17 +285,10 @@ static bool typeof_one_ok(const struct expr *e)
 			return false;
 		h = typeof_header(e->payload.desc);
 		return h && typeof_field_id(h, e->payload.tmpl);
-	case EXPR_EXTHDR: {
-		uint32_t id, field;
-
-		return e->exthdr.tmpl && !(e->exthdr.flags & NFT_EXTHDR_F_PRESENT) &&
-		       typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
-	}
-	case EXPR_META:
-	case EXPR_CT:
-		return true;
 	default:
-		return false;
+		/* a kind that writes typeof records of its own */
+		return e->ops && e->ops->typeof_put &&
+		       (!e->ops->typeof_ok || e->ops->typeof_ok(e));
 	}
 }
 
@@ -453,29 +330,13 @@ static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
 		if (e->dtype == &integer_type)
 			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
 		break;
-	case EXPR_EXTHDR: {
-		uint32_t id = 0, field = 0;
-
-		/* in nft's order: the field, the kind of header, the header */
-		typeof_exthdr_ids(e->exthdr.desc, e->exthdr.tmpl, &id, &field);
-		nftnl_udata_put_u32(b, TYPEOF_EXTHDR_FIELD, field);
-		if (e->exthdr.op != NFT_EXTHDR_OP_IPV6)
-			nftnl_udata_put_u32(b, TYPEOF_EXTHDR_OP, e->exthdr.op);
-		nftnl_udata_put_u32(b, TYPEOF_EXTHDR_DESC, id);
-		break;
-	}
-	case EXPR_META:
-		nftnl_udata_put_u32(b, 0, e->meta.key);
-		break;
-	case EXPR_CT:
-		nftnl_udata_put_u32(b, 0, e->ct.key);
-		nftnl_udata_put_u32(b, 1, (uint32_t)e->ct.dir);
-		break;
 	case EXPR_CONCAT:
 		list_for_each_entry(i, &e->set.exprs, list)
 			typeof_put_one(b, n++, i);
 		break;
 	default:
+		if (e && e->ops && e->ops->typeof_put)
+			e->ops->typeof_put(b, e);
 		break;
 	}
 }
@@ -484,11 +345,10 @@ static uint32_t typeof_kind(const struct expr *e)
 {
 	switch (e ? e->kind : EXPR_VERDICT) {
 	case EXPR_PAYLOAD:	return TYPEOF_KIND_PAYLOAD;
-	case EXPR_EXTHDR:	return TYPEOF_KIND_EXTHDR;
-	case EXPR_META:		return TYPEOF_KIND_META;
-	case EXPR_CT:		return TYPEOF_KIND_CT;
 	case EXPR_CONCAT:	return TYPEOF_KIND_CONCAT;
-	default:		return TYPEOF_KIND_VERDICT;
+	default:
+		return e && e->ops && e->ops->typeof_put ? e->ops->typeof_kind :
+		       TYPEOF_KIND_VERDICT;
 	}
 }
 
@@ -580,43 +440,25 @@ static struct expr *typeof_payload(const struct udrec *data)
 	return f ? payload_expr_alloc(&internal_location, h->desc, f) : NULL;
 }
 
-static struct expr *typeof_exthdr(const struct udrec *data)
+/* the selector of a kind that reads typeof records of its own: each of
+   its records a u32, as nft writes them; NULL if none */
+static struct expr *typeof_of_kind(uint32_t kind, const struct udrec *data,
+				   unsigned int family)
 {
-	struct udrec tb[TYPEOF_EXTHDR_OP + 1];
-	uint32_t id, field, op = NFT_EXTHDR_OP_IPV6;
+	const struct expr_ops *ops = expr_ops_by_typeof_kind(kind);
+	struct udrec tb[KIND_TYPEOF_RECS];
+	struct kind_typeof t = { 0 };
 
-	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
-	    !rec_u32(&tb[TYPEOF_EXTHDR_DESC], &id) ||
-	    !rec_u32(&tb[TYPEOF_EXTHDR_FIELD], &field) ||
-	    (tb[TYPEOF_EXTHDR_OP].set && !rec_u32(&tb[TYPEOF_EXTHDR_OP], &op)))
+	if (!ops || !udtab_parse(data->v, data->n, tb, ops->typeof_recs))
 		return NULL;
-	return typeof_exthdr_of(op, id, field);
-}
-
-static struct expr *typeof_meta(const struct udrec *data)
-{
-	struct udrec tb[1];
-	uint32_t key;
-
-	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
-	    !rec_u32(&tb[0], &key) || !meta_template(key))
-		return NULL;
-	return meta_expr_alloc(&internal_location, key);
-}
-
-static struct expr *typeof_ct(const struct udrec *data, unsigned int family)
-{
-	struct udrec tb[2];
-	uint32_t key, dir;
-	struct expr *e;
-
-	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
-	    !rec_u32(&tb[0], &key) || !rec_u32(&tb[1], &dir) ||
-	    !ct_template(key) || (dir > 1 && dir != UINT32_MAX))
-		return NULL;
-	e = ct_expr_alloc(&internal_location, key, dir == UINT32_MAX ? -1 : (int)dir);
-	ct_expr_family(e, family);
-	return e;
+	for (unsigned int i = 0; i < ops->typeof_recs; i++) {
+		if (!tb[i].set)
+			continue;
+		if (!rec_u32(&tb[i], &t.v[i]))
+			return NULL;
+		t.set[i] = true;
+	}
+	return ops->typeof_parse(&t, family);
 }
 
 /* one selector; a concatenation only at the top (@depth 0) */
@@ -635,12 +477,6 @@ static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 	switch (kind) {
 	case TYPEOF_KIND_PAYLOAD:
 		return typeof_payload(&tb[TYPEOF_UDATA_DATA]);
-	case TYPEOF_KIND_EXTHDR:
-		return typeof_exthdr(&tb[TYPEOF_UDATA_DATA]);
-	case TYPEOF_KIND_META:
-		return typeof_meta(&tb[TYPEOF_UDATA_DATA]);
-	case TYPEOF_KIND_CT:
-		return typeof_ct(&tb[TYPEOF_UDATA_DATA], family);
 	case TYPEOF_KIND_VERDICT:
 		if (depth == 0 && verdict)
 			*verdict = true;
@@ -648,7 +484,7 @@ static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 	case TYPEOF_KIND_CONCAT:
 		break;
 	default:
-		return NULL;
+		return typeof_of_kind(kind, &tb[TYPEOF_UDATA_DATA], family);
 	}
 	if (depth > 0 ||
 	    !udtab_parse(tb[1].v, tb[1].n, sub, array_size(sub)) ||
