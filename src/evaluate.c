@@ -1404,10 +1404,45 @@ bool eval_elem_stream(struct nfh_ctx *nfh, struct parser_state *state,
 	return true;
 }
 
+/*
+ * The elements the grammar packed as it read them (elemstore.h): what
+ * they need of the set's flags and statements
+ */
+static int store_check(struct eval_ctx *ctx, const struct set *s,
+		       const struct elem_store *st)
+{
+	const char *what = s->is_map ? "map" : "set";
+	int ret = 0;
+
+	if (st->has_interval && !(s->flags & NFT_SET_INTERVAL))
+		ret = err(ctx, &st->interval_loc,
+			  "ranges, prefixes and wildcard names need \"flags interval\" in the declaration of %s %s",
+			  what, s->h.set);
+	if (st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
+		ret = err(ctx, &st->timeout_loc,
+			  "element timeouts need \"flags timeout\" in the declaration of %s %s",
+			  what, s->h.set);
+	if (!st->has_stmts && !(st->has_timeout && (s->flags & NFT_SET_TIMEOUT)))
+		return ret;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct expr *x = elem_rec(st, i)->extra;
+
+		if (x && x->kind == EXPR_MAPPING)
+			x = x->op.left;
+		if (!x)
+			continue;
+		if (st->has_stmts && elem_stmts_check(ctx, s, x) < 0)
+			ret = -1;
+		if (st->has_timeout && (s->flags & NFT_SET_TIMEOUT) &&
+		    elem_expiry_check(ctx, s, x) < 0)
+			ret = -1;
+	}
+	return ret;
+}
+
 static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 {
 	const char *what = s->is_map ? "map" : "set";
-	const struct elem_store *st;
 	int ret = 0;
 
 	if (s->types_done && !s->key)
@@ -1440,33 +1475,8 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		    elems_check(ctx, s, s->init) < 0)
 			ret = -1;
 	}
-	st = s->store;
-	if (st && st->has_interval && !(s->flags & NFT_SET_INTERVAL))
-		ret = err(ctx, &st->interval_loc,
-			  "ranges, prefixes and wildcard names need \"flags interval\" in the declaration of %s %s",
-			  what, s->h.set);
-	if (st && st->has_stmts)
-		for (size_t i = 0; i < st->n; i++) {
-			const struct expr *x = elem_rec(st, i)->extra;
-
-			if (x && x->kind == EXPR_MAPPING)
-				x = x->op.left;
-			if (x && elem_stmts_check(ctx, s, x) < 0)
-				ret = -1;
-		}
-	if (st && st->has_timeout && !(s->flags & NFT_SET_TIMEOUT))
-		ret = err(ctx, &st->timeout_loc,
-			  "element timeouts need \"flags timeout\" in the declaration of %s %s",
-			  what, s->h.set);
-	else if (st && st->has_timeout)
-		for (size_t i = 0; i < st->n; i++) {
-			const struct expr *x = elem_rec(st, i)->extra;
-
-			if (x && x->kind == EXPR_MAPPING)
-				x = x->op.left;
-			if (x && elem_expiry_check(ctx, s, x) < 0)
-				ret = -1;
-		}
+	if (s->store && store_check(ctx, s, s->store) < 0)
+		ret = -1;
 	(void)cmd;
 	return ret;
 }

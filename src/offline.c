@@ -1344,6 +1344,30 @@ static int apply_item(struct cache *c, struct nl_item *it,
 	return apply_ops[it->msg_type](c, it, msgs);
 }
 
+/*
+ * A raw message of the batch read back as the kernel would: a streamed
+ * rule for good (the cache keeps it), built elements for the time the
+ * item is applied (*@raw then holds the message); -1 if unreadable
+ */
+static int item_read(struct nl_item *it, void **raw)
+{
+	if (it->type == NLO_RAW && it->msg_type == NFT_MSG_NEWRULE) {
+		struct nftnl_rule *r = raw_msg_to_rule(it->obj, it->msg_type,
+						       it->family);
+
+		if (!r)
+			return -1;
+		free(it->obj);
+		it->obj = r;
+		it->type = NLO_RULE;
+	}
+	if (it->type == NLO_RAW) {
+		*raw = it->obj;
+		it->obj = raw_msg_to_nftnl(*raw, it->msg_type, it->family);
+	}
+	return 0;
+}
+
 int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 {
 	struct cache *work = clone_cache(c);
@@ -1359,24 +1383,9 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 		it->seq = ++seq;	/* orders the items for cache_check_jumps */
 		last = it;
 
-		if (it->type == NLO_RAW && it->msg_type == NFT_MSG_NEWRULE) {
-			/* a streamed rule: for good, the cache keeps it */
-			struct nftnl_rule *r = raw_msg_to_rule(it->obj,
-							       it->msg_type,
-							       it->family);
-
-			if (!r) {
-				ret = oerr(msgs, it, "rule", EINVAL);
-				continue;
-			}
-			free(it->obj);
-			it->obj = r;
-			it->type = NLO_RULE;
-		}
-		if (it->type == NLO_RAW) {
-			/* built elements: read back as the kernel would */
-			raw = it->obj;
-			it->obj = raw_msg_to_nftnl(raw, it->msg_type, it->family);
+		if (item_read(it, &raw) < 0) {
+			ret = oerr(msgs, it, "rule", EINVAL);
+			continue;
 		}
 		/* only elements added since keep the memo's set as it is */
 		if (it->msg_type != NFT_MSG_NEWSETELEM)
