@@ -97,8 +97,12 @@ struct cache {
 	struct name_hash	table_hash;
 	uint64_t		next_table_handle;
 	/* the offline model, while it applies a batch: the set elements
-	   checked last (offline_elems.h) */
+	   checked last (offline_elems.h), and the devices the batch adds
+	   to base chains that were there ("family table chain dev"): the
+	   kernel holds them apart until it commits */
 	struct elems_memo	*elems_memo;
+	char			**pending_devs;
+	size_t			npending_devs;
 };
 
 struct cache *cache_alloc(void);

@@ -1387,6 +1387,14 @@ delete_cmd		:	TABLE table_spec
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$, NULL);
 				free($1);
 			}
+			|	CHAIN chain_spec chain_block_alloc '{' chain_block '}'
+			{
+				handle_copy(&$5->h, $2);
+				$5->loc = @2;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$, $5);
+				state->cur_chain = NULL;
+				free($1);
+			}
 			|	CHAIN table_spec HANDLE NUMBER
 			{
 				$2->handle = $4;
@@ -2490,6 +2498,15 @@ chain_block		:	%empty
 			|	chain_block error stmt_separator	{ yyerrok; bindings_drop(state); }
 			|	chain_block stmt_separator
 			|	chain_block hook_spec stmt_separator
+			|	chain_block DEVICES '=' dev_list stmt_separator
+			{
+				/* devices for a base chain that is there (nft
+				   1.1): added, or with delete chain removed */
+				list_add_tail(&$4->list, &$1->devices);
+				$1->has_devices = true;
+				$1->dev_loc = @4;
+				free($2);
+			}
 			|	chain_block POLICY symbol_value stmt_separator
 			{
 				expr_free($1->policy_expr);	/* the last one counts */

@@ -2847,6 +2847,28 @@ fail:
 	return -1;
 }
 
+/*
+ * "add chain netdev t c { devices = { d2 }; }" (nft 1.1): devices for a
+ * base chain the kernel holds, added (or, with delete chain, removed); the
+ * kernel knows its hook and priority
+ */
+static int chain_devices_eval(struct eval_ctx *ctx, struct chain *c,
+			      unsigned int family)
+{
+	if (family != NFPROTO_NETDEV && family != NFPROTO_INET)
+		return err(ctx, &c->dev_loc,
+			   "devices can only be given for netdev chains and inet ingress");
+	if (!list_empty(&c->rules))
+		return err(ctx, &list_first_entry(&c->rules, struct rule,
+						  list)->loc,
+			   "a chain given by its devices alone takes no rules: add them with add rule");
+	if (devices_eval(ctx, c) < 0)
+		return -1;
+	if (list_empty(&c->devices))
+		return err(ctx, &c->dev_loc, "no device is given");
+	return 0;
+}
+
 static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 		      unsigned int family)
 {
@@ -2871,7 +2893,7 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 				   "a policy needs a base chain (type, hook and priority)");
 	}
 	if (!c->base)
-		return 0;
+		return c->has_devices ? chain_devices_eval(ctx, c, family) : 0;
 	if (!chain_type_valid(family, c->type))
 		return err(ctx, &c->type_loc,
 			   "chain type \"%s\" is not supported in family %s",

@@ -899,6 +899,10 @@ static json_t *chain_devices_json(struct nftnl_chain *c)
 		for (unsigned int i = 0; devs[i]; i++)
 			json_array_append_new(a, json_string(devs[i]));
 		free(devs);
+		if (json_array_size(a) == 0) {
+			json_decref(a);	/* all removed (nft 1.1): none */
+			return NULL;
+		}
 		if (json_array_size(a) == 1) {
 			json_t *one = json_incref(json_array_get(a, 0));
 

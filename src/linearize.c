@@ -1684,6 +1684,34 @@ static void lin_table(struct lin_ctx *ctx, struct cmd *cmd)
 		     NLO_TABLE, t, &cmd->loc);
 }
 
+
+/* a chain's devices: NFTA_HOOK_DEV holds a name only, a prefix or more
+   than one go in the list */
+static void chain_devs_put(struct nftnl_chain *c, const struct chain *ch)
+{
+	struct expr *d;
+	unsigned int ndev = 0;
+	bool prefix = false;
+
+	list_for_each_entry(d, &ch->devices, list) {
+		ndev++;
+		prefix |= nl_dev_is_prefix(d->sym.str);
+	}
+	if (ndev == 1 && !prefix) {
+		d = list_first_entry(&ch->devices, struct expr, list);
+		xnftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
+	} else if (ndev > 0) {
+		const char **devs = xzalloc((ndev + 1) * sizeof(*devs));
+		unsigned int k = 0;
+
+		list_for_each_entry(d, &ch->devices, list)
+			devs[k++] = d->sym.str;
+		xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, devs,
+				     sizeof(*devs) * (ndev + 1));
+		free(devs);
+	}
+}
+
 static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 {
 	struct nftnl_chain *c = xnftnl_chain_alloc();
@@ -1694,32 +1722,13 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 	xnftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, cmd->h.table);
 	xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
 	if (ch && ch->base) {
-		struct expr *d;
-		unsigned int ndev = 0;
-		bool prefix = false;
-
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, ch->hooknum);
 		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, ch->prio);
 		xnftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
-		list_for_each_entry(d, &ch->devices, list) {
-			ndev++;
-			prefix |= nl_dev_is_prefix(d->sym.str);
-		}
-		/* NFTA_HOOK_DEV holds a name only: a prefix goes in the list */
-		if (ndev == 1 && !prefix) {
-			d = list_first_entry(&ch->devices, struct expr, list);
-			xnftnl_chain_set_str(c, NFTNL_CHAIN_DEV, d->sym.str);
-		} else if (ndev > 0) {
-			const char **devs = xzalloc((ndev + 1) * sizeof(*devs));
-			unsigned int k = 0;
-
-			list_for_each_entry(d, &ch->devices, list)
-				devs[k++] = d->sym.str;
-			xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, devs,
-					     sizeof(*devs) * (ndev + 1));
-			free(devs);
-		}
 	}
+	/* a base chain's, or those added to one the kernel holds */
+	if (ch && (ch->base || ch->has_devices))
+		chain_devs_put(c, ch);
 	if (ch && ch->policy >= 0)
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, ch->policy);
 	if (ch && ch->comment) {
@@ -1942,6 +1951,9 @@ static void *del_chain(struct cmd *cmd)
 		xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
 	if (cmd->h.handle)
 		nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
+	/* devices removed from a base chain, which stays (nft 1.1) */
+	if (cmd->chain && cmd->chain->has_devices)
+		chain_devs_put(c, cmd->chain);
 	return c;
 }
 

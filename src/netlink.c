@@ -175,6 +175,37 @@ static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
 }
 
 /*
+ * Devices alone, for a base chain the kernel holds (nft 1.1's "add chain
+ * netdev t c { devices = { d2 }; }" and delete chain with them): libnftnl
+ * 1.2.4 puts the hook nest only with a hook number and priority, so it is
+ * put here, as nft 1.1 sends it
+ */
+static void hook_devs_only(struct nlmsghdr *nlh, const struct nftnl_chain *c)
+{
+	struct nlattr *hook, *list;
+	const char *const *devs;
+
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
+		return;
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
+		hook = mnl_attr_nest_start(nlh, NFTA_CHAIN_HOOK);
+		mnl_attr_put_strz(nlh, NFTA_HOOK_DEV,
+				  nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+		mnl_attr_nest_end(nlh, hook);
+		return;
+	}
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return;
+	devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+	hook = mnl_attr_nest_start(nlh, NFTA_CHAIN_HOOK);
+	list = mnl_attr_nest_start(nlh, NFTA_HOOK_DEVS);
+	for (unsigned int i = 0; devs[i]; i++)
+		mnl_attr_put_strz(nlh, NFTA_DEVICE_NAME, devs[i]);
+	mnl_attr_nest_end(nlh, list);
+	mnl_attr_nest_end(nlh, hook);
+}
+
+/*
  * libnftnl puts "veth*" as NFTA_DEVICE_NAME "veth*\0"; the kernel wants
  * NFTA_DEVICE_PREFIX "veth\0".  The attribute only shrinks, so it is
  * rewritten in place and what follows moves down (by 4 bytes when the
@@ -186,6 +217,7 @@ void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
 	char *p;
 
 	nftnl_chain_nlmsg_build_payload(nlh, c);
+	hook_devs_only(nlh, c);
 	if (!nl_chain_has_prefix(c) || !(devs = hook_devs(nlh, &hook)))
 		return;
 	p = mnl_attr_get_payload(devs);

@@ -887,6 +887,152 @@ static void bindings_sweep(struct cache_table *t)
 	}
 }
 
+/* --- a base chain's devices added or removed (nft 1.1) --------------------- */
+
+/* the kernel's NFT_NETDEVICE_MAX */
+#define NFT_DEVS_MAX	256
+
+static bool chain_has_devs(const struct nftnl_chain *c)
+{
+	return nftnl_chain_is_set(c, NFTNL_CHAIN_DEV) ||
+	       nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES);
+}
+
+/* the names of @c's devices (borrowed), their number */
+static unsigned int chain_devs(const struct nftnl_chain *c,
+			       const char **out, unsigned int max)
+{
+	const char *const *devs;
+	unsigned int n = 0;
+
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
+		out[n++] = nftnl_chain_get_str(c, NFTNL_CHAIN_DEV);
+		return n;
+	}
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return 0;
+	devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
+	while (devs[n] && n < max) {
+		out[n] = devs[n];
+		n++;
+	}
+	return n;
+}
+
+/* @c's devices made @names: one as NFTA_HOOK_DEV, more as a list, as the
+   kernel dumps them */
+static void chain_devs_set(struct nftnl_chain *c, const char **names,
+			   unsigned int n)
+{
+	const char **copy = xzalloc((n + 1) * sizeof(*copy));
+	char *one = n == 1 ? xstrdup(names[0]) : NULL;
+
+	/* the names may be @c's own: copied before they are unset */
+	for (unsigned int i = 0; i < n; i++)
+		copy[i] = xstrdup(names[i]);
+	nftnl_chain_unset(c, NFTNL_CHAIN_DEV);
+	nftnl_chain_unset(c, NFTNL_CHAIN_DEVICES);
+	if (one)
+		xnftnl_chain_set_str(c, NFTNL_CHAIN_DEV, one);
+	else if (n > 1)
+		xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, copy,
+				      sizeof(*copy) * (n + 1));
+	for (unsigned int i = 0; i < n; i++)
+		free((char *)copy[i]);
+	free(copy);
+	free(one);
+}
+
+static bool dev_in(const char *name, const char **names, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+static char *pending_key(const struct nftnl_chain *c, const char *dev)
+{
+	char *k;
+
+	if (asprintf(&k, "%u %s %s %s", nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY),
+		     nftnl_chain_get_str(c, NFTNL_CHAIN_TABLE),
+		     nftnl_chain_get_str(c, NFTNL_CHAIN_NAME), dev) < 0)
+		memory_allocation_error();
+	return k;
+}
+
+static bool dev_pending(const struct cache *cache, const struct nftnl_chain *c,
+			const char *dev)
+{
+	char *k = pending_key(c, dev);
+	bool hit = false;
+
+	for (size_t i = 0; i < cache->npending_devs && !hit; i++)
+		hit = !strcmp(cache->pending_devs[i], k);
+	free(k);
+	return hit;
+}
+
+static void dev_pending_add(struct cache *cache, const struct nftnl_chain *c,
+			    const char *dev)
+{
+	cache->pending_devs = xrealloc(cache->pending_devs,
+				       (cache->npending_devs + 1) *
+				       sizeof(*cache->pending_devs));
+	cache->pending_devs[cache->npending_devs++] = pending_key(c, dev);
+}
+
+static void devs_pending_free(struct cache *cache)
+{
+	for (size_t i = 0; i < cache->npending_devs; i++)
+		free(cache->pending_devs[i]);
+	free(cache->pending_devs);
+	cache->pending_devs = NULL;
+	cache->npending_devs = 0;
+}
+
+/*
+ * Add (@del false) or remove the devices of @msg on the base chain @c: 0
+ * or the errno the kernel answers.  Devices an update adds wait apart
+ * until the commit: adding one again is EEXIST, removing it ENOENT.
+ */
+static int chain_devs_update(struct cache *cache, struct nftnl_chain *c,
+			     const struct nftnl_chain *msg, bool del)
+{
+	const char *have[NFT_DEVS_MAX * 2], *give[NFT_DEVS_MAX], *keep[NFT_DEVS_MAX * 2];
+	unsigned int nh, ng, nk = 0;
+
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
+		return del ? EOPNOTSUPP : EEXIST;
+	nh = chain_devs(c, have, NFT_DEVS_MAX);
+	ng = chain_devs(msg, give, NFT_DEVS_MAX);
+	if (del) {
+		for (unsigned int i = 0; i < ng; i++)
+			if (!dev_in(give[i], have, nh) ||
+			    dev_pending(cache, c, give[i]))
+				return ENOENT;
+		for (unsigned int i = 0; i < nh; i++)
+			if (!dev_in(have[i], give, ng))
+				keep[nk++] = have[i];
+	} else {
+		for (unsigned int i = 0; i < nh; i++)
+			keep[nk++] = have[i];
+		for (unsigned int i = 0; i < ng; i++) {
+			if (dev_pending(cache, c, give[i]))
+				return EEXIST;
+			if (dev_in(give[i], keep, nk))
+				continue;
+			keep[nk++] = give[i];
+			dev_pending_add(cache, c, give[i]);
+		}
+		if (nk > NFT_DEVS_MAX)
+			return EFBIG;
+	}
+	chain_devs_set(c, keep, nk);
+	return 0;
+}
+
 static int apply_newchain(struct cache *c, struct nl_item *it,
 			   struct list_head *msgs)
 {
@@ -917,6 +1063,14 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 		xnftnl_chain_set_str(it->obj, NFTNL_CHAIN_NAME, name);
 	}
 	ch = cache_chain_find(t, nftnl_chain_get_str(it->obj, NFTNL_CHAIN_NAME));
+	/* devices alone: for a base chain that is there */
+	if (chain_has_devs(it->obj) &&
+	    !nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM)) {
+		int err = ch ? chain_devs_update(c, ch->nlc, it->obj, false) :
+			       ENOENT;
+
+		return err ? oerr(msgs, it, "chain", err) : 0;
+	}
 	if (ch) {
 		if (it->flags & NLM_F_EXCL)
 			return oerr(msgs, it, "chain", EEXIST);
@@ -1248,6 +1402,12 @@ static int apply_delchain(struct cache *c, struct nl_item *it,
 	if (!ch)
 		return it->msg_type == NFT_MSG_DELCHAIN ?
 		       oerr(msgs, it, "chain", ENOENT) : 0;
+	/* devices removed: the chain stays */
+	if (chain_has_devs(it->obj)) {
+		int err = chain_devs_update(c, ch->nlc, it->obj, true);
+
+		return err ? oerr(msgs, it, "chain", err) : 0;
+	}
 	/* as the kernel: its rules go with it, jumps to it keep it */
 	if (chain_in_use(t, ch))
 		return oerr(msgs, it, "chain", EBUSY);
@@ -1403,6 +1563,7 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	}
 	elems_memo_free(work->elems_memo);
 	work->elems_memo = NULL;
+	devs_pending_free(work);
 	/* the kernel validates the jumps of the tables before it commits */
 	if (!ret && last && cache_check_jumps(work, msgs, &last->loc) < 0)
 		ret = -1;

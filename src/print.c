@@ -671,6 +671,35 @@ static void dev_print(FILE *f, unsigned int i, const char *dev)
 		fputs(dev, f);
 }
 
+/*
+ * A base chain's devices: one as "device NAME", more as a list, sorted as
+ * nft sorts them; none (all removed from the chain, nft 1.1) as nothing,
+ * as nft lists it
+ */
+static void chain_devices_print(const struct nftnl_chain *c, FILE *f)
+{
+	const char **devs;
+
+	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
+		fputs(" device ", f);
+		quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
+		return;
+	}
+	if (!nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES))
+		return;
+	devs = nl_chain_devs_sorted(c);
+	if (devs[0] && !devs[1]) {
+		fputs(" device ", f), quoted_print(f, devs[0]);
+	} else if (devs[0]) {
+		fprintf(f, " devices = { ");
+		for (unsigned int i = 0; devs[i]; i++)
+			dev_print(f, i, devs[i]);
+		fprintf(f, " }");
+	}
+	free(devs);
+}
+
+
 static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 			     const struct output_ctx *o, FILE *f)
 {
@@ -679,24 +708,7 @@ static void chain_hook_print(struct nftnl_chain *c, unsigned int family,
 	fprintf(f, "\t\ttype %s hook %s",
 		nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
-	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char **devs = nl_chain_devs_sorted(c);	/* as nft */
-		unsigned int n = 0;
-
-		while (devs[n])
-			n++;
-		if (n == 1) {
-			fputs(" device ", f), quoted_print(f, devs[0]);
-		} else {
-			fprintf(f, " devices = { ");
-			for (unsigned int i = 0; i < n; i++)
-				dev_print(f, i, devs[i]);
-			fprintf(f, " }");
-		}
-		free(devs);
-	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
-		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
-	}
+	chain_devices_print(c, f);
 	fprintf(f, " priority ");
 	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
 		   o->flags & NFH_OUTPUT_NUMERIC_PRIO);
@@ -1204,21 +1216,7 @@ static void chain_event_print(struct nftnl_chain *c, const struct output_ctx *o,
 	hook = nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM);
 	fprintf(f, " { type %s hook %s", nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE),
 		hook_name(family, hook));
-	if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEVICES)) {
-		const char **devs = nl_chain_devs_sorted(c);
-
-		if (devs[0] && !devs[1]) {
-			fputs(" device ", f), quoted_print(f, devs[0]);
-		} else {
-			fprintf(f, " devices = { ");
-			for (unsigned int i = 0; devs[i]; i++)
-				dev_print(f, i, devs[i]);
-			fprintf(f, " }");
-		}
-		free(devs);
-	} else if (nftnl_chain_is_set(c, NFTNL_CHAIN_DEV)) {
-		fputs(" device ", f), quoted_print(f, nftnl_chain_get_str(c, NFTNL_CHAIN_DEV));
-	}
+	chain_devices_print(c, f);
 	fprintf(f, " priority ");
 	prio_print(f, family, hook, nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO),
 		   o->flags & NFH_OUTPUT_NUMERIC_PRIO);

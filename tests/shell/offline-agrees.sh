@@ -7,7 +7,8 @@
 # "flush table" of a table that has no chain yet, named counters whose name
 # fills 4 bytes, destroy of what is missing, elements that clash with what a
 # set holds (an interval inside or around another, a map key with another
-# value, create element of one held), and the JSON form.  Where nft
+# value, create element of one held), devices added to and removed from a
+# base chain, and the JSON form.  Where nft
 # knows the commands, nft loading the file must agree too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -151,6 +152,39 @@ elem elem-map-same 1 'add element ip e m { 1.1.1.1 : 0x00000001 }'
 elem elem-map-other-value 0 'add element ip e m { 1.1.1.1 : 0x00000002 }'
 elem elem-map-create 0 'create element ip e m { 1.1.1.1 : 0x00000001 }'
 elem elem-map-create-new 1 'create element ip e m { 1.1.1.2 : 0x00000001 }'
+
+# devices added to and removed from a base chain (nft 1.1's add chain and
+# delete chain with devices alone), in one batch and across two
+devs='table netdev d {
+	chain c {
+		type filter hook ingress devices = { d0, d1 } priority filter; policy accept;
+	}
+
+	chain x {
+	}
+}'
+# devs NAME OK COMMANDS: $devs then COMMANDS; OK 1 if the kernel takes it
+devs() {
+	printf '%s\n%s\n' "$devs" "$3" >"$1.nft"
+	agree "$1" 0
+	expect_eq "$1: the kernel's answer" "rc=$([ "$2" = 1 ] && echo 0 || echo 1)" "$KERNEL_RC"
+}
+devs devs-add 1 'add chain netdev d c { devices = { d2, d3 }; }'
+devs devs-delete 1 'delete chain netdev d c { devices = { d0 }; }'
+devs devs-delete-all 1 'delete chain netdev d c { devices = { d0, d1 }; }'
+devs devs-block 1 'table netdev d {
+	chain c {
+		devices = { d7 };
+	}
+}'
+devs devs-delete-missing 0 'delete chain netdev d c { devices = { d9 }; }'
+devs devs-delete-added 0 'add chain netdev d c { devices = { d3 }; }
+delete chain netdev d c { devices = { d3 }; }'
+devs devs-add-twice 0 'add chain netdev d c { devices = { d5 }; }
+add chain netdev d c { devices = { d5 }; }'
+devs devs-add-held 1 'add chain netdev d c { devices = { d0 }; }'
+devs devs-regular-chain 0 'add chain netdev d x { devices = { d0 }; }'
+devs devs-missing-chain 0 'add chain netdev d y { devices = { d0 }; }'
 
 cat >json-delete-chain-handle.json <<'EOF'
 {"nftables": [{"add": {"table": {"family": "inet", "name": "t"}}},
