@@ -69,6 +69,8 @@ struct chain {
 	int			prio;
 	struct list_head	devices;	/* of expr */
 	bool			has_devices;
+	bool			devices_only;	/* "devices = { ... }" alone: for
+						   a base chain that is there */
 	struct location		dev_loc;
 	int			policy;		/* -1: unset */
 	struct location		policy_loc;

@@ -2504,6 +2504,7 @@ chain_block		:	%empty
 				   1.1): added, or with delete chain removed */
 				list_add_tail(&$4->list, &$1->devices);
 				$1->has_devices = true;
+				$1->devices_only = true;
 				$1->dev_loc = @4;
 				free($2);
 			}

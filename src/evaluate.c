@@ -2893,7 +2893,7 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 				   "a policy needs a base chain (type, hook and priority)");
 	}
 	if (!c->base)
-		return c->has_devices ? chain_devices_eval(ctx, c, family) : 0;
+		return c->devices_only ? chain_devices_eval(ctx, c, family) : 0;
 	if (!chain_type_valid(family, c->type))
 		return err(ctx, &c->type_loc,
 			   "chain type \"%s\" is not supported in family %s",

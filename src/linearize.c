@@ -1727,7 +1727,7 @@ static void lin_chain(struct lin_ctx *ctx, struct cmd *cmd)
 		xnftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, ch->type);
 	}
 	/* a base chain's, or those added to one the kernel holds */
-	if (ch && (ch->base || ch->has_devices))
+	if (ch && (ch->base || ch->devices_only))
 		chain_devs_put(c, ch);
 	if (ch && ch->policy >= 0)
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, ch->policy);
@@ -1952,7 +1952,7 @@ static void *del_chain(struct cmd *cmd)
 	if (cmd->h.handle)
 		nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
 	/* devices removed from a base chain, which stays (nft 1.1) */
-	if (cmd->chain && cmd->chain->has_devices)
+	if (cmd->chain && cmd->chain->devices_only)
 		chain_devs_put(c, cmd->chain);
 	return c;
 }
