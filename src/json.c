@@ -306,6 +306,37 @@ static json_t *list_json(const struct expr *e, struct json_ctx *jc)
 	return a;
 }
 
+static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
+
+/*
+ * An element's counter and own quota, limit or ct count, in the set's
+ * order, each a key of the element's object (as nft 1.1 writes them; nft
+ * 1.0.6 leaves all but the counter out, and cannot read them back)
+ */
+static json_t *elem_stmts_json(const struct expr *e, json_t *o,
+			       struct json_ctx *jc)
+{
+	const struct stmt *st;
+	unsigned int p = 0;
+	const char *k;
+	json_t *v, *x;
+
+	list_for_each_entry(st, &e->elem.stmts, list) {
+		if (e->elem.counter && p++ == e->elem.counter_at)
+			o = obj_set(o, "counter",
+				    counter_json_value(e->elem.packets,
+						       e->elem.bytes, jc->octx));
+		x = stmt_json(st, jc);
+		json_object_foreach(x, k, v)
+			o = obj_set(o, k, json_incref(v));
+		json_decref(x);
+	}
+	if (e->elem.counter && p <= e->elem.counter_at)
+		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
+							     e->elem.bytes, jc->octx));
+	return o;
+}
+
 /* an element with options; times in whole seconds, as nft writes them */
 static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 {
@@ -317,10 +348,7 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 		o = obj_set(o, "expires", json_integer(e->elem.expires / 1000));
 	if (e->elem.comment)
 		o = obj_set(o, "comment", json_str(e->elem.comment));
-	if (e->elem.counter)
-		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
-							     e->elem.bytes, jc->octx));
-	return wrap("elem", o);
+	return wrap("elem", elem_stmts_json(e, o, jc));
 }
 
 static const char *binop_name(enum ops op)

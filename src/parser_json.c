@@ -504,12 +504,44 @@ static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
 	return r;
 }
 
-/* { "val": KEY, "timeout": S, "expires": S, "comment": C, "counter": ... } */
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+/* an element's own quota, limit and ct count (nft 1.1), in the object's
+   order, and where its counter stands among them */
+static int elem_stmts_parse(struct jp *jp, json_t *v, struct expr *e)
+{
+	const char *k;
+	json_t *x;
+
+	json_object_foreach(v, k, x) {
+		struct stmt *st;
+		json_t *one;
+
+		if (!strcmp(k, "counter")) {
+			e->elem.counter_at = elem_stmts_count(e) - 1;
+			continue;
+		}
+		if (strcmp(k, "quota") && strcmp(k, "limit") &&
+		    strcmp(k, "ct count"))
+			continue;
+		one = json_pack("{sO}", k, x);
+		st = stmt_parse(jp, one);
+		json_decref(one);
+		if (!st)
+			return -1;
+		list_add_tail(&st->list, &e->elem.stmts);
+	}
+	return 0;
+}
+
+/* { "val": KEY, "timeout": S, "expires": S, "comment": C, "counter": ...,
+     "quota": ..., "limit": ..., "ct count": ... } */
 static struct expr *elem_parse(struct jp *jp, json_t *v,
 			       const struct location *loc)
 {
 	static const char *const keys[] = {
-		"val", "timeout", "expires", "comment", "counter", NULL
+		"val", "timeout", "expires", "comment", "counter", "quota",
+		"limit", "ct count", NULL
 	};
 	const char *comment;
 	struct expr *key, *e;
@@ -533,6 +565,8 @@ static struct expr *elem_parse(struct jp *jp, json_t *v,
 		     get_u64(jp, ctr, "bytes", &e->elem.bytes) < 0))
 			goto fail;
 	}
+	if (elem_stmts_parse(jp, v, e) < 0)
+		goto fail;
 	if (seconds_of(jp, v, "timeout", &e->elem.timeout) < 0 ||
 	    seconds_of(jp, v, "expires", &e->elem.expires) < 0)
 		goto fail;
