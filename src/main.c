@@ -55,7 +55,7 @@ static const struct option_desc options[] = {
 	{ "guid",	OPT_GUID,	NULL,	"print user and group ids as names from /etc/passwd and /etc/group", NFH_OUTPUT_GUID },
 	{ "stateless",	OPT_STATELESS,	NULL,	"omit counter and quota values", NFH_OUTPUT_STATELESS },
 	{ "terse",	OPT_TERSE,	NULL,	"omit set contents", NFH_OUTPUT_TERSE },
-	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), all", 0 },
+	{ "debug",	OPT_DEBUG,	"LEVEL", "debug output: netlink (bytecode), mnl (messages), all", 0 },
 };
 
 static void show_help(FILE *f, const char *name)
@@ -83,10 +83,12 @@ static int debug_flags(const char *arg, unsigned int *flags)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "netlink"))
 			*flags |= NFH_DEBUG_NETLINK;
+		else if (!strcmp(tok, "mnl"))
+			*flags |= NFH_DEBUG_MNL;
 		else if (!strcmp(tok, "all"))
-			*flags |= NFH_DEBUG_NETLINK;
+			*flags |= NFH_DEBUG_NETLINK | NFH_DEBUG_MNL;
 		else if (!strcmp(tok, "scanner") || !strcmp(tok, "parser") ||
-			 !strcmp(tok, "eval") || !strcmp(tok, "mnl") ||
+			 !strcmp(tok, "eval") ||
 			 !strcmp(tok, "proto-ctx") || !strcmp(tok, "segtree"))
 			fprintf(stderr, "nfh: debug level \"%s\" is not supported yet, ignored\n", tok);
 		else {

@@ -603,6 +603,32 @@ ssize_t nlio_recv(int fd, void *buf, size_t len, int flags,
 	return n;
 }
 
+/* --debug=mnl: each message sent and received, as libmnl prints them (as
+   nft's mnl level does), on the output stream */
+static void mnl_debug(const struct nfh_ctx *ctx, const void *buf, ssize_t len)
+{
+	if ((ctx->debug & NFH_DEBUG_MNL) && len > 0) {
+		mnl_nlmsg_fprintf(ctx->octx.out, buf, len,
+				  sizeof(struct nfgenmsg));
+		fflush(ctx->octx.out);
+	}
+}
+
+static ssize_t ctx_send(struct nfh_ctx *ctx, const void *buf, size_t len)
+{
+	mnl_debug(ctx, buf, len);
+	return mnl_socket_sendto(ctx->nl, buf, len);
+}
+
+static ssize_t ctx_recv(struct nfh_ctx *ctx, int fd, void *buf, size_t len,
+			int flags)
+{
+	ssize_t n = nlio_recv(fd, buf, len, flags, &ctx->forged);
+
+	mnl_debug(ctx, buf, n);
+	return n;
+}
+
 /*
  * Drops, in place, the messages of @buf (checked by msgs_sane()) that are
  * not addressed to port @portid: a reply to us carries our port.  The new
@@ -1471,8 +1497,7 @@ static int batch_answers(struct nfh_ctx *ctx, struct answers *a,
 	struct nlmsghdr *nlh;
 	ssize_t n;
 
-	while ((n = nlio_recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT,
-			      &ctx->forged)) != 0) {
+	while ((n = ctx_recv(ctx, fd, rbuf, sizeof(rbuf), MSG_DONTWAIT)) != 0) {
 		if (n > 0) {
 			if (msgs_sane(rbuf, n))
 				answers_read(a, rbuf, msgs_keep_ours(rbuf, n, portid,
@@ -1487,11 +1512,11 @@ static int batch_answers(struct nfh_ctx *ctx, struct answers *a,
 	a->sync_seq = seq_next(ctx);
 	nlh = nftnl_nlmsg_build_hdr(sbuf, NFT_MSG_GETGEN, AF_UNSPEC, NLM_F_ACK,
 				    a->sync_seq);
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
+	if (ctx_send(ctx, nlh, nlh->nlmsg_len) < 0)
 		return error_queue(msgs, NULL, "cannot talk to the kernel: %s",
 				   strerror(errno));
 	while (!a->synced) {
-		n = nlio_recv(fd, rbuf, sizeof(rbuf), 0, &ctx->forged);
+		n = ctx_recv(ctx, fd, rbuf, sizeof(rbuf), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ENOBUFS) {
@@ -1534,7 +1559,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		goto out;
 	genid = htonl(genid);
 	memcpy(out.data + genid_off, &genid, sizeof(genid));
-	if (mnl_socket_sendto(ctx->nl, out.data, out.len) < 0) {
+	if (ctx_send(ctx, out.data, out.len) < 0) {
 		ret = error_queue(msgs, NULL, "cannot send the batch: %s",
 				  strerror(errno));
 		goto out;
@@ -1615,12 +1640,11 @@ static int talk(struct nfh_ctx *ctx, struct nlmsghdr *nlh, mnl_cb_t cb,
 	int ret = -1, saved;
 	ssize_t n;
 
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0) {
+	if (ctx_send(ctx, nlh, nlh->nlmsg_len) < 0) {
 		free(buf);
 		return -1;
 	}
-	while ((n = nlio_recv(mnl_socket_get_fd(ctx->nl), buf, len, 0,
-			      &ctx->forged)) > 0) {
+	while ((n = ctx_recv(ctx, mnl_socket_get_fd(ctx->nl), buf, len, 0)) > 0) {
 		if (!msgs_sane(buf, n)) {
 			errno = EBADMSG;
 			ret = -1;
@@ -2264,7 +2288,7 @@ static int commit_barrier(struct nfh_ctx *ctx)
 	len = nlh->nlmsg_len;
 	nlh = nftnl_batch_end(buf + len, seq_next(ctx));
 	len += nlh->nlmsg_len;
-	return mnl_socket_sendto(ctx->nl, buf, len) < 0 ? -1 : 0;
+	return ctx_send(ctx, buf, len) < 0 ? -1 : 0;
 }
 
 /*
