@@ -79,8 +79,19 @@ unsigned int meta_key_max(void)
 	return array_size(meta_templates);
 }
 
+/* older names nft still reads, listed by the template's */
+static const struct {
+	const char	*name;
+	unsigned int	key;
+} meta_aliases[] = {
+	{ "secpath", NFT_META_SECPATH },	/* meta ipsec */
+};
+
 int meta_key_lookup(const char *name, bool bare)
 {
+	for (unsigned int i = 0; !bare && i < array_size(meta_aliases); i++)
+		if (!strcmp(meta_aliases[i].name, name))
+			return meta_aliases[i].key;
 	for (unsigned int i = 0; i < array_size(meta_templates); i++) {
 		const struct meta_template *t = &meta_templates[i];
 
