@@ -7,7 +7,8 @@ trusting nfh's, nft's or libnftnl's reading of it.
   nft-set-dump.py FAMILY TABLE SET [PAUSE [AFTER CMD [ARG...]]]
 
 prints the key of every element of every message, in the order they came,
-one per line in hex, and on stderr one line:
+one per line in hex, followed by " end" for an interval's end element
+(NFT_SET_ELEM_INTERVAL_END), and on stderr one line:
 
   messages M elements E intr I
 
@@ -35,7 +36,8 @@ NFT_MSG_GETSETELEM = 13
 NFTA_SET_ELEM_LIST_TABLE, NFTA_SET_ELEM_LIST_SET = 1, 2
 NFTA_SET_ELEM_LIST_ELEMENTS = 3
 NFTA_LIST_ELEM = 1
-NFTA_SET_ELEM_KEY = 1
+NFTA_SET_ELEM_KEY, NFTA_SET_ELEM_FLAGS = 1, 3
+NFT_SET_ELEM_INTERVAL_END = 1
 NFTA_DATA_VALUE = 1
 NLA_TYPE_MASK = 0x3fff
 FAMILIES = {"ip": 2, "ip6": 10, "inet": 1, "arp": 3, "bridge": 7, "netdev": 5}
@@ -114,13 +116,19 @@ def main():
                 for ek, ev in attrs(v):
                     if ek != NFTA_LIST_ELEM:
                         continue
+                    key, end = None, ""
                     for a, av in attrs(ev):
+                        if a == NFTA_SET_ELEM_FLAGS and \
+                                struct.unpack("!I", av[:4])[0] & NFT_SET_ELEM_INTERVAL_END:
+                            end = " end"
                         if a != NFTA_SET_ELEM_KEY:
                             continue
                         for d, dv in attrs(av):
                             if d == NFTA_DATA_VALUE:
-                                out.write(dv.hex() + "\n")
-                                elements += 1
+                                key = dv.hex()
+                    if key is not None:
+                        out.write(key + end + "\n")
+                        elements += 1
     sys.stderr.write("messages %d elements %d intr %d\n" % (messages, elements, intr))
     return 0
 

@@ -7,10 +7,12 @@
 # a dump that is not flagged NLM_F_DUMP_INTR has no element twice and
 # misses none of those loaded before it began (one that is flagged may
 # repeat elements, but still misses none); a dump during which the hash
-# table grows misses nothing and is flagged.
+# table grows misses nothing and is flagged.  The same, but the resize, for
+# an interval set (rbtree), whose ranges come in adjacent pairs (an end
+# element and a start element with the same key).
 #
-# The second part is what kernel/patches 0008 (dumps resume where the last
-# message ended) guarantees: mainline restarts its walk for every message
+# The second part is what kernel/patches 0008 and 0009 (dumps resume where
+# the last message ended) guarantee: mainline restarts its walk for every message
 # and skips as many elements as it sent, so an element added ahead of the
 # walk's position shifts it, and one element is sent twice and another
 # never, without a flag.  So it is checked on the nfhook test kernel
@@ -114,8 +116,49 @@ else
 	diag <"$T/stat"
 fi
 
-# 20 batches of 100 new elements (224.x.y.z), added while slow dumps run
-# (at least 3, and as many as the adds last)
+# during_adds SET PATTERN FILE...: loads each FILE, 0.2 s apart, while slow
+# dumps of SET run (at least 3, and as many as the loads last).  A dump
+# without the flag must hold each line of $T/want once, and no other line
+# but ones that match PATTERN (the elements added); a flagged one must hold
+# each line of $T/want.
+during_adds() {
+	local set=$1 pat=$2 adder bad=0 flagged=0 clean=0 d=0 dups lost alien
+	shift 2
+	(
+		for f in "$@"; do
+			tool "$NS" -f "$f" || exit 1
+			sleep 0.2
+		done
+	) &
+	adder=$!
+	while [ $d -lt 3 ] || kill -0 "$adder" 2>/dev/null; do
+		d=$((d + 1))
+		in_ns "$NS" python3 "$DUMP" ip sd "$set" 0.05 >"$T/got" 2>"$T/stat" ||
+			{ bad=1; break; }
+		sort "$T/got" >"$T/got.s"
+		dups=$(uniq -d "$T/got.s" | wc -l)
+		lost=$(comm -23 "$T/want" "$T/got.s" | wc -l)
+		alien=$(sort -u "$T/got.s" | comm -13 "$T/want" - | grep -Evc "$pat")
+		echo "# $set: dump $d during adds: $(cat "$T/stat"), $dups twice, $lost lost, $alien unknown"
+		if grep -q ' intr 0$' "$T/stat"; then
+			clean=$((clean + 1))
+			[ "$dups" = 0 ] && [ "$lost" = 0 ] && [ "$alien" = 0 ] || bad=1
+		else
+			flagged=$((flagged + 1))
+			[ "$lost" = 0 ] && [ "$alien" = 0 ] || bad=1
+		fi
+	done
+	wait "$adder" || not_ok "$set: the loads during the dumps"
+	if [ "$expect" != resume ]; then
+		echo "# mainline: dumps during adds reported above, not checked"
+	elif [ $bad = 0 ]; then
+		ok "$set: $d dumps during adds: $clean unflagged ones exact, $flagged flagged ones complete"
+	else
+		not_ok "$set: $d dumps during adds: an element twice or lost (see above)"
+	fi
+}
+
+# 20 batches of 100 new elements (224.x.y.z)
 awk 'BEGIN {
 	for (b = 0; b < 20; b++) {
 		printf "add element ip sd s { "
@@ -124,38 +167,67 @@ awk 'BEGIN {
 		print " }"
 	}
 }' | split -l 1 - "$T/add."
-(
-	for f in "$T"/add.*; do
-		tool "$NS" -f "$f" || exit 1
-		sleep 0.2
-	done
-) &
-adder=$!
-bad=0 flagged=0 clean=0 d=0
-while [ $d -lt 3 ] || kill -0 "$adder" 2>/dev/null; do
-	d=$((d + 1))
-	in_ns "$NS" python3 "$DUMP" ip sd s 0.05 >"$T/got" 2>"$T/stat" || { bad=1; break; }
+during_adds s '^e[01]' "$T"/add.*
+
+# An interval set (rbtree): R pairs of adjacent /24 ranges, so that an end
+# element and the next range's start element have the same key (a message
+# may end between the two).  The kernel's elements: for pair i, from block
+# b = 4i (blocks of 256 addresses from 1.0.0.0), the start b, the end and
+# start b + 1, the end b + 2; and nfh's end element at 0.0.0.0.
+R=${NFH_SETDUMP_R:-5000}
+awk -v r="$R" 'BEGIN {
+	for (i = 0; i < r; i++)
+		for (j = 0; j < 2; j++) {
+			x = 16777216 + (4 * i + j) * 256
+			printf "%d.%d.%d.0/24\n", int(x / 16777216), int(x / 65536) % 256,
+				int(x / 256) % 256
+		}
+}' >"$T/ranges"
+awk -v r="$R" 'BEGIN {
+	print "00000000 end"
+	for (i = 0; i < r; i++) {
+		b = 65536 + 4 * i
+		printf "%08x\n%08x end\n%08x\n%08x end\n", b * 256, (b + 1) * 256,
+			(b + 1) * 256, (b + 2) * 256
+	}
+}' | sort >"$T/want"
+{
+	echo "table ip sd {"
+	echo "	set r {"
+	echo "		type ipv4_addr"
+	echo "		flags interval"
+	printf '		elements = { '
+	paste -sd, "$T/ranges"
+	echo "		}"
+	echo "	}"
+	echo "}"
+} >"$T/ranges.nft"
+check "load an interval set of $((2 * R)) ranges" tool "$NS" -f "$T/ranges.nft"
+if in_ns "$NS" python3 "$DUMP" ip sd r 0.001 >"$T/got" 2>"$T/stat"; then
+	ok "r: a dump one message per read: $(cat "$T/stat")"
 	sort "$T/got" >"$T/got.s"
-	dups=$(uniq -d "$T/got.s" | wc -l)
-	lost=$(comm -23 "$T/want" "$T/got.s" | uniq | wc -l)
-	alien=$(sort -u "$T/got.s" | comm -13 "$T/want" - | grep -vc '^e[01]')
-	echo "# dump $d during adds: $(cat "$T/stat"), $dups twice, $lost lost, $alien unknown"
-	if grep -q ' intr 0$' "$T/stat"; then
-		clean=$((clean + 1))
-		[ "$dups" = 0 ] && [ "$lost" = 0 ] && [ "$alien" = 0 ] || bad=1
-	else
-		flagged=$((flagged + 1))
-		[ "$lost" = 0 ] && [ "$alien" = 0 ] || bad=1
-	fi
-done
-wait "$adder" || { not_ok "the adder's loads"; }
-if [ "$expect" = resume ]; then
-	if [ $bad = 0 ]; then
-		ok "$d dumps during adds: $clean unflagged ones exact, $flagged flagged ones complete"
-	else
-		not_ok "$d dumps during adds: an element twice or lost (see above)"
-	fi
+	expect_eq "r: no element twice" "" "$(uniq -d "$T/got.s" | head -n 3)"
+	expect_eq "r: the elements loaded, all of them" "$(md5sum <"$T/want")" \
+		"$(md5sum <"$T/got.s")"
+	in_ns "$NS" python3 "$DUMP" ip sd r >"$T/got1" 2>"$T/stat"
+	check "r: in the same order as a dump in fewer messages" cmp "$T/got" "$T/got1"
 else
-	echo "# mainline: dumps during adds reported above, not checked"
+	not_ok "r: a dump one message per read"
+	diag <"$T/stat"
 fi
+
+# 20 batches of 50 /26 ranges in the gaps (block 4i + 2, from its .64)
+awk -v r="$R" 'BEGIN {
+	for (b = 0; b < 20; b++) {
+		printf "add element ip sd r { "
+		for (k = 0; k < 50; k++) {
+			i = int((b * 50 + k) * r / 1000)
+			x = 16777216 + (4 * i + 2) * 256 + 64
+			printf "%s%d.%d.%d.%d/26", k ? ", " : "", int(x / 16777216),
+				int(x / 65536) % 256, int(x / 256) % 256, x % 256
+		}
+		print " }"
+	}
+}' | split -l 1 - "$T/radd."
+during_adds r '^[0-9a-f]{6}(40|80)' "$T"/radd.*
 finish
