@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# timeout-scale: 4
 # checks: the kernel's dump of a big plain (hash) set, read by hand with
 # tests/nft-set-dump.py one message per read (so the kernel walks the set
 # once per message): every element comes exactly once, the same ones that
@@ -9,9 +10,10 @@
 # repeat elements, but still misses none); a dump during which the hash
 # table grows misses nothing and is flagged.  The same, but the resize, for
 # an interval set (rbtree), whose ranges come in adjacent pairs (an end
-# element and a start element with the same key).
+# element and a start element with the same key), and for a set with a
+# size (fixed-size hash).
 #
-# The second part is what kernel/patches 0008 and 0009 (dumps resume where
+# The second part is what kernel/patches 0008 to 0010 (dumps resume where
 # the last message ended) guarantee: mainline restarts its walk for every message
 # and skips as many elements as it sent, so an element added ahead of the
 # walk's position shifts it, and one element is sent twice and another
@@ -116,7 +118,7 @@ else
 	diag <"$T/stat"
 fi
 
-# during_adds SET PATTERN FILE...: loads each FILE, 0.2 s apart, while slow
+# during_adds SET PATTERN FILE...: loads each FILE, 0.1 s apart, while slow
 # dumps of SET run (at least 3, and as many as the loads last).  A dump
 # without the flag must hold each line of $T/want once, and no other line
 # but ones that match PATTERN (the elements added); a flagged one must hold
@@ -127,7 +129,7 @@ during_adds() {
 	(
 		for f in "$@"; do
 			tool "$NS" -f "$f" || exit 1
-			sleep 0.2
+			sleep 0.1
 		done
 	) &
 	adder=$!
@@ -158,9 +160,9 @@ during_adds() {
 	fi
 }
 
-# 20 batches of 100 new elements (224.x.y.z)
+# 10 batches of 100 new elements (224.x.y.z)
 awk 'BEGIN {
-	for (b = 0; b < 20; b++) {
+	for (b = 0; b < 10; b++) {
 		printf "add element ip sd s { "
 		for (i = 0; i < 100; i++)
 			printf "%s224.%d.%d.%d", i ? ", " : "", b, int(i / 256), i % 256
@@ -168,6 +170,39 @@ awk 'BEGIN {
 	}
 }' | split -l 1 - "$T/add."
 during_adds s '^e[01]' "$T"/add.*
+
+# A set with a size gets the fixed-size hash backend: the same elements
+{
+	echo "table ip sd {"
+	echo "	set z {"
+	echo "		type ipv4_addr"
+	echo "		size 40000"
+	printf '		elements = { '
+	paste -sd, "$T/addrs"
+	echo "		}"
+	echo "	}"
+	echo "}"
+} >"$T/sized.nft"
+check "load a set of $N elements with size 40000" tool "$NS" -f "$T/sized.nft"
+if in_ns "$NS" python3 "$DUMP" ip sd z 0.001 >"$T/got" 2>"$T/stat"; then
+	ok "z: a dump one message per read: $(cat "$T/stat")"
+	sort "$T/got" >"$T/got.s"
+	expect_eq "z: no element twice" "" "$(uniq -d "$T/got.s" | head -n 3)"
+	expect_eq "z: the elements loaded, all of them" "$(md5sum <"$T/want")" \
+		"$(md5sum <"$T/got.s")"
+else
+	not_ok "z: a dump one message per read"
+	diag <"$T/stat"
+fi
+awk 'BEGIN {
+	for (b = 0; b < 10; b++) {
+		printf "add element ip sd z { "
+		for (i = 0; i < 100; i++)
+			printf "%s226.%d.%d.%d", i ? ", " : "", b, int(i / 256), i % 256
+		print " }"
+	}
+}' | split -l 1 - "$T/zadd."
+during_adds z '^e2' "$T"/zadd.*
 
 # An interval set (rbtree): R pairs of adjacent /24 ranges, so that an end
 # element and the next range's start element have the same key (a message
@@ -216,12 +251,12 @@ else
 	diag <"$T/stat"
 fi
 
-# 20 batches of 50 /26 ranges in the gaps (block 4i + 2, from its .64)
+# 10 batches of 50 /26 ranges in the gaps (block 4i + 2, from its .64)
 awk -v r="$R" 'BEGIN {
-	for (b = 0; b < 20; b++) {
+	for (b = 0; b < 10; b++) {
 		printf "add element ip sd r { "
 		for (k = 0; k < 50; k++) {
-			i = int((b * 50 + k) * r / 1000)
+			i = int((b * 50 + k) * r / 500)
 			x = 16777216 + (4 * i + 2) * 256 + 64
 			printf "%s%d.%d.%d.%d/26", k ? ", " : "", int(x / 16777216),
 				int(x / 65536) % 256, int(x / 256) % 256, x % 256
