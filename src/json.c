@@ -306,10 +306,26 @@ static json_t *list_json(const struct expr *e, struct json_ctx *jc)
 	return a;
 }
 
-/* an element with options; times in whole seconds, as nft writes them */
+static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
+
+static json_t *elem_counter_json(json_t *o, const struct expr *e,
+				 struct json_ctx *jc)
+{
+	return obj_set(o, "counter", counter_json_value(e->elem.packets,
+							e->elem.bytes,
+							jc->octx));
+}
+
+/*
+ * an element with options; times in whole seconds, as nft writes them;
+ * its own statements (quota, limit, ct count) each as a member named by
+ * the statement, as nft 1.1.1 writes them
+ */
 static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 {
 	json_t *o = wrap("val", expr_json(e->elem.key, jc));
+	const struct stmt *st;
+	unsigned int p = 0;
 
 	if (e->elem.timeout)
 		o = obj_set(o, "timeout", json_integer(e->elem.timeout / 1000));
@@ -317,9 +333,25 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 		o = obj_set(o, "expires", json_integer(e->elem.expires / 1000));
 	if (e->elem.comment)
 		o = obj_set(o, "comment", json_str(e->elem.comment));
-	if (e->elem.counter)
-		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
-							     e->elem.bytes, jc->octx));
+	/* the counter in its place among them, as in the set's declaration */
+	list_for_each_entry(st, &e->elem.stmts, list) {
+		json_t *v;
+		const char *key;
+		json_t *val;
+
+		if (e->elem.counter && p++ == e->elem.counter_at)
+			o = elem_counter_json(o, e, jc);
+		v = stmt_json(st, jc);
+		if (!v) {
+			json_decref(o);
+			return NULL;
+		}
+		json_object_foreach(v, key, val)
+			o = obj_set(o, key, json_incref(val));
+		json_decref(v);
+	}
+	if (e->elem.counter && p <= e->elem.counter_at)
+		o = elem_counter_json(o, e, jc);
 	return wrap("elem", o);
 }
 

@@ -504,12 +504,48 @@ static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
 	return r;
 }
 
-/* { "val": KEY, "timeout": S, "expires": S, "comment": C, "counter": ... } */
+static struct stmt *stmt_parse(struct jp *jp, json_t *o);
+
+/*
+ * an element's own "quota", "limit" and "ct count", as nft 1.1.1 writes
+ * them: members of the element, each read as the statement it names, in
+ * the order written (the counter's place among them kept)
+ */
+static int elem_stmts_parse(struct jp *jp, json_t *v, struct expr *e)
+{
+	unsigned int n = 0;
+	const char *k;
+	json_t *x;
+
+	json_object_foreach(v, k, x) {
+		struct stmt *st;
+		json_t *one;
+
+		if (!strcmp(k, "counter"))
+			e->elem.counter_at = n;
+		if (strcmp(k, "quota") && strcmp(k, "limit") &&
+		    strcmp(k, "ct count"))
+			continue;
+		one = json_object();
+		json_object_set(one, k, x);
+		st = stmt_parse(jp, one);
+		json_decref(one);
+		if (!st)
+			return -1;
+		list_add_tail(&st->list, &e->elem.stmts);
+		n++;
+	}
+	return 0;
+}
+
+/* { "val": KEY, "timeout": S, "expires": S, "comment": C, "counter": ...,
+     "quota": ..., "limit": ..., "ct count": ... } */
 static struct expr *elem_parse(struct jp *jp, json_t *v,
 			       const struct location *loc)
 {
 	static const char *const keys[] = {
-		"val", "timeout", "expires", "comment", "counter", NULL
+		"val", "timeout", "expires", "comment", "counter", "quota",
+		"limit", "ct count", NULL
 	};
 	const char *comment;
 	struct expr *key, *e;
@@ -534,7 +570,8 @@ static struct expr *elem_parse(struct jp *jp, json_t *v,
 			goto fail;
 	}
 	if (seconds_of(jp, v, "timeout", &e->elem.timeout) < 0 ||
-	    seconds_of(jp, v, "expires", &e->elem.expires) < 0)
+	    seconds_of(jp, v, "expires", &e->elem.expires) < 0 ||
+	    elem_stmts_parse(jp, v, e) < 0)
 		goto fail;
 	return e;
 fail:
