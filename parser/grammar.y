@@ -3750,8 +3750,10 @@ map_expr		:	concat_expr MAP rhs_map
 			}
 			;
 
+/* nft 1.1: a variable as the map (vmap $vm, define vm = { 1 : accept }) */
 rhs_map			:	set_expr
 			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
 			;
 
 match_stmt		:	relational_expr	{ $$ = match_stmt_alloc(&@$, $1); }
