@@ -1337,6 +1337,17 @@ ct_policy_item		:	STRING COLON NUMBER
 			{
 				policy_add(state->cur_obj, $1, &@1, $3);
 			}
+			/* nft 1.1: a time with units (2m, 1h30m), kept in whole
+			   seconds as the kernel keeps it (100ms is 0) */
+			|	STRING COLON STRING
+			{
+				uint64_t ms;
+
+				if (time_of(state, $3, &@3, &ms) < 0)
+					ms = 0;
+				policy_add(state->cur_obj, $1, &@1, ms / 1000);
+				free($3);
+			}
 			;
 
 create_cmd		:	add_cmd		{ $$ = $1; $$->op = CMD_CREATE; }
