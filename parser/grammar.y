@@ -469,6 +469,15 @@ static int ct_obj_of(struct parser_state *state, const char *name,
 			   suggest_hint(&sg));
 }
 
+/* an element keeps one counter (nft: number of statements mismatch) */
+static void elem_counter_once(struct parser_state *state, const struct expr *e,
+			      const struct location *loc)
+{
+	if (e->kind == EXPR_SET_ELEM && e->elem.counter)
+		error_queue(state->msgs, loc,
+			    "a second counter: an element keeps one counter");
+}
+
 /* "policy = { state: seconds, ... }" of a ct timeout: one more state */
 static void policy_add(struct obj *o, char *name, const struct location *loc,
 		       uint64_t value)
@@ -4510,6 +4519,7 @@ set_elem_key		:	concat_rhs_expr
 			}
 			|	set_elem_key COUNTER
 			{
+				elem_counter_once(state, $1, &@2);
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
 				$$->elem.counter_at = elem_stmts_count($$) - 1;
@@ -4517,6 +4527,7 @@ set_elem_key		:	concat_rhs_expr
 			}
 			|	set_elem_key COUNTER PACKETS NUMBER BYTES NUMBER
 			{
+				elem_counter_once(state, $1, &@2);
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
 				$$->elem.counter_at = elem_stmts_count($$) - 1;
