@@ -346,8 +346,10 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 			json_decref(o);
 			return NULL;
 		}
+		/* two of a kind share a name: nft 1.1.1 keeps the first */
 		json_object_foreach(v, key, val)
-			o = obj_set(o, key, json_incref(val));
+			if (!json_object_get(o, key))
+				o = obj_set(o, key, json_incref(val));
 		json_decref(v);
 	}
 	if (e->elem.counter && p <= e->elem.counter_at)
