@@ -469,6 +469,15 @@ static int ct_obj_of(struct parser_state *state, const char *name,
 			   suggest_hint(&sg));
 }
 
+/* an element keeps one counter (nft: number of statements mismatch) */
+static void elem_counter_once(struct parser_state *state, const struct expr *e,
+			      const struct location *loc)
+{
+	if (e->kind == EXPR_SET_ELEM && e->elem.counter)
+		error_queue(state->msgs, loc,
+			    "a second counter: an element keeps one counter");
+}
+
 /* "policy = { state: seconds, ... }" of a ct timeout: one more state */
 static void policy_add(struct obj *o, char *name, const struct location *loc,
 		       uint64_t value)
@@ -1336,6 +1345,17 @@ ct_policy_list		:	ct_policy_item
 ct_policy_item		:	STRING COLON NUMBER
 			{
 				policy_add(state->cur_obj, $1, &@1, $3);
+			}
+			/* nft 1.1: a time with units (2m, 1h30m), kept in whole
+			   seconds as the kernel keeps it (100ms is 0) */
+			|	STRING COLON STRING
+			{
+				uint64_t ms;
+
+				if (time_of(state, $3, &@3, &ms) < 0)
+					ms = 0;
+				policy_add(state->cur_obj, $1, &@1, ms / 1000);
+				free($3);
 			}
 			;
 
@@ -3768,8 +3788,10 @@ map_expr		:	concat_expr MAP rhs_map
 			}
 			;
 
+/* nft 1.1: a variable as the map (vmap $vm, define vm = { 1 : accept }) */
 rhs_map			:	set_expr
 			|	SETREF	{ $$ = set_ref_expr_alloc(&@$, $1); free($1); state->stream_deps++; }
+			|	VARIABLE	{ $$ = parser_var_ref(state, &@$, $1); free($1); state->stream_deps++; }
 			;
 
 match_stmt		:	relational_expr	{ $$ = match_stmt_alloc(&@$, $1); }
@@ -4515,6 +4537,7 @@ set_elem_key		:	concat_rhs_expr
 			}
 			|	set_elem_key COUNTER
 			{
+				elem_counter_once(state, $1, &@2);
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
 				$$->elem.counter_at = elem_stmts_count($$) - 1;
@@ -4522,6 +4545,7 @@ set_elem_key		:	concat_rhs_expr
 			}
 			|	set_elem_key COUNTER PACKETS NUMBER BYTES NUMBER
 			{
+				elem_counter_once(state, $1, &@2);
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.counter = true;
 				$$->elem.counter_at = elem_stmts_count($$) - 1;

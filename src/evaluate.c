@@ -1035,6 +1035,10 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 
 	if (expr_eval(ctx, &m->op.left) < 0)
 		return -1;
+	/* nft 1.1: map $m, vmap $vm: the variable's value is the map */
+	if (m->op.right->kind == EXPR_VARIABLE &&
+	    variable_expand(ctx, &m->op.right) < 0)
+		return -1;
 	r = m->op.right;
 	if (r->kind == EXPR_SET_REF) {
 		const struct expr *data;

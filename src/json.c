@@ -308,39 +308,24 @@ static json_t *list_json(const struct expr *e, struct json_ctx *jc)
 
 static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
-/*
- * An element's counter and own quota, limit or ct count, in the set's
- * order, each a key of the element's object (as nft 1.1 writes them; nft
- * 1.0.6 leaves all but the counter out, and cannot read them back)
- */
-static json_t *elem_stmts_json(const struct expr *e, json_t *o,
-			       struct json_ctx *jc)
+static json_t *elem_counter_json(json_t *o, const struct expr *e,
+				 struct json_ctx *jc)
 {
-	const struct stmt *st;
-	unsigned int p = 0;
-	const char *k;
-	json_t *v, *x;
-
-	list_for_each_entry(st, &e->elem.stmts, list) {
-		if (e->elem.counter && p++ == e->elem.counter_at)
-			o = obj_set(o, "counter",
-				    counter_json_value(e->elem.packets,
-						       e->elem.bytes, jc->octx));
-		x = stmt_json(st, jc);
-		json_object_foreach(x, k, v)
-			o = obj_set(o, k, json_incref(v));
-		json_decref(x);
-	}
-	if (e->elem.counter && p <= e->elem.counter_at)
-		o = obj_set(o, "counter", counter_json_value(e->elem.packets,
-							     e->elem.bytes, jc->octx));
-	return o;
+	return obj_set(o, "counter", counter_json_value(e->elem.packets,
+							e->elem.bytes,
+							jc->octx));
 }
 
-/* an element with options; times in whole seconds, as nft writes them */
+/*
+ * an element with options; times in whole seconds, as nft writes them;
+ * its own statements (quota, limit, ct count) each as a member named by
+ * the statement, as nft 1.1.1 writes them
+ */
 static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 {
 	json_t *o = wrap("val", expr_json(e->elem.key, jc));
+	const struct stmt *st;
+	unsigned int p = 0;
 
 	if (e->elem.timeout)
 		o = obj_set(o, "timeout", json_integer(e->elem.timeout / 1000));
@@ -348,7 +333,28 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 		o = obj_set(o, "expires", json_integer(e->elem.expires / 1000));
 	if (e->elem.comment)
 		o = obj_set(o, "comment", json_str(e->elem.comment));
-	return wrap("elem", elem_stmts_json(e, o, jc));
+	/* the counter in its place among them, as in the set's declaration */
+	list_for_each_entry(st, &e->elem.stmts, list) {
+		json_t *v;
+		const char *key;
+		json_t *val;
+
+		if (e->elem.counter && p++ == e->elem.counter_at)
+			o = elem_counter_json(o, e, jc);
+		v = stmt_json(st, jc);
+		if (!v) {
+			json_decref(o);
+			return NULL;
+		}
+		/* two of a kind share a name: nft 1.1.1 keeps the first */
+		json_object_foreach(v, key, val)
+			if (!json_object_get(o, key))
+				o = obj_set(o, key, json_incref(val));
+		json_decref(v);
+	}
+	if (e->elem.counter && p <= e->elem.counter_at)
+		o = elem_counter_json(o, e, jc);
+	return wrap("elem", o);
 }
 
 static const char *binop_name(enum ops op)
@@ -382,8 +388,6 @@ static json_t *kind_json_unsupported(struct kind_json *k, const char *what)
 {
 	return unsupported(k->phase, what);
 }
-
-static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc);
 
 static json_t *kind_json_stmt(struct kind_json *k, const struct stmt *s)
 {

@@ -506,10 +506,14 @@ static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
 
 static struct stmt *stmt_parse(struct jp *jp, json_t *o);
 
-/* an element's own quota, limit and ct count (nft 1.1), in the object's
-   order, and where its counter stands among them */
+/*
+ * an element's own "quota", "limit" and "ct count", as nft 1.1.1 writes
+ * them: members of the element, each read as the statement it names, in
+ * the order written (the counter's place among them kept)
+ */
 static int elem_stmts_parse(struct jp *jp, json_t *v, struct expr *e)
 {
+	unsigned int n = 0;
 	const char *k;
 	json_t *x;
 
@@ -517,19 +521,19 @@ static int elem_stmts_parse(struct jp *jp, json_t *v, struct expr *e)
 		struct stmt *st;
 		json_t *one;
 
-		if (!strcmp(k, "counter")) {
-			e->elem.counter_at = elem_stmts_count(e) - 1;
-			continue;
-		}
+		if (!strcmp(k, "counter"))
+			e->elem.counter_at = n;
 		if (strcmp(k, "quota") && strcmp(k, "limit") &&
 		    strcmp(k, "ct count"))
 			continue;
-		one = json_pack("{sO}", k, x);
+		one = json_object();
+		json_object_set(one, k, x);
 		st = stmt_parse(jp, one);
 		json_decref(one);
 		if (!st)
 			return -1;
 		list_add_tail(&st->list, &e->elem.stmts);
+		n++;
 	}
 	return 0;
 }
@@ -565,10 +569,9 @@ static struct expr *elem_parse(struct jp *jp, json_t *v,
 		     get_u64(jp, ctr, "bytes", &e->elem.bytes) < 0))
 			goto fail;
 	}
-	if (elem_stmts_parse(jp, v, e) < 0)
-		goto fail;
 	if (seconds_of(jp, v, "timeout", &e->elem.timeout) < 0 ||
-	    seconds_of(jp, v, "expires", &e->elem.expires) < 0)
+	    seconds_of(jp, v, "expires", &e->elem.expires) < 0 ||
+	    elem_stmts_parse(jp, v, e) < 0)
 		goto fail;
 	return e;
 fail:

@@ -1044,7 +1044,20 @@ static void obj_print(struct cache_obj *co, const struct output_ctx *o,
 struct text_listing {
 	const struct output_ctx	*o;
 	FILE			*f;
+	bool			after_flags;	/* the table's flags line */
 };
+
+/*
+ * The blank line before a thing of a table: between two of them, and
+ * after the table's flags line (as nft, where a comment alone has none),
+ * but not in a list of one kind (ALONE: "list counters", "list sets").
+ */
+static void text_sep(struct text_listing *tl, unsigned int n, bool alone)
+{
+	if ((n || tl->after_flags) && !alone)
+		fputc('\n', tl->f);
+	tl->after_flags = false;
+}
 
 static void text_table_name(void *d, struct cache_table *t)
 {
@@ -1066,6 +1079,8 @@ static void text_table_begin(void *d, struct cache_table *t,
 	bool whole = what == LIST_RULESET || what == LIST_TABLE;
 	FILE *f = tl->f;
 
+	tl->after_flags = false;
+
 	head_print(f, "table",
 		   family_name(nftnl_table_get_u32(nlt, NFTNL_TABLE_FAMILY)),
 		   nftnl_table_get_str(nlt, NFTNL_TABLE_NAME), NULL);
@@ -1074,15 +1089,6 @@ static void text_table_begin(void *d, struct cache_table *t,
 		fprintf(f, " # handle %llu",
 			(unsigned long long)nftnl_table_get_u64(nlt, NFTNL_TABLE_HANDLE));
 	fputc('\n', f);
-	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
-		uint32_t len;
-		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
-		char *cm = udata_get_comment(ud, len);
-
-		if (cm)
-			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
-		free(cm);
-	}
 	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_FLAGS)) {
 		/* as nft 1.1.1: dormant and persist, owner not */
 		uint32_t fl = nftnl_table_get_u32(nlt, NFTNL_TABLE_FLAGS);
@@ -1093,6 +1099,17 @@ static void text_table_begin(void *d, struct cache_table *t,
 				(fl & NFT_TABLE_F_DORMANT) &&
 				(fl & TABLE_F_PERSIST) ? "," : "",
 				fl & TABLE_F_PERSIST ? "persist" : "");
+		tl->after_flags = fl & (NFT_TABLE_F_DORMANT | TABLE_F_PERSIST);
+	}
+	/* nft prints the flags first */
+	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
+		uint32_t len;
+		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
+		char *cm = udata_get_comment(ud, len);
+
+		if (cm)
+			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
+		free(cm);
 	}
 }
 
@@ -1110,8 +1127,7 @@ static void text_obj(void *d, struct cache_table *t, struct cache_obj *co,
 {
 	struct text_listing *tl = d;
 
-	if (n && what != LIST_OBJS)
-		fputc('\n', tl->f);
+	text_sep(tl, n, what == LIST_OBJS);
 	obj_print(co, tl->o, tl->f);
 }
 
@@ -1122,8 +1138,8 @@ static int text_set(void *d, struct cache_table *t, struct cache_set *cs,
 	struct text_listing *tl = d;
 	struct set *s = delin_set(t, cs, false);
 
-	if (n && what != LIST_SETS && what != LIST_MAPS && what != LIST_METERS)
-		fputc('\n', tl->f);
+	text_sep(tl, n, what == LIST_SETS || what == LIST_MAPS ||
+		 what == LIST_METERS);
 	s->is_meter = what == LIST_METERS || what == LIST_METER;
 	kernel_set_print(cs, s, tl->o, tl->f);
 	set_free(s);
@@ -1137,8 +1153,7 @@ static void text_chain_begin(void *d, struct cache_table *t,
 {
 	struct text_listing *tl = d;
 
-	if (n && what != LIST_CHAINS)
-		fputc('\n', tl->f);
+	text_sep(tl, n, what == LIST_CHAINS);
 	chain_head_print(t, ch, tl->o, tl->f);
 }
 
@@ -1166,8 +1181,7 @@ static void text_flowtable(void *d, struct cache_table *t,
 {
 	struct text_listing *tl = d;
 
-	if (n && what != LIST_FLOWTABLES)
-		fputc('\n', tl->f);
+	text_sep(tl, n, what == LIST_FLOWTABLES);
 	flowtable_print(tl->f, cf->nlf, tl->o, 1);
 }
 

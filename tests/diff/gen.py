@@ -1000,10 +1000,202 @@ def gen(seed, n, start=0):
         yield gen_case(rng, i)
 
 
+# ------------------------------------------------ the nft 1.1 language
+
+# What nft 1.1 reads and 1.0.6 does not, judged by nft 1.1.1
+# (tests/diff/run --oracle 1.1; gen11() below).  Selectors go through
+# match() as the 1.0.6 ones do; statements, declarations and commands are
+# templates whose {DATATYPE:BITS} fields value_of() fills, and a new form
+# is one entry.  Not here, because nft 1.1.1 lacks them (1.1.2 and later,
+# nothing to judge by): fib ... check, meta ibrhwaddr, mptcp subtype
+# names, the compact list forms (list sets inet t); nor what a -c run
+# cannot show (reset rules lists what the kernel holds).
+V11_SELECTORS = [
+    _f("icmpv6 taddr", "ipv6", 128, IP6), _f("icmpv6 daddr", "ipv6", 128, IP6),
+    _f("dccp option 0", "boolean", 1, L3), _f("dccp option 4", "boolean", 1, L3),
+    _f("dccp option 255", "boolean", 1, L3), _f("dccp option 37", "boolean", 1, L3),
+    _f("tcp option mptcp subtype", "int", 4, L3),
+]
+
+# (template, families or None, hooks or None)
+V11_STMTS = [
+    ("last", None, None), ("last used never", None, None), ("last used {time:32}", None, None),
+    ("counter last", None, None), ("last counter", None, None),
+    ("meta broute set {int:1}", ("bridge",), ("prerouting",)),
+    ("{vsel} vmap $VM", None, None),
+    ("ct timeout set \"o\"", ("ip", "ip6", "inet"), None),
+]
+
+TABLE_FLAGS = ["persist", "dormant,persist", "persist,dormant", "dormant", "persist, dormant"]
+
+# a set's statements, and what one element may carry of each
+SET_STMTS = [
+    ("counter", ["counter", "counter packets 1 bytes 2", "counter packets 0 bytes 0"]),
+    ("quota 5 mbytes", ["quota 500 bytes", "quota 500 bytes used 10 bytes", "quota over 2 kbytes"]),
+    ("quota over 1 kbytes used 10 bytes", ["quota 1 mbytes", "quota over 10 bytes used 1 bytes"]),
+    ("limit rate 10/second", ["limit rate 1/minute", "limit rate over 5/second burst 2 packets",
+                              "limit rate 1 kbytes/second"]),
+    ("ct count over 3", ["ct count 1", "ct count over 10"]),
+]
+
+CT_TIMEOUT_STATES = {
+    "tcp": ["syn_sent", "syn_recv", "established", "fin_wait", "close_wait", "last_ack",
+            "time_wait", "close", "syn_sent2", "retrans", "unacknowledged"],
+    "udp": ["unreplied", "replied"],
+}
+TIMEOUT_VALUES = ["10", "10s", "2m", "1h", "1d", "1h30m", "100ms", "0", "3600s", "7d"]
+
+
+def fill(rng, text, fam):
+    """TEXT with each {DATATYPE:BITS} replaced by a value of it."""
+    out = []
+    for k, part in enumerate(text.replace("}", "{").split("{")):
+        if k % 2 == 0:
+            out.append(part)
+        elif part == "vsel":
+            out.append({"ip6": "ip6 daddr", "arp": "meta mark", "bridge": "meta mark"}.get(fam, "ip saddr"))
+        else:
+            dt, bits = part.split(":")
+            out.append(value_of(rng, dt, int(bits)))
+    return "".join(out)
+
+
+def set11_decl(rng, invalid):
+    """A set whose elements carry statements of their own."""
+    stmts = rng.sample(SET_STMTS, rng.choice([1, 1, 1, 2]))
+    head = ["type ipv4_addr"]
+    if any(s[0].startswith("ct count") for s in stmts) or rng.random() < 0.2:
+        head.append("flags dynamic")
+    body = head + [s[0] for s in stmts]
+    els = []
+    for _ in range(rng.randint(1, 3)):
+        e = ipv4(rng)
+        if rng.random() < 0.7:
+            own = [rng.choice(s[1]) for s in stmts if rng.random() < 0.8]
+            if invalid and rng.random() < 0.5:
+                own.append(rng.choice(rng.choice(SET_STMTS)[1]))
+            e = " ".join([e] + own)
+        els.append(e)
+    body.append("elements = { %s }" % ", ".join(dict.fromkeys(els)))
+    return "set s { %s; }" % "; ".join(body)
+
+
+def timeout_decl(rng, fam, invalid):
+    proto = rng.choice(sorted(CT_TIMEOUT_STATES))
+    states = rng.sample(CT_TIMEOUT_STATES[proto], rng.randint(1, min(3, len(CT_TIMEOUT_STATES[proto]))))
+    l3 = {"ip": "ip", "ip6": "ip6"}.get(fam) or rng.choice(["ip", "ip6"])
+    pol = ", ".join("%s: %s" % (s if not invalid or rng.random() < 0.8 else misspell(rng, s),
+                                rng.choice(TIMEOUT_VALUES)) for s in states)
+    return "ct timeout o { protocol %s; l3proto %s; policy = { %s }; }" % (proto, l3, pol)
+
+
+def commands11(rng, fam, t, decls, needs_c2, invalid):
+    """destroy commands after the table (destroy: delete, but no error
+    where the object is not there)."""
+    cands = ["destroy table %s %sx" % (fam, t), "destroy chain %s %s cx" % (fam, t),
+             "destroy set %s %s sx" % (fam, t), "destroy counter %s %s ox" % (fam, t)]
+    if needs_c2:
+        cands.append("destroy chain %s %s c2" % (fam, t))
+    if any(d.startswith("set s ") for d in decls):
+        cands += ["destroy element %s %s s { %s }" % (fam, t, ipv4(rng)), "destroy set %s %s s" % (fam, t)]
+    if any(d.startswith("ct timeout") for d in decls):
+        cands.append("destroy ct timeout %s %s o" % (fam, t))
+    if invalid and rng.random() < 0.3:
+        cands.append("destroy %s %s %s" % (rng.choice(["rule", "element", "chain"]), fam, t))
+    return [rng.choice(cands)]
+
+
+def gen_case11(rng, idx):
+    """Case IDX of the nft 1.1 grammar, in table t<IDX>."""
+    invalid = rng.random() < 0.2
+    fam = rng.choice(FAMILIES)
+    t = "t%d" % idx
+    ctype, hook, hdr = chain_hdr(rng, fam, invalid)
+    if fam == "bridge" and rng.random() < 0.5:
+        hook = "prerouting"
+        hdr = "type filter hook prerouting priority %s;" % prio_for(rng, fam, "filter", hook, invalid)
+    base = rng.random() < 0.7
+    if not base:
+        hook = None
+    pre, decls, rules, flags = [], [], [], None
+    if rng.random() < 0.2:
+        flags = rng.choice(TABLE_FLAGS)
+        if invalid and rng.random() < 0.3:
+            flags = misspell(rng, flags)
+    if rng.random() < 0.25 and (fam_ok("ip", fam) or invalid):
+        decls.append(set11_decl(rng, invalid))
+        if rng.random() < 0.5:
+            rules.append("ip saddr @s")
+    for _ in range(rng.choice([1, 1, 2])):
+        if rng.random() < 0.35 and fam != "arp":
+            text = match(rng, fam, invalid, None, V11_SELECTORS)[0]
+            if fam == "inet" and text.startswith("icmpv6") and rng.random() < 0.5:
+                text = "meta nfproto ipv6 " + text
+        else:
+            cands = [s for s in V11_STMTS if invalid or ((s[1] is None or fam in s[1]) and
+                                                         (s[2] is None or hook in s[2]))]
+            text = fill(rng, rng.choice(cands)[0], fam)
+            if "$VM" in text:
+                v = "vm%d" % idx
+                dt = {"ip6": "ipv6", "arp": "mark", "bridge": "mark"}.get(fam, "ipv4")
+                pre.append("define %s = { %s }" % (v, ", ".join(
+                    "%s : %s" % (e, rng.choice(["accept", "drop", "jump c2"]))
+                    for e in dict.fromkeys(set_elems(rng, dt, 32, ranges=False)))))
+                text = text.replace("$VM", "$" + v)
+            if text.startswith("ct timeout set"):
+                decls.append(timeout_decl(rng, fam, invalid))
+        if rng.random() < 0.3:
+            text += " " + rule(rng, fam, ctype, hook, invalid)
+        rules.append(text)
+    if rng.random() < 0.1 and not any(d.startswith("ct timeout") for d in decls) and fam in IPSEC:
+        decls.append(timeout_decl(rng, fam, invalid))
+    if invalid and rng.random() < 0.3:
+        i = rng.randrange(len(rules))
+        w = rules[i].split()
+        j = rng.randrange(len(w))
+        w[j] = misspell(rng, w[j])
+        rules[i] = " ".join(w)
+    needs_c2 = any("c2" in r for r in rules + pre)
+    lines = list(pre)
+    if rng.random() < 0.55:
+        lines.append("table %s %s {" % (fam, t))
+        if flags:
+            lines.append("\tflags %s" % flags)
+        for d in decls:
+            lines.append("\t" + d)
+        if needs_c2:
+            lines += ["\tchain c2 {", "\t}"]
+        lines.append("\tchain c {")
+        if base:
+            lines.append("\t\t" + hdr)
+        lines += ["\t\t" + r for r in rules]
+        lines += ["\t}", "}"]
+    else:
+        lines.append("add table %s %s%s" % (fam, t, " { flags %s; }" % flags if flags else ""))
+        if needs_c2:
+            lines.append("add chain %s %s c2" % (fam, t))
+        for d in decls:
+            head, body = d.split(" {", 1)
+            kind, name = head.rsplit(" ", 1)
+            lines.append("add %s %s %s %s {%s" % (kind, fam, t, name, body))
+        lines.append("add chain %s %s c%s" % (fam, t, " { %s }" % hdr if base else ""))
+        lines += ["add rule %s %s c %s" % (fam, t, r) for r in rules]
+    if rng.random() < 0.15:
+        lines += commands11(rng, fam, t, decls, needs_c2, invalid)
+    return lines
+
+
+def gen11(seed, n, start=0):
+    rng = random.Random(seed)
+    for i in range(start, start + n):
+        yield gen_case11(rng, i)
+
+
 if __name__ == "__main__":
     import sys
-    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    for lines in gen(seed, n):
+    args = [a for a in sys.argv[1:] if a != "--1.1"]
+    seed = int(args[0]) if len(args) > 0 else 1
+    n = int(args[1]) if len(args) > 1 else 10
+    for lines in (gen11 if "--1.1" in sys.argv else gen)(seed, n):
         print("\n".join(lines))
         print()
