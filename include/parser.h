@@ -85,6 +85,14 @@ struct parser_state {
 	/* the string before it ("established" of "established related") */
 	char			prev_word[65];
 	struct location		prev_word_loc;
+	/*
+	 * the words of what syntax errors made the parser skip, but for
+	 * rules (a rule declares nothing): a table named there may have
+	 * lost a declaration, so what the model would say of that table
+	 * may be a cascade (lin_cmds())
+	 */
+	char			**lost_words;
+	unsigned int		nlost_words;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;
@@ -137,6 +145,11 @@ struct var {
 void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 		 struct list_head *msgs, struct list_head *cmds);
 void parser_exit(struct parser_state *state);
+/* a syntax error made the parser skip from @from to @to (its separator),
+   or in the table block of @table (NULL: none) */
+void parser_lost(struct parser_state *state, const struct location *from,
+		 const struct location *to);
+void parser_lost_word(struct parser_state *state, const char *word);
 int parser_define(struct parser_state *state, const char *name,
 		  struct expr *e, const struct location *loc);
 struct var *parser_var_lookup(struct parser_state *state, const char *name);

@@ -814,7 +814,12 @@ line			:	common_block
 					add_cmd(state, $1);
 				YYACCEPT;
 			}
-			|	error stmt_separator	{ yyerrok; bindings_drop(state); }
+			|	error stmt_separator
+			{
+				yyerrok;
+				bindings_drop(state);
+				parser_lost(state, &@1, &@2);
+			}
 			;
 
 common_block		:	INCLUDE QUOTED_STRING stmt_separator
@@ -1993,7 +1998,13 @@ table_block_alloc	:	%empty
 
 table_block		:	%empty		{ $$ = state->cur_table; }
 			|	table_block common_block
-			|	table_block error stmt_separator	{ yyerrok; bindings_drop(state); }
+			|	table_block error stmt_separator
+			{
+				yyerrok;
+				bindings_drop(state);
+				/* a declaration of the table may be what was lost */
+				parser_lost_word(state, state->stream_table);
+			}
 			|	table_block stmt_separator
 			|	table_block FLAGS table_flags stmt_separator	{ free($2); }
 			|	table_block COMMENT string stmt_separator

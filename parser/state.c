@@ -29,6 +29,67 @@ void parser_init(struct parser_state *state, struct nfh_ctx *ctx,
 	init_list_head(&state->bindings);
 }
 
+void parser_lost_word(struct parser_state *state, const char *word)
+{
+	if (!word)
+		return;
+	for (unsigned int i = 0; i < state->nlost_words; i++)
+		if (!strcmp(state->lost_words[i], word))
+			return;
+	state->lost_words = xrealloc(state->lost_words,
+				     (state->nlost_words + 1) * sizeof(char *));
+	state->lost_words[state->nlost_words++] = xstrdup(word);
+}
+
+/* where @loc starts in its input's text; NULL if it has none */
+static const char *loc_text(const struct location *loc)
+{
+	const struct input_desc *in = loc->indesc;
+	size_t off;
+
+	if (!in || !in->data || !loc->first_col)
+		return NULL;
+	off = (size_t)loc->line_offset + loc->first_col - 1;
+	return off <= in->len ? in->data + off : NULL;
+}
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' ||
+	       c == '/' || c == ':';
+}
+
+void parser_lost(struct parser_state *state, const struct location *from,
+		 const struct location *to)
+{
+	const char *p = loc_text(from), *end = loc_text(to);
+	unsigned int n = 0;
+	char word[256];
+
+	if (!p || !end || from->indesc != to->indesc || end < p)
+		return;
+	while (p < end) {
+		size_t len = 0;
+
+		while (p < end && !word_char(*p))
+			p++;
+		while (p + len < end && word_char(p[len]))
+			len++;
+		if (!len || len >= sizeof(word))
+			break;
+		memcpy(word, p, len);
+		word[len] = '\0';
+		p += len;
+		/* "add rule ...", "insert rule ...": a rule declares nothing */
+		if (n++ < 2 && !strcmp(word, "rule"))
+			return;
+		if (n == 1 && (!strcmp(word, "add") || !strcmp(word, "insert") ||
+			       !strcmp(word, "replace") || !strcmp(word, "create")))
+			continue;
+		parser_lost_word(state, word);
+	}
+}
+
 static void vars_free(struct list_head *vars)
 {
 	struct var *v, *next;
@@ -55,6 +116,9 @@ void parser_exit(struct parser_state *state)
 		list_del(&c->list);
 		chain_free(c);
 	}
+	for (unsigned int i = 0; i < state->nlost_words; i++)
+		free(state->lost_words[i]);
+	free(state->lost_words);
 	set_free(state->cur_set);
 	obj_free(state->cur_obj);
 	flowtable_free(state->cur_flowtable);

@@ -3350,9 +3350,11 @@ int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	list_for_each_entry(cmd, cmds, list) {
 		struct list_head *last = msgs->prev;
 
-		if (cmd_eval(&ctx, cmd) < 0)
+		/* one that failed without an error of its own (its set's
+		   declaration was wrong) failed too */
+		cmd->failed = cmd_eval(&ctx, cmd) < 0 || msgs->prev != last;
+		if (cmd->failed)
 			ret = -1;
-		cmd->failed = msgs->prev != last;
 	}
 	undef_forget(&ctx);
 	return ret;

@@ -18,6 +18,7 @@
 #include <evaluate.h>
 #include <hooks.h>
 #include <json.h>
+#include <cascade.h>
 #include <linearize.h>
 #include <monitor.h>
 #include <offline.h>
@@ -773,6 +774,22 @@ static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
 }
 
 /*
+ * Offline, when a command failed: the model's answer to the batch of the
+ * others, as batch_commit() would get it, on a copy of what it would be
+ * checked against; nothing is kept
+ */
+static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
+			struct list_head *msgs)
+{
+	struct cache *scratch = NULL;
+
+	if (ctx->dry_run || !ctx->offline_cache)
+		scratch = cache_alloc();
+	offline_check(scratch ? scratch : ctx->offline_cache, batch, msgs);
+	cache_free(scratch);
+}
+
+/*
  * The batch goes in: offline into the in-memory ruleset (under -c a copy
  * of it), else to the kernel, with -e echoing what the kernel made as the
  * monitor prints it.  0, -1 with errors queued, or NLIO_RESTART.
@@ -825,17 +842,29 @@ static void take_lists(struct list_head *cmds, struct list_head *lists)
 		}
 }
 
-/* the evaluated @cmds as one batch, committed (or checked); 0, -1 or
-   NLIO_RESTART */
+/*
+ * The evaluated @cmds as one batch, committed (or checked); 0, -1 or
+ * NLIO_RESTART.  When anything failed (@failed: in evaluation), nothing
+ * is sent; offline, the model answers the batch of the commands that did
+ * not fail (lin_cmds() leaves out their cascade) on a copy of the
+ * ruleset, so that its errors come in the same run.
+ */
 static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
-			  struct list_head *msgs, const char *json_in)
+			  struct list_head *msgs, const char *json_in,
+			  bool failed, struct cascade *missing)
 {
 	struct nl_batch batch;
 	int ret = 0;
 
 	nl_batch_init(&batch);
-	if (lin_cmds(ctx, cmds, &batch, ctx->offline_cache, msgs) < 0)
+	if (lin_cmds(ctx, cmds, &batch, msgs, missing) < 0 || failed) {
 		ret = -1;
+		if (ctx->offline)
+			model_check(ctx, &batch, msgs);
+		/* syntax errors were queued first: in file order, as a
+		   compiler gives them */
+		erec_sort(msgs, &ctx->inputs);
+	}
 	if (ret == 0 && (ctx->debug & NFH_DEBUG_NETLINK))
 		nl_batch_debug(ctx->octx.out, &batch);
 	if (ret == 0)
@@ -888,12 +917,31 @@ static int run_report(struct nfh_ctx *ctx, struct list_head *msgs,
 	return ret;
 }
 
+/*
+ * What a syntax error may have lost a declaration of: the tables named in
+ * what the parser skipped; with JSON, whose parser drops a command it
+ * cannot read whole, every table
+ */
+static struct cascade *lost_decls(const struct parser_state *state,
+				  bool json_failed)
+{
+	struct cascade *c = cascade_new();
+
+	if (json_failed)
+		cascade_note_table(c, NULL);
+	for (unsigned int i = 0; i < state->nlost_words; i++)
+		cascade_note_table(c, state->lost_words[i]);
+	return c;
+}
+
 static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 		    const char *bufname, bool last_try, char **keep)
 {
 	const bool given = buf != NULL;
 	struct parser_state state;
 	char *json_in = NULL;		/* JSON input, kept for -j -e */
+	struct cascade *missing;
+	int parse_ret;
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
@@ -907,6 +955,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	parser_init(&state, ctx, &msgs, &cmds);
 	state.sink = &stream_sink;
 	ret = parse_input(ctx, &state, name, buf, bufname, &json_in);
+	parse_ret = ret;
 
 	/*
 	 * what parsed around a syntax error is evaluated still, for its own
@@ -915,16 +964,10 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	 */
 	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
-	if (ret < 0)
-		lin_check_elems(ctx, &cmds, &msgs);
-	/* syntax errors were queued first: in file order, as a compiler
-	   gives them */
-	if (ret < 0)
-		erec_sort(&msgs, &ctx->inputs);
-
 	take_lists(&cmds, &lists);
-	if (ret == 0)
-		ret = compile_commit(ctx, &cmds, &msgs, json_in);
+	missing = lost_decls(&state, json_in != NULL && parse_ret < 0);
+	ret = compile_commit(ctx, &cmds, &msgs, json_in, ret < 0, missing);
+	cascade_free(missing);
 	if (ret == NLIO_RESTART && last_try)
 		ret = error_queue(&msgs, NULL,
 				  "the ruleset changed each time these commands were evaluated (%u tries); nothing was applied, try again",

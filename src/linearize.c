@@ -23,6 +23,7 @@
 #include <delinearize.h>
 #include <elems.h>
 #include <ctx.h>
+#include <cascade.h>
 #include <linearize.h>
 #include <flowtable.h>
 #include <nftables-compat.h>
@@ -2071,45 +2072,112 @@ static void lin_flush(struct lin_ctx *ctx, struct cmd *cmd)
 	}
 }
 
-static bool set_typed(const struct set *s)
+/* one command's messages; -1 if its linearization failed */
+static int lin_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	return s->key && s->key->dtype &&
-	       (!(s->flags & NFT_SET_MAP) || (s->data && s->data->dtype));
+	switch (cmd->op) {
+	case CMD_ADD:
+	case CMD_CREATE:
+	case CMD_INSERT:
+	case CMD_REPLACE:
+		if (cmd->obj == CMD_OBJ_TABLE)
+			lin_table(ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_CHAIN)
+			lin_chain(ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_RULE && cmd->rule && cmd->rule->pack)
+			return lin_rule_pack(ctx, cmd->rule->pack);
+		else if (cmd->obj == CMD_OBJ_RULE)
+			return lin_rule(ctx, cmd);
+		else if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
+			 cmd->set)
+			return lin_set_decl(ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_ELEMENTS)
+			return lin_elems_cmd(ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_OBJ && cmd->object)
+			lin_obj(ctx, cmd);
+		else if (cmd->obj == CMD_OBJ_FLOWTABLE && cmd->flowtable)
+			/* nft: a kernel error is the name's */
+			nl_batch_add(ctx->batch, NFT_MSG_NEWFLOWTABLE,
+				     NLM_F_CREATE | (cmd->op == CMD_CREATE ?
+						     NLM_F_EXCL : 0),
+				     cmd->h.family, NLO_FLOWTABLE,
+				     flowtable_nl(cmd), &cmd->h.obj_loc);
+		return 0;
+	case CMD_DELETE:
+	case CMD_DESTROY:
+		if (cmd->obj == CMD_OBJ_ELEMENTS)
+			return lin_elems_cmd(ctx, cmd);
+		lin_delete(ctx, cmd);
+		return 0;
+	case CMD_FLUSH:
+		lin_flush(ctx, cmd);
+		return 0;
+	case CMD_RENAME:
+		lin_rename(ctx, cmd);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /*
- * When other commands failed: the checks that the elements of the set
- * and element commands that evaluated get as the batch is built (an
- * interval that overlaps another, a key given twice), so that their
- * errors come in the same run; the batch is thrown away
+ * The batch's items after @from, freed: all of them, or with @missing
+ * those that name something missing (the rules of a pack are each their
+ * own)
  */
-void lin_check_elems(struct nfh_ctx *nfh, struct list_head *cmds,
-		     struct list_head *msgs)
+static void items_drop(struct nl_batch *b, struct list_head *from,
+		       const struct cascade *missing)
 {
-	struct nl_batch b;
-	struct lin_ctx ctx = { .nfh = nfh, .cmds = cmds, .batch = &b,
-			       .msgs = msgs, .dreg = REG_1 };
-	struct cmd *cmd;
+	struct list_head *p, *next;
+	LIST_HEAD(drop);
 
-	nl_batch_init(&b);
-	list_for_each_entry(cmd, cmds, list) {
-		if (cmd->failed || (cmd->op != CMD_ADD && cmd->op != CMD_CREATE))
+	for (p = from->next; p != &b->items; p = next) {
+		next = p->next;
+		if (missing &&
+		    !cascade_item(missing, list_entry(p, struct nl_item, list)))
 			continue;
-		ctx.cmd = cmd;
-		/* a set a syntax error left without its types evaluated
-		   without errors of its own */
-		if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
-		    cmd->set && set_typed(cmd->set))
-			lin_set_decl(&ctx, cmd);
-		else if (cmd->obj == CMD_OBJ_ELEMENTS && cmd->target &&
-			 set_typed(cmd->target))
-			lin_elems_cmd(&ctx, cmd);
+		list_del(p);
+		list_add_tail(p, &drop);
 	}
-	nl_batch_free(&b);
+	nl_items_free(&drop);
 }
 
+/* whether an item after @from names something missing */
+static bool items_name_missing(struct nl_batch *b, struct list_head *from,
+			       const struct cascade *missing)
+{
+	for (struct list_head *p = from->next; p != &b->items; p = p->next)
+		if (cascade_item(missing, list_entry(p, struct nl_item, list)))
+			return true;
+	return false;
+}
+
+static bool is_pack(const struct cmd *cmd)
+{
+	return cmd->obj == CMD_OBJ_RULE && cmd->rule && cmd->rule->pack;
+}
+
+static bool lin_skip(const struct cmd *cmd, const struct cascade *missing)
+{
+	if (is_pack(cmd))
+		return false;
+	return cmd->failed ||
+	       (cmd->obj == CMD_OBJ_ELEMENTS && cascade_cmd(missing, cmd));
+}
+
+/*
+ * The evaluated @cmds as messages into @b, in order.  When a command
+ * fails (in evaluation, or here), what it would have made is missing, and
+ * a command that names it (a rule of its chain, a lookup of its set, a
+ * jump to it) would be refused for that alone: such a command is still
+ * linearized, for errors of its own, but its messages are left out.  So
+ * when anything failed, @b holds what the rest would send, for the
+ * offline model to judge, never to be sent.  A batch without failures is
+ * the same as ever.  0, or -1 if a command failed (here or before).
+ */
 int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
-	     struct nl_batch *b, struct cache *cache, struct list_head *msgs)
+	     struct nl_batch *b, struct list_head *msgs,
+	     struct cascade *missing)
 {
 	struct lin_ctx ctx = { .nfh = nfh, .cmds = cmds, .batch = b,
 			       .msgs = msgs, .dreg = REG_1 };
@@ -2117,56 +2185,28 @@ int lin_cmds(struct nfh_ctx *nfh, struct list_head *cmds,
 	int ret = 0;
 
 	list_for_each_entry(cmd, cmds, list) {
-		ctx.cmd = cmd;
-		switch (cmd->op) {
-		case CMD_ADD:
-		case CMD_CREATE:
-		case CMD_INSERT:
-		case CMD_REPLACE:
-			if (cmd->obj == CMD_OBJ_TABLE)
-				lin_table(&ctx, cmd);
-			else if (cmd->obj == CMD_OBJ_CHAIN)
-				lin_chain(&ctx, cmd);
-			else if (cmd->obj == CMD_OBJ_RULE && cmd->rule &&
-				 cmd->rule->pack) {
-				if (lin_rule_pack(&ctx, cmd->rule->pack) < 0)
-					ret = -1;
-			} else if (cmd->obj == CMD_OBJ_RULE && lin_rule(&ctx, cmd) < 0)
-				ret = -1;
-			else if ((cmd->obj == CMD_OBJ_SET || cmd->obj == CMD_OBJ_MAP) &&
-				 cmd->set && lin_set_decl(&ctx, cmd) < 0)
-				ret = -1;
-			else if (cmd->obj == CMD_OBJ_ELEMENTS &&
-				 lin_elems_cmd(&ctx, cmd) < 0)
-				ret = -1;
-			else if (cmd->obj == CMD_OBJ_OBJ && cmd->object)
-				lin_obj(&ctx, cmd);
-			else if (cmd->obj == CMD_OBJ_FLOWTABLE && cmd->flowtable)
-				/* nft: a kernel error is the name's */
-				nl_batch_add(ctx.batch, NFT_MSG_NEWFLOWTABLE,
-					     NLM_F_CREATE | (cmd->op == CMD_CREATE ?
-							     NLM_F_EXCL : 0),
-					     cmd->h.family, NLO_FLOWTABLE,
-					     flowtable_nl(cmd), &cmd->h.obj_loc);
-			break;
-		case CMD_DELETE:
-		case CMD_DESTROY:
-			if (cmd->obj == CMD_OBJ_ELEMENTS) {
-				if (lin_elems_cmd(&ctx, cmd) < 0)
-					ret = -1;
-				break;
-			}
-			lin_delete(&ctx, cmd);
-			break;
-		case CMD_FLUSH:
-			lin_flush(&ctx, cmd);
-			break;
-		case CMD_RENAME:
-			lin_rename(&ctx, cmd);
-			break;
-		default:
-			break;
+		struct list_head *from = b->items.prev, *last = msgs->prev;
+		bool failed = cmd->failed && !is_pack(cmd);
+
+		if (cmd->failed) {
+			cascade_note(missing, cmd);
+			ret = -1;
 		}
+		if (lin_skip(cmd, missing))
+			continue;
+		ctx.cmd = cmd;
+		if (lin_cmd(&ctx, cmd) < 0 || msgs->prev != last) {
+			/* a rule that failed was sent as far as it went */
+			failed = cmd->failed = true;
+			cascade_note(missing, cmd);
+			ret = -1;
+		}
+		/* a pack that failed in evaluation holds the rules that did not */
+		if (failed || cascade_cmd(missing, cmd) ||
+		    (!is_pack(cmd) && items_name_missing(b, from, missing)))
+			items_drop(b, from, NULL);
+		else if (is_pack(cmd) && cascade_any(missing))
+			items_drop(b, from, missing);
 	}
 	free(ctx.elocs);
 	return ret;

@@ -1528,7 +1528,9 @@ static int item_read(struct nl_item *it, void **raw)
 	return 0;
 }
 
-int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
+/* the batch against a copy of @c; 0 if it all went in, the copy in *@out */
+static int model(struct cache *c, struct nl_batch *b, struct list_head *msgs,
+		 struct cache **out)
 {
 	struct cache *work = clone_cache(c);
 	struct nl_item *it, *last = NULL;
@@ -1567,10 +1569,20 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	/* the kernel validates the jumps of the tables before it commits */
 	if (!ret && last && cache_check_jumps(work, msgs, &last->loc) < 0)
 		ret = -1;
-	if (ret < 0) {
+	if (ret < 0 || !out) {
 		cache_free(work);
-		return -1;
+		return ret;
 	}
+	*out = work;
+	return 0;
+}
+
+int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
+{
+	struct cache *work;
+
+	if (model(c, b, msgs, &work) < 0)
+		return -1;
 	/* all or nothing, as a transaction */
 	cache_flush(c);
 	list_splice_tail_init(&work->tables, &c->tables);
@@ -1579,4 +1591,9 @@ int offline_apply(struct cache *c, struct nl_batch *b, struct list_head *msgs)
 	c->next_table_handle = work->next_table_handle;
 	cache_free(work);
 	return 0;
+}
+
+int offline_check(struct cache *c, struct nl_batch *b, struct list_head *msgs)
+{
+	return model(c, b, msgs, NULL);
 }
