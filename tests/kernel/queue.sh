@@ -10,7 +10,9 @@
 #  - `queue num 6 bypass` and no listener: everything passes;
 #  - `queue num 7` and no listener: everything is dropped;
 #  - `queue num 2-3 fanout` with the listener on queues 2 and 3: every
-#    datagram reaches one of them (by CPU), the accepted ones pass.
+#    datagram reaches one of them (by CPU), the accepted ones pass;
+#  - `queue num 2-3` (no fanout): datagrams from 32 source addresses are
+#    spread over both queues (by a hash of the addresses).
 # nfh loads every rule.  On a kernel without nft_queue (the hosts') the
 # load fails naming CONFIG_NFT_QUEUE, and the test skips.
 # shellcheck source=tests/lib.sh
@@ -32,6 +34,7 @@ table inet q {
 		udp dport { 6011, 6012 } counter queue num 6 bypass comment "q6"
 		udp dport { 6021, 6022 } counter queue num 7 comment "q7"
 		udp dport { 6031, 6032 } counter queue num 2-3 fanout comment "q2-3"
+		udp dport 6041 counter queue num 2-3 comment "q2-3h"
 	}
 	chain passed {
 		type filter hook input priority 10; policy accept;
@@ -43,6 +46,7 @@ table inet q {
 		udp dport 6022 counter drop comment "p6022"
 		udp dport 6031 counter drop comment "p6031"
 		udp dport 6032 counter drop comment "p6032"
+		udp dport 6041 counter drop comment "p6041"
 	}
 }
 EOF
@@ -139,4 +143,23 @@ fi
 expect_eq "queue num 2-3 fanout counted 8" 8 "$(pkts q2-3)"
 expect_eq "fanout: what passes is what the listener accepted: port 6031, 4" 4 "$(pkts p6031)"
 expect_eq "fanout: port 6032 dropped" 0 "$(pkts p6032)"
+
+# queue num 2-3: by a hash of the addresses (with a random seed; all 32 on
+# one queue has a probability of 2^-31)
+listen q23h -q 2 -q 3 -a 6041 -n 32 -t 60
+in_ns "$NS" python3 - <<'PY'
+import socket
+for i in range(1, 33):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.1.%d" % i, 0))
+    s.sendto(b"nfhook-queue-hash", ("127.0.0.1", 6041))
+PY
+verdicts q23h >"$dir/q23h.out"
+got=$(cat "$dir/q23h.out")
+echo "# queue 2-3 verdicts: $(tr "\n" " " <<<"$got")"
+q2=$(sed -n 's/^queue 2 packets //p' <<<"$got")
+q3=$(sed -n 's/^queue 3 packets //p' <<<"$got")
+expect_eq "by hash: queues 2 and 3 got the 32 packets between them" 32 "$((q2 + q3))"
+check "by hash: both queues got some ($q2 and $q3)" test "$q2" -gt 0 -a "$q3" -gt 0
+expect_eq "by hash: what passes is what the listener accepted, 32" 32 "$(pkts p6041)"
 finish
