@@ -1305,19 +1305,42 @@ static bool expr_refused(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/* whether the flowtable message @sent asks for hardware offload */
+static bool flowtable_hw(const struct nlmsghdr *sent)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == NFTA_FLOWTABLE_FLAGS &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			return ntohl(mnl_attr_get_u32(attr)) & NFT_FLOWTABLE_HW_OFFLOAD;
+	return false;
+}
+
 /*
  * Whether the kernel refused new flowtable @it with ENOENT and no attribute
  * to blame (a missing table names NFTA_FLOWTABLE_TABLE, a missing device
  * its name in the hook): it has no flowtable type for the family (built
- * without CONFIG_NF_FLOW_TABLE_INET, or a family with none).  The error
- * is queued then.
+ * without CONFIG_NF_FLOW_TABLE_INET, or a family with none); or with
+ * EOPNOTSUPP for one with "flags offload": a device has no way to offload
+ * flows to hardware (no ndo_setup_tc, nor an indirect block driver), as
+ * veth and lo.  The error is queued then.
  */
 static bool flowtable_refused(struct answers *a, const struct nl_item *it,
 			      const struct nlmsghdr *h, int error)
 {
+	const struct nlmsghdr *sent;
 	uint32_t off = 0;
 
-	if (!it || it->msg_type != NFT_MSG_NEWFLOWTABLE || error != -ENOENT)
+	if (!it || it->msg_type != NFT_MSG_NEWFLOWTABLE)
+		return false;
+	if (error == -EOPNOTSUPP && (sent = item_msg(a, it)) && flowtable_hw(sent)) {
+		a->ret = error_queue(a->msgs, &it->loc,
+				     "Could not process flowtable: %s: a device of the flowtable cannot offload flows to hardware (flags offload; without it, flows are offloaded in software); the ruleset is unchanged",
+				     strerror(EOPNOTSUPP));
+		return true;
+	}
+	if (error != -ENOENT)
 		return false;
 	if ((h->nlmsg_flags & NLM_F_ACK_TLVS) &&
 	    h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) &&

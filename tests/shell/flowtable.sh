@@ -7,7 +7,8 @@
 # one a rule offloads to, destroy of a missing one).  On a kernel without
 # flowtables (CONFIG_NF_FLOW_TABLE): a load fails at the flowtable's name
 # with a message that names the option, and the ruleset is unchanged; with
-# them, the flowtable loads and lists.
+# them, the flowtable loads and lists, and one with "flags offload" on lo
+# and veth (no hardware offload) fails saying so.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root || exit 77
@@ -145,7 +146,17 @@ table ip keep {
 EOF2
 before=$(tool "$NS" list ruleset)
 if have_feature flowtable; then
-	check "flowtables load" tool "$NS" -f ft.nft
+	# lo and veth cannot offload to hardware: "flags offload" is refused
+	tool "$NS" -f ft.nft 2>err
+	expect_eq "flags offload on lo: the load fails" 1 $?
+	expect_eq "at the flowtable's name, saying why" \
+		'ft.nft:2:12-13: Error: Could not process flowtable: Operation not supported: a device of the flowtable cannot offload flows to hardware (flags offload; without it, flows are offloaded in software); the ruleset is unchanged' \
+		"$(sed -n 1p err)"
+	expect_eq "flags offload refused: the ruleset is unchanged" "$before" "$(tool "$NS" list ruleset)"
+	# software offload; a device is in one flowtable of a table at most
+	# (the kernel answers EEXIST), so ft moves to veth1
+	sed -e '/flags offload/d' -e 's/devices = { lo };/devices = { veth1 };/' ft.nft >ft-sw.nft
+	check "flowtables load (software offload)" tool "$NS" -f ft-sw.nft
 	check "and list" listing_has "$NS" '^[[:space:]]+devices = \{ lo, veth0 \}$'
 	check "list flowtables" sh -c "ip netns exec $NS $TOOL list flowtables | grep -q 'flowtable slow {'"
 else

@@ -12,6 +12,12 @@ if [ ! -f "$REPO_DIR/Makefile" ]; then
 	echo "# no configured build tree"
 	exit 77
 fi
+# libtool relinks libnftables-nfh against the installed libnfhook, in
+# src/.libs: not in the test kernel's guest, where the tree is read-only
+if [ ! -w "$REPO_DIR/src/.libs" ]; then
+	echo "# the build tree is read-only (make install relinks in src/.libs)"
+	exit 77
+fi
 dest=$(tmpdir)/dest
 # shellcheck disable=SC2317 # run through check
 mk() { make -s -C "$REPO_DIR" "$@" DESTDIR="$dest" >/dev/null 2>&1; }
