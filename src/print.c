@@ -671,6 +671,17 @@ static void dev_print(FILE *f, unsigned int i, const char *dev)
 		fputs(dev, f);
 }
 
+/* a table's or chain's comment line, from its user data, if it has one */
+static void comment_line_print(FILE *f, const char *indent, const void *ud,
+			       uint32_t len)
+{
+	char *cm = udata_get_comment(ud, len);
+
+	if (cm)
+		fprintf(f, "%scomment ", indent), quoted_print(f, cm), fputc('\n', f);
+	free(cm);
+}
+
 /*
  * A base chain's devices: one as "device NAME", more as a list, sorted as
  * nft sorts them; none (all removed from the chain, nft 1.1) as nothing,
@@ -733,11 +744,8 @@ static void chain_head_print(struct cache_table *t, struct cache_chain *ch,
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_chain_get_data(c, NFTNL_CHAIN_USERDATA, &len);
-		char *cm = udata_get_comment(ud, len);
 
-		if (cm)
-			fputs("\t\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
-		free(cm);
+		comment_line_print(f, "\t\t", ud, len);
 	}
 	if (nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM))
 		chain_hook_print(c, family, o, f);
@@ -1105,11 +1113,8 @@ static void text_table_begin(void *d, struct cache_table *t,
 	if (whole && nftnl_table_is_set(nlt, NFTNL_TABLE_USERDATA)) {
 		uint32_t len;
 		const void *ud = nftnl_table_get_data(nlt, NFTNL_TABLE_USERDATA, &len);
-		char *cm = udata_get_comment(ud, len);
 
-		if (cm)
-			fputs("\tcomment ", f), quoted_print(f, cm), fputc('\n', f);
-		free(cm);
+		comment_line_print(f, "\t", ud, len);
 	}
 }
 
