@@ -1859,6 +1859,40 @@ static bool exprs_sane(const struct nlattr *list)
 	return true;
 }
 
+/*
+ * A list of expressions libnftnl 1.2.4 reads into a set or an element: if
+ * one after the first fails to parse, it frees those before it and then
+ * frees them again with the set (a double free).  Each is read here first,
+ * alone, as a rule's only expression.
+ */
+static bool expr_list_parses(const struct nlattr *list)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const struct nlattr *l;
+
+	mnl_attr_for_each_nested(l, list) {
+		struct nlmsghdr *nlh;
+		struct nlattr *nest;
+		struct nftnl_rule *r;
+		bool ok;
+
+		if (mnl_attr_get_type(l) != NFTA_LIST_ELEM ||
+		    mnl_attr_get_payload_len(l) + 64 > sizeof(buf))
+			return false;
+		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWRULE, NFPROTO_IPV4, 0, 0);
+		nest = mnl_attr_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+		mnl_attr_put(nlh, NFTA_LIST_ELEM, mnl_attr_get_payload_len(l),
+			     mnl_attr_get_payload(l));
+		mnl_attr_nest_end(nlh, nest);
+		r = xnftnl_rule_alloc();
+		ok = nftnl_rule_nlmsg_parse(nlh, r) == 0;
+		nftnl_rule_free(r);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static bool elems_sane(const struct nlattr *list)
 {
 	const struct nlattr *l, *a;
@@ -1878,7 +1912,7 @@ static bool elems_sane(const struct nlattr *list)
 					return false;
 				break;
 			case NFTA_SET_ELEM_EXPRESSIONS:
-				if (!exprs_sane(a))
+				if (!exprs_sane(a) || !expr_list_parses(a))
 					return false;
 				break;
 			case NFTA_SET_ELEM_DATA:
@@ -1906,7 +1940,8 @@ static bool msg_sane(const struct nlmsghdr *nlh)
 			break;
 		case NFT_MSG_NEWSET:
 			if ((type == NFTA_SET_EXPR && !expr_sane(a)) ||
-			    (type == NFTA_SET_EXPRESSIONS && !exprs_sane(a)))
+			    (type == NFTA_SET_EXPRESSIONS &&
+			     (!exprs_sane(a) || !expr_list_parses(a))))
 				return false;
 			break;
 		case NFT_MSG_NEWSETELEM:
