@@ -85,7 +85,8 @@ static void ekey_fill(struct ekey *k, struct nftnl_set_elem *e)
 	k->kend = attr_bytes(e, NFTNL_SET_ELEM_KEY_END, &k->kelen);
 }
 
-static struct ekey *ekeys_of(struct nftnl_set *s, size_t *n)
+/* @s's elements, in its order */
+static struct ekey *ekeys_in_order(struct nftnl_set *s, size_t *n)
 {
 	struct nftnl_set_elems_iter *i = nftnl_set_elems_iter_create(s);
 	struct nftnl_set_elem *e;
@@ -100,9 +101,17 @@ static struct ekey *ekeys_of(struct nftnl_set *s, size_t *n)
 		ekey_fill(&k[m++], e);
 	}
 	nftnl_set_elems_iter_destroy(i);
-	if (m)
-		qsort(k, m, sizeof(*k), ekey_cmp);
 	*n = m;
+	return k;
+}
+
+/* @s's elements, sorted */
+static struct ekey *ekeys_of(struct nftnl_set *s, size_t *n)
+{
+	struct ekey *k = ekeys_in_order(s, n);
+
+	if (*n)
+		qsort(k, *n, sizeof(*k), ekey_cmp);
 	return k;
 }
 
@@ -340,17 +349,13 @@ int offline_elems_check(struct elems_memo *m, struct nftnl_set *held,
 	int err;
 
 	memo_of(m, held);
-	a = ekeys_of(add, &na);
-	/* held_again[] follows the message's order, the keys are sorted */
-	in_order = xmalloc((na + 1) * sizeof(*in_order));
-	{
-		struct nftnl_set_elems_iter *it = nftnl_set_elems_iter_create(add);
-		struct nftnl_set_elem *e;
-		size_t j = 0;
-
-		while ((e = nftnl_set_elems_iter_next(it)))
-			ekey_fill(&in_order[j++], e);
-		nftnl_set_elems_iter_destroy(it);
+	/* held_again[] follows the message's order; the spans want them
+	   sorted */
+	in_order = ekeys_in_order(add, &na);
+	a = xmalloc((na + 1) * sizeof(*a));
+	if (na) {
+		memcpy(a, in_order, na * sizeof(*a));
+		qsort(a, na, sizeof(*a), ekey_cmp);
 	}
 	err = keys_check(m, in_order, na, nlflags, held_again);
 	if (!err && (nftnl_set_get_u32(held, NFTNL_SET_FLAGS) & NFT_SET_INTERVAL)) {
