@@ -667,8 +667,10 @@ static void pack_elems(struct elem_store *st, const struct expr *key,
 }
 
 
-/* an element's own quota, limit or ct count, as a rule's would be */
-static int elem_stmt_exprs(void *priv, const struct stmt *s,
+/* a statement kept in each element (the set's, or an element's own quota,
+   limit or ct count) as the expressions a rule's would be: their number,
+   at most @max, or -1 */
+static int stmt_exprs(void *priv, const struct stmt *s,
 			   struct nftnl_expr **out, unsigned int max)
 {
 	struct lin_ctx *ctx = priv;
@@ -692,7 +694,7 @@ static int elem_stmt_exprs(void *priv, const struct stmt *s,
 static int lin_elems(struct lin_ctx *ctx, struct elem_emit *em,
 		     struct elem_store *st, uint32_t set_flags)
 {
-	em->stmt_exprs = elem_stmt_exprs;
+	em->stmt_exprs = stmt_exprs;
 	em->stmt_priv = ctx;
 	em->batch = ctx->batch;
 	em->msgs = ctx->msgs;
@@ -788,7 +790,7 @@ static int lin_set_stmts(struct lin_ctx *ctx, struct nftnl_set *nls,
 	struct nftnl_expr *v[4];
 	const struct stmt *i;
 	unsigned int n = 0;
-	int ret = 0;
+	int ret = 0, k;
 
 	list_for_each_entry(i, &s->stmts, list) {
 		if (n == 2)
@@ -801,13 +803,11 @@ static int lin_set_stmts(struct lin_ctx *ctx, struct nftnl_set *nls,
 			nftnl_set_add_expr(nls, xnftnl_expr_alloc("counter"));
 			continue;
 		}
-		ctx->collect = v;
-		ctx->ncollect = 0;
-		if (lin_stmt(ctx, i) < 0)
+		k = stmt_exprs(ctx, i, v, array_size(v));
+		if (k < 0)
 			ret = -1;
-		ctx->collect = NULL;
-		for (unsigned int k = 0; k < ctx->ncollect; k++)
-			nftnl_set_add_expr(nls, v[k]);
+		for (int x = 0; x < k; x++)
+			nftnl_set_add_expr(nls, v[x]);
 	}
 	/* as nft: more than one, and the set says so */
 	if (n > 1)
