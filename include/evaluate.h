@@ -22,7 +22,7 @@ bool eval_elems_var_stream(struct nfh_ctx *nfh, struct parser_state *state,
 			   struct set *s, struct expr *e);
 
 /*
- * Evaluates a rule of a chain block as it is parsed (see src/stream.c);
+ * Evaluates a rule of a chain block as it is parsed (see src/compile/stream.c);
  * @h names its table and chain.  Errors go to @msgs; 0 or -1.  @anon
  * tells whether it added an anonymous set (an implicit dependency).
  */

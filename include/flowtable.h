@@ -3,7 +3,7 @@
 #define NFH_FLOWTABLE_H
 
 /*
- * Flowtables (src/flowtable.c): the block's lines, the batch message that
+ * Flowtables (src/kinds/flowtable.c): the block's lines, the batch message that
  * makes or deletes one, and its listing.  The flow add statement is a kind
  * with its ops there too.
  */

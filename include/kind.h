@@ -306,7 +306,7 @@ enum {
 
 /* an extension header's (or option's) records: nft's number of the
  * header, its number of the field and, but for ipv6 headers, the
- * NFT_EXTHDR_OP_* (src/exthdr.c says how nft numbers them) */
+ * NFT_EXTHDR_OP_* (src/kinds/exthdr.c says how nft numbers them) */
 enum {
 	TYPEOF_EXTHDR_DESC,
 	TYPEOF_EXTHDR_FIELD,
@@ -529,26 +529,26 @@ static inline json_t *kind_json_wrap(const char *key, json_t *v)
 
 /* what the listings of objects and set elements share with a kind */
 
-/* a counter's values: null under -s (src/counter.c) */
+/* a counter's values: null under -s (src/kinds/counter.c) */
 json_t *counter_json_value(uint64_t packets, uint64_t bytes,
 			   const struct output_ctx *octx);
-/* the unit nft's JSON writes @b in, and @b in it (src/quota.c) */
+/* the unit nft's JSON writes @b in, and @b in it (src/kinds/quota.c) */
 const char *bytes_json_unit(uint64_t *b);
 /* @key in the unit @ukey (bytes if absent): 1 found, 0 absent, -1 bad */
 int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
 		     const char *ukey, uint64_t *res);
-/* the rate, unit and burst of a limit statement or object (src/limit.c) */
+/* the rate, unit and burst of a limit statement or object (src/kinds/limit.c) */
 struct stmt *limit_args_json_parse(struct kind_jparse *k, json_t *o,
 				   const struct location *loc);
 /* a synproxy's values as nft writes them: a statement's mss and wscale
    when given, an object's (@obj) always; "flags" when it has any; and the
-   values read back (src/synproxy.c) */
+   values read back (src/kinds/synproxy.c) */
 json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
 			     bool obj);
 struct stmt *synproxy_json_args(struct kind_jparse *k, json_t *o,
 				const struct location *loc);
 /* a reference to the named object of @type, or a map to names:
-   "c1", {"map": {"key": ..., "data": ...}} (src/objref.c) */
+   "c1", {"map": {"key": ..., "data": ...}} (src/kinds/objref.c) */
 struct stmt *objref_parse_json(struct kind_jparse *k, uint32_t type,
 			       json_t *o, const struct location *loc);
 

@@ -19,7 +19,7 @@ int lin_cmds(struct nfh_ctx *ctx, struct list_head *cmds,
 	     struct nl_batch *b, struct list_head *msgs,
 	     struct cascade *missing);
 
-/* one rule of a chain block as it is parsed (src/stream.c); 0 or -1 */
+/* one rule of a chain block as it is parsed (src/compile/stream.c); 0 or -1 */
 int lin_rule_stream(struct nfh_ctx *nfh, struct rule *r,
 		    const struct handle *h, struct nl_batch *b,
 		    struct list_head *msgs);

@@ -15,7 +15,7 @@ struct cmd;
  * @expr:	the kernel's name of the expression ("queue")
  * @family:	NFPROTO_* it is for, 0 for any
  * @what:	what a user calls it, for "this kernel has no @what support"
- * @config:	its kernel option, @module the module (src/kfeature.c)
+ * @config:	its kernel option, @module the module (src/nl/kfeature.c)
  * @or_else:	what else the kernel's ENOENT may mean, or NULL
  */
 struct kfeature {

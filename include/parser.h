@@ -18,7 +18,7 @@ struct suggest;
  * @elems_var:	"elements = $var" of @s: true when its elements were taken
  *
  * The parser knows nothing of evaluation or the kernel; the library sets
- * these (src/stream.c) so that rules and set elements are compiled as they
+ * these (src/compile/stream.c) so that rules and set elements are compiled as they
  * are read.  Without a sink everything waits for the whole input.
  */
 struct parser_sink {
@@ -113,7 +113,7 @@ struct parser_state {
 	bool			block_closed;
 	struct list_head	*quiet_mark;
 	struct location		cur_loc;
-	/* rules streaming (src/stream.c): the table block and chain block
+	/* rules streaming (src/compile/stream.c): the table block and chain block
 	 * being parsed, and a count of what makes a rule wait for the whole
 	 * file (variables, set references, anonymous sets) */
 	unsigned int		stream_family;

@@ -100,7 +100,7 @@ struct rule_pack {
 
 /*
  * A rule with a @pack holds no statements: it stands for consecutive rules
- * already compiled (see src/stream.c).
+ * already compiled (see src/compile/stream.c).
  */
 struct rule {
 	struct list_head	list;
@@ -212,7 +212,7 @@ struct obj {
 
 /**
  * struct flowtable - a flowtable: flows that "flow add @name" offloads
- * skip the forward path, between the devices it hooks (src/flowtable.c)
+ * skip the forward path, between the devices it hooks (src/kinds/flowtable.c)
  * @h:		h.obj is its name, h.obj_loc where it is written
  * @hook:	its hook, priority and devices, as a base chain holds them
  *		(hook and priority: NULL without a hook line)

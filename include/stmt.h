@@ -159,7 +159,7 @@ struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
 /* "jump { RULES }" (@verdict NFT_JUMP) or goto: a chain bound to the rule,
    of batch id @id (0 when read back), its @rules (struct rule) taken
-   (src/binding.c) */
+   (src/kinds/binding.c) */
 struct stmt *binding_stmt_alloc(const struct location *loc, int verdict,
 				uint32_t id, struct list_head *rules);
 
@@ -172,7 +172,7 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 			   const struct location *kloc, struct expr *val,
 			   struct list_head *msgs);
 
-/* log (src/log.c): the grammar hands each argument in turn */
+/* log (src/kinds/log.c): the grammar hands each argument in turn */
 #define LOG_F_PREFIX	0x01
 #define LOG_F_LEVEL	0x02
 #define LOG_F_GROUP	0x04
@@ -189,7 +189,7 @@ void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
 int stmt_log_level(struct stmt *s, const char *level,
 		   const struct location *loc, struct list_head *msgs);
 
-/* queue (src/queue.c): the grammar's helpers.  @num: a number, a range,
+/* queue (src/kinds/queue.c): the grammar's helpers.  @num: a number, a range,
    an expression or NULL; queue_stmt_num() replaces it (the last "num"
    counts); queue_flag_lookup(): NFT_QUEUE_FLAG_* of "bypass" or
    "fanout", 0 for another word */
@@ -199,22 +199,22 @@ void queue_stmt_num(struct stmt *s, struct expr *num);
 void queue_stmt_flags(struct stmt *s, uint32_t flags);
 uint32_t queue_flag_lookup(const char *word);
 
-/* flow add|offload @NAME (src/flowtable.c) */
+/* flow add|offload @NAME (src/kinds/flowtable.c) */
 struct stmt *flow_stmt_alloc(const struct location *loc, const char *name,
 			     const struct location *name_loc);
 
-/* counter [packets N] [bytes N] (src/counter.c) */
+/* counter [packets N] [bytes N] (src/kinds/counter.c) */
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes);
 
-/* quota [over] N UNIT [used N UNIT] (src/quota.c); a quota object's
+/* quota [over] N UNIT [used N UNIT] (src/kinds/quota.c); a quota object's
    listing shares its text */
 void quota_args_print(const struct stmt *s, const struct output_ctx *o,
 		      FILE *f);
 /* "64 kbytes": the largest unit that divides evenly */
 void bytes_text_print(FILE *f, uint64_t b);
 
-/* limit rate [over] N/UNIT ... (src/limit.c): the grammar's helpers, 0 or
+/* limit rate [over] N/UNIT ... (src/kinds/limit.c): the grammar's helpers, 0 or
    -1 after queueing an error */
 int stmt_limit_unit(struct stmt *s, const char *unit,
 		    const struct location *loc, struct list_head *msgs);
@@ -225,7 +225,7 @@ const char *limit_per_name(uint64_t unit);
 /* "rate over 10/second burst 3 packets", of a statement or an object */
 void limit_args_print(const struct stmt *s, FILE *f);
 
-/* ct count [over] N (src/connlimit.c) */
+/* ct count [over] N (src/kinds/connlimit.c) */
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
 				  uint32_t flags);
 /* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */

@@ -2879,7 +2879,7 @@ set_stmt_key		:	set_key_expr
 			;
 
 /*
- * "jump { RULE; ... }": a chain bound to the rule (src/binding.c).  Its
+ * "jump { RULE; ... }": a chain bound to the rule (src/kinds/binding.c).  Its
  * rules end with a separator each, as nft wants; a block in a block is
  * refused, as nft refuses it.  The rule it is in does not stream: its
  * chain and rules go into the batch before it.

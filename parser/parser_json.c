@@ -1870,7 +1870,7 @@ static int element_cmd(struct jp *jp, enum cmd_ops op, const char *k,
 }
 
 /* {"flowtable": {"family", "table", "name", "handle", "hook", "prio",
-   "dev"}}: src/flowtable.c reads the hook, priority and devices */
+   "dev"}}: src/kinds/flowtable.c reads the hook, priority and devices */
 static int flowtable_cmd(struct jp *jp, enum cmd_ops op, const char *k,
 			 json_t *o, struct handle *h, const struct location *loc)
 {

@@ -338,7 +338,7 @@ static int exthdr_eval(struct kind_eval *k, struct expr *x)
  * The kernel's "exthdr" is three things: a load (a destination register),
  * which stays raw until the delinearizer's postprocessing names it from
  * what the rule compares; a tcp option write (a source register), named
- * here; and with neither register "reset tcp option" (src/optstrip.c).
+ * here; and with neither register "reset tcp option" (src/kinds/optstrip.c).
  */
 static void exthdr_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 {

@@ -5,7 +5,7 @@
  * map, whose values may be address . port) and the port (a value, a
  * range, or a map) go into registers before it.  STMT_NAT stays in the
  * enum: the evaluator ends a rule at it, and the delinearizer's
- * postprocessing types its maps.  tproxy (src/tproxy.c) has the same
+ * postprocessing types its maps.  tproxy (src/kinds/tproxy.c) has the same
  * fields.
  */
 #include <string.h>

@@ -1250,7 +1250,7 @@ static bool rule_name_missing(struct answers *a, const struct nl_item *it,
 /*
  * The kernel support rule @it lacks, if the kernel refused it with ENOENT
  * at an expression (its extended ack) of a type that comes in a module of
- * its own: the kernel has no expression type of that name (src/kfeature.c).
+ * its own: the kernel has no expression type of that name (src/nl/kfeature.c).
  * NULL if not.
  */
 static const struct kfeature *expr_feature(const struct answers *a,
