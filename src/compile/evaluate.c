@@ -1444,6 +1444,20 @@ static int store_check(struct eval_ctx *ctx, const struct set *s,
 	return ret;
 }
 
+/*
+ * A declaration refused for its types: without a key, as when its types
+ * fail, so that the rules naming it say nothing more (setref_eval)
+ */
+static int set_decl_refuse(struct eval_ctx *ctx, struct set *s,
+			   const char *fmt)
+{
+	err(ctx, &s->loc, fmt, s->h.set);
+	expr_free(s->key);
+	s->key = NULL;
+	s->types_done = true;
+	return -1;
+}
+
 static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 {
 	const char *what = s->is_map ? "map" : "set";
@@ -1458,11 +1472,9 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
 			   what, s->h.set);
 	if (s->is_map && !s->data && !s->objtype)
-		return err(ctx, &s->loc, "map %s needs a value type: \"type KEY : VALUE\"",
-			   s->h.set);
+		return set_decl_refuse(ctx, s, "map %s needs a value type: \"type KEY : VALUE\"");
 	if (!s->is_map && (s->data || s->objtype))
-		return err(ctx, &s->loc, "set %s cannot have values: declare it as a map",
-			   s->h.set);
+		return set_decl_refuse(ctx, s, "set %s cannot have values: declare it as a map");
 	if (set_types_eval(ctx, s) < 0)
 		return -1;
 	if (s->objtype)
