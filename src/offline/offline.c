@@ -1091,6 +1091,64 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 	return 0;
 }
 
+#define SET_EXPRS_MAX 2		/* nf_tables' NFT_SET_EXPR_MAX */
+
+static int set_expr_name(struct nftnl_expr *e, void *data)
+{
+	char **names = data, **end = names + SET_EXPRS_MAX;
+
+	while (names < end && *names)
+		names++;
+	if (names < end)
+		*names = (char *)nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	return 0;
+}
+
+static uint32_t set_u32_or(const struct nftnl_set *s, uint16_t attr,
+			   uint32_t dflt)
+{
+	return nftnl_set_is_set(s, attr) ? nftnl_set_get_u32(s, attr) : dflt;
+}
+
+/*
+ * As nf_tables: a set added again (no NLM_F_EXCL) must be declared as it
+ * was, its key and data types and lengths, flags, concatenated fields and
+ * statements' kinds alike, else EEXIST (its comment, size, timeout, policy
+ * and user data may differ)
+ */
+static bool set_is_same(const struct nftnl_set *a, const struct nftnl_set *b)
+{
+	char *xa[SET_EXPRS_MAX + 1] = { NULL }, *xb[SET_EXPRS_MAX + 1] = { NULL };
+	const void *fa = NULL, *fb = NULL;
+	uint32_t la = 0, lb = 0, dt;
+	int i;
+
+	if (set_u32_or(a, NFTNL_SET_KEY_TYPE, 0) != set_u32_or(b, NFTNL_SET_KEY_TYPE, 0) ||
+	    set_u32_or(a, NFTNL_SET_KEY_LEN, 0) != set_u32_or(b, NFTNL_SET_KEY_LEN, 0) ||
+	    set_u32_or(a, NFTNL_SET_FLAGS, 0) != set_u32_or(b, NFTNL_SET_FLAGS, 0))
+		return false;
+	dt = set_u32_or(a, NFTNL_SET_DATA_TYPE, 0);
+	if (dt != set_u32_or(b, NFTNL_SET_DATA_TYPE, 0))
+		return false;
+	/* a verdict's length is the kernel's own */
+	if (dt != NFT_DATA_VERDICT &&
+	    set_u32_or(a, NFTNL_SET_DATA_LEN, 0) != set_u32_or(b, NFTNL_SET_DATA_LEN, 0))
+		return false;
+	if (nftnl_set_is_set(a, NFTNL_SET_DESC_CONCAT))
+		fa = nftnl_set_get_data(a, NFTNL_SET_DESC_CONCAT, &la);
+	if (nftnl_set_is_set(b, NFTNL_SET_DESC_CONCAT))
+		fb = nftnl_set_get_data(b, NFTNL_SET_DESC_CONCAT, &lb);
+	if (la != lb || (la && memcmp(fa, fb, la)))
+		return false;
+	nftnl_set_expr_foreach((struct nftnl_set *)a, set_expr_name, xa);
+	nftnl_set_expr_foreach((struct nftnl_set *)b, set_expr_name, xb);
+	for (i = 0; i < SET_EXPRS_MAX; i++)
+		if ((xa[i] || xb[i]) &&
+		    (!xa[i] || !xb[i] || strcmp(xa[i], xb[i])))
+			return false;
+	return true;
+}
+
 static int apply_newset(struct cache *c, struct nl_item *it,
 			 struct list_head *msgs)
 {
@@ -1115,6 +1173,8 @@ static int apply_newset(struct cache *c, struct nl_item *it,
 			nftnl_set_get_str(it->obj, NFTNL_SET_NAME));
 
 		if (it->flags & NLM_F_EXCL)
+			return oerr(msgs, it, "set", EEXIST);
+		if (old->nls && !set_is_same(old->nls, it->obj))
 			return oerr(msgs, it, "set", EEXIST);
 		/* the batch id still finds it for the elements */
 		if (nftnl_set_is_set(it->obj, NFTNL_SET_ID))
