@@ -277,7 +277,6 @@ struct expr *map_expr_alloc(const struct location *loc, struct expr *sel,
 			    struct expr *map);
 struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key);
 /* an element's own statements (quota, limit, ct count) copied to @to */
-void elem_stmts_copy(struct list_head *to, const struct list_head *from);
 /* how many statements an element keeps, its counter included */
 unsigned int elem_stmts_count(const struct expr *e);
 /* the key of a set element, under its options */

@@ -141,8 +141,6 @@ static struct expr *clone(const struct expr *e, size_t *nodes)
 		n->elem.key = clone(e->elem.key, nodes);
 		n->elem.comment = e->elem.comment ? xstrdup(e->elem.comment) :
 						    NULL;
-		init_list_head(&n->elem.stmts);
-		elem_stmts_copy(&n->elem.stmts, &e->elem.stmts);
 		break;
 	case EXPR_VERDICT:
 		n->verdict.chain = e->verdict.chain ?
@@ -209,17 +207,10 @@ void expr_free(struct expr *e)
 	case EXPR_SET_REF:
 		free(e->setref.name);
 		break;
-	case EXPR_SET_ELEM: {
-		struct stmt *st, *nst;
-
+	case EXPR_SET_ELEM:	/* its statements: elem.c's ops */
 		expr_free(e->elem.key);
 		free(e->elem.comment);
-		list_for_each_entry_safe(st, nst, &e->elem.stmts, list) {
-			list_del(&st->list);
-			stmt_free(st);
-		}
 		break;
-	}
 	case EXPR_VERDICT:
 		free(e->verdict.chain);
 		break;
@@ -479,22 +470,6 @@ struct expr *set_elem_expr_alloc(const struct location *loc, struct expr *key)
 	e->elem.key = key;
 	init_list_head(&e->elem.stmts);
 	return e;
-}
-
-/*
- * An element's own statements copied: quota, limit and ct count hold
- * their values in the statement itself, so a copy of it is a clone.
- */
-void elem_stmts_copy(struct list_head *to, const struct list_head *from)
-{
-	const struct stmt *i;
-
-	list_for_each_entry(i, from, list) {
-		struct stmt *c = xmalloc(sizeof(*c));
-
-		memcpy(c, i, sizeof(*c));
-		list_add_tail(&c->list, to);
-	}
 }
 
 unsigned int elem_stmts_count(const struct expr *e)
