@@ -67,6 +67,8 @@ struct nfh_ctx {
 	uint32_t		rule_id;	/* last rule id ("index N") */
 	struct cache		*offline_cache;	/* offline ruleset */
 	struct cache		*set_cache;	/* kernel sets, read for a run */
+	struct plan		*plan;		/* the rest the run read
+						   (compile/plan.c) */
 	struct list_head	ext_sets;	/* struct set made from them */
 	/* -e: each message the kernel echoes for a batch goes to @echo (the
 	   monitor's printer), with @echo_data */

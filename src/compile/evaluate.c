@@ -26,6 +26,7 @@
 #include <kind.h>
 #include <netlink.h>
 #include <parser.h>
+#include <plan.h>
 #include <print.h>
 #include <proto.h>
 #include <set.h>
@@ -925,19 +926,8 @@ static struct set *ext_set_lookup(struct eval_ctx *ctx, unsigned int family,
 		if (s->h.family == family && !strcmp(s->h.table, table) &&
 		    !strcmp(s->h.set, name))
 			return s;
-	if (nfh->offline) {
-		c = nfh->offline_cache;
-	} else {
-		if (!nfh->set_cache) {
-			LIST_HEAD(msgs);
-
-			nfh->set_cache = cache_alloc();
-			/* without the kernel's sets, the set is not found */
-			if (nlio_dump_sets(nfh, nfh->set_cache, &msgs) < 0)
-				erec_free_list(&msgs);
-		}
-		c = nfh->set_cache;
-	}
+	/* what the plan read (compile/plan.c) */
+	c = plan_sets(nfh);
 	t = c ? cache_table_find(c, family, table) : NULL;
 	cs = t ? cache_set_find(t, name) : NULL;
 	if (!cs)
@@ -970,7 +960,7 @@ static const char *set_suggest(struct eval_ctx *ctx, struct suggest *sg,
 			       const char *name)
 {
 	struct nfh_ctx *nfh = ctx->nfh;
-	struct cache *c = nfh->offline ? nfh->offline_cache : nfh->set_cache;
+	struct cache *c = plan_sets(nfh);
 	struct cache_table *t = c ? cache_table_find(c, family, table) : NULL;
 	struct cache_set *cs;
 	struct cmd *cmd;
@@ -3147,50 +3137,21 @@ static void slots_replay(struct slot **sl, size_t *n, size_t *cap,
  * as this transaction has built it so far, as nft does: a rule the kernel
  * holds goes by its handle, one of this batch by its batch id.
  */
-/* the handles of the rules in cmd's chain now, in the offline model or
-   the kernel */
-static int chain_rule_handles(struct eval_ctx *ctx, const struct cmd *cmd,
-			      uint64_t **handles, size_t *n)
-{
-	struct nfh_ctx *nfh = ctx->nfh;
-
-	if (nfh->offline) {
-		struct cache_table *t = nfh->offline_cache ?
-			cache_table_find(nfh->offline_cache, cmd->h.family,
-					 cmd->h.table) : NULL;
-		struct cache_chain *ch = t ? cache_chain_find(t, cmd->h.chain) : NULL;
-		struct cache_rule *r;
-
-		if (ch) {
-			list_for_each_entry(r, &ch->rules, list)
-				(*n)++;
-			*handles = xmalloc((*n ? *n : 1) * sizeof(**handles));
-			*n = 0;
-			list_for_each_entry(r, &ch->rules, list)
-				(*handles)[(*n)++] = nftnl_rule_get_u64(r->nlr,
-									NFTNL_RULE_HANDLE);
-		}
-		return 0;
-	}
-	return nlio_rule_handles(nfh, cmd->h.family, cmd->h.table,
-				 cmd->h.chain, handles, n, ctx->msgs) < 0 ? -1 : 0;
-}
-
 static int rule_index_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	struct nfh_ctx *nfh = ctx->nfh;
-	uint64_t *handles = NULL;
+	const uint64_t *handles;
 	struct slot *sl = NULL;
-	size_t n = 0, cap, i;
+	size_t n, cap, i;
 	struct cmd *c;
 
-	if (chain_rule_handles(ctx, cmd, &handles, &n) < 0)
-		return -1;
+	/* the chain's rules now, in the kernel or the offline model, as
+	   the plan read them (compile/plan.c) */
+	handles = plan_rule_handles(nfh, cmd, &n);
 	cap = n;
 	sl = xmalloc((cap ? cap : 1) * sizeof(*sl));
 	for (i = 0; i < n; i++)
 		sl[i] = (struct slot){ .handle = handles[i] };
-	free(handles);
 	list_for_each_entry(c, ctx->cmds, list) {
 		if (c == cmd)
 			break;
@@ -3236,31 +3197,19 @@ static int rename_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	struct nfh_ctx *nfh = ctx->nfh;
 	const struct handle *nh = &cmd->chain->h;
-	uint64_t handle = 0;
-	int ret;
+	uint64_t handle;
 
 	if (name_check(ctx, nh->chain, &nh->chain_loc, "chain",
 		       NFT_CHAIN_MAXNAMELEN) < 0 ||
 	    name_chars_check(ctx, nh->chain, &nh->chain_loc, "chain") < 0)
 		return -1;
-	if (nfh->offline) {
-		struct cache_table *t = nfh->offline_cache ?
-			cache_table_find(nfh->offline_cache, cmd->h.family,
-					 cmd->h.table) : NULL;
-		struct cache_chain *ch = t ? cache_chain_find(t, cmd->h.chain) : NULL;
-
-		ret = ch && !cache_chain_is_binding(ch) ? 0 : -2;
-		if (!ret)
-			handle = nftnl_chain_get_u64(ch->nlc, NFTNL_CHAIN_HANDLE);
-	} else {
-		ret = nlio_chain_handle(nfh, cmd->h.family, cmd->h.table,
-					cmd->h.chain, &handle, ctx->msgs);
-	}
-	if (ret == -2)
+	/* read by the plan (compile/plan.c) */
+	handle = plan_chain_handle(nfh, cmd);
+	if (!handle)
 		return err(ctx, &cmd->h.chain_loc,
 			   "Could not process chain: No such file or directory");
 	cmd->h.handle = handle;
-	return ret;
+	return 0;
 }
 
 static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
@@ -3330,8 +3279,11 @@ int eval_rule_stream(struct nfh_ctx *nfh, struct parser_state *state,
 		.cmds = &none,
 	};
 
-	int ret = rule_eval(&ctx, r, h->family);
+	int ret;
 
+	if (plan_rule_stream(nfh, msgs) < 0)
+		return -1;
+	ret = rule_eval(&ctx, r, h->family);
 	undef_forget(&ctx);
 	*anon = ctx.anon_sets > 0;
 	return ret;
@@ -3362,9 +3314,11 @@ int eval_cmds(struct nfh_ctx *nfh, struct parser_state *state,
 	list_for_each_entry(cmd, cmds, list) {
 		struct list_head *last = msgs->prev;
 
-		/* one that failed without an error of its own (its set's
+		/* what it needs of the kernel first (compile/plan.c); one
+		   that failed without an error of its own (its set's
 		   declaration was wrong) failed too */
-		cmd->failed = cmd_eval(&ctx, cmd) < 0 || msgs->prev != last;
+		cmd->failed = plan_reads(nfh, cmd, msgs) < 0 ||
+			      cmd_eval(&ctx, cmd) < 0 || msgs->prev != last;
 		if (cmd->failed)
 			ret = -1;
 	}

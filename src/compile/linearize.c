@@ -25,6 +25,7 @@
 #include <ctx.h>
 #include <cascade.h>
 #include <linearize.h>
+#include <plan.h>
 #include <flowtable.h>
 #include <nftables-compat.h>
 #include <print.h>
@@ -777,9 +778,8 @@ static void set_key_put(struct nftnl_set *nls, const struct expr *key,
 	}
 }
 
-static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
-			const struct set *s, struct cache **tmp,
-			struct set_spans **sp);
+static void kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
+			 const struct set *s, struct set_spans **sp);
 
 static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s);
 
@@ -864,16 +864,12 @@ static int lin_set_decl(struct lin_ctx *ctx, struct cmd *cmd)
 		em.given = true;
 	}
 	if (s->store && (s->store->n || s->store->catchall || em.given)) {
-		struct cache *tmp;
-
-		ret = kernel_spans(ctx, cmd, s, &tmp, &em.have);
-		if (ret == 0)
-			ret = lin_elems(ctx, &em, s->store, s->flags);
+		kernel_spans(ctx, cmd, s, &em.have);
+		ret = lin_elems(ctx, &em, s->store, s->flags);
 		/* nft sizes a constant set by what it holds */
 		if (ret == 0 && (s->flags & NFT_SET_CONSTANT))
 			nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, em.size);
 		set_spans_free(em.have);
-		cache_free(tmp);
 		/* the messages hold them now */
 		elem_store_free(s->store);
 		s->store = NULL;
@@ -1031,34 +1027,27 @@ static struct expr *wide_parts_key(const struct expr *key, struct expr *set)
 
 /*
  * The intervals the kernel's set (or, with --offline, the ruleset read so
- * far) holds, for add element to check against or join; NULL, with
- * *@tmp NULL, if not needed.  -1 if the kernel could not be read.
+ * far) holds, for add element to check against or join, as the plan read
+ * them (compile/plan.c); none if not needed.
  */
-static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
-			const struct set *s, struct cache **tmp,
-			struct set_spans **sp)
+static void kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
+			 const struct set *s, struct set_spans **sp)
 {
-	struct cache *c = ctx->nfh->offline_cache;
 	struct cache_table *t;
 	struct cache_set *cs;
+	struct cache *c;
 	struct set *ks;
 
-	*tmp = NULL;
 	*sp = NULL;
 	if ((cmd->op != CMD_ADD && cmd->op != CMD_CREATE) ||
 	    !(s->flags & NFT_SET_INTERVAL) || s->key->kind == EXPR_CONCAT ||
 	    s->is_anon || !adds_to_kernel_set(ctx, cmd, s))
-		return 0;
-	if (!ctx->nfh->offline) {
-		c = *tmp = cache_alloc();
-		if (nlio_dump_set(ctx->nfh, cmd->h.family, cmd->h.table,
-				  cmd->h.set, false, c, ctx->msgs) < 0)
-			return -1;
-	}
+		return;
+	c = plan_set_elems(ctx->nfh, cmd);
 	t = c ? cache_table_find(c, cmd->h.family, cmd->h.table) : NULL;
 	cs = t ? cache_set_find(t, cmd->h.set) : NULL;
 	if (!cs)
-		return 0;	/* gone: the kernel says so */
+		return;		/* gone: the kernel says so */
 	ks = delin_set(t, cs, false);
 	/* one declared anew must be the same kind, or the kernel says no */
 	if (ks && ks->key && ks->key->kind != EXPR_CONCAT &&
@@ -1066,7 +1055,6 @@ static int kernel_spans(struct lin_ctx *ctx, struct cmd *cmd,
 	    set_key_bytes(ks->key) == set_key_bytes(s->key))
 		*sp = set_spans_new(cs, ks);
 	set_free(ks);
-	return 0;
 }
 
 static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
@@ -1087,19 +1075,14 @@ static int lin_elems_cmd(struct lin_ctx *ctx, struct cmd *cmd)
 		.automerge = s->automerge, .given = true,
 	};
 	struct elem_store *st;
-	struct cache *tmp;
 	int ret;
 
-	if (kernel_spans(ctx, cmd, s, &tmp, &em.have) < 0) {
-		cache_free(tmp);
-		return -1;
-	}
+	kernel_spans(ctx, cmd, s, &em.have);
 	st = elem_store_new(s->key, data);
 	pack_elems(st, s->key, data, cmd->elems);
 	ret = lin_elems(ctx, &em, st, s->flags);
 	elem_store_free(st);
 	set_spans_free(em.have);
-	cache_free(tmp);
 	return ret;
 }
 

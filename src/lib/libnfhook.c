@@ -23,6 +23,7 @@
 #include <monitor.h>
 #include <offline.h>
 #include <parser.h>
+#include <plan.h>
 #include <print.h>
 #include <stream.h>
 
@@ -898,6 +899,7 @@ static void kernel_sets_free(struct nfh_ctx *ctx)
 	}
 	cache_free(ctx->set_cache);
 	ctx->set_cache = NULL;
+	plan_free(ctx);
 }
 
 /* a run's output and errors out, and how many netlink messages were
