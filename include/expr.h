@@ -141,6 +141,7 @@ struct expr {
 		struct {
 			unsigned int	flags;
 			unsigned int	result;
+			bool		check;	/* listed "check" (a key) */
 		} fib;
 		struct {
 			struct expr	*expr;

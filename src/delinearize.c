@@ -944,6 +944,7 @@ static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
 	expr_free(key);
 	if (!l)
 		return NULL;
+	fib_key_check(l);
 	if (nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(ctx, sreg, (struct nftnl_set *)nls);
 	else
@@ -974,6 +975,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
+	fib_key_check(l);
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(ctx, sreg, cs->nls);
 	else
