@@ -327,6 +327,7 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 	const struct stmt *st;
 	unsigned int p = 0;
 
+	/* never: nft 1.1.1 writes UINT64_MAX ms in seconds (read back) */
 	if (e->elem.timeout)
 		o = obj_set(o, "timeout", json_integer(e->elem.timeout / 1000));
 	if (e->elem.expires && !(jc->octx->flags & NFH_OUTPUT_STATELESS))
