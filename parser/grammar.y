@@ -4497,9 +4497,10 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	RESET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BADNUMBER
 			{
-				error_queue(state->msgs, &@1,
-					    "number \"%s\" is out of range", $1);
-				$$ = symbol_expr_alloc(&@$, "0", false);
+				/* past 64 bits: the value's type reads it (a
+				   raw load that wide, "@th,64,128 0xfe80...1")
+				   or says it is out of its range */
+				$$ = symbol_expr_alloc(&@$, $1, false);
 				free($1);
 			}
 			;
