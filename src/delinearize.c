@@ -1484,6 +1484,22 @@ static const struct proto_field *field_at(const struct proto_ctx *pctx,
 	return NULL;
 }
 
+/*
+ * A field listed raw (nft 1.1's icmpv6 taddr, as nft 1.0.6 lists it) whose
+ * match is on a set: nft 1.0.6 lists the elements as addresses after the
+ * raw load, which neither it nor nfh reads back ("@th,64,128 { fe80::1 }"),
+ * so the field is named, as nft 1.1 lists it
+ */
+static const struct proto_field *field_raw_set(const struct proto_desc *d,
+					       unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		    d->fields[i].listed_raw)
+			return &d->fields[i];
+	return NULL;
+}
+
 /* a field that starts at @off and is longer than the load (a prefix) */
 static const struct proto_field *field_from(const struct proto_desc *d,
 					    unsigned int off, unsigned int len)
@@ -1695,6 +1711,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	off = p->payload.offset;
 	len = p->len;
 	f = field_at(pctx, d, off, len);
+	if (!f && r->kind == EXPR_SET)
+		f = field_raw_set(d, off, len);
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
