@@ -2601,6 +2601,14 @@ static bool reg_selector(const struct expr *e)
 	       e->kind != EXPR_EXTHDR;
 }
 
+static void tcp_dep_used(struct deps *deps)
+{
+	uint64_t v;
+
+	if (is_dep(deps->th, NFT_META_L4PROTO, &v) && v == IPPROTO_TCP)
+		kill(deps, &deps->th);
+}
+
 /*
  * Names a raw exthdr load: a presence test, a whole field, or (under a
  * mask) a field of a few bits; true if the match is one on an exthdr.
@@ -2666,6 +2674,10 @@ named:
 	}
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
 		header_used(deps, &proto_ip);
+	/* a tcp option implies tcp: the meta l4proto tcp that a later
+	   statement needs (reject with tcp reset) goes, as nft lists it */
+	if (n->exthdr.op == NFT_EXTHDR_OP_TCPOPT)
+		tcp_dep_used(deps);
 	type_rhs(r, n);
 	expr_free(rel->op.left);
 	rel->op.left = n;
