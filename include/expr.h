@@ -85,6 +85,12 @@ struct exthdr_desc;
  * each value is its low end and its high end back to back */
 #define EXPR_F_DATA_INTERVAL	0x80
 
+/*
+ * "timeout never" of an element (nft 1.1): sent as a timeout of 0, which
+ * the kernel keeps as "no timeout" even where the set has a default one
+ */
+#define ELEM_TIMEOUT_NEVER	UINT64_MAX
+
 /**
  * struct expr - one node of a match or statement argument
  * @loc:	source location; internal for nodes made by eval or delin
@@ -141,6 +147,7 @@ struct expr {
 		struct {
 			unsigned int	flags;
 			unsigned int	result;
+			bool		check;	/* listed "check" (a key) */
 		} fib;
 		struct {
 			struct expr	*expr;
@@ -179,7 +186,8 @@ struct expr {
 		} setref;
 		struct {
 			struct expr	*key;
-			uint64_t	timeout;	/* ms, 0: none */
+			uint64_t	timeout;	/* ms, 0: none,
+							   ELEM_TIMEOUT_NEVER */
 			uint64_t	expires;	/* ms, 0: none */
 			char		*comment;
 			bool		counter;

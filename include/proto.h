@@ -187,6 +187,8 @@ struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 			    struct list_head *msgs);
 /* "fib ... oif exists": only whether there is a route */
 void fib_expr_present(struct expr *e);
+/* the key of a lookup or map: a route check lists as "check" there */
+void fib_key_check(struct expr *key);
 
 /* numgen (NFT_NG_*) and jhash/symhash (NFT_HASH_*) */
 struct expr *numgen_expr_parse(const struct location *loc, const char *type,

@@ -153,6 +153,17 @@ static int time_of(struct parser_state *state, const char *str,
 	}
 }
 
+/* a bare number of seconds -> milliseconds; 0 (and an error) if too large */
+static uint64_t seconds_of(struct parser_state *state,
+			   const struct location *loc, uint64_t n)
+{
+	if (n > TIME_MS_MAX / 1000) {
+		error_queue(state->msgs, loc, "value too large");
+		return 0;
+	}
+	return n * 1000;
+}
+
 /*
  * A comment is user data of at most 128 bytes (NFTNL_UDATA_COMMENT_MAXLEN),
  * as nft says; a longer one the kernel would keep in part or drop.
@@ -710,7 +721,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list mask_elem
-%type <val> time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
+%type <val> time_spec elem_time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
 %type <expr> rhs_expr basic_rhs_expr primary_rhs_expr list_rhs_expr
@@ -2476,14 +2487,19 @@ time_spec		:	STRING
 					$$ = 0;
 				free($1);
 			}
-			|	NUMBER
+			|	NUMBER	{ $$ = seconds_of(state, &@1, $1); }
+			;
+
+/* an element's timeout: a time, or "never" (nft 1.1) */
+elem_time_spec		:	STRING
 			{
-				$$ = $1 * 1000;
-				if ($1 > TIME_MS_MAX / 1000) {
-					error_queue(state->msgs, &@1, "value too large");
+				if (!strcmp($1, "never"))
+					$$ = ELEM_TIMEOUT_NEVER;
+				else if (time_of(state, $1, &@1, &$$) < 0)
 					$$ = 0;
-				}
+				free($1);
 			}
+			|	NUMBER	{ $$ = seconds_of(state, &@1, $1); }
 			;
 
 set_block_expr		:	set_expr
@@ -4481,9 +4497,10 @@ symbol_value		:	STRING		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	RESET		{ $$ = symbol_expr_alloc(&@$, $1, false); free($1); }
 			|	BADNUMBER
 			{
-				error_queue(state->msgs, &@1,
-					    "number \"%s\" is out of range", $1);
-				$$ = symbol_expr_alloc(&@$, "0", false);
+				/* past 64 bits: the value's type reads it (a
+				   raw load that wide, "@th,64,128 0xfe80...1")
+				   or says it is out of its range */
+				$$ = symbol_expr_alloc(&@$, $1, false);
 				free($1);
 			}
 			;
@@ -4527,7 +4544,7 @@ set_elem		:	set_elem_key
 
 set_elem_key		:	concat_rhs_expr
 			|	ASTERISK	{ $$ = catchall_expr_alloc(&@$); }
-			|	set_elem_key TIMEOUT time_spec
+			|	set_elem_key TIMEOUT elem_time_spec
 			{
 				$$ = elem_set_expr($1, &@$);
 				$$->elem.timeout = $3;

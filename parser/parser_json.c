@@ -504,6 +504,24 @@ static int seconds_of(struct jp *jp, json_t *o, const char *key, uint64_t *ms)
 	return r;
 }
 
+/*
+ * an element's "timeout": seconds, or never as nft 1.1.1 writes it
+ * (UINT64_MAX ms in whole seconds, which 1.1.1 itself cannot read back)
+ * or as the word "never"
+ */
+static int elem_timeout_of(struct jp *jp, json_t *o, uint64_t *ms)
+{
+	json_t *v = json_object_get(o, "timeout");
+
+	if ((json_is_string(v) && !strcmp(json_string_value(v), "never")) ||
+	    (json_is_integer(v) &&
+	     (uint64_t)json_integer_value(v) == ELEM_TIMEOUT_NEVER / 1000)) {
+		*ms = ELEM_TIMEOUT_NEVER;
+		return 1;
+	}
+	return seconds_of(jp, o, "timeout", ms);
+}
+
 static struct stmt *stmt_parse(struct jp *jp, json_t *o);
 
 /*
@@ -569,7 +587,7 @@ static struct expr *elem_parse(struct jp *jp, json_t *v,
 		     get_u64(jp, ctr, "bytes", &e->elem.bytes) < 0))
 			goto fail;
 	}
-	if (seconds_of(jp, v, "timeout", &e->elem.timeout) < 0 ||
+	if (elem_timeout_of(jp, v, &e->elem.timeout) < 0 ||
 	    seconds_of(jp, v, "expires", &e->elem.expires) < 0 ||
 	    elem_stmts_parse(jp, v, e) < 0)
 		goto fail;

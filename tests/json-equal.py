@@ -12,7 +12,9 @@ normalizations, each a known difference from nft 1.0.6:
     prints "dormant" (when nft's output is not even valid JSON, exit 77);
   - nfh prints a base chain's "dev", the "comment" of tables and chains
     and a set's "auto-merge", which nft 1.0.6 leaves out (so that they
-    survive a JSON round trip).
+    survive a JSON round trip);
+  - nfh lists a set's or map's flag "dynamic" as nft 1.1.1 does; nft
+    1.0.6 leaves it out (and a JSON round trip through it loses it).
 A difference is shown as the first two objects that differ.
 """
 import json
@@ -51,6 +53,11 @@ def normalize(doc, nft):
         for kind in ("set", "map"):
             if not nft and kind in obj:
                 obj[kind].pop("auto-merge", None)
+                flags = obj[kind].get("flags")
+                if isinstance(flags, list) and "dynamic" in flags:
+                    flags.remove("dynamic")
+                    if not flags:
+                        del obj[kind]["flags"]
     return doc
 
 

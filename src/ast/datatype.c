@@ -47,6 +47,51 @@ static const char *suggest_symbol(struct suggest *sg, const struct symbol *tbl,
 
 /* --- parsers ----------------------------------------------------------- */
 
+/*
+ * A number wider than 64 bits ("@th,64,128 0xfe80...01", which nft reads
+ * as a big number): the digits of @s (base as strtoull's 0 takes them) into
+ * the value's bytes, big endian; -1 if it is no number, -2 if it does not
+ * fit in @bits
+ */
+static int wide_number_parse(const char *s, unsigned int bits, uint8_t *out,
+			     unsigned int n)
+{
+	unsigned int base = 10, d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0' && s[1]) {
+		base = 8;
+	}
+	memset(out, 0, n);
+	for (; *s; s++) {
+		unsigned int carry;
+
+		if (isdigit((unsigned char)*s))
+			d = *s - '0';
+		else if (isxdigit((unsigned char)*s))
+			d = tolower((unsigned char)*s) - 'a' + 10;
+		else
+			return -1;
+		if (d >= base)
+			return -1;
+		carry = d;
+		for (unsigned int i = n; i > 0; i--) {
+			carry += out[i - 1] * base;
+			out[i - 1] = carry & 0xff;
+			carry >>= 8;
+		}
+		if (carry)
+			return -2;
+	}
+	/* the bits above @bits are zero */
+	for (unsigned int b = 0; b < n * 8 - bits; b++)
+		if (out[b / 8] & (0x80 >> (b % 8)))
+			return -2;
+	return 0;
+}
+
 static int integer_parse(const struct datatype *dt, const char *s,
 			 struct expr *res, char *err, size_t errlen)
 {
@@ -58,8 +103,28 @@ static int integer_parse(const struct datatype *dt, const char *s,
 			 dt->desc ? dt->desc : dt->name, s);
 		return -1;
 	}
+	if (res->len > 64) {
+		switch (wide_number_parse(s, res->len, res->val.data,
+					  expr_value_bytes(res))) {
+		case 0:
+			return 0;
+		case -2:
+			snprintf(err, errlen, "value %s exceeds valid range: %u bits",
+				 s, res->len);
+			return -1;
+		default:
+			snprintf(err, errlen, "could not parse %s value \"%s\"",
+				 dt->desc ? dt->desc : dt->name, s);
+			return -1;
+		}
+	}
 	errno = 0;
 	v = strtoull(s, &end, 0);
+	if (errno == ERANGE && !*end && res->len <= 64 && res->len) {
+		snprintf(err, errlen, "value %s exceeds valid range 0-%llu", s,
+			 res->len < 64 ? (1ULL << res->len) - 1 : ~0ULL);
+		return -1;
+	}
 	if (*end || errno) {
 		snprintf(err, errlen, "could not parse %s value \"%s\"",
 			 dt->desc ? dt->desc : dt->name, s);

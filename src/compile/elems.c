@@ -218,8 +218,10 @@ static void put_elem(struct builder *b, const uint8_t *key,
 	ne = mnl_attr_nest_start(b->nlh, NFTA_LIST_ELEM);
 	if (flags)
 		mnl_attr_put_u32(b->nlh, NFTA_SET_ELEM_FLAGS, htonl(flags));
+	/* timeout never: 0, which the set's default does not replace */
 	if (opts && opts->elem.timeout)
 		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_TIMEOUT,
+				 opts->elem.timeout == ELEM_TIMEOUT_NEVER ? 0 :
 				 htobe64(opts->elem.timeout));
 	if (opts && opts->elem.expires)
 		mnl_attr_put_u64(b->nlh, NFTA_SET_ELEM_EXPIRATION,

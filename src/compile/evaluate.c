@@ -781,6 +781,11 @@ static int elem_eval(struct eval_ctx *ctx, const struct expr *key,
 	x = *e;
 	if (x->kind == EXPR_MAPPING)
 		x = x->op.left;
+	/* the kernel refuses an expiry without a timeout (EOPNOTSUPP) */
+	if (x->kind == EXPR_SET_ELEM && x->elem.expires &&
+	    x->elem.timeout == ELEM_TIMEOUT_NEVER)
+		return err(ctx, &x->loc,
+			   "an element with timeout never cannot expire");
 	if (x->kind == EXPR_SET_ELEM && x->elem.timeout &&
 	    x->elem.expires > x->elem.timeout)
 		return expires_err(ctx, x, x->elem.timeout);

@@ -944,6 +944,7 @@ static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
 	expr_free(key);
 	if (!l)
 		return NULL;
+	fib_key_check(l);
 	if (nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(ctx, sreg, (struct nftnl_set *)nls);
 	else
@@ -974,6 +975,7 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		unsupported(ctx, "lookup");
 		return;
 	}
+	fib_key_check(l);
 	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		r = set_elements(ctx, sreg, cs->nls);
 	else
@@ -1482,6 +1484,22 @@ static const struct proto_field *field_at(const struct proto_ctx *pctx,
 	return NULL;
 }
 
+/*
+ * A field listed raw (nft 1.1's icmpv6 taddr, as nft 1.0.6 lists it) whose
+ * match is on a set: nft 1.0.6 lists the elements as addresses after the
+ * raw load, which neither it nor nfh reads back ("@th,64,128 { fe80::1 }"),
+ * so the field is named, as nft 1.1 lists it
+ */
+static const struct proto_field *field_raw_set(const struct proto_desc *d,
+					       unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		    d->fields[i].listed_raw)
+			return &d->fields[i];
+	return NULL;
+}
+
 /* a field that starts at @off and is longer than the load (a prefix) */
 static const struct proto_field *field_from(const struct proto_desc *d,
 					    unsigned int off, unsigned int len)
@@ -1693,6 +1711,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	off = p->payload.offset;
 	len = p->len;
 	f = field_at(pctx, d, off, len);
+	if (!f && r->kind == EXPR_SET)
+		f = field_raw_set(d, off, len);
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
@@ -2581,6 +2601,14 @@ static bool reg_selector(const struct expr *e)
 	       e->kind != EXPR_EXTHDR;
 }
 
+static void tcp_dep_used(struct deps *deps)
+{
+	uint64_t v;
+
+	if (is_dep(deps->th, NFT_META_L4PROTO, &v) && v == IPPROTO_TCP)
+		kill(deps, &deps->th);
+}
+
 /*
  * Names a raw exthdr load: a presence test, a whole field, or (under a
  * mask) a field of a few bits; true if the match is one on an exthdr.
@@ -2646,6 +2674,10 @@ named:
 	}
 	if (n->exthdr.op == NFT_EXTHDR_OP_IPV4)
 		header_used(deps, &proto_ip);
+	/* a tcp option implies tcp: the meta l4proto tcp that a later
+	   statement needs (reject with tcp reset) goes, as nft lists it */
+	if (n->exthdr.op == NFT_EXTHDR_OP_TCPOPT)
+		tcp_dep_used(deps);
 	type_rhs(r, n);
 	expr_free(rel->op.left);
 	rel->op.left = n;

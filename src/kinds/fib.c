@@ -70,6 +70,20 @@ void fib_expr_present(struct expr *e)
 	e->len = fib_results[e->fib.result].len;
 }
 
+/*
+ * nft 1.0.6 lists a route check as "oif exists", its value as a boolean;
+ * as the key of a lookup or map ("fib daddr oif vmap { missing : drop }")
+ * that text would be read as an interface, so it lists as nft 1.1.4 and
+ * later write it: "fib daddr check vmap { missing : drop, ... }"
+ */
+void fib_key_check(struct expr *key)
+{
+	if (key && key->kind == EXPR_FIB &&
+	    (key->fib.flags & NFTA_FIB_F_PRESENT) &&
+	    key->fib.result == NFT_FIB_RESULT_OIF)
+		key->fib.check = true;
+}
+
 struct expr *fib_expr_parse(const struct location *loc, unsigned int flags,
 			    const char *result, const struct location *rloc,
 			    struct list_head *msgs)
@@ -144,10 +158,13 @@ static void fib_print(struct kind_print *k, const struct expr *e)
 		fprintf(k->f, "%s%s", sep, fib_flag_name(b));
 		sep = " . ";
 	}
-	fprintf(k->f, " %s", fib_result_name(e->fib.result));
+	fprintf(k->f, " %s", e->fib.check ? "check" :
+			     fib_result_name(e->fib.result));
 }
 
-/* { "fib": { "result": "oif", "flags": [ "saddr", "iif" ] } } */
+/* { "fib": { "result": "oif", "flags": [ "saddr", "iif" ] } }; "check" for
+   a route check that is a key, as nft 1.1.5 and later write it (the
+   relational's "oif" kept, as nft 1.0.6 and 1.1.5 write it) */
 static json_t *fib_json(struct kind_json *k, const struct expr *e)
 {
 	json_t *flags = json_array();
@@ -156,7 +173,8 @@ static json_t *fib_json(struct kind_json *k, const struct expr *e)
 		if (e->fib.flags & (1u << b))
 			json_array_append_new(flags, json_string(fib_flag_name(b)));
 	return kind_json_wrap("fib", kind_json_set(kind_json_wrap("result",
-					json_string(fib_result_name(e->fib.result))),
+					json_string(e->fib.check ? "check" :
+						    fib_result_name(e->fib.result))),
 				   "flags", flags));
 }
 

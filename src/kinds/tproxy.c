@@ -47,6 +47,26 @@ static int tproxy_family_eval(struct kind_eval *k, struct stmt *s)
 		return error_queue(k->msgs, &s->loc,
 				   "tproxy after an %s match in the inet family needs the family: tproxy %s to ...",
 				   nh->name, nh->name);
+	/* nft takes the network protocol from a set's last element
+	   ("ether type { ip } ... tproxy to :1" in ip6), and refuses it
+	   where it is not the table's */
+	if (k->family != NFPROTO_INET && k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]) {
+		const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
+		const struct proto_desc *fd = k->family == NFPROTO_IPV4 ?
+					      &proto_ip : &proto_ip6;
+
+		if ((sd == &proto_ip || sd == &proto_ip6) && sd != fd)
+			return error_queue2(k->msgs, &s->loc,
+					    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
+					    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s). You must specify ip or ip6 family in tproxy statement",
+					    sd->name, fd->name, sd->name);
+	}
+	/* or from one ("ether type ip ... tproxy to :1" in ip6) */
+	if (k->family != NFPROTO_INET && (nh == &proto_ip || nh == &proto_ip6) &&
+	    nh != (k->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
+				   nh->name, k->family == NFPROTO_IPV4 ? "ip" : "ip6");
 	if (k->family != NFPROTO_INET)
 		s->nat.family = k->family;
 	return 0;

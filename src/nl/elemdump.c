@@ -443,6 +443,19 @@ static int u64_read(const struct nlattr *a, uint64_t *v, bool *set)
 	return 0;
 }
 
+/*
+ * A timeout of 0 the kernel dumps only where the set has a default one
+ * that the element does not take: "timeout never" (nft 1.1).  A range's
+ * closing element never takes the default, and its timeout is no option.
+ */
+static void timeout_never(struct elem_in *in)
+{
+	if (in->o.timeout || (in->flags & ELEM_D_END))
+		return;
+	in->o.timeout = ELEM_TIMEOUT_NEVER;
+	in->has_opts = true;
+}
+
 /* what the element maps to, and its options: -1 if malformed */
 static int elem_rest_read(const struct nlattr **tb, struct elem_in *in)
 {
@@ -459,6 +472,8 @@ static int elem_rest_read(const struct nlattr **tb, struct elem_in *in)
 	if (u64_read(tb[NFTA_SET_ELEM_TIMEOUT], &in->o.timeout, &in->has_opts) < 0 ||
 	    u64_read(tb[NFTA_SET_ELEM_EXPIRATION], &in->o.expires, &in->has_opts) < 0)
 		return -1;
+	if (tb[NFTA_SET_ELEM_TIMEOUT])
+		timeout_never(in);
 	if (tb[NFTA_SET_ELEM_USERDATA])
 		udata_read(in, mnl_attr_get_payload(tb[NFTA_SET_ELEM_USERDATA]),
 			   mnl_attr_get_payload_len(tb[NFTA_SET_ELEM_USERDATA]));
@@ -589,6 +604,8 @@ static void nftnl_elem_read(struct elem_dump *ed, struct nftnl_set_elem *el)
 	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_EXPIRATION))
 		in.o.expires = nftnl_set_elem_get_u64(el, NFTNL_SET_ELEM_EXPIRATION);
 	in.has_opts = in.o.timeout || in.o.expires;
+	if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_TIMEOUT))
+		timeout_never(&in);
 	if ((p = nftnl_set_elem_get(el, NFTNL_SET_ELEM_USERDATA, &len)))
 		udata_read(&in, p, len);
 	nftnl_set_elem_expr_foreach(el, counter_cb, &in);

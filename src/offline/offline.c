@@ -77,6 +77,21 @@ static struct nftnl_set_elem *elem_dup(struct nftnl_set_elem *e)
 	return n;
 }
 
+/*
+ * As the kernel keeps an element's timeout: a set's default where it gives
+ * none, and dumped only where it is not the set's (so "timeout never", a
+ * timeout of 0, lists only where the set has a default)
+ */
+static void elem_timeout_kept(struct nftnl_set *s, struct nftnl_set_elem *n)
+{
+	uint64_t st = nftnl_set_is_set(s, NFTNL_SET_TIMEOUT) ?
+		      nftnl_set_get_u64(s, NFTNL_SET_TIMEOUT) : 0;
+
+	if (nftnl_set_elem_is_set(n, NFTNL_SET_ELEM_TIMEOUT) &&
+	    nftnl_set_elem_get_u64(n, NFTNL_SET_ELEM_TIMEOUT) == st)
+		nftnl_set_elem_unset(n, NFTNL_SET_ELEM_TIMEOUT);
+}
+
 static void elem_copy(struct nftnl_set *dst, struct nftnl_set_elem *e)
 {
 	nftnl_set_elem_add(dst, elem_dup(e));
@@ -1228,6 +1243,7 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 		if (again[k])
 			continue;	/* held already, the same */
 		n = elem_dup(e);
+		elem_timeout_kept(s->nls, n);
 		nftnl_set_elem_expr_foreach(e, elem_has_expr, &has);
 		if (!has)
 			nftnl_set_expr_foreach(s->nls, expr_to_elem, n);

@@ -327,6 +327,7 @@ static json_t *elem_json(const struct expr *e, struct json_ctx *jc)
 	const struct stmt *st;
 	unsigned int p = 0;
 
+	/* never: nft 1.1.1 writes UINT64_MAX ms in seconds (read back) */
 	if (e->elem.timeout)
 		o = obj_set(o, "timeout", json_integer(e->elem.timeout / 1000));
 	if (e->elem.expires && !(jc->octx->flags & NFH_OUTPUT_STATELESS))
@@ -713,10 +714,11 @@ static json_t *map_type_json(const struct expr *data)
 
 static json_t *set_flags_json(uint32_t flags)
 {
-	/* nft's schema knows these three; "dynamic" it leaves out */
+	/* "dynamic" as nft 1.1.1 lists it (nft 1.0.6 left it out, and
+	   lost it on a JSON round trip) */
 	static const struct flag_name names[] = {
 		{ NFT_SET_CONSTANT, "constant" }, { NFT_SET_INTERVAL, "interval" },
-		{ NFT_SET_TIMEOUT, "timeout" },
+		{ NFT_SET_TIMEOUT, "timeout" }, { NFT_SET_EVAL, "dynamic" },
 	};
 	json_t *a = flag_names_json(flags, names, array_size(names));
 

@@ -299,7 +299,9 @@ static void set_elem_print(const struct expr *e, const struct output_ctx *o,
 	}
 	if (e->elem.counter && p <= e->elem.counter_at)
 		elem_counter_print(e, o, f);
-	if (e->elem.timeout) {
+	if (e->elem.timeout == ELEM_TIMEOUT_NEVER) {
+		fprintf(f, " timeout never");
+	} else if (e->elem.timeout) {
 		fprintf(f, " timeout ");
 		time_print_opt(e->elem.timeout, o, f);
 	}

@@ -1007,7 +1007,7 @@ def gen(seed, n, start=0):
 # match() as the 1.0.6 ones do; statements, declarations and commands are
 # templates whose {DATATYPE:BITS} fields value_of() fills, and a new form
 # is one entry.  Not here, because nft 1.1.1 lacks them (1.1.2 and later,
-# nothing to judge by): fib ... check, meta ibrhwaddr, mptcp subtype
+# nothing to judge by): fib ... check (1.1.4), meta ibrhwaddr, mptcp subtype
 # names, the compact list forms (list sets inet t); nor what a -c run
 # cannot show (reset rules lists what the kernel holds).
 V11_SELECTORS = [
@@ -1080,6 +1080,29 @@ def set11_decl(rng, invalid):
     return "set s { %s; }" % "; ".join(body)
 
 
+def timeout_never_decl(rng, invalid):
+    """A set or map whose elements may never time out (nft 1.1's element
+    timeout never), with or without a default timeout of the set."""
+    is_map = rng.random() < 0.3
+    head = ["type ipv4_addr : mark" if is_map else "type ipv4_addr"]
+    if not invalid or rng.random() < 0.7:
+        head.append(rng.choice(["flags timeout", "flags timeout", "flags interval,timeout"]))
+    if rng.random() < 0.6:
+        head.append("timeout %s" % rng.choice(["1m", "10s", "1h", "2d"]))
+    els = []
+    for _ in range(rng.randint(1, 3)):
+        e = ipv4(rng)
+        opt = rng.choice(["timeout never", "timeout never", "timeout 30s", "", "timeout 1h expires 5m"])
+        if invalid and rng.random() < 0.3:
+            opt = rng.choice(["timeout never expires 5s", "timeout nevr", "timeout never never"])
+        e = (e + " " + opt).strip()
+        if is_map:
+            e += " : %d" % rng.randint(0, 9)
+        els.append(e)
+    head.append("elements = { %s }" % ", ".join(els))
+    return "%s st { %s; }" % ("map" if is_map else "set", "; ".join(head))
+
+
 def timeout_decl(rng, fam, invalid):
     proto = rng.choice(sorted(CT_TIMEOUT_STATES))
     states = rng.sample(CT_TIMEOUT_STATES[proto], rng.randint(1, min(3, len(CT_TIMEOUT_STATES[proto]))))
@@ -1100,6 +1123,10 @@ def commands11(rng, fam, t, decls, needs_c2, invalid):
         cands += ["destroy element %s %s s { %s }" % (fam, t, ipv4(rng)), "destroy set %s %s s" % (fam, t)]
     if any(d.startswith("ct timeout") for d in decls):
         cands.append("destroy ct timeout %s %s o" % (fam, t))
+    # not into an interval set: nft's -c output then shows every message
+    # of the set with the elements of the whole file merged
+    if any(d.startswith("set st ") and "interval" not in d for d in decls):
+        cands.append("add element %s %s st { %s timeout never }" % (fam, t, ipv4(rng)))
     if invalid and rng.random() < 0.3:
         cands.append("destroy %s %s %s" % (rng.choice(["rule", "element", "chain"]), fam, t))
     return [rng.choice(cands)]
@@ -1147,6 +1174,8 @@ def gen_case11(rng, idx):
         if rng.random() < 0.3:
             text += " " + rule(rng, fam, ctype, hook, invalid)
         rules.append(text)
+    if rng.random() < 0.1:
+        decls.append(timeout_never_decl(rng, invalid))
     if rng.random() < 0.1 and not any(d.startswith("ct timeout") for d in decls) and fam in IPSEC:
         decls.append(timeout_decl(rng, fam, invalid))
     if invalid and rng.random() < 0.3:
