@@ -39,7 +39,8 @@ struct proto_desc {
 extern const struct proto_desc proto_eth, proto_vlan, proto_arp, proto_ip,
 	proto_ip6, proto_icmp, proto_icmp6, proto_igmp, proto_tcp, proto_udp,
 	proto_udplite, proto_sctp, proto_dccp, proto_ah, proto_esp, proto_comp,
-	proto_th, proto_unknown;
+	proto_th, proto_unknown, proto_gre, proto_vxlan, proto_geneve,
+	proto_gretap;
 
 const struct proto_desc *proto_lookup(const char *name);
 /* the headers in table order; NULL past the last */

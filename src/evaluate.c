@@ -23,6 +23,7 @@
 #include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
+#include <inner.h>
 #include <kind.h>
 #include <netlink.h>
 #include <parser.h>
@@ -52,6 +53,13 @@ struct eval_ctx {
 	bool			dep_at_head;	/* dependencies open the rule */
 	bool			data_ranges;	/* an anonymous map's values
 						   may be ranges (nat's) */
+	/* the protocols of the packet inside a tunnel, this rule's
+	   (inner_pctx_set: one was matched); while a header in a tunnel
+	   is evaluated, pctx and inner_pctx are swapped and inner is the
+	   tunnel, which each dependency added reads through */
+	struct proto_ctx	inner_pctx;
+	bool			inner_pctx_set;
+	const struct expr	*inner;
 };
 
 /*
@@ -116,6 +124,14 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 
 /* --- implicit dependencies ---------------------------------------------- */
 
+/* a dependency's match of @lhs, through the tunnel of a header in one */
+static struct stmt *dep_stmt(struct eval_ctx *ctx, struct expr *rel)
+{
+	if (ctx->inner)
+		rel->op.left = inner_wrap(ctx->inner, rel->op.left);
+	return match_stmt_alloc(&internal_location, rel);
+}
+
 static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 {
 	struct expr *rhs, *rel;
@@ -124,7 +140,8 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	rhs = constant_expr_u64(&internal_location, lhs->dtype, lhs->byteorder,
 				lhs->len, value);
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
-	s = match_stmt_alloc(&internal_location, rel);
+	proto_ctx_update(&ctx->pctx, rel);
+	s = dep_stmt(ctx, rel);
 	/*
 	 * dependencies go right before the statement that needs them; nft
 	 * puts those of ipv6 extension headers first in the rule
@@ -133,7 +150,6 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 		list_add(&s->list, &ctx->rule->stmts);
 	else
 		list_add_tail(&s->list, &ctx->stmt->list);
-	proto_ctx_update(&ctx->pctx, rel);
 }
 
 /* a network header a match announced, not the one the family implies */
@@ -413,7 +429,7 @@ static int icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 		rhs->byteorder = BYTEORDER_BIG;
 	}
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
-	s = match_stmt_alloc(&internal_location, rel);
+	s = dep_stmt(ctx, rel);
 	list_add_tail(&s->list, &ctx->stmt->list);
 	ctx->pctx.icmp_type = true;
 	ctx->pctx.icmp_tval = types[0];
@@ -2016,6 +2032,14 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 				   rel->op.right->kind == EXPR_SET_REF ? "set" :
 				   rel->op.right->kind == EXPR_RANGE ? "range" : "prefix");
 	}
+	if (inner_child(lhs)) {
+		/* a match inside a tunnel tells of the inner packet */
+		struct expr in = *rel;
+
+		in.op.left = (struct expr *)inner_child(lhs);
+		proto_ctx_update(&ctx->inner_pctx, &in);
+		return 0;
+	}
 	proto_ctx_update(&ctx->pctx, rel);
 	return 0;
 }
@@ -2156,6 +2180,29 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 }
 static int kind_rule(struct kind_eval *k, struct rule *r);
 
+static int kind_inner(struct kind_eval *k, struct expr **e,
+		      const struct expr *tunnel, unsigned int family)
+{
+	struct eval_ctx *ctx = k->phase;
+	unsigned int outer_family = ctx->family;
+	struct proto_ctx outer = ctx->pctx;
+	int ret;
+
+	if (!ctx->inner_pctx_set) {
+		proto_ctx_init(&ctx->inner_pctx, family);
+		ctx->inner_pctx_set = true;
+	}
+	ctx->pctx = ctx->inner_pctx;
+	ctx->family = family;
+	ctx->inner = tunnel;
+	ret = expr_eval(ctx, e);
+	ctx->inner = NULL;
+	ctx->family = outer_family;
+	ctx->inner_pctx = ctx->pctx;
+	ctx->pctx = outer;
+	return ret;
+}
+
 static int kind_setref(struct kind_eval *k, const struct expr *lhs,
 		       struct expr *x, bool want_map)
 {
@@ -2230,6 +2277,7 @@ static int kind_flowtable(struct kind_eval *k, const char *name)
 	.table = (ctx)->cmd ? (ctx)->cmd->h.table : NULL,		\
 	.flowtable = kind_flowtable,					\
 	.set_lookup = kind_set_lookup, .map_ranges = kind_map_ranges,	\
+	.inner = kind_inner,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2536,6 +2584,7 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	undef_forget(ctx);
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
+	ctx->inner_pctx_set = false;
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
 			ret = -1;

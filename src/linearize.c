@@ -55,6 +55,9 @@ struct lin_ctx {
 	const struct location	*rule_loc, *stmt_loc;
 	struct expr_loc		*elocs;
 	unsigned int		nelocs, elocs_cap;
+	/* the first expression made since want_first was set */
+	struct nftnl_expr	*first;
+	bool			want_first;
 };
 
 /* the statement being linearized made the rule's next expression */
@@ -92,6 +95,10 @@ static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 {
 	struct nftnl_expr *e = xnftnl_expr_alloc(name);
 
+	if (ctx->want_first) {
+		ctx->first = e;
+		ctx->want_first = false;
+	}
 	if (ctx->collect) {
 		ctx->collect[ctx->ncollect++] = e;
 	} else {
@@ -220,6 +227,7 @@ static void payload_load(struct lin_ctx *ctx, const struct expr *p,
 		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
 		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
 		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
 	};
 
 	memset(ld, 0, sizeof(*ld));
@@ -279,6 +287,19 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 	ctx->dreg = dreg;
 	selector_load(ctx, e, 0, &ld);
 	ctx->dreg = saved;
+}
+
+static struct nftnl_expr *kind_lin_load_first(struct kind_lin *k,
+					      const struct expr *e,
+					      uint32_t dreg)
+{
+	struct lin_ctx *ctx = k->phase;
+
+	ctx->first = NULL;
+	ctx->want_first = true;
+	kind_lin_load(k, e, dreg);
+	ctx->want_first = false;
+	return ctx->first;
 }
 
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
@@ -363,6 +384,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 	.bound_chain = kind_lin_bound_chain,				\
 	.reg_value_as = kind_lin_reg_value_as,				\
+	.load_first = kind_lin_load_first,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1528,6 +1550,7 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
 		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
 		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
 	};
 	const struct expr *p = s->payload.expr, *v = s->payload.val;
 	unsigned int off = p->payload.offset, len = p->len;
