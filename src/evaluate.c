@@ -429,7 +429,9 @@ static int icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 		rhs->byteorder = BYTEORDER_BIG;
 	}
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
-	s = dep_stmt(ctx, rel);
+	/* nft 1.1.1 reads this one outside the tunnel, even for a field
+	   inside it ("vxlan icmp id 1") */
+	s = match_stmt_alloc(&internal_location, rel);
 	list_add_tail(&s->list, &ctx->stmt->list);
 	ctx->pctx.icmp_type = true;
 	ctx->pctx.icmp_tval = types[0];
@@ -2400,6 +2402,10 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:
+		if (inner_child(s->payload.expr))
+			/* the kernel's inner expression only reads */
+			return err(ctx, &s->payload.expr->loc,
+				   "payload statement for this expression is not supported");
 		if (payload_eval(ctx, s->payload.expr) < 0)
 			return -1;
 		ctx->stmt = s;

@@ -33,6 +33,7 @@
 #include <nlalloc.h>
 #include <wire.h>
 #include <kind.h>
+#include <inner.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -412,8 +413,14 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 {
 	memset(ld, 0, sizeof(*ld));
 	if (e->ops && e->ops->linearize) {
+		const struct expr *c = inner_child(e);
+
 		kind_linearize(ctx, e, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
+		/* a header field in a tunnel sits in the register as the
+		   field does (its load masked it) */
+		if (c && c->kind == EXPR_PAYLOAD)
+			bits_load(c->payload.offset, c->len, 0, ld);
 		return;
 	}
 	switch (e->kind) {
@@ -529,6 +536,8 @@ static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
 	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
 	unsigned int n;
 
+	if (inner_child(sel))
+		sel = inner_child(sel);
 	memset(out, 0, NFH_VAL_MAXLEN);
 	if ((sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR) && ld->masked) {
 		u64_to_be(expr_value_u64(v) << ld->shift, out, ld->len);
