@@ -587,6 +587,11 @@ void inner_rule_debug(FILE *f, struct nftnl_rule *r)
 		free(buf);
 		sz *= 4;
 	}
+	if (!rule_has_carrier(r)) {
+		fprintf(f, "%s\n", buf);
+		free(buf);
+		return;
+	}
 	it = nftnl_expr_iter_create(r);
 	if (!it)
 		memory_allocation_error();
