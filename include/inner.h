@@ -32,6 +32,15 @@ struct expr *inner_wrap(const struct expr *tunnel, struct expr *child);
 /* the field @e reads inside its tunnel, or NULL if @e is no inner
    expression */
 const struct expr *inner_child(const struct expr *e);
+/* of @e, an inner expression: its tunnel's own header, the family whose
+   dependencies nft adds inside it, whether it is gre's */
+const struct proto_desc *inner_tunnel_desc(const struct expr *e);
+unsigned int inner_family(const struct expr *e);
+bool inner_on_gre(const struct expr *e);
+/* @e's field, taken from it (the listing resolves it alone), and
+   @e again around @child, which it takes */
+struct expr *inner_unwrap(struct expr *e);
+struct expr *inner_rewrap(struct expr *e, struct expr *child);
 
 /*
  * libnftnl 1.2.4 has no inner expression.  In nfh's libnftnl rules the

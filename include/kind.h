@@ -195,6 +195,9 @@ struct kind_delin {
 	void	(*type_value)(struct kind_delin *k, struct expr *v,
 			      const struct datatype *dt, enum byteorder bo,
 			      unsigned int len);
+	/* reads @nle, a load, as the rule's next expression (what it
+	   loads in its register) */
+	void	(*load)(struct kind_delin *k, const struct nftnl_expr *nle);
 };
 
 /* the text listing */

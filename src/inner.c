@@ -137,6 +137,47 @@ const struct expr *inner_child(const struct expr *e)
 	return p->child;
 }
 
+const struct proto_desc *inner_tunnel_desc(const struct expr *e)
+{
+	const struct inner_priv *p = expr_priv(e);
+
+	return p->t->desc;
+}
+
+unsigned int inner_family(const struct expr *e)
+{
+	const struct inner_priv *p = expr_priv(e);
+
+	return p->t->family;
+}
+
+bool inner_on_gre(const struct expr *e)
+{
+	const struct inner_priv *p = expr_priv(e);
+
+	return p->t->gre;
+}
+
+struct expr *inner_unwrap(struct expr *e)
+{
+	struct inner_priv *p = expr_priv(e);
+	struct expr *c = p->child;
+
+	p->child = NULL;
+	return c;
+}
+
+struct expr *inner_rewrap(struct expr *e, struct expr *child)
+{
+	struct inner_priv *p = expr_priv(e);
+
+	p->child = child;
+	e->dtype = child->dtype;
+	e->byteorder = child->byteorder;
+	e->len = child->len;
+	return e;
+}
+
 struct expr *inner_wrap(const struct expr *tunnel, struct expr *child)
 {
 	const struct inner_priv *p = expr_priv(tunnel);
@@ -271,6 +312,77 @@ bool inner_carrier(const struct nftnl_expr *e)
 	       (nftnl_expr_get_u32(e, a) & CARRIER);
 }
 
+static const struct tunnel *tunnel_by_type(uint32_t type, uint32_t flags,
+					    uint32_t hdrsize)
+{
+	for (size_t i = 0; i < array_size(tunnels); i++)
+		if (tunnels[i].type == type && tunnels[i].flags == flags &&
+		    tunnels[i].hdrsize == hdrsize)
+			return &tunnels[i];
+	return NULL;
+}
+
+/* @x, a carrier's load with the kernel's own value, as a new expression
+   (libnftnl 1.2.4 has no clone); NULL if it is no load */
+static struct nftnl_expr *load_copy(const struct nftnl_expr *x, uint32_t v)
+{
+	const char *name = nftnl_expr_get_str(x, NFTNL_EXPR_NAME);
+	static const uint16_t payload[] = {
+		NFTNL_EXPR_PAYLOAD_DREG, NFTNL_EXPR_PAYLOAD_OFFSET,
+		NFTNL_EXPR_PAYLOAD_LEN,
+	};
+	struct nftnl_expr *n;
+	uint16_t a = carrier_attr(name);
+
+	if ((a == NFTNL_EXPR_PAYLOAD_BASE &&
+	     (nftnl_expr_is_set(x, NFTNL_EXPR_PAYLOAD_SREG) ||
+	      !nftnl_expr_is_set(x, NFTNL_EXPR_PAYLOAD_DREG))) ||
+	    (a == NFTNL_EXPR_META_KEY &&
+	     !nftnl_expr_is_set(x, NFTNL_EXPR_META_DREG)))
+		return NULL;
+	n = nftnl_expr_alloc(name);
+	if (!n)
+		memory_allocation_error();
+	nftnl_expr_set_u32(n, a, v);
+	if (a == NFTNL_EXPR_META_KEY) {
+		nftnl_expr_set_u32(n, NFTNL_EXPR_META_DREG,
+				   nftnl_expr_get_u32(x, NFTNL_EXPR_META_DREG));
+		return n;
+	}
+	for (size_t i = 0; i < array_size(payload); i++)
+		if (nftnl_expr_is_set(x, payload[i]))
+			nftnl_expr_set_u32(n, payload[i],
+					   nftnl_expr_get_u32(x, payload[i]));
+	return n;
+}
+
+/* the load inside, read as the rule's, then wrapped in its tunnel; a
+   tunnel nft 1.1.1 does not make is listed as unsupported */
+static void inner_delinearize(struct kind_delin *k, const struct nftnl_expr *x)
+{
+	uint16_t a = carrier_attr(nftnl_expr_get_str(x, NFTNL_EXPR_NAME));
+	uint32_t v = nftnl_expr_get_u32(x, a), dreg;
+	const struct tunnel *t = tunnel_by_type(CARRIER_TYPE(v),
+						CARRIER_FLAGS(v),
+						CARRIER_HDRSIZE(v));
+	struct nftnl_expr *n = load_copy(x, CARRIER_VALUE(v));
+	struct expr *c;
+
+	if (!t || !n) {
+		if (n)
+			nftnl_expr_free(n);
+		k->unsupported(k, "inner");
+		return;
+	}
+	dreg = nftnl_expr_get_u32(n, a == NFTNL_EXPR_META_KEY ?
+				  NFTNL_EXPR_META_DREG : NFTNL_EXPR_PAYLOAD_DREG);
+	k->load(k, n);
+	nftnl_expr_free(n);
+	c = k->reg_get(k, dreg);
+	if (c)
+		k->reg_set(k, dreg, inner_alloc(&internal_location, t, c));
+}
+
 static void inner_print(struct kind_print *k, const struct expr *e)
 {
 	const struct inner_priv *p = expr_priv(e);
@@ -318,9 +430,11 @@ static void inner_destroy(struct expr *e)
 
 static const struct expr_ops inner_ops = {
 	.name		= "inner",
+	.nl_name	= "inner",
 	.kind		= EXPR_SELECTOR,
 	.eval		= inner_eval,
 	.linearize	= inner_linearize,
+	.delinearize	= inner_delinearize,
 	.print		= inner_print,
 	.json		= inner_json,
 	.clone		= inner_clone,
