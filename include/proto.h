@@ -16,6 +16,8 @@ struct proto_field {
 	enum byteorder		byteorder;
 	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
 	bool			listed_raw;
+	/* listed as a number, whatever its type (nft 1.1.1's geneve type) */
+	bool			listed_int;
 };
 
 #define PROTO_FIELDS_MAX	24

@@ -1705,6 +1705,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
+		if (f->listed_int)
+			n->dtype = &integer_type;
 		type_rhs(r, n);
 		expr_free(rel->op.left);
 		rel->op.left = n;

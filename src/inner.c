@@ -394,14 +394,20 @@ static void inner_print(struct kind_print *k, const struct expr *e)
 	k->expr(k, p->child);
 }
 
-/* { "payload": { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" } } */
+/* { "payload": { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" } }:
+   the tunnel first in the object of the load inside */
 static json_t *inner_json(struct kind_json *k, const struct expr *e)
 {
 	const struct inner_priv *p = expr_priv(e);
 	json_t *c = k->expr(k, p->child), *o, *in, *v;
-	const char *key;
+	const char *key, *name;
 
-	in = c ? json_object_get(c, "payload") : NULL;
+	if (!json_is_object(c) || json_object_size(c) != 1) {
+		json_decref(c);
+		return k->unsupported(k, "inner");
+	}
+	json_object_foreach(c, name, in)
+		break;
 	if (!json_is_object(in)) {
 		json_decref(c);
 		return k->unsupported(k, "inner");
@@ -409,8 +415,9 @@ static json_t *inner_json(struct kind_json *k, const struct expr *e)
 	o = json_pack("{s:s}", "tunnel", p->t->name);
 	json_object_foreach(in, key, v)
 		json_object_set(o, key, v);
+	o = kind_json_wrap(name, o);
 	json_decref(c);
-	return kind_json_wrap("payload", o);
+	return o;
 }
 
 static void inner_clone(struct expr *n, const struct expr *e, size_t *nodes)

@@ -243,7 +243,8 @@ const struct proto_desc proto_vxlan = {
 const struct proto_desc proto_geneve = {
 	.name = "geneve", .base = PROTO_BASE_TUN_HDR,
 	.fields = {
-		F("type", ethertype_type, 16, 16, BIG),
+		{ .name = "type", .dtype = &ethertype_type, .offset = 16,
+		  .len = 16, .byteorder = BYTEORDER_BIG, .listed_int = true },
 		FI("vni", 32, 24),
 	},
 };
