@@ -3021,6 +3021,10 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	ctx->family = inner_family(w);
 	*slot = inner_unwrap(w);
 	match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next, false);
+	/* nft 1.1.1 drops an ether type in a tunnel that a network header
+	   after it needs (a bridge's own it keeps, but for extension
+	   headers) */
+	in->deps.nh_ether = false;
 	ctx->family = family;
 	slot = s->expr->op.left->kind == EXPR_BINOP ? &s->expr->op.left->op.left :
 						      &s->expr->op.left;

@@ -201,8 +201,17 @@ struct expr *inner_expr_parse(const struct location *loc, const char *name,
 			      struct list_head *msgs)
 {
 	const struct tunnel *t = tunnel_lookup(name);
-	const struct proto_desc *d = child->payload.desc;
+	const struct proto_desc *d;
 
+	if (inner_child(child)) {
+		/* "vxlan vxlan vni": a tunnel's own field, read in it */
+		const struct inner_priv *p = expr_priv(child);
+
+		error_queue(msgs, &child->loc, "syntax error, unexpected %s",
+			    p->t->name);
+		goto err;
+	}
+	d = child->payload.desc;
 	if (!t) {
 		error_queue(msgs, nloc, "syntax error, unexpected %s", name);
 		goto err;
