@@ -49,6 +49,8 @@ struct expr *inner_rewrap(struct expr *e, struct expr *child);
  * or key, which no kernel value uses.  At the wire they become the
  * kernel's inner expression again, both ways; nothing else sees them.
  */
+/* @x, the load of @e's field, made a carrier of @e's tunnel */
+void inner_load_mark(struct nftnl_expr *x, const struct expr *e);
 /* @e stands for an inner expression */
 bool inner_carrier(const struct nftnl_expr *e);
 /* the rule @r as nftnl_rule_nlmsg_build_payload() writes it, each

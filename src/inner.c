@@ -301,16 +301,23 @@ static uint16_t carrier_attr(const char *name)
 	return 0;
 }
 
-static void inner_linearize(struct kind_lin *k, const struct expr *e,
-			    uint32_t dreg)
+void inner_load_mark(struct nftnl_expr *x, const struct expr *e)
 {
 	const struct inner_priv *p = expr_priv(e);
-	struct nftnl_expr *x = k->load_first(k, p->child, dreg);
 	uint16_t a = carrier_attr(nftnl_expr_get_str(x, NFTNL_EXPR_NAME));
 
 	nftnl_expr_set_u32(x, a, carrier_pack(p->t->type, p->t->flags,
 					      p->t->hdrsize,
 					      nftnl_expr_get_u32(x, a)));
+}
+
+/* a meta key, or a field whose load the linearizer did not make itself */
+static void inner_linearize(struct kind_lin *k, const struct expr *e,
+			    uint32_t dreg)
+{
+	const struct inner_priv *p = expr_priv(e);
+
+	inner_load_mark(k->load_first(k, p->child, dreg), e);
 }
 
 bool inner_carrier(const struct nftnl_expr *e)

@@ -412,15 +412,19 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
 	memset(ld, 0, sizeof(*ld));
+	if (inner_child(e) && inner_child(e)->kind == EXPR_PAYLOAD) {
+		/* a header field in a tunnel loads as the field does, the
+		   load then read through the tunnel */
+		ctx->first = NULL;
+		ctx->want_first = true;
+		selector_load(ctx, inner_child(e), bytes_override, ld);
+		ctx->want_first = false;
+		inner_load_mark(ctx->first, e);
+		return;
+	}
 	if (e->ops && e->ops->linearize) {
-		const struct expr *c = inner_child(e);
-
 		kind_linearize(ctx, e, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
-		/* a header field in a tunnel sits in the register as the
-		   field does (its load masked it) */
-		if (c && c->kind == EXPR_PAYLOAD)
-			bits_load(c->payload.offset, c->len, 0, ld);
 		return;
 	}
 	switch (e->kind) {
@@ -611,7 +615,8 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 	}
 	selector_load(ctx, e, 0, &ld);
 	if (!in_place && e == sel && ld.masked && ld.shift &&
-	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR))
+	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR ||
+	     inner_child(sel)))
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 	if (interval && elem_host_number(sel))
 		put_byteorder_reg(ctx, ctx->dreg, div_round_up(sel->len, 8));
@@ -986,6 +991,8 @@ static struct expr *bits_key(const struct expr *sel, struct expr *set,
 	struct expr *k, *i;
 	struct load ld;
 
+	if (inner_child(sel))
+		sel = inner_child(sel);
 	if (sel->kind == EXPR_PAYLOAD)
 		off = sel->payload.offset;
 	else if (sel->kind == EXPR_EXTHDR)
@@ -1388,7 +1395,9 @@ static int lin_rel_prefix(struct lin_ctx *ctx, const struct expr *rel)
 	 */
 	if (plen && !(plen % 8) && lhs == sel &&
 	    sel->byteorder == BYTEORDER_BIG) {
-		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
+		const struct expr *ps = inner_child(sel) ? inner_child(sel) : sel;
+
+		if (ps->kind == EXPR_PAYLOAD && !(ps->payload.offset % 8))
 			selector_load(ctx, lhs, plen / 8, &ld);
 		else
 			selector_load(ctx, lhs, 0, &ld);
