@@ -2998,12 +2998,33 @@ struct inner_deps {
 static struct inner_deps *inner_deps_of(struct deps *outer,
 				       const struct expr *w);
 
+/* gre's test of the outer protocol, before @s, dropped */
+static void gre_dep_kill(struct deps *outer, struct stmt *s)
+{
+	uint64_t v;
+
+	outer->cur = s;
+	if (is_dep(outer->th, NFT_META_L4PROTO, &v) && v == IPPROTO_GRE)
+		kill(outer, &outer->th);
+}
+
+/* a concatenation that starts with a field in gre (nft 1.1.1 drops the
+   outer test then too) */
+static bool concat_in_gre(const struct stmt *s)
+{
+	const struct expr *l = s->expr->op.left, *first;
+
+	if (l->kind != EXPR_CONCAT || list_empty(&l->set.exprs))
+		return false;
+	first = list_first_entry(&l->set.exprs, struct expr, list);
+	return inner_child(first) && inner_on_gre(first);
+}
+
 /*
  * A match inside a tunnel, resolved as a rule of the family whose
  * dependencies nft adds inside, on the field the tunnel reads: then
- * wrapped again.  Its load is never split (nft merges none of the
- * tunnel's loads that nfh makes).  gre's test of the outer protocol is
- * one nft adds back.
+ * wrapped again (each field of a merged load too).  gre's test of the
+ * outer protocol is one nft adds back.
  */
 static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 				struct inner_deps *in, struct stmt *s,
@@ -3011,16 +3032,29 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 {
 	struct expr **slot = inner_slot(s), *w = *slot;
 	unsigned int family = ctx->family;
-	uint64_t v;
+
+	/* nft 1.1.1 drops gre's test of the outer protocol at a field in
+	   the tunnel compared with a value (== or !=), not before a set, a
+	   range, an order or a mask */
+	bool gre_dep = inner_on_gre(w) && slot == &s->expr->op.left &&
+		       inner_child(w)->kind == EXPR_PAYLOAD &&
+		       (s->expr->op.op == OP_EQ || s->expr->op.op == OP_NEQ) &&
+		       s->expr->op.right->kind == EXPR_VALUE;
 
 	inner_deps_of(outer, w);
-	if (is_dep(outer->th, NFT_META_L4PROTO, &v) && v == IPPROTO_GRE &&
-	    inner_on_gre(w))
-		kill(outer, &outer->th);
 	in->deps.cur = s;
 	ctx->family = inner_family(w);
 	*slot = inner_unwrap(w);
-	match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next, false);
+	match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next, true);
+	if (in->deps.grp[0] == s && in->deps.grp[1] != s) {
+		/* a load nft merged, split: each field read in the tunnel */
+		struct stmt *i = s;
+
+		do {
+			i = list_next_entry(i, list);
+			i->expr->op.left = inner_wrap(w, i->expr->op.left);
+		} while (i != in->deps.grp[1]);
+	}
 	/* nft 1.1.1 drops an ether type in a tunnel that a network header
 	   after it needs (a bridge's own it keeps, but for extension
 	   headers) */
@@ -3029,6 +3063,8 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	slot = s->expr->op.left->kind == EXPR_BINOP ? &s->expr->op.left->op.left :
 						      &s->expr->op.left;
 	*slot = inner_rewrap(w, *slot);
+	if (gre_dep)
+		gre_dep_kill(outer, s);
 }
 
 /* the context of the packet in @w's tunnel, set up on first use */
@@ -3088,6 +3124,8 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		match_resolve(ctx, &pctx, &deps, s, &ll_seen, &next, true);
+		if (concat_in_gre(s))
+			gre_dep_kill(&deps, s);
 	}
 }
 

@@ -2436,6 +2436,19 @@ static bool implied_by_family(const struct eval_ctx *ctx, const struct stmt *s)
 	return expr_value_u64(rel->op.right) == want;
 }
 
+/* the header field a match's left side reads: itself, or the field
+   inside a tunnel (whose loads merge as nft 1.1.1 merges them) */
+static const struct expr *merge_field(const struct expr *l)
+{
+	return inner_child(l) ? inner_child(l) : l;
+}
+
+/* the tunnel of @l: none (NULL), or its own header */
+static const struct proto_desc *merge_tunnel(const struct expr *l)
+{
+	return inner_child(l) ? inner_tunnel_desc(l) : NULL;
+}
+
 /* "FIELD == VALUE" on a whole-byte header field */
 static bool mergeable(const struct stmt *s)
 {
@@ -2444,7 +2457,7 @@ static bool mergeable(const struct stmt *s)
 	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
 		return false;
 	rel = s->expr;
-	l = rel->op.left;
+	l = merge_field(rel->op.left);
 	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
 	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
 	       l->len % 8 == 0 && l->dtype != &string_type &&
@@ -2461,6 +2474,10 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 {
 	unsigned int total = a->len + b->len;
 
+	if (merge_tunnel(a) != merge_tunnel(b))
+		return false;
+	a = merge_field(a);
+	b = merge_field(b);
 	if (a->payload.base != b->payload.base ||
 	    a->payload.offset + a->len != b->payload.offset)
 		return false;
@@ -2472,7 +2489,10 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 /* the field that names the next header: ether type, ip protocol ... */
 static bool is_protocol_field(const struct expr *p)
 {
-	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+	const char *f;
+
+	p = merge_field(p);
+	f = p->payload.tmpl ? p->payload.tmpl->name : "";
 
 	if (p->payload.is_raw)
 		return false;
@@ -2490,6 +2510,10 @@ static int merge_cmp(const void *x, const void *y)
 	const struct expr *a = (*(struct stmt *const *)x)->expr->op.left;
 	const struct expr *b = (*(struct stmt *const *)y)->expr->op.left;
 
+	/* as nft 1.1.1, fields in tunnels sort among the others (a field
+	   outside then stands between two inside, which then do not merge) */
+	a = merge_field(a);
+	b = merge_field(b);
 	if (a->payload.base != b->payload.base)
 		return (int)a->payload.base - (int)b->payload.base;
 	if (a->payload.offset != b->payload.offset)
@@ -2501,7 +2525,9 @@ static int merge_cmp(const void *x, const void *y)
 static void merge_into(struct stmt *keep, struct stmt *lo, struct stmt *hi,
 		       struct stmt *gone)
 {
-	struct expr *a = lo->expr->op.left, *b = hi->expr->op.left, *v, *p;
+	const struct expr *a = merge_field(lo->expr->op.left);
+	const struct expr *b = merge_field(hi->expr->op.left);
+	struct expr *v, *p;
 	unsigned int la = a->len / 8, lb = b->len / 8;
 
 	v = constant_expr_alloc(&keep->expr->op.right->loc, &integer_type,
@@ -2510,6 +2536,8 @@ static void merge_into(struct stmt *keep, struct stmt *lo, struct stmt *hi,
 	memcpy(v->val.data + la, hi->expr->op.right->val.data, lb);
 	p = payload_raw_alloc(&keep->expr->op.left->loc, a->payload.base,
 			      a->payload.offset, a->len + b->len);
+	if (merge_tunnel(keep->expr->op.left))
+		p = inner_wrap(keep->expr->op.left, p);
 	expr_free(keep->expr->op.left);
 	expr_free(keep->expr->op.right);
 	keep->expr->op.left = p;

@@ -511,8 +511,20 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 	 * ("tcp reserved & 0xf": one bitwise), any other is masked and
 	 * shifted down first, and the run's constants are then plain values.
 	 */
-	sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
-	if (base->kind == EXPR_PAYLOAD)
+	if (inner_child(base) && inner_child(base)->kind == EXPR_PAYLOAD) {
+		/* a field in a tunnel: its load read through the tunnel */
+		ctx->first = NULL;
+		ctx->want_first = true;
+		payload_load(ctx, inner_child(base), 0, ld);
+		ctx->want_first = false;
+		inner_load_mark(ctx->first, base);
+		sub = true;
+	} else {
+		sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
+	}
+	if (sub && base->kind != EXPR_PAYLOAD && base->kind != EXPR_EXTHDR)
+		;	/* loaded above */
+	else if (base->kind == EXPR_PAYLOAD)
 		payload_load(ctx, base, 0, ld);
 	else if (base->kind == EXPR_EXTHDR)
 		exthdr_load(ctx, base, 0, ld);
