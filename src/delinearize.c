@@ -3033,13 +3033,7 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	struct expr **slot = inner_slot(s), *w = *slot;
 	unsigned int family = ctx->family;
 
-	/* nft 1.1.1 drops gre's test of the outer protocol at a field in
-	   the tunnel compared with a value (== or !=), not before a set, a
-	   range, an order or a mask */
-	bool gre_dep = inner_on_gre(w) && slot == &s->expr->op.left &&
-		       inner_child(w)->kind == EXPR_PAYLOAD &&
-		       (s->expr->op.op == OP_EQ || s->expr->op.op == OP_NEQ) &&
-		       s->expr->op.right->kind == EXPR_VALUE;
+	const struct expr *rel;
 
 	inner_deps_of(outer, w);
 	in->deps.cur = s;
@@ -3063,7 +3057,16 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	slot = s->expr->op.left->kind == EXPR_BINOP ? &s->expr->op.left->op.left :
 						      &s->expr->op.left;
 	*slot = inner_rewrap(w, *slot);
-	if (gre_dep)
+	/* nft 1.1.1 drops gre's test of the outer protocol at a field in
+	   the tunnel compared with a value or prefix (==, != or a flag
+	   test), not before a set, a range, an order or a mask */
+	rel = s->expr;
+	if (inner_on_gre(w) && slot == &s->expr->op.left &&
+	    inner_child(w)->kind == EXPR_PAYLOAD &&
+	    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ ||
+	     rel->op.op == OP_IMPLICIT) &&
+	    (rel->op.right->kind == EXPR_VALUE ||
+	     rel->op.right->kind == EXPR_PREFIX))
 		gre_dep_kill(outer, s);
 }
 
