@@ -2998,14 +2998,16 @@ struct inner_deps {
 static struct inner_deps *inner_deps_of(struct deps *outer,
 				       const struct expr *w);
 
-/* gre's test of the outer protocol, before @s, dropped */
-static void gre_dep_kill(struct deps *outer, struct stmt *s)
+/* gre's test of the outer protocol dropped */
+static void gre_dep_drop(struct deps *outer)
 {
 	uint64_t v;
 
-	outer->cur = s;
-	if (is_dep(outer->th, NFT_META_L4PROTO, &v) && v == IPPROTO_GRE)
-		kill(outer, &outer->th);
+	if (is_dep(outer->th, NFT_META_L4PROTO, &v) && v == IPPROTO_GRE) {
+		if (outer->th == outer->grp[0] || outer->th == outer->grp[1])
+			outer->grp[0] = outer->grp[1] = NULL;
+		drop(&outer->th);
+	}
 }
 
 /* a concatenation that starts with a field in gre (nft 1.1.1 drops the
@@ -3033,7 +3035,17 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	struct expr **slot = inner_slot(s), *w = *slot;
 	unsigned int family = ctx->family;
 
-	const struct expr *rel;
+	const struct expr *rel = s->expr;
+	/*
+	 * nft 1.1.1 drops gre's test of the outer protocol, wherever it
+	 * stands, at a field in the tunnel that is compared with a value
+	 * (== or !=) or read under a mask (a field of a few bits, a flag
+	 * test): not at a set, a range or an order on a whole field
+	 */
+	bool gre_dep = inner_on_gre(w) && inner_child(w)->kind == EXPR_PAYLOAD &&
+		       (slot != &s->expr->op.left ||
+			((rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+			 rel->op.right->kind == EXPR_VALUE));
 
 	inner_deps_of(outer, w);
 	in->deps.cur = s;
@@ -3057,17 +3069,8 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	slot = s->expr->op.left->kind == EXPR_BINOP ? &s->expr->op.left->op.left :
 						      &s->expr->op.left;
 	*slot = inner_rewrap(w, *slot);
-	/* nft 1.1.1 drops gre's test of the outer protocol at a field in
-	   the tunnel compared with a value or prefix (==, != or a flag
-	   test), not before a set, a range, an order or a mask */
-	rel = s->expr;
-	if (inner_on_gre(w) && slot == &s->expr->op.left &&
-	    inner_child(w)->kind == EXPR_PAYLOAD &&
-	    (rel->op.op == OP_EQ || rel->op.op == OP_NEQ ||
-	     rel->op.op == OP_IMPLICIT) &&
-	    (rel->op.right->kind == EXPR_VALUE ||
-	     rel->op.right->kind == EXPR_PREFIX))
-		gre_dep_kill(outer, s);
+	if (gre_dep)
+		gre_dep_drop(outer);
 }
 
 /* the context of the packet in @w's tunnel, set up on first use */
@@ -3128,7 +3131,7 @@ static void postprocess(struct delin_ctx *ctx)
 		}
 		match_resolve(ctx, &pctx, &deps, s, &ll_seen, &next, true);
 		if (concat_in_gre(s))
-			gre_dep_kill(&deps, s);
+			gre_dep_drop(&deps);
 	}
 }
 
