@@ -2004,6 +2004,11 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (lhs->dtype == &hour_type && rel->op.right->kind == EXPR_RANGE &&
 	    hour_range_eval(ctx, rel) < 0)
 		return -1;
+	/* nft 1.1.1 compares a flags field in a tunnel with a set of one
+	   flag exactly ("vxlan tcp flags { syn }") */
+	if (inner_child(lhs) && rel->op.op == OP_IMPLICIT &&
+	    rel->op.right->kind == EXPR_SET)
+		rel->op.op = OP_EQ;
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
@@ -2190,16 +2195,25 @@ static int kind_inner(struct kind_eval *k, struct expr **e,
 	struct proto_ctx outer = ctx->pctx;
 	int ret;
 
+	const struct proto_desc *ll;
+
 	if (!ctx->inner_pctx_set) {
 		proto_ctx_init(&ctx->inner_pctx, family);
 		ctx->inner_pctx_set = true;
 	}
 	ctx->pctx = ctx->inner_pctx;
+	/* a tunnel without a link layer (gre) tests the network header
+	   by meta protocol, whatever another tunnel of the rule carried */
+	ll = ctx->pctx.desc[PROTO_BASE_LL_HDR];
+	if (family == NFPROTO_NETDEV)
+		ctx->pctx.desc[PROTO_BASE_LL_HDR] = NULL;
 	ctx->family = family;
 	ctx->inner = tunnel;
 	ret = expr_eval(ctx, e);
 	ctx->inner = NULL;
 	ctx->family = outer_family;
+	if (family == NFPROTO_NETDEV)
+		ctx->pctx.desc[PROTO_BASE_LL_HDR] = ll;
 	ctx->inner_pctx = ctx->pctx;
 	ctx->pctx = outer;
 	return ret;
