@@ -61,6 +61,7 @@ enum proto_base {
 	PROTO_BASE_NETWORK_HDR,
 	PROTO_BASE_TRANSPORT_HDR,
 	PROTO_BASE_INNER_HDR,
+	PROTO_BASE_TUN_HDR,	/* a tunnel's own header (vxlan vni) */
 	__PROTO_BASE_MAX
 };
 

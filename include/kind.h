@@ -105,6 +105,12 @@ struct kind_eval {
 	   type (nat's "dnat to ip daddr map { 1.1.1.1 : 2.2.2.2-2.2.2.5 }") */
 	int	(*map_ranges)(struct kind_eval *k, struct expr *m,
 			      const struct expr *want);
+	/* evaluates @e, a header inside a tunnel, in the rule's context of
+	   the inner packet's protocols (nft keeps one for all tunnels), as
+	   in a table of @family: each dependency it adds reads its field
+	   through a copy of @tunnel, an inner expression; 0 or -1 */
+	int	(*inner)(struct kind_eval *k, struct expr **e,
+			 const struct expr *tunnel, unsigned int family);
 };
 
 /* linearization: kernel expressions of the rule being built, in order */
@@ -152,6 +158,10 @@ struct kind_lin {
 	   the map's own) */
 	int	(*reg_value_as)(struct kind_lin *k, uint32_t reg,
 				const struct expr *v, struct expr *data);
+	/* as load, and the first kernel expression it made (the load
+	   itself, before any bitwise that keeps a field's bits) */
+	struct nftnl_expr *(*load_first)(struct kind_lin *k,
+					 const struct expr *e, uint32_t dreg);
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -185,6 +195,9 @@ struct kind_delin {
 	void	(*type_value)(struct kind_delin *k, struct expr *v,
 			      const struct datatype *dt, enum byteorder bo,
 			      unsigned int len);
+	/* reads @nle, a load, as the rule's next expression (what it
+	   loads in its register) */
+	void	(*load)(struct kind_delin *k, const struct nftnl_expr *nle);
 };
 
 /* the text listing */

@@ -16,6 +16,8 @@ struct proto_field {
 	enum byteorder		byteorder;
 	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
 	bool			listed_raw;
+	/* listed as a number, whatever its type (nft 1.1.1's geneve type) */
+	bool			listed_int;
 };
 
 #define PROTO_FIELDS_MAX	24
@@ -39,7 +41,8 @@ struct proto_desc {
 extern const struct proto_desc proto_eth, proto_vlan, proto_arp, proto_ip,
 	proto_ip6, proto_icmp, proto_icmp6, proto_igmp, proto_tcp, proto_udp,
 	proto_udplite, proto_sctp, proto_dccp, proto_ah, proto_esp, proto_comp,
-	proto_th, proto_unknown;
+	proto_th, proto_unknown, proto_gre, proto_vxlan, proto_geneve,
+	proto_gretap;
 
 const struct proto_desc *proto_lookup(const char *name);
 /* the headers in table order; NULL past the last */

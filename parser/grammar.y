@@ -19,6 +19,7 @@
 #include <flowtable.h>
 #include <stmt.h>
 #include <suggest.h>
+#include <inner.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\
@@ -730,6 +731,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <expr> or_expr xor_expr and_expr shift_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
+%type <expr> hdr_field_expr
 %type <expr> fib_expr rt_expr socket_expr osf_expr numgen_expr hash_expr
 %type <string> osf_key type_word
 %type <num> fib_flags fib_flag
@@ -4251,7 +4253,19 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
 				free($1);
 			}
-			|	HDR SADDR HDR
+			|	hdr_field_expr
+			|	HDR hdr_field_expr
+			{
+				/* nft 1.1: "vxlan ip saddr", inside a tunnel */
+				$$ = inner_expr_parse(&@$, $1, &@1, $2, state->msgs);
+				free($1);
+				if (!$$)
+					YYERROR;
+			}
+			;
+
+/* "ip saddr", "arp saddr ip" */
+hdr_field_expr		:	HDR SADDR HDR
 			{
 				/* arp saddr ip, arp saddr ether */
 				char *f = xasprintf("%s %s", $2, $3);
@@ -4272,19 +4286,22 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 			}
 			|	HDR field_word
 			{
-				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
+				$$ = inner_field_wrap(payload_expr_parse(&@$, $1, &@1, $2,
+									 &@2, state->msgs));
 				free($1); free($2);
 				if (!$$)
 					YYERROR;
 			}
 			|	HDR TYPE
 			{
-				$$ = payload_expr_parse(&@$, $1, &@1, $2, &@2, state->msgs);
+				$$ = inner_field_wrap(payload_expr_parse(&@$, $1, &@1, $2,
+									 &@2, state->msgs));
 				free($1); free($2);
 				if (!$$)
 					YYERROR;
 			}
 			;
+
 
 meta_expr		:	META word
 			{

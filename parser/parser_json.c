@@ -22,6 +22,7 @@
 #include <flowtable.h>
 #include <parser.h>
 #include <proto.h>
+#include <inner.h>
 #include <suggest.h>
 
 struct span {
@@ -444,9 +445,10 @@ static struct expr *raw_payload_parse(struct jp *jp, json_t *o,
 static struct expr *payload_parse(struct jp *jp, json_t *o,
 				  const struct location *loc)
 {
-	static const char *const keys[] = { "protocol", "field", NULL };
-	const char *proto, *field;
-	struct location ploc, floc;
+	static const char *const keys[] = { "tunnel", "protocol", "field", NULL };
+	const char *proto, *field, *tunnel = NULL;
+	struct location ploc, floc, tloc;
+	struct expr *e;
 
 	if (!json_is_object(o))
 		return jerr(jp, o, "payload: expected an object"), NULL;
@@ -458,9 +460,29 @@ static struct expr *payload_parse(struct jp *jp, json_t *o,
 	field = get_str(jp, o, "field", true);
 	if (!proto || !field)
 		return NULL;
+	if (json_object_get(o, "tunnel")) {
+		tunnel = get_str(jp, o, "tunnel", true);
+		if (!tunnel)
+			return NULL;
+		tloc = loc_of(jp, json_object_get(o, "tunnel"));
+	}
 	ploc = loc_of(jp, json_object_get(o, "protocol"));
 	floc = loc_of(jp, json_object_get(o, "field"));
-	return payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
+	e = payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
+	if (!e)
+		return NULL;
+	/* nft 1.1: { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" },
+	   the tunnel's own header as { "tunnel": "vxlan", "protocol": "vxlan" } */
+	if (!tunnel || e->payload.desc->base == PROTO_BASE_TUN_HDR) {
+		if (tunnel && strcmp(tunnel, e->payload.desc->name)) {
+			expr_free(e);
+			return jerr(jp, json_object_get(o, "tunnel"),
+				    "a %s field is read in a %s tunnel only",
+				    proto, proto), NULL;
+		}
+		return inner_field_wrap(e);
+	}
+	return inner_expr_parse(loc, tunnel, &tloc, e, jp->msgs);
 }
 
 /* 1: found, 0: absent, -1: bad; the value must fit in 32 bits */

@@ -212,6 +212,43 @@ const struct proto_desc proto_comp = {
 	},
 };
 
+/*
+ * nft 1.1: gre's own header, a transport header ("gre protocol ip"), and
+ * the headers of the tunnels nft_inner looks into.  vxlan's and geneve's
+ * fields sit at the kernel's tunnel header base (NFT_PAYLOAD_TUN_HEADER):
+ * they are read through the inner expression only (src/inner.c); gretap
+ * has no fields of its own.
+ */
+const struct proto_desc proto_gre = {
+	.name = "gre", .base = PROTO_BASE_TRANSPORT_HDR, .id = IPPROTO_GRE,
+	.fields = {
+		FI("flags", 0, 5),
+		FI("version", 13, 3),
+		F("protocol", ethertype_type, 16, 16, BIG),
+	},
+};
+
+const struct proto_desc proto_gretap = {
+	.name = "gretap", .base = PROTO_BASE_TUN_HDR,
+};
+
+const struct proto_desc proto_vxlan = {
+	.name = "vxlan", .base = PROTO_BASE_TUN_HDR,
+	.fields = {
+		FI("flags", 0, 8),
+		FI("vni", 32, 24),
+	},
+};
+
+const struct proto_desc proto_geneve = {
+	.name = "geneve", .base = PROTO_BASE_TUN_HDR,
+	.fields = {
+		{ .name = "type", .dtype = &ethertype_type, .offset = 16,
+		  .len = 16, .byteorder = BYTEORDER_BIG, .listed_int = true },
+		FI("vni", 32, 24),
+	},
+};
+
 /* "th": the ports of whatever transport header, with no dependency */
 const struct proto_desc proto_th = {
 	.name = "th", .base = PROTO_BASE_TRANSPORT_HDR, .id = 0,
@@ -234,7 +271,8 @@ static const struct proto_desc *const protocols[] = {
 	&proto_eth, &proto_vlan, &proto_arp, &proto_ip, &proto_ip6,
 	&proto_icmp, &proto_icmp6, &proto_igmp, &proto_tcp, &proto_udp,
 	&proto_udplite, &proto_sctp, &proto_dccp, &proto_ah, &proto_esp,
-	&proto_comp, &proto_th,
+	&proto_comp, &proto_th, &proto_gre, &proto_gretap, &proto_vxlan,
+	&proto_geneve,
 };
 
 const struct proto_desc *proto_nth(unsigned int i)
@@ -278,6 +316,7 @@ const char *proto_base_name(enum proto_base base)
 	case PROTO_BASE_NETWORK_HDR:	return "network layer";
 	case PROTO_BASE_TRANSPORT_HDR:	return "transport layer";
 	case PROTO_BASE_INNER_HDR:	return "inner";
+	case PROTO_BASE_TUN_HDR:	return "tunnel";
 	default:			return "invalid";
 	}
 }

@@ -23,6 +23,7 @@
 #include <elems.h>
 #include <ctx.h>
 #include <evaluate.h>
+#include <inner.h>
 #include <kind.h>
 #include <netlink.h>
 #include <parser.h>
@@ -53,6 +54,13 @@ struct eval_ctx {
 	bool			dep_at_head;	/* dependencies open the rule */
 	bool			data_ranges;	/* an anonymous map's values
 						   may be ranges (nat's) */
+	/* the protocols of the packet inside a tunnel, this rule's
+	   (inner_pctx_set: one was matched); while a header in a tunnel
+	   is evaluated, pctx and inner_pctx are swapped and inner is the
+	   tunnel, which each dependency added reads through */
+	struct proto_ctx	inner_pctx;
+	bool			inner_pctx_set;
+	const struct expr	*inner;
 };
 
 /*
@@ -117,6 +125,14 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 
 /* --- implicit dependencies ---------------------------------------------- */
 
+/* a dependency's match of @lhs, through the tunnel of a header in one */
+static struct stmt *dep_stmt(struct eval_ctx *ctx, struct expr *rel)
+{
+	if (ctx->inner)
+		rel->op.left = inner_wrap(ctx->inner, rel->op.left);
+	return match_stmt_alloc(&internal_location, rel);
+}
+
 static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 {
 	struct expr *rhs, *rel;
@@ -125,7 +141,8 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 	rhs = constant_expr_u64(&internal_location, lhs->dtype, lhs->byteorder,
 				lhs->len, value);
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
-	s = match_stmt_alloc(&internal_location, rel);
+	proto_ctx_update(&ctx->pctx, rel);
+	s = dep_stmt(ctx, rel);
 	/*
 	 * dependencies go right before the statement that needs them; nft
 	 * puts those of ipv6 extension headers first in the rule
@@ -134,7 +151,6 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 		list_add(&s->list, &ctx->rule->stmts);
 	else
 		list_add_tail(&s->list, &ctx->stmt->list);
-	proto_ctx_update(&ctx->pctx, rel);
 }
 
 /* a network header a match announced, not the one the family implies */
@@ -414,6 +430,8 @@ static int icmp_dep(struct eval_ctx *ctx, const struct expr *p)
 		rhs->byteorder = BYTEORDER_BIG;
 	}
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
+	/* nft 1.1.1 reads this one outside the tunnel, even for a field
+	   inside it ("vxlan icmp id 1") */
 	s = match_stmt_alloc(&internal_location, rel);
 	list_add_tail(&s->list, &ctx->stmt->list);
 	ctx->pctx.icmp_type = true;
@@ -1993,6 +2011,11 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (lhs->dtype == &hour_type && rel->op.right->kind == EXPR_RANGE &&
 	    hour_range_eval(ctx, rel) < 0)
 		return -1;
+	/* nft 1.1.1 compares a flags field in a tunnel with a set of one
+	   flag exactly ("vxlan tcp flags { syn }") */
+	if (inner_child(lhs) && rel->op.op == OP_IMPLICIT &&
+	    rel->op.right->kind == EXPR_SET)
+		rel->op.op = OP_EQ;
 	unwrap_singleton(lhs, &rel->op.right);
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
@@ -2022,6 +2045,14 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 				   rel->op.right->kind == EXPR_SET ||
 				   rel->op.right->kind == EXPR_SET_REF ? "set" :
 				   rel->op.right->kind == EXPR_RANGE ? "range" : "prefix");
+	}
+	if (inner_child(lhs)) {
+		/* a match inside a tunnel tells of the inner packet */
+		struct expr in = *rel;
+
+		in.op.left = (struct expr *)inner_child(lhs);
+		proto_ctx_update(&ctx->inner_pctx, &in);
+		return 0;
 	}
 	proto_ctx_update(&ctx->pctx, rel);
 	return 0;
@@ -2163,6 +2194,38 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 }
 static int kind_rule(struct kind_eval *k, struct rule *r);
 
+static int kind_inner(struct kind_eval *k, struct expr **e,
+		      const struct expr *tunnel, unsigned int family)
+{
+	struct eval_ctx *ctx = k->phase;
+	unsigned int outer_family = ctx->family;
+	struct proto_ctx outer = ctx->pctx;
+	int ret;
+
+	const struct proto_desc *ll;
+
+	if (!ctx->inner_pctx_set) {
+		proto_ctx_init(&ctx->inner_pctx, family);
+		ctx->inner_pctx_set = true;
+	}
+	ctx->pctx = ctx->inner_pctx;
+	/* a tunnel without a link layer (gre) tests the network header
+	   by meta protocol, whatever another tunnel of the rule carried */
+	ll = ctx->pctx.desc[PROTO_BASE_LL_HDR];
+	if (family == NFPROTO_NETDEV)
+		ctx->pctx.desc[PROTO_BASE_LL_HDR] = NULL;
+	ctx->family = family;
+	ctx->inner = tunnel;
+	ret = expr_eval(ctx, e);
+	ctx->inner = NULL;
+	ctx->family = outer_family;
+	if (family == NFPROTO_NETDEV)
+		ctx->pctx.desc[PROTO_BASE_LL_HDR] = ll;
+	ctx->inner_pctx = ctx->pctx;
+	ctx->pctx = outer;
+	return ret;
+}
+
 static int kind_setref(struct kind_eval *k, const struct expr *lhs,
 		       struct expr *x, bool want_map)
 {
@@ -2237,6 +2300,7 @@ static int kind_flowtable(struct kind_eval *k, const char *name)
 	.table = (ctx)->cmd ? (ctx)->cmd->h.table : NULL,		\
 	.flowtable = kind_flowtable,					\
 	.set_lookup = kind_set_lookup, .map_ranges = kind_map_ranges,	\
+	.inner = kind_inner,						\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2359,6 +2423,10 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
 	case STMT_PAYLOAD:
+		if (inner_child(s->payload.expr))
+			/* the kernel's inner expression only reads */
+			return err(ctx, &s->payload.expr->loc,
+				   "payload statement for this expression is not supported");
 		if (payload_eval(ctx, s->payload.expr) < 0)
 			return -1;
 		ctx->stmt = s;
@@ -2389,6 +2457,19 @@ static bool implied_by_family(const struct eval_ctx *ctx, const struct stmt *s)
 	return expr_value_u64(rel->op.right) == want;
 }
 
+/* the header field a match's left side reads: itself, or the field
+   inside a tunnel (whose loads merge as nft 1.1.1 merges them) */
+static const struct expr *merge_field(const struct expr *l)
+{
+	return inner_child(l) ? inner_child(l) : l;
+}
+
+/* the tunnel of @l: none (NULL), or its own header */
+static const struct proto_desc *merge_tunnel(const struct expr *l)
+{
+	return inner_child(l) ? inner_tunnel_desc(l) : NULL;
+}
+
 /* "FIELD == VALUE" on a whole-byte header field */
 static bool mergeable(const struct stmt *s)
 {
@@ -2397,7 +2478,7 @@ static bool mergeable(const struct stmt *s)
 	if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
 		return false;
 	rel = s->expr;
-	l = rel->op.left;
+	l = merge_field(rel->op.left);
 	return rel->op.op == OP_EQ && rel->op.right->kind == EXPR_VALUE &&
 	       l->kind == EXPR_PAYLOAD && l->payload.offset % 8 == 0 &&
 	       l->len % 8 == 0 && l->dtype != &string_type &&
@@ -2414,6 +2495,10 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 {
 	unsigned int total = a->len + b->len;
 
+	if (merge_tunnel(a) != merge_tunnel(b))
+		return false;
+	a = merge_field(a);
+	b = merge_field(b);
 	if (a->payload.base != b->payload.base ||
 	    a->payload.offset + a->len != b->payload.offset)
 		return false;
@@ -2425,7 +2510,10 @@ static bool can_merge(const struct expr *a, const struct expr *b)
 /* the field that names the next header: ether type, ip protocol ... */
 static bool is_protocol_field(const struct expr *p)
 {
-	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+	const char *f;
+
+	p = merge_field(p);
+	f = p->payload.tmpl ? p->payload.tmpl->name : "";
 
 	if (p->payload.is_raw)
 		return false;
@@ -2443,6 +2531,10 @@ static int merge_cmp(const void *x, const void *y)
 	const struct expr *a = (*(struct stmt *const *)x)->expr->op.left;
 	const struct expr *b = (*(struct stmt *const *)y)->expr->op.left;
 
+	/* as nft 1.1.1, fields in tunnels sort among the others (a field
+	   outside then stands between two inside, which then do not merge) */
+	a = merge_field(a);
+	b = merge_field(b);
 	if (a->payload.base != b->payload.base)
 		return (int)a->payload.base - (int)b->payload.base;
 	if (a->payload.offset != b->payload.offset)
@@ -2454,7 +2546,9 @@ static int merge_cmp(const void *x, const void *y)
 static void merge_into(struct stmt *keep, struct stmt *lo, struct stmt *hi,
 		       struct stmt *gone)
 {
-	struct expr *a = lo->expr->op.left, *b = hi->expr->op.left, *v, *p;
+	const struct expr *a = merge_field(lo->expr->op.left);
+	const struct expr *b = merge_field(hi->expr->op.left);
+	struct expr *v, *p;
 	unsigned int la = a->len / 8, lb = b->len / 8;
 
 	v = constant_expr_alloc(&keep->expr->op.right->loc, &integer_type,
@@ -2463,6 +2557,8 @@ static void merge_into(struct stmt *keep, struct stmt *lo, struct stmt *hi,
 	memcpy(v->val.data + la, hi->expr->op.right->val.data, lb);
 	p = payload_raw_alloc(&keep->expr->op.left->loc, a->payload.base,
 			      a->payload.offset, a->len + b->len);
+	if (merge_tunnel(keep->expr->op.left))
+		p = inner_wrap(keep->expr->op.left, p);
 	expr_free(keep->expr->op.left);
 	expr_free(keep->expr->op.right);
 	keep->expr->op.left = p;
@@ -2543,6 +2639,7 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	undef_forget(ctx);
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
+	ctx->inner_pctx_set = false;
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
 			ret = -1;

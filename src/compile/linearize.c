@@ -34,6 +34,7 @@
 #include <nlalloc.h>
 #include <wire.h>
 #include <kind.h>
+#include <inner.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1
@@ -56,6 +57,9 @@ struct lin_ctx {
 	const struct location	*rule_loc, *stmt_loc;
 	struct expr_loc		*elocs;
 	unsigned int		nelocs, elocs_cap;
+	/* the first expression made since want_first was set */
+	struct nftnl_expr	*first;
+	bool			want_first;
 };
 
 /* the statement being linearized made the rule's next expression */
@@ -93,6 +97,10 @@ static struct nftnl_expr *add_expr(struct lin_ctx *ctx, const char *name)
 {
 	struct nftnl_expr *e = xnftnl_expr_alloc(name);
 
+	if (ctx->want_first) {
+		ctx->first = e;
+		ctx->want_first = false;
+	}
 	if (ctx->collect) {
 		ctx->collect[ctx->ncollect++] = e;
 	} else {
@@ -221,6 +229,7 @@ static void payload_load(struct lin_ctx *ctx, const struct expr *p,
 		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
 		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
 		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
 	};
 
 	memset(ld, 0, sizeof(*ld));
@@ -280,6 +289,19 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 	ctx->dreg = dreg;
 	selector_load(ctx, e, 0, &ld);
 	ctx->dreg = saved;
+}
+
+static struct nftnl_expr *kind_lin_load_first(struct kind_lin *k,
+					      const struct expr *e,
+					      uint32_t dreg)
+{
+	struct lin_ctx *ctx = k->phase;
+
+	ctx->first = NULL;
+	ctx->want_first = true;
+	kind_lin_load(k, e, dreg);
+	ctx->want_first = false;
+	return ctx->first;
 }
 
 static int kind_lin_value(struct kind_lin *k, const struct expr *v,
@@ -364,6 +386,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 	.bound_chain = kind_lin_bound_chain,				\
 	.reg_value_as = kind_lin_reg_value_as,				\
+	.load_first = kind_lin_load_first,				\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -390,6 +413,16 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 			  unsigned int bytes_override, struct load *ld)
 {
 	memset(ld, 0, sizeof(*ld));
+	if (inner_child(e) && inner_child(e)->kind == EXPR_PAYLOAD) {
+		/* a header field in a tunnel loads as the field does, the
+		   load then read through the tunnel */
+		ctx->first = NULL;
+		ctx->want_first = true;
+		selector_load(ctx, inner_child(e), bytes_override, ld);
+		ctx->want_first = false;
+		inner_load_mark(ctx->first, e);
+		return;
+	}
 	if (e->ops && e->ops->linearize) {
 		kind_linearize(ctx, e, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
@@ -479,8 +512,20 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 	 * ("tcp reserved & 0xf": one bitwise), any other is masked and
 	 * shifted down first, and the run's constants are then plain values.
 	 */
-	sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
-	if (base->kind == EXPR_PAYLOAD)
+	if (inner_child(base) && inner_child(base)->kind == EXPR_PAYLOAD) {
+		/* a field in a tunnel: its load read through the tunnel */
+		ctx->first = NULL;
+		ctx->want_first = true;
+		payload_load(ctx, inner_child(base), 0, ld);
+		ctx->want_first = false;
+		inner_load_mark(ctx->first, base);
+		sub = true;
+	} else {
+		sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
+	}
+	if (sub && base->kind != EXPR_PAYLOAD && base->kind != EXPR_EXTHDR)
+		;	/* loaded above */
+	else if (base->kind == EXPR_PAYLOAD)
 		payload_load(ctx, base, 0, ld);
 	else if (base->kind == EXPR_EXTHDR)
 		exthdr_load(ctx, base, 0, ld);
@@ -508,6 +553,8 @@ static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
 	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
 	unsigned int n;
 
+	if (inner_child(sel))
+		sel = inner_child(sel);
 	memset(out, 0, NFH_VAL_MAXLEN);
 	if ((sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR) && ld->masked) {
 		u64_to_be(expr_value_u64(v) << ld->shift, out, ld->len);
@@ -581,7 +628,8 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 	}
 	selector_load(ctx, e, 0, &ld);
 	if (!in_place && e == sel && ld.masked && ld.shift &&
-	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR))
+	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR ||
+	     inner_child(sel)))
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 	if (interval && elem_host_number(sel))
 		put_byteorder_reg(ctx, ctx->dreg, div_round_up(sel->len, 8));
@@ -951,6 +999,8 @@ static struct expr *bits_key(const struct expr *sel, struct expr *set,
 	struct expr *k, *i;
 	struct load ld;
 
+	if (inner_child(sel))
+		sel = inner_child(sel);
 	if (sel->kind == EXPR_PAYLOAD)
 		off = sel->payload.offset;
 	else if (sel->kind == EXPR_EXTHDR)
@@ -1340,7 +1390,9 @@ static int lin_rel_prefix(struct lin_ctx *ctx, const struct expr *rel)
 	 */
 	if (plen && !(plen % 8) && lhs == sel &&
 	    sel->byteorder == BYTEORDER_BIG) {
-		if (sel->kind == EXPR_PAYLOAD && !(sel->payload.offset % 8))
+		const struct expr *ps = inner_child(sel) ? inner_child(sel) : sel;
+
+		if (ps->kind == EXPR_PAYLOAD && !(ps->payload.offset % 8))
 			selector_load(ctx, lhs, plen / 8, &ld);
 		else
 			selector_load(ctx, lhs, 0, &ld);
@@ -1511,6 +1563,7 @@ static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
 		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
 		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
 		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
+		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
 	};
 	const struct expr *p = s->payload.expr, *v = s->payload.val;
 	unsigned int off = p->payload.offset, len = p->len;

@@ -20,6 +20,7 @@
 #include <cache.h>
 #include <delinearize.h>
 #include <kind.h>
+#include <inner.h>
 #include <elemdump.h>
 #include <elems.h>
 #include <protoctx.h>
@@ -188,6 +189,11 @@ static void kind_inner(struct kind_delin *k, const struct nftnl_expr *nle,
 	rule_free(tmp);
 }
 
+static void kind_load(struct kind_delin *k, const struct nftnl_expr *nle)
+{
+	delin_stmt_expr(k->phase, (struct nftnl_expr *)nle);
+}
+
 static void kind_type_value(struct kind_delin *k, struct expr *v,
 			    const struct datatype *dt, enum byteorder bo,
 			    unsigned int len)
@@ -200,7 +206,7 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
 	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
 	.set_key = kind_set_key, .inner = kind_inner,			\
-	.type_value = kind_type_value,					\
+	.type_value = kind_type_value, .load = kind_load,		\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -227,13 +233,14 @@ static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
 		[NFT_PAYLOAD_NETWORK_HEADER]	= PROTO_BASE_NETWORK_HDR,
 		[NFT_PAYLOAD_TRANSPORT_HEADER]	= PROTO_BASE_TRANSPORT_HDR,
 		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
+		[NFT_PAYLOAD_INNER_HEADER + 1]	= PROTO_BASE_TUN_HDR,
 	};
 	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
 	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
 	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
 
 	/* the kernel loads at most a value's worth, at a 16-bit offset */
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 3) {
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 4) {
 		unsupported(ctx, "payload");
 		return;
 	}
@@ -1049,7 +1056,9 @@ static void delin_immediate(struct delin_ctx *ctx, struct nftnl_expr *e)
 static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
-	const struct expr_ops *ops = expr_ops_by_nl_name(name);
+	/* a load inside a tunnel stands for the kernel's inner (inner.h) */
+	const struct expr_ops *ops = expr_ops_by_nl_name(inner_carrier(e) ?
+							 "inner" : name);
 	const struct stmt_ops *sops = stmt_ops_by_nl_name(name);
 
 	if (ops && ops->delinearize)
@@ -1716,6 +1725,8 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
+		if (f->listed_int)
+			n->dtype = &integer_type;
 		type_rhs(r, n);
 		expr_free(rel->op.left);
 		rel->op.left = n;
@@ -1770,6 +1781,8 @@ static bool is_ether_type(const struct stmt *s, uint64_t *value)
 	return true;
 }
 
+struct inner_deps;
+
 struct deps {
 	struct stmt	*ll;		/* meta iiftype ether */
 	struct stmt	*vlan;		/* ether type 8021q */
@@ -1783,6 +1796,7 @@ struct deps {
 	struct stmt	*grp[2];	/* the matches of the last merged load */
 	struct list_head *head;		/* the rule's statements */
 	unsigned int	family;		/* the table's */
+	struct inner_deps *in;		/* the packets in tunnels' */
 };
 
 static void drop(struct stmt **s)
@@ -2023,10 +2037,17 @@ static bool bits_shift_resolve(struct proto_ctx *pctx, struct deps *deps,
 static bool bits_mask_resolve(struct proto_ctx *pctx, struct deps *deps,
 			      struct expr **e);
 
+static void inner_key_resolve(struct deps *deps, struct expr **e);
+
 static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 			     struct expr **e)
 {
 	struct expr *p = *e, *i, *n;
+
+	if (inner_child(p) && deps->in) {
+		inner_key_resolve(deps, e);
+		return;
+	}
 
 	/* a field of a few bits moved down to its value: "add @s { ip dscp }",
 	   or one that ends its bytes under its mask: "add @s { vlan id }" */
@@ -2060,6 +2081,12 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 		/* "ip saddr . ip dscp": the part in the shift's place */
 		list_del(&i->list);
 		n = i;
+		if (inner_child(n) && deps->in) {
+			inner_key_resolve(deps, &n);
+			list_add(&n->list, pos);
+			i = n;
+			continue;
+		}
 		if (bits_shift_resolve(pctx, deps, &n) ||
 		    bits_mask_resolve(pctx, deps, &n)) {
 			list_add(&n->list, pos);
@@ -2937,19 +2964,186 @@ static bool binop_chain_match(struct proto_ctx *pctx, struct expr *rel)
 	return true;
 }
 
+/* a match: its raw loads named, the dependencies it makes redundant
+   killed; @expand: a merged load may be split into its fields */
+static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
+			  struct deps *deps, struct stmt *s, bool *ll_seen,
+			  struct stmt **next, bool expand)
+{
+	struct expr *rel, *lhs;
+
+	if (s->expr->op.left->kind == EXPR_CONCAT) {
+		concat_match(pctx, deps, s);
+		return;
+	}
+	rel = s->expr;
+	if (rel->op.right->kind == EXPR_SET_REF &&
+	    bits_shift_resolve(pctx, deps, &rel->op.left))
+		return;
+	range_fold(&ctx->rule->stmts, rel, next);
+	lhs = rel->op.left;
+	if (exthdr_match(deps, s, rel))
+		return;
+	hash_resolve(pctx, deps, lhs);
+	if (binop_chain_match(pctx, rel))
+		return;
+	if (reg_selector(lhs) ||
+	    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
+		reg_match(ctx, pctx, deps, s, rel);
+		return;
+	}
+	if (expand && payload_expand(pctx, s, deps->grp)) {
+		rel = s->expr;
+		*next = list_next_entry(s, list);
+	}
+	if (!payload_match(pctx, rel))
+		return;
+	flags_test(rel);
+	payload_deps(ctx, deps, s, rel, ll_seen);
+	proto_ctx_update(pctx, rel);
+}
+
+/* where a match reads inside a tunnel: its left side, or the selector of
+   a masked one; NULL if it does not */
+static struct expr **inner_slot(struct stmt *s)
+{
+	struct expr *l = s->expr->op.left;
+
+	if (l->kind == EXPR_BINOP)
+		return inner_child(l->op.left) ? &l->op.left : NULL;
+	return inner_child(l) ? &s->expr->op.left : NULL;
+}
+
+/**
+ * struct inner_deps - what postprocess() knows of the packets in tunnels
+ * @pctx, @deps, @ll_seen: as the rule's, for all its tunnels (nft keeps
+ *	one context of the inner packet)
+ * @set: a tunnel's match was met, @pctx is set up
+ */
+struct inner_deps {
+	struct proto_ctx	pctx;
+	struct deps		deps;
+	bool			ll_seen;
+	bool			set;
+};
+
+static struct inner_deps *inner_deps_of(struct deps *outer,
+				       const struct expr *w);
+
+/* gre's test of the outer protocol dropped */
+static void gre_dep_drop(struct deps *outer)
+{
+	uint64_t v;
+
+	if (is_dep(outer->th, NFT_META_L4PROTO, &v) && v == IPPROTO_GRE) {
+		if (outer->th == outer->grp[0] || outer->th == outer->grp[1])
+			outer->grp[0] = outer->grp[1] = NULL;
+		drop(&outer->th);
+	}
+}
+
+/* a concatenation that starts with a field in gre (nft 1.1.1 drops the
+   outer test then too) */
+static bool concat_in_gre(const struct stmt *s)
+{
+	const struct expr *l = s->expr->op.left, *first;
+
+	if (l->kind != EXPR_CONCAT || list_empty(&l->set.exprs))
+		return false;
+	first = list_first_entry(&l->set.exprs, struct expr, list);
+	return inner_child(first) && inner_on_gre(first);
+}
+
+/*
+ * A match inside a tunnel, resolved as a rule of the family whose
+ * dependencies nft adds inside, on the field the tunnel reads: then
+ * wrapped again (each field of a merged load too).  gre's test of the
+ * outer protocol is one nft adds back.
+ */
+static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
+				struct inner_deps *in, struct stmt *s,
+				struct stmt **next)
+{
+	struct expr **slot = inner_slot(s), *w = *slot;
+	unsigned int family = ctx->family;
+
+	const struct expr *rel = s->expr;
+	/*
+	 * nft 1.1.1 drops gre's test of the outer protocol, wherever it
+	 * stands, at a field in the tunnel that is compared with a value
+	 * (== or !=) or read under a mask (a field of a few bits, a flag
+	 * test): not at a set, a range or an order on a whole field
+	 */
+	bool gre_dep = inner_on_gre(w) && inner_child(w)->kind == EXPR_PAYLOAD &&
+		       (slot != &s->expr->op.left ||
+			((rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
+			 rel->op.right->kind == EXPR_VALUE));
+
+	inner_deps_of(outer, w);
+	in->deps.cur = s;
+	ctx->family = inner_family(w);
+	*slot = inner_unwrap(w);
+	match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next, true);
+	if (in->deps.grp[0] == s && in->deps.grp[1] != s) {
+		/* a load nft merged, split: each field read in the tunnel */
+		struct stmt *i = s;
+
+		do {
+			i = list_next_entry(i, list);
+			i->expr->op.left = inner_wrap(w, i->expr->op.left);
+		} while (i != in->deps.grp[1]);
+	}
+	/* nft 1.1.1 drops an ether type in a tunnel that a network header
+	   after it needs (a bridge's own it keeps, but for extension
+	   headers) */
+	in->deps.nh_ether = false;
+	ctx->family = family;
+	slot = s->expr->op.left->kind == EXPR_BINOP ? &s->expr->op.left->op.left :
+						      &s->expr->op.left;
+	*slot = inner_rewrap(w, *slot);
+	if (gre_dep)
+		gre_dep_drop(outer);
+}
+
+/* the context of the packet in @w's tunnel, set up on first use */
+static struct inner_deps *inner_deps_of(struct deps *outer, const struct expr *w)
+{
+	struct inner_deps *in = outer->in;
+
+	if (!in->set) {
+		proto_ctx_init(&in->pctx, inner_family(w));
+		in->deps = (struct deps){ .head = outer->head };
+		in->set = true;
+	}
+	in->pctx.desc[PROTO_BASE_TUN_HDR] = inner_tunnel_desc(w);
+	in->deps.family = inner_family(w);
+	return in;
+}
+
+/* a set's or map's key read inside a tunnel ("vxlan ip saddr vmap") */
+static void inner_key_resolve(struct deps *deps, struct expr **e)
+{
+	struct inner_deps *in = inner_deps_of(deps, *e);
+	struct expr *w = *e, *c = inner_unwrap(w);
+
+	in->deps.cur = deps->cur;
+	selector_resolve(&in->pctx, &in->deps, &c);
+	*e = inner_rewrap(w, c);
+}
+
 static void postprocess(struct delin_ctx *ctx)
 {
 	struct proto_ctx pctx;
 	struct stmt *s, *next;
 	struct deps deps = { 0 };
+	struct inner_deps in = { 0 };
 	bool ll_seen = false;	/* an ether or vlan field other than the type */
 
 	proto_ctx_init(&pctx, ctx->family);
 	deps.head = &ctx->rule->stmts;
 	deps.family = ctx->family;
+	deps.in = &in;
 	list_for_each_entry_safe(s, next, &ctx->rule->stmts, list) {
-		struct expr *rel, *lhs;
-
 		deps.cur = s;
 		if (s->kind != STMT_EXPRESSION) {
 			stmt_resolve(&pctx, &deps, s);
@@ -2958,38 +3152,18 @@ static void postprocess(struct delin_ctx *ctx)
 			 * "meta l4proto tcp counter tcp dport 22" counts tcp
 			 * packets only.
 			 */
-			deps = (struct deps){ .head = deps.head, .family = deps.family };
+			deps = (struct deps){ .head = deps.head,
+					      .family = deps.family, .in = &in };
+			in.deps = (struct deps){ .head = deps.head };
 			continue;
 		}
-		if (s->expr->op.left->kind == EXPR_CONCAT) {
-			concat_match(&pctx, &deps, s);
+		if (inner_slot(s)) {
+			inner_match_resolve(ctx, &deps, &in, s, &next);
 			continue;
 		}
-		rel = s->expr;
-		if (rel->op.right->kind == EXPR_SET_REF &&
-		    bits_shift_resolve(&pctx, &deps, &rel->op.left))
-			continue;
-		range_fold(&ctx->rule->stmts, rel, &next);
-		lhs = rel->op.left;
-		if (exthdr_match(&deps, s, rel))
-			continue;
-		hash_resolve(&pctx, &deps, lhs);
-		if (binop_chain_match(&pctx, rel))
-			continue;
-		if (reg_selector(lhs) ||
-		    (lhs->kind == EXPR_BINOP && reg_selector(lhs->op.left))) {
-			reg_match(ctx, &pctx, &deps, s, rel);
-			continue;
-		}
-		if (payload_expand(&pctx, s, deps.grp)) {
-			rel = s->expr;
-			next = list_next_entry(s, list);
-		}
-		if (!payload_match(&pctx, rel))
-			continue;
-		flags_test(rel);
-		payload_deps(ctx, &deps, s, rel, &ll_seen);
-		proto_ctx_update(&pctx, rel);
+		match_resolve(ctx, &pctx, &deps, s, &ll_seen, &next, true);
+		if (concat_in_gre(s))
+			gre_dep_drop(&deps);
 	}
 }
 

@@ -38,6 +38,7 @@
 #include <rule.h>
 #include <nlalloc.h>
 #include <suggest.h>
+#include <inner.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -383,20 +384,7 @@ static void set_debug(FILE *f, struct nftnl_set *s, bool elems)
 
 static void rule_debug(FILE *f, struct nftnl_rule *r)
 {
-	char *buf;
-	size_t sz = 1 << 14;
-	int n;
-
-	for (;;) {
-		buf = xmalloc(sz);
-		n = nftnl_rule_snprintf(buf, sz, r, NFTNL_OUTPUT_DEFAULT, 0);
-		if (n >= 0 && (size_t)n < sz - 1)
-			break;
-		free(buf);
-		sz *= 4;
-	}
-	fprintf(f, "%s\n", buf);
-	free(buf);
+	inner_rule_debug(f, r);
 }
 
 static void obj_debug(FILE *f, struct nftnl_obj *o)
@@ -728,7 +716,7 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 			put_chain_id(nlh, NFTA_CHAIN_ID, it->chain_id);
 		break;
 	case NLO_RULE:
-		nftnl_rule_nlmsg_build_payload(nlh, it->obj);
+		inner_rule_build(nlh, it->obj);
 		if (it->chain_id)
 			put_chain_id(nlh, NFTA_RULE_CHAIN_ID, it->chain_id);
 		break;
@@ -881,7 +869,7 @@ int nl_rule_parse_built(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 			expr_copy(to, x);
 		mnl_attr_nest_end(to, nest);
 	}
-	ret = nftnl_rule_nlmsg_parse(to, r);
+	ret = inner_rule_parse(to, r);
 	free(buf);
 	return ret;
 }
@@ -1960,7 +1948,7 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 	struct cache_table *t;
 	struct cache_chain *ch;
 
-	if (!msg_sane(nlh) || nftnl_rule_nlmsg_parse(nlh, r) < 0 ||
+	if (!msg_sane(nlh) || inner_rule_parse(nlh, r) < 0 ||
 	    !nftnl_rule_is_set(r, NFTNL_RULE_TABLE) ||
 	    !nftnl_rule_is_set(r, NFTNL_RULE_CHAIN))
 		goto drop;

@@ -25,6 +25,7 @@
 #include <flowtable.h>
 #include <delinearize.h>
 #include <json.h>
+#include <inner.h>
 #include <kind.h>
 #include <print.h>
 #include <proto.h>
@@ -592,7 +593,9 @@ static json_t *match_json(const struct expr *rel, struct json_ctx *jc)
 	o = json_object();
 	o = obj_set(o, "op", json_string(relop_name(rel->op.op)));
 	/* nft lists the mask of "tcp flags syn / syn,ack" as a list */
-	jc->mask_list = rel->op.right->kind == EXPR_VALUE;
+	jc->mask_list = rel->op.right->kind == EXPR_VALUE &&
+			!(rel->op.left->kind == EXPR_BINOP &&
+			  inner_child(rel->op.left->op.left));
 	o = obj_set(o, "left", expr_json(rel->op.left, jc));
 	jc->mask_list = false;
 	o = obj_set(o, "right", exact_flags_json(rel, jc) ?: expr_json(rel->op.right, jc));

@@ -38,6 +38,7 @@
 #include <set.h>
 #include <trace.h>
 #include <nlalloc.h>
+#include <inner.h>
 
 enum {
 	MON_TABLES	= 1 << 0,
@@ -311,7 +312,7 @@ static void rule_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	struct nftnl_rule *r = xnftnl_rule_alloc();
 	struct cache_table *t;
 
-	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
+	if (inner_rule_parse(nlh, r) < 0) {
 		nftnl_rule_free(r);
 		return;
 	}

@@ -26,6 +26,7 @@
 #include <listing.h>
 #include <flowtable.h>
 #include <print.h>
+#include <inner.h>
 #include <proto.h>
 #include <set.h>
 #include <wire.h>
@@ -475,7 +476,9 @@ static bool masked_flags_print(const struct expr *rel,
 	const struct expr *l = rel->op.left, *r = rel->op.right, *m;
 	uint64_t mv;
 
+	/* nft 1.1.1 lists a mask of flags in a tunnel as any mask */
 	if (l->kind != EXPR_BINOP || l->op.op != OP_AND || !is_flags(l->op.left) ||
+	    inner_child(l->op.left) ||
 	    r->kind != EXPR_VALUE || l->op.right->kind != EXPR_VALUE ||
 	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ))
 		return false;

@@ -1017,6 +1017,50 @@ V11_SELECTORS = [
     _f("tcp option mptcp subtype", "int", 4, L3),
 ]
 
+# nft 1.1's inner header matching: a header field of the packet a tunnel
+# carries ("vxlan ip saddr"), or of the tunnel's own header ("vxlan
+# vni"), and gre's own header, which is a transport header.  vxlan and
+# geneve want the outer udp matched before; what may follow a tunnel is
+# every header field (but tunnels), the link layer's only where the
+# tunnel carries ethernet (all but gre).
+V11_SELECTORS += [
+    _f("gre version", "int", 3, L3), _f("gre flags", "int", 5, L3),
+    _f("gre protocol", "ethertype", 16, L3),
+]
+INNER_TUNNELS = [("vxlan", "udp dport 4789 "), ("geneve", "udp dport 6081 "),
+                 ("gre", ""), ("gretap", "")]
+INNER_OWN = {
+    "vxlan": [_f("vxlan vni", "int", 24), _f("vxlan flags", "int", 8)],
+    "geneve": [_f("geneve vni", "int", 24), _f("geneve type", "ethertype", 16)],
+}
+INNER_HDRS = ("ether", "vlan", "arp", "ip", "ip6", "icmp", "icmpv6", "igmp", "tcp",
+              "udp", "udplite", "sctp", "dccp", "ah", "esp", "comp", "th")
+INNER_SELECTORS = [s[:3] + (None, None) for s in SELECTORS if s[0].split()[0] in INNER_HDRS]
+# outer matches before a tunnel other than its own, to judge nft's refusals
+INNER_OUTER_BAD = ["", "tcp dport 22 ", "th dport 4789 ", "meta l4proto udp ",
+                   "meta l4proto { tcp, udp } ", "udp sport 53 "]
+
+
+def inner_match(rng, invalid):
+    """One match inside a tunnel (or of its own header), and what the
+    rule matched before it."""
+    tun, pre = rng.choice(INNER_TUNNELS)
+    if invalid and rng.random() < 0.5:
+        pre = rng.choice(INNER_OUTER_BAD)
+    own = INNER_OWN.get(tun)
+    if own and rng.random() < 0.3:
+        return pre + match(rng, "netdev", invalid, None, own)[0]
+    table = INNER_SELECTORS
+    if tun == "gre" and not invalid:
+        table = [s for s in table if s[0].split()[0] not in ("ether", "vlan", "arp")]
+    text = match(rng, "netdev", invalid, None, table)[0]
+    if rng.random() < 0.3:
+        # a second field in the same (or another) tunnel
+        text += " %s %s" % (rng.choice([tun, tun, rng.choice(INNER_TUNNELS)[0]]),
+                            match(rng, "netdev", invalid, None, table)[0])
+    return "%s%s %s" % (pre, tun, text)
+
+
 # (template, families or None, hooks or None)
 V11_STMTS = [
     ("last", None, None), ("last used never", None, None), ("last used {time:32}", None, None),
@@ -1154,7 +1198,9 @@ def gen_case11(rng, idx):
         if rng.random() < 0.5:
             rules.append("ip saddr @s")
     for _ in range(rng.choice([1, 1, 2])):
-        if rng.random() < 0.35 and fam != "arp":
+        if rng.random() < 0.3 and (fam != "arp" or invalid):
+            text = inner_match(rng, invalid)
+        elif rng.random() < 0.35 and fam != "arp":
             text = match(rng, fam, invalid, None, V11_SELECTORS)[0]
             if fam == "inet" and text.startswith("icmpv6") and rng.random() < 0.5:
                 text = "meta nfproto ipv6 " + text
