@@ -774,18 +774,40 @@ static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
 }
 
 /*
- * Offline, when a command failed: the model's answer to the batch of the
- * others, as batch_commit() would get it, on a copy of what it would be
- * checked against; nothing is kept
+ * When a command failed: the model's answer to the batch of the others,
+ * as batch_commit() would get it, on a copy of what it would be checked
+ * against (offline, the in-memory ruleset; else the kernel's, read for
+ * it), so that the errors of the commands that did not fail come in the
+ * same run; nothing is kept, nothing is sent
  */
 static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 			struct list_head *msgs)
 {
 	struct cache *scratch = NULL;
+	struct error_record *e;
+	LIST_HEAD(dump_msgs);
 
-	if (ctx->dry_run || !ctx->offline_cache)
-		scratch = cache_alloc();
-	offline_check(scratch ? scratch : ctx->offline_cache, batch, msgs);
+	if (ctx->offline) {
+		if (ctx->dry_run || !ctx->offline_cache)
+			scratch = cache_alloc();
+		offline_check(scratch ? scratch : ctx->offline_cache, batch,
+			      msgs);
+		cache_free(scratch);
+		return;
+	}
+	if (list_empty(&batch->items))
+		return;
+	scratch = cache_alloc();
+	if (nlio_dump_model(ctx, scratch, &dump_msgs) == 0) {
+		offline_check(scratch, batch, msgs);
+	} else {
+		/* said, not hidden: these commands were not checked */
+		e = list_first_entry(&dump_msgs, struct error_record, list);
+		error_queue(msgs, NULL,
+			    "the other commands were not checked against the kernel's ruleset: %s",
+			    e->msg);
+		erec_free_list(&dump_msgs);
+	}
 	cache_free(scratch);
 }
 
@@ -845,9 +867,9 @@ static void take_lists(struct list_head *cmds, struct list_head *lists)
 /*
  * The evaluated @cmds as one batch, committed (or checked); 0, -1 or
  * NLIO_RESTART.  When anything failed (@failed: in evaluation), nothing
- * is sent; offline, the model answers the batch of the commands that did
- * not fail (lin_cmds() leaves out their cascade) on a copy of the
- * ruleset, so that its errors come in the same run.
+ * is sent; the model answers the batch of the commands that did not fail
+ * (lin_cmds() leaves out their cascade) on a copy of the ruleset, the
+ * kernel's unless offline, so that its errors come in the same run.
  */
 static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
 			  struct list_head *msgs, const char *json_in,
@@ -859,8 +881,7 @@ static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
 	nl_batch_init(&batch);
 	if (lin_cmds(ctx, cmds, &batch, msgs, missing) < 0 || failed) {
 		ret = -1;
-		if (ctx->offline)
-			model_check(ctx, &batch, msgs);
+		model_check(ctx, &batch, msgs);
 		/* syntax errors were queued first: in file order, as a
 		   compiler gives them */
 		erec_sort(msgs, &ctx->inputs);

@@ -2291,7 +2291,8 @@ static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
  * into the libnftnl set.  A named set's go into packed records, so that a
  * huge set never exists as a million libnftnl objects.
  */
-static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
+static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset,
+		      bool in_nftnl)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .set = cs->nls };
@@ -2305,7 +2306,8 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
 				    NLM_F_DUMP, seq_next(ctx));
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
-	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+	if (in_nftnl ||
+	    nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		return talk(ctx, nlh, elem_cb, &d);
 	elem_dump_free(cs->elems);
 	cs->elems = d.elems = elem_dump_new();
@@ -2359,6 +2361,8 @@ struct dump_req {
 	unsigned int	family;
 	const char	*table, *set;
 	bool		reset;
+	bool		in_nftnl;	/* every set's elements in its libnftnl
+					   set, as the offline model keeps them */
 };
 
 static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
@@ -2382,7 +2386,7 @@ static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 			     (cache_table_matches(t, family, rq->table) &&
 			      !strcmp(rq->set, nftnl_set_get_str(s->nls,
 								 NFTNL_SET_NAME)))) &&
-			    dump_elems(ctx, s, rq->reset) < 0)
+			    dump_elems(ctx, s, rq->reset, rq->in_nftnl) < 0)
 				return -1;
 	return 0;
 }
@@ -2437,18 +2441,15 @@ static int dump_error(int err, bool reset, struct list_head *msgs)
 			   strerror(err));
 }
 
-static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
-			const char *table, const char *set, bool reset,
+static int dump_ruleset(struct nfh_ctx *ctx, const struct dump_req *rq,
 			struct cache *c, struct list_head *msgs)
 {
-	const struct dump_req rq = { family, table, set, reset };
-
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 	/* an interrupted dump means the ruleset changed under us: redo it */
-	for (int tries = 1; dump_once(ctx, &rq, c) < 0; tries++) {
+	for (int tries = 1; dump_once(ctx, rq, c) < 0; tries++) {
 		if (errno != EINTR || tries >= 10)
-			return dump_error(errno, reset, msgs);
+			return dump_error(errno, rq->reset, msgs);
 		if (ctx->dump_torn) {
 			/* a set still being resized: give it time */
 			struct timespec ts = { 0, 20000000L * tries };
@@ -2466,14 +2467,26 @@ static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, NULL, NULL, false, c, msgs);
+	const struct dump_req rq = { .family = family };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
+}
+
+int nlio_dump_model(struct nfh_ctx *ctx, struct cache *c,
+		    struct list_head *msgs)
+{
+	const struct dump_req rq = { .in_nftnl = true };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
 }
 
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		  const char *set, bool reset, struct cache *c,
 		  struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, table, set, reset, c, msgs);
+	const struct dump_req rq = { family, table, set, reset, false };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
 }
 
 /* one element of a reset request, named by its key as the kernel keeps it */
@@ -2749,7 +2762,7 @@ int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
 	struct nftnl_rule *r;
 	struct nlmsghdr *nlh;
 
-	if (dump_ruleset(ctx, family, NULL, NULL, false, c, msgs) < 0)
+	if (nlio_dump(ctx, family, c, msgs) < 0)
 		return -1;
 	t = table ? cache_table_find(c, family, table) : NULL;
 	if ((table && !t) || (chain && !cache_chain_find(t, chain)))
