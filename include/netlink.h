@@ -29,6 +29,19 @@ struct kfeature {
 
 /* NULL: a built-in expression, or one nfh knows no option for */
 const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
+/* the kernel support chain type @type ("nat") needs in @family; NULL if
+ * none is known, with *@elsewhere true if it is another family's type */
+const struct kfeature *kfeature_of_chain_type(const char *type,
+					      unsigned int family,
+					      bool *elsewhere);
+/* why the kernel has no set type for a set of NFT_SET_* @flags and
+ * @fields concatenated fields (EOPNOTSUPP), or NULL if nfh cannot tell */
+const char *kfeature_set_refusal(uint32_t flags, unsigned int fields);
+/* the words for the kernel's answer @reply (NLMSG_ERROR) to @sent, a new
+ * chain or set, when they name a missing chain or set type; NULL if not
+ * (the caller frees them) */
+char *nlio_refusal_words(const struct nlmsghdr *sent,
+			 const struct nlmsghdr *reply);
 
 enum nl_obj {
 	NLO_TABLE,

@@ -1357,6 +1357,110 @@ static bool flowtable_refused(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/* the offset into the message refused that the extended ack of @reply
+   names (NLMSGERR_ATTR_OFFS), 0 if none */
+static uint32_t ack_offset(const struct nlmsghdr *reply)
+{
+	uint32_t off = 0;
+
+	if (!(reply->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    reply->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(reply, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0)
+		return 0;
+	return off;
+}
+
+/* the number of fields of a concatenation a new set message describes
+   (NFTA_SET_DESC_CONCAT), 1 if none */
+static unsigned int set_msg_fields(const struct nlattr *desc)
+{
+	const struct nlattr *a, *f;
+	unsigned int n = 0;
+
+	mnl_attr_for_each_nested(a, desc)
+		if (mnl_attr_get_type(a) == NFTA_SET_DESC_CONCAT)
+			mnl_attr_for_each_nested(f, a)
+				n++;
+	return n ? n : 1;
+}
+
+/*
+ * A new chain refused with ENOENT at its NFTA_CHAIN_TYPE: the kernel has
+ * no chain type of that name for the family (nf_tables_chain_type_lookup(),
+ * after asking for its module).  A new set refused with EOPNOTSUPP: no set
+ * type takes its flags and fields (nft_select_set_ops()).
+ */
+char *nlio_refusal_words(const struct nlmsghdr *sent,
+			 const struct nlmsghdr *reply)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(reply);
+	const struct nfgenmsg *g = mnl_nlmsg_get_payload(sent);
+	const struct nlattr *attr, *desc = NULL;
+	const struct kfeature *kf;
+	uint32_t off, flags = 0;
+	const char *why;
+	bool elsewhere;
+
+	if (reply->nlmsg_len < NLMSG_HDRLEN + sizeof(*e) ||
+	    sent->nlmsg_len < NLMSG_HDRLEN + sizeof(*g))
+		return NULL;
+	if (NFNL_MSG_TYPE(sent->nlmsg_type) == NFT_MSG_NEWCHAIN &&
+	    e->error == -ENOENT && (off = ack_offset(reply))) {
+		mnl_attr_for_each(attr, sent, sizeof(*g)) {
+			const char *type;
+
+			if ((const char *)attr - (const char *)sent != (long)off ||
+			    mnl_attr_get_type(attr) != NFTA_CHAIN_TYPE ||
+			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+				continue;
+			type = mnl_attr_get_str(attr);
+			kf = kfeature_of_chain_type(type, g->nfgen_family,
+						    &elsewhere);
+			if (kf)
+				return xasprintf("Could not process chain: this kernel has no %s (%s, module %s); the ruleset is unchanged",
+						 kf->what, kf->config, kf->module);
+			if (elsewhere)
+				return xasprintf("Could not process chain: the kernel has %s chains in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
+						 type, family_name(g->nfgen_family));
+			return xasprintf("Could not process chain: the kernel has no chain type \"%s\" in family %s; the ruleset is unchanged",
+					 type, family_name(g->nfgen_family));
+		}
+		return NULL;
+	}
+	if (NFNL_MSG_TYPE(sent->nlmsg_type) != NFT_MSG_NEWSET ||
+	    e->error != -EOPNOTSUPP)
+		return NULL;
+	mnl_attr_for_each(attr, sent, sizeof(*g)) {
+		if (mnl_attr_get_type(attr) == NFTA_SET_FLAGS &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			flags = ntohl(mnl_attr_get_u32(attr));
+		else if (mnl_attr_get_type(attr) == NFTA_SET_DESC)
+			desc = attr;
+	}
+	why = kfeature_set_refusal(flags, desc ? set_msg_fields(desc) : 1);
+	return why ? xasprintf("Could not process set: %s: %s",
+			       strerror(EOPNOTSUPP), why) : NULL;
+}
+
+/* ... for the item @it the kernel refused: the error is queued then */
+static bool type_refused(struct answers *a, const struct nl_item *it,
+			 const struct nlmsghdr *h)
+{
+	const struct nlmsghdr *sent;
+	char *words;
+
+	if (!it || (it->msg_type != NFT_MSG_NEWCHAIN &&
+		    it->msg_type != NFT_MSG_NEWSET) ||
+	    !(sent = item_msg(a, it)))
+		return false;
+	words = nlio_refusal_words(sent, h);
+	if (!words)
+		return false;
+	a->ret = error_queue(a->msgs, &it->loc, "%s", words);
+	free(words);
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1396,7 +1500,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		if (rule_name_missing(a, it, h, e->error) ||
 		    flowtable_refused(a, it, h, e->error) ||
-		    expr_refused(a, it, h, e->error))
+		    expr_refused(a, it, h, e->error) ||
+		    type_refused(a, it, h))
 			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {

@@ -1140,11 +1140,21 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 	return 0;
 }
 
+/* as nft_select_set_ops() of a kernel with every set type (pipapo
+   included): why none can hold new set @s, or NULL */
+static const char *set_type_missing(struct nftnl_set *s)
+{
+	return kfeature_set_refusal(nftnl_set_is_set(s, NFTNL_SET_FLAGS) ?
+				    nftnl_set_get_u32(s, NFTNL_SET_FLAGS) : 0,
+				    1);
+}
+
 static int apply_newset(struct cache *c, struct nl_item *it,
 			 struct list_head *msgs)
 {
 	struct cache_table *t;
 	unsigned int fam = it->family;
+	const char *err;
 
 	t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
 	if (!t)
@@ -1171,6 +1181,11 @@ static int apply_newset(struct cache *c, struct nl_item *it,
 					  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
 		return 0;
 	}
+	err = set_type_missing(it->obj);
+	if (err)
+		return error_queue(msgs, &it->loc,
+				   "Could not process set: %s: %s",
+				   strerror(EOPNOTSUPP), err);
 	nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
 	cache_add_set(t, it->obj);
 	it->obj = NULL;
