@@ -940,15 +940,14 @@ static int run_report(struct nfh_ctx *ctx, struct list_head *msgs,
 
 /*
  * What a syntax error may have lost a declaration of: the tables named in
- * what the parser skipped; with JSON, whose parser drops a command it
- * cannot read whole, every table
+ * what the parser skipped (with JSON, the tables of the commands it could
+ * not read), or every table
  */
-static struct cascade *lost_decls(const struct parser_state *state,
-				  bool json_failed)
+static struct cascade *lost_decls(const struct parser_state *state)
 {
 	struct cascade *c = cascade_new();
 
-	if (json_failed)
+	if (state->lost_all)
 		cascade_note_table(c, NULL);
 	for (unsigned int i = 0; i < state->nlost_words; i++)
 		cascade_note_table(c, state->lost_words[i]);
@@ -962,7 +961,6 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	struct parser_state state;
 	char *json_in = NULL;		/* JSON input, kept for -j -e */
 	struct cascade *missing;
-	int parse_ret;
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
@@ -976,7 +974,6 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	parser_init(&state, ctx, &msgs, &cmds);
 	state.sink = &stream_sink;
 	ret = parse_input(ctx, &state, name, buf, bufname, &json_in);
-	parse_ret = ret;
 
 	/*
 	 * what parsed around a syntax error is evaluated still, for its own
@@ -986,7 +983,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
 	take_lists(&cmds, &lists);
-	missing = lost_decls(&state, json_in != NULL && parse_ret < 0);
+	missing = lost_decls(&state);
 	ret = compile_commit(ctx, &cmds, &msgs, json_in, ret < 0, missing);
 	cascade_free(missing);
 	if (ret == NLIO_RESTART && last_try)
