@@ -34,8 +34,9 @@ const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
 const struct kfeature *kfeature_of_chain_type(const char *type,
 					      unsigned int family,
 					      bool *elsewhere);
-/* why the kernel has no set type for a set of NFT_SET_* @flags and
- * @fields concatenated fields (EOPNOTSUPP), or NULL if nfh cannot tell */
+/* why the kernel refuses a new set of NFT_SET_* @flags and @fields
+ * concatenated fields with EOPNOTSUPP (no set type holds it, or flags it
+ * takes only apart), or NULL if nfh cannot tell */
 const char *kfeature_set_refusal(uint32_t flags, unsigned int fields);
 /* the words for the kernel's answer @reply (NLMSG_ERROR) to @sent, a new
  * chain or set, when they name a missing chain or set type; NULL if not

@@ -11,7 +11,8 @@
  * Chain types come the same way, one module each or built into nf_tables
  * with their family; set types (hash, bitmap, rbtree, pipapo) are all
  * built into nf_tables (Linux 6.12 has no kernel option for any of them),
- * and the kernel refuses a set none of them can hold with EOPNOTSUPP.
+ * and the kernel refuses a set none of them can hold with EOPNOTSUPP, as
+ * it does some combinations of flags before it looks for one.
  */
 #include <string.h>
 #include <linux/netfilter.h>
@@ -97,6 +98,13 @@ const char *kfeature_set_refusal(uint32_t flags, unsigned int fields)
 	   hash types take dynamic (NFT_SET_EVAL) and no intervals, rbtree
 	   and pipapo intervals and no dynamic, rbtree one field, pipapo
 	   two or more */
+	/* nf_tables_newset() refuses these before it looks for one */
+	if ((flags & (NFT_SET_EVAL | NFT_SET_OBJECT)) ==
+	    (NFT_SET_EVAL | NFT_SET_OBJECT))
+		return "rules cannot add to a map of objects (flags dynamic in a map to counters, quotas or other objects)";
+	if ((flags & (NFT_SET_CONSTANT | NFT_SET_TIMEOUT)) ==
+	    (NFT_SET_CONSTANT | NFT_SET_TIMEOUT))
+		return "a constant set has no timeouts (flags constant and timeout)";
 	if ((flags & (NFT_SET_EVAL | NFT_SET_INTERVAL)) ==
 	    (NFT_SET_EVAL | NFT_SET_INTERVAL))
 		return "no set type holds intervals that rules add to (flags dynamic and interval): the hash types take dynamic, rbtree and pipapo interval";

@@ -802,10 +802,11 @@ static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 		offline_check(scratch, batch, msgs);
 	} else {
 		/* said, not hidden: these commands were not checked */
-		e = list_first_entry(&dump_msgs, struct error_record, list);
+		e = list_empty(&dump_msgs) ? NULL :
+		    list_first_entry(&dump_msgs, struct error_record, list);
 		error_queue(msgs, NULL,
 			    "the other commands were not checked against the kernel's ruleset: %s",
-			    e->msg);
+			    e ? e->msg : "it could not be read");
 		erec_free_list(&dump_msgs);
 	}
 	cache_free(scratch);

@@ -5,9 +5,11 @@
 # under the construct that asked for it: what is missing and, for a chain
 # type in a module of its own, its kernel option.
 #
-# The set: this kernel's own answer, through nfh (a set with flags dynamic
-# and interval, which no set type takes), and the offline model's, the
-# same words (kernel-refusal-words/set.err).
+# Sets: this kernel's own answers, through nfh (a set with flags dynamic
+# and interval, which no set type takes; a map of objects with flags
+# dynamic and a set with flags constant and timeout, which it refuses
+# before it looks for one), and the offline model's, the same words
+# (kernel-refusal-words/set.err).
 #
 # Chain types: nfh refuses a chain type a family lacks before sending, and
 # this kernel has every chain type of ip, ip6 and inet.  So the kernel's
@@ -35,11 +37,11 @@ cp "$src/set.nft" "$dir/"
 cd "$dir" || exit 1
 
 tool "$NS" -f set.nft 2>set.err
-expect_eq "a set with flags dynamic and interval: exit status 1" 1 $?
+expect_eq "sets no set type holds: exit status 1" 1 $?
 if diff -u "$src/set.err" set.err >diff.out; then
-	ok "the kernel's EOPNOTSUPP for it in words, under the set"
+	ok "the kernel's EOPNOTSUPP for each in words, under the set"
 else
-	not_ok "the kernel's EOPNOTSUPP for it in words, under the set"
+	not_ok "the kernel's EOPNOTSUPP for each in words, under the set"
 	diag <diff.out
 fi
 expect_eq "nothing was loaded" "" "$(tool "$NS" list ruleset)"
