@@ -79,4 +79,12 @@ expect_eq "nft -f all.nft: exit status 1" 1 $?
 missed=$(comm -23 <(lines_of all.nft nft-all.err | sort) <(lines_of all.nft all.err | sort))
 expect_eq "nfh names each line nft names ($(lines_of all.nft nft-all.err | wc -l) of them)" "" "$missed"
 expect_eq "after nft, the ruleset is unchanged" "$before" "$(tool "$NS" list ruleset)"
+
+# elements for a set the kernel has, declared again later in the file:
+# they go into the kernel's set, as nft takes them (nfh said "cannot type")
+printf '%s\n' 'add element inet f plain { 1.2.3.9 }' 'add set inet f plain { type ipv4_addr; }' >again.nft
+ip netns exec "$NS" nft -c -f again.nft
+expect_eq "nft -c: elements before a set declared again" 0 $?
+tool "$NS" -c -f again.nft 2>again.err
+expect_eq "nfh -c: elements before a set declared again" "0 " "$? $(cat again.err)"
 finish
