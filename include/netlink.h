@@ -162,10 +162,13 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
-/* reads the whole kernel ruleset as the offline model holds one: each
- * set's elements in its libnftnl set (offline.h checks batches against it) */
-int nlio_dump_model(struct nfh_ctx *ctx, struct cache *c,
-		    struct list_head *msgs);
+/* reads the whole kernel ruleset as the offline model holds one, to check
+ * batch @b against (offline.h): the elements in the libnftnl sets, of the
+ * anonymous sets, the maps and the sets @b has elements for (the others'
+ * are not read: a set of a million elements would cost seconds) */
+struct nl_batch;
+int nlio_dump_model(struct nfh_ctx *ctx, const struct nl_batch *b,
+		    struct cache *c, struct list_head *msgs);
 /* reads the tables and sets of @family, and the elements of the one set
  * (@reset: resetting their counters and quotas, Linux 6.5+) */
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,

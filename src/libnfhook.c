@@ -798,7 +798,7 @@ static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 	if (list_empty(&batch->items))
 		return;
 	scratch = cache_alloc();
-	if (nlio_dump_model(ctx, scratch, &dump_msgs) == 0) {
+	if (nlio_dump_model(ctx, batch, scratch, &dump_msgs) == 0) {
 		offline_check(scratch, batch, msgs);
 	} else {
 		/* said, not hidden: these commands were not checked */

@@ -2466,9 +2466,64 @@ struct dump_req {
 	unsigned int	family;
 	const char	*table, *set;
 	bool		reset;
-	bool		in_nftnl;	/* every set's elements in its libnftnl
-					   set, as the offline model keeps them */
+	bool		in_nftnl;	/* sets' elements in their libnftnl
+					   sets, as the offline model keeps them:
+					   of anonymous sets and maps, and of
+					   the sets @batch has elements for */
+	const struct nl_batch *batch;
 };
+
+/* whether an element message of @b names set @set of @table */
+static bool batch_elems_of(const struct nl_batch *b, unsigned int family,
+			   const char *table, const char *set)
+{
+	const struct nl_item *it;
+
+	list_for_each_entry(it, &b->items, list) {
+		struct nftnl_set *s = NULL;
+		bool same;
+
+		if (it->family != family ||
+		    (it->msg_type != NFT_MSG_NEWSETELEM &&
+		     it->msg_type != NFT_MSG_DELSETELEM &&
+		     it->msg_type != NFT_MSG_DESTROYSETELEM))
+			continue;
+		if (it->type == NLO_RAW)
+			s = raw_msg_to_nftnl(it->obj, it->msg_type, it->family);
+		else if (it->type == NLO_SETELEM || it->type == NLO_SET)
+			s = it->obj;
+		/* unreadable: the model reads it as the kernel would */
+		same = !s ||
+		       (nftnl_set_is_set(s, NFTNL_SET_TABLE) &&
+			nftnl_set_is_set(s, NFTNL_SET_NAME) &&
+			!strcmp(nftnl_set_get_str(s, NFTNL_SET_TABLE), table) &&
+			!strcmp(nftnl_set_get_str(s, NFTNL_SET_NAME), set));
+		if (it->type == NLO_RAW)
+			nftnl_set_free(s);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* whether the elements of @s are read for @rq */
+static bool dump_wants_elems(const struct dump_req *rq, struct cache_table *t,
+			     struct cache_set *s)
+{
+	uint32_t flags = nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS);
+
+	if (rq->set)
+		return cache_table_matches(t, rq->family, rq->table) &&
+		       !strcmp(rq->set, nftnl_set_get_str(s->nls, NFTNL_SET_NAME));
+	/* the model: what a map's elements jump to or name is in use */
+	if (rq->in_nftnl && rq->batch &&
+	    !(flags & (NFT_SET_ANONYMOUS | NFT_SET_MAP | NFT_SET_OBJECT)))
+		return batch_elems_of(rq->batch,
+				      nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY),
+				      nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				      nftnl_set_get_str(s->nls, NFTNL_SET_NAME));
+	return true;
+}
 
 static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 		    struct cache *c)
@@ -2487,10 +2542,7 @@ static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 		return -1;
 	list_for_each_entry(t, &c->tables, list)
 		list_for_each_entry(s, &t->sets, list)
-			if ((!rq->set ||
-			     (cache_table_matches(t, family, rq->table) &&
-			      !strcmp(rq->set, nftnl_set_get_str(s->nls,
-								 NFTNL_SET_NAME)))) &&
+			if (dump_wants_elems(rq, t, s) &&
 			    dump_elems(ctx, s, rq->reset, rq->in_nftnl) < 0)
 				return -1;
 	return 0;
@@ -2577,10 +2629,10 @@ int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	return dump_ruleset(ctx, &rq, c, msgs);
 }
 
-int nlio_dump_model(struct nfh_ctx *ctx, struct cache *c,
-		    struct list_head *msgs)
+int nlio_dump_model(struct nfh_ctx *ctx, const struct nl_batch *b,
+		    struct cache *c, struct list_head *msgs)
 {
-	const struct dump_req rq = { .in_nftnl = true };
+	const struct dump_req rq = { .in_nftnl = true, .batch = b };
 
 	return dump_ruleset(ctx, &rq, c, msgs);
 }
@@ -2589,7 +2641,7 @@ int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		  const char *set, bool reset, struct cache *c,
 		  struct list_head *msgs)
 {
-	const struct dump_req rq = { family, table, set, reset, false };
+	const struct dump_req rq = { family, table, set, reset, false, NULL };
 
 	return dump_ruleset(ctx, &rq, c, msgs);
 }
