@@ -29,6 +29,20 @@ struct kfeature {
 
 /* NULL: a built-in expression, or one nfh knows no option for */
 const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
+/* the kernel support chain type @type ("nat") needs in @family; NULL if
+ * none is known, with *@elsewhere true if it is another family's type */
+const struct kfeature *kfeature_of_chain_type(const char *type,
+					      unsigned int family,
+					      bool *elsewhere);
+/* why the kernel refuses a new set of NFT_SET_* @flags and @fields
+ * concatenated fields with EOPNOTSUPP (no set type holds it, or flags it
+ * takes only apart), or NULL if nfh cannot tell */
+const char *kfeature_set_refusal(uint32_t flags, unsigned int fields);
+/* the words for the kernel's answer @reply (NLMSG_ERROR) to @sent, a new
+ * chain or set, when they name a missing chain or set type; NULL if not
+ * (the caller frees them) */
+char *nlio_refusal_words(const struct nlmsghdr *sent,
+			 const struct nlmsghdr *reply);
 
 enum nl_obj {
 	NLO_TABLE,
@@ -148,6 +162,13 @@ struct cache;
 /* reads the kernel ruleset of @family (NFPROTO_UNSPEC: all) */
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs);
+/* reads the whole kernel ruleset as the offline model holds one, to check
+ * batch @b against (offline.h): the elements in the libnftnl sets, of the
+ * anonymous sets, the maps and the sets @b has elements for (the others'
+ * are not read: a set of a million elements would cost seconds) */
+struct nl_batch;
+int nlio_dump_model(struct nfh_ctx *ctx, const struct nl_batch *b,
+		    struct cache *c, struct list_head *msgs);
 /* reads the tables and sets of @family, and the elements of the one set
  * (@reset: resetting their counters and quotas, Linux 6.5+) */
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,

@@ -93,6 +93,9 @@ struct parser_state {
 	 */
 	char			**lost_words;
 	unsigned int		nlost_words;
+	/* a command that could not be read may have declared something in
+	   any table (JSON: one whose table cannot be told) */
+	bool			lost_all;
 	struct table		*cur_table;	/* block being parsed */
 	struct chain		*cur_chain;
 	struct set		*cur_set;

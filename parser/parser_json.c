@@ -19,6 +19,7 @@
 #include <ctx.h>
 #include <json.h>
 #include <kind.h>
+#include <names.h>
 #include <flowtable.h>
 #include <parser.h>
 #include <proto.h>
@@ -1162,6 +1163,16 @@ static struct stmt *stmt_parse(struct jp *jp, json_t *o)
  * properties that hold them (NULL: none), and a name may be left out
  * where a handle names the object instead
  */
+/* a "family" of @o that is none: the closest, if one is close */
+static int family_err(struct jp *jp, json_t *o, const char *fam)
+{
+	struct suggest sg;
+
+	return jerr(jp, json_object_get(o, "family"),
+		    "unknown address family \"%s\"%s", fam,
+		    suggest_family(&sg, fam));
+}
+
 static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
 			const char *tkey, const char *ckey, enum cmd_ops op)
 {
@@ -1173,8 +1184,7 @@ static int handle_parse(struct jp *jp, json_t *o, struct handle *h,
 	if (fam) {
 		f = family_lookup(fam);
 		if (f < 0)
-			return jerr(jp, json_object_get(o, "family"),
-				    "unknown address family \"%s\"", fam);
+			return family_err(jp, o, fam);
 		h->family_loc = loc_of(jp, json_object_get(o, "family"));
 	}
 	h->family = f;
@@ -1728,8 +1738,7 @@ static int objs_cmd_parse(struct jp *jp, enum cmd_ops op,
 	table = json_is_object(o) ? get_str(jp, o, "table", false) : NULL;
 	f = fam ? family_lookup(fam) : NFPROTO_UNSPEC;
 	if (f < 0)
-		return jerr(jp, json_object_get(o, "family"),
-			    "unknown address family \"%s\"", fam);
+		return family_err(jp, o, fam);
 	memset(&h, 0, sizeof(h));
 	h.family = table && !fam ? NFPROTO_IPV4 : f;
 	h.obj_type = type;
@@ -1762,8 +1771,7 @@ static int listing_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 	if (!json_is_null(o) && !json_is_object(o))
 		return jerr(jp, o, "expected null or { \"family\": ... }");
 	if (f < 0)
-		return jerr(jp, json_object_get(o, "family"),
-			    "unknown address family \"%s\"", fam);
+		return family_err(jp, o, fam);
 	memset(&h, 0, sizeof(h));
 	h.family = f;
 	cmd = cmd_alloc(op, obj, &h, &loc, NULL);
@@ -1872,7 +1880,16 @@ static int set_cmd(struct jp *jp, enum cmd_ops op, const char *k, json_t *o,
 	if (op == CMD_ADD || op == CMD_CREATE) {
 		data = set_parse(jp, o, h, obj == CMD_OBJ_MAP);
 		if (!data) {
-			handle_free(h);
+			/* kept as the text parser keeps a set whose block
+			   had an error: what names it is no error of its
+			   own, and evaluation says nothing more of it */
+			struct set *s = set_alloc(NULL);
+
+			handle_copy(&s->h, h);
+			s->loc = h->set_loc;
+			s->is_map = obj == CMD_OBJ_MAP;
+			s->read_errors = true;
+			add_cmd(jp, cmd_alloc(op, obj, h, loc, s));
 			return -1;
 		}
 	}
@@ -2140,6 +2157,59 @@ static struct location error_loc(const struct jp *jp, int pos)
 	return offset_loc(jp, start, end);
 }
 
+/*
+ * What command @item, which could not be read, may have declared: a table,
+ * or something in one (its "table"), that what follows may name.  A rule
+ * or elements declare nothing, nor do the commands that do not add; where
+ * the table cannot be told, any may have lost a declaration.
+ */
+static void command_lost(struct jp *jp, json_t *item)
+{
+	static const char *const none[] = {
+		"delete", "destroy", "list", "flush", "reset", "get", "rename",
+		"metainfo", "rule", "element",
+	};
+	const char *k = NULL, *kind;
+	json_t *v = NULL, *o, *t;
+
+	if (json_is_object(item) && json_object_size(item) == 1)
+		json_object_foreach(item, k, v)
+			break;
+	if (!k)
+		goto any;
+	kind = k;
+	o = v;
+	if (!strcmp(k, "add") || !strcmp(k, "create") || !strcmp(k, "insert") ||
+	    !strcmp(k, "replace")) {
+		kind = NULL;
+		if (json_is_object(v) && json_object_size(v) == 1)
+			json_object_foreach(v, kind, o)
+				break;
+		if (!kind)
+			goto any;
+	}
+	for (int depth = 0; depth < 2; depth++) {
+		for (unsigned int i = 0; i < array_size(none); i++)
+			if (!strcmp(kind, none[i]))
+				return;
+		t = json_is_object(o) ?
+		    json_object_get(o, strcmp(kind, "table") ? "table" : "name") :
+		    NULL;
+		if (json_is_string(t)) {
+			parser_lost_word(jp->state, json_string_value(t));
+			return;
+		}
+		/* a misspelt command ("ad"): the object in it */
+		if (!json_is_object(o) || json_object_size(o) != 1)
+			break;
+		json_object_foreach(o, kind, v)
+			break;
+		o = v;
+	}
+any:
+	jp->state->lost_all = true;
+}
+
 int json_parse(struct parser_state *state, const char *name, const char *buf)
 {
 	struct jp jp = { .state = state, .msgs = state->msgs };
@@ -2163,8 +2233,13 @@ int json_parse(struct parser_state *state, const char *name, const char *buf)
 	} else {
 		struct list_head *last = state->cmds->prev;
 
-		json_array_foreach(items, i, item)
+		json_array_foreach(items, i, item) {
+			unsigned int errors = jp.errors;
+
 			command_parse(&jp, item);
+			if (jp.errors != errors)
+				command_lost(&jp, item);
+		}
 		order_additions(state->cmds, last->next);
 	}
 	json_decref(root);

@@ -1510,9 +1510,35 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 	return ret;
 }
 
+/*
+ * The set elements of @cmd go into.  Commands go in in order: a
+ * declaration later in the input is not made yet when they do, so the
+ * set is the kernel's (or the in-memory ruleset's) as it is then, and
+ * with none, there is none yet.
+ */
+static struct set *elems_set_lookup(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	bool later = false;
+	struct cmd *c;
+
+	list_for_each_entry(c, ctx->cmds, list) {
+		if (c == cmd)
+			later = true;
+		if ((c->obj == CMD_OBJ_SET || c->obj == CMD_OBJ_MAP) && c->set &&
+		    (c->op == CMD_ADD || c->op == CMD_CREATE) &&
+		    c->h.family == cmd->h.family &&
+		    !strcmp(c->h.table, cmd->h.table) &&
+		    !strcmp(c->h.set, cmd->h.set))
+			return later ? ext_set_lookup(ctx, cmd->h.family,
+						      cmd->h.table, cmd->h.set) :
+				       c->set;
+	}
+	return ext_set_lookup(ctx, cmd->h.family, cmd->h.table, cmd->h.set);
+}
+
 static int elems_cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 {
-	struct set *s = set_lookup(ctx, cmd->h.family, cmd->h.table, cmd->h.set);
+	struct set *s = elems_set_lookup(ctx, cmd);
 	const struct expr *data = NULL;
 	struct suggest sg;
 

@@ -775,18 +775,41 @@ static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
 }
 
 /*
- * Offline, when a command failed: the model's answer to the batch of the
- * others, as batch_commit() would get it, on a copy of what it would be
- * checked against; nothing is kept
+ * When a command failed: the model's answer to the batch of the others,
+ * as batch_commit() would get it, on a copy of what it would be checked
+ * against (offline, the in-memory ruleset; else the kernel's, read for
+ * it), so that the errors of the commands that did not fail come in the
+ * same run; nothing is kept, nothing is sent
  */
 static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 			struct list_head *msgs)
 {
 	struct cache *scratch = NULL;
+	struct error_record *e;
+	LIST_HEAD(dump_msgs);
 
-	if (ctx->dry_run || !ctx->offline_cache)
-		scratch = cache_alloc();
-	offline_check(scratch ? scratch : ctx->offline_cache, batch, msgs);
+	if (ctx->offline) {
+		if (ctx->dry_run || !ctx->offline_cache)
+			scratch = cache_alloc();
+		offline_check(scratch ? scratch : ctx->offline_cache, batch,
+			      msgs);
+		cache_free(scratch);
+		return;
+	}
+	if (list_empty(&batch->items))
+		return;
+	scratch = cache_alloc();
+	if (nlio_dump_model(ctx, batch, scratch, &dump_msgs) == 0) {
+		offline_check(scratch, batch, msgs);
+	} else {
+		/* said, not hidden: these commands were not checked */
+		e = list_empty(&dump_msgs) ? NULL :
+		    list_first_entry(&dump_msgs, struct error_record, list);
+		error_queue(msgs, NULL,
+			    "the other commands were not checked against the kernel's ruleset: %s",
+			    e ? e->msg : "it could not be read");
+		erec_free_list(&dump_msgs);
+	}
 	cache_free(scratch);
 }
 
@@ -846,9 +869,9 @@ static void take_lists(struct list_head *cmds, struct list_head *lists)
 /*
  * The evaluated @cmds as one batch, committed (or checked); 0, -1 or
  * NLIO_RESTART.  When anything failed (@failed: in evaluation), nothing
- * is sent; offline, the model answers the batch of the commands that did
- * not fail (lin_cmds() leaves out their cascade) on a copy of the
- * ruleset, so that its errors come in the same run.
+ * is sent; the model answers the batch of the commands that did not fail
+ * (lin_cmds() leaves out their cascade) on a copy of the ruleset, the
+ * kernel's unless offline, so that its errors come in the same run.
  */
 static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
 			  struct list_head *msgs, const char *json_in,
@@ -860,8 +883,7 @@ static int compile_commit(struct nfh_ctx *ctx, struct list_head *cmds,
 	nl_batch_init(&batch);
 	if (lin_cmds(ctx, cmds, &batch, msgs, missing) < 0 || failed) {
 		ret = -1;
-		if (ctx->offline)
-			model_check(ctx, &batch, msgs);
+		model_check(ctx, &batch, msgs);
 		/* syntax errors were queued first: in file order, as a
 		   compiler gives them */
 		erec_sort(msgs, &ctx->inputs);
@@ -921,15 +943,14 @@ static int run_report(struct nfh_ctx *ctx, struct list_head *msgs,
 
 /*
  * What a syntax error may have lost a declaration of: the tables named in
- * what the parser skipped; with JSON, whose parser drops a command it
- * cannot read whole, every table
+ * what the parser skipped (with JSON, the tables of the commands it could
+ * not read), or every table
  */
-static struct cascade *lost_decls(const struct parser_state *state,
-				  bool json_failed)
+static struct cascade *lost_decls(const struct parser_state *state)
 {
 	struct cascade *c = cascade_new();
 
-	if (json_failed)
+	if (state->lost_all)
 		cascade_note_table(c, NULL);
 	for (unsigned int i = 0; i < state->nlost_words; i++)
 		cascade_note_table(c, state->lost_words[i]);
@@ -943,7 +964,6 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	struct parser_state state;
 	char *json_in = NULL;		/* JSON input, kept for -j -e */
 	struct cascade *missing;
-	int parse_ret;
 	LIST_HEAD(msgs);
 	LIST_HEAD(cmds);
 	LIST_HEAD(lists);
@@ -957,7 +977,6 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	parser_init(&state, ctx, &msgs, &cmds);
 	state.sink = &stream_sink;
 	ret = parse_input(ctx, &state, name, buf, bufname, &json_in);
-	parse_ret = ret;
 
 	/*
 	 * what parsed around a syntax error is evaluated still, for its own
@@ -967,7 +986,7 @@ static int run_once(struct nfh_ctx *ctx, const char *name, const char *buf,
 	if (eval_cmds(ctx, &state, &cmds, &msgs) < 0 || !list_empty(&msgs))
 		ret = -1;
 	take_lists(&cmds, &lists);
-	missing = lost_decls(&state, json_in != NULL && parse_ret < 0);
+	missing = lost_decls(&state);
 	ret = compile_commit(ctx, &cmds, &msgs, json_in, ret < 0, missing);
 	cascade_free(missing);
 	if (ret == NLIO_RESTART && last_try)

@@ -7,9 +7,16 @@
  * feature instead.  Expressions built into nf_tables (payload, cmp, meta,
  * lookup, immediate, ...) and those whose ENOENT can mean a missing name
  * (objref, lookup, dynset, a jump) are not here.
+ *
+ * Chain types come the same way, one module each or built into nf_tables
+ * with their family; set types (hash, bitmap, rbtree, pipapo) are all
+ * built into nf_tables (Linux 6.12 has no kernel option for any of them),
+ * and the kernel refuses a set none of them can hold with EOPNOTSUPP, as
+ * it does some combinations of flags before it looks for one.
  */
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
 
 #include <netlink.h>
 
@@ -56,5 +63,52 @@ const struct kfeature *kfeature_of_expr(const char *name, unsigned int family)
 		if (!strcmp(kfeatures[i].expr, name) &&
 		    (!kfeatures[i].family || kfeatures[i].family == family))
 			return &kfeatures[i];
+	return NULL;
+}
+
+static const struct kfeature chain_types[] = {
+	/* chain type, family, what, option, module */
+	{ "nat",	NFPROTO_IPV4, "nat chains",	"CONFIG_NFT_NAT", "nft_chain_nat", NULL },
+	{ "nat",	NFPROTO_IPV6, "nat chains",	"CONFIG_NFT_NAT", "nft_chain_nat", NULL },
+	{ "nat",	NFPROTO_INET, "nat chains",	"CONFIG_NFT_NAT", "nft_chain_nat", NULL },
+	/* built into nf_tables with the family (nft_chain_route.c) */
+	{ "route",	NFPROTO_IPV4, "route chains",	"CONFIG_NF_TABLES_IPV4", "nf_tables", NULL },
+	{ "route",	NFPROTO_IPV6, "route chains",	"CONFIG_NF_TABLES_IPV6", "nf_tables", NULL },
+	{ "route",	NFPROTO_INET, "route chains",	"CONFIG_NF_TABLES_INET", "nf_tables", NULL },
+};
+
+const struct kfeature *kfeature_of_chain_type(const char *type,
+					      unsigned int family,
+					      bool *elsewhere)
+{
+	*elsewhere = false;
+	for (size_t i = 0; i < array_size(chain_types); i++) {
+		if (strcmp(chain_types[i].expr, type))
+			continue;
+		if (chain_types[i].family == family)
+			return &chain_types[i];
+		*elsewhere = true;
+	}
+	return NULL;
+}
+
+const char *kfeature_set_refusal(uint32_t flags, unsigned int fields)
+{
+	/* the features of each set type (nft_set_*.c, Linux 6.12): the
+	   hash types take dynamic (NFT_SET_EVAL) and no intervals, rbtree
+	   and pipapo intervals and no dynamic, rbtree one field, pipapo
+	   two or more */
+	/* nf_tables_newset() refuses these before it looks for one */
+	if ((flags & (NFT_SET_EVAL | NFT_SET_OBJECT)) ==
+	    (NFT_SET_EVAL | NFT_SET_OBJECT))
+		return "rules cannot add to a map of objects (flags dynamic in a map to counters, quotas or other objects)";
+	if ((flags & (NFT_SET_CONSTANT | NFT_SET_TIMEOUT)) ==
+	    (NFT_SET_CONSTANT | NFT_SET_TIMEOUT))
+		return "a constant set has no timeouts (flags constant and timeout)";
+	if ((flags & (NFT_SET_EVAL | NFT_SET_INTERVAL)) ==
+	    (NFT_SET_EVAL | NFT_SET_INTERVAL))
+		return "no set type holds intervals that rules add to (flags dynamic and interval): the hash types take dynamic, rbtree and pipapo interval";
+	if ((flags & NFT_SET_INTERVAL) && fields > 1)
+		return "this kernel has no set type for intervals of a concatenation: that is pipapo, in nf_tables since Linux 5.6 (no kernel option of its own)";
 	return NULL;
 }

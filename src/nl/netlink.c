@@ -1345,6 +1345,110 @@ static bool flowtable_refused(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/* the offset into the message refused that the extended ack of @reply
+   names (NLMSGERR_ATTR_OFFS), 0 if none */
+static uint32_t ack_offset(const struct nlmsghdr *reply)
+{
+	uint32_t off = 0;
+
+	if (!(reply->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    reply->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(reply, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0)
+		return 0;
+	return off;
+}
+
+/* the number of fields of a concatenation a new set message describes
+   (NFTA_SET_DESC_CONCAT), 1 if none */
+static unsigned int set_msg_fields(const struct nlattr *desc)
+{
+	const struct nlattr *a, *f;
+	unsigned int n = 0;
+
+	mnl_attr_for_each_nested(a, desc)
+		if (mnl_attr_get_type(a) == NFTA_SET_DESC_CONCAT)
+			mnl_attr_for_each_nested(f, a)
+				n++;
+	return n ? n : 1;
+}
+
+/*
+ * A new chain refused with ENOENT at its NFTA_CHAIN_TYPE: the kernel has
+ * no chain type of that name for the family (nf_tables_chain_type_lookup(),
+ * after asking for its module).  A new set refused with EOPNOTSUPP: no set
+ * type takes its flags and fields (nft_select_set_ops()).
+ */
+char *nlio_refusal_words(const struct nlmsghdr *sent,
+			 const struct nlmsghdr *reply)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(reply);
+	const struct nfgenmsg *g = mnl_nlmsg_get_payload(sent);
+	const struct nlattr *attr, *desc = NULL;
+	const struct kfeature *kf;
+	uint32_t off, flags = 0;
+	const char *why;
+	bool elsewhere;
+
+	if (reply->nlmsg_len < NLMSG_HDRLEN + sizeof(*e) ||
+	    sent->nlmsg_len < NLMSG_HDRLEN + sizeof(*g))
+		return NULL;
+	if (NFNL_MSG_TYPE(sent->nlmsg_type) == NFT_MSG_NEWCHAIN &&
+	    e->error == -ENOENT && (off = ack_offset(reply))) {
+		mnl_attr_for_each(attr, sent, sizeof(*g)) {
+			const char *type;
+
+			if ((const char *)attr - (const char *)sent != (long)off ||
+			    mnl_attr_get_type(attr) != NFTA_CHAIN_TYPE ||
+			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+				continue;
+			type = mnl_attr_get_str(attr);
+			kf = kfeature_of_chain_type(type, g->nfgen_family,
+						    &elsewhere);
+			if (kf)
+				return xasprintf("Could not process chain: this kernel has no %s (%s, module %s); the ruleset is unchanged",
+						 kf->what, kf->config, kf->module);
+			if (elsewhere)
+				return xasprintf("Could not process chain: the kernel has %s chains in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
+						 type, family_name(g->nfgen_family));
+			return xasprintf("Could not process chain: the kernel has no chain type \"%s\" in family %s; the ruleset is unchanged",
+					 type, family_name(g->nfgen_family));
+		}
+		return NULL;
+	}
+	if (NFNL_MSG_TYPE(sent->nlmsg_type) != NFT_MSG_NEWSET ||
+	    e->error != -EOPNOTSUPP)
+		return NULL;
+	mnl_attr_for_each(attr, sent, sizeof(*g)) {
+		if (mnl_attr_get_type(attr) == NFTA_SET_FLAGS &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			flags = ntohl(mnl_attr_get_u32(attr));
+		else if (mnl_attr_get_type(attr) == NFTA_SET_DESC)
+			desc = attr;
+	}
+	why = kfeature_set_refusal(flags, desc ? set_msg_fields(desc) : 1);
+	return why ? xasprintf("Could not process set: %s: %s",
+			       strerror(EOPNOTSUPP), why) : NULL;
+}
+
+/* ... for the item @it the kernel refused: the error is queued then */
+static bool type_refused(struct answers *a, const struct nl_item *it,
+			 const struct nlmsghdr *h)
+{
+	const struct nlmsghdr *sent;
+	char *words;
+
+	if (!it || (it->msg_type != NFT_MSG_NEWCHAIN &&
+		    it->msg_type != NFT_MSG_NEWSET) ||
+	    !(sent = item_msg(a, it)))
+		return false;
+	words = nlio_refusal_words(sent, h);
+	if (!words)
+		return false;
+	a->ret = error_queue(a->msgs, &it->loc, "%s", words);
+	free(words);
+	return true;
+}
+
 static void answers_read(struct answers *a, const char *buf, ssize_t n)
 {
 	const struct nlmsghdr *h = (const void *)buf;
@@ -1384,7 +1488,8 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 			continue;
 		if (rule_name_missing(a, it, h, e->error) ||
 		    flowtable_refused(a, it, h, e->error) ||
-		    expr_refused(a, it, h, e->error))
+		    expr_refused(a, it, h, e->error) ||
+		    type_refused(a, it, h))
 			continue;
 		ctxstr = secmark_refused(a, it, h, e->error);
 		if (ctxstr) {
@@ -2279,7 +2384,8 @@ static int dump(struct nfh_ctx *ctx, uint16_t type, unsigned int family,
  * into the libnftnl set.  A named set's go into packed records, so that a
  * huge set never exists as a million libnftnl objects.
  */
-static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
+static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset,
+		      bool in_nftnl)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .set = cs->nls };
@@ -2293,7 +2399,8 @@ static int dump_elems(struct nfh_ctx *ctx, struct cache_set *cs, bool reset)
 				    nftnl_set_get_u32(cs->nls, NFTNL_SET_FAMILY),
 				    NLM_F_DUMP, seq_next(ctx));
 	nftnl_set_elems_nlmsg_build_payload(nlh, cs->nls);
-	if (nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
+	if (in_nftnl ||
+	    nftnl_set_get_u32(cs->nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS)
 		return talk(ctx, nlh, elem_cb, &d);
 	elem_dump_free(cs->elems);
 	cs->elems = d.elems = elem_dump_new();
@@ -2347,7 +2454,64 @@ struct dump_req {
 	unsigned int	family;
 	const char	*table, *set;
 	bool		reset;
+	bool		in_nftnl;	/* sets' elements in their libnftnl
+					   sets, as the offline model keeps them:
+					   of anonymous sets and maps, and of
+					   the sets @batch has elements for */
+	const struct nl_batch *batch;
 };
+
+/* whether an element message of @b names set @set of @table */
+static bool batch_elems_of(const struct nl_batch *b, unsigned int family,
+			   const char *table, const char *set)
+{
+	const struct nl_item *it;
+
+	list_for_each_entry(it, &b->items, list) {
+		struct nftnl_set *s = NULL;
+		bool same;
+
+		if (it->family != family ||
+		    (it->msg_type != NFT_MSG_NEWSETELEM &&
+		     it->msg_type != NFT_MSG_DELSETELEM &&
+		     it->msg_type != NFT_MSG_DESTROYSETELEM))
+			continue;
+		if (it->type == NLO_RAW)
+			s = raw_msg_to_nftnl(it->obj, it->msg_type, it->family);
+		else if (it->type == NLO_SETELEM || it->type == NLO_SET)
+			s = it->obj;
+		/* unreadable: the model reads it as the kernel would */
+		same = !s ||
+		       (nftnl_set_is_set(s, NFTNL_SET_TABLE) &&
+			nftnl_set_is_set(s, NFTNL_SET_NAME) &&
+			!strcmp(nftnl_set_get_str(s, NFTNL_SET_TABLE), table) &&
+			!strcmp(nftnl_set_get_str(s, NFTNL_SET_NAME), set));
+		if (it->type == NLO_RAW)
+			nftnl_set_free(s);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* whether the elements of @s are read for @rq */
+static bool dump_wants_elems(const struct dump_req *rq, struct cache_table *t,
+			     struct cache_set *s)
+{
+	uint32_t flags = nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS);
+
+	if (rq->set)
+		return cache_table_matches(t, rq->family, rq->table) &&
+		       !strcmp(rq->set, nftnl_set_get_str(s->nls, NFTNL_SET_NAME));
+	/* the model: what a map's elements jump to or name is in use */
+	if (rq->in_nftnl && rq->batch &&
+	    !(flags & (NFT_SET_ANONYMOUS | NFT_SET_MAP | NFT_SET_OBJECT)))
+		return batch_elems_of(rq->batch,
+				      nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY),
+				      nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				      nftnl_set_get_str(s->nls, NFTNL_SET_NAME));
+	return true;
+}
 
 static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 		    struct cache *c)
@@ -2366,11 +2530,8 @@ static int dump_all(struct nfh_ctx *ctx, const struct dump_req *rq,
 		return -1;
 	list_for_each_entry(t, &c->tables, list)
 		list_for_each_entry(s, &t->sets, list)
-			if ((!rq->set ||
-			     (cache_table_matches(t, family, rq->table) &&
-			      !strcmp(rq->set, nftnl_set_get_str(s->nls,
-								 NFTNL_SET_NAME)))) &&
-			    dump_elems(ctx, s, rq->reset) < 0)
+			if (dump_wants_elems(rq, t, s) &&
+			    dump_elems(ctx, s, rq->reset, rq->in_nftnl) < 0)
 				return -1;
 	return 0;
 }
@@ -2425,18 +2586,15 @@ static int dump_error(int err, bool reset, struct list_head *msgs)
 			   strerror(err));
 }
 
-static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
-			const char *table, const char *set, bool reset,
+static int dump_ruleset(struct nfh_ctx *ctx, const struct dump_req *rq,
 			struct cache *c, struct list_head *msgs)
 {
-	const struct dump_req rq = { family, table, set, reset };
-
 	if (nlio_open(ctx, msgs) < 0)
 		return -1;
 	/* an interrupted dump means the ruleset changed under us: redo it */
-	for (int tries = 1; dump_once(ctx, &rq, c) < 0; tries++) {
+	for (int tries = 1; dump_once(ctx, rq, c) < 0; tries++) {
 		if (errno != EINTR || tries >= 10)
-			return dump_error(errno, reset, msgs);
+			return dump_error(errno, rq->reset, msgs);
 		if (ctx->dump_torn) {
 			/* a set still being resized: give it time */
 			struct timespec ts = { 0, 20000000L * tries };
@@ -2454,14 +2612,26 @@ static int dump_ruleset(struct nfh_ctx *ctx, unsigned int family,
 int nlio_dump(struct nfh_ctx *ctx, unsigned int family, struct cache *c,
 	      struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, NULL, NULL, false, c, msgs);
+	const struct dump_req rq = { .family = family };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
+}
+
+int nlio_dump_model(struct nfh_ctx *ctx, const struct nl_batch *b,
+		    struct cache *c, struct list_head *msgs)
+{
+	const struct dump_req rq = { .in_nftnl = true, .batch = b };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
 }
 
 int nlio_dump_set(struct nfh_ctx *ctx, unsigned int family, const char *table,
 		  const char *set, bool reset, struct cache *c,
 		  struct list_head *msgs)
 {
-	return dump_ruleset(ctx, family, table, set, reset, c, msgs);
+	const struct dump_req rq = { family, table, set, reset, false, NULL };
+
+	return dump_ruleset(ctx, &rq, c, msgs);
 }
 
 /* one element of a reset request, named by its key as the kernel keeps it */
@@ -2737,7 +2907,7 @@ int nlio_rules_reset(struct nfh_ctx *ctx, unsigned int family,
 	struct nftnl_rule *r;
 	struct nlmsghdr *nlh;
 
-	if (dump_ruleset(ctx, family, NULL, NULL, false, c, msgs) < 0)
+	if (nlio_dump(ctx, family, c, msgs) < 0)
 		return -1;
 	t = table ? cache_table_find(c, family, table) : NULL;
 	if ((table && !t) || (chain && !cache_chain_find(t, chain)))

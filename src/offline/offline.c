@@ -1048,6 +1048,55 @@ static int chain_devs_update(struct cache *cache, struct nftnl_chain *c,
 	return 0;
 }
 
+static bool chain_attr_differs(struct nftnl_chain *a, struct nftnl_chain *b,
+			       uint16_t attr)
+{
+	if (nftnl_chain_is_set(a, attr) != nftnl_chain_is_set(b, attr))
+		return true;
+	if (!nftnl_chain_is_set(a, attr))
+		return false;
+	if (attr == NFTNL_CHAIN_TYPE)
+		return strcmp(nftnl_chain_get_str(a, attr),
+			      nftnl_chain_get_str(b, attr));
+	return nftnl_chain_get_u32(a, attr) != nftnl_chain_get_u32(b, attr);
+}
+
+/*
+ * A chain there already, given a hook (nf_tables_updchain()): a regular
+ * chain cannot become a base chain, and a base chain keeps its type, and
+ * its hook and priority outside the netdev hooks, whose devices alone
+ * change.  Kernels answer with different errors (EEXIST in 6.12, a hook
+ * or priority change EOPNOTSUPP in 6.18): the model says what is wrong.
+ */
+static bool hook_changes(unsigned int family, struct nftnl_chain *old,
+			 struct nftnl_chain *new)
+{
+	if (!nftnl_chain_is_set(old, NFTNL_CHAIN_HOOKNUM))
+		return true;
+	if (chain_attr_differs(old, new, NFTNL_CHAIN_TYPE))
+		return true;
+	if (family == NFPROTO_NETDEV ||
+	    (family == NFPROTO_INET &&
+	     nftnl_chain_get_u32(old, NFTNL_CHAIN_HOOKNUM) == NF_INET_INGRESS))
+		return false;
+	return chain_attr_differs(old, new, NFTNL_CHAIN_HOOKNUM) ||
+	       chain_attr_differs(old, new, NFTNL_CHAIN_PRIO);
+}
+
+static int hook_change_err(struct nftnl_chain *old, const struct nl_item *it,
+			   struct list_head *msgs)
+{
+	const char *name = nftnl_chain_get_str(old, NFTNL_CHAIN_NAME);
+
+	if (!nftnl_chain_is_set(old, NFTNL_CHAIN_HOOKNUM))
+		return error_queue(msgs, &it->loc,
+				   "Could not process chain: chain %s exists as a regular chain, which cannot become a base chain",
+				   name);
+	return error_queue(msgs, &it->loc,
+			   "Could not process chain: the type, hook and priority of base chain %s cannot change (delete it and add it again)",
+			   name);
+}
+
 static int apply_newchain(struct cache *c, struct nl_item *it,
 			   struct list_head *msgs)
 {
@@ -1090,8 +1139,8 @@ static int apply_newchain(struct cache *c, struct nl_item *it,
 		if (it->flags & NLM_F_EXCL)
 			return oerr(msgs, it, "chain", EEXIST);
 		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_HOOKNUM) &&
-		    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM))
-			return oerr(msgs, it, "chain", EOPNOTSUPP);
+		    hook_changes(fam, ch->nlc, it->obj))
+			return hook_change_err(ch->nlc, it, msgs);
 		if (nftnl_chain_is_set(it->obj, NFTNL_CHAIN_POLICY))
 			nftnl_chain_set_u32(ch->nlc, NFTNL_CHAIN_POLICY,
 					    nftnl_chain_get_u32(it->obj, NFTNL_CHAIN_POLICY));
@@ -1164,11 +1213,21 @@ static bool set_is_same(const struct nftnl_set *a, const struct nftnl_set *b)
 	return true;
 }
 
+/* as nft_select_set_ops() of a kernel with every set type (pipapo
+   included): why none can hold new set @s, or NULL */
+static const char *set_type_missing(struct nftnl_set *s)
+{
+	return kfeature_set_refusal(nftnl_set_is_set(s, NFTNL_SET_FLAGS) ?
+				    nftnl_set_get_u32(s, NFTNL_SET_FLAGS) : 0,
+				    1);
+}
+
 static int apply_newset(struct cache *c, struct nl_item *it,
 			 struct list_head *msgs)
 {
 	struct cache_table *t;
 	unsigned int fam = it->family;
+	const char *err;
 
 	t = cache_table_find(c, fam, nftnl_set_get_str(it->obj, NFTNL_SET_TABLE));
 	if (!t)
@@ -1197,6 +1256,11 @@ static int apply_newset(struct cache *c, struct nl_item *it,
 					  nftnl_set_get_u32(it->obj, NFTNL_SET_ID));
 		return 0;
 	}
+	err = set_type_missing(it->obj);
+	if (err)
+		return error_queue(msgs, &it->loc,
+				   "Could not process set: %s: %s",
+				   strerror(EOPNOTSUPP), err);
 	nftnl_set_set_u64(it->obj, NFTNL_SET_HANDLE, t->next_handle++);
 	cache_add_set(t, it->obj);
 	it->obj = NULL;
@@ -1484,14 +1548,19 @@ static int apply_delchain(struct cache *c, struct nl_item *it,
 
 		return err ? oerr(msgs, it, "chain", err) : 0;
 	}
-	/* as the kernel: its rules go with it, jumps to it keep it */
-	if (chain_in_use(t, ch))
+	/* as the kernel: its rules go with it, jumps to it keep it; the
+	   rules go first, and stay gone when it is kept (as they do in the
+	   kernel until the batch is aborted: a set or object that only they
+	   used can be deleted after) */
+	if ((it->flags & NLM_F_NONREC) && chain_in_use(t, ch))
 		return oerr(msgs, it, "chain", EBUSY);
 	list_for_each_entry_safe(cr, crn, &ch->rules, list) {
 		list_del(&cr->list);
 		nftnl_rule_free(cr->nlr);
 		free(cr);
 	}
+	if (chain_in_use(t, ch))
+		return oerr(msgs, it, "chain", EBUSY);
 	cache_unlink_chain(t, ch);
 	nftnl_chain_free(ch->nlc);
 	free(ch);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: run as an unprivileged user (uid 65534, no capabilities), kernel
-# commands fail with exit 1 and say permission is missing, and change
+# commands fail with exit 1 and say permission is missing (a file with an
+# error, that its other commands were not checked against the kernel), and change
 # nothing; offline checking and listing (where $TOOL has --offline) work
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -45,6 +46,15 @@ denied "list ruleset" list ruleset
 denied "-f rules.nft" -f "$dir/rules.nft"
 denied "-c -f rules.nft" -c -f "$dir/rules.nft"
 denied "flush ruleset" flush ruleset
+# a file with an error: the others are checked against the kernel's
+# ruleset, which cannot be read; said, with the error itself
+printf '%s\n' 'add table ip u' 'add rule ip u c tcp dport 22 accpet' >"$dir/typo.nft"
+chmod 644 "$dir/typo.nft"
+denied "-f typo.nft" -f "$dir/typo.nft"
+expect_eq "-f typo.nft: the typo, and that the rest was not checked" \
+	"typo.nft:2:30-35: Error: syntax error, unexpected string, expecting a verdict, a statement or end of rule; did you mean \"accept\"?
+Error: the other commands were not checked against the kernel's ruleset: listing the ruleset needs CAP_NET_ADMIN (run as root): Operation not permitted" \
+	"$(grep 'Error:' "$dir/err" | sed 's|^.*/typo.nft|typo.nft|')"
 expect_eq "nothing was loaded" "" "$(tool "$NS" list ruleset)"
 
 if ! $TOOL --offline -c -f /dev/null >/dev/null 2>&1; then
