@@ -294,8 +294,6 @@ const struct expr *elem_key(const struct expr *e);
 bool elem_is_interval(const struct expr *e);
 /* whether the element @e (KEY, KEY : VALUE, KEY OPTIONS) is the catch-all */
 bool elem_is_catchall(const struct expr *e);
-/* "*", the catch-all element of a set or map (src/kinds/catchall.c) */
-struct expr *catchall_expr_alloc(const struct location *loc);
 
 /* constants: big-endian byte arrays of div_round_up(len, 8) bytes */
 uint64_t expr_value_u64(const struct expr *e);

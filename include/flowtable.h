@@ -37,4 +37,8 @@ json_t *flowtable_json(const struct nftnl_flowtable *nlf);
 struct flowtable *flowtable_parse_json(struct kind_jparse *k, json_t *o,
 				       bool add);
 
+/* flow add|offload @NAME (src/kinds/flowtable.c) */
+struct stmt *flow_stmt_alloc(const struct location *loc, const char *name,
+			     const struct location *name_loc);
+
 #endif

@@ -32,9 +32,4 @@ void json_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f);
 int json_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 		      const struct output_ctx *o, FILE *f, struct list_head *msgs);
 
-/* parser_json.c: JSON commands into the same commands the grammar builds */
-int json_parse(struct parser_state *state, const char *name, const char *buf);
-/* whether @buf holds JSON rather than nft syntax: it starts with '{' */
-bool json_looks_like(const char *buf);
-
 #endif

@@ -31,7 +31,6 @@ struct set;
 struct nftnl_set;
 struct rule;
 
-
 /* evaluation: errors go to @msgs (error_queue()) */
 struct kind_eval {
 	void			*phase;		/* the evaluator's own */
@@ -466,7 +465,6 @@ struct stmt_ops {
 /* the fields of a STMT_OPS, as the kind's file defines them */
 #define stmt_priv(s)	((void *)(s)->priv)
 
-
 /**
  * struct obj_ops - everything about one type of named object, as expr_ops
  * @type:	NFT_OBJECT_*
@@ -503,11 +501,6 @@ struct obj_ops {
 /* the same for object types */
 #define OBJ_OPS_REGISTER(ops)	KIND_REGISTER(struct obj_ops, nfh_obj_ops, ops)
 
-/* the table of object type @type (NFT_OBJECT_*), or NULL (names.c) */
-const struct obj_ops *obj_ops_by_type(uint32_t type);
-/* the @i-th table, or NULL after the last */
-const struct obj_ops *obj_ops_nth(unsigned int i);
-
 /* an object's line of its body starts: a tab pair in a listing */
 static inline void kind_obj_line(struct kind_print *k)
 {
@@ -541,28 +534,5 @@ static inline json_t *kind_json_wrap(const char *key, json_t *v)
 }
 
 /* what the listings of objects and set elements share with a kind */
-
-/* a counter's values: null under -s (src/kinds/counter.c) */
-json_t *counter_json_value(uint64_t packets, uint64_t bytes,
-			   const struct output_ctx *octx);
-/* the unit nft's JSON writes @b in, and @b in it (src/kinds/quota.c) */
-const char *bytes_json_unit(uint64_t *b);
-/* @key in the unit @ukey (bytes if absent): 1 found, 0 absent, -1 bad */
-int bytes_json_parse(struct kind_jparse *k, json_t *o, const char *key,
-		     const char *ukey, uint64_t *res);
-/* the rate, unit and burst of a limit statement or object (src/kinds/limit.c) */
-struct stmt *limit_args_json_parse(struct kind_jparse *k, json_t *o,
-				   const struct location *loc);
-/* a synproxy's values as nft writes them: a statement's mss and wscale
-   when given, an object's (@obj) always; "flags" when it has any; and the
-   values read back (src/kinds/synproxy.c) */
-json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
-			     bool obj);
-struct stmt *synproxy_json_args(struct kind_jparse *k, json_t *o,
-				const struct location *loc);
-/* a reference to the named object of @type, or a map to names:
-   "c1", {"map": {"key": ..., "data": ...}} (src/kinds/objref.c) */
-struct stmt *objref_parse_json(struct kind_jparse *k, uint32_t type,
-			       json_t *o, const struct location *loc);
 
 #endif

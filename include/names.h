@@ -29,4 +29,10 @@ const char *suggest_family(struct suggest *s, const char *word);
 const char *suggest_hook(struct suggest *s, unsigned int family,
 			 const char *word);
 
+/* the table of object type @type (NFT_OBJECT_*), or NULL (names.c) */
+const struct obj_ops *obj_ops_by_type(uint32_t type);
+
+/* the @i-th table, or NULL after the last */
+const struct obj_ops *obj_ops_nth(unsigned int i);
+
 #endif

@@ -10,34 +10,6 @@
 struct nfh_ctx;
 struct cmd;
 
-/**
- * struct kfeature - the kernel support an nf_tables expression needs
- * @expr:	the kernel's name of the expression ("queue")
- * @family:	NFPROTO_* it is for, 0 for any
- * @what:	what a user calls it, for "this kernel has no @what support"
- * @config:	its kernel option, @module the module (src/nl/kfeature.c)
- * @or_else:	what else the kernel's ENOENT may mean, or NULL
- */
-struct kfeature {
-	const char	*expr;
-	unsigned int	family;
-	const char	*what;
-	const char	*config;
-	const char	*module;
-	const char	*or_else;
-};
-
-/* NULL: a built-in expression, or one nfh knows no option for */
-const struct kfeature *kfeature_of_expr(const char *name, unsigned int family);
-/* the kernel support chain type @type ("nat") needs in @family; NULL if
- * none is known, with *@elsewhere true if it is another family's type */
-const struct kfeature *kfeature_of_chain_type(const char *type,
-					      unsigned int family,
-					      bool *elsewhere);
-/* why the kernel refuses a new set of NFT_SET_* @flags and @fields
- * concatenated fields with EOPNOTSUPP (no set type holds it, or flags it
- * takes only apart), or NULL if nfh cannot tell */
-const char *kfeature_set_refusal(uint32_t flags, unsigned int fields);
 /* the words for the kernel's answer @reply (NLMSG_ERROR) to @sent, a new
  * chain or set, when they name a missing chain or set type; NULL if not
  * (the caller frees them) */

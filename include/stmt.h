@@ -134,7 +134,6 @@ struct stmt {
 	};
 };
 
-
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 void stmt_free(struct stmt *stmt);
 /* @s becomes a statement of the kind @kind, whose fields the caller sets
@@ -157,20 +156,9 @@ struct stmt *stmt_kind_parse(const char *name, const struct location *loc,
 			     struct list_head *msgs);
 struct stmt *match_stmt_alloc(const struct location *loc, struct expr *e);
 struct stmt *verdict_stmt_alloc(const struct location *loc, struct expr *e);
-/* "jump { RULES }" (@verdict NFT_JUMP) or goto: a chain bound to the rule,
-   of batch id @id (0 when read back), its @rules (struct rule) taken
-   (src/kinds/binding.c) */
-struct stmt *binding_stmt_alloc(const struct location *loc, int verdict,
-				uint32_t id, struct list_head *rules);
 
 /* grammar helpers: each returns 0, or -1 after queueing an error */
 int stmt_bytes_unit(const char *unit, uint64_t *bytes);
-int stmt_reject_with(struct stmt *s, const char *proto,
-		     const struct location *ploc, struct expr *code,
-		     struct list_head *msgs);
-struct stmt *stmt_meta_set(const struct location *loc, const char *key,
-			   const struct location *kloc, struct expr *val,
-			   struct list_head *msgs);
 
 /* log (src/kinds/log.c): the grammar hands each argument in turn */
 #define LOG_F_PREFIX	0x01
@@ -179,55 +167,7 @@ struct stmt *stmt_meta_set(const struct location *loc, const char *key,
 #define LOG_F_SNAPLEN	0x08
 #define LOG_F_QTHRESH	0x10
 #define LOG_F_FLAGS	0x20
-struct stmt *log_stmt_alloc(const struct location *loc);
-/* takes @prefix; NULL: an empty one */
-void log_stmt_prefix(struct stmt *s, char *prefix);
-/* @what: LOG_F_GROUP, _SNAPLEN or _QTHRESH, set to @v; LOG_F_FLAGS: more
-   of NF_LOG_* */
-void log_stmt_set(struct stmt *s, unsigned int what, uint32_t v);
-/* "level NAME": 0, or -1 after queueing an error */
-int stmt_log_level(struct stmt *s, const char *level,
-		   const struct location *loc, struct list_head *msgs);
 
-/* queue (src/kinds/queue.c): the grammar's helpers.  @num: a number, a range,
-   an expression or NULL; queue_stmt_num() replaces it (the last "num"
-   counts); queue_flag_lookup(): NFT_QUEUE_FLAG_* of "bypass" or
-   "fanout", 0 for another word */
-struct stmt *queue_stmt_alloc(const struct location *loc, struct expr *num,
-			      uint32_t flags);
-void queue_stmt_num(struct stmt *s, struct expr *num);
-void queue_stmt_flags(struct stmt *s, uint32_t flags);
-uint32_t queue_flag_lookup(const char *word);
-
-/* flow add|offload @NAME (src/kinds/flowtable.c) */
-struct stmt *flow_stmt_alloc(const struct location *loc, const char *name,
-			     const struct location *name_loc);
-
-/* counter [packets N] [bytes N] (src/kinds/counter.c) */
-struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
-				uint64_t bytes);
-
-/* quota [over] N UNIT [used N UNIT] (src/kinds/quota.c); a quota object's
-   listing shares its text */
-void quota_args_print(const struct stmt *s, const struct output_ctx *o,
-		      FILE *f);
-/* "64 kbytes": the largest unit that divides evenly */
-void bytes_text_print(FILE *f, uint64_t b);
-
-/* limit rate [over] N/UNIT ... (src/kinds/limit.c): the grammar's helpers, 0 or
-   -1 after queueing an error */
-int stmt_limit_unit(struct stmt *s, const char *unit,
-		    const struct location *loc, struct list_head *msgs);
-int stmt_limit_bytes(struct stmt *s, uint64_t rate, const char *unit,
-		     const struct location *loc, struct list_head *msgs);
-/* "second" ... "week", or NULL for another number of seconds */
-const char *limit_per_name(uint64_t unit);
-/* "rate over 10/second burst 3 packets", of a statement or an object */
-void limit_args_print(const struct stmt *s, FILE *f);
-
-/* ct count [over] N (src/kinds/connlimit.c) */
-struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
-				  uint32_t flags);
 /* NF_NAT_RANGE_* of "random", "fully-random", "persistent"; -1 if unknown */
 int stmt_nat_flag(const char *name);
 /* the data of a nat map that gives address . port, in @family's address */

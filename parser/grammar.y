@@ -20,6 +20,19 @@
 #include <stmt.h>
 #include <suggest.h>
 #include <inner.h>
+#include <binding.h>
+#include <catchall.h>
+#include <connlimit.h>
+#include <counter.h>
+#include <ct.h>
+#include <exthdr.h>
+#include <fib.h>
+#include <limit.h>
+#include <log.h>
+#include <meta.h>
+#include <numgen.h>
+#include <queue.h>
+#include <reject.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) do {				\
 	if (n) {							\

@@ -25,6 +25,9 @@
 #include <proto.h>
 #include <inner.h>
 #include <suggest.h>
+#include <catchall.h>
+#include <objref.h>
+#include <parser_json.h>
 
 struct span {
 	const json_t	*v;

@@ -33,6 +33,9 @@
 #include <set.h>
 #include <suggest.h>
 #include <wire.h>
+#include <fib.h>
+#include <meta.h>
+#include <names.h>
 
 struct eval_ctx {
 	struct nfh_ctx		*nfh;

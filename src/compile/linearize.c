@@ -35,6 +35,7 @@
 #include <wire.h>
 #include <kind.h>
 #include <inner.h>
+#include <names.h>
 
 #define REG_VERDICT	NFT_REG_VERDICT
 #define REG_1		NFT_REG_1

@@ -28,6 +28,10 @@
 #include <proto.h>
 #include <set.h>
 #include <wire.h>
+#include <binding.h>
+#include <catchall.h>
+#include <exthdr.h>
+#include <fib.h>
 
 #define NREGS	(NFT_REG32_15 + 1)
 

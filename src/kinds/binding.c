@@ -21,6 +21,7 @@
 
 #include <kind.h>
 #include <rule.h>
+#include <binding.h>
 
 struct binding_priv {
 	int			verdict;	/* NFT_JUMP or NFT_GOTO */

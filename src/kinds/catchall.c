@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include <kind.h>
+#include <catchall.h>
 
 static const struct expr_ops catchall_ops;
 

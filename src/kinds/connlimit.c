@@ -9,6 +9,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <kind.h>
+#include <connlimit.h>
 
 struct stmt *connlimit_stmt_alloc(const struct location *loc, uint64_t count,
 				  uint32_t flags)

@@ -12,6 +12,7 @@
 #include <kind.h>
 #include <rule.h>
 #include <libnftnl/object.h>
+#include <counter.h>
 
 struct stmt *counter_stmt_alloc(const struct location *loc, uint64_t packets,
 				uint64_t bytes)

@@ -22,6 +22,7 @@
 #include <proto.h>
 #include <protoctx.h>
 #include <suggest.h>
+#include <ct.h>
 
 #define C(k, n, dt, l, bo, d) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .dir = d }

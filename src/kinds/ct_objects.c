@@ -21,6 +21,7 @@
 #include <nlalloc.h>
 #include <proto.h>
 #include <rule.h>
+#include <ct.h>
 
 /* --- what the three share ------------------------------------------------ */
 

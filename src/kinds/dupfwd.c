@@ -15,6 +15,7 @@
 #include <datatype.h>
 #include <kind.h>
 #include <proto.h>
+#include <meta.h>
 
 static const struct datatype *addr_type(unsigned int family)
 {

@@ -17,6 +17,7 @@
 #include <proto.h>
 #include <suggest.h>
 #include <utils.h>
+#include <exthdr.h>
 
 #define F(n, dt, off, l, bo)	{ .name = n, .dtype = &dt, .offset = off, \
 				  .len = l, .byteorder = BYTEORDER_##bo }

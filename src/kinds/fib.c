@@ -14,6 +14,7 @@
 
 #include <kind.h>
 #include <proto.h>
+#include <fib.h>
 
 /* NFTA_FIB_F_* bit by bit, in the order nft prints them */
 static const char *const fib_flags[] = {

@@ -14,6 +14,8 @@
 #include <kind.h>
 #include <rule.h>
 #include <libnftnl/object.h>
+#include <limit.h>
+#include <quota.h>
 
 static const struct symbol time_units[] = {
 	{ "second",	1 },

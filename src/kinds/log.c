@@ -13,6 +13,7 @@
 #include <datatype.h>
 #include <kind.h>
 #include <nlalloc.h>
+#include <log.h>
 
 struct log {
 	char		*prefix;

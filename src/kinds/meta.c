@@ -18,6 +18,7 @@
 #include <kind.h>
 #include <proto.h>
 #include <suggest.h>
+#include <meta.h>
 
 #define M(k, n, dt, l, bo, b) [k] = { .name = n, .dtype = &dt, .len = l, \
 				      .byteorder = BYTEORDER_##bo, .bare = b }

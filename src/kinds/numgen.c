@@ -17,6 +17,7 @@
 
 #include <kind.h>
 #include <proto.h>
+#include <numgen.h>
 
 struct numgen_priv {
 	uint32_t	type;	/* NFT_NG_* */

@@ -22,6 +22,7 @@
 #include <nlalloc.h>
 #include <rule.h>
 #include <set.h>
+#include <objref.h>
 
 static struct stmt *objref_alloc(const struct location *loc, uint32_t type,
 				 struct expr *e)

@@ -13,6 +13,7 @@
 
 #include <kind.h>
 #include <proto.h>
+#include <exthdr.h>
 
 struct optstrip {
 	uint32_t	type;	/* the tcp option kind */

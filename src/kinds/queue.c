@@ -18,6 +18,7 @@
 
 #include <datatype.h>
 #include <kind.h>
+#include <queue.h>
 
 struct queue_priv {
 	struct expr	*num;	/* NULL: queue 0 */

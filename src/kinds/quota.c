@@ -13,6 +13,7 @@
 #include <kind.h>
 #include <rule.h>
 #include <libnftnl/object.h>
+#include <quota.h>
 
 static const char *const byte_unit_names[] = { "bytes", "kbytes", "mbytes" };
 

@@ -20,6 +20,7 @@
 #include <kind.h>
 #include <proto.h>
 #include <protoctx.h>
+#include <reject.h>
 
 int stmt_reject_with(struct stmt *s, const char *proto,
 		     const struct location *ploc, struct expr *code,

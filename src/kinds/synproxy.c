@@ -14,6 +14,7 @@
 #include <kind.h>
 #include <rule.h>
 #include <libnftnl/object.h>
+#include <synproxy.h>
 
 json_t *synproxy_json_values(uint32_t fl, uint16_t mss, uint8_t wscale,
 			     bool obj)

@@ -26,6 +26,7 @@
 #include <plan.h>
 #include <print.h>
 #include <stream.h>
+#include <parser_json.h>
 
 EXPORT struct nfh_ctx *nfh_ctx_new(void)
 {

@@ -19,6 +19,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <netlink.h>
+#include <kfeature.h>
 
 static const struct kfeature kfeatures[] = {
 	/* expression, family (0: any), what, option, module[, or else] */

@@ -39,6 +39,7 @@
 #include <nlalloc.h>
 #include <suggest.h>
 #include <inner.h>
+#include <kfeature.h>
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11

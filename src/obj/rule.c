@@ -7,6 +7,7 @@
 #include <elemstore.h>
 #include <kind.h>
 #include <rule.h>
+#include <names.h>
 
 void handle_free(struct handle *h)
 {

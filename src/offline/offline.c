@@ -30,6 +30,7 @@
 #include <offline_elems.h>
 #include <rule.h>
 #include <suggest.h>
+#include <kfeature.h>
 
 /* an expression of an element or set, copied to the element @data (as
    the kernel gives an element without expressions the set's) */

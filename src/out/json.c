@@ -31,6 +31,8 @@
 #include <proto.h>
 #include <set.h>
 #include <wire.h>
+#include <counter.h>
+#include <names.h>
 
 /**
  * struct json_ctx - one listing being built

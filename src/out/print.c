@@ -30,6 +30,7 @@
 #include <proto.h>
 #include <set.h>
 #include <wire.h>
+#include <names.h>
 
 /* --- names and strings --------------------------------------------------- */
 

@@ -25,6 +25,7 @@
 #include <proto.h>
 #include <trace.h>
 #include <nlalloc.h>
+#include <meta.h>
 
 /*
  * The fields a trace shows of each header, in the order nft shows them.

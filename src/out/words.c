@@ -10,6 +10,8 @@
 #include <datatype.h>
 #include <kind.h>
 #include <proto.h>
+#include <ct.h>
+#include <meta.h>
 
 typedef int (*word_cb)(const char *word, void *data);
 

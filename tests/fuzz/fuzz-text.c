@@ -14,6 +14,7 @@
 
 #include <nfhook/libnfhook.h>
 #include <json.h>
+#include <parser_json.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
