@@ -1373,11 +1373,29 @@ static unsigned int set_msg_fields(const struct nlattr *desc)
 	return n ? n : 1;
 }
 
+/* the words for chain type @type that the kernel lacks in @family */
+static char *chain_type_words(const char *type, unsigned int family)
+{
+	bool elsewhere;
+	const struct kfeature *kf = kfeature_of_chain_type(type, family,
+							   &elsewhere);
+
+	if (kf)
+		return xasprintf("Could not process chain: this kernel has no %s (%s, module %s); the ruleset is unchanged",
+				 kf->what, kf->config, kf->module);
+	if (elsewhere)
+		return xasprintf("Could not process chain: the kernel has %s chains in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
+				 type, family_name(family));
+	return xasprintf("Could not process chain: the kernel has no chain type \"%s\" in family %s; the ruleset is unchanged",
+			 type, family_name(family));
+}
+
 /*
  * A new chain refused with ENOENT at its NFTA_CHAIN_TYPE: the kernel has
  * no chain type of that name for the family (nf_tables_chain_type_lookup(),
  * after asking for its module).  A new set refused with EOPNOTSUPP: no set
- * type takes its flags and fields (nft_select_set_ops()).
+ * type takes its flags and fields (nft_select_set_ops()), or the flags do
+ * not go together.
  */
 char *nlio_refusal_words(const struct nlmsghdr *sent,
 			 const struct nlmsghdr *reply)
@@ -1385,35 +1403,20 @@ char *nlio_refusal_words(const struct nlmsghdr *sent,
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(reply);
 	const struct nfgenmsg *g = mnl_nlmsg_get_payload(sent);
 	const struct nlattr *attr, *desc = NULL;
-	const struct kfeature *kf;
 	uint32_t off, flags = 0;
 	const char *why;
-	bool elsewhere;
 
 	if (reply->nlmsg_len < NLMSG_HDRLEN + sizeof(*e) ||
 	    sent->nlmsg_len < NLMSG_HDRLEN + sizeof(*g))
 		return NULL;
 	if (NFNL_MSG_TYPE(sent->nlmsg_type) == NFT_MSG_NEWCHAIN &&
 	    e->error == -ENOENT && (off = ack_offset(reply))) {
-		mnl_attr_for_each(attr, sent, sizeof(*g)) {
-			const char *type;
-
-			if ((const char *)attr - (const char *)sent != (long)off ||
-			    mnl_attr_get_type(attr) != NFTA_CHAIN_TYPE ||
-			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
-				continue;
-			type = mnl_attr_get_str(attr);
-			kf = kfeature_of_chain_type(type, g->nfgen_family,
-						    &elsewhere);
-			if (kf)
-				return xasprintf("Could not process chain: this kernel has no %s (%s, module %s); the ruleset is unchanged",
-						 kf->what, kf->config, kf->module);
-			if (elsewhere)
-				return xasprintf("Could not process chain: the kernel has %s chains in the ip, ip6 and inet families only, not in %s; the ruleset is unchanged",
-						 type, family_name(g->nfgen_family));
-			return xasprintf("Could not process chain: the kernel has no chain type \"%s\" in family %s; the ruleset is unchanged",
-					 type, family_name(g->nfgen_family));
-		}
+		mnl_attr_for_each(attr, sent, sizeof(*g))
+			if ((const char *)attr - (const char *)sent == (long)off &&
+			    mnl_attr_get_type(attr) == NFTA_CHAIN_TYPE &&
+			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+				return chain_type_words(mnl_attr_get_str(attr),
+							g->nfgen_family);
 		return NULL;
 	}
 	if (NFNL_MSG_TYPE(sent->nlmsg_type) != NFT_MSG_NEWSET ||

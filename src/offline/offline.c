@@ -23,6 +23,7 @@
 #include <cache.h>
 #include <elemdump.h>
 #include <jumps.h>
+#include <names.h>
 #include <netlink.h>
 #include <nlalloc.h>
 #include <nftables-compat.h>
@@ -636,6 +637,45 @@ static const char *missing_jump(struct cache_table *t, struct nftnl_rule *r)
 			missing = nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN);
 	nftnl_expr_iter_destroy(i);
 	return missing;
+}
+
+/*
+ * The first object rule @it names ("counter name") that @t lacks, told as
+ * its own error with the closest name among that table's objects of its
+ * type; 0 (nothing queued) when there is none
+ */
+static int objref_missing(struct cache_table *t, const struct nl_item *it,
+			  struct list_head *msgs)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
+	struct nftnl_expr *e;
+	struct cache_obj *o;
+	struct suggest sg;
+	int ret = 0;
+
+	while (!ret && (e = nftnl_expr_iter_next(i))) {
+		const char *name;
+		uint32_t type;
+
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "objref") ||
+		    !nftnl_expr_is_set(e, NFTNL_EXPR_OBJREF_IMM_NAME))
+			continue;
+		type = nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
+		name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
+		if (cache_obj_find(t, type, name, 0))
+			continue;
+		suggest_init(&sg, name);
+		list_for_each_entry(o, &t->objs, list)
+			if (cache_obj_matches(o, type, NULL))
+				suggest_add(&sg, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME));
+		ret = error_queue(msgs, &it->loc,
+				  "Could not process rule: %s \"%s\" does not exist in table %s %s%s",
+				  obj_type_name(type), name, family_name(it->family),
+				  nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				  suggest_hint(&sg));
+	}
+	nftnl_expr_iter_destroy(i);
+	return ret;
 }
 
 static int jump_missing(struct cache_table *t, const struct nl_item *it,
@@ -1437,6 +1477,7 @@ static int apply_newrule(struct cache *c, struct nl_item *it,
 	    (err = check_objrefs(t, r)))
 		return err == ENOENT && missing_jump(t, r) ?
 		       jump_missing(t, it, missing_jump(t, r), msgs) :
+		       err == ENOENT && objref_missing(t, it, msgs) ? -1 :
 		       oerr(msgs, it, "rule", err);
 	if (it->flags & NLM_F_REPLACE)
 		return rule_replace(ch, it) ? 0 : oerr(msgs, it, "rule", ENOENT);
