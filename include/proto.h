@@ -16,7 +16,8 @@ struct proto_field {
 	enum byteorder		byteorder;
 	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
 	bool			listed_raw;
-	/* listed as a number, whatever its type (nft 1.1.1's geneve type) */
+	/* a single value of it listed as a number, whatever its type (nft
+	   1.1.1's geneve type; a set of them it lists by name) */
 	bool			listed_int;
 };
 

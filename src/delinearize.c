@@ -1705,7 +1705,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
-		if (f->listed_int)
+		if (f->listed_int && r->kind == EXPR_VALUE)
 			n->dtype = &integer_type;
 		type_rhs(r, n);
 		expr_free(rel->op.left);
