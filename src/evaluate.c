@@ -2388,6 +2388,13 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			return err(ctx, &v->loc,
 				   "datatype mismatch: expected %s, expression has type %s",
 				   lhs->dtype->desc, v->dtype->desc);
+		/* nft 1.1.1 wants an integer from a tunnel as long as the
+		   target ("meta mark set vxlan vni" is 24 bits) */
+		if (inner_child(v) && v->dtype == &integer_type &&
+		    v->len != lhs->len)
+			return err(ctx, &v->loc,
+				   "datatype mismatch: expected %s, expression has type integer with length %u",
+				   lhs->dtype->desc, v->len);
 		if ((lhs->kind == EXPR_PAYLOAD || lhs->kind == EXPR_EXTHDR) &&
 		    div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
 			return err(ctx, &v->loc,
