@@ -3080,6 +3080,7 @@ static struct inner_deps *inner_deps_of(struct deps *outer, const struct expr *w
 
 	if (!in->set) {
 		proto_ctx_init(&in->pctx, inner_family(w));
+		in->pctx.nft11 = true;
 		in->deps = (struct deps){ .head = outer->head };
 		in->set = true;
 	}
@@ -3108,6 +3109,7 @@ static void postprocess(struct delin_ctx *ctx)
 	bool ll_seen = false;	/* an ether or vlan field other than the type */
 
 	proto_ctx_init(&pctx, ctx->family);
+	pctx.nft11 = true;	/* "gre protocol ip" is named, as nft 1.1.1 */
 	deps.head = &ctx->rule->stmts;
 	deps.family = ctx->family;
 	deps.in = &in;

@@ -340,6 +340,17 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 
 	if (want == &proto_th)
 		return 0;
+	/* a header only nft 1.1 knows is unknown to the context, as to
+	   nft 1.0.6, but its own protocol number announces it ("meta
+	   l4proto gre gre protocol ip") */
+	if ((!have || have == &proto_unknown) && want->nft11 &&
+	    ctx->pctx.th_id == want->id)
+		return 0;
+	/* one only nft 1.1 knows is named by its number ("gre vs. udp") */
+	if (have == &proto_unknown && proto_by_id(PROTO_BASE_TRANSPORT_HDR,
+						  ctx->pctx.th_id) &&
+	    proto_by_id(PROTO_BASE_TRANSPORT_HDR, ctx->pctx.th_id)->nft11)
+		have = proto_by_id(PROTO_BASE_TRANSPORT_HDR, ctx->pctx.th_id);
 	if (have && have != want)
 		return conflict(ctx, p, have, want);
 	if (set_conflict(ctx, p, PROTO_BASE_TRANSPORT_HDR, want) < 0)

@@ -459,7 +459,8 @@ static void exact_flags_print(const struct expr *l, const struct expr *r,
 		expr_print(r, o, f);
 		return;
 	}
-	if (l->kind == EXPR_PAYLOAD) {
+	if (l->kind == EXPR_PAYLOAD ||
+	    (inner_child(l) && inner_child(l)->kind == EXPR_PAYLOAD)) {
 		fprintf(f, "0x%llx", (unsigned long long)v);
 		return;
 	}
