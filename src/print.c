@@ -1444,6 +1444,9 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 
 static const char *describe_kind(const struct expr *e)
 {
+	/* nft names a field in a tunnel by the field's kind */
+	if (inner_child(e))
+		e = inner_child(e);
 	if (e->ops && e->ops->name) {
 		/* nft's names of the kinds: ipsec is "xfrm", jhash and
 		   symhash "hash" */
