@@ -16,7 +16,8 @@ struct proto_field {
 	enum byteorder		byteorder;
 	/* nft 1.1's: read, but listed as its raw bits, as 1.0.6 lists it */
 	bool			listed_raw;
-	/* listed as a number, whatever its type (nft 1.1.1's geneve type) */
+	/* a single value of it listed as a number, whatever its type (nft
+	   1.1.1's geneve type; a set of them it lists by name) */
 	bool			listed_int;
 };
 
@@ -29,12 +30,16 @@ struct proto_field {
  *		(ethertype for network headers, IPPROTO_* for transport
  *		headers, ARPHRD_* for link layers)
  * @length:	header length in bits, where fixed (vlan tags stack on it)
+ * @nft11:	nft 1.1 knows it and nft 1.0.6 does not (gre): a protocol
+ *		value of it tells evaluation nothing, as nft 1.0.6 takes it,
+ *		where listings name it (struct proto_ctx's nft11)
  */
 struct proto_desc {
 	const char		*name;
 	enum proto_base		base;
 	unsigned int		id;
 	unsigned int		length;
+	bool			nft11;
 	struct proto_field	fields[PROTO_FIELDS_MAX];
 };
 

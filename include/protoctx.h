@@ -36,6 +36,12 @@ struct proto_ctx {
 	   the vlan fields after it are those of the tag that many on
 	   (4 bytes each), as nft stacks them */
 	unsigned int		vlan_depth;
+	/* headers only nft 1.1 knows (gre) are learned too, as listings
+	   want them; and the transport protocol number the rule matched
+	   last (meta l4proto, ip protocol, ip6 nexthdr), header known or
+	   not, 0 for none */
+	bool			nft11;
+	unsigned int		th_id;
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);

@@ -221,6 +221,7 @@ const struct proto_desc proto_comp = {
  */
 const struct proto_desc proto_gre = {
 	.name = "gre", .base = PROTO_BASE_TRANSPORT_HDR, .id = IPPROTO_GRE,
+	.nft11 = true,
 	.fields = {
 		FI("flags", 0, 5),
 		FI("version", 13, 3),

@@ -70,6 +70,16 @@ static void th_seen_add(struct proto_ctx *pctx, const struct proto_desc *d,
 	}
 }
 
+/* the transport header of protocol @v, but one only nft 1.1 knows where
+   @pctx is not a listing's (nft 1.0.6 takes it as unknown) */
+static const struct proto_desc *th_by_id(const struct proto_ctx *pctx,
+					 uint64_t v)
+{
+	const struct proto_desc *d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+
+	return d && d->nft11 && !pctx->nft11 ? NULL : d;
+}
+
 /* set_elem_desc() of a meta key */
 static const struct proto_desc *meta_elem_desc(const struct proto_ctx *pctx,
 					       enum nft_meta_keys key, uint64_t v,
@@ -78,7 +88,7 @@ static const struct proto_desc *meta_elem_desc(const struct proto_ctx *pctx,
 	switch (key) {
 	case NFT_META_L4PROTO:
 		*base = PROTO_BASE_TRANSPORT_HDR;
-		return or_unknown(proto_by_id(PROTO_BASE_TRANSPORT_HDR, v));
+		return or_unknown(th_by_id(pctx, v));
 	case NFT_META_NFPROTO:
 		return v == NFPROTO_IPV4 ? &proto_ip :
 		       v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
@@ -117,7 +127,7 @@ static const struct proto_desc *set_elem_desc(const struct proto_ctx *pctx,
 		*base = PROTO_BASE_TRANSPORT_HDR;
 		if (!pctx->desc[PROTO_BASE_NETWORK_HDR])
 			return NULL;
-		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		return th_by_id(pctx, v);
 	}
 	if (l->kind == EXPR_CT && l->ct.key == NFT_CT_L3PROTOCOL) {
 		if (pctx->family != NFPROTO_INET &&
@@ -132,7 +142,7 @@ static const struct proto_desc *set_elem_desc(const struct proto_ctx *pctx,
 	if ((l->payload.desc == &proto_ip && !strcmp(l->payload.tmpl->name, "protocol")) ||
 	    (l->payload.desc == &proto_ip6 && !strcmp(l->payload.tmpl->name, "nexthdr"))) {
 		*base = PROTO_BASE_TRANSPORT_HDR;
-		return proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		return th_by_id(pctx, v);
 	}
 	if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 	    !strcmp(l->payload.tmpl->name, "type")) {
@@ -230,8 +240,9 @@ static void update_meta(struct proto_ctx *pctx, enum nft_meta_keys key,
 
 	switch (key) {
 	case NFT_META_L4PROTO:
-		d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		d = th_by_id(pctx, v);
 		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
+		pctx->th_id = v;
 		break;
 	case NFT_META_PROTOCOL:
 		/* in inet nft learns the header from nfproto alone:
@@ -274,7 +285,7 @@ static void update_ct(struct proto_ctx *pctx, enum nft_ct_keys key, uint64_t v)
 	if (key == NFT_CT_PROTOCOL &&
 	    (pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
 	     pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6))
-		d = proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		d = th_by_id(pctx, v);
 	if (d)
 		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
 	/* nft takes ct l3proto as the network protocol, as meta nfproto,
@@ -295,8 +306,8 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 
 	if ((l->payload.desc == &proto_ip && !strcmp(name, "protocol")) ||
 	    (l->payload.desc == &proto_ip6 && !strcmp(name, "nexthdr"))) {
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] =
-			proto_by_id(PROTO_BASE_TRANSPORT_HDR, v);
+		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = th_by_id(pctx, v);
+		pctx->th_id = v;
 	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 		   !strcmp(name, "type")) {
 		/* 8021ad is a vlan tag too, as nft takes it; a type nfh

@@ -344,6 +344,17 @@ static int th_dep(struct eval_ctx *ctx, const struct expr *p,
 
 	if (want == &proto_th)
 		return 0;
+	/* a header only nft 1.1 knows is unknown to the context, as to
+	   nft 1.0.6, but its own protocol number announces it ("meta
+	   l4proto gre gre protocol ip") */
+	if ((!have || have == &proto_unknown) && want->nft11 &&
+	    ctx->pctx.th_id == want->id)
+		return 0;
+	/* one only nft 1.1 knows is named by its number ("gre vs. udp") */
+	if (have == &proto_unknown && proto_by_id(PROTO_BASE_TRANSPORT_HDR,
+						  ctx->pctx.th_id) &&
+	    proto_by_id(PROTO_BASE_TRANSPORT_HDR, ctx->pctx.th_id)->nft11)
+		have = proto_by_id(PROTO_BASE_TRANSPORT_HDR, ctx->pctx.th_id);
 	if (have && have != want)
 		return conflict(ctx, p, have, want);
 	if (set_conflict(ctx, p, PROTO_BASE_TRANSPORT_HDR, want) < 0)
@@ -2424,6 +2435,13 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			return err(ctx, &v->loc,
 				   "datatype mismatch: expected %s, expression has type %s",
 				   lhs->dtype->desc, v->dtype->desc);
+		/* nft 1.1.1 wants an integer from a tunnel as long as the
+		   target ("meta mark set vxlan vni" is 24 bits) */
+		if (inner_child(v) && v->dtype == &integer_type &&
+		    v->len != lhs->len)
+			return err(ctx, &v->loc,
+				   "datatype mismatch: expected %s, expression has type integer with length %u",
+				   lhs->dtype->desc, v->len);
 		if ((lhs->kind == EXPR_PAYLOAD || lhs->kind == EXPR_EXTHDR) &&
 		    div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
 			return err(ctx, &v->loc,

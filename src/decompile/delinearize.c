@@ -1729,7 +1729,7 @@ static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
 	if (f) {
 		struct expr *n = payload_expr_alloc(&internal_location, d, f);
 
-		if (f->listed_int)
+		if (f->listed_int && r->kind == EXPR_VALUE)
 			n->dtype = &integer_type;
 		type_rhs(r, n);
 		expr_free(rel->op.left);
@@ -3116,6 +3116,7 @@ static struct inner_deps *inner_deps_of(struct deps *outer, const struct expr *w
 
 	if (!in->set) {
 		proto_ctx_init(&in->pctx, inner_family(w));
+		in->pctx.nft11 = true;
 		in->deps = (struct deps){ .head = outer->head };
 		in->set = true;
 	}
@@ -3144,6 +3145,7 @@ static void postprocess(struct delin_ctx *ctx)
 	bool ll_seen = false;	/* an ether or vlan field other than the type */
 
 	proto_ctx_init(&pctx, ctx->family);
+	pctx.nft11 = true;	/* "gre protocol ip" is named, as nft 1.1.1 */
 	deps.head = &ctx->rule->stmts;
 	deps.family = ctx->family;
 	deps.in = &in;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <jansson.h>
 #include <libmnl/libmnl.h>
 #include <libnftnl/expr.h>
@@ -259,8 +260,10 @@ static int inner_eval(struct kind_eval *k, struct expr *e)
 	const struct proto_desc *th = outer_th(k->pctx);
 
 	if (p->t->gre) {
-		if (!th && k->dep(k, &e->loc, PROTO_BASE_TRANSPORT_HDR,
-				  &proto_gre) < 0)
+		/* gre's own number announces it, though the context takes
+		   gre as unknown (nft 1.0.6 knows no gre header) */
+		if (!th && k->pctx->th_id != IPPROTO_GRE &&
+		    k->dep(k, &e->loc, PROTO_BASE_TRANSPORT_HDR, &proto_gre) < 0)
 			return -1;
 	} else if (!th || th == &proto_th) {
 		return error_queue(k->msgs, &e->loc,

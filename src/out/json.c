@@ -581,7 +581,8 @@ static json_t *exact_flags_json(const struct expr *rel, struct json_ctx *jc)
 	v = expr_value_u64(r);
 	if (!(v & (v - 1)))
 		return NULL;
-	if (l->kind == EXPR_PAYLOAD)
+	if (l->kind == EXPR_PAYLOAD ||
+	    (inner_child(l) && inner_child(l)->kind == EXPR_PAYLOAD))
 		return json_integer(v);
 	return flags_or_json(r, jc->octx);
 }

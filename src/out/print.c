@@ -462,7 +462,8 @@ static void exact_flags_print(const struct expr *l, const struct expr *r,
 		expr_print(r, o, f);
 		return;
 	}
-	if (l->kind == EXPR_PAYLOAD) {
+	if (l->kind == EXPR_PAYLOAD ||
+	    (inner_child(l) && inner_child(l)->kind == EXPR_PAYLOAD)) {
 		fprintf(f, "0x%llx", (unsigned long long)v);
 		return;
 	}
@@ -1446,6 +1447,9 @@ void print_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 
 static const char *describe_kind(const struct expr *e)
 {
+	/* nft names a field in a tunnel by the field's kind */
+	if (inner_child(e))
+		e = inner_child(e);
 	if (e->ops && e->ops->name) {
 		/* nft's names of the kinds: ipsec is "xfrm", jhash and
 		   symhash "hash" */
