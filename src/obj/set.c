@@ -63,7 +63,7 @@ struct expr *set_key_decode(uint32_t type, uint32_t len, enum byteorder bo)
 {
 	const struct datatype *dt = datatype_lookup(type);
 	const struct datatype *sub[16];
-	unsigned int n = 0, bytes = 0, var = 0, b;
+	unsigned int n = 0, bytes = 0;
 	struct expr *c;
 
 	if (dt && (type <= TYPE_MASK || !dt->size || dt->size == len * 8)) {
@@ -76,27 +76,21 @@ struct expr *set_key_decode(uint32_t type, uint32_t len, enum byteorder bo)
 					    bo == BYTEORDER_INVALID ?
 					    dt->byteorder : bo);
 	}
-	/* a concatenation: the last component sits in the lowest bits; one
-	   of no fixed size (a string, as a typeof with osf leaves, which nft
-	   lists as "type string . ...") takes the bytes the others leave */
+	/* a concatenation: the last component sits in the lowest bits */
 	while (type && n < array_size(sub)) {
 		sub[n] = datatype_lookup(type & TYPE_MASK);
-		if (!sub[n])
+		if (!sub[n] || !sub[n]->size)
 			return NULL;
-		if (!sub[n]->size)
-			var++;
 		bytes += div_round_up(sub[n]->size, 32) * 4;
 		type >>= TYPE_BITS;
 		n++;
 	}
-	if (type || n < 2 || var > 1 || (var ? bytes >= len : bytes != len))
+	if (type || n < 2 || bytes != len)
 		return NULL;
 	c = compound_expr_alloc(NULL, EXPR_CONCAT);
-	while (n-- > 0) {
-		b = sub[n]->size ? sub[n]->size : (len - bytes) * 8;
-		compound_expr_add(c, set_type_placeholder(NULL, sub[n], b,
+	while (n-- > 0)
+		compound_expr_add(c, set_type_placeholder(NULL, sub[n], sub[n]->size,
 							  sub[n]->byteorder));
-	}
 	c->len = len * 8;
 	return c;
 }
@@ -467,16 +461,6 @@ static struct expr *typeof_of_kind(uint32_t kind, const struct udrec *data,
 	return ops->typeof_parse(&t, family);
 }
 
-/* a component of a concatenation: its data nest is longer than a u32 */
-static bool component_records_ok(const uint8_t *v, uint8_t n)
-{
-	struct udrec tb[2];
-
-	return udtab_parse(v, n, tb, array_size(tb)) &&
-	       tb[TYPEOF_UDATA_DATA].set &&
-	       tb[TYPEOF_UDATA_DATA].n > sizeof(uint32_t);
-}
-
 /* one selector; a concatenation only at the top (@depth 0) */
 static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 			       unsigned int family, bool *verdict,
@@ -508,13 +492,6 @@ static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 		return NULL;
 	c = compound_expr_alloc(&internal_location, EXPR_CONCAT);
 	for (i = 0; i < array_size(sub) && sub[i].set; i++) {
-		/* nft reads a component's records only if they are longer
-		   than a u32: osf's empty nest makes the whole key a "type"
-		   (as nft 1.0.6 and 1.1.1 list it) */
-		if (!component_records_ok(sub[i].v, sub[i].n)) {
-			expr_free(c);
-			return NULL;
-		}
 		e = typeof_one(sub[i].v, sub[i].n, family, NULL, depth + 1);
 		if (!e) {
 			expr_free(c);
