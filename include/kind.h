@@ -312,8 +312,15 @@ enum {
 	TYPEOF_KIND_PAYLOAD	= 7,
 	TYPEOF_KIND_EXTHDR	= 8,
 	TYPEOF_KIND_META	= 9,
+	TYPEOF_KIND_SOCKET	= 10,
+	TYPEOF_KIND_OSF		= 11,
 	TYPEOF_KIND_CT		= 12,
 	TYPEOF_KIND_CONCAT	= 13,
+	TYPEOF_KIND_NUMGEN	= 23,
+	TYPEOF_KIND_HASH	= 24,
+	TYPEOF_KIND_RT		= 25,
+	TYPEOF_KIND_FIB		= 26,
+	TYPEOF_KIND_XFRM	= 27,
 };
 
 /* an extension header's (or option's) records: nft's number of the
@@ -326,10 +333,11 @@ enum {
 };
 
 /* a meta's record 0 is its NFT_META_* key; a ct's records: NFT_CT_* key,
- * direction (IP_CT_DIR_*, ~0 for none) */
+ * direction (IP_CT_DIR_*, ~0 for none); the other kinds say theirs in
+ * their files (osf.c, numgen.c, rt.c, socket.c, fib.c, ipsec.c) */
 
-/* the most records a kind has */
-#define KIND_TYPEOF_RECS	3
+/* the most records a kind has (jhash and symhash: 5) */
+#define KIND_TYPEOF_RECS	5
 
 /* a kind's records as read back: v[i] is record i, if set[i] */
 struct kind_typeof {

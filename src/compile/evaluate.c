@@ -1244,15 +1244,19 @@ static struct expr *type_concat_eval(struct eval_ctx *ctx, struct expr *t,
 /* typeof: the selector itself says what it holds */
 static struct expr *type_selector_eval(struct eval_ctx *ctx, struct expr *t)
 {
-	if (t->kind != EXPR_PAYLOAD && t->kind != EXPR_META &&
-	    t->kind != EXPR_CT && t->kind != EXPR_EXTHDR) {
-		err(ctx, &t->loc, "typeof needs a header field, meta or ct expression");
+	/* a header field, or a kind that writes typeof records (kind.h) */
+	if (t->kind != EXPR_PAYLOAD && !(t->ops && t->ops->typeof_put)) {
+		err(ctx, &t->loc, "typeof needs a header field or a selector such as meta, ct, rt, fib or socket");
 		return NULL;
 	}
 	if (!set_typeof_ok(t)) {
-		err(ctx, &t->loc, t->kind == EXPR_EXTHDR ?
-		    "typeof of this extension header field is not supported" :
-		    "typeof of a raw payload expression is not supported");
+		if (t->kind == EXPR_PAYLOAD)
+			err(ctx, &t->loc, "typeof of a raw payload expression is not supported");
+		else if (t->kind == EXPR_EXTHDR)
+			err(ctx, &t->loc, "typeof of this extension header field is not supported");
+		else
+			err(ctx, &t->loc, "typeof of this %s expression is not supported",
+			    t->ops->name);
 		return NULL;
 	}
 	if (t->kind == EXPR_PAYLOAD && t->payload.is_raw &&

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -27,7 +28,8 @@ static const struct {
 	unsigned int		len;
 } fib_results[] = {
 	[NFT_FIB_RESULT_OIF]		= { "oif",	&ifindex_type,	32 },
-	[NFT_FIB_RESULT_OIFNAME]	= { "oifname",	&ifname_type,	128 },
+	/* a string, not an ifname, as nft types it (a set's key type) */
+	[NFT_FIB_RESULT_OIFNAME]	= { "oifname",	&string_type,	128 },
 	[NFT_FIB_RESULT_ADDRTYPE]	= { "type",	&fib_addr_type,	32 },
 };
 
@@ -210,6 +212,35 @@ static struct expr *fib_parse_json(struct kind_jparse *k, const char *name,
 	return fib_expr_parse(loc, flags, result, &rloc, k->msgs);
 }
 
+/*
+ * typeof: records 0, the NFT_FIB_RESULT_*, and 1, the NFTA_FIB_F_* flags.
+ * nft's grammar refuses there what fib_eval refuses in a rule (the key
+ * is not evaluated), and has no "check" in a typeof.
+ */
+static bool fib_typeof_ok(const struct expr *e)
+{
+	unsigned int fl = e->fib.flags;
+
+	return !(fl & NFTA_FIB_F_PRESENT) &&
+	       !(fl & NFTA_FIB_F_SADDR) != !(fl & NFTA_FIB_F_DADDR) &&
+	       !((fl & NFTA_FIB_F_IIF) && (fl & NFTA_FIB_F_OIF));
+}
+
+static void fib_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	nftnl_udata_put_u32(b, 0, e->fib.result);
+	nftnl_udata_put_u32(b, 1, e->fib.flags);
+}
+
+static struct expr *fib_typeof_parse(const struct kind_typeof *t,
+				     unsigned int family)
+{
+	if (!t->set[0] || !t->set[1] || t->v[0] == NFT_FIB_RESULT_UNSPEC ||
+	    !fib_result_name(t->v[0]) || (t->v[1] & ~((1u << 5) - 1)))
+		return NULL;
+	return fib_expr_alloc(&internal_location, t->v[1], t->v[0]);
+}
+
 static const struct expr_ops fib_ops = {
 	.name		= "fib",
 	.nl_name	= "fib",
@@ -220,5 +251,10 @@ static const struct expr_ops fib_ops = {
 	.print		= fib_print,
 	.json		= fib_json,
 	.parse_json	= fib_parse_json,
+	.typeof_kind	= TYPEOF_KIND_FIB,
+	.typeof_recs	= 2,
+	.typeof_ok	= fib_typeof_ok,
+	.typeof_put	= fib_typeof_put,
+	.typeof_parse	= fib_typeof_parse,
 };
 EXPR_OPS_REGISTER(fib_ops);

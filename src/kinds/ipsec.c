@@ -15,6 +15,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/xfrm.h>
@@ -247,6 +248,26 @@ static struct expr *ipsec_parse_json(struct kind_jparse *k, const char *name,
 	return ipsec_alloc(loc, kk, d, spnum ? json_integer_value(spnum) : 0);
 }
 
+/* typeof: records 0, the NFT_XFRM_KEY_*, 1, spnum and 2, the direction
+   (XFRM_POLICY_*), as nft writes them */
+static void ipsec_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	const struct ipsec_priv *p = expr_priv(e);
+
+	nftnl_udata_put_u32(b, 0, p->key);
+	nftnl_udata_put_u32(b, 1, p->spnum);
+	nftnl_udata_put_u32(b, 2, p->dir);
+}
+
+static struct expr *ipsec_typeof_parse(const struct kind_typeof *t,
+				       unsigned int family)
+{
+	if (!t->set[0] || !t->set[1] || !t->set[2] || !key_valid(t->v[0]) ||
+	    t->v[1] > SPNUM_MAX || t->v[2] >= array_size(dirs))
+		return NULL;
+	return ipsec_alloc(&internal_location, t->v[0], t->v[2], t->v[1]);
+}
+
 static const struct expr_ops ipsec_ops = {
 	.name		= "ipsec",
 	.nl_name	= "xfrm",
@@ -258,5 +279,9 @@ static const struct expr_ops ipsec_ops = {
 	.print		= ipsec_print,
 	.json		= ipsec_json,
 	.parse_json	= ipsec_parse_json,
+	.typeof_kind	= TYPEOF_KIND_XFRM,
+	.typeof_recs	= 3,
+	.typeof_put	= ipsec_typeof_put,
+	.typeof_parse	= ipsec_typeof_parse,
 };
 EXPR_OPS_REGISTER(ipsec_ops);

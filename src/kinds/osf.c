@@ -10,6 +10,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink_osf.h>
 
@@ -171,6 +172,21 @@ static struct expr *osf_parse_json(struct kind_jparse *k, const char *name,
 			      key, &kloc, k->msgs);
 }
 
+/*
+ * typeof: nft writes the kind and no record at all, so neither the ttl
+ * nor "version" survive; nft lists "osf name" back, as we do (the key
+ * is the same string either way).
+ */
+static void osf_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+}
+
+static struct expr *osf_typeof_parse(const struct kind_typeof *t,
+				     unsigned int family)
+{
+	return osf_alloc(&internal_location, NF_OSF_TTL_TRUE, 0);
+}
+
 /* any family, as nft: the kernel refuses osf only in a base chain of
    other families than ip, ip6 and inet (EOPNOTSUPP), so there is no eval */
 static const struct expr_ops osf_ops = {
@@ -183,5 +199,8 @@ static const struct expr_ops osf_ops = {
 	.print		= osf_print,
 	.json		= osf_json,
 	.parse_json	= osf_parse_json,
+	.typeof_kind	= TYPEOF_KIND_OSF,
+	.typeof_put	= osf_typeof_put,
+	.typeof_parse	= osf_typeof_parse,
 };
 EXPR_OPS_REGISTER(osf_ops);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -217,6 +218,30 @@ static struct expr *rt_parse_json(struct kind_jparse *k, const char *name,
 	return rt_expr_parse(loc, family, &floc, key, &kloc, k->msgs);
 }
 
+/* typeof: record 0 is the NFT_RT_* key; nft refuses "rt nexthop" without
+   its family there, as a set key cannot take the table's */
+static bool rt_typeof_ok(const struct expr *e)
+{
+	const struct rt_priv *p = expr_priv(e);
+
+	return !is_nexthop(p->key) || p->family_given;
+}
+
+static void rt_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	const struct rt_priv *p = expr_priv(e);
+
+	nftnl_udata_put_u32(b, 0, p->key);
+}
+
+static struct expr *rt_typeof_parse(const struct kind_typeof *t,
+				    unsigned int family)
+{
+	if (!t->set[0] || !rt_template(t->v[0]))
+		return NULL;
+	return rt_alloc(&internal_location, t->v[0], true);
+}
+
 static const struct expr_ops rt_ops = {
 	.name		= "rt",
 	.nl_name	= "rt",
@@ -228,5 +253,10 @@ static const struct expr_ops rt_ops = {
 	.print		= rt_print,
 	.json		= rt_json,
 	.parse_json	= rt_parse_json,
+	.typeof_kind	= TYPEOF_KIND_RT,
+	.typeof_recs	= 1,
+	.typeof_ok	= rt_typeof_ok,
+	.typeof_put	= rt_typeof_put,
+	.typeof_parse	= rt_typeof_parse,
 };
 EXPR_OPS_REGISTER(rt_ops);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
@@ -180,6 +181,23 @@ static struct expr *socket_parse_json(struct kind_jparse *k, const char *name,
 	return socket_expr_parse(loc, key, &kloc, k->msgs);
 }
 
+/* typeof: record 0 is the NFT_SOCKET_* key; nft keeps no cgroupv2 level
+   (it lists "level 0" back, as we do: the key is the same) */
+static void socket_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	const struct socket_priv *p = expr_priv(e);
+
+	nftnl_udata_put_u32(b, 0, p->key);
+}
+
+static struct expr *socket_typeof_parse(const struct kind_typeof *t,
+					unsigned int family)
+{
+	if (!t->set[0] || !socket_template(t->v[0]))
+		return NULL;
+	return socket_alloc(&internal_location, t->v[0]);
+}
+
 static const struct expr_ops socket_ops = {
 	.name		= "socket",
 	.nl_name	= "socket",
@@ -191,5 +209,9 @@ static const struct expr_ops socket_ops = {
 	.print		= socket_print,
 	.json		= socket_json,
 	.parse_json	= socket_parse_json,
+	.typeof_kind	= TYPEOF_KIND_SOCKET,
+	.typeof_recs	= 1,
+	.typeof_put	= socket_typeof_put,
+	.typeof_parse	= socket_typeof_parse,
 };
 EXPR_OPS_REGISTER(socket_ops);

@@ -669,6 +669,51 @@ SET_TYPES = [("ipv4_addr", "ipv4", 32, "ip saddr"), ("ipv6_addr", "ipv6", 128, "
              ("ct_state", "ct_state", 32, "ct state"), ("iface_index", "ifindex", 32, "iif")]
 
 
+# typeof of the selectors that are neither header fields, meta nor ct:
+# (selector, the families whose rules take it (None: all), elements)
+L34 = ("ip", "ip6", "inet")
+TYPEOF_SELECTORS = [
+    ("osf name", L34, ['"Linux"', '"Windows"']),
+    ("osf ttl skip version", L34, ['"Linux:3.0"']),
+    ("numgen inc mod 4", None, ["0", "3"]),
+    ("numgen random mod 16 offset 100", None, ["100", "115"]),
+    ("symhash mod 2", L34, ["1"]),
+    ("jhash ip saddr mod 8 seed 0x1", ("ip", "inet"), ["7"]),
+    ("jhash meta mark . tcp dport mod 4 offset 2", L34, ["2", "5"]),
+    ("rt classid", L34, ["1", "10"]),
+    ("rt mtu", L34, ["1500"]),
+    ("rt ip nexthop", ("ip", "inet"), ["10.0.0.1"]),
+    ("rt ip6 nexthop", ("ip6", "inet"), ["fe80::1"]),
+    ("socket mark", L34, ["0x00000001"]),
+    ("socket transparent", L34, ["1"]),
+    ("socket wildcard", L34, ["0", "1"]),
+    ("fib daddr type", L34, ["local", "unicast"]),
+    ("fib saddr . iif oif", L34, ['"lo"']),
+    ("fib daddr . mark oifname", L34, ['"lo"', '"eth0"']),
+    ("ipsec in reqid", L34, ["1", "7"]),
+    ("ipsec out spnum 1 spi", L34, ["256"]),
+    ("ipsec in ip saddr", ("ip", "inet"), ["10.1.2.3"]),
+    ("ipsec out ip6 daddr", ("ip6", "inet"), ["::1"]),
+    ("rt mtu . socket mark", L34, ["1500 . 0x00000001"]),
+    ("ipsec in reqid . meta mark", L34, ["1 . 0x00000002"]),
+]
+
+
+def typeof_selector_set(rng, fam, name):
+    """A set typeof one of TYPEOF_SELECTORS that FAM's rules take, or
+    None: (selector, declaration)."""
+    ok = [x for x in TYPEOF_SELECTORS if x[1] is None or fam in x[1]]
+    if not ok:
+        return None
+    sel, _fams, elems = rng.choice(ok)
+    body = ["typeof %s" % sel]
+    if rng.random() < 0.2:
+        body.append("flags dynamic")
+    if rng.random() < 0.7:
+        body.append("elements = { %s }" % ", ".join(elems[:rng.randint(1, len(elems))]))
+    return sel, "set %s { %s; }" % (name, "; ".join(body))
+
+
 def concat_elem(rng, typ):
     parts = []
     for t in typ.split(" . "):
@@ -879,6 +924,13 @@ def gen_case(rng, idx):
             typ, dt, bits, sel, d = set_decl(rng, fam, "s", invalid)
             if invalid or all(fam_ok(x.strip(), fam) for x in sel.split(" . ")):
                 break
+        # its own generator, so that the cases of a seed stay the same
+        # but for these sets
+        yr = random.Random(hash(rng.getstate()[1]) ^ idx ^ 0x74797065)
+        if not invalid and yr.random() < 0.15:
+            ts = typeof_selector_set(yr, fam, "s")
+            if ts:
+                sel, d = ts
         decls.append(d)
         extra.append("%s %s@s" % (sel, rng.choice(["", "!= "])))
         if rng.random() < 0.2:
