@@ -27,8 +27,10 @@ int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 		       FILE *f, struct list_head *msgs);
 
 struct set;
-/* an added set or map, and one element of one, as nft -j monitor prints them */
-void json_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f);
+/* an added (or, announced whole, deleted) set or map, and one element of
+   one, as nft -j monitor prints them */
+void json_monitor_set(bool add, const struct set *s,
+		      const struct output_ctx *o, FILE *f);
 int json_monitor_elem(bool add, const struct set *s, const struct expr *elem,
 		      const struct output_ctx *o, FILE *f, struct list_head *msgs);
 

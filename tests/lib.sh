@@ -332,6 +332,18 @@ feature_ruleset() {
 		echo 'table netdev p { chain c { type filter hook ingress device "veth0" priority 0; udp dport 4789 vxlan ip saddr 1.1.1.1 counter
 		}
 		}' ;;
+	concat_byteorder)
+			# a concatenation of ip saddr and the 1-byte meta l4proto
+			# against an interval set: nft 1.0.6 (and nfh, which
+			# emits its bytecode) converts l4proto with a byteorder
+			# of size 2 and length 1, which kernels that refuse
+			# multi-register conversions (EOPNOTSUPP: Debian's
+			# 6.12.118, not this project's 6.18 hosts) do not take;
+			# nft 1.1.1 emits no byteorder there
+		echo 'table netdev p { set s { type ipv4_addr . inet_proto; flags interval; }
+		chain c { type filter hook ingress device "veth0" priority 0; ip saddr . meta l4proto @s
+		}
+		}' ;;
 	*)
 		echo "# unknown feature $1" >&2
 		return 1 ;;

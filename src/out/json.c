@@ -859,6 +859,20 @@ static json_t *obj_json(struct nftnl_obj *n, const char *table)
 	return wrap(tname ? tname : "unknown", o);
 }
 
+/* whether an object's event carries its values (its type's attributes,
+   NFTNL_OBJ_BASE on, or its comment) and not just what names it */
+static bool obj_event_has_data(const struct nftnl_obj *n)
+{
+	uint16_t a;
+
+	if (nftnl_obj_is_set(n, NFTNL_OBJ_USERDATA))
+		return true;
+	for (a = NFTNL_OBJ_BASE; a < 32; a++)
+		if (nftnl_obj_is_set(n, a))
+			return true;
+	return false;
+}
+
 /* a deleted object: what names it, as a deleted set */
 static json_t *obj_deleted_json(struct nftnl_obj *n)
 {
@@ -1189,7 +1203,8 @@ int json_objs(struct cache *c, unsigned int family, const char *table,
 				f);
 }
 
-/* a deleted set: what names it (the set printer is not there yet) */
+/* a deleted set that a kernel names alone (table, name and handle: 6.18;
+   6.12 announces it whole, src/monitor.c prints that as an added one) */
 static json_t *set_deleted_json(struct nftnl_set *s)
 {
 	const struct datatype *dt = nftnl_set_is_set(s, NFTNL_SET_KEY_TYPE) ?
@@ -1232,8 +1247,9 @@ int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 		v = set_deleted_json(obj);
 		break;
 	case NLO_OBJ:
-		/* a deleted object comes with its name alone */
-		if (op == MON_OP_DELETE)
+		/* a deleted object comes with its name alone from Linux
+		   6.18, whole from 6.12: then nft prints it whole */
+		if (op == MON_OP_DELETE && !obj_event_has_data(obj))
 			v = obj_deleted_json(obj);
 		else
 			v = obj_json(obj, nftnl_obj_get_str(obj, NFTNL_OBJ_TABLE));
@@ -1248,13 +1264,15 @@ int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 	return 0;
 }
 
-/* {"add": {"set": {...}}}, without elements: they follow as their own events */
-void json_monitor_set(const struct set *s, const struct output_ctx *o, FILE *f)
+/* {"add": {"set": {...}}}, without elements: they follow as their own
+   events; {"delete": ...} for a deleted set a kernel announces whole */
+void json_monitor_set(bool add, const struct set *s,
+		      const struct output_ctx *o, FILE *f)
 {
 	struct json_ctx jc = { .octx = o, .family = s->h.family };
 	json_t *v = set_json(s, &jc);
 
-	v = wrap("add", v);
+	v = wrap(add ? "add" : "delete", v);
 	if (!v)
 		return;
 	json_dumpf(v, f, 0);

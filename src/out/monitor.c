@@ -447,9 +447,38 @@ static void set_added_print(struct monitor *m, struct cache_table *t,
 
 	m->printed = true;
 	if (o->flags & NFH_OUTPUT_JSON)
-		json_monitor_set(s, o, o->out);
+		json_monitor_set(true, s, o, o->out);
 	else
 		print_monitor_set(s, o, o->out);
+	out_flush(m);
+	set_free(s);
+}
+
+/*
+ * A deleted set, as nft prints it from the event alone: Linux 6.18 names
+ * it (table, name, handle); 6.12 sends it whole, with its flags, so an
+ * anonymous one is known as such and not shown (as when it was added),
+ * and the JSON form has the set's type, flags and map data, as an added
+ * set's.  The text form names the set either way.
+ */
+static void set_deleted_print(struct monitor *m, struct cache_table *t,
+			      struct nftnl_set *nls)
+{
+	const struct output_ctx *o = &m->ctx->octx;
+	struct cache_set cs = { .nls = nls };
+	struct set *s;
+
+	if (nftnl_set_is_set(nls, NFTNL_SET_FLAGS) &&
+	    (nftnl_set_get_u32(nls, NFTNL_SET_FLAGS) & NFT_SET_ANONYMOUS))
+		return;
+	if (!(o->flags & NFH_OUTPUT_JSON) ||
+	    !nftnl_set_is_set(nls, NFTNL_SET_KEY_TYPE)) {
+		event_print(m, MON_OP_DELETE, NLO_SET, nls, NULL);
+		return;
+	}
+	m->printed = true;
+	s = delin_set(t, &cs, false);
+	json_monitor_set(false, s, o, o->out);
 	out_flush(m);
 	set_free(s);
 }
@@ -490,7 +519,7 @@ static void set_event(struct monitor *m, const struct nlmsghdr *nlh,
 		}
 	} else {
 		if (show)
-			event_print(m, MON_OP_DELETE, NLO_SET, s, NULL);
+			set_deleted_print(m, t, s);
 		cache_set_del(t, name);
 	}
 out:

@@ -21,9 +21,10 @@ equal="$REPO_DIR/tests/json-equal.py"
 # NFT and NFH see the same loads, so the kernel hands out the same table
 # handles in both; the round trips happen in RT
 # (NJ: nft loads its own JSON listing back, apart, not to move their handles)
+veths() { ip -n "$1" link add veth0 type veth peer name veth1; }
 ns_new NFT && ns_new NFH && ns_new RT && ns_new NJ || exit 99
 for ns in "$NFT" "$NFH" "$RT" "$NJ"; do
-	ip -n "$ns" link add veth0 type veth peer name veth1 || exit 99
+	veths "$ns" || exit 99
 done
 # a kernel without SELinux (or without secmark objects) makes none
 secmark=0
@@ -93,6 +94,11 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	else
 		echo "ok - $name: loaded by nfh, -j list ruleset # SKIP nft cannot load it"
 		nft_json=1
+		# nfh's namespace saw a load that nft's did not: the kernel
+		# would hand out other table handles in the two from here on,
+		# so both start afresh
+		ip netns del "$NFT" && ip netns del "$NFH" &&
+			ns_new NFT && ns_new NFH && veths "$NFT" && veths "$NFH" || exit 99
 	fi
 
 	{ echo "flush ruleset"; cat "$f"; echo "list ruleset"; } |
@@ -118,6 +124,11 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 	# declared by type, so its declaration lines are left out of the diff
 	if grep -q '^		typeof ' "$dir/first"; then
 		sed -i '/^		type\(of\)\? /d' "$dir/first" "$dir/second"
+	fi
+	# nft 1.0.6's JSON has no flowtable flags, and nfh's -j list is
+	# nft's (src/flowtable.c): a flowtable's counter does not go round
+	if grep -q '^	flowtable ' "$dir/first"; then
+		sed -i '/^	flowtable /,/^	}/{/^		counter$/d}' "$dir/first" "$dir/second"
 	fi
 	if diff -u --label text --label "after JSON" "$dir/first" "$dir/second" >"$dir/diff"; then
 		ok "$name: JSON round trip lists the same ruleset"

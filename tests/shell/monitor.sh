@@ -91,6 +91,14 @@ stop
 # generation ids, process ids and names vary
 sed -E 's/^# new generation [0-9]+ by process [0-9]+ \(.*\)$/# new generation N by process P/; s/handle [0-9]+$/handle H/' \
 	"$dir/all" >"$dir/all.norm"
+# a kernel that announces a deleted set whole (6.12; 6.18 names it alone)
+# says that the rule's anonymous set is one, and nft leaves its deletion
+# out then (shell/monitor-ruleset.sh compares with nft on each kernel);
+# the JSON event of such a deleted set has its flags
+anon_del='delete set inet t __set0
+'
+grep -q '"delete": {"set": {"family": "inet", "name": "blk", .*"flags": \["interval"\]' \
+	"$dir/json" && anon_del=''
 expect_eq "monitor prints each added and deleted object" \
 'add table inet t
 add chain inet t in { type filter hook input priority filter; policy accept; }
@@ -114,8 +122,7 @@ delete rule netdev n c handle H
 delete chain netdev n c
 delete table netdev n
 delete rule inet t in handle H
-delete set inet t __set0
-delete rule inet t other handle H
+'"$anon_del"'delete rule inet t other handle H
 delete set inet t blk
 delete set inet t ports
 delete chain inet t in
@@ -140,6 +147,9 @@ if len(text) != len(objs):
 for words, obj in zip(text, objs):
     op, kind = words[0], words[1]
     inner = obj.get(op, {}).get(kind)
+    # a deleted map announced whole is a "map" in JSON, as nft's
+    if not inner and kind == "set":
+        inner = obj.get(op, {}).get("map")
     if not inner or inner.get("family") != words[2] or inner.get("table", inner.get("name")) != words[3]:
         print("text:", " ".join(words))
         print("json:", json.dumps(obj))

@@ -15,6 +15,19 @@ for a in 10.0.0.3 10.0.0.4 10.0.0.5 10.0.0.6 10.0.0.7 10.0.0.8 10.0.0.9; do
 	ip -n "$NS_A" addr add "$a/24" dev "$VETH_A"
 done
 
+# the concatenation with intervals, where the kernel takes its bytecode
+# (tests/lib.sh: concat_byteorder)
+pairs=1 pairs_set='' pairs_rule=''
+have_feature concat_byteorder || pairs=0
+if [ $pairs = 1 ]; then
+	pairs_set='set pairs {
+		type ipv4_addr . inet_proto
+		flags interval
+		elements = { 10.0.0.6-10.0.0.6 . icmp }
+	}'
+	pairs_rule='ip saddr . meta l4proto @pairs counter drop comment "pairs"'
+fi
+
 load "$NS_B" <<EOF
 table netdev t {
 	set blocked {
@@ -28,11 +41,7 @@ table netdev t {
 		elements = { 10.0.0.4 : jump four, 10.0.0.5 : jump five }
 	}
 
-	set pairs {
-		type ipv4_addr . inet_proto
-		flags interval
-		elements = { 10.0.0.6-10.0.0.6 . icmp }
-	}
+	$pairs_set
 
 	set brief {
 		type ipv4_addr
@@ -68,7 +77,7 @@ table netdev t {
 		type filter hook ingress device "$VETH_B" priority 0; policy accept;
 		ip saddr @blocked counter drop comment "blocked"
 		ip saddr vmap @dispatch
-		ip saddr . meta l4proto @pairs counter drop comment "pairs"
+		$pairs_rule
 		ip saddr @brief counter drop comment "brief"
 		icmp type echo-request add @seen { ip saddr }
 		ip saddr @counted
@@ -91,9 +100,13 @@ expect_eq "echo from 10.0.0.5 is answered" 2 "$(replies_from "$NS_A" 10.0.0.2 2 
 expect_packets "the map sent 10.0.0.4 to chain four" "$NS_B" 'comment "four"' 3
 expect_packets "the map sent 10.0.0.5 to chain five" "$NS_B" 'comment "five"' 2
 
-expect_eq "echo from 10.0.0.6 (address . icmp in the set) is dropped" 0 "$(replies_from "$NS_A" 10.0.0.2 2 10.0.0.6)"
-expect_eq "udp from 10.0.0.6 (address . udp not in it) passes" refused "$(udp_send "$NS_A" 10.0.0.2 9 1 10.0.0.6)"
-expect_packets "only the 2 echoes matched the concatenation" "$NS_B" 'comment "pairs"' 2
+if [ $pairs = 1 ]; then
+	expect_eq "echo from 10.0.0.6 (address . icmp in the set) is dropped" 0 "$(replies_from "$NS_A" 10.0.0.2 2 10.0.0.6)"
+	expect_eq "udp from 10.0.0.6 (address . udp not in it) passes" refused "$(udp_send "$NS_A" 10.0.0.2 9 1 10.0.0.6)"
+	expect_packets "only the 2 echoes matched the concatenation" "$NS_B" 'comment "pairs"' 2
+else
+	echo "ok - address . protocol in an interval set # SKIP this kernel ($(uname -r)) refuses nft 1.0.6's byteorder of meta l4proto in the concatenation (EOPNOTSUPP: no multi-register conversions)"
+fi
 
 check "add an element with a timeout" tool "$NS_B" add element netdev t brief '{ 10.0.0.7 timeout 2s }'
 expect_eq "echo from 10.0.0.7 is dropped while its element lives" 0 "$(replies_from "$NS_A" 10.0.0.2 1 10.0.0.7)"

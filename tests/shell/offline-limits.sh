@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # checks: --offline refuses what the kernel refuses, with the same error
 # under the same place: a rule of 129 expressions (the kernel takes 128:
-# EINVAL), a netdev chain of 256 devices (255: EFBIG), a zero-length
+# EINVAL), a netdev chain of 256 dummy devices (255: EFBIG), a zero-length
 # value (ip daddr 0.0.0.0/0 as nfh compiles it today).  One less loads
 # both ways.  nft 1.0.6 sending the same file into a namespace shows that
 # the kernel refuses it too.
@@ -44,11 +44,32 @@ outcome() {
 		sed 's/^\([^:]*:[0-9]*\):[0-9-]*: /\1: /')"
 }
 
-# agree NAME NFT-TOO: the kernel (nfh -c in a fresh namespace) and
-# --offline end the same; with NFT-TOO 1, nft 1.0.6 fails there too
+# dummies NS: dummy devices d0 to d255 in NS, the devices the devs
+# files name (a kernel before 6.16 refuses a chain on a device that does
+# not exist, ENOENT, before it counts them; 6.16 and later take one)
+dummies() {
+	local i
+	for i in $(seq 0 255); do
+		echo "link add d$i type dummy"
+	done | ip -n "$1" -batch - >/dev/null 2>&1
+}
+r=$(uname -r)
+maj=${r%%.*} min=${r#*.}
+min=${min%%[!0-9]*}
+missing_ok=0
+{ [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 16 ]; }; } && missing_ok=1
+
+# agree NAME NFT-TOO [DEVS]: the kernel (nfh -c in a fresh namespace, with
+# the dummy devices if DEVS is 1) and --offline end the same; with NFT-TOO
+# 1, nft 1.0.6 fails there too
 agree() {
 	local name=$1 nft_too=$2 kernel offline nft
 	ns_new NS || exit 99
+	if [ "${3:-0}" = 1 ] && ! dummies "$NS" && [ $missing_ok = 0 ]; then
+		echo "ok - $name: --offline ends as the kernel does # SKIP no dummy devices, and Linux $r (before 6.16) refuses a chain on a missing device"
+		echo "skip"
+		return
+	fi
 	# shellcheck disable=SC2086 # $TOOL is split on purpose
 	kernel=$(outcome ip netns exec "$NS" $TOOL -c -f "$name.nft")
 	# shellcheck disable=SC2086
@@ -71,12 +92,17 @@ case ${r##*$'\n'} in
 esac
 r=$(agree exprs127 1); printf '%s\n' "$r" | sed '$d'
 case ${r##*$'\n'} in rc=0*) ok "128 expressions load" ;; *) not_ok "128 expressions: ${r##*$'\n'}" ;; esac
-r=$(agree devs256 1); printf '%s\n' "$r" | sed '$d'
+r=$(agree devs256 1 1); printf '%s\n' "$r" | sed '$d'
 case ${r##*$'\n'} in
 'rc=1 devs256.nft:2: Error: Could not process chain: File too large') ok "256 devices: refused under the chain" ;;
+skip) echo "ok - 256 devices: refused under the chain # SKIP as above" ;;
 *) not_ok "256 devices: ${r##*$'\n'}" ;;
 esac
-r=$(agree devs255 1); printf '%s\n' "$r" | sed '$d'
-case ${r##*$'\n'} in rc=0*) ok "255 devices load" ;; *) not_ok "255 devices: ${r##*$'\n'}" ;; esac
+r=$(agree devs255 1 1); printf '%s\n' "$r" | sed '$d'
+case ${r##*$'\n'} in
+rc=0*) ok "255 devices load" ;;
+skip) echo "ok - 255 devices load # SKIP as above" ;;
+*) not_ok "255 devices: ${r##*$'\n'}" ;;
+esac
 r=$(agree zero 0); printf '%s\n' "$r" | sed '$d'
 finish
