@@ -18,6 +18,7 @@
 
 #include <kind.h>
 #include <proto.h>
+#include <meta.h>
 #include <numgen.h>
 
 struct numgen_priv {
