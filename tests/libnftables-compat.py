@@ -24,6 +24,11 @@ import shlex
 import subprocess
 import sys
 
+# goldens nft 1.0.6's own library cannot list, so there is nothing to
+# compare with: a set typeof jhash crashes it (SIGSEGV), osf in a
+# concatenation lists as a type it cannot load (tests/diff/KNOWN)
+NFT_CANNOT_LIST = {"75-typeof-nft-unlisted"}
+
 # output toggles the listings run under, as python3-nftables names them
 LIST_FLAGS = [
     ("default", []),
@@ -141,7 +146,7 @@ def run(sofile, cli, repo, out):
     goldens = sorted(glob.glob(repo + "/tests/parse/ok/*.out"))
     for path in goldens:
         name = os.path.basename(path)[:-4]
-        if "parse/ok/%s.in" % name in todo:
+        if "parse/ok/%s.in" % name in todo or name in NFT_CANNOT_LIST:
             continue
         text = open(path).read()
         # echo: what the kernel made, as nft monitor prints it; each the
