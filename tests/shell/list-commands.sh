@@ -55,7 +55,8 @@ expect_eq "list meter" "table ip u {
 		flags dynamic
 	}
 }" "$(tool "$NS" list meter ip u m3)"
-expect_eq "-j list meter" '{"meter": {"family": "ip", "name": "m3", "table": "u", "type": "ipv4_addr", "handle": 2, "size": 65535}}' \
+# the flag dynamic as nft 1.1.1 lists it
+expect_eq "-j list meter" '{"meter": {"family": "ip", "name": "m3", "table": "u", "type": "ipv4_addr", "handle": 2, "size": 65535, "flags": ["dynamic"]}}' \
 	"$(tool "$NS" -j list meter ip u m3 | grep -o '{"meter": {[^}]*}}')"
 if tool "$NS" list meter ip t s 2>/dev/null; then
 	not_ok "a named set is no meter"
