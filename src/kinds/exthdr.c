@@ -241,6 +241,11 @@ struct expr *tcpopt_raw_parse(const struct location *loc, const char *kind,
 			    TCPOPT_SPACE_BITS);
 		return NULL;
 	}
+	/* its bits are masked as a 64-bit value, as a raw payload's */
+	if ((offset % 8 || len % 8) && (offset + len + 7) / 8 - offset / 8 > 8) {
+		error_queue(msgs, loc, "a raw tcp option field not on byte boundaries spans at most 8 bytes");
+		return NULL;
+	}
 	return exthdr_raw_alloc(NFT_EXTHDR_OP_TCPOPT, k, offset, len, 0);
 }
 
