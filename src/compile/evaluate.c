@@ -2250,6 +2250,8 @@ static int kind_inner(struct kind_eval *k, struct expr **e,
 
 	if (!ctx->inner_pctx_set) {
 		proto_ctx_init(&ctx->inner_pctx, family);
+		/* nft 1.1 alone reads tunnels: it knows gre inside */
+		ctx->inner_pctx.nft11 = true;
 		ctx->inner_pctx_set = true;
 	}
 	ctx->pctx = ctx->inner_pctx;

@@ -3046,6 +3046,17 @@ static void gre_dep_drop(struct deps *outer)
 	}
 }
 
+/* a match on gre's own header (nft 1.1.1 drops the outer test then,
+   wherever it stands) */
+static bool gre_field(const struct stmt *s)
+{
+	const struct expr *l = s->expr->op.left;
+
+	if (l->kind == EXPR_BINOP)
+		l = l->op.left;
+	return l->kind == EXPR_PAYLOAD && l->payload.desc == &proto_gre;
+}
+
 /* a concatenation that starts with a field in gre (nft 1.1.1 drops the
    outer test then too) */
 static bool concat_in_gre(const struct stmt *s)
@@ -3168,7 +3179,7 @@ static void postprocess(struct delin_ctx *ctx)
 			continue;
 		}
 		match_resolve(ctx, &pctx, &deps, s, &ll_seen, &next, true);
-		if (concat_in_gre(s))
+		if (concat_in_gre(s) || gre_field(s))
 			gre_dep_drop(&deps);
 	}
 }
