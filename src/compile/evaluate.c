@@ -117,8 +117,15 @@ static bool list_mask_split(struct expr **e)
 
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
+/* what a @name must be where it stands */
+enum setref_want {
+	SETREF_SET,	/* add @s { ... }: a set */
+	SETREF_MAP,	/* map @m, vmap @m */
+	SETREF_LOOKUP,	/* ip saddr @s: a set, or a map whose keys are tested */
+};
+
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
-		       struct expr *x, bool want_map);
+		       struct expr *x, enum setref_want want);
 
 static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			   struct expr **val);
@@ -1018,8 +1025,10 @@ static const char *set_suggest(struct eval_ctx *ctx, struct suggest *sg,
 }
 
 static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
-		       struct expr *x, bool want_map)
+		       struct expr *x, enum setref_want want)
 {
+	bool want_map = want == SETREF_MAP;
+
 	struct set *s = set_lookup(ctx, ctx->family, ctx->cmd->h.table,
 				   x->setref.name);
 	struct suggest sg;
@@ -1032,7 +1041,7 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 				       x->setref.name));
 	if (!s->key)
 		return -1;	/* its declaration was wrong: already reported */
-	if (s->is_map && !want_map)
+	if (s->is_map && want == SETREF_SET)
 		return err(ctx, &x->loc,
 			   "@%s is a map: look it up with \"map @%s\" or \"vmap @%s\"",
 			   x->setref.name, x->setref.name, x->setref.name);
@@ -1071,7 +1080,7 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 		const struct expr *data;
 
 		if (anon_key_check(ctx, m->op.left) < 0 ||
-		    setref_eval(ctx, m->op.left, r, true) < 0)
+		    setref_eval(ctx, m->op.left, r, SETREF_MAP) < 0)
 			return -1;
 		data = r->setref.set->data;
 		if (!type_compatible(want, data)) {
@@ -1805,7 +1814,8 @@ static int rhs_set_ref(struct eval_ctx *ctx, const struct expr *lhs,
 {
 	if (anon_key_check(ctx, lhs) < 0)
 		return -1;
-	return setref_eval(ctx, lhs, *e, false);
+	/* as nft, a map's keys too: "ip saddr @m" */
+	return setref_eval(ctx, lhs, *e, SETREF_LOOKUP);
 }
 
 static int rhs_verdict(struct eval_ctx *ctx, const struct expr *lhs,
@@ -2275,7 +2285,7 @@ static int kind_inner(struct kind_eval *k, struct expr **e,
 static int kind_setref(struct kind_eval *k, const struct expr *lhs,
 		       struct expr *x, bool want_map)
 {
-	return setref_eval(k->phase, lhs, x, want_map);
+	return setref_eval(k->phase, lhs, x, want_map ? SETREF_MAP : SETREF_SET);
 }
 
 static int kind_name_check(struct kind_eval *k, const char *name,
