@@ -186,6 +186,10 @@ struct kind_delin {
 	/* what a lookup in @nls from @sreg reads as its key, or NULL */
 	struct expr *(*set_key)(struct kind_delin *k, uint32_t sreg,
 				const struct nftnl_set *nls);
+	/* what a dynset writes from @sreg into map @nls as an element's
+	   value, typed as the map's values, or NULL */
+	struct expr *(*map_data)(struct kind_delin *k, uint32_t sreg,
+				 const struct nftnl_set *nls);
 	/* the statements of the expressions inside @nle (a dynset's) */
 	void	(*inner)(struct kind_delin *k, const struct nftnl_expr *nle,
 			 struct list_head *stmts);

@@ -112,6 +112,8 @@ struct stmt {
 			unsigned int	op;	/* NFT_DYNSET_OP_* */
 			struct expr	*set;	/* EXPR_SET_REF */
 			struct expr	*key;
+			struct expr	*data;	/* add @m { KEY : DATA }: a
+						   map's value, or NULL */
 			uint64_t	timeout;	/* ms, 0: none */
 			struct list_head stmts;	/* per-element statements */
 			bool		meter;	/* meter NAME: @set is the

@@ -2795,6 +2795,17 @@ set_stmt		:	set_stmt_op SETREF '{' set_stmt_key '}'
 				state->stream_deps++;
 				free($2);
 			}
+			/* a map's element and its value: add @m { KEY : DATA } */
+			|	set_stmt_op SETREF '{' set_stmt_key COLON set_key_expr '}'
+			{
+				$$ = $4;
+				$$->loc = @$;
+				$$->set.op = $1;
+				$$->set.set = set_ref_expr_alloc(&@2, $2);
+				$$->set.data = $6;
+				state->stream_deps++;
+				free($2);
+			}
 			/* nft's older form: set add|update|delete KEY [timeout T] @s */
 			|	SET set_stmt_op set_key_expr set_stmt_timeout SETREF
 			{

@@ -137,6 +137,8 @@ static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
 				       bool has_id, uint32_t id);
 static struct expr *kind_map(struct kind_delin *k, uint32_t sreg,
 			     const struct nftnl_set *nls);
+static struct expr *kind_map_data(struct kind_delin *k, uint32_t sreg,
+				  const struct nftnl_set *nls);
 static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
 				    bool has_id, uint32_t id);
 
@@ -148,26 +150,33 @@ static struct expr *lookup_lhs(struct delin_ctx *ctx, uint32_t sreg,
 static void type_value(struct expr *v, const struct datatype *dt,
 		       enum byteorder bo, unsigned int len);
 
+/* the constants of concatenation @c, values of the types of @types' parts */
+static void concat_type_values(struct expr *c, const struct expr *types)
+{
+	const struct expr *t = list_first_entry(&types->set.exprs, struct expr,
+						list);
+	struct expr *i;
+
+	list_for_each_entry(i, &c->set.exprs, list) {
+		if (&t->list == &types->set.exprs)
+			break;
+		if (i->kind == EXPR_VALUE)
+			type_value(i, t->dtype, t->byteorder, t->len);
+		t = list_next_entry(t, list);
+	}
+}
+
 static struct expr *kind_set_key(struct kind_delin *k, uint32_t sreg,
 				 const struct nftnl_set *nls)
 {
-	struct expr *key = rule_key_of(k->phase, sreg, nls), *l, *i;
-	const struct expr *t;
+	struct expr *key = rule_key_of(k->phase, sreg, nls), *l;
 
 	l = lookup_lhs(k->phase, sreg, key);
 	/* constants in the key (add @s { ip saddr . 22 }): the set's types */
-	if (l && l->kind == EXPR_VALUE && key->kind != EXPR_CONCAT) {
+	if (l && l->kind == EXPR_VALUE && key->kind != EXPR_CONCAT)
 		type_value(l, key->dtype, key->byteorder, key->len);
-	} else if (l && l->kind == EXPR_CONCAT && key->kind == EXPR_CONCAT) {
-		t = list_first_entry(&key->set.exprs, struct expr, list);
-		list_for_each_entry(i, &l->set.exprs, list) {
-			if (&t->list == &key->set.exprs)
-				break;
-			if (i->kind == EXPR_VALUE)
-				type_value(i, t->dtype, t->byteorder, t->len);
-			t = list_next_entry(t, list);
-		}
-	}
+	else if (l && l->kind == EXPR_CONCAT && key->kind == EXPR_CONCAT)
+		concat_type_values(l, key);
 	expr_free(key);
 	return l;
 }
@@ -210,6 +219,7 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
 	.add_stmt = kind_add_stmt, .set = kind_set, .map = kind_map,	\
 	.set_key = kind_set_key, .inner = kind_inner,			\
+	.map_data = kind_map_data,					\
 	.type_value = kind_type_value, .load = kind_load,		\
 }
 
@@ -935,6 +945,29 @@ static struct cache_set *lookup_set(struct delin_ctx *ctx, const char *name,
 	if (!cs && has_id)
 		cs = cache_set_find_id(ctx->table, id);
 	return cs;
+}
+
+/* the value a dynset writes into a map: what @sreg holds, a constant
+   typed as the map's values */
+static struct expr *kind_map_data(struct kind_delin *k, uint32_t sreg,
+				  const struct nftnl_set *nls)
+{
+	struct cache_set cs = { .nls = (struct nftnl_set *)nls };
+	struct set *s = delin_set(NULL, &cs, false);
+	struct expr *v = NULL;
+
+	if (s && s->data && !s->objtype &&
+	    s->data->dtype != &verdict_type) {
+		v = lookup_lhs(k->phase, sreg, s->data);
+		if (v && v->kind == EXPR_VALUE && s->data->kind != EXPR_CONCAT)
+			type_value(v, s->data->dtype, s->data->byteorder,
+				   s->data->len);
+		else if (v && v->kind == EXPR_CONCAT &&
+			 s->data->kind == EXPR_CONCAT)
+			concat_type_values(v, s->data);
+	}
+	set_free(s);
+	return v;
 }
 
 static const struct nftnl_set *kind_set(struct kind_delin *k, const char *name,
@@ -2558,6 +2591,8 @@ static void stmt_resolve(struct proto_ctx *pctx, struct deps *deps,
 		break;
 	case STMT_SET:
 		selector_resolve(pctx, deps, &s->set.key);
+		if (s->set.data)	/* add @m { KEY : DATA } */
+			selector_resolve(pctx, deps, &s->set.data);
 		break;
 	case STMT_OBJREF:
 		/* the values are names already */

@@ -41,32 +41,31 @@ static bool key_has_constant(const struct expr *key)
 }
 
 /*
- * A key with constants in it (add @s { ip saddr . 22 }): as nft, they are
- * values of the types of the set's key, part by part.
+ * A concatenation written to a set, its key (add @s { ip saddr . 22 }) or
+ * a map's value: as nft, constants are values of the types of @want's
+ * parts, part by part; @what says which in errors.
  */
-static int const_key_eval(struct kind_eval *k, struct stmt *s)
+static int concat_eval(struct kind_eval *k, const struct set *set,
+		       const struct expr *want, struct expr *c,
+		       const char *what)
 {
-	const struct set *set = k->set_find(k, s->set.set->setref.name);
-	struct expr *key = s->set.key, *i, *t;
+	unsigned int n = 0, parts = 0, bits = 0;
 	struct list_head *pos, *nextpos;
-	unsigned int n = 0, want = 0, bits = 0;
+	const struct expr *t;
+	struct expr *i;
 
-	if (!set || !set->key)
-		/* it says why: no such set, or a bad declaration */
-		return k->setref(k, key, s->set.set, false);
-	if (key->kind != EXPR_CONCAT)
-		return k->rhs(k, set->key, &s->set.key);
-	if (set->key->kind == EXPR_CONCAT)
-		list_for_each_entry(t, &set->key->set.exprs, list)
-			want++;
-	list_for_each_entry(i, &key->set.exprs, list)
+	if (want->kind == EXPR_CONCAT)
+		list_for_each_entry(t, &want->set.exprs, list)
+			parts++;
+	list_for_each_entry(i, &c->set.exprs, list)
 		n++;
-	if (n != want)
-		return error_queue(k->msgs, &key->loc,
-				   "set @%s has a key of %u values, not %u",
-				   set->h.set, want ? want : 1, n);
-	t = list_first_entry(&set->key->set.exprs, struct expr, list);
-	for (pos = key->set.exprs.next; pos != &key->set.exprs; pos = nextpos) {
+	if (n != parts)
+		return error_queue(k->msgs, &c->loc,
+				   "%s @%s has a %s of %u values, not %u",
+				   set->is_map ? "map" : "set", set->h.set, what,
+				   parts ? parts : 1, n);
+	t = list_first_entry(&want->set.exprs, struct expr, list);
+	for (pos = c->set.exprs.next; pos != &c->set.exprs; pos = nextpos) {
 		i = list_entry(pos, struct expr, list);
 		nextpos = pos->next;
 		list_del(&i->list);
@@ -81,8 +80,38 @@ static int const_key_eval(struct kind_eval *k, struct stmt *s)
 		bits += div_round_up(i->len, 32) * 32;
 		t = list_next_entry(t, list);
 	}
-	key->len = bits;
+	c->len = bits;
 	return 0;
+}
+
+/* a key with constants in it (add @s { ip saddr . 22 }) */
+static int const_key_eval(struct kind_eval *k, struct stmt *s)
+{
+	const struct set *set = k->set_find(k, s->set.set->setref.name);
+	struct expr *key = s->set.key;
+
+	if (!set || !set->key)
+		/* it says why: no such set, or a bad declaration */
+		return k->setref(k, key, s->set.set, s->set.data != NULL);
+	if (key->kind != EXPR_CONCAT)
+		return k->rhs(k, set->key, &s->set.key);
+	return concat_eval(k, set, set->key, key, "key");
+}
+
+/* add @m { KEY : DATA }: a value of the map's values, a constant or one
+   taken from the packet (ct mark); not a verdict or an object, which
+   the kernel's dynset cannot write */
+static int map_data_eval(struct kind_eval *k, struct stmt *s,
+			 const struct set *set)
+{
+	if (set->objtype || !set->data ||
+	    set->data->dtype == &verdict_type)
+		return error_queue(k->msgs, &s->set.data->loc,
+				   "map %s holds %s: a rule can write only values into it",
+				   set->h.set, set->objtype ? "objects" : "verdicts");
+	if (s->set.data->kind == EXPR_CONCAT)
+		return concat_eval(k, set, set->data, s->set.data, "value");
+	return k->value(k, set->data, &s->set.data);
 }
 
 static int dynset_eval(struct kind_eval *k, struct stmt *s)
@@ -108,16 +137,18 @@ static int dynset_eval(struct kind_eval *k, struct stmt *s)
 					     NFT_DYNSET_OP_ADD;
 		goto stmts;
 	}
-	if (k->setref(k, s->set.key, s->set.set, false) < 0)
+	if (k->setref(k, s->set.key, s->set.set, s->set.data != NULL) < 0)
 		return -1;
 	set = s->set.set->setref.set;
+	if (s->set.data && map_data_eval(k, s, set) < 0)
+		return -1;
 	/*
 	 * As nft does: a set this batch creates and the packet path fills is
 	 * dynamic, whether or not its declaration says so (nft's JSON drops
 	 * the flag, so a listing loads back only thanks to this).
 	 */
-	if (k->set_in_batch(k, set))
-		set->flags |= NFT_SET_EVAL;
+	if (k->set_in_batch(k, set) && !s->set.data)
+		set->flags |= NFT_SET_EVAL;	/* not a map's, as nft */
 	if (s->set.timeout && !(set->flags & NFT_SET_TIMEOUT))
 		return error_queue(k->msgs, &s->loc,
 				   "a timeout needs \"flags timeout\" in the declaration of set %s",
@@ -131,21 +162,47 @@ stmts:
 	return 0;
 }
 
+/*
+ * A map element's value goes into the register after the key's, as nft
+ * allocates them: 16-byte registers from 1, the key taking as many as
+ * its length needs (past the fourth, the 4-byte registers' numbers)
+ */
+static uint32_t map_data_load(struct kind_lin *k, const struct stmt *s,
+			      const struct set *set)
+{
+	unsigned int n = div_round_up(s->set.key->len, NFT_REG_SIZE * 8);
+	uint32_t reg = n < 4 ? NFT_REG_1 + n : NFT_REG32_00 + 4 * n;
+	const struct expr *d = s->set.data;
+
+	if (d->kind == EXPR_VALUE)
+		k->immediate(k, reg, d, set->data->byteorder);
+	else if (d->kind == EXPR_CONCAT)
+		k->load_key(k, d, reg);
+	else
+		k->load(k, d, reg);
+	return reg;
+}
+
 static int dynset_linearize(struct kind_lin *k, const struct stmt *s)
 {
 	const struct set *set = s->set.set->setref.set;
 	uint32_t id = s->set.meter ? k->meter_set(k, s) : set->id;
 	struct nftnl_expr *v[16], *e;
 	unsigned int n = 0;
+	uint32_t dreg = 0;
 	int ret;
 
 	k->load_key(k, s->set.key, NFT_REG_1);
+	if (s->set.data)
+		dreg = map_data_load(k, s, set);
 	e = k->add(k, "dynset");
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_KEY, NFT_REG_1);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_OP, s->set.op);
 	xnftnl_expr_set_str(e, NFTNL_EXPR_DYNSET_SET_NAME, s->set.set->setref.name);
 	if (id)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID, id);
+	if (dreg)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SREG_DATA, dreg);
 	if (s->set.timeout)
 		nftnl_expr_set_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT, s->set.timeout);
 	/* the per-element statements go inside, not into the rule */
@@ -169,7 +226,7 @@ static void dynset_delinearize(struct kind_delin *k,
 	struct expr *l;
 	struct stmt *s;
 
-	if (!nls || nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
+	if (!nls) {
 		k->unsupported(k, "dynset");
 		return;
 	}
@@ -191,6 +248,15 @@ static void dynset_delinearize(struct kind_delin *k,
 					nftnl_set_get_str(nls, NFTNL_SET_NAME));
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_TIMEOUT))
 		s->set.timeout = nftnl_expr_get_u64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SREG_DATA)) {
+		s->set.data = k->map_data(k, nftnl_expr_get_u32(e,
+					  NFTNL_EXPR_DYNSET_SREG_DATA), nls);
+		if (!s->set.data) {
+			stmt_free(s);
+			k->unsupported(k, "dynset");
+			return;
+		}
+	}
 	k->inner(k, e, &s->set.stmts);
 	k->add_stmt(k, s);
 }
@@ -225,6 +291,10 @@ static void dynset_print(struct kind_print *k, const struct stmt *s)
 	list_for_each_entry(i, &s->set.stmts, list) {
 		fputc(' ', f);
 		k->stmt(&ik, i);
+	}
+	if (s->set.data) {
+		fputs(" : ", f);
+		k->expr(k, s->set.data);
 	}
 	fprintf(f, " }");
 }
@@ -273,13 +343,15 @@ static json_t *dynset_json(struct kind_json *k, const struct stmt *s)
 	ref = xasprintf("@%s", s->set.set->setref.name);
 	o = kind_json_set(kind_json_wrap("op", json_string(dynset_ops_names[s->set.op])),
 			  "elem", elem);
-	o = kind_json_set(o, "set", k->str(k, ref));
+	/* nft 1.1's "map": { ..., "data": DATA, "map": "@m" } */
+	if (s->set.data)
+		o = kind_json_set(o, "data", k->expr(k, s->set.data));
+	o = kind_json_set(o, s->set.data ? "map" : "set", k->str(k, ref));
 	free(ref);
-	if (!json_array_size(stmts)) {
-		json_decref(stmts);
-		return kind_json_wrap("set", o);
-	}
-	return kind_json_wrap("set", kind_json_set(o, "stmt", stmts));
+	if (json_array_size(stmts))
+		o = kind_json_set(o, "stmt", json_incref(stmts));
+	json_decref(stmts);
+	return kind_json_wrap(s->set.data ? "map" : "set", o);
 }
 
 /*
@@ -328,11 +400,17 @@ static int dynset_body_parse(struct kind_jparse *k, struct stmt *s,
 	return 0;
 }
 
-/* { "op": "add", "elem": KEY, "set": "@name", "stmt": [ ... ] } */
+/*
+ * { "op": "add", "elem": KEY, "set": "@name", "stmt": [ ... ] }, and nft
+ * 1.1's map form, { "op": "add", "elem": KEY, "data": DATA, "map": "@m" }
+ * (@what: "set" or "map")
+ */
 static struct stmt *set_parse_json(struct kind_jparse *k, json_t *o,
-				   const struct location *loc)
+				   const struct location *loc, const char *what)
 {
-	static const char *const keys[] = { "op", "elem", "set", "stmt", NULL };
+	static const char *const set_keys[] = { "op", "elem", "set", "stmt", NULL };
+	static const char *const map_keys[] = { "op", "elem", "data", "map", "stmt", NULL };
+	bool map = !strcmp(what, "map");
 	static const unsigned int ops[] = {
 		NFT_DYNSET_OP_ADD, NFT_DYNSET_OP_UPDATE, NFT_DYNSET_OP_DELETE,
 	};
@@ -342,33 +420,42 @@ static struct stmt *set_parse_json(struct kind_jparse *k, json_t *o,
 	struct location l;
 	unsigned int n;
 
-	if (!json_is_object(o) || k->check_keys(k, o, "set", keys) < 0)
-		return k->error(k, o, "set: expected an object"), NULL;
+	if (!json_is_object(o) ||
+	    k->check_keys(k, o, what, map ? map_keys : set_keys) < 0)
+		return k->error(k, o, "%s: expected an object", what), NULL;
 	op = k->get_str(k, o, "op", true);
-	set = k->get_str(k, o, "set", true);
+	set = k->get_str(k, o, what, true);
 	elem = json_object_get(o, "elem");
 	if (!op || !set)
 		return NULL;
-	if (!elem)
-		return k->error(k, o, "set: property \"elem\" is missing"), NULL;
+	if (!elem || (map && !json_object_get(o, "data")))
+		return k->error(k, o, "%s: property \"%s\" is missing", what,
+				elem ? "data" : "elem"), NULL;
 	for (n = 0; n < array_size(ops) && strcmp(dynset_ops_names[n], op); n++)
 		;
 	if (n == array_size(ops))
 		return k->error(k, json_object_get(o, "op"),
 				"unknown set operation \"%s\"; expected add, update or delete", op), NULL;
 	if (set[0] != '@')
-		return k->error(k, json_object_get(o, "set"),
-				"set: expected a set reference \"@name\""), NULL;
+		return k->error(k, json_object_get(o, what),
+				"%s: expected a %s reference \"@name\"", what, what), NULL;
 	s = stmt_alloc(loc, STMT_SET);
 	s->set.op = ops[n];
-	l = k->loc(k, json_object_get(o, "set"));
+	l = k->loc(k, json_object_get(o, what));
 	s->set.set = set_ref_expr_alloc(&l, set + 1);
+	if (map) {
+		s->set.data = k->expr(k, json_object_get(o, "data"));
+		if (!s->set.data) {
+			stmt_free(s);
+			return NULL;
+		}
+	}
 	if (json_is_array(json_object_get(o, "stmt")) || !json_object_get(o, "stmt")) {
-		if (dynset_body_parse(k, s, "set", elem, json_object_get(o, "stmt")) == 0)
+		if (dynset_body_parse(k, s, what, elem, json_object_get(o, "stmt")) == 0)
 			return s;
 	} else {
 		k->error(k, json_object_get(o, "stmt"),
-			 "set: \"stmt\" must be an array of statements");
+			 "%s: \"stmt\" must be an array of statements", what);
 	}
 	stmt_free(s);
 	return NULL;
@@ -413,7 +500,7 @@ static struct stmt *dynset_parse_json(struct kind_jparse *k, const char *key,
 {
 	if (!strcmp(key, "meter"))
 		return meter_parse_json(k, o, loc);
-	return set_parse_json(k, o, loc);
+	return set_parse_json(k, o, loc, key);
 }
 
 static void dynset_destroy(struct stmt *s)
@@ -422,13 +509,14 @@ static void dynset_destroy(struct stmt *s)
 
 	expr_free(s->set.set);
 	expr_free(s->set.key);
+	expr_free(s->set.data);
 	list_for_each_entry_safe(i, next, &s->set.stmts, list) {
 		list_del(&i->list);
 		stmt_free(i);
 	}
 }
 
-static const char *const dynset_json_names[] = { "meter", NULL };
+static const char *const dynset_json_names[] = { "meter", "map", NULL };
 
 static const struct stmt_ops dynset_ops = {
 	.name		= "set",

@@ -1445,6 +1445,31 @@ static int rule_name_missing(struct cache *c, struct cache_table *t,
 			   chain, family_name(it->family), table, suggest_hint(&sg));
 }
 
+/* as nft_dynset_init(): a set a rule's dynset is bound to gets a size of
+   0xffff if it has none (a listing then says size 65535) */
+static void dynset_sizes(struct cache_table *t, struct nftnl_rule *r)
+{
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e;
+
+	while ((e = nftnl_expr_iter_next(i))) {
+		struct cache_set *s = NULL;
+
+		if (strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "dynset"))
+			continue;
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_NAME))
+			s = cache_set_find(t, nftnl_expr_get_str(e,
+						NFTNL_EXPR_DYNSET_SET_NAME));
+		if (!s && nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_SET_ID))
+			s = cache_set_find_id(t, nftnl_expr_get_u32(e,
+						NFTNL_EXPR_DYNSET_SET_ID));
+		if (s && !(nftnl_set_is_set(s->nls, NFTNL_SET_DESC_SIZE) &&
+			   nftnl_set_get_u32(s->nls, NFTNL_SET_DESC_SIZE)))
+			nftnl_set_set_u32(s->nls, NFTNL_SET_DESC_SIZE, 0xffff);
+	}
+	nftnl_expr_iter_destroy(i);
+}
+
 static int apply_newrule(struct cache *c, struct nl_item *it,
 			 struct list_head *msgs)
 {
@@ -1489,6 +1514,7 @@ static int apply_newrule(struct cache *c, struct nl_item *it,
 		free(cr);
 		return oerr(msgs, it, "rule", ENOENT);
 	}
+	dynset_sizes(t, r);
 	it->obj = NULL;
 	return 0;
 }
