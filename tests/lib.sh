@@ -269,6 +269,18 @@ for i in range(count):
 PY
 }
 
+# guest_slow WHY: in kernel/vm's TCG guest (NFH_IN_VM=1) the script is
+# skipped (exit 77) with WHY, unless NFH_VM_SLOW=1 (make check-kernel
+# passes it on).  For the scripts whose guest run costs minutes and tests
+# nothing of the kernel that the host's run does not: kernel/README.md
+# lists them.
+guest_slow() {
+	if [ "${NFH_IN_VM:-}" = 1 ] && [ "${NFH_VM_SLOW:-}" != 1 ]; then
+		echo "# left out in the TCG guest (NFH_VM_SLOW=1 runs it): $1"
+		exit 77
+	fi
+}
+
 # feature probes: a small ruleset per kernel feature, loaded with nft when it
 # is installed (the oracle; a bug in $TOOL must fail a test, not skip it),
 # otherwise with $TOOL, in a scratch namespace with a veth pair veth0/veth1.

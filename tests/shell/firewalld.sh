@@ -157,6 +157,7 @@ if [ "${1-}" = --inner ]; then
 fi
 
 require_root
+guest_slow "firewalld started twice and 80 firewall-cmd runs, each a python start: 8 minutes under TCG (kernel/README.md)"
 require_cmd firewalld firewall-cmd dbus-daemon nft
 if ! /usr/bin/python3 -c 'import nftables, firewall' 2>/dev/null; then
 	echo "# needs Debian's firewalld and python3-nftables"

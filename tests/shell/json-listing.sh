@@ -65,6 +65,13 @@ for f in "$REPO_DIR"/tests/parse/ok/*.out; do
 		echo "ok - $name: nfh -j list # SKIP nft lists it otherwise: $why"
 		continue
 	fi
+	# no device here (veth, lo) offloads flows to hardware: the kernel
+	# refuses "flags offload" (shell/flowtable.sh checks that), so such
+	# a golden is listed without it (as in json-roundtrip.sh)
+	if grep -Eq '^[[:space:]]*flags offload;?$' "$f"; then
+		sed -E '/^[[:space:]]*flags offload;?$/d' "$f" >"$dir/$name.sw.out"
+		f=$dir/$name.sw.out
+	fi
 	in_ns "$NFT" nft flush ruleset
 	if ! out=$(in_ns "$NFT" nft -f "$f" 2>&1); then
 		echo "ok - $name: nft -j # SKIP nft cannot load it: $out"

@@ -18,6 +18,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
+guest_slow "two library runs over every golden, about 40 processes and 7 namespaces per golden each: 12 minutes under TCG (kernel/README.md)"
 py=/usr/bin/python3
 if ! [ -x "$py" ] || ! "$py" -c 'import nftables' 2>/dev/null; then
 	echo "# needs Debian's python3-nftables (scripts/setup.sh installs it)"
