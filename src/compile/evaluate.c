@@ -1039,8 +1039,10 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 			   ctx->cmd->h.table,
 			   set_suggest(ctx, &sg, ctx->family, ctx->cmd->h.table,
 				       x->setref.name));
-	if (!s->key)
-		return -1;	/* its declaration was wrong: already reported */
+	/* its declaration was wrong: already reported (a map without a value
+	   type is one, however its reading ended) */
+	if (!s->key || (s->is_map && !s->data && !s->objtype))
+		return -1;
 	if (s->is_map && want == SETREF_SET)
 		return err(ctx, &x->loc,
 			   "@%s is a map: look it up with \"map @%s\" or \"vmap @%s\"",
