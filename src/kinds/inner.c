@@ -418,8 +418,8 @@ static void inner_print(struct kind_print *k, const struct expr *e)
 static json_t *inner_json(struct kind_json *k, const struct expr *e)
 {
 	const struct inner_priv *p = expr_priv(e);
-	json_t *c = k->expr(k, p->child), *o, *in, *v;
-	const char *key, *name;
+	json_t *c = k->expr(k, p->child), *o, *in = NULL, *v;
+	const char *key, *name = NULL;
 
 	if (!json_is_object(c) || json_object_size(c) != 1) {
 		json_decref(c);
