@@ -14,6 +14,7 @@
  */
 #include <stdarg.h>
 #include <string.h>
+#include <linux/netfilter/nf_tables.h>
 #include <jansson.h>
 
 #include <expr.h>
@@ -406,6 +407,24 @@ struct expr_ops {
 
 /* @key is @name or one of @more (NULL-terminated; NULL: none), as a
    kind's JSON keys are */
+/*
+ * Register numbers as nft writes them: a 32-bit slot that starts a 128-bit
+ * register is named by the 128-bit number (1..4), any other by its 32-bit
+ * number (NFT_REG32_00 + slot)
+ */
+static inline uint32_t reg_of_slot(unsigned int slot)
+{
+	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
+}
+
+/* ... and back: a register's index in the 32-bit numbering (0: none) */
+static inline unsigned int reg_index(uint32_t reg)
+{
+	if (reg <= NFT_REG_4)
+		return reg == 0 ? 0 : NFT_REG32_00 + (reg - 1) * 4;
+	return reg <= NFT_REG32_15 ? reg : 0;
+}
+
 static inline bool kind_name_is(const char *name, const char *const *more,
 				const char *key)
 {

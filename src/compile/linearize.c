@@ -597,16 +597,6 @@ static bool needs_hton(const struct expr *lhs, enum ops op)
 /* --- registers ------------------------------------------------------------ */
 
 /*
- * Register numbers as nft writes them: a 32-bit slot that starts a 128-bit
- * register is named by the 128-bit number (1..4), any other by its 32-bit
- * number (NFT_REG32_00 + slot).
- */
-static uint32_t reg_of_slot(unsigned int slot)
-{
-	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
-}
-
-/*
  * Loads a selector into 32-bit slot @slot; for a lookup in an interval set
  * (@interval), a number in host byte order is turned big endian, as the
  * set keeps it (see elem_host_number()).  A field of a few bits that does

@@ -45,14 +45,6 @@ struct delin_ctx {
 	bool			cmp_read[NREGS];	/* a cmp read it since set */
 };
 
-static unsigned int reg_index(uint32_t reg)
-{
-	/* 128-bit registers 1..4 map onto the 32-bit numbering */
-	if (reg <= NFT_REG_4)
-		return reg == 0 ? 0 : NFT_REG32_00 + (reg - 1) * 4;
-	return reg < NREGS ? reg : 0;
-}
-
 static void reg_set(struct delin_ctx *ctx, uint32_t reg, struct expr *e)
 {
 	unsigned int i = reg_index(reg);

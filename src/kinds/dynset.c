@@ -171,7 +171,7 @@ static uint32_t map_data_load(struct kind_lin *k, const struct stmt *s,
 			      const struct set *set)
 {
 	unsigned int n = div_round_up(s->set.key->len, NFT_REG_SIZE * 8);
-	uint32_t reg = n < 4 ? NFT_REG_1 + n : NFT_REG32_00 + 4 * n;
+	uint32_t reg = n < 4 ? reg_of_slot(4 * n) : NFT_REG32_00 + 4 * n;
 	const struct expr *d = s->set.data;
 
 	if (d->kind == EXPR_VALUE)

@@ -234,12 +234,6 @@ static int nat_eval(struct kind_eval *k, struct stmt *s)
 
 /* --- linearization ------------------------------------------------------- */
 
-/* the kernel's number of the register at 32-bit slot @slot */
-static uint32_t reg_of_slot(unsigned int slot)
-{
-	return slot % 4 == 0 ? NFT_REG_1 + slot / 4 : NFT_REG32_00 + slot;
-}
-
 /*
  * The registers of a map's values that are ranges, as nft numbers them:
  * the low address in register 1, then the low port, the high address and
@@ -359,15 +353,6 @@ static int nat_linearize(struct kind_lin *k, const struct stmt *s)
 }
 
 /* --- delinearization ----------------------------------------------------- */
-
-/* a register's index in the 32-bit numbering (0: none) */
-static unsigned int reg_index(uint32_t reg)
-{
-	/* 128-bit registers 1..4 map onto the 32-bit numbering */
-	if (reg <= NFT_REG_4)
-		return reg == 0 ? 0 : NFT_REG32_00 + (reg - 1) * 4;
-	return reg <= NFT_REG32_15 ? reg : 0;
-}
 
 /* a nat whose port register follows its address's, both from one map */
 static bool nat_regs_give_port(const struct stmt *s,

@@ -315,18 +315,10 @@ static void hash_linearize(struct kind_lin *k, const struct expr *e,
 	nftnl_expr_set_u32(x, NFTNL_EXPR_HASH_TYPE, e->hash.type);
 }
 
-/* the 32-bit number of register @reg (1..4 name 128-bit ones); 0: none */
-static uint32_t reg32_of(uint32_t reg)
-{
-	if (reg <= NFT_REG_4)
-		return reg == 0 ? 0 : NFT_REG32_00 + (reg - 1) * 4;
-	return reg <= NFT_REG32_15 ? reg : 0;
-}
-
 /* the hashed key: what the registers from @sreg on hold, @len bytes */
 static struct expr *hash_key(struct kind_delin *k, uint32_t sreg, uint32_t len)
 {
-	unsigned int reg = reg32_of(sreg), got = 0;
+	unsigned int reg = reg_index(sreg), got = 0;
 	struct expr *c;
 
 	if (!len)
