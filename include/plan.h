@@ -15,8 +15,9 @@ struct list_head;
    not be read */
 int plan_reads(struct nfh_ctx *nfh, const struct cmd *cmd,
 	       struct list_head *msgs);
-/* the same for a rule compiled as it was parsed */
-int plan_rule_stream(struct nfh_ctx *nfh, struct list_head *msgs);
+/* the same for a rule compiled as it was parsed: the kernel's sets (a
+   failed read leaves them unknown, and the rule says so) */
+void plan_rule_stream(struct nfh_ctx *nfh);
 
 /* what plan_reads() read for @cmd: the rules' handles of its chain ... */
 const uint64_t *plan_rule_handles(const struct nfh_ctx *nfh,

@@ -117,6 +117,12 @@ static bool list_mask_split(struct expr **e)
 
 static int rhs_eval(struct eval_ctx *ctx, const struct expr *lhs,
 		    struct expr **e);
+/* a set without its key's type, or a map without its values' */
+static bool set_types_missing(const struct set *s)
+{
+	return !s->key || (s->is_map && !s->data && !s->objtype);
+}
+
 /* what a @name must be where it stands */
 enum setref_want {
 	SETREF_SET,	/* add @s { ... }: a set */
@@ -1041,7 +1047,7 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 				       x->setref.name));
 	/* its declaration was wrong: already reported (a map without a value
 	   type is one, however its reading ended) */
-	if (!s->key || (s->is_map && !s->data && !s->objtype))
+	if (set_types_missing(s))
 		return -1;
 	if (s->is_map && want == SETREF_SET)
 		return err(ctx, &x->loc,
@@ -1507,8 +1513,7 @@ static int set_decl_eval(struct eval_ctx *ctx, struct cmd *cmd, struct set *s)
 
 	if (s->types_done && !s->key)
 		return -1;	/* reported while its elements were read */
-	if (s->read_errors &&
-	    (!s->key || (s->is_map && !s->data && !s->objtype)))
+	if (s->read_errors && set_types_missing(s))
 		return -1;	/* what was wrong with its type is told */
 	if (!s->key)
 		return err(ctx, &s->loc, "%s %s needs a type: add \"type TYPE\" or \"typeof EXPR\"",
@@ -3448,8 +3453,7 @@ int eval_rule_stream(struct nfh_ctx *nfh, struct parser_state *state,
 
 	int ret;
 
-	if (plan_rule_stream(nfh, msgs) < 0)
-		return -1;
+	plan_rule_stream(nfh);
 	ret = rule_eval(&ctx, r, h->family);
 	undef_forget(&ctx);
 	*anon = ctx.anon_sets > 0;

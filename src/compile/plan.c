@@ -216,11 +216,9 @@ int plan_reads(struct nfh_ctx *nfh, const struct cmd *cmd,
 	return 0;
 }
 
-int plan_rule_stream(struct nfh_ctx *nfh, struct list_head *msgs)
+void plan_rule_stream(struct nfh_ctx *nfh)
 {
-	(void)msgs;
 	read_sets(nfh);
-	return 0;
 }
 
 const uint64_t *plan_rule_handles(const struct nfh_ctx *nfh,
