@@ -185,9 +185,10 @@ struct nftnl_chain;
 /*
  * Device-name prefixes.  A chain's device list holds a prefix as its
  * text, "veth*"; on the wire it is NFTA_DEVICE_PREFIX "veth" (Linux
- * 6.17+), which libnftnl 1.2.4 neither builds nor parses: these two do
- * the chain messages instead of nftnl_chain_nlmsg_build_payload() and
- * nftnl_chain_nlmsg_parse(), and leave chains without prefixes to them.
+ * 6.17+), which libnftnl 1.2.4 neither builds nor parses: these do
+ * the chain and flowtable messages instead of libnftnl's
+ * *_nlmsg_build_payload() and *_nlmsg_parse(), and leave those without
+ * prefixes to them.
  */
 bool nl_dev_is_prefix(const char *name);
 bool nl_chain_has_prefix(const struct nftnl_chain *c);
@@ -196,6 +197,12 @@ bool nl_chain_has_prefix(const struct nftnl_chain *c);
 const char **nl_chain_devs_sorted(const struct nftnl_chain *c);
 void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c);
 int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c);
+/* the same for flowtables (NFTA_FLOWTABLE_HOOK_DEVS) */
+struct nftnl_flowtable;
+bool nl_flowtable_has_prefix(const struct nftnl_flowtable *f);
+void nl_flowtable_build_payload(struct nlmsghdr *nlh,
+				const struct nftnl_flowtable *f);
+int nl_flowtable_parse(const struct nlmsghdr *nlh, struct nftnl_flowtable *f);
 
 /* files one dump reply message into @c, as nlio_dump does (for the fuzzer) */
 int nlio_dump_msg(struct cache *c, const struct nlmsghdr *nlh);

@@ -2937,7 +2937,7 @@ static size_t dev_cmp_len(const char *s)
 }
 
 static int device_overlap(struct eval_ctx *ctx, struct chain *c,
-			  const struct expr *i)
+			  const struct expr *i, const char *what)
 {
 	const char *s = i->sym.str;
 	const struct expr *j;
@@ -2955,13 +2955,16 @@ static int device_overlap(struct eval_ctx *ctx, struct chain *c,
 			return error_queue2(ctx->msgs, &i->loc, &j->loc,
 					    "device \"%s\" is listed twice", s);
 		return error_queue2(ctx->msgs, &i->loc, &j->loc,
-				    "\"%s\" and \"%s\" overlap: a chain hooks each device once, by one name or prefix",
-				    t, s);
+				    "\"%s\" and \"%s\" overlap: a %s hooks each device once, by one name or prefix",
+				    t, s, what);
 	}
 	return 0;
 }
 
-static int devices_eval(struct eval_ctx *ctx, struct chain *c)
+/* the devices of chain @c, or of a flowtable (@c its hook): @what says
+   which, for the messages */
+static int devices_eval(struct eval_ctx *ctx, struct chain *c,
+			const char *what)
 {
 	struct expr *e, *next, *i;
 	unsigned int n = 0;
@@ -3010,12 +3013,12 @@ static int devices_eval(struct eval_ctx *ctx, struct chain *c)
 		/* the kernel's NFT_NETDEVICE_MAX */
 		if (++n > 256)
 			return err(ctx, &i->loc,
-				   "too many devices: a chain hooks 256 at most");
+				   "too many devices: a %s hooks 256 at most", what);
 		if (i->kind != EXPR_SYMBOL)
 			return err(ctx, &i->loc, "expected a device name");
 		if (device_name_eval(ctx, i) < 0)
 			return -1;
-		if (device_overlap(ctx, c, i) < 0)
+		if (device_overlap(ctx, c, i, what) < 0)
 			return -1;
 	}
 	return 0;
@@ -3040,7 +3043,7 @@ static int chain_devices_eval(struct eval_ctx *ctx, struct chain *c,
 		return err(ctx, &list_first_entry(&c->rules, struct rule,
 						  list)->loc,
 			   "a chain given by its devices alone takes no rules: add them with add rule");
-	if (devices_eval(ctx, c) < 0)
+	if (devices_eval(ctx, c, "chain") < 0)
 		return -1;
 	if (list_empty(&c->devices))
 		return err(ctx, &c->dev_loc, "no device is given");
@@ -3088,7 +3091,7 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 			   "nat chains cannot use the %s hook", c->hook);
 	if (priority_eval(ctx, c, family) < 0)
 		return -1;
-	if (devices_eval(ctx, c) < 0)
+	if (devices_eval(ctx, c, "chain") < 0)
 		return -1;
 	if (family == NFPROTO_NETDEV && list_empty(&c->devices))
 		return err(ctx, &c->hook_loc,
@@ -3118,7 +3121,7 @@ static int flowtable_eval(struct eval_ctx *ctx, struct flowtable *ft)
 		if (priority_eval(ctx, c, NFPROTO_NETDEV) < 0)
 			return -1;
 	}
-	return devices_eval(ctx, c);
+	return devices_eval(ctx, c, "flowtable");
 }
 
 static int obj_eval(struct eval_ctx *ctx, struct obj *o)

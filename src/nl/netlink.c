@@ -156,17 +156,19 @@ const char **nl_chain_devs_sorted(const struct nftnl_chain *c)
 	return s;
 }
 
-/* the NFTA_HOOK_DEVS nest of a chain message (and its NFTA_CHAIN_HOOK) */
-static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
-				struct nlattr **hookp)
+/* the device list nest @devs_type inside nest @hook_type of a message (a
+   chain's NFTA_CHAIN_HOOK and NFTA_HOOK_DEVS, a flowtable's
+   NFTA_FLOWTABLE_HOOK and NFTA_FLOWTABLE_HOOK_DEVS), and the outer nest */
+static struct nlattr *devs_nest(const struct nlmsghdr *nlh, uint16_t hook_type,
+				uint16_t devs_type, struct nlattr **hookp)
 {
 	struct nlattr *a, *h;
 
 	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_CHAIN_HOOK)
+		if (mnl_attr_get_type(a) != hook_type)
 			continue;
 		mnl_attr_for_each_nested(h, a) {
-			if (mnl_attr_get_type(h) != NFTA_HOOK_DEVS)
+			if (mnl_attr_get_type(h) != devs_type)
 				continue;
 			if (hookp)
 				*hookp = a;
@@ -174,6 +176,19 @@ static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
 		}
 	}
 	return NULL;
+}
+
+static struct nlattr *hook_devs(const struct nlmsghdr *nlh,
+				struct nlattr **hookp)
+{
+	return devs_nest(nlh, NFTA_CHAIN_HOOK, NFTA_HOOK_DEVS, hookp);
+}
+
+static struct nlattr *flowtable_devs(const struct nlmsghdr *nlh,
+				     struct nlattr **hookp)
+{
+	return devs_nest(nlh, NFTA_FLOWTABLE_HOOK, NFTA_FLOWTABLE_HOOK_DEVS,
+			 hookp);
 }
 
 /*
@@ -211,17 +226,15 @@ static void hook_devs_only(struct nlmsghdr *nlh, const struct nftnl_chain *c)
  * libnftnl puts "veth*" as NFTA_DEVICE_NAME "veth*\0"; the kernel wants
  * NFTA_DEVICE_PREFIX "veth\0".  The attribute only shrinks, so it is
  * rewritten in place and what follows moves down (by 4 bytes when the
- * padding shrinks too), the nests and the message with it.
+ * padding shrinks too), the nests (@devs inside @hook) and the message
+ * with it.
  */
-void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
+static void devs_prefix_put(struct nlmsghdr *nlh, struct nlattr *hook,
+			    struct nlattr *devs)
 {
-	struct nlattr *hook, *devs, *a;
+	struct nlattr *a;
 	char *p;
 
-	nftnl_chain_nlmsg_build_payload(nlh, c);
-	hook_devs_only(nlh, c);
-	if (!nl_chain_has_prefix(c) || !(devs = hook_devs(nlh, &hook)))
-		return;
 	p = mnl_attr_get_payload(devs);
 	while (p < (char *)devs + devs->nla_len) {
 		size_t old, new, cut;
@@ -255,17 +268,59 @@ void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
 	}
 }
 
-/* the names and prefixes of @devs as the chain's device list */
-static int devs_parse(const struct nlattr *devs, struct nftnl_chain *c)
+void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
+{
+	struct nlattr *hook, *devs;
+
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	hook_devs_only(nlh, c);
+	if (nl_chain_has_prefix(c) && (devs = hook_devs(nlh, &hook)))
+		devs_prefix_put(nlh, hook, devs);
+}
+
+static bool devs_have_prefix(const char *const *devs)
+{
+	for (unsigned int i = 0; devs && devs[i]; i++)
+		if (nl_dev_is_prefix(devs[i]))
+			return true;
+	return false;
+}
+
+bool nl_flowtable_has_prefix(const struct nftnl_flowtable *f)
+{
+	return nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES) &&
+	       devs_have_prefix(nftnl_flowtable_get_array(f, NFTNL_FLOWTABLE_DEVICES));
+}
+
+void nl_flowtable_build_payload(struct nlmsghdr *nlh,
+				const struct nftnl_flowtable *f)
+{
+	struct nlattr *hook, *devs;
+
+	nftnl_flowtable_nlmsg_build_payload(nlh, f);
+	if (nl_flowtable_has_prefix(f) && (devs = flowtable_devs(nlh, &hook)))
+		devs_prefix_put(nlh, hook, devs);
+}
+
+static void devs_list_free(char **l)
+{
+	for (unsigned int i = 0; l[i]; i++)
+		free(l[i]);
+	free(l);
+}
+
+/* the names and prefixes of @devs ("veth*" for NFTA_DEVICE_PREFIX
+   "veth"), NULL-ended and malloc'd, in *@list; -1 on an entry that is
+   neither */
+static int devs_parse(const struct nlattr *devs, char ***list)
 {
 	const struct nlattr *a;
 	unsigned int n = 0, k = 0;
-	char **list;
-	int ret = 0;
+	char **l;
 
 	mnl_attr_for_each_nested(a, devs)
 		n++;
-	list = xzalloc((n + 1) * sizeof(*list));
+	l = xzalloc((n + 1) * sizeof(*l));
 	mnl_attr_for_each_nested(a, devs) {
 		uint16_t type = mnl_attr_get_type(a);
 		const char *s;
@@ -273,21 +328,42 @@ static int devs_parse(const struct nlattr *devs, struct nftnl_chain *c)
 		if ((type != NFTA_DEVICE_NAME && type != NFH_NFTA_DEVICE_PREFIX) ||
 		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0 ||
 		    strlen(s = mnl_attr_get_str(a)) >= IFNAMSIZ) {
-			ret = -1;
-			break;
+			devs_list_free(l);
+			return -1;
 		}
-		list[k++] = type == NFTA_DEVICE_NAME ? xstrdup(s) :
-			    xasprintf("%s*", s);
+		l[k++] = type == NFTA_DEVICE_NAME ? xstrdup(s) :
+			 xasprintf("%s*", s);
 	}
-	if (ret == 0) {
-		nftnl_chain_unset(c, NFTNL_CHAIN_DEV);
-		xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, list,
-				     (k + 1) * sizeof(*list));
-	}
-	while (k)
-		free(list[--k]);
-	free(list);
-	return ret;
+	*list = l;
+	return 0;
+}
+
+/* whether the device list @devs holds a prefix */
+static bool devs_nest_has_prefix(const struct nlattr *devs)
+{
+	const struct nlattr *a;
+
+	if (devs)
+		mnl_attr_for_each_nested(a, devs)
+			if (mnl_attr_get_type(a) == NFH_NFTA_DEVICE_PREFIX)
+				return true;
+	return false;
+}
+
+/*
+ * A copy of @nlh, with a NUL after it as talk() leaves one after what it
+ * read (libnftnl strdup()s string attributes that need not end in one),
+ * in which the device list @find finds has a type libnftnl does not
+ * know, so that it skips it
+ */
+static struct nlmsghdr *devs_hidden_copy(const struct nlmsghdr *nlh,
+		struct nlattr *(*find)(const struct nlmsghdr *, struct nlattr **))
+{
+	struct nlmsghdr *copy = xzalloc(nlh->nlmsg_len + 1);
+
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	find(copy, NULL)->nla_type |= NLA_TYPE_MASK;
+	return copy;
 }
 
 /*
@@ -298,28 +374,46 @@ static int devs_parse(const struct nlattr *devs, struct nftnl_chain *c)
  */
 int nl_chain_parse(const struct nlmsghdr *nlh, struct nftnl_chain *c)
 {
-	const struct nlattr *devs = hook_devs(nlh, NULL), *a;
+	const struct nlattr *devs = hook_devs(nlh, NULL);
 	struct nlmsghdr *copy;
-	struct nlattr *hidden;
-	bool prefix = false;
+	char **list;
 	int ret;
 
-	if (devs)
-		mnl_attr_for_each_nested(a, devs)
-			prefix |= mnl_attr_get_type(a) == NFH_NFTA_DEVICE_PREFIX;
-	if (!prefix)
+	if (!devs_nest_has_prefix(devs))
 		return nftnl_chain_nlmsg_parse(nlh, c);
-	/* with a NUL after it, as talk() leaves one after what it read:
-	 * libnftnl strdup()s string attributes that need not end in one */
-	copy = xzalloc(nlh->nlmsg_len + 1);
-	memcpy(copy, nlh, nlh->nlmsg_len);
-	hidden = hook_devs(copy, NULL);
-	hidden->nla_type |= NLA_TYPE_MASK;
+	copy = devs_hidden_copy(nlh, hook_devs);
 	ret = nftnl_chain_nlmsg_parse(copy, c);
 	free(copy);
-	if (ret < 0)
-		return ret;
-	return devs_parse(devs, c);
+	if (ret < 0 || devs_parse(devs, &list) < 0)
+		return -1;
+	nftnl_chain_unset(c, NFTNL_CHAIN_DEV);
+	for (ret = 0; list[ret]; ret++)
+		;
+	xnftnl_chain_set_data(c, NFTNL_CHAIN_DEVICES, list,
+			      (ret + 1) * sizeof(*list));
+	devs_list_free(list);
+	return 0;
+}
+
+/* the same for a flowtable (libnftnl 1.2.4 refuses its list likewise) */
+int nl_flowtable_parse(const struct nlmsghdr *nlh, struct nftnl_flowtable *f)
+{
+	const struct nlattr *devs = flowtable_devs(nlh, NULL);
+	struct nlmsghdr *copy;
+	char **list;
+	int ret;
+
+	if (!devs_nest_has_prefix(devs))
+		return nftnl_flowtable_nlmsg_parse(nlh, f);
+	copy = devs_hidden_copy(nlh, flowtable_devs);
+	ret = nftnl_flowtable_nlmsg_parse(copy, f);
+	free(copy);
+	if (ret < 0 || devs_parse(devs, &list) < 0)
+		return -1;
+	xnftnl_flowtable_set_array(f, NFTNL_FLOWTABLE_DEVICES,
+				   (const char **)list);
+	devs_list_free(list);
+	return 0;
 }
 
 /* --- debug output, in the format nft --debug=netlink prints -------------- */
@@ -731,7 +825,7 @@ static void build_payload(struct nlmsghdr *nlh, const struct nl_item *it)
 		nftnl_obj_nlmsg_build_payload(nlh, it->obj);
 		break;
 	case NLO_FLOWTABLE:
-		nftnl_flowtable_nlmsg_build_payload(nlh, it->obj);
+		nl_flowtable_build_payload(nlh, it->obj);
 		break;
 	case NLO_RAW: {
 		const struct raw_msg *m = it->obj;
@@ -1052,9 +1146,10 @@ static const struct location *error_loc(const struct answers *a,
 
 /*
  * A kernel before 6.17 answers NFTA_DEVICE_PREFIX, an attribute type it
- * does not know in NFTA_HOOK_DEVS, with a bare EINVAL.  For a chain with a
- * prefix on such a kernel, say so instead; on a newer one the EINVAL has
- * another cause and is reported as it is.
+ * does not know in a chain's NFTA_HOOK_DEVS or a flowtable's
+ * NFTA_FLOWTABLE_HOOK_DEVS, with a bare EINVAL.  For a chain or flowtable
+ * with a prefix on such a kernel, say so instead; on a newer one the
+ * EINVAL has another cause and is reported as it is.
  */
 static bool prefix_refused(struct answers *a, const struct nl_item *it)
 {
@@ -1065,12 +1160,16 @@ static bool prefix_refused(struct answers *a, const struct nl_item *it)
 	unsigned int major, minor;
 
 	/* the objects are freed once sent: read the message that went */
-	if (!it || it->msg_type != NFT_MSG_NEWCHAIN ||
+	if (!it || (it->msg_type != NFT_MSG_NEWCHAIN &&
+		    it->msg_type != NFT_MSG_NEWFLOWTABLE) ||
 	    it->off + sizeof(*sent) > a->out->len)
 		return false;
 	sent = (const void *)(a->out->data + it->off);
-	if (it->off + sent->nlmsg_len > a->out->len ||
-	    !(devs = hook_devs(sent, NULL)))
+	if (it->off + sent->nlmsg_len > a->out->len)
+		return false;
+	devs = it->msg_type == NFT_MSG_NEWCHAIN ? hook_devs(sent, NULL) :
+						  flowtable_devs(sent, NULL);
+	if (!devs)
 		return false;
 	mnl_attr_for_each_nested(d, devs)
 		if (!prefix && mnl_attr_get_type(d) == NFH_NFTA_DEVICE_PREFIX)
@@ -1080,7 +1179,8 @@ static bool prefix_refused(struct answers *a, const struct nl_item *it)
 	    major > 6 || (major == 6 && minor >= 17))
 		return false;
 	a->ret = error_queue(a->msgs, &it->loc,
-			     "Could not process chain: device-name prefixes (\"%s*\") need Linux 6.17 or later; this kernel is %s",
+			     "Could not process %s: device-name prefixes (\"%s*\") need Linux 6.17 or later; this kernel is %s",
+			     it->msg_type == NFT_MSG_NEWCHAIN ? "chain" : "flowtable",
 			     prefix, u.release);
 	return true;
 }
@@ -2276,7 +2376,7 @@ static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
 	struct nftnl_flowtable *f = xnftnl_flowtable_alloc();
 	struct cache_table *t;
 
-	if (nftnl_flowtable_nlmsg_parse(nlh, f) < 0 ||
+	if (nl_flowtable_parse(nlh, f) < 0 ||
 	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_TABLE) ||
 	    !nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_NAME))
 		goto drop;

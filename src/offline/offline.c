@@ -458,8 +458,8 @@ static struct nftnl_flowtable *flowtable_copy(const struct nftnl_flowtable *f)
 	struct nlmsghdr *nlh;
 
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_NEWFLOWTABLE, 0, 0, 0);
-	nftnl_flowtable_nlmsg_build_payload(nlh, f);
-	nftnl_flowtable_nlmsg_parse(nlh, n);
+	nl_flowtable_build_payload(nlh, f);
+	nl_flowtable_parse(nlh, n);
 	nftnl_flowtable_set_u32(n, NFTNL_FLOWTABLE_FAMILY,
 				nftnl_flowtable_get_u32(f, NFTNL_FLOWTABLE_FAMILY));
 	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_HANDLE))

@@ -4,7 +4,10 @@
 # flowtable, -a, the -j listing (nft 1.0.6's flowtable_print_json), the -j
 # listing loading back, JSON input making nft's batch, and the model's
 # answers (create of one that exists, delete by name and handle, delete of
-# one a rule offloads to, destroy of a missing one).  On a kernel without
+# one a rule offloads to, destroy of a missing one); device-name prefixes
+# (Linux 6.17+: "veth*", "*"), listed, loaded back (text and JSON), sent
+# as NFTA_DEVICE_PREFIX, overlaps refused.  (On a kernel with flowtables,
+# tests/kernel/flowtable-events.sh loads one: refused before 6.17.)  On a kernel without
 # flowtables (CONFIG_NF_FLOW_TABLE): a load fails at the flowtable's name
 # with a message that names the option, and the ruleset is unchanged; with
 # them, the flowtable loads and lists, and one with "flags offload" on lo
@@ -114,6 +117,63 @@ expect_eq "--offline -c: a flowtable the table lacks, at the statement" \
 		flow add @ft
 		^^^^^^^^^^^^
 rc=1' "$got"
+
+# --- offline: device-name prefixes (Linux 6.17+) ---------------------------------
+cat >pfx.nft <<'EOF2'
+table inet p {
+	flowtable f {
+		hook ingress priority 0; devices = { "veth*", lo };
+	}
+	flowtable all {
+		hook ingress priority 5; devices = { "*" };
+	}
+}
+EOF2
+got=$({ cat pfx.nft; echo "list ruleset"; } | nfh --offline -f - 2>&1)
+expect_eq "prefixes list quoted (a list sorted by name)" \
+'table inet p {
+	flowtable f {
+		hook ingress priority filter
+		devices = { lo, "veth*" }
+	}
+
+	flowtable all {
+		hook ingress priority filter + 5
+		devices = { "*" }
+	}
+}' "$got"
+check "the listing loads back as the same" sh -c '
+	printf "%s\nlist ruleset\n" "$1" | '"$TOOL"' --offline -f - | diff - /dev/stdin <<EOF3
+$1
+EOF3' sh "$got"
+{ cat pfx.nft; echo "list ruleset"; } | nfh --offline -j -f - >pfx.json 2>&1
+check "-j lists a prefix as its text" grep -q '"dev": \["lo", "veth\*"\]' pfx.json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nftables"].append({"list": {"ruleset": None}})
+json.dump(d, open(sys.argv[2], "w"))' pfx.json pfx-list.json
+nfh --offline -j -f pfx-list.json >pfx-back.json 2>&1
+expect_eq "the -j listing loads back as the same" "$(cat pfx.json)" "$(cat pfx-back.json)"
+# on the wire: NFTA_DEVICE_PREFIX (2) "veth" in NFTA_FLOWTABLE_HOOK_DEVS,
+# where nft 1.1.1 (no prefixes) sends NFTA_DEVICE_NAME (1) "veth*"
+# (-c asks a kernel: here one without flowtables, whose refusal is left out)
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+mnl=$(unshare -n $TOOL -c --debug=mnl -f pfx.nft 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g')
+check "the message holds NFTA_DEVICE_PREFIX \"veth\"" sh -c 'printf "%s\n" "$1" |
+	grep -A2 "^|00009|--|00002|" | grep -q "^| 76 65 74 68  |"' sh "$mnl"
+check "and NFTA_DEVICE_PREFIX \"\" for \"*\"" sh -c 'printf "%s\n" "$1" |
+	grep -A1 "^|00005|--|00002|" | grep -q "^| 00 00 00 00  |"' sh "$mnl"
+check "and NFTA_DEVICE_NAME \"lo\"" sh -c 'printf "%s\n" "$1" |
+	grep -A1 "^|00007|--|00001|" | grep -q "^| 6c 6f 00 00  |"' sh "$mnl"
+got=$(printf 'table inet p {\n\tflowtable f { hook ingress priority 0; devices = { "ve*", "veth*" }; }\n}\n' |
+	nfh --offline -c -f - 2>&1 | head -n 1)
+expect_eq "overlapping prefixes: refused, as the kernel would (EEXIST)" \
+	'/dev/stdin:2:60-66: Error: "ve*" and "veth*" overlap: a flowtable hooks each device once, by one name or prefix' "$got"
+got=$(printf 'table inet p {\n\tflowtable f { hook ingress priority 0; devices = { veth* }; }\n}\n' |
+	nfh --offline -c -f - 2>&1 | head -n 1)
+expect_eq "a prefix needs quotes" \
+	'/dev/stdin:2:53-57: Error: a device name with a wildcard needs quotes in a device list: "veth*"' "$got"
 
 # --- JSON input: nft's batch ------------------------------------------------------
 cat >in.json <<'EOF2'
