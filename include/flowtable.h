@@ -28,8 +28,15 @@ struct nftnl_flowtable *flowtable_nl(const struct cmd *cmd);
    to "}" */
 void flowtable_print(FILE *f, const struct nftnl_flowtable *nlf,
 		     const struct output_ctx *octx, unsigned int indent);
+/* a monitor or -e event's line: "add flowtable inet t f { ... } ", a
+   deletion likewise, or "delete flowtable inet t f" if it names it alone */
+void flowtable_event_print(FILE *f, bool add, const struct nftnl_flowtable *nlf,
+			   const struct output_ctx *octx);
 /* { "flowtable": { ... } } as nft -j lists it */
 json_t *flowtable_json(const struct nftnl_flowtable *nlf);
+/* a monitor or -e event's object: as listed, or a deletion that names
+   it alone as { "flowtable": { "family", "name", "table", "handle" } } */
+json_t *flowtable_event_json(bool add, const struct nftnl_flowtable *nlf);
 
 /* the flowtable of a JSON command or listing entry @o (family and table
    in @h already); NULL with an error queued.  @add: it is made, so hook

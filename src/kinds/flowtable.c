@@ -29,6 +29,7 @@
 #include <ctx.h>
 #include <flowtable.h>
 #include <kind.h>
+#include <netlink.h>
 #include <nlalloc.h>
 
 int flowtable_flag(struct list_head *msgs, struct flowtable *ft,
@@ -109,6 +110,21 @@ static const char **devs_sorted(const struct nftnl_flowtable *nlf)
 	return v;
 }
 
+/* "devices = { a, "veth*" }": names bare, as nft 1.0.6 prints them, a
+   prefix quoted, as the star is no name character */
+static void devs_print(FILE *f, const char **devs)
+{
+	fputs("devices = { ", f);
+	for (unsigned int i = 0; devs[i]; i++) {
+		fputs(i ? ", " : "", f);
+		if (nl_dev_is_prefix(devs[i]))
+			quoted_print(f, devs[i]);
+		else
+			fputs(devs[i], f);
+	}
+	fputs(" }", f);
+}
+
 static void tabs(FILE *f, unsigned int n)
 {
 	while (n--)
@@ -139,10 +155,8 @@ void flowtable_print(FILE *f, const struct nftnl_flowtable *nlf,
 	fputc('\n', f);
 	if (devs) {
 		tabs(f, indent + 1);
-		fputs("devices = { ", f);
-		for (unsigned int i = 0; devs[i]; i++)
-			fprintf(f, "%s%s", i ? ", " : "", devs[i]);
-		fputs(" }\n", f);
+		devs_print(f, devs);
+		fputc('\n', f);
 		free(devs);
 	}
 	if (flags & NFT_FLOWTABLE_COUNTER) {
@@ -155,6 +169,58 @@ void flowtable_print(FILE *f, const struct nftnl_flowtable *nlf,
 	}
 	tabs(f, indent);
 	fputs("}\n", f);
+}
+
+/*
+ * A monitor or -e event, on one line as nft prints other objects (nft
+ * 1.0.6 and 1.1.1 print none for flowtables): "add flowtable inet t f {
+ * hook ingress priority filter; devices = { a, b }; counter; } ", the
+ * handle after the brace with -a.  A deletion as the event holds it:
+ * whole where the kernel sends it whole (6.12 does; and for devices taken
+ * out of a flowtable that stays, the hook and those devices), by its name
+ * where it sends that alone
+ */
+void flowtable_event_print(FILE *f, bool add, const struct nftnl_flowtable *nlf,
+			   const struct output_ctx *octx)
+{
+	uint32_t flags = nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_FLAGS) ?
+			 nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FLAGS) : 0;
+	const char **devs = devs_sorted(nlf);
+
+	fprintf(f, "%s flowtable %s %s %s", add ? "add" : "delete",
+		family_name(nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FAMILY)),
+		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_TABLE),
+		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_NAME));
+	if (!add && !nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_HOOKNUM)) {
+		fputc('\n', f);
+		free(devs);
+		return;
+	}
+	fputs(" {", f);
+	if (octx->flags & NFH_OUTPUT_HANDLE)
+		fprintf(f, " # handle %llu", (unsigned long long)
+			nftnl_flowtable_get_u64(nlf, NFTNL_FLOWTABLE_HANDLE));
+	if (nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_HOOKNUM)) {
+		uint32_t hook = nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM);
+
+		fprintf(f, " hook %s priority ", hook_name(NFPROTO_NETDEV, hook));
+		prio_print(f, NFPROTO_NETDEV, hook,
+			   nftnl_flowtable_get_s32(nlf, NFTNL_FLOWTABLE_PRIO),
+			   octx->flags & NFH_OUTPUT_NUMERIC_PRIO);
+		fputc(';', f);
+	}
+	if (devs) {
+		fputc(' ', f);
+		devs_print(f, devs);
+		fputc(';', f);
+		free(devs);
+	}
+	if (flags & NFT_FLOWTABLE_COUNTER)
+		fputs(" counter;", f);
+	if (flags & NFT_FLOWTABLE_HW_OFFLOAD)
+		fputs(" flags offload;", f);
+	/* nft ends the line with a space, as for other objects */
+	fputs(" } \n", f);
 }
 
 /* nft 1.0.6: one device as a string, more as an array; no flags */
@@ -191,6 +257,26 @@ json_t *flowtable_json(const struct nftnl_flowtable *nlf)
 	free(d);
 	if (devs)
 		json_object_set_new(o, "dev", devs);
+	return kind_json_wrap("flowtable", o);
+}
+
+json_t *flowtable_event_json(bool add, const struct nftnl_flowtable *nlf)
+{
+	json_t *o;
+
+	if (add || nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_HOOKNUM))
+		return flowtable_json(nlf);
+	/* a deletion that names the flowtable alone */
+	o = json_object();
+
+	json_object_set_new(o, "family", json_string(family_name(
+		nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FAMILY))));
+	json_object_set_new(o, "name", json_string(
+		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_NAME)));
+	json_object_set_new(o, "table", json_string(
+		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_TABLE)));
+	json_object_set_new(o, "handle", json_integer(
+		nftnl_flowtable_get_u64(nlf, NFTNL_FLOWTABLE_HANDLE)));
 	return kind_json_wrap("flowtable", o);
 }
 

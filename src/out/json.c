@@ -1254,6 +1254,9 @@ int json_monitor_event(enum mon_op op, enum nl_obj type, void *obj,
 		else
 			v = obj_json(obj, nftnl_obj_get_str(obj, NFTNL_OBJ_TABLE));
 		break;
+	case NLO_FLOWTABLE:
+		v = flowtable_event_json(op != MON_OP_DELETE, obj);
+		break;
 	default:
 		return 0;
 	}

@@ -21,6 +21,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -32,6 +33,7 @@
 #include <ctx.h>
 #include <delinearize.h>
 #include <elemdump.h>
+#include <flowtable.h>
 #include <json.h>
 #include <monitor.h>
 #include <print.h>
@@ -47,8 +49,9 @@ enum {
 	MON_SETS	= 1 << 3,
 	MON_ELEMS	= 1 << 4,
 	MON_OBJS	= 1 << 5,	/* only in the whole ruleset's events */
+	MON_FLOWTABLES	= 1 << 6,	/* likewise */
 	MON_ALL		= MON_TABLES | MON_CHAINS | MON_RULES | MON_SETS |
-			  MON_ELEMS | MON_OBJS,
+			  MON_ELEMS | MON_OBJS | MON_FLOWTABLES,
 };
 
 struct monitor {
@@ -356,6 +359,24 @@ static void obj_event(struct monitor *m, const struct nlmsghdr *nlh, bool add)
 	nftnl_obj_free(n);
 }
 
+/*
+ * nft 1.0.6 and 1.1.1 print nothing for a flowtable event (the generation
+ * line only); nfh prints it as the one-line declaration nft prints other
+ * objects with (src/kinds/flowtable.c)
+ */
+static void flowtable_event(struct monitor *m, const struct nlmsghdr *nlh,
+			    bool add)
+{
+	struct nftnl_flowtable *f = xnftnl_flowtable_alloc();
+
+	if (nl_flowtable_parse(nlh, f) == 0 &&
+	    nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_TABLE) &&
+	    nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_NAME) &&
+	    wanted(m, add, MON_FLOWTABLES))
+		event_print(m, add ? MON_OP_ADD : MON_OP_DELETE, NLO_FLOWTABLE, f, NULL);
+	nftnl_flowtable_free(f);
+}
+
 static bool wanted(const struct monitor *m, bool add, unsigned int obj);
 
 /* a set's description without its elements: what delinearizing needs */
@@ -592,6 +613,8 @@ static int event_dispatch(const struct nlmsghdr *nlh, struct monitor *m)
 	case NFT_MSG_DELSETELEM: set_event(m, nlh, false, true); break;
 	case NFT_MSG_NEWOBJ:	obj_event(m, nlh, true); break;
 	case NFT_MSG_DELOBJ:	obj_event(m, nlh, false); break;
+	case NFT_MSG_NEWFLOWTABLE: flowtable_event(m, nlh, true); break;
+	case NFT_MSG_DELFLOWTABLE: flowtable_event(m, nlh, false); break;
 	case NFT_MSG_NEWGEN:
 		gen_id(nlh, &m->last_gen);
 		/* nft -e says nothing of a change that echoed nothing */

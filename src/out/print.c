@@ -1369,6 +1369,9 @@ void print_monitor_event(enum mon_op mop, enum nl_obj type, void *obj,
 	case NLO_SET:
 		set_event_print(obj, f);
 		break;
+	case NLO_FLOWTABLE:
+		flowtable_event_print(f, add, obj, o);
+		break;
 	default:
 		break;
 	}
