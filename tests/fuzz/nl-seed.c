@@ -2,8 +2,9 @@
 /*
  * nl-seed FILE OUT: seeds for fuzz-netlink.  Loads the rule file FILE
  * offline, then writes the resulting ruleset to OUT as the messages of a
- * kernel dump (tables, chains, named objects, sets, set elements, rules);
- * chain device prefixes go as the kernel sends them (NFTA_DEVICE_PREFIX).
+ * kernel dump (tables, chains, named objects, flowtables, sets, set
+ * elements, rules); device prefixes of chains and flowtables go as the
+ * kernel sends them (NFTA_DEVICE_PREFIX).
  */
 #include <endian.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/common.h>
+#include <libnftnl/flowtable.h>
 #include <libnftnl/object.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
@@ -76,6 +78,7 @@ int main(int argc, char *argv[])
 	struct cache_chain *ch;
 	struct cache_rule *r;
 	struct cache_obj *co;
+	struct cache_flowtable *cf;
 	struct cache_set *s;
 	struct nlmsghdr *nlh;
 	FILE *out;
@@ -108,6 +111,11 @@ int main(int argc, char *argv[])
 		}
 		list_for_each_entry(co, &t->objs, list)
 			put_obj(out, co->nlo, fam);
+		list_for_each_entry(cf, &t->flowtables, list) {
+			nlh = hdr(NFT_MSG_NEWFLOWTABLE, fam);
+			nl_flowtable_build_payload(nlh, cf->nlf);
+			put(out, nlh);
+		}
 		list_for_each_entry(s, &t->sets, list) {
 			nlh = hdr(NFT_MSG_NEWSET, fam);
 			nftnl_set_nlmsg_build_payload(nlh, s->nls);
