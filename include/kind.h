@@ -111,7 +111,42 @@ struct kind_eval {
 	   through a copy of @tunnel, an inner expression; 0 or -1 */
 	int	(*inner)(struct kind_eval *k, struct expr **e,
 			 const struct expr *tunnel, unsigned int family);
+	/* @e, a field of the header its protocol names, reads that
+	   header: the matches that announce it (nft's dependencies), or -1
+	   with the conflict with what the rule matched before queued */
+	int	(*header)(struct kind_eval *k, struct expr *e);
 };
+
+/**
+ * struct kind_load - where a header field's bits sit in the register
+ * after its load (expr_ops' load): the linearizer masks, shifts and
+ * compares by it
+ * @len:	bytes loaded
+ * @shift:	bits between the field's last bit and the end of the load
+ * @masked:	whether bits outside the field must be masked off (@mask)
+ */
+struct kind_load {
+	unsigned int	len;
+	unsigned int	shift;
+	bool		masked;
+	uint64_t	mask;
+};
+
+/* the bytes around @len bits at bit @off (@bytes of them if not 0), and
+   the mask that keeps the field's bits */
+static inline void kind_load_bits(unsigned int off, unsigned int len,
+				  unsigned int bytes, struct kind_load *ld)
+{
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+
+	memset(ld, 0, sizeof(*ld));
+	ld->len = bytes ? bytes : last - first;
+	ld->shift = (last * 8) - (off + len);
+	if (off % 8 || len % 8) {
+		ld->masked = true;
+		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
+	}
+}
 
 /* linearization: kernel expressions of the rule being built, in order */
 struct kind_lin {
@@ -304,6 +339,13 @@ struct kind_jparse {
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
  * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
  *		for a statement that bounds it (queue)
+ * @load:	a header field (payload, exthdr), a run of bits in the
+ *		packet: loads the bytes around it (@bytes of them if not 0)
+ *		into @dreg and says in @ld where its bits sit; the linearizer
+ *		then masks, shifts and compares as for any such field (a kind
+ *		has @load or @linearize)
+ * @bit_offset:	a header field's first bit, where its load counts from
+ *		(its length is e->len)
  * A kind leaves out what it has not.
  */
 /*
@@ -372,6 +414,10 @@ struct expr_ops {
 	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
 			       struct expr *val, const struct location *loc);
 	uint64_t (*maxval)(const struct expr *e);
+	void	(*load)(struct kind_lin *k, const struct expr *e,
+			uint32_t dreg, unsigned int bytes,
+			struct kind_load *ld);
+	unsigned int (*bit_offset)(const struct expr *e);
 	/* typeof: the kind's number (TYPEOF_KIND_*), how many records it
 	   reads (at most KIND_TYPEOF_RECS); whether @e can be a typeof key
 	   (NULL: any of the kind), its records, and the selector the

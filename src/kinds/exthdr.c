@@ -525,11 +525,30 @@ static const char *const exthdr_json_names[] = {
 };
 
 /*
- * Loads stay in linearize.c: an exthdr field is a run of bits like a
- * payload field, and the linearizer's comparisons, binops and set keys
- * need where its bits sit in the loaded bytes (its struct load), which a
- * kind's linearize does not give back.
+ * An exthdr field is a run of bits like a payload field: its load says
+ * where its bits sit in the loaded bytes (struct kind_load), and the
+ * linearizer's comparisons, binops and set keys mask and shift by it.
  */
+static void exthdr_load(struct kind_lin *k, const struct expr *x,
+			uint32_t dreg, unsigned int bytes, struct kind_load *ld)
+{
+	struct nftnl_expr *e = k->add(k, "exthdr");
+
+	kind_load_bits(x->exthdr.offset, x->len, bytes, ld);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_DREG, dreg);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, ld->len);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	if (x->exthdr.flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_FLAGS, x->exthdr.flags);
+}
+
+static unsigned int exthdr_bit_offset(const struct expr *x)
+{
+	return x->exthdr.offset;
+}
+
 /* --- typeof -------------------------------------------------------------- */
 
 /*
@@ -683,6 +702,8 @@ static const struct expr_ops exthdr_ops = {
 	.json		= exthdr_json,
 	.parse_json	= exthdr_parse_json,
 	.mangle		= exthdr_mangle,
+	.load		= exthdr_load,
+	.bit_offset	= exthdr_bit_offset,
 	.typeof_kind	= TYPEOF_KIND_EXTHDR,
 	.typeof_recs	= TYPEOF_EXTHDR_OP + 1,
 	.typeof_ok	= exthdr_typeof_ok,
