@@ -132,6 +132,15 @@ struct kind_load {
 	uint64_t	mask;
 };
 
+/* the low @n bytes of @v, most significant first */
+static inline void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--) {
+		out[i - 1] = v & 0xff;
+		v >>= 8;
+	}
+}
+
 /* the bytes around @len bits at bit @off (@bytes of them if not 0), and
    the mask that keeps the field's bits */
 static inline void kind_load_bits(unsigned int off, unsigned int len,
@@ -197,6 +206,8 @@ struct kind_lin {
 	   itself, before any bitwise that keeps a field's bits) */
 	struct nftnl_expr *(*load_first)(struct kind_lin *k,
 					 const struct expr *e, uint32_t dreg);
+	/* errors go here (error_queue()) */
+	struct list_head	*msgs;
 };
 
 /* delinearization: what the registers hold as the rule is read back */

@@ -175,14 +175,6 @@ static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
 	put_byteorder_reg(ctx, REG_1, len);
 }
 
-static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
-{
-	for (unsigned int i = n; i > 0; i--) {
-		out[i - 1] = v & 0xff;
-		v >>= 8;
-	}
-}
-
 static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 			unsigned int slot, bool interval);
 
@@ -315,6 +307,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.bound_chain = kind_lin_bound_chain,				\
 	.reg_value_as = kind_lin_reg_value_as,				\
 	.load_first = kind_lin_load_first,				\
+	.msgs = (ctx)->msgs,						\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -1463,77 +1456,6 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 static void value_load(struct lin_ctx *ctx, const struct expr *v);
 
 /*
- * A header field write: whole bytes take an immediate; other fields (and
- * any field under a 16-bit checksum, which is updated a word at a time)
- * load the bytes around them, replace their bits and write them back.
- */
-static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
-{
-	static const unsigned int base[] = {
-		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
-		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
-		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
-		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
-		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
-	};
-	const struct expr *p = s->payload.expr, *v = s->payload.val;
-	unsigned int off = p->payload.offset, len = p->len;
-	unsigned int first = off / 8, last = div_round_up(off + len, 8);
-	uint32_t csum_type, csum_off, csum_flags;
-	struct nftnl_expr *e;
-
-	payload_csum(p, &csum_type, &csum_off, &csum_flags);
-	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
-		first &= ~1u;
-		if ((last - first) & 1)
-			last++;
-	}
-	if (v->kind != EXPR_VALUE) {
-		/* a value from the packet ("@nh,64,16 set @nh,64,16 & 0x40ff
-		   | 0x4000", as nft lists a rewrite it cannot name): written
-		   as loaded, which needs the field to be its whole bytes */
-		if (first * 8 != off || last * 8 != off + len)
-			return lerr(ctx, &v->loc,
-				    "setting a header field from another expression is not supported yet");
-		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
-		if (v->kind == EXPR_MAP) {
-			if (lin_map(ctx, v, p, REG_1) < 0)
-				return -1;
-		} else {
-			value_load(ctx, v);
-		}
-	} else if (first * 8 == off && last * 8 == off + len) {
-		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
-	} else {
-		uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];
-		unsigned int n = last - first, shift = last * 8 - (off + len);
-		uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
-		struct kind_load ld;
-
-		if (n > 8)
-			return lerr(ctx, &s->loc, "this header field is too wide to set");
-		e = add_expr(ctx, "payload");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, n);
-		u64_to_be(~(bits << shift), mask, n);
-		u64_to_be((expr_value_u64(v) & bits) << shift, xor, n);
-		put_bitwise(ctx, mask, xor, n);
-		(void)ld;
-	}
-	e = add_expr(ctx, "payload");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_SREG, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, last - first);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_TYPE, csum_type);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_OFFSET, csum_off);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_FLAGS, csum_flags);
-	return 0;
-}
-
-/*
  * A value to write: a field that does not end its bytes is shifted down
  * to its own value, as nft does (meta mark set @th,0,1 sets 1, not 0x80)
  */
@@ -1586,8 +1508,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
-	case STMT_PAYLOAD:
-		return lin_payload_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

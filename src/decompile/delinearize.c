@@ -232,44 +232,6 @@ static void kind_delin_stmt(struct delin_ctx *ctx, const struct stmt_ops *ops,
 	ops->delinearize(&k, e);
 }
 
-static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	static const enum proto_base base[] = {
-		[NFT_PAYLOAD_LL_HEADER]		= PROTO_BASE_LL_HDR,
-		[NFT_PAYLOAD_NETWORK_HEADER]	= PROTO_BASE_NETWORK_HDR,
-		[NFT_PAYLOAD_TRANSPORT_HEADER]	= PROTO_BASE_TRANSPORT_HDR,
-		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
-		[NFT_PAYLOAD_INNER_HEADER + 1]	= PROTO_BASE_TUN_HDR,
-	};
-	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
-	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
-	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
-
-	/* the kernel loads at most a value's worth, at a 16-bit offset */
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 4) {
-		unsupported(ctx, "payload");
-		return;
-	}
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
-		/* a write; its field is found once the protocols are known */
-		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
-
-		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
-				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
-				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
-		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
-		if (!s->payload.val) {
-			stmt_free(s);
-			unsupported(ctx, "payload write");
-			return;
-		}
-		add_stmt(ctx, s);
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
-		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
-}
-
 /* the shift of a bitwise with an operation: "meta mark << 8" */
 static void delin_shift(struct delin_ctx *ctx, struct nftnl_expr *e,
 			struct expr *l, uint32_t op)
@@ -1094,8 +1056,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delinearize(ctx, ops, e);
 	else if (sops && sops->delinearize)
 		kind_delin_stmt(ctx, sops, e);
-	else if (!strcmp(name, "payload"))
-		delin_payload(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {

@@ -11,8 +11,11 @@
 #include <libnftnl/expr.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <ctx.h>
+#include <inner.h>
 #include <kind.h>
 #include <proto.h>
+#include <stmt.h>
 
 /* the kernel's numbers of the bases; PROTO_BASE_TUN_HDR is nfh's own
    (inner.h: a load inside a tunnel stands for the inner expression) */
@@ -23,6 +26,21 @@ static const uint32_t nl_bases[] = {
 	[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
 	[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
 };
+
+/* ... and back */
+static const enum proto_base proto_bases[] = {
+	[NFT_PAYLOAD_LL_HEADER]		= PROTO_BASE_LL_HDR,
+	[NFT_PAYLOAD_NETWORK_HEADER]	= PROTO_BASE_NETWORK_HDR,
+	[NFT_PAYLOAD_TRANSPORT_HEADER]	= PROTO_BASE_TRANSPORT_HDR,
+	[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
+	[NFT_PAYLOAD_INNER_HEADER + 1]	= PROTO_BASE_TUN_HDR,
+};
+
+/* a raw field (or its protocol's) reads no header a match must announce */
+static int payload_eval(struct kind_eval *k, struct expr *e)
+{
+	return k->header(k, e);
+}
 
 /* --- linearize ------------------------------------------------------------ */
 
@@ -44,11 +62,305 @@ static unsigned int payload_bit_offset(const struct expr *p)
 	return p->payload.offset;
 }
 
+/* --- delinearize --------------------------------------------------------- */
+
+/* a load or a write, of a raw field: the delinearizer's postprocess names
+   it once the rule's protocols are known */
+static void payload_delinearize(struct kind_delin *k,
+				const struct nftnl_expr *nle)
+{
+	uint32_t b = nftnl_expr_get_u32(nle, NFTNL_EXPR_PAYLOAD_BASE);
+	uint32_t len = nftnl_expr_get_u32(nle, NFTNL_EXPR_PAYLOAD_LEN);
+	uint32_t off = nftnl_expr_get_u32(nle, NFTNL_EXPR_PAYLOAD_OFFSET);
+	struct stmt *s;
+
+	/* the kernel loads at most a value's worth, at a 16-bit offset */
+	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 4) {
+		k->unsupported(k, "payload");
+		return;
+	}
+	if (!nftnl_expr_is_set(nle, NFTNL_EXPR_PAYLOAD_SREG)) {
+		k->reg_set(k, nftnl_expr_get_u32(nle, NFTNL_EXPR_PAYLOAD_DREG),
+			   payload_raw_alloc(&internal_location, proto_bases[b],
+					     off * 8, len * 8));
+		return;
+	}
+	s = stmt_alloc(&internal_location, STMT_PAYLOAD);
+	s->payload.expr = payload_raw_alloc(&internal_location, proto_bases[b],
+					    off * 8, len * 8);
+	s->payload.val = k->reg_get(k, nftnl_expr_get_u32(nle, NFTNL_EXPR_PAYLOAD_SREG));
+	if (!s->payload.val) {
+		stmt_free(s);
+		k->unsupported(k, "payload write");
+		return;
+	}
+	k->add_stmt(k, s);
+}
+
+/* --- listings ------------------------------------------------------------- */
+
+static void payload_print(struct kind_print *k, const struct expr *e)
+{
+	if (e->payload.is_raw)
+		fprintf(k->f, "@%s,%u,%u", proto_base_token(e->payload.base),
+			e->payload.offset, e->len);
+	else
+		fprintf(k->f, "%s %s", e->payload.desc->name,
+			e->payload.tmpl->name);
+}
+
+static json_t *payload_json(struct kind_json *k, const struct expr *e)
+{
+	json_t *o = json_object();
+
+	if (e->payload.is_raw) {
+		o = kind_json_set(o, "base", json_string(proto_base_token(e->payload.base)));
+		o = kind_json_set(o, "offset", json_integer(e->payload.offset));
+		o = kind_json_set(o, "len", json_integer(e->len));
+	} else {
+		o = kind_json_set(o, "protocol", json_string(e->payload.desc->name));
+		o = kind_json_set(o, "field", json_string(e->payload.tmpl->name));
+	}
+	return kind_json_wrap("payload", o);
+}
+
+/* --- JSON input ----------------------------------------------------------- */
+
+/* { "base": "nh", "offset": BITS, "len": BITS }, as @nh,OFFSET,LEN */
+static struct expr *raw_payload_parse(struct kind_jparse *k, json_t *o,
+				      const struct location *loc)
+{
+	static const char *const keys[] = { "base", "offset", "len", NULL };
+	static const struct {
+		const char	*name;
+		enum proto_base	base;
+	} bases[] = {
+		{ "ll", PROTO_BASE_LL_HDR }, { "nh", PROTO_BASE_NETWORK_HDR },
+		{ "th", PROTO_BASE_TRANSPORT_HDR }, { "ih", PROTO_BASE_INNER_HDR },
+	};
+	const char *base = k->get_str(k, o, "base", true);
+	uint64_t off, len;
+	unsigned int i;
+
+	if (!base || k->check_keys(k, o, "payload", keys) < 0)
+		return NULL;
+	for (i = 0; i < array_size(bases) && strcmp(base, bases[i].name); i++)
+		;
+	if (i == array_size(bases))
+		return k->error(k, json_object_get(o, "base"),
+				"unknown payload base \"%s\": ll, nh, th or ih", base), NULL;
+	if (k->get_u64(k, o, "offset", &off) != 1 || k->get_u64(k, o, "len", &len) != 1)
+		return k->error(k, o, "payload: \"offset\" and \"len\" (in bits) are required"), NULL;
+	if (!payload_raw_valid(off, len))
+		return k->error(k, o, "%s", PAYLOAD_RAW_LIMITS), NULL;
+	return payload_raw_alloc(loc, bases[i].base, off, len);
+}
+
+/* nft 1.1: { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" },
+   the tunnel's own header as { "tunnel": "vxlan", "protocol": "vxlan" } */
+static struct expr *payload_tunnel(struct kind_jparse *k, json_t *t,
+				   const char *tunnel,
+				   const struct location *loc, struct expr *e,
+				   const char *proto)
+{
+	struct location tloc;
+
+	if (!tunnel || e->payload.desc->base == PROTO_BASE_TUN_HDR) {
+		if (tunnel && strcmp(tunnel, e->payload.desc->name)) {
+			expr_free(e);
+			return k->error(k, t, "a %s field is read in a %s tunnel only",
+					proto, proto), NULL;
+		}
+		return inner_field_wrap(e);
+	}
+	tloc = k->loc(k, t);
+	return inner_expr_parse(loc, tunnel, &tloc, e, k->msgs);
+}
+
+static struct expr *payload_parse_json(struct kind_jparse *k, const char *key,
+				       json_t *o, const struct location *loc)
+{
+	static const char *const keys[] = { "tunnel", "protocol", "field", NULL };
+	const char *proto, *field, *tunnel = NULL;
+	struct location ploc, floc;
+	struct expr *e;
+	json_t *t;
+
+	if (!json_is_object(o))
+		return k->error(k, o, "payload: expected an object"), NULL;
+	if (json_object_get(o, "base"))
+		return raw_payload_parse(k, o, loc);
+	if (k->check_keys(k, o, "payload", keys) < 0)
+		return NULL;
+	proto = k->get_str(k, o, "protocol", true);
+	field = k->get_str(k, o, "field", true);
+	if (!proto || !field)
+		return NULL;
+	t = json_object_get(o, "tunnel");
+	if (t && !(tunnel = k->get_str(k, o, "tunnel", true)))
+		return NULL;
+	ploc = k->loc(k, json_object_get(o, "protocol"));
+	floc = k->loc(k, json_object_get(o, "field"));
+	e = payload_expr_parse(loc, proto, &ploc, field, &floc, k->msgs);
+	if (!e)
+		return NULL;
+	return payload_tunnel(k, t, tunnel, loc, e, proto);
+}
+
+/* { "mangle": { "key": { "payload": ... }, "value": V } }: "ip ttl set 1" */
+static struct stmt *payload_mangle(struct kind_jparse *k, const struct expr *e,
+				   struct expr *val, const struct location *loc)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_PAYLOAD);
+
+	s->payload.expr = expr_clone(e);
+	s->payload.val = val;
+	return s;
+}
+
 static const struct expr_ops payload_ops = {
 	.name		= "payload",
 	.nl_name	= "payload",
 	.kind		= EXPR_PAYLOAD,
+	.eval		= payload_eval,
 	.load		= payload_load,
 	.bit_offset	= payload_bit_offset,
+	.delinearize	= payload_delinearize,
+	.print		= payload_print,
+	.json		= payload_json,
+	.parse_json	= payload_parse_json,
+	.mangle		= payload_mangle,
 };
 EXPR_OPS_REGISTER(payload_ops);
+
+/* --- "ip ttl set 1": a header field written ------------------------------ */
+
+static int payload_stmt_eval(struct kind_eval *k, struct stmt *s)
+{
+	if (inner_child(s->payload.expr))
+		/* the kernel's inner expression only reads */
+		return error_queue(k->msgs, &s->payload.expr->loc,
+				   "payload statement for this expression is not supported");
+	if (k->header(k, s->payload.expr) < 0)
+		return -1;
+	k->deps_before(k, s);
+	return k->value(k, s->payload.expr, &s->payload.val);
+}
+
+/* the bytes around a field of a few bits, its bits replaced by @v's */
+static int payload_bits_set(struct kind_lin *k, const struct stmt *s,
+			    unsigned int first, unsigned int last)
+{
+	const struct expr *p = s->payload.expr, *v = s->payload.val;
+	unsigned int off = p->payload.offset, len = p->len;
+	uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];
+	unsigned int n = last - first, shift = last * 8 - (off + len);
+	uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
+	struct nftnl_expr *e;
+
+	if (n > 8)
+		return error_queue(k->msgs, &s->loc, "this header field is too wide to set");
+	e = k->add(k, "payload");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, nl_bases[p->payload.base]);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, n);
+	u64_to_be(~(bits << shift), mask, n);
+	u64_to_be((expr_value_u64(v) & bits) << shift, xor, n);
+	e = k->add(k, "bitwise");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, n);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, n);
+	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, xor, n);
+	return 0;
+}
+
+/*
+ * A header field write: whole bytes take an immediate; other fields (and
+ * any field under a 16-bit checksum, which is updated a word at a time)
+ * load the bytes around them, replace their bits and write them back.
+ */
+static int payload_stmt_linearize(struct kind_lin *k, const struct stmt *s)
+{
+	const struct expr *p = s->payload.expr, *v = s->payload.val;
+	unsigned int off = p->payload.offset, len = p->len;
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+	uint32_t csum_type, csum_off, csum_flags;
+	struct nftnl_expr *e;
+
+	payload_csum(p, &csum_type, &csum_off, &csum_flags);
+	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
+		first &= ~1u;
+		if ((last - first) & 1)
+			last++;
+	}
+	if (v->kind != EXPR_VALUE) {
+		/* a value from the packet ("@nh,64,16 set @nh,64,16 & 0x40ff
+		   | 0x4000", as nft lists a rewrite it cannot name): written
+		   as loaded, which needs the field to be its whole bytes; or
+		   a map's ("ip daddr set numgen inc mod 2 map { ... }") */
+		if (first * 8 != off || last * 8 != off + len)
+			return error_queue(k->msgs, &v->loc,
+					   "setting a header field from another expression is not supported yet");
+		if (k->value(k, v, p, p->byteorder) < 0)
+			return -1;
+	} else if (first * 8 == off && last * 8 == off + len) {
+		k->immediate(k, NFT_REG_1, v, p->byteorder);
+	} else if (payload_bits_set(k, s, first, last) < 0) {
+		return -1;
+	}
+	e = k->add(k, "payload");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, nl_bases[p->payload.base]);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, last - first);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_TYPE, csum_type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_OFFSET, csum_off);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_FLAGS, csum_flags);
+	return 0;
+}
+
+static void payload_stmt_print(struct kind_print *k, const struct stmt *s)
+{
+	struct output_ctx ho = *k->octx;
+	struct kind_print hk = *k;
+
+	k->expr(k, s->payload.expr);
+	fputs(" set ", k->f);
+	/* what is written to raw bits prints in hex, as nft */
+	if (s->payload.expr->kind == EXPR_PAYLOAD &&
+	    s->payload.expr->payload.is_raw) {
+		ho.flags |= NFH_PRINT_HEX;
+		hk.octx = &ho;
+	}
+	k->expr(&hk, s->payload.val);
+}
+
+/* as nft: { "mangle": { "key": { "payload": ... }, "value": V } } */
+static json_t *payload_stmt_json(struct kind_json *k, const struct stmt *s)
+{
+	return kind_json_wrap("mangle", kind_json_set(
+		kind_json_wrap("key", k->expr(k, s->payload.expr)), "value",
+		k->expr(k, s->payload.val)));
+}
+
+static void payload_stmt_destroy(struct stmt *s)
+{
+	expr_free(s->payload.expr);
+	expr_free(s->payload.val);
+}
+
+/* no keyword of its own ("ip ttl set 1" starts with a field); the kernel
+   expression is payload_ops' to read back, and JSON's "mangle" is the
+   field's (payload_mangle) */
+static const struct stmt_ops payload_stmt_ops = {
+	.kind		= STMT_PAYLOAD,
+	.eval		= payload_stmt_eval,
+	.linearize	= payload_stmt_linearize,
+	.print		= payload_stmt_print,
+	.json		= payload_stmt_json,
+	.destroy	= payload_stmt_destroy,
+	.not_offered	= true,
+};
+STMT_OPS_REGISTER(payload_stmt_ops);
