@@ -381,6 +381,17 @@ enum {
 	TYPEOF_KIND_XFRM	= 27,
 };
 
+/* a payload's records: header and field as numbered on the wire, bits;
+ * a raw one ("@th,0,1") is header 0, field 0, and its base (nft's
+ * numbers: 1 link, 2 network, 3 transport), offset and length in bits */
+enum {
+	TYPEOF_PAYLOAD_DESC,
+	TYPEOF_PAYLOAD_FIELD,
+	TYPEOF_PAYLOAD_BASE,
+	TYPEOF_PAYLOAD_OFFSET,
+	TYPEOF_PAYLOAD_LEN,	/* integer fields only */
+};
+
 /* an extension header's (or option's) records: nft's number of the
  * header, its number of the field and, but for ipv6 headers, the
  * NFT_EXTHDR_OP_* (src/kinds/exthdr.c says how nft numbers them) */

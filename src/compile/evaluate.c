@@ -1262,7 +1262,7 @@ static struct expr *type_concat_eval(struct eval_ctx *ctx, struct expr *t,
 static struct expr *type_selector_eval(struct eval_ctx *ctx, struct expr *t)
 {
 	/* a header field, or a kind that writes typeof records (kind.h) */
-	if (t->kind != EXPR_PAYLOAD && !(t->ops && t->ops->typeof_put)) {
+	if (!(t->ops && t->ops->typeof_put)) {
 		err(ctx, &t->loc, "typeof needs a header field or a selector such as meta, ct, rt, fib or socket");
 		return NULL;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <libnftnl/expr.h>
+#include <libnftnl/udata.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <ctx.h>
@@ -218,6 +219,151 @@ static struct stmt *payload_mangle(struct kind_jparse *k, const struct expr *e,
 	return s;
 }
 
+/* --- typeof --------------------------------------------------------------- */
+
+/*
+ * How nft numbers headers and their fields in typeof records.  A field's
+ * number is its place in @fields, counting from 1; where @fields is empty
+ * it is its place in the header's table in proto.c.  Read off what nft
+ * 1.0.6 writes for "typeof HEADER FIELD".
+ */
+static const struct typeof_header {
+	const struct proto_desc	*desc;
+	uint32_t		id;
+	const char		*fields[10];
+} typeof_headers[] = {
+	{ &proto_ah, 1, { NULL } },
+	{ &proto_esp, 2, { NULL } },
+	{ &proto_comp, 3, { NULL } },
+	{ &proto_icmp, 4, { NULL } },
+	{ &proto_igmp, 5, { "type", "checksum", "mrt", "group" } },
+	{ &proto_udp, 6, { NULL } },
+	{ &proto_udplite, 7, { NULL } },
+	{ &proto_tcp, 8, { NULL } },
+	{ &proto_dccp, 9, { NULL } },
+	{ &proto_sctp, 10, { NULL } },
+	{ &proto_th, 11, { NULL } },
+	{ &proto_ip, 12, { NULL } },
+	{ &proto_ip6, 13, { NULL } },
+	{ &proto_icmp6, 14, { "type", "code", "checksum", "parameter-problem",
+			      "mtu", "id", "sequence", "max-delay" } },
+	{ &proto_arp, 15, { NULL } },
+	{ &proto_vlan, 16, { NULL } },
+	{ &proto_eth, 17, { NULL } },
+};
+
+static const struct typeof_header *typeof_header(const struct proto_desc *d)
+{
+	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
+		if (typeof_headers[i].desc == d)
+			return &typeof_headers[i];
+	return NULL;
+}
+
+static const struct typeof_header *typeof_header_by_id(uint32_t id)
+{
+	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
+		if (typeof_headers[i].id == id)
+			return &typeof_headers[i];
+	return NULL;
+}
+
+/* the wire number of a field, 0 if it has none */
+static uint32_t typeof_field_id(const struct typeof_header *h,
+				const struct proto_field *f)
+{
+	const struct proto_desc *d = h->desc;
+
+	if (h->fields[0]) {
+		for (unsigned int i = 0; i < array_size(h->fields) && h->fields[i]; i++)
+			if (!strcmp(h->fields[i], f->name))
+				return i + 1;
+		return 0;
+	}
+	if (f < d->fields || f >= d->fields + PROTO_FIELDS_MAX)
+		return 0;
+	return f - d->fields + 1;
+}
+
+static const struct proto_field *typeof_field(const struct typeof_header *h,
+					      uint32_t id)
+{
+	const struct proto_desc *d = h->desc;
+
+	if (id == 0)
+		return NULL;
+	if (h->fields[0])
+		return id <= array_size(h->fields) && h->fields[id - 1] ?
+		       proto_field_lookup(d, h->fields[id - 1]) : NULL;
+	if (id > PROTO_FIELDS_MAX || !d->fields[id - 1].name)
+		return NULL;
+	return &d->fields[id - 1];
+}
+
+/* a raw load of the link, network or transport header, or a field nft
+   numbers */
+static bool payload_typeof_ok(const struct expr *e)
+{
+	const struct typeof_header *h;
+
+	if (e->payload.is_raw)
+		return e->payload.base == PROTO_BASE_LL_HDR ||
+		       e->payload.base == PROTO_BASE_NETWORK_HDR ||
+		       e->payload.base == PROTO_BASE_TRANSPORT_HDR;
+	if (!e->payload.desc || !e->payload.tmpl)
+		return false;
+	h = typeof_header(e->payload.desc);
+	return h && typeof_field_id(h, e->payload.tmpl);
+}
+
+static void payload_typeof_put(struct nftnl_udata_buf *b, const struct expr *e)
+{
+	const struct typeof_header *h;
+
+	if (e->payload.is_raw) {
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, 0);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD, 0);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_BASE, e->payload.base);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_OFFSET, e->payload.offset);
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
+		return;
+	}
+	h = typeof_header(e->payload.desc);
+	nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, h->id);
+	nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD,
+			    typeof_field_id(h, e->payload.tmpl));
+	if (e->dtype == &integer_type)
+		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
+}
+
+static struct expr *payload_typeof_parse(const struct kind_typeof *t,
+					 unsigned int family)
+{
+	const struct typeof_header *h;
+	const struct proto_field *f;
+	uint32_t id = t->v[TYPEOF_PAYLOAD_DESC], field = t->v[TYPEOF_PAYLOAD_FIELD];
+
+	if (!t->set[TYPEOF_PAYLOAD_DESC] || !t->set[TYPEOF_PAYLOAD_FIELD])
+		return NULL;
+	if (id == 0 && field == 0) {
+		/* a raw payload: base, offset, length */
+		uint32_t base = t->v[TYPEOF_PAYLOAD_BASE];
+		uint32_t offset = t->v[TYPEOF_PAYLOAD_OFFSET];
+		uint32_t len = t->v[TYPEOF_PAYLOAD_LEN];
+
+		if (!t->set[TYPEOF_PAYLOAD_BASE] ||
+		    !t->set[TYPEOF_PAYLOAD_OFFSET] ||
+		    !t->set[TYPEOF_PAYLOAD_LEN] ||
+		    base < PROTO_BASE_LL_HDR || base > PROTO_BASE_TRANSPORT_HDR ||
+		    !payload_raw_valid(offset, len))
+			return NULL;
+		return payload_raw_alloc(&internal_location, base, offset, len);
+	}
+	h = typeof_header_by_id(id);
+	f = h ? typeof_field(h, field) : NULL;
+	return f ? payload_expr_alloc(&internal_location, h->desc, f) : NULL;
+}
+
 static const struct expr_ops payload_ops = {
 	.name		= "payload",
 	.nl_name	= "payload",
@@ -230,6 +376,11 @@ static const struct expr_ops payload_ops = {
 	.json		= payload_json,
 	.parse_json	= payload_parse_json,
 	.mangle		= payload_mangle,
+	.typeof_kind	= TYPEOF_KIND_PAYLOAD,
+	.typeof_recs	= TYPEOF_PAYLOAD_LEN + 1,
+	.typeof_ok	= payload_typeof_ok,
+	.typeof_put	= payload_typeof_put,
+	.typeof_parse	= payload_typeof_parse,
 };
 EXPR_OPS_REGISTER(payload_ops);
 
