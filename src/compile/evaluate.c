@@ -29,6 +29,7 @@
 #include <parser.h>
 #include <plan.h>
 #include <print.h>
+#include <payload.h>
 #include <proto.h>
 #include <set.h>
 #include <suggest.h>

@@ -25,6 +25,7 @@
 #include <elems.h>
 #include <protoctx.h>
 #include <print.h>
+#include <payload.h>
 #include <proto.h>
 #include <set.h>
 #include <wire.h>

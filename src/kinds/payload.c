@@ -15,7 +15,8 @@
 #include <ctx.h>
 #include <inner.h>
 #include <kind.h>
-#include <proto.h>
+#include <payload.h>
+#include <suggest.h>
 #include <stmt.h>
 
 /* the kernel's numbers of the bases; PROTO_BASE_TUN_HDR is nfh's own
@@ -36,6 +37,116 @@ static const enum proto_base proto_bases[] = {
 	[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
 	[NFT_PAYLOAD_INNER_HEADER + 1]	= PROTO_BASE_TUN_HDR,
 };
+
+/* --- the expression -------------------------------------------------------- */
+
+struct expr *payload_expr_alloc(const struct location *loc,
+				const struct proto_desc *desc,
+				const struct proto_field *tmpl)
+{
+	struct expr *e = expr_alloc(loc, EXPR_PAYLOAD, tmpl->dtype,
+				    tmpl->byteorder, tmpl->len);
+
+	e->payload.desc = desc;
+	e->payload.tmpl = tmpl;
+	e->payload.base = desc->base;
+	e->payload.offset = tmpl->offset;
+	return e;
+}
+
+/* PAYLOAD_RAW_LIMITS says these numbers */
+_Static_assert(NFH_VAL_MAXLEN * 8 == 512 && 0xffff * 8 == 524280,
+	       "PAYLOAD_RAW_LIMITS is out of date");
+
+bool payload_raw_valid(uint64_t offset, uint64_t len)
+{
+	return len && len <= NFH_VAL_MAXLEN * 8 && offset <= 0xffff * 8 &&
+	       (!(offset % 8 || len % 8) ||
+		(offset + len + 7) / 8 - offset / 8 <= 8);
+}
+
+enum proto_base payload_raw_base(const char *word)
+{
+	static const struct {
+		const char	*name;
+		enum proto_base	base;
+	} bases[] = {
+		{ "ll", PROTO_BASE_LL_HDR }, { "nh", PROTO_BASE_NETWORK_HDR },
+		{ "th", PROTO_BASE_TRANSPORT_HDR }, { "ih", PROTO_BASE_INNER_HDR },
+	};
+
+	for (unsigned int i = 0; i < array_size(bases); i++)
+		if (!strcmp(word, bases[i].name))
+			return bases[i].base;
+	return PROTO_BASE_INVALID;
+}
+
+struct expr *payload_raw_alloc(const struct location *loc,
+			       enum proto_base base, unsigned int offset,
+			       unsigned int len)
+{
+	struct expr *e = expr_alloc(loc, EXPR_PAYLOAD, &integer_type,
+				    BYTEORDER_BIG, len);
+
+	e->payload.base = base;
+	e->payload.offset = offset;
+	e->payload.is_raw = true;
+	return e;
+}
+
+struct expr *payload_expr_parse(const struct location *loc, const char *proto,
+				const struct location *ploc, const char *field,
+				const struct location *floc,
+				struct list_head *msgs)
+{
+	const struct proto_desc *d = proto_lookup(proto);
+	const struct proto_field *f;
+	struct suggest sg;
+
+	if (!d) {
+		error_queue(msgs, ploc, "unknown protocol \"%s\"%s", proto,
+			    suggest_proto(&sg, proto));
+		return NULL;
+	}
+	f = proto_field_lookup(d, field);
+	if (!f) {
+		error_queue(msgs, floc, "%s header has no field \"%s\"%s",
+			    d->name, field, suggest_proto_field(&sg, d, field));
+		return NULL;
+	}
+	return payload_expr_alloc(loc, d, f);
+}
+
+/*
+ * How a write to a header field keeps checksums right: the checksum's
+ * type (NFT_PAYLOAD_CSUM_*) and byte offset in the header, and whether
+ * the field is part of the transport pseudo-header (addresses).
+ */
+static void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
+			 uint32_t *flags)
+{
+	const struct proto_desc *d = p->payload.desc;
+	const char *f = p->payload.tmpl ? p->payload.tmpl->name : "";
+
+	*type = NFT_PAYLOAD_CSUM_NONE;
+	*off = 0;
+	*flags = 0;
+	if (p->payload.is_raw || !d)
+		return;
+	if ((d == &proto_ip || d == &proto_ip6) &&
+	    (!strcmp(f, "saddr") || !strcmp(f, "daddr")))
+		*flags = NFT_PAYLOAD_L4CSUM_PSEUDOHDR;
+	if (d == &proto_ip)
+		*off = 10;
+	else if (d == &proto_tcp)
+		*off = 16;
+	else if (d == &proto_udp || d == &proto_udplite)
+		*off = 6;
+	else if (d == &proto_icmp || d == &proto_icmp6)
+		*off = 2;
+	if (*off)
+		*type = NFT_PAYLOAD_CSUM_INET;
+}
 
 /* a raw field (or its protocol's) reads no header a match must announce */
 static int payload_eval(struct kind_eval *k, struct expr *e)
@@ -132,29 +243,22 @@ static struct expr *raw_payload_parse(struct kind_jparse *k, json_t *o,
 				      const struct location *loc)
 {
 	static const char *const keys[] = { "base", "offset", "len", NULL };
-	static const struct {
-		const char	*name;
-		enum proto_base	base;
-	} bases[] = {
-		{ "ll", PROTO_BASE_LL_HDR }, { "nh", PROTO_BASE_NETWORK_HDR },
-		{ "th", PROTO_BASE_TRANSPORT_HDR }, { "ih", PROTO_BASE_INNER_HDR },
-	};
-	const char *base = k->get_str(k, o, "base", true);
+	const char *name = k->get_str(k, o, "base", true);
+	enum proto_base base;
 	uint64_t off, len;
-	unsigned int i;
 
-	if (!base || k->check_keys(k, o, "payload", keys) < 0)
+	if (!name || k->check_keys(k, o, "payload", keys) < 0)
 		return NULL;
-	for (i = 0; i < array_size(bases) && strcmp(base, bases[i].name); i++)
-		;
-	if (i == array_size(bases))
+	base = payload_raw_base(name);
+	if (base == PROTO_BASE_INVALID)
 		return k->error(k, json_object_get(o, "base"),
-				"unknown payload base \"%s\": ll, nh, th or ih", base), NULL;
+				"unknown payload base \"%s\": %s", name,
+				PAYLOAD_RAW_BASES), NULL;
 	if (k->get_u64(k, o, "offset", &off) != 1 || k->get_u64(k, o, "len", &len) != 1)
 		return k->error(k, o, "payload: \"offset\" and \"len\" (in bits) are required"), NULL;
 	if (!payload_raw_valid(off, len))
 		return k->error(k, o, "%s", PAYLOAD_RAW_LIMITS), NULL;
-	return payload_raw_alloc(loc, bases[i].base, off, len);
+	return payload_raw_alloc(loc, base, off, len);
 }
 
 /* nft 1.1: { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" },
