@@ -1435,13 +1435,8 @@ static const char *describe_kind(const struct expr *e)
 			return "hash";
 		return e->ops->name;
 	}
-	switch (e->kind) {
-	case EXPR_PAYLOAD:	return "payload";
-	case EXPR_EXTHDR:	return "exthdr";
-	case EXPR_META:		return "meta";
-	case EXPR_CT:		return "ct";
-	default:		return "symbol";
-	}
+	/* every selector has its kind's ops: the rest are constants */
+	return "symbol";
 }
 
 static bool dtype_is_string(const struct datatype *d)
