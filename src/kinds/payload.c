@@ -148,7 +148,8 @@ static void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
 		*type = NFT_PAYLOAD_CSUM_INET;
 }
 
-/* a raw field (or its protocol's) reads no header a match must announce */
+/* the evaluator's dependency engine adds the matches that announce the
+   field's header (a raw field needs none) */
 static int payload_eval(struct kind_eval *k, struct expr *e)
 {
 	return k->header(k, e);
