@@ -248,6 +248,12 @@ struct kind_delin {
 	/* reads @nle, a load, as the rule's next expression (what it
 	   loads in its register) */
 	void	(*load)(struct kind_delin *k, const struct nftnl_expr *nle);
+	/* the postprocess (expr_ops' match): the protocols the rule's
+	   matches before this one announced, and @r, a right-hand side,
+	   typed as a value (or range, or set) of @lhs */
+	const struct proto_ctx	*pctx;
+	void	(*type_rhs)(struct kind_delin *k, struct expr *r,
+			    const struct expr *lhs);
 };
 
 /* the text listing */
@@ -357,6 +363,9 @@ struct kind_jparse {
  *		has @load or @linearize)
  * @bit_offset:	a header field's first bit, where its load counts from
  *		(its length is e->len)
+ * @match:	the delinearizer's postprocess: @rel, a match on a raw load
+ *		of the kind (masked or not), rewritten on the field the
+ *		protocols k->pctx says sits there; false if none
  * A kind leaves out what it has not.
  */
 /*
@@ -440,6 +449,7 @@ struct expr_ops {
 			uint32_t dreg, unsigned int bytes,
 			struct kind_load *ld);
 	unsigned int (*bit_offset)(const struct expr *e);
+	bool	(*match)(struct kind_delin *k, struct expr *rel);
 	/* typeof: the kind's number (TYPEOF_KIND_*), how many records it
 	   reads (at most KIND_TYPEOF_RECS); whether @e can be a typeof key
 	   (NULL: any of the kind), its records, and the selector the

@@ -31,4 +31,30 @@ bool payload_raw_valid(uint64_t offset, uint64_t len);
 #define PAYLOAD_RAW_LIMITS "raw payload length must be 1 to 512 bits " \
 	"(at most 8 bytes when not byte-aligned) and the offset below 524280"
 
+/*
+ * Reading back (the delinearizer's postprocess): the header a raw load
+ * of @p reads once the rule's matches announced @pctx's protocols (NULL:
+ * none known); _th names a transport field through "th" when no protocol
+ * is known.  The field of @d whose bits are exactly [@off, @off+@len); of
+ * icmp fields that share their bits (id, gateway, mtu ...), the one the
+ * type the rule tested carries, and none while it is not known (a reload
+ * would add the test of its type).  _from: a prefix field that starts at
+ * @off and is longer than @len; _over: the same for a field of any type
+ * that starts on a byte (nft lists the first byte of "arp htype" as its
+ * prefix, 59392/8).
+ */
+struct proto_ctx;
+const struct proto_desc *payload_desc(const struct proto_ctx *pctx,
+				      const struct expr *p);
+const struct proto_desc *payload_desc_th(const struct proto_ctx *pctx,
+					 const struct expr *p);
+const struct proto_field *payload_field_at(const struct proto_ctx *pctx,
+					   const struct proto_desc *d,
+					   unsigned int off, unsigned int len);
+const struct proto_field *payload_field_from(const struct proto_desc *d,
+					     unsigned int off, unsigned int len);
+const struct proto_field *payload_field_over(const struct proto_ctx *pctx,
+					     const struct proto_desc *d,
+					     unsigned int off, unsigned int len);
+
 #endif

@@ -1434,210 +1434,6 @@ void set_elem_iter_free(struct set_elem_iter *it)
 	free(it);
 }
 
-static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
-					     const struct expr *p)
-{
-	const struct proto_desc *d = pctx->desc[p->payload.base];
-
-	if (d == &proto_unknown)
-		return NULL;
-	if (p->payload.base == PROTO_BASE_LL_HDR && d == &proto_eth &&
-	    pctx->vlan && p->payload.offset >= 112)
-		return &proto_vlan;
-	return d;
-}
-
-/* the same, naming a transport field through th when no protocol is known */
-static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
-						const struct expr *p)
-{
-	const struct proto_desc *d = payload_desc(pctx, p);
-
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
-		d = &proto_th;
-	return d;
-}
-
-/*
- * A field whose bits are exactly [off, off+len); of icmp fields that
- * share their bits (id, gateway, mtu ...), the one the type the rule
- * tested carries, and none while it is not known (a reload would add the
- * test of its type)
- */
-/* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
-static unsigned int stack_off(const struct proto_ctx *pctx,
-			      const struct proto_desc *d)
-{
-	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
-}
-
-static const struct proto_field *field_at(const struct proto_ctx *pctx,
-					  const struct proto_desc *d,
-					  unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
-		    d->fields[i].len == len && !d->fields[i].listed_raw &&
-		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
-			return &d->fields[i];
-	return NULL;
-}
-
-/*
- * A field listed raw (nft 1.1's icmpv6 taddr, as nft 1.0.6 lists it) whose
- * match is on a set: nft 1.0.6 lists the elements as addresses after the
- * raw load, which neither it nor nfh reads back ("@th,64,128 { fe80::1 }"),
- * so the field is named, as nft 1.1 lists it
- */
-static const struct proto_field *field_raw_set(const struct proto_desc *d,
-					       unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len == len &&
-		    d->fields[i].listed_raw)
-			return &d->fields[i];
-	return NULL;
-}
-
-/* a field that starts at @off and is longer than the load (a prefix) */
-static const struct proto_field *field_from(const struct proto_desc *d,
-					    unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len > len &&
-		    !d->fields[i].listed_raw &&
-		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
-			return &d->fields[i];
-	return NULL;
-}
-
-/*
- * The same for a field of any type, that starts on a byte: nft lists the
- * first byte of "arp htype" or "tcp sequence" as their prefix, 59392/8
- */
-static const struct proto_field *field_over(const struct proto_ctx *pctx,
-					    const struct proto_desc *d,
-					    unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
-		    d->fields[i].len > len &&
-		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
-		    !d->fields[i].listed_raw &&
-		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
-			return &d->fields[i];
-	return NULL;
-}
-
-/* payload_match() of a masked raw load on the header d */
-static bool masked_payload_match(struct proto_ctx *pctx, struct expr *rel,
-				 const struct proto_desc *d)
-{
-	struct expr *lhs = rel->op.left, *r = rel->op.right;
-	struct expr *p = lhs->op.left, *mask = lhs->op.right;
-	unsigned int off = p->payload.offset, len = p->len;
-	const struct proto_field *f;
-	unsigned int first, plen;
-	unsigned int mlen = mask_bits(mask, &first);
-
-	/* a mask wider than the load selects nothing we can name */
-	if (first + mlen > len)
-		return false;
-
-	f = field_at(pctx, d, off + first, mlen);
-	if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
-	    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
-		f = NULL;
-	/* a mask with holes in the field keeps the raw bits, as in nft */
-	if (f && (f->offset % 8 || f->len % 8) &&
-	    mask_is_run(mask, first, mlen)) {
-		/* a sub-byte field: the mask only selects it */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-		unsigned int shift = len - (first + mlen);
-
-		shift_rhs_right(r, shift, len / 8, mlen);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		type_rhs(r, n);
-		return true;
-	}
-	f = field_from(d, off, 0);
-	if (f && f->len == len && mask_is_prefix(mask, &plen) &&
-	    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
-		/* a prefix that does not end on a byte boundary */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		type_rhs(r, n);
-		rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	f = field_at(pctx, d, off, len);
-	if (!f)
-		return false;
-	/* a bitmask test on a whole field */
-	expr_free(lhs->op.left);
-	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
-	type_value(mask, f->dtype, f->byteorder, f->len);
-	lhs->dtype = f->dtype;
-	lhs->len = f->len;
-	lhs->byteorder = f->byteorder;
-	type_rhs(r, lhs->op.left);
-	return true;
-}
-
-/* rewrites a match on a raw load into one on a named field; true if done */
-static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
-{
-	struct expr *lhs = rel->op.left, *p = lhs, *r = rel->op.right;
-	const struct proto_desc *d;
-	const struct proto_field *f;
-	unsigned int off, len;
-	bool masked = false;
-
-	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND) {
-		p = lhs->op.left;
-		masked = true;
-	}
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
-		return false;
-	d = payload_desc_th(pctx, p);
-	if (!d)
-		return false;
-	if (masked)
-		return masked_payload_match(pctx, rel, d);
-	off = p->payload.offset;
-	len = p->len;
-	f = field_at(pctx, d, off, len);
-	if (!f && r->kind == EXPR_SET)
-		f = field_raw_set(d, off, len);
-	if (f) {
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		if (f->listed_int && r->kind == EXPR_VALUE)
-			n->dtype = &integer_type;
-		type_rhs(r, n);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	f = field_from(d, off, len);
-	if (!f && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ))
-		f = field_over(pctx, d, off, len);
-	if (f && r->kind == EXPR_VALUE) {
-		/* byte-aligned prefix: only the prefix bytes were loaded */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		r->len = f->len;
-		type_value(r, f->dtype, f->byteorder, 0);
-		rel->op.right = prefix_expr_alloc(&internal_location, r, len);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	return false;
-}
 
 static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
 {
@@ -1776,7 +1572,7 @@ static unsigned int fields_tiling(struct proto_ctx *pctx, const struct proto_des
 				g = &d->fields[i];
 				break;
 			}
-		if (!g && n && (g = field_over(pctx, d, off, end - off))) {
+		if (!g && n && (g = payload_field_over(pctx, d, off, end - off))) {
 			/* "tcp dport 0 tcp sequence 268435456/8": the load
 			 * ends inside the last field, a prefix of it */
 			f[n++] = g;
@@ -1844,7 +1640,7 @@ static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
 	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
 		return false;
 	d = payload_desc_th(pctx, p);
-	if (!d || field_at(pctx, d, p->payload.offset, p->len))
+	if (!d || payload_field_at(pctx, d, p->payload.offset, p->len))
 		return false;
 	off = p->payload.offset;	/* @p goes with the first field */
 	end = off + p->len;
@@ -1913,7 +1709,7 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return NULL;
 	d = payload_desc_th(pctx, p);
-	f = d ? field_at(pctx, d, p->payload.offset, p->len) : NULL;
+	f = d ? payload_field_at(pctx, d, p->payload.offset, p->len) : NULL;
 	if (!f)
 		return NULL;
 	header_used(deps, d);
@@ -2017,7 +1813,7 @@ static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 		return false;
 	mlen = mask_bits(mask, &first);
 	d = payload_desc(pctx, p);
-	f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+	f = d ? payload_field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
 	if (!f || !(f->offset % 8 || f->len % 8) || first + mlen > p->len)
 		return false;
 	shift = p->len - (first + mlen);
@@ -2050,7 +1846,7 @@ static struct expr *bits_field(struct proto_ctx *pctx, struct deps *deps,
 		return NULL;
 	if (p->kind == EXPR_PAYLOAD && p->payload.is_raw) {
 		d = payload_desc(pctx, p);
-		f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+		f = d ? payload_field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
 		if (!f || !(f->offset % 8 || f->len % 8))
 			return NULL;
 		header_used(deps, d);
@@ -2269,7 +2065,7 @@ static const struct proto_field *masked_write_resolve(struct proto_ctx *pctx,
 		return NULL;
 	first = __builtin_clzll(m) - (64 - bytes * 8);
 	len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
-	f = field_at(pctx, d, p->payload.offset + first, len);
+	f = payload_field_at(pctx, d, p->payload.offset + first, len);
 	if (!f)
 		return NULL;
 	bits = m >> __builtin_ctzll(m);
@@ -2296,13 +2092,13 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (!d)
 		return;
 	if (v->kind == EXPR_VALUE) {
-		f = field_at(pctx, d, p->payload.offset, p->len);
+		f = payload_field_at(pctx, d, p->payload.offset, p->len);
 		if (!f)
 			return;
 		type_value(v, f->dtype, f->byteorder, f->len);
 	} else if (v->kind == EXPR_MAP) {
 		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
-		f = field_at(pctx, d, p->payload.offset, p->len);
+		f = payload_field_at(pctx, d, p->payload.offset, p->len);
 		if (!f)
 			return;
 		n = payload_expr_alloc(&internal_location, d, f);
@@ -2856,6 +2652,29 @@ static bool binop_chain_match(struct proto_ctx *pctx, struct expr *rel)
 	return true;
 }
 
+static void kind_type_rhs(struct kind_delin *k, struct expr *r,
+			  const struct expr *lhs)
+{
+	type_rhs(r, lhs);
+}
+
+/* a match on a raw load (masked or not) named by its kind as the field
+   the rule's protocols (@pctx) say (include/kind.h); false if not */
+static bool kind_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+		       struct expr *rel)
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+	const struct expr *sel = rel->op.left;
+
+	if (sel->kind == EXPR_BINOP && sel->op.op == OP_AND)
+		sel = sel->op.left;
+	if (!sel->ops || !sel->ops->match)
+		return false;
+	k.pctx = pctx;
+	k.type_rhs = kind_type_rhs;
+	return sel->ops->match(&k, rel);
+}
+
 /* a match: its raw loads named, the dependencies it makes redundant
    killed; @expand: a merged load may be split into its fields */
 static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
@@ -2888,7 +2707,7 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 		rel = s->expr;
 		*next = list_next_entry(s, list);
 	}
-	if (!payload_match(pctx, rel))
+	if (!kind_match(ctx, pctx, rel))
 		return;
 	flags_test(rel);
 	payload_deps(ctx, deps, s, rel, ll_seen);

@@ -16,6 +16,7 @@
 #include <inner.h>
 #include <kind.h>
 #include <payload.h>
+#include <protoctx.h>
 #include <suggest.h>
 #include <stmt.h>
 
@@ -208,6 +209,213 @@ static void payload_delinearize(struct kind_delin *k,
 		return;
 	}
 	k->add_stmt(k, s);
+}
+
+/* --- the postprocess: a raw load named --------------------------------------- */
+
+const struct proto_desc *payload_desc(const struct proto_ctx *pctx,
+				      const struct expr *p)
+{
+	const struct proto_desc *d = pctx->desc[p->payload.base];
+
+	if (d == &proto_unknown)
+		return NULL;
+	if (p->payload.base == PROTO_BASE_LL_HDR && d == &proto_eth &&
+	    pctx->vlan && p->payload.offset >= 112)
+		return &proto_vlan;
+	return d;
+}
+
+/* the same, naming a transport field through th when no protocol is known */
+const struct proto_desc *payload_desc_th(const struct proto_ctx *pctx,
+					 const struct expr *p)
+{
+	const struct proto_desc *d = payload_desc(pctx, p);
+
+	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
+		d = &proto_th;
+	return d;
+}
+
+/* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
+static unsigned int stack_off(const struct proto_ctx *pctx,
+			      const struct proto_desc *d)
+{
+	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
+}
+
+/*
+ * A field whose bits are exactly [off, off+len); of icmp fields that
+ * share their bits (id, gateway, mtu ...), the one the type the rule
+ * tested carries, and none while it is not known (a reload would add the
+ * test of its type)
+ */
+const struct proto_field *payload_field_at(const struct proto_ctx *pctx,
+					   const struct proto_desc *d,
+					   unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len == len && !d->fields[i].listed_raw &&
+		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
+			return &d->fields[i];
+	return NULL;
+}
+
+/*
+ * A field listed raw (nft 1.1's icmpv6 taddr, as nft 1.0.6 lists it) whose
+ * match is on a set: nft 1.0.6 lists the elements as addresses after the
+ * raw load, which neither it nor nfh reads back ("@th,64,128 { fe80::1 }"),
+ * so the field is named, as nft 1.1 lists it
+ */
+static const struct proto_field *field_raw_set(const struct proto_desc *d,
+					       unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len == len &&
+		    d->fields[i].listed_raw)
+			return &d->fields[i];
+	return NULL;
+}
+
+/* a field that starts at @off and is longer than the load (a prefix) */
+const struct proto_field *payload_field_from(const struct proto_desc *d,
+					     unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset == off && d->fields[i].len > len &&
+		    !d->fields[i].listed_raw &&
+		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
+			return &d->fields[i];
+	return NULL;
+}
+
+/*
+ * The same for a field of any type, that starts on a byte: nft lists the
+ * first byte of "arp htype" or "tcp sequence" as their prefix, 59392/8
+ */
+const struct proto_field *payload_field_over(const struct proto_ctx *pctx,
+					     const struct proto_desc *d,
+					     unsigned int off, unsigned int len)
+{
+	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		    d->fields[i].len > len &&
+		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
+		    !d->fields[i].listed_raw &&
+		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
+			return &d->fields[i];
+	return NULL;
+}
+
+/* payload_match() of a masked raw load on the header d */
+static bool masked_payload_match(struct kind_delin *k, struct expr *rel,
+				 const struct proto_desc *d)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right;
+	struct expr *p = lhs->op.left, *mask = lhs->op.right;
+	unsigned int off = p->payload.offset, len = p->len;
+	const struct proto_field *f;
+	unsigned int first, plen;
+	unsigned int mlen = mask_bits(mask, &first);
+
+	/* a mask wider than the load selects nothing we can name */
+	if (first + mlen > len)
+		return false;
+
+	f = payload_field_at(k->pctx, d, off + first, mlen);
+	if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
+	    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
+		f = NULL;
+	/* a mask with holes in the field keeps the raw bits, as in nft */
+	if (f && (f->offset % 8 || f->len % 8) &&
+	    mask_is_run(mask, first, mlen)) {
+		/* a sub-byte field: the mask only selects it */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+		unsigned int shift = len - (first + mlen);
+
+		shift_rhs_right(r, shift, len / 8, mlen);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		k->type_rhs(k, r, n);
+		return true;
+	}
+	f = payload_field_from(d, off, 0);
+	if (f && f->len == len && mask_is_prefix(mask, &plen) &&
+	    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
+		/* a prefix that does not end on a byte boundary */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		k->type_rhs(k, r, n);
+		rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	f = payload_field_at(k->pctx, d, off, len);
+	if (!f)
+		return false;
+	/* a bitmask test on a whole field */
+	expr_free(lhs->op.left);
+	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
+	k->type_value(k, mask, f->dtype, f->byteorder, f->len);
+	lhs->dtype = f->dtype;
+	lhs->len = f->len;
+	lhs->byteorder = f->byteorder;
+	k->type_rhs(k, r, lhs->op.left);
+	return true;
+}
+
+/* rewrites a match on a raw load into one on a named field; true if done */
+static bool payload_match(struct kind_delin *k, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *p = lhs, *r = rel->op.right;
+	const struct proto_desc *d;
+	const struct proto_field *f;
+	unsigned int off, len;
+	bool masked = false;
+
+	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND) {
+		p = lhs->op.left;
+		masked = true;
+	}
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
+		return false;
+	d = payload_desc_th(k->pctx, p);
+	if (!d)
+		return false;
+	if (masked)
+		return masked_payload_match(k, rel, d);
+	off = p->payload.offset;
+	len = p->len;
+	f = payload_field_at(k->pctx, d, off, len);
+	if (!f && r->kind == EXPR_SET)
+		f = field_raw_set(d, off, len);
+	if (f) {
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		if (f->listed_int && r->kind == EXPR_VALUE)
+			n->dtype = &integer_type;
+		k->type_rhs(k, r, n);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	f = payload_field_from(d, off, len);
+	if (!f && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ))
+		f = payload_field_over(k->pctx, d, off, len);
+	if (f && r->kind == EXPR_VALUE) {
+		/* byte-aligned prefix: only the prefix bytes were loaded */
+		struct expr *n = payload_expr_alloc(&internal_location, d, f);
+
+		r->len = f->len;
+		k->type_value(k, r, f->dtype, f->byteorder, 0);
+		rel->op.right = prefix_expr_alloc(&internal_location, r, len);
+		expr_free(rel->op.left);
+		rel->op.left = n;
+		return true;
+	}
+	return false;
 }
 
 /* --- listings ------------------------------------------------------------- */
@@ -477,6 +685,7 @@ static const struct expr_ops payload_ops = {
 	.load		= payload_load,
 	.bit_offset	= payload_bit_offset,
 	.delinearize	= payload_delinearize,
+	.match		= payload_match,
 	.print		= payload_print,
 	.json		= payload_json,
 	.parse_json	= payload_parse_json,
