@@ -366,6 +366,9 @@ struct kind_jparse {
  * @match:	the delinearizer's postprocess: @rel, a match on a raw load
  *		of the kind (masked or not), rewritten on the field the
  *		protocols k->pctx says sits there; false if none
+ * @expand:	the same for @s, a match on a load nft merged from matches
+ *		on adjacent fields: split into one match a field, the first
+ *		in @s, the others after it; the last, or NULL if not split
  * A kind leaves out what it has not.
  */
 /*
@@ -450,6 +453,7 @@ struct expr_ops {
 			struct kind_load *ld);
 	unsigned int (*bit_offset)(const struct expr *e);
 	bool	(*match)(struct kind_delin *k, struct expr *rel);
+	struct stmt *(*expand)(struct kind_delin *k, struct stmt *s);
 	/* typeof: the kind's number (TYPEOF_KIND_*), how many records it
 	   reads (at most KIND_TYPEOF_RECS); whether @e can be a typeof key
 	   (NULL: any of the kind), its records, and the selector the

@@ -207,6 +207,9 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	type_value(v, dt, bo, len);
 }
 
+static void kind_type_rhs(struct kind_delin *k, struct expr *r,
+			  const struct expr *lhs);
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
@@ -214,6 +217,7 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	.set_key = kind_set_key, .inner = kind_inner,			\
 	.map_data = kind_map_data,					\
 	.type_value = kind_type_value, .load = kind_load,		\
+	.type_rhs = kind_type_rhs,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -1555,121 +1559,6 @@ static void kill(struct deps *deps, struct stmt **s)
 
 /* the fields of d that tile the bits [off, end) of a load, at most max of
    them into f, the last maybe a prefix; 0 unless two or more do */
-static unsigned int fields_tiling(struct proto_ctx *pctx, const struct proto_desc *d,
-				  unsigned int off, unsigned int end,
-				  const struct proto_field **f, unsigned int max)
-{
-	unsigned int n = 0;
-
-	while (off < end && n < max) {
-		const struct proto_field *g = NULL;
-
-		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-			if (d->fields[i].offset == off &&
-			    off + d->fields[i].len <= end &&
-			    !d->fields[i].listed_raw &&
-			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
-				g = &d->fields[i];
-				break;
-			}
-		if (!g && n && (g = payload_field_over(pctx, d, off, end - off))) {
-			/* "tcp dport 0 tcp sequence 268435456/8": the load
-			 * ends inside the last field, a prefix of it */
-			f[n++] = g;
-			off = end;
-			break;
-		}
-		if (!g)
-			return 0;
-		f[n++] = g;
-		off += g->len;
-	}
-	if (off != end || n < 2)
-		return 0;
-	return n;
-}
-
-/*
- * The raw load *l and value *v of the field f alone, out of the load of
- * [off, end) with the value bytes: a field of a few bits ("ip version 7
- * ip hdrlength 13") is the bytes that hold it, under a mask of its bits
- */
-static void field_raw_match(const struct proto_field *f, enum proto_base base,
-			    const uint8_t *bytes, unsigned int off, unsigned int end,
-			    struct expr **l, struct expr **v)
-{
-	unsigned int bs = f->offset / 8 * 8;
-	unsigned int be = div_round_up(f->offset + f->len, 8) * 8;
-	unsigned int pos;
-
-	if (be > end)	/* the prefix */
-		be = end;
-	pos = (bs - off) / 8;
-	*v = raw_value(bytes + pos, (be - bs) / 8);
-	*l = payload_raw_alloc(&internal_location, base, bs, be - bs);
-	if (f->offset % 8 || f->len % 8) {
-		uint8_t m[NFH_VAL_MAXLEN] = { 0 };
-
-		for (unsigned int b = f->offset - bs;
-		     b < f->offset - bs + f->len; b++)
-			m[b / 8] |= 0x80 >> (b % 8);
-		for (unsigned int k = 0; k < (be - bs) / 8; k++)
-			(*v)->val.data[k] &= m[k];
-		*l = binop_expr_alloc(&internal_location, OP_AND, *l,
-				      raw_value(m, (be - bs) / 8));
-	}
-}
-
-/*
- * A load nft merged from matches on adjacent fields ("udp sport 67 udp
- * dport 68" as one 4-byte compare) is split into those fields again: @s
- * keeps the first, the others follow it.  True if split.
- */
-static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
-			   struct stmt *grp[2])
-{
-	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
-	const struct proto_field *f[8];
-	const struct proto_desc *d;
-	unsigned int n, off, end;
-	enum proto_base base = p->payload.base;
-	uint8_t bytes[NFH_VAL_MAXLEN];
-	struct stmt *at = s;
-
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
-	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
-		return false;
-	d = payload_desc_th(pctx, p);
-	if (!d || payload_field_at(pctx, d, p->payload.offset, p->len))
-		return false;
-	off = p->payload.offset;	/* @p goes with the first field */
-	end = off + p->len;
-	n = fields_tiling(pctx, d, off, end, f, array_size(f));
-	if (!n)
-		return false;
-	memcpy(bytes, r->val.data, sizeof(bytes));
-	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v, *l;
-		struct stmt *ns;
-
-		field_raw_match(f[i], base, bytes, off, end, &l, &v);
-		if (i == 0) {
-			expr_free(rel->op.left);
-			expr_free(rel->op.right);
-			rel->op.left = l;
-			rel->op.right = v;
-			continue;
-		}
-		ns = match_stmt_alloc(&internal_location,
-				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
-		list_add(&ns->list, &at->list);
-		at = ns;
-	}
-	grp[0] = s;
-	grp[1] = at;
-	return true;
-}
-
 /* the header @d is used: its implicit test goes */
 static void header_used(struct deps *deps, const struct proto_desc *d)
 {
@@ -2666,13 +2555,32 @@ static bool kind_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
 	struct kind_delin k = KIND_DELIN(ctx);
 	const struct expr *sel = rel->op.left;
 
+	k.pctx = pctx;
 	if (sel->kind == EXPR_BINOP && sel->op.op == OP_AND)
 		sel = sel->op.left;
 	if (!sel->ops || !sel->ops->match)
 		return false;
-	k.pctx = pctx;
-	k.type_rhs = kind_type_rhs;
 	return sel->ops->match(&k, rel);
+}
+
+/* a merged load split by its kind into the fields it covers: @s and the
+   matches after it, the group that shares its dependencies; false if not */
+static bool kind_expand(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+			struct stmt *s, struct stmt *grp[2])
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+	const struct expr *sel = s->expr->op.left;
+	struct stmt *last;
+
+	k.pctx = pctx;
+	if (!sel->ops || !sel->ops->expand)
+		return false;
+	last = sel->ops->expand(&k, s);
+	if (!last)
+		return false;
+	grp[0] = s;
+	grp[1] = last;
+	return true;
 }
 
 /* a match: its raw loads named, the dependencies it makes redundant
@@ -2703,7 +2611,7 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 		reg_match(ctx, pctx, deps, s, rel);
 		return;
 	}
-	if (expand && payload_expand(pctx, s, deps->grp)) {
+	if (expand && kind_expand(ctx, pctx, s, deps->grp)) {
 		rel = s->expr;
 		*next = list_next_entry(s, list);
 	}

@@ -418,6 +418,126 @@ static bool payload_match(struct kind_delin *k, struct expr *rel)
 	return false;
 }
 
+/* @n bytes of a load's value, as an integer */
+static struct expr *raw_bytes(const void *data, unsigned int n)
+{
+	return constant_expr_alloc(&internal_location, &integer_type,
+				   BYTEORDER_BIG, n * 8, data);
+}
+
+static unsigned int fields_tiling(const struct proto_ctx *pctx,
+				  const struct proto_desc *d,
+				  unsigned int off, unsigned int end,
+				  const struct proto_field **f, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (off < end && n < max) {
+		const struct proto_field *g = NULL;
+
+		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
+			if (d->fields[i].offset == off &&
+			    off + d->fields[i].len <= end &&
+			    !d->fields[i].listed_raw &&
+			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
+				g = &d->fields[i];
+				break;
+			}
+		if (!g && n && (g = payload_field_over(pctx, d, off, end - off))) {
+			/* "tcp dport 0 tcp sequence 268435456/8": the load
+			 * ends inside the last field, a prefix of it */
+			f[n++] = g;
+			off = end;
+			break;
+		}
+		if (!g)
+			return 0;
+		f[n++] = g;
+		off += g->len;
+	}
+	if (off != end || n < 2)
+		return 0;
+	return n;
+}
+
+/*
+ * The raw load *l and value *v of the field f alone, out of the load of
+ * [off, end) with the value bytes: a field of a few bits ("ip version 7
+ * ip hdrlength 13") is the bytes that hold it, under a mask of its bits
+ */
+static void field_raw_match(const struct proto_field *f, enum proto_base base,
+			    const uint8_t *bytes, unsigned int off, unsigned int end,
+			    struct expr **l, struct expr **v)
+{
+	unsigned int bs = f->offset / 8 * 8;
+	unsigned int be = div_round_up(f->offset + f->len, 8) * 8;
+	unsigned int pos;
+
+	if (be > end)	/* the prefix */
+		be = end;
+	pos = (bs - off) / 8;
+	*v = raw_bytes(bytes + pos, (be - bs) / 8);
+	*l = payload_raw_alloc(&internal_location, base, bs, be - bs);
+	if (f->offset % 8 || f->len % 8) {
+		uint8_t m[NFH_VAL_MAXLEN] = { 0 };
+
+		for (unsigned int b = f->offset - bs;
+		     b < f->offset - bs + f->len; b++)
+			m[b / 8] |= 0x80 >> (b % 8);
+		for (unsigned int k = 0; k < (be - bs) / 8; k++)
+			(*v)->val.data[k] &= m[k];
+		*l = binop_expr_alloc(&internal_location, OP_AND, *l,
+				      raw_bytes(m, (be - bs) / 8));
+	}
+}
+
+/*
+ * A load nft merged from matches on adjacent fields ("udp sport 67 udp
+ * dport 68" as one 4-byte compare) is split into those fields again: @s
+ * keeps the first, the others follow it.  The last, or NULL if not split.
+ */
+static struct stmt *payload_expand(struct kind_delin *k, struct stmt *s)
+{
+	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
+	const struct proto_field *f[8];
+	const struct proto_desc *d;
+	unsigned int n, off, end;
+	enum proto_base base = p->payload.base;
+	uint8_t bytes[NFH_VAL_MAXLEN];
+	struct stmt *at = s;
+
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
+	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
+		return NULL;
+	d = payload_desc_th(k->pctx, p);
+	if (!d || payload_field_at(k->pctx, d, p->payload.offset, p->len))
+		return NULL;
+	off = p->payload.offset;	/* @p goes with the first field */
+	end = off + p->len;
+	n = fields_tiling(k->pctx, d, off, end, f, array_size(f));
+	if (!n)
+		return NULL;
+	memcpy(bytes, r->val.data, sizeof(bytes));
+	for (unsigned int i = 0; i < n; i++) {
+		struct expr *v, *l;
+		struct stmt *ns;
+
+		field_raw_match(f[i], base, bytes, off, end, &l, &v);
+		if (i == 0) {
+			expr_free(rel->op.left);
+			expr_free(rel->op.right);
+			rel->op.left = l;
+			rel->op.right = v;
+			continue;
+		}
+		ns = match_stmt_alloc(&internal_location,
+				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
+		list_add(&ns->list, &at->list);
+		at = ns;
+	}
+	return at;
+}
+
 /* --- listings ------------------------------------------------------------- */
 
 static void payload_print(struct kind_print *k, const struct expr *e)
@@ -686,6 +806,7 @@ static const struct expr_ops payload_ops = {
 	.bit_offset	= payload_bit_offset,
 	.delinearize	= payload_delinearize,
 	.match		= payload_match,
+	.expand		= payload_expand,
 	.print		= payload_print,
 	.json		= payload_json,
 	.parse_json	= payload_parse_json,
