@@ -2205,6 +2205,9 @@ static bool reg_selector(const struct expr *e)
 	       e->kind != EXPR_EXTHDR;
 }
 
+static bool kind_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+		       struct expr *rel);
+
 static void tcp_dep_used(struct deps *deps)
 {
 	uint64_t v;
@@ -2214,48 +2217,23 @@ static void tcp_dep_used(struct deps *deps)
 }
 
 /*
- * Names a raw exthdr load: a presence test, a whole field, or (under a
- * mask) a field of a few bits; true if the match is one on an exthdr.
+ * A match on an exthdr: its kind names a raw load (exthdr.c's match), and
+ * the dependencies the named header makes redundant go; true if the match
+ * is one on an exthdr.
  */
-static bool exthdr_match(struct deps *deps, const struct stmt *s,
+static bool exthdr_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+			 struct deps *deps, const struct stmt *s,
 			 struct expr *rel)
 {
-	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
-	const struct exthdr_desc *d;
-	const struct proto_field *f;
-	unsigned int off, len, first = 0, mlen;
+	const struct expr *x = rel->op.left, *n;
 
-	x = lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND ? lhs->op.left : lhs;
-	if (x->kind != EXPR_EXTHDR || x->exthdr.tmpl)
-		return x->kind == EXPR_EXTHDR;
-	off = x->exthdr.offset;
-	len = x->len;
-	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
-		if (x != lhs || (!x->exthdr.desc &&
-				 x->exthdr.op != NFT_EXTHDR_OP_TCPOPT))
-			return true;
-		n = x->exthdr.desc ?
-		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
-		    exthdr_present_alloc(&internal_location, x->exthdr.op,
-					 x->exthdr.type);
-		goto named;
-	}
-	if (x != lhs) {
-		if (lhs->op.right->kind != EXPR_VALUE)
-			return true;
-		mlen = mask_bits(lhs->op.right, &first);
-		if (first + mlen > len)
-			return true;
-		off += first;
-		len = mlen;
-	}
-	f = exthdr_field_at(x->exthdr.op, x->exthdr.type, off, len, &d);
-	if (!f || (x != lhs && !(f->offset % 8 || f->len % 8)))
+	if (x->kind == EXPR_BINOP && x->op.op == OP_AND)
+		x = x->op.left;
+	if (x->kind != EXPR_EXTHDR)
+		return false;
+	if (!kind_match(ctx, pctx, rel))
 		return true;
-	n = exthdr_expr_alloc(&internal_location, d, f);
-	if (x != lhs)
-		shift_rhs_right(r, x->len - (first + mlen), x->len / 8, mlen);
-named:
+	n = rel->op.left;
 	/*
 	 * nft puts the dependency of an ipv6 extension header or an ip option
 	 * first in the rule, and lists it where a statement other than a
@@ -2282,9 +2260,6 @@ named:
 	   statement needs (reject with tcp reset) goes, as nft lists it */
 	if (n->exthdr.op == NFT_EXTHDR_OP_TCPOPT)
 		tcp_dep_used(deps);
-	type_rhs(r, n);
-	expr_free(rel->op.left);
-	rel->op.left = n;
 	return true;
 }
 
@@ -2601,7 +2576,7 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 		return;
 	range_fold(&ctx->rule->stmts, rel, next);
 	lhs = rel->op.left;
-	if (exthdr_match(deps, s, rel))
+	if (exthdr_match(ctx, pctx, deps, s, rel))
 		return;
 	hash_resolve(pctx, deps, lhs);
 	if (binop_chain_match(pctx, rel))
