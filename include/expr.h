@@ -304,6 +304,24 @@ bool expr_value_is_zero(const struct expr *e);
 void bytes_reverse(uint8_t *data, unsigned int n);
 unsigned int expr_value_bytes(const struct expr *e);
 
+/*
+ * A mask's bits: how many from the first set one (*@first, counting from
+ * the most significant) to the last (0: none set); whether the @len from
+ * @first on are all set; whether it is a prefix (*@plen bits, "& 0" is
+ * /0).
+ */
+unsigned int mask_bits(const struct expr *m, unsigned int *first);
+bool mask_is_run(const struct expr *m, unsigned int first, unsigned int len);
+bool mask_is_prefix(const struct expr *m, unsigned int *plen);
+/*
+ * A value, a range or a set's keys of a sub-byte field of @width bits
+ * loaded in @bytes, shifted down by @shift; a range's end past the field
+ * (an open interval ends at the key's last value) stops at the field's
+ * last value, as the bits past it are masked off before the lookup
+ */
+void shift_rhs_right(struct expr *r, unsigned int shift, unsigned int bytes,
+		     unsigned int width);
+
 const char *expr_op_name(enum ops op);
 /* whether @e reads the packet or its context into a register */
 bool expr_is_selector(const struct expr *e);

@@ -111,7 +111,51 @@ struct kind_eval {
 	   through a copy of @tunnel, an inner expression; 0 or -1 */
 	int	(*inner)(struct kind_eval *k, struct expr **e,
 			 const struct expr *tunnel, unsigned int family);
+	/* @e, a field of the header its protocol names, reads that
+	   header: the matches that announce it (nft's dependencies), or -1
+	   with the conflict with what the rule matched before queued */
+	int	(*header)(struct kind_eval *k, struct expr *e);
 };
+
+/**
+ * struct kind_load - where a header field's bits sit in the register
+ * after its load (expr_ops' load): the linearizer masks, shifts and
+ * compares by it
+ * @len:	bytes loaded
+ * @shift:	bits between the field's last bit and the end of the load
+ * @masked:	whether bits outside the field must be masked off (@mask)
+ */
+struct kind_load {
+	unsigned int	len;
+	unsigned int	shift;
+	bool		masked;
+	uint64_t	mask;
+};
+
+/* the low @n bytes of @v, most significant first */
+static inline void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
+{
+	for (unsigned int i = n; i > 0; i--) {
+		out[i - 1] = v & 0xff;
+		v >>= 8;
+	}
+}
+
+/* the bytes around @len bits at bit @off (@bytes of them if not 0), and
+   the mask that keeps the field's bits */
+static inline void kind_load_bits(unsigned int off, unsigned int len,
+				  unsigned int bytes, struct kind_load *ld)
+{
+	unsigned int first = off / 8, last = div_round_up(off + len, 8);
+
+	memset(ld, 0, sizeof(*ld));
+	ld->len = bytes ? bytes : last - first;
+	ld->shift = (last * 8) - (off + len);
+	if (off % 8 || len % 8) {
+		ld->masked = true;
+		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
+	}
+}
 
 /* linearization: kernel expressions of the rule being built, in order */
 struct kind_lin {
@@ -162,6 +206,8 @@ struct kind_lin {
 	   itself, before any bitwise that keeps a field's bits) */
 	struct nftnl_expr *(*load_first)(struct kind_lin *k,
 					 const struct expr *e, uint32_t dreg);
+	/* errors go here (error_queue()) */
+	struct list_head	*msgs;
 };
 
 /* delinearization: what the registers hold as the rule is read back */
@@ -202,6 +248,12 @@ struct kind_delin {
 	/* reads @nle, a load, as the rule's next expression (what it
 	   loads in its register) */
 	void	(*load)(struct kind_delin *k, const struct nftnl_expr *nle);
+	/* the postprocess (expr_ops' match): the protocols the rule's
+	   matches before this one announced, and @r, a right-hand side,
+	   typed as a value (or range, or set) of @lhs */
+	const struct proto_ctx	*pctx;
+	void	(*type_rhs)(struct kind_delin *k, struct expr *r,
+			    const struct expr *lhs);
 };
 
 /* the text listing */
@@ -304,6 +356,19 @@ struct kind_jparse {
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
  * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
  *		for a statement that bounds it (queue)
+ * @load:	a header field (payload, exthdr), a run of bits in the
+ *		packet: loads the bytes around it (@bytes of them if not 0)
+ *		into @dreg and says in @ld where its bits sit; the linearizer
+ *		then masks, shifts and compares as for any such field (a kind
+ *		has @load or @linearize)
+ * @bit_offset:	a header field's first bit, where its load counts from
+ *		(its length is e->len)
+ * @match:	the delinearizer's postprocess: @rel, a match on a raw load
+ *		of the kind (masked or not), rewritten on the field the
+ *		protocols k->pctx says sits there; false if none
+ * @expand:	the same for @s, a match on a load nft merged from matches
+ *		on adjacent fields: split into one match a field, the first
+ *		in @s, the others after it; the last, or NULL if not split
  * A kind leaves out what it has not.
  */
 /*
@@ -326,6 +391,17 @@ enum {
 	TYPEOF_KIND_RT		= 25,
 	TYPEOF_KIND_FIB		= 26,
 	TYPEOF_KIND_XFRM	= 27,
+};
+
+/* a payload's records: header and field as numbered on the wire, bits;
+ * a raw one ("@th,0,1") is header 0, field 0, and its base (nft's
+ * numbers: 1 link, 2 network, 3 transport), offset and length in bits */
+enum {
+	TYPEOF_PAYLOAD_DESC,
+	TYPEOF_PAYLOAD_FIELD,
+	TYPEOF_PAYLOAD_BASE,
+	TYPEOF_PAYLOAD_OFFSET,
+	TYPEOF_PAYLOAD_LEN,	/* integer fields only */
 };
 
 /* an extension header's (or option's) records: nft's number of the
@@ -372,6 +448,12 @@ struct expr_ops {
 	struct stmt *(*mangle)(struct kind_jparse *k, const struct expr *e,
 			       struct expr *val, const struct location *loc);
 	uint64_t (*maxval)(const struct expr *e);
+	void	(*load)(struct kind_lin *k, const struct expr *e,
+			uint32_t dreg, unsigned int bytes,
+			struct kind_load *ld);
+	unsigned int (*bit_offset)(const struct expr *e);
+	bool	(*match)(struct kind_delin *k, struct expr *rel);
+	struct stmt *(*expand)(struct kind_delin *k, struct stmt *s);
 	/* typeof: the kind's number (TYPEOF_KIND_*), how many records it
 	   reads (at most KIND_TYPEOF_RECS); whether @e can be a typeof key
 	   (NULL: any of the kind), its records, and the selector the

@@ -60,21 +60,6 @@ const char *proto_base_name(enum proto_base base);
 const char *proto_base_token(enum proto_base base);
 
 
-/* grammar helpers: build a selector from its words, or queue an error */
-struct expr *payload_expr_parse(const struct location *loc, const char *proto,
-				const struct location *ploc, const char *field,
-				const struct location *floc,
-				struct list_head *msgs);
-struct expr *payload_expr_alloc(const struct location *loc,
-				const struct proto_desc *desc,
-				const struct proto_field *tmpl);
-/*
- * How a write to a header field keeps checksums right: the checksum's
- * type (NFT_PAYLOAD_CSUM_*) and byte offset in the header, and whether
- * the field is part of the transport pseudo-header (addresses).
- */
-void payload_csum(const struct expr *p, uint32_t *type, uint32_t *off,
-		  uint32_t *flags);
 /*
  * The icmp or icmpv6 types whose messages carry field @f (echo id and
  * sequence, mtu, gateway ...), the one nft tests for it first; NULL and
@@ -85,18 +70,6 @@ const uint8_t *proto_icmp_types(const struct proto_desc *d,
 /* whether @f exists in icmp(v6) messages of @type (-1: not known) */
 bool proto_icmp_fits(const struct proto_desc *d, const struct proto_field *f,
 		     int type);
-struct expr *payload_raw_alloc(const struct location *loc,
-			       enum proto_base base, unsigned int offset,
-			       unsigned int len);
-/*
- * Whether @offset and @len (bits) make a raw payload nfh can load: 1 to
- * NFH_VAL_MAXLEN bytes, an offset below 0xffff bytes, and at most 8 bytes
- * when it is not byte-aligned (its bits are masked as a 64-bit value).
- */
-bool payload_raw_valid(uint64_t offset, uint64_t len);
-#define PAYLOAD_RAW_LIMITS "raw payload length must be 1 to 512 bits " \
-	"(at most 8 bytes when not byte-aligned) and the offset below 524280"
-
 struct suggest;
 const char *suggest_proto(struct suggest *s, const char *word);
 const char *suggest_proto_field(struct suggest *s, const struct proto_desc *d,

@@ -55,18 +55,7 @@ enum {
 
 /* the kinds, as nft numbers them: TYPEOF_KIND_* (kind.h) */
 
-/* a payload's records: header and field as numbered on the wire, bits;
- * a raw one ("@th,0,1") is header 0, field 0, and its base (nft's
- * numbers: 1 link, 2 network, 3 transport), offset and length in bits */
-enum {
-	TYPEOF_PAYLOAD_DESC,
-	TYPEOF_PAYLOAD_FIELD,
-	TYPEOF_PAYLOAD_BASE,
-	TYPEOF_PAYLOAD_OFFSET,
-	TYPEOF_PAYLOAD_LEN,	/* integer fields only */
-};
-
-/* the records of the kinds with typeof_put (extension headers, meta, ct)
+/* the records of the kinds (payload, extension headers, meta, ct, ...)
  * are theirs: kind.h */
 
 /* the per-set facts kept in userdata; the typeof records point into it */

@@ -31,6 +31,7 @@
 #include <log.h>
 #include <meta.h>
 #include <numgen.h>
+#include <payload.h>
 #include <queue.h>
 #include <reject.h>
 
@@ -4248,23 +4249,12 @@ hash_expr		:	JHASH concat_expr MOD NUMBER numgen_offset
 payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 			{
 				/* raw: @ll|@nh|@th,OFFSET,LENGTH in bits */
-				static const struct {
-					const char	*name;
-					enum proto_base	base;
-				} bases[] = {
-					{ "ll", PROTO_BASE_LL_HDR },
-					{ "nh", PROTO_BASE_NETWORK_HDR },
-					{ "th", PROTO_BASE_TRANSPORT_HDR },
-					{ "ih", PROTO_BASE_INNER_HDR },
-				};
-				unsigned int i;
+				enum proto_base base = payload_raw_base($1);
 
-				for (i = 0; i < array_size(bases); i++)
-					if (!strcmp($1, bases[i].name))
-						break;
-				if (i == array_size(bases)) {
+				if (base == PROTO_BASE_INVALID) {
 					error_queue(state->msgs, &@1,
-						    "unknown payload base \"%s\": ll, nh, th or ih", $1);
+						    "unknown payload base \"%s\": %s", $1,
+						    PAYLOAD_RAW_BASES);
 					free($1);
 					YYERROR;
 				}
@@ -4274,7 +4264,7 @@ payload_expr		:	SETREF COMMA NUMBER COMMA NUMBER
 					free($1);
 					YYERROR;
 				}
-				$$ = payload_raw_alloc(&@$, bases[i].base, $3, $5);
+				$$ = payload_raw_alloc(&@$, base, $3, $5);
 				free($1);
 			}
 			|	hdr_field_expr

@@ -416,79 +416,6 @@ static struct expr *dev_parse(struct jp *jp, json_t *v)
 	return symbol_expr_alloc(&loc, json_string_value(v), true);
 }
 
-/* { "base": "nh", "offset": BITS, "len": BITS }, as @nh,OFFSET,LEN */
-static struct expr *raw_payload_parse(struct jp *jp, json_t *o,
-				      const struct location *loc)
-{
-	static const char *const keys[] = { "base", "offset", "len", NULL };
-	static const struct {
-		const char	*name;
-		enum proto_base	base;
-	} bases[] = {
-		{ "ll", PROTO_BASE_LL_HDR }, { "nh", PROTO_BASE_NETWORK_HDR },
-		{ "th", PROTO_BASE_TRANSPORT_HDR }, { "ih", PROTO_BASE_INNER_HDR },
-	};
-	const char *base = get_str(jp, o, "base", true);
-	uint64_t off, len;
-	unsigned int i;
-
-	if (!base || check_keys(jp, o, "payload", keys) < 0)
-		return NULL;
-	for (i = 0; i < array_size(bases) && strcmp(base, bases[i].name); i++)
-		;
-	if (i == array_size(bases))
-		return jerr(jp, json_object_get(o, "base"),
-			    "unknown payload base \"%s\": ll, nh, th or ih", base), NULL;
-	if (get_u64(jp, o, "offset", &off) != 1 || get_u64(jp, o, "len", &len) != 1)
-		return jerr(jp, o, "payload: \"offset\" and \"len\" (in bits) are required"), NULL;
-	if (!payload_raw_valid(off, len))
-		return jerr(jp, o, "%s", PAYLOAD_RAW_LIMITS), NULL;
-	return payload_raw_alloc(loc, bases[i].base, off, len);
-}
-
-static struct expr *payload_parse(struct jp *jp, json_t *o,
-				  const struct location *loc)
-{
-	static const char *const keys[] = { "tunnel", "protocol", "field", NULL };
-	const char *proto, *field, *tunnel = NULL;
-	struct location ploc, floc, tloc;
-	struct expr *e;
-
-	if (!json_is_object(o))
-		return jerr(jp, o, "payload: expected an object"), NULL;
-	if (json_object_get(o, "base"))
-		return raw_payload_parse(jp, o, loc);
-	if (check_keys(jp, o, "payload", keys) < 0)
-		return NULL;
-	proto = get_str(jp, o, "protocol", true);
-	field = get_str(jp, o, "field", true);
-	if (!proto || !field)
-		return NULL;
-	if (json_object_get(o, "tunnel")) {
-		tunnel = get_str(jp, o, "tunnel", true);
-		if (!tunnel)
-			return NULL;
-		tloc = loc_of(jp, json_object_get(o, "tunnel"));
-	}
-	ploc = loc_of(jp, json_object_get(o, "protocol"));
-	floc = loc_of(jp, json_object_get(o, "field"));
-	e = payload_expr_parse(loc, proto, &ploc, field, &floc, jp->msgs);
-	if (!e)
-		return NULL;
-	/* nft 1.1: { "tunnel": "vxlan", "protocol": "ip", "field": "saddr" },
-	   the tunnel's own header as { "tunnel": "vxlan", "protocol": "vxlan" } */
-	if (!tunnel || e->payload.desc->base == PROTO_BASE_TUN_HDR) {
-		if (tunnel && strcmp(tunnel, e->payload.desc->name)) {
-			expr_free(e);
-			return jerr(jp, json_object_get(o, "tunnel"),
-				    "a %s field is read in a %s tunnel only",
-				    proto, proto), NULL;
-		}
-		return inner_field_wrap(e);
-	}
-	return inner_expr_parse(loc, tunnel, &tloc, e, jp->msgs);
-}
-
 /* 1: found, 0: absent, -1: bad; the value must fit in 32 bits */
 static int get_u32(struct jp *jp, json_t *o, const char *key, uint64_t *res)
 {
@@ -880,7 +807,6 @@ static const struct {
 	const char *name;
 	struct expr *(*parse)(struct jp *, json_t *, const struct location *);
 } object_parsers[] = {
-	{ "payload",	payload_parse },
 	{ "prefix",	prefix_parse },
 	{ "range",	range_parse },
 	{ "set",	elems_parse },
@@ -1080,21 +1006,10 @@ static struct stmt *mangle_parse(struct jp *jp, json_t *o,
 	}
 	if (k->ops && k->ops->mangle) {
 		s = kind_mangle(jp, k, val, loc);
-		expr_free(k);
-		return s;
-	}
-	switch (k->kind) {
-	case EXPR_PAYLOAD:
-		/* "ip ttl set 1" */
-		s = stmt_alloc(loc, STMT_PAYLOAD);
-		s->payload.expr = k;
-		s->payload.val = val;
-		return s;
-	default:
+	} else {
 		jerr(jp, key, "mangle: the key must be a payload, extension header, meta or ct expression");
 		expr_free(val);
 		s = NULL;
-		break;
 	}
 	expr_free(k);
 	return s;

@@ -524,3 +524,103 @@ bool expr_is_selector(const struct expr *e)
 		return false;
 	}
 }
+
+/* --- bits of constants, as the delinearizer reads masks (expr.h) ------- */
+
+unsigned int mask_bits(const struct expr *m, unsigned int *first)
+{
+	unsigned int n = expr_value_bytes(m) * 8, f = n, last = 0;
+
+	for (unsigned int b = 0; b < n; b++)
+		if (m->val.data[b / 8] & (0x80 >> (b % 8))) {
+			if (f == n)
+				f = b;
+			last = b + 1;
+		}
+	*first = f;
+	return f == n ? 0 : last - f;
+}
+
+bool mask_is_run(const struct expr *m, unsigned int first, unsigned int len)
+{
+	for (unsigned int b = first; b < first + len; b++)
+		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))))
+			return false;
+	return true;
+}
+
+bool mask_is_prefix(const struct expr *m, unsigned int *plen)
+{
+	unsigned int first, len = mask_bits(m, &first);
+
+	if (len == 0) {
+		/* "& 0 == 0" is how nft writes 0.0.0.0/0 */
+		*plen = 0;
+		return true;
+	}
+	if (first != 0)
+		return false;
+	/* every bit of the first @len, none after: 255.0.255.0 is no prefix */
+	for (unsigned int b = 0; b < expr_value_bytes(m) * 8; b++)
+		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))) != (b >= len))
+			return false;
+	*plen = len;
+	return true;
+}
+
+static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
+{
+	uint64_t x = 0;
+
+	for (unsigned int i = 0; i < bytes && i < 8; i++)
+		x = (x << 8) | v->val.data[i];
+	x = shift < 64 ? x >> shift : 0;	/* a reply can ask for any shift */
+	memset(v->val.data, 0, sizeof(v->val.data));
+	v->len = bytes * 8;
+	expr_value_set_u64(v, x);
+}
+
+/*
+ * a value, a range or a set's keys of a sub-byte field of @width bits,
+ * shifted down; a range's end past the field (an open interval ends at
+ * the key's last value) stops at the field's last value, as the bits past
+ * it are masked off before the lookup
+ */
+void shift_rhs_right(struct expr *r, unsigned int shift,
+		     unsigned int bytes, unsigned int width)
+{
+	struct expr *i, *k;
+
+	switch (r->kind) {
+	case EXPR_VALUE:
+		shift_right(r, shift, bytes);
+		break;
+	case EXPR_RANGE:
+		/* an interval's exclusive end: the last value in it, shifted */
+		if (r->range.right->kind != EXPR_VALUE ||
+		    r->range.left->kind != EXPR_VALUE)
+			break;
+		if (r->range.right->flags & EXPR_F_INTERVAL_END) {
+			be_dec(r->range.right->val.data,
+			       expr_value_bytes(r->range.right));
+			r->range.right->flags &= ~EXPR_F_INTERVAL_END;
+		}
+		shift_right(r->range.left, shift, bytes);
+		shift_right(r->range.right, shift, bytes);
+		if (width < 64 &&
+		    expr_value_u64(r->range.right) > (1ULL << width) - 1)
+			expr_value_set_u64(r->range.right, (1ULL << width) - 1);
+		break;
+	case EXPR_SET:
+		list_for_each_entry(i, &r->set.exprs, list) {
+			k = i->kind == EXPR_MAPPING ? i->op.left : i;
+			if (k->kind == EXPR_SET_ELEM)
+				k = k->elem.key;
+			if (k->kind == EXPR_VALUE || k->kind == EXPR_RANGE)
+				shift_rhs_right(k, shift, bytes, width);
+		}
+		break;
+	default:
+		break;
+	}
+}

@@ -108,10 +108,6 @@ void stmt_free(struct stmt *s)
 	case STMT_INVALID:	/* delinearize.c's unsupported(): names the expression */
 		expr_free(s->verdict.expr);
 		break;
-	case STMT_PAYLOAD:
-		expr_free(s->payload.expr);
-		expr_free(s->payload.val);
-		break;
 	default:
 		break;
 	}

@@ -29,6 +29,7 @@
 #include <parser.h>
 #include <plan.h>
 #include <print.h>
+#include <payload.h>
 #include <proto.h>
 #include <set.h>
 #include <suggest.h>
@@ -1262,7 +1263,7 @@ static struct expr *type_concat_eval(struct eval_ctx *ctx, struct expr *t,
 static struct expr *type_selector_eval(struct eval_ctx *ctx, struct expr *t)
 {
 	/* a header field, or a kind that writes typeof records (kind.h) */
-	if (t->kind != EXPR_PAYLOAD && !(t->ops && t->ops->typeof_put)) {
+	if (!(t->ops && t->ops->typeof_put)) {
 		err(ctx, &t->loc, "typeof needs a header field or a selector such as meta, ct, rt, fib or socket");
 		return NULL;
 	}
@@ -2255,6 +2256,12 @@ static int kind_dep(struct kind_eval *k, const struct location *loc,
 }
 static int kind_rule(struct kind_eval *k, struct rule *r);
 
+/* a header field (payload.c): the matches that announce its header */
+static int kind_header(struct kind_eval *k, struct expr *e)
+{
+	return payload_eval(k->phase, e);
+}
+
 static int kind_inner(struct kind_eval *k, struct expr **e,
 		      const struct expr *tunnel, unsigned int family)
 {
@@ -2363,7 +2370,7 @@ static int kind_flowtable(struct kind_eval *k, const char *name)
 	.table = (ctx)->cmd ? (ctx)->cmd->h.table : NULL,		\
 	.flowtable = kind_flowtable,					\
 	.set_lookup = kind_set_lookup, .map_ranges = kind_map_ranges,	\
-	.inner = kind_inner,						\
+	.inner = kind_inner, .header = kind_header,			\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -2391,8 +2398,6 @@ static int expr_eval(struct eval_ctx *ctx, struct expr **e)
 	switch (x->kind) {
 	case EXPR_CONCAT:
 		return concat_eval(ctx, x);
-	case EXPR_PAYLOAD:
-		return payload_eval(ctx, x);
 	case EXPR_SELECTOR:	/* a kind with nothing to check */
 		return 0;
 	case EXPR_RELATIONAL:
@@ -2465,7 +2470,7 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 			return err(ctx, &v->loc,
 				   "datatype mismatch: expected %s, expression has type integer with length %u",
 				   lhs->dtype->desc, v->len);
-		if ((lhs->kind == EXPR_PAYLOAD || lhs->kind == EXPR_EXTHDR) &&
+		if (lhs->ops && lhs->ops->load &&	/* a header field */
 		    div_round_up(v->len, 8) != div_round_up(lhs->len, 8))
 			return err(ctx, &v->loc,
 				   "%s is %u bits long, but %u bits are needed here",
@@ -2492,15 +2497,6 @@ static int stmt_eval(struct eval_ctx *ctx, struct stmt *s)
 		return expr_eval(ctx, &s->expr);
 	case STMT_VERDICT:
 		return verdict_stmt_eval(ctx, s);
-	case STMT_PAYLOAD:
-		if (inner_child(s->payload.expr))
-			/* the kernel's inner expression only reads */
-			return err(ctx, &s->payload.expr->loc,
-				   "payload statement for this expression is not supported");
-		if (payload_eval(ctx, s->payload.expr) < 0)
-			return -1;
-		ctx->stmt = s;
-		return value_stmt_eval(ctx, s->payload.expr, &s->payload.val);
 	default:
 		return err(ctx, &s->loc, "statement is not supported yet");
 	}

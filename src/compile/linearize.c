@@ -175,92 +175,11 @@ static void put_byteorder(struct lin_ctx *ctx, unsigned int len)
 	put_byteorder_reg(ctx, REG_1, len);
 }
 
-/**
- * struct load - where a selector's bits sit in the register after loading
- * @len:	bytes loaded
- * @shift:	bits between the field's last bit and the end of the load
- * @mask:	whether bits outside the field must be masked off
- */
-struct load {
-	unsigned int	len;
-	unsigned int	shift;
-	bool		masked;
-	uint64_t	mask;
-};
-
-/* the bytes around @len bits at bit @off, and the mask that keeps them */
-
-static void bits_load(unsigned int off, unsigned int len,
-		      unsigned int bytes_override, struct load *ld)
-{
-	unsigned int first = off / 8, last = div_round_up(off + len, 8);
-
-	memset(ld, 0, sizeof(*ld));
-	ld->len = bytes_override ? bytes_override : last - first;
-	ld->shift = (last * 8) - (off + len);
-	if (off % 8 || len % 8) {
-		ld->masked = true;
-		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
-	}
-}
-
-static void exthdr_load(struct lin_ctx *ctx, const struct expr *x,
-			unsigned int bytes_override, struct load *ld)
-{
-	struct nftnl_expr *e = add_expr(ctx, "exthdr");
-
-	bits_load(x->exthdr.offset, x->len, bytes_override, ld);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_DREG, ctx->dreg);
-	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, ld->len);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
-	if (x->exthdr.flags)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_FLAGS, x->exthdr.flags);
-}
-
-static void payload_load(struct lin_ctx *ctx, const struct expr *p,
-			 unsigned int bytes_override, struct load *ld)
-{
-	unsigned int off = p->payload.offset, len = p->len;
-	unsigned int first = off / 8, last = div_round_up(off + len, 8);
-	struct nftnl_expr *e = add_expr(ctx, "payload");
-	static const unsigned int base[] = {
-		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
-		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
-		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
-		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
-		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
-	};
-
-	memset(ld, 0, sizeof(*ld));
-	ld->len = last - first;
-	if (bytes_override)
-		ld->len = bytes_override;
-	ld->shift = (last * 8) - (off + len);
-	if (off % 8 || len % 8) {
-		ld->masked = true;
-		ld->mask = (len >= 64 ? ~0ULL : ((1ULL << len) - 1)) << ld->shift;
-	}
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, ctx->dreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, ld->len);
-}
-
-static void u64_to_be(uint64_t v, uint8_t *out, unsigned int n)
-{
-	for (unsigned int i = n; i > 0; i--) {
-		out[i - 1] = v & 0xff;
-		v >>= 8;
-	}
-}
-
 static void key_load_at(struct lin_ctx *ctx, const struct expr *key,
 			unsigned int slot, bool interval);
 
 /* a load of a field narrower than its bytes keeps only the field's bits */
-static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
+static void put_load_mask(struct lin_ctx *ctx, const struct kind_load *ld)
 {
 	uint8_t mask[8], zero[8] = { 0 };
 
@@ -271,9 +190,9 @@ static void put_load_mask(struct lin_ctx *ctx, const struct load *ld)
 }
 
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
-		       struct load *ld);
+		       struct kind_load *ld);
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
-			  unsigned int bytes_override, struct load *ld);
+			  unsigned int bytes_override, struct kind_load *ld);
 
 static struct nftnl_expr *kind_lin_add(struct kind_lin *k, const char *name)
 {
@@ -285,7 +204,7 @@ static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 {
 	struct lin_ctx *ctx = k->phase;
 	uint32_t saved = ctx->dreg;
-	struct load ld;
+	struct kind_load ld;
 
 	ctx->dreg = dreg;
 	selector_load(ctx, e, 0, &ld);
@@ -388,6 +307,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.bound_chain = kind_lin_bound_chain,				\
 	.reg_value_as = kind_lin_reg_value_as,				\
 	.load_first = kind_lin_load_first,				\
+	.msgs = (ctx)->msgs,						\
 }
 
 static void kind_lin_load_key(struct kind_lin *k, const struct expr *e,
@@ -410,8 +330,23 @@ static void kind_linearize(struct lin_ctx *ctx, const struct expr *e,
 	e->ops->linearize(&k, e, dreg);
 }
 
+/* a header field: a run of bits of the packet, which its kind loads */
+static bool is_field(const struct expr *e)
+{
+	return e->ops && e->ops->load;
+}
+
+/* loads the field @e into ctx->dreg (@bytes of it if not 0) */
+static void field_load(struct lin_ctx *ctx, const struct expr *e,
+		       unsigned int bytes, struct kind_load *ld)
+{
+	struct kind_lin k = KIND_LIN(ctx);
+
+	e->ops->load(&k, e, ctx->dreg, bytes, ld);
+}
+
 static void selector_load(struct lin_ctx *ctx, const struct expr *e,
-			  unsigned int bytes_override, struct load *ld)
+			  unsigned int bytes_override, struct kind_load *ld)
 {
 	memset(ld, 0, sizeof(*ld));
 	if (inner_child(e) && inner_child(e)->kind == EXPR_PAYLOAD) {
@@ -424,26 +359,18 @@ static void selector_load(struct lin_ctx *ctx, const struct expr *e,
 		inner_load_mark(ctx->first, e);
 		return;
 	}
+	if (is_field(e)) {
+		field_load(ctx, e, bytes_override, ld);
+		put_load_mask(ctx, ld);
+		return;
+	}
 	if (e->ops && e->ops->linearize) {
 		kind_linearize(ctx, e, ctx->dreg);
 		ld->len = div_round_up(e->len, 8);
 		return;
 	}
-	switch (e->kind) {
-	case EXPR_PAYLOAD:
-		payload_load(ctx, e, bytes_override, ld);
-		put_load_mask(ctx, ld);
-		return;
-	case EXPR_EXTHDR:
-		exthdr_load(ctx, e, bytes_override, ld);
-		put_load_mask(ctx, ld);
-		return;
-	case EXPR_BINOP:
+	if (e->kind == EXPR_BINOP)
 		binop_load(ctx, e, ld);
-		return;
-	default:
-		return;
-	}
 }
 
 /*
@@ -489,7 +416,7 @@ static void binop_run_fold(const struct expr *const *run, unsigned int n,
 }
 
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
-		       struct load *ld)
+		       struct kind_load *ld)
 {
 	uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN] = { 0 };
 	const struct expr *run[64], *base = e;
@@ -517,21 +444,17 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		/* a field in a tunnel: its load read through the tunnel */
 		ctx->first = NULL;
 		ctx->want_first = true;
-		payload_load(ctx, inner_child(base), 0, ld);
+		field_load(ctx, inner_child(base), 0, ld);
 		ctx->want_first = false;
 		inner_load_mark(ctx->first, base);
 		sub = true;
 	} else {
-		sub = base->kind == EXPR_PAYLOAD || base->kind == EXPR_EXTHDR;
+		sub = is_field(base);
+		if (sub)
+			field_load(ctx, base, 0, ld);
+		else
+			selector_load(ctx, base, 0, ld);
 	}
-	if (sub && base->kind != EXPR_PAYLOAD && base->kind != EXPR_EXTHDR)
-		;	/* loaded above */
-	else if (base->kind == EXPR_PAYLOAD)
-		payload_load(ctx, base, 0, ld);
-	else if (base->kind == EXPR_EXTHDR)
-		exthdr_load(ctx, base, 0, ld);
-	else
-		selector_load(ctx, base, 0, ld);
 	sub = sub && ld->masked;
 	memset(mask, 0xff, sizeof(mask));
 	if (sub && ld->shift) {
@@ -548,7 +471,7 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 }
 
 /* the constant, shifted into the loaded bytes and in register byte order */
-static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
+static unsigned int rhs_data(const struct expr *lhs, const struct kind_load *ld,
 			     const struct expr *v, uint8_t *out)
 {
 	const struct expr *sel = lhs->kind == EXPR_BINOP ? lhs->op.left : lhs;
@@ -557,7 +480,7 @@ static unsigned int rhs_data(const struct expr *lhs, const struct load *ld,
 	if (inner_child(sel))
 		sel = inner_child(sel);
 	memset(out, 0, NFH_VAL_MAXLEN);
-	if ((sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR) && ld->masked) {
+	if (is_field(sel) && ld->masked) {
 		u64_to_be(expr_value_u64(v) << ld->shift, out, ld->len);
 		return ld->len;
 	}
@@ -609,7 +532,7 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 			      unsigned int slot, bool interval, bool in_place)
 {
 	const struct expr *sel = selector_of(e);
-	struct load ld;
+	struct kind_load ld;
 
 	ctx->dreg = reg_of_slot(slot);
 	if (e->kind == EXPR_VALUE) {
@@ -619,8 +542,7 @@ static void selector_key_load(struct lin_ctx *ctx, const struct expr *e,
 	}
 	selector_load(ctx, e, 0, &ld);
 	if (!in_place && e == sel && ld.masked && ld.shift &&
-	    (sel->kind == EXPR_PAYLOAD || sel->kind == EXPR_EXTHDR ||
-	     inner_child(sel)))
+	    (is_field(sel) || inner_child(sel)))
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 	if (interval && elem_host_number(sel))
 		put_byteorder_reg(ctx, ctx->dreg, div_round_up(sel->len, 8));
@@ -986,19 +908,14 @@ static void elem_shift(struct expr *e, unsigned int shift, unsigned int len)
 static struct expr *bits_key(const struct expr *sel, struct expr *set,
 			     unsigned int *shift)
 {
-	unsigned int off;
 	struct expr *k, *i;
-	struct load ld;
+	struct kind_load ld;
 
 	if (inner_child(sel))
 		sel = inner_child(sel);
-	if (sel->kind == EXPR_PAYLOAD)
-		off = sel->payload.offset;
-	else if (sel->kind == EXPR_EXTHDR)
-		off = sel->exthdr.offset;
-	else
+	if (!is_field(sel))
 		return NULL;
-	bits_load(off, sel->len, 0, &ld);
+	kind_load_bits(sel->ops->bit_offset(sel), sel->len, 0, &ld);
 	/* one that ends its bytes keeps its values (and its width) */
 	if (!ld.masked || !ld.shift || ld.len > 8)
 		return NULL;
@@ -1029,20 +946,16 @@ static struct expr *elem_concat(struct expr *e)
 static struct expr *wide_parts_key(const struct expr *key, struct expr *set)
 {
 	struct expr *k = NULL, *i, *e, *c, *part;
-	unsigned int n = 0, off;
-	struct load ld;
+	unsigned int n = 0;
+	struct kind_load ld;
 
 	if (key->kind != EXPR_CONCAT)
 		return NULL;
 	list_for_each_entry(i, &key->set.exprs, list) {
 		n++;
-		if (i->kind == EXPR_PAYLOAD)
-			off = i->payload.offset;
-		else if (i->kind == EXPR_EXTHDR)
-			off = i->exthdr.offset;
-		else
+		if (!is_field(i))
 			continue;
-		bits_load(off, i->len, 0, &ld);
+		kind_load_bits(i->ops->bit_offset(i), i->len, 0, &ld);
 		if (!ld.masked || !ld.shift || ld.len <= div_round_up(i->len, 8) ||
 		    ld.len > 8)
 			continue;
@@ -1319,7 +1232,7 @@ static int lin_rel_value(struct lin_ctx *ctx, const struct expr *rel)
 	const struct expr *sel = selector_of(lhs);
 	uint8_t data[NFH_VAL_MAXLEN];
 	enum ops op = rel->op.op;
-	struct load ld;
+	struct kind_load ld;
 	unsigned int n;
 
 	if (op == OP_IMPLICIT || op == OP_NEG) {
@@ -1360,7 +1273,7 @@ static int lin_rel_prefix(struct lin_ctx *ctx, const struct expr *rel)
 	uint8_t mask[NFH_VAL_MAXLEN] = { 0 }, zero[NFH_VAL_MAXLEN] = { 0 };
 	uint8_t data[NFH_VAL_MAXLEN];
 	enum ops op = rel->op.op;
-	struct load ld;
+	struct kind_load ld;
 	unsigned int n;
 
 	for (unsigned int b = 0; b < plen && b < NFH_VAL_MAXLEN * 8; b++)
@@ -1401,7 +1314,7 @@ static int lin_rel_range(struct lin_ctx *ctx, const struct expr *rel)
 {
 	const struct expr *lhs = rel->op.left, *rhs = rel->op.right;
 	uint8_t data[NFH_VAL_MAXLEN], data2[NFH_VAL_MAXLEN];
-	struct load ld;
+	struct kind_load ld;
 	unsigned int n;
 
 	selector_load(ctx, lhs, 0, &ld);
@@ -1543,87 +1456,15 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 static void value_load(struct lin_ctx *ctx, const struct expr *v);
 
 /*
- * A header field write: whole bytes take an immediate; other fields (and
- * any field under a 16-bit checksum, which is updated a word at a time)
- * load the bytes around them, replace their bits and write them back.
- */
-static int lin_payload_set(struct lin_ctx *ctx, const struct stmt *s)
-{
-	static const unsigned int base[] = {
-		[PROTO_BASE_LL_HDR]		= NFT_PAYLOAD_LL_HEADER,
-		[PROTO_BASE_NETWORK_HDR]	= NFT_PAYLOAD_NETWORK_HEADER,
-		[PROTO_BASE_TRANSPORT_HDR]	= NFT_PAYLOAD_TRANSPORT_HEADER,
-		[PROTO_BASE_INNER_HDR]		= NFT_PAYLOAD_INNER_HEADER,
-		[PROTO_BASE_TUN_HDR]		= NFT_PAYLOAD_INNER_HEADER + 1,
-	};
-	const struct expr *p = s->payload.expr, *v = s->payload.val;
-	unsigned int off = p->payload.offset, len = p->len;
-	unsigned int first = off / 8, last = div_round_up(off + len, 8);
-	uint32_t csum_type, csum_off, csum_flags;
-	struct nftnl_expr *e;
-
-	payload_csum(p, &csum_type, &csum_off, &csum_flags);
-	if (csum_type != NFT_PAYLOAD_CSUM_NONE) {
-		first &= ~1u;
-		if ((last - first) & 1)
-			last++;
-	}
-	if (v->kind != EXPR_VALUE) {
-		/* a value from the packet ("@nh,64,16 set @nh,64,16 & 0x40ff
-		   | 0x4000", as nft lists a rewrite it cannot name): written
-		   as loaded, which needs the field to be its whole bytes */
-		if (first * 8 != off || last * 8 != off + len)
-			return lerr(ctx, &v->loc,
-				    "setting a header field from another expression is not supported yet");
-		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
-		if (v->kind == EXPR_MAP) {
-			if (lin_map(ctx, v, p, REG_1) < 0)
-				return -1;
-		} else {
-			value_load(ctx, v);
-		}
-	} else if (first * 8 == off && last * 8 == off + len) {
-		lin_immediate(ctx, NFT_REG_1, v, p->byteorder);
-	} else {
-		uint8_t mask[NFH_VAL_MAXLEN], xor[NFH_VAL_MAXLEN];
-		unsigned int n = last - first, shift = last * 8 - (off + len);
-		uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
-		struct load ld;
-
-		if (n > 8)
-			return lerr(ctx, &s->loc, "this header field is too wide to set");
-		e = add_expr(ctx, "payload");
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, REG_1);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, n);
-		u64_to_be(~(bits << shift), mask, n);
-		u64_to_be((expr_value_u64(v) & bits) << shift, xor, n);
-		put_bitwise(ctx, mask, xor, n);
-		(void)ld;
-	}
-	e = add_expr(ctx, "payload");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_SREG, REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base[p->payload.base]);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, first);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, last - first);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_TYPE, csum_type);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_CSUM_OFFSET, csum_off);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_FLAGS, csum_flags);
-	return 0;
-}
-
-/*
  * A value to write: a field that does not end its bytes is shifted down
  * to its own value, as nft does (meta mark set @th,0,1 sets 1, not 0x80)
  */
 static void value_load(struct lin_ctx *ctx, const struct expr *v)
 {
-	struct load ld;
+	struct kind_load ld;
 
 	selector_load(ctx, v, 0, &ld);
-	if ((v->kind == EXPR_PAYLOAD || v->kind == EXPR_EXTHDR) &&
-	    ld.masked && ld.shift)
+	if (is_field(v) && ld.masked && ld.shift)
 		put_shift(ctx, OP_RSHIFT, ld.shift, ld.len);
 }
 
@@ -1667,8 +1508,6 @@ static int lin_stmt(struct lin_ctx *ctx, const struct stmt *s)
 		}
 		lin_verdict(ctx, s->verdict.expr);
 		return 0;
-	case STMT_PAYLOAD:
-		return lin_payload_set(ctx, s);
 	default:
 		return lerr(ctx, &s->loc, "statement is not supported yet");
 	}

@@ -25,6 +25,7 @@
 #include <elems.h>
 #include <protoctx.h>
 #include <print.h>
+#include <payload.h>
 #include <proto.h>
 #include <set.h>
 #include <wire.h>
@@ -206,6 +207,9 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	type_value(v, dt, bo, len);
 }
 
+static void kind_type_rhs(struct kind_delin *k, struct expr *r,
+			  const struct expr *lhs);
+
 #define KIND_DELIN(ctx) {						\
 	.phase = (ctx), .family = (ctx)->family, .reg_set = kind_reg_set,	\
 	.reg_get = kind_reg_get, .unsupported = kind_unsupported,	\
@@ -213,6 +217,7 @@ static void kind_type_value(struct kind_delin *k, struct expr *v,
 	.set_key = kind_set_key, .inner = kind_inner,			\
 	.map_data = kind_map_data,					\
 	.type_value = kind_type_value, .load = kind_load,		\
+	.type_rhs = kind_type_rhs,					\
 }
 
 /* a kind known by its ops (include/kind.h) */
@@ -230,44 +235,6 @@ static void kind_delin_stmt(struct delin_ctx *ctx, const struct stmt_ops *ops,
 	struct kind_delin k = KIND_DELIN(ctx);
 
 	ops->delinearize(&k, e);
-}
-
-static void delin_payload(struct delin_ctx *ctx, struct nftnl_expr *e)
-{
-	static const enum proto_base base[] = {
-		[NFT_PAYLOAD_LL_HEADER]		= PROTO_BASE_LL_HDR,
-		[NFT_PAYLOAD_NETWORK_HEADER]	= PROTO_BASE_NETWORK_HDR,
-		[NFT_PAYLOAD_TRANSPORT_HEADER]	= PROTO_BASE_TRANSPORT_HDR,
-		[NFT_PAYLOAD_INNER_HEADER]	= PROTO_BASE_INNER_HDR,
-		[NFT_PAYLOAD_INNER_HEADER + 1]	= PROTO_BASE_TUN_HDR,
-	};
-	uint32_t b = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
-	uint32_t len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
-	uint32_t off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
-
-	/* the kernel loads at most a value's worth, at a 16-bit offset */
-	if (len == 0 || len > NFH_VAL_MAXLEN || off > 0xffff || b > 4) {
-		unsupported(ctx, "payload");
-		return;
-	}
-	if (nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_SREG)) {
-		/* a write; its field is found once the protocols are known */
-		struct stmt *s = stmt_alloc(&internal_location, STMT_PAYLOAD);
-
-		s->payload.expr = payload_raw_alloc(&internal_location, base[b],
-				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET) * 8,
-				nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN) * 8);
-		s->payload.val = reg_get(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_SREG));
-		if (!s->payload.val) {
-			stmt_free(s);
-			unsupported(ctx, "payload write");
-			return;
-		}
-		add_stmt(ctx, s);
-		return;
-	}
-	reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_DREG),
-		payload_raw_alloc(&internal_location, base[b], off * 8, len * 8));
 }
 
 /* the shift of a bitwise with an operation: "meta mark << 8" */
@@ -1094,8 +1061,6 @@ static void delin_stmt_expr(struct delin_ctx *ctx, struct nftnl_expr *e)
 		kind_delinearize(ctx, ops, e);
 	else if (sops && sops->delinearize)
 		kind_delin_stmt(ctx, sops, e);
-	else if (!strcmp(name, "payload"))
-		delin_payload(ctx, e);
 	else if (!strcmp(name, "bitwise"))
 		delin_bitwise(ctx, e);
 	else if (!strcmp(name, "byteorder")) {
@@ -1473,310 +1438,6 @@ void set_elem_iter_free(struct set_elem_iter *it)
 	free(it);
 }
 
-static const struct proto_desc *payload_desc(struct proto_ctx *pctx,
-					     const struct expr *p)
-{
-	const struct proto_desc *d = pctx->desc[p->payload.base];
-
-	if (d == &proto_unknown)
-		return NULL;
-	if (p->payload.base == PROTO_BASE_LL_HDR && d == &proto_eth &&
-	    pctx->vlan && p->payload.offset >= 112)
-		return &proto_vlan;
-	return d;
-}
-
-/* the same, naming a transport field through th when no protocol is known */
-static const struct proto_desc *payload_desc_th(struct proto_ctx *pctx,
-						const struct expr *p)
-{
-	const struct proto_desc *d = payload_desc(pctx, p);
-
-	if (!d && p->payload.base == PROTO_BASE_TRANSPORT_HDR)
-		d = &proto_th;
-	return d;
-}
-
-/*
- * A field whose bits are exactly [off, off+len); of icmp fields that
- * share their bits (id, gateway, mtu ...), the one the type the rule
- * tested carries, and none while it is not known (a reload would add the
- * test of its type)
- */
-/* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
-static unsigned int stack_off(const struct proto_ctx *pctx,
-			      const struct proto_desc *d)
-{
-	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
-}
-
-static const struct proto_field *field_at(const struct proto_ctx *pctx,
-					  const struct proto_desc *d,
-					  unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
-		    d->fields[i].len == len && !d->fields[i].listed_raw &&
-		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
-			return &d->fields[i];
-	return NULL;
-}
-
-/*
- * A field listed raw (nft 1.1's icmpv6 taddr, as nft 1.0.6 lists it) whose
- * match is on a set: nft 1.0.6 lists the elements as addresses after the
- * raw load, which neither it nor nfh reads back ("@th,64,128 { fe80::1 }"),
- * so the field is named, as nft 1.1 lists it
- */
-static const struct proto_field *field_raw_set(const struct proto_desc *d,
-					       unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len == len &&
-		    d->fields[i].listed_raw)
-			return &d->fields[i];
-	return NULL;
-}
-
-/* a field that starts at @off and is longer than the load (a prefix) */
-static const struct proto_field *field_from(const struct proto_desc *d,
-					    unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset == off && d->fields[i].len > len &&
-		    !d->fields[i].listed_raw &&
-		    (d->fields[i].dtype->flags & DTYPE_F_PREFIX))
-			return &d->fields[i];
-	return NULL;
-}
-
-/*
- * The same for a field of any type, that starts on a byte: nft lists the
- * first byte of "arp htype" or "tcp sequence" as their prefix, 59392/8
- */
-static const struct proto_field *field_over(const struct proto_ctx *pctx,
-					    const struct proto_desc *d,
-					    unsigned int off, unsigned int len)
-{
-	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
-		    d->fields[i].len > len &&
-		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
-		    !d->fields[i].listed_raw &&
-		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
-			return &d->fields[i];
-	return NULL;
-}
-
-static unsigned int mask_bits(const struct expr *m, unsigned int *first)
-{
-	unsigned int n = expr_value_bytes(m) * 8, f = n, last = 0;
-
-	for (unsigned int b = 0; b < n; b++)
-		if (m->val.data[b / 8] & (0x80 >> (b % 8))) {
-			if (f == n)
-				f = b;
-			last = b + 1;
-		}
-	*first = f;
-	return f == n ? 0 : last - f;
-}
-
-/* whether the @len bits of @m from bit @first on are all set */
-static bool mask_is_run(const struct expr *m, unsigned int first,
-			unsigned int len)
-{
-	for (unsigned int b = first; b < first + len; b++)
-		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))))
-			return false;
-	return true;
-}
-
-static bool mask_is_prefix(const struct expr *m, unsigned int *plen)
-{
-	unsigned int first, len = mask_bits(m, &first);
-
-	if (len == 0) {
-		/* "& 0 == 0" is how nft writes 0.0.0.0/0 */
-		*plen = 0;
-		return true;
-	}
-	if (first != 0)
-		return false;
-	/* every bit of the first @len, none after: 255.0.255.0 is no prefix */
-	for (unsigned int b = 0; b < expr_value_bytes(m) * 8; b++)
-		if (!(m->val.data[b / 8] & (0x80 >> (b % 8))) != (b >= len))
-			return false;
-	*plen = len;
-	return true;
-}
-
-static void shift_right(struct expr *v, unsigned int shift, unsigned int bytes)
-{
-	uint64_t x = 0;
-
-	for (unsigned int i = 0; i < bytes && i < 8; i++)
-		x = (x << 8) | v->val.data[i];
-	x = shift < 64 ? x >> shift : 0;	/* a reply can ask for any shift */
-	memset(v->val.data, 0, sizeof(v->val.data));
-	v->len = bytes * 8;
-	expr_value_set_u64(v, x);
-}
-
-/*
- * a value, a range or a set's keys of a sub-byte field of @width bits,
- * shifted down; a range's end past the field (an open interval ends at
- * the key's last value) stops at the field's last value, as the bits past
- * it are masked off before the lookup
- */
-static void shift_rhs_right(struct expr *r, unsigned int shift,
-			    unsigned int bytes, unsigned int width)
-{
-	struct expr *i, *k;
-
-	switch (r->kind) {
-	case EXPR_VALUE:
-		shift_right(r, shift, bytes);
-		break;
-	case EXPR_RANGE:
-		/* an interval's exclusive end: the last value in it, shifted */
-		if (r->range.right->kind != EXPR_VALUE ||
-		    r->range.left->kind != EXPR_VALUE)
-			break;
-		if (r->range.right->flags & EXPR_F_INTERVAL_END) {
-			be_dec(r->range.right->val.data,
-			       expr_value_bytes(r->range.right));
-			r->range.right->flags &= ~EXPR_F_INTERVAL_END;
-		}
-		shift_right(r->range.left, shift, bytes);
-		shift_right(r->range.right, shift, bytes);
-		if (width < 64 &&
-		    expr_value_u64(r->range.right) > (1ULL << width) - 1)
-			expr_value_set_u64(r->range.right, (1ULL << width) - 1);
-		break;
-	case EXPR_SET:
-		list_for_each_entry(i, &r->set.exprs, list) {
-			k = i->kind == EXPR_MAPPING ? i->op.left : i;
-			if (k->kind == EXPR_SET_ELEM)
-				k = k->elem.key;
-			if (k->kind == EXPR_VALUE || k->kind == EXPR_RANGE)
-				shift_rhs_right(k, shift, bytes, width);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/* payload_match() of a masked raw load on the header d */
-static bool masked_payload_match(struct proto_ctx *pctx, struct expr *rel,
-				 const struct proto_desc *d)
-{
-	struct expr *lhs = rel->op.left, *r = rel->op.right;
-	struct expr *p = lhs->op.left, *mask = lhs->op.right;
-	unsigned int off = p->payload.offset, len = p->len;
-	const struct proto_field *f;
-	unsigned int first, plen;
-	unsigned int mlen = mask_bits(mask, &first);
-
-	/* a mask wider than the load selects nothing we can name */
-	if (first + mlen > len)
-		return false;
-
-	f = field_at(pctx, d, off + first, mlen);
-	if (f && (off + first) % 8 + mlen != 8 * expr_value_bytes(mask) - first + first &&
-	    f->len % 8 == 0 && f->offset % 8 == 0 && f->len == len)
-		f = NULL;
-	/* a mask with holes in the field keeps the raw bits, as in nft */
-	if (f && (f->offset % 8 || f->len % 8) &&
-	    mask_is_run(mask, first, mlen)) {
-		/* a sub-byte field: the mask only selects it */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-		unsigned int shift = len - (first + mlen);
-
-		shift_rhs_right(r, shift, len / 8, mlen);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		type_rhs(r, n);
-		return true;
-	}
-	f = field_from(d, off, 0);
-	if (f && f->len == len && mask_is_prefix(mask, &plen) &&
-	    r->kind == EXPR_VALUE && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ)) {
-		/* a prefix that does not end on a byte boundary */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		type_rhs(r, n);
-		rel->op.right = prefix_expr_alloc(&internal_location, r, plen);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	f = field_at(pctx, d, off, len);
-	if (!f)
-		return false;
-	/* a bitmask test on a whole field */
-	expr_free(lhs->op.left);
-	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
-	type_value(mask, f->dtype, f->byteorder, f->len);
-	lhs->dtype = f->dtype;
-	lhs->len = f->len;
-	lhs->byteorder = f->byteorder;
-	type_rhs(r, lhs->op.left);
-	return true;
-}
-
-/* rewrites a match on a raw load into one on a named field; true if done */
-static bool payload_match(struct proto_ctx *pctx, struct expr *rel)
-{
-	struct expr *lhs = rel->op.left, *p = lhs, *r = rel->op.right;
-	const struct proto_desc *d;
-	const struct proto_field *f;
-	unsigned int off, len;
-	bool masked = false;
-
-	if (lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND) {
-		p = lhs->op.left;
-		masked = true;
-	}
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
-		return false;
-	d = payload_desc_th(pctx, p);
-	if (!d)
-		return false;
-	if (masked)
-		return masked_payload_match(pctx, rel, d);
-	off = p->payload.offset;
-	len = p->len;
-	f = field_at(pctx, d, off, len);
-	if (!f && r->kind == EXPR_SET)
-		f = field_raw_set(d, off, len);
-	if (f) {
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		if (f->listed_int && r->kind == EXPR_VALUE)
-			n->dtype = &integer_type;
-		type_rhs(r, n);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	f = field_from(d, off, len);
-	if (!f && (rel->op.op == OP_EQ || rel->op.op == OP_NEQ))
-		f = field_over(pctx, d, off, len);
-	if (f && r->kind == EXPR_VALUE) {
-		/* byte-aligned prefix: only the prefix bytes were loaded */
-		struct expr *n = payload_expr_alloc(&internal_location, d, f);
-
-		r->len = f->len;
-		type_value(r, f->dtype, f->byteorder, 0);
-		rel->op.right = prefix_expr_alloc(&internal_location, r, len);
-		expr_free(rel->op.left);
-		rel->op.left = n;
-		return true;
-	}
-	return false;
-}
 
 static bool is_dep(const struct stmt *s, unsigned int key, uint64_t *value)
 {
@@ -1898,121 +1559,6 @@ static void kill(struct deps *deps, struct stmt **s)
 
 /* the fields of d that tile the bits [off, end) of a load, at most max of
    them into f, the last maybe a prefix; 0 unless two or more do */
-static unsigned int fields_tiling(struct proto_ctx *pctx, const struct proto_desc *d,
-				  unsigned int off, unsigned int end,
-				  const struct proto_field **f, unsigned int max)
-{
-	unsigned int n = 0;
-
-	while (off < end && n < max) {
-		const struct proto_field *g = NULL;
-
-		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-			if (d->fields[i].offset == off &&
-			    off + d->fields[i].len <= end &&
-			    !d->fields[i].listed_raw &&
-			    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval)) {
-				g = &d->fields[i];
-				break;
-			}
-		if (!g && n && (g = field_over(pctx, d, off, end - off))) {
-			/* "tcp dport 0 tcp sequence 268435456/8": the load
-			 * ends inside the last field, a prefix of it */
-			f[n++] = g;
-			off = end;
-			break;
-		}
-		if (!g)
-			return 0;
-		f[n++] = g;
-		off += g->len;
-	}
-	if (off != end || n < 2)
-		return 0;
-	return n;
-}
-
-/*
- * The raw load *l and value *v of the field f alone, out of the load of
- * [off, end) with the value bytes: a field of a few bits ("ip version 7
- * ip hdrlength 13") is the bytes that hold it, under a mask of its bits
- */
-static void field_raw_match(const struct proto_field *f, enum proto_base base,
-			    const uint8_t *bytes, unsigned int off, unsigned int end,
-			    struct expr **l, struct expr **v)
-{
-	unsigned int bs = f->offset / 8 * 8;
-	unsigned int be = div_round_up(f->offset + f->len, 8) * 8;
-	unsigned int pos;
-
-	if (be > end)	/* the prefix */
-		be = end;
-	pos = (bs - off) / 8;
-	*v = raw_value(bytes + pos, (be - bs) / 8);
-	*l = payload_raw_alloc(&internal_location, base, bs, be - bs);
-	if (f->offset % 8 || f->len % 8) {
-		uint8_t m[NFH_VAL_MAXLEN] = { 0 };
-
-		for (unsigned int b = f->offset - bs;
-		     b < f->offset - bs + f->len; b++)
-			m[b / 8] |= 0x80 >> (b % 8);
-		for (unsigned int k = 0; k < (be - bs) / 8; k++)
-			(*v)->val.data[k] &= m[k];
-		*l = binop_expr_alloc(&internal_location, OP_AND, *l,
-				      raw_value(m, (be - bs) / 8));
-	}
-}
-
-/*
- * A load nft merged from matches on adjacent fields ("udp sport 67 udp
- * dport 68" as one 4-byte compare) is split into those fields again: @s
- * keeps the first, the others follow it.  True if split.
- */
-static bool payload_expand(struct proto_ctx *pctx, struct stmt *s,
-			   struct stmt *grp[2])
-{
-	struct expr *rel = s->expr, *p = rel->op.left, *r = rel->op.right;
-	const struct proto_field *f[8];
-	const struct proto_desc *d;
-	unsigned int n, off, end;
-	enum proto_base base = p->payload.base;
-	uint8_t bytes[NFH_VAL_MAXLEN];
-	struct stmt *at = s;
-
-	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || rel->op.op != OP_EQ ||
-	    r->kind != EXPR_VALUE || p->payload.offset % 8 || p->len % 8)
-		return false;
-	d = payload_desc_th(pctx, p);
-	if (!d || field_at(pctx, d, p->payload.offset, p->len))
-		return false;
-	off = p->payload.offset;	/* @p goes with the first field */
-	end = off + p->len;
-	n = fields_tiling(pctx, d, off, end, f, array_size(f));
-	if (!n)
-		return false;
-	memcpy(bytes, r->val.data, sizeof(bytes));
-	for (unsigned int i = 0; i < n; i++) {
-		struct expr *v, *l;
-		struct stmt *ns;
-
-		field_raw_match(f[i], base, bytes, off, end, &l, &v);
-		if (i == 0) {
-			expr_free(rel->op.left);
-			expr_free(rel->op.right);
-			rel->op.left = l;
-			rel->op.right = v;
-			continue;
-		}
-		ns = match_stmt_alloc(&internal_location,
-				      relational_expr_alloc(&internal_location, OP_EQ, l, v));
-		list_add(&ns->list, &at->list);
-		at = ns;
-	}
-	grp[0] = s;
-	grp[1] = at;
-	return true;
-}
-
 /* the header @d is used: its implicit test goes */
 static void header_used(struct deps *deps, const struct proto_desc *d)
 {
@@ -2052,7 +1598,7 @@ static struct expr *field_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw)
 		return NULL;
 	d = payload_desc_th(pctx, p);
-	f = d ? field_at(pctx, d, p->payload.offset, p->len) : NULL;
+	f = d ? payload_field_at(pctx, d, p->payload.offset, p->len) : NULL;
 	if (!f)
 		return NULL;
 	header_used(deps, d);
@@ -2156,7 +1702,7 @@ static bool bits_key_resolve(struct proto_ctx *pctx, struct deps *deps,
 		return false;
 	mlen = mask_bits(mask, &first);
 	d = payload_desc(pctx, p);
-	f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+	f = d ? payload_field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
 	if (!f || !(f->offset % 8 || f->len % 8) || first + mlen > p->len)
 		return false;
 	shift = p->len - (first + mlen);
@@ -2189,7 +1735,7 @@ static struct expr *bits_field(struct proto_ctx *pctx, struct deps *deps,
 		return NULL;
 	if (p->kind == EXPR_PAYLOAD && p->payload.is_raw) {
 		d = payload_desc(pctx, p);
-		f = d ? field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
+		f = d ? payload_field_at(pctx, d, p->payload.offset + first, mlen) : NULL;
 		if (!f || !(f->offset % 8 || f->len % 8))
 			return NULL;
 		header_used(deps, d);
@@ -2408,7 +1954,7 @@ static const struct proto_field *masked_write_resolve(struct proto_ctx *pctx,
 		return NULL;
 	first = __builtin_clzll(m) - (64 - bytes * 8);
 	len = 64 - __builtin_clzll(m) - __builtin_ctzll(m);
-	f = field_at(pctx, d, p->payload.offset + first, len);
+	f = payload_field_at(pctx, d, p->payload.offset + first, len);
 	if (!f)
 		return NULL;
 	bits = m >> __builtin_ctzll(m);
@@ -2435,13 +1981,13 @@ static void payload_set_resolve(struct proto_ctx *pctx, struct deps *deps,
 	if (!d)
 		return;
 	if (v->kind == EXPR_VALUE) {
-		f = field_at(pctx, d, p->payload.offset, p->len);
+		f = payload_field_at(pctx, d, p->payload.offset, p->len);
 		if (!f)
 			return;
 		type_value(v, f->dtype, f->byteorder, f->len);
 	} else if (v->kind == EXPR_MAP) {
 		/* "ip daddr set numgen inc mod 2 map { 0 : 1.1.1.1, ... }" */
-		f = field_at(pctx, d, p->payload.offset, p->len);
+		f = payload_field_at(pctx, d, p->payload.offset, p->len);
 		if (!f)
 			return;
 		n = payload_expr_alloc(&internal_location, d, f);
@@ -2659,6 +2205,9 @@ static bool reg_selector(const struct expr *e)
 	       e->kind != EXPR_EXTHDR;
 }
 
+static bool kind_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+		       struct expr *rel);
+
 static void tcp_dep_used(struct deps *deps)
 {
 	uint64_t v;
@@ -2668,48 +2217,23 @@ static void tcp_dep_used(struct deps *deps)
 }
 
 /*
- * Names a raw exthdr load: a presence test, a whole field, or (under a
- * mask) a field of a few bits; true if the match is one on an exthdr.
+ * A match on an exthdr: its kind names a raw load (exthdr.c's match), and
+ * the dependencies the named header makes redundant go; true if the match
+ * is one on an exthdr.
  */
-static bool exthdr_match(struct deps *deps, const struct stmt *s,
+static bool exthdr_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+			 struct deps *deps, const struct stmt *s,
 			 struct expr *rel)
 {
-	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
-	const struct exthdr_desc *d;
-	const struct proto_field *f;
-	unsigned int off, len, first = 0, mlen;
+	const struct expr *x = rel->op.left, *n;
 
-	x = lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND ? lhs->op.left : lhs;
-	if (x->kind != EXPR_EXTHDR || x->exthdr.tmpl)
-		return x->kind == EXPR_EXTHDR;
-	off = x->exthdr.offset;
-	len = x->len;
-	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
-		if (x != lhs || (!x->exthdr.desc &&
-				 x->exthdr.op != NFT_EXTHDR_OP_TCPOPT))
-			return true;
-		n = x->exthdr.desc ?
-		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
-		    exthdr_present_alloc(&internal_location, x->exthdr.op,
-					 x->exthdr.type);
-		goto named;
-	}
-	if (x != lhs) {
-		if (lhs->op.right->kind != EXPR_VALUE)
-			return true;
-		mlen = mask_bits(lhs->op.right, &first);
-		if (first + mlen > len)
-			return true;
-		off += first;
-		len = mlen;
-	}
-	f = exthdr_field_at(x->exthdr.op, x->exthdr.type, off, len, &d);
-	if (!f || (x != lhs && !(f->offset % 8 || f->len % 8)))
+	if (x->kind == EXPR_BINOP && x->op.op == OP_AND)
+		x = x->op.left;
+	if (x->kind != EXPR_EXTHDR)
+		return false;
+	if (!kind_match(ctx, pctx, rel))
 		return true;
-	n = exthdr_expr_alloc(&internal_location, d, f);
-	if (x != lhs)
-		shift_rhs_right(r, x->len - (first + mlen), x->len / 8, mlen);
-named:
+	n = rel->op.left;
 	/*
 	 * nft puts the dependency of an ipv6 extension header or an ip option
 	 * first in the rule, and lists it where a statement other than a
@@ -2736,9 +2260,6 @@ named:
 	   statement needs (reject with tcp reset) goes, as nft lists it */
 	if (n->exthdr.op == NFT_EXTHDR_OP_TCPOPT)
 		tcp_dep_used(deps);
-	type_rhs(r, n);
-	expr_free(rel->op.left);
-	rel->op.left = n;
 	return true;
 }
 
@@ -2995,6 +2516,48 @@ static bool binop_chain_match(struct proto_ctx *pctx, struct expr *rel)
 	return true;
 }
 
+static void kind_type_rhs(struct kind_delin *k, struct expr *r,
+			  const struct expr *lhs)
+{
+	type_rhs(r, lhs);
+}
+
+/* a match on a raw load (masked or not) named by its kind as the field
+   the rule's protocols (@pctx) say (include/kind.h); false if not */
+static bool kind_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+		       struct expr *rel)
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+	const struct expr *sel = rel->op.left;
+
+	k.pctx = pctx;
+	if (sel->kind == EXPR_BINOP && sel->op.op == OP_AND)
+		sel = sel->op.left;
+	if (!sel->ops || !sel->ops->match)
+		return false;
+	return sel->ops->match(&k, rel);
+}
+
+/* a merged load split by its kind into the fields it covers: @s and the
+   matches after it, the group that shares its dependencies; false if not */
+static bool kind_expand(struct delin_ctx *ctx, const struct proto_ctx *pctx,
+			struct stmt *s, struct stmt *grp[2])
+{
+	struct kind_delin k = KIND_DELIN(ctx);
+	const struct expr *sel = s->expr->op.left;
+	struct stmt *last;
+
+	k.pctx = pctx;
+	if (!sel->ops || !sel->ops->expand)
+		return false;
+	last = sel->ops->expand(&k, s);
+	if (!last)
+		return false;
+	grp[0] = s;
+	grp[1] = last;
+	return true;
+}
+
 /* a match: its raw loads named, the dependencies it makes redundant
    killed; @expand: a merged load may be split into its fields */
 static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
@@ -3013,7 +2576,7 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 		return;
 	range_fold(&ctx->rule->stmts, rel, next);
 	lhs = rel->op.left;
-	if (exthdr_match(deps, s, rel))
+	if (exthdr_match(ctx, pctx, deps, s, rel))
 		return;
 	hash_resolve(pctx, deps, lhs);
 	if (binop_chain_match(pctx, rel))
@@ -3023,11 +2586,11 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 		reg_match(ctx, pctx, deps, s, rel);
 		return;
 	}
-	if (expand && payload_expand(pctx, s, deps->grp)) {
+	if (expand && kind_expand(ctx, pctx, s, deps->grp)) {
 		rel = s->expr;
 		*next = list_next_entry(s, list);
 	}
-	if (!payload_match(pctx, rel))
+	if (!kind_match(ctx, pctx, rel))
 		return;
 	flags_test(rel);
 	payload_deps(ctx, deps, s, rel, ll_seen);

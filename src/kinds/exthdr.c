@@ -525,11 +525,78 @@ static const char *const exthdr_json_names[] = {
 };
 
 /*
- * Loads stay in linearize.c: an exthdr field is a run of bits like a
- * payload field, and the linearizer's comparisons, binops and set keys
- * need where its bits sit in the loaded bytes (its struct load), which a
- * kind's linearize does not give back.
+ * An exthdr field is a run of bits like a payload field: its load says
+ * where its bits sit in the loaded bytes (struct kind_load), and the
+ * linearizer's comparisons, binops and set keys mask and shift by it.
  */
+static void exthdr_load(struct kind_lin *k, const struct expr *x,
+			uint32_t dreg, unsigned int bytes, struct kind_load *ld)
+{
+	struct nftnl_expr *e = k->add(k, "exthdr");
+
+	kind_load_bits(x->exthdr.offset, x->len, bytes, ld);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_DREG, dreg);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_EXTHDR_TYPE, x->exthdr.type);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OFFSET, x->exthdr.offset / 8);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_LEN, ld->len);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP, x->exthdr.op);
+	if (x->exthdr.flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_FLAGS, x->exthdr.flags);
+}
+
+static unsigned int exthdr_bit_offset(const struct expr *x)
+{
+	return x->exthdr.offset;
+}
+
+/*
+ * Names a raw exthdr load on read-back: a presence test, a whole field,
+ * or (under a mask) a field of a few bits; true if named
+ */
+static bool exthdr_match(struct kind_delin *k, struct expr *rel)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right, *x, *n;
+	const struct exthdr_desc *d;
+	const struct proto_field *f;
+	unsigned int off, len, first = 0, mlen;
+
+	x = lhs->kind == EXPR_BINOP && lhs->op.op == OP_AND ? lhs->op.left : lhs;
+	if (x->exthdr.tmpl)
+		return false;
+	off = x->exthdr.offset;
+	len = x->len;
+	if (x->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
+		if (x != lhs || (!x->exthdr.desc &&
+				 x->exthdr.op != NFT_EXTHDR_OP_TCPOPT))
+			return false;
+		n = x->exthdr.desc ?
+		    exthdr_expr_alloc(&internal_location, x->exthdr.desc, NULL) :
+		    exthdr_present_alloc(&internal_location, x->exthdr.op,
+					 x->exthdr.type);
+		goto named;
+	}
+	if (x != lhs) {
+		if (lhs->op.right->kind != EXPR_VALUE)
+			return false;
+		mlen = mask_bits(lhs->op.right, &first);
+		if (first + mlen > len)
+			return false;
+		off += first;
+		len = mlen;
+	}
+	f = exthdr_field_at(x->exthdr.op, x->exthdr.type, off, len, &d);
+	if (!f || (x != lhs && !(f->offset % 8 || f->len % 8)))
+		return false;
+	n = exthdr_expr_alloc(&internal_location, d, f);
+	if (x != lhs)
+		shift_rhs_right(r, x->len - (first + mlen), x->len / 8, mlen);
+named:
+	k->type_rhs(k, r, n);
+	expr_free(rel->op.left);
+	rel->op.left = n;
+	return true;
+}
+
 /* --- typeof -------------------------------------------------------------- */
 
 /*
@@ -683,6 +750,9 @@ static const struct expr_ops exthdr_ops = {
 	.json		= exthdr_json,
 	.parse_json	= exthdr_parse_json,
 	.mangle		= exthdr_mangle,
+	.load		= exthdr_load,
+	.match		= exthdr_match,
+	.bit_offset	= exthdr_bit_offset,
 	.typeof_kind	= TYPEOF_KIND_EXTHDR,
 	.typeof_recs	= TYPEOF_EXTHDR_OP + 1,
 	.typeof_ok	= exthdr_typeof_ok,

@@ -191,105 +191,11 @@ void set_udata_parse(const struct nftnl_set *nls, struct set_udata *ud)
 
 /* --- typeof ------------------------------------------------------------- */
 
-/*
- * How nft numbers headers and their fields in typeof records.  A field's
- * number is its place in @fields, counting from 1; where @fields is empty
- * it is its place in the header's table in proto.c.  Read off what nft
- * 1.0.6 writes for "typeof HEADER FIELD".
- */
-static const struct typeof_header {
-	const struct proto_desc	*desc;
-	uint32_t		id;
-	const char		*fields[10];
-} typeof_headers[] = {
-	{ &proto_ah, 1, { NULL } },
-	{ &proto_esp, 2, { NULL } },
-	{ &proto_comp, 3, { NULL } },
-	{ &proto_icmp, 4, { NULL } },
-	{ &proto_igmp, 5, { "type", "checksum", "mrt", "group" } },
-	{ &proto_udp, 6, { NULL } },
-	{ &proto_udplite, 7, { NULL } },
-	{ &proto_tcp, 8, { NULL } },
-	{ &proto_dccp, 9, { NULL } },
-	{ &proto_sctp, 10, { NULL } },
-	{ &proto_th, 11, { NULL } },
-	{ &proto_ip, 12, { NULL } },
-	{ &proto_ip6, 13, { NULL } },
-	{ &proto_icmp6, 14, { "type", "code", "checksum", "parameter-problem",
-			      "mtu", "id", "sequence", "max-delay" } },
-	{ &proto_arp, 15, { NULL } },
-	{ &proto_vlan, 16, { NULL } },
-	{ &proto_eth, 17, { NULL } },
-};
-
-static const struct typeof_header *typeof_header(const struct proto_desc *d)
-{
-	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
-		if (typeof_headers[i].desc == d)
-			return &typeof_headers[i];
-	return NULL;
-}
-
-static const struct typeof_header *typeof_header_by_id(uint32_t id)
-{
-	for (unsigned int i = 0; i < array_size(typeof_headers); i++)
-		if (typeof_headers[i].id == id)
-			return &typeof_headers[i];
-	return NULL;
-}
-
-/* the wire number of a field, 0 if it has none */
-static uint32_t typeof_field_id(const struct typeof_header *h,
-				const struct proto_field *f)
-{
-	const struct proto_desc *d = h->desc;
-
-	if (h->fields[0]) {
-		for (unsigned int i = 0; i < array_size(h->fields) && h->fields[i]; i++)
-			if (!strcmp(h->fields[i], f->name))
-				return i + 1;
-		return 0;
-	}
-	if (f < d->fields || f >= d->fields + PROTO_FIELDS_MAX)
-		return 0;
-	return f - d->fields + 1;
-}
-
-static const struct proto_field *typeof_field(const struct typeof_header *h,
-					      uint32_t id)
-{
-	const struct proto_desc *d = h->desc;
-
-	if (id == 0)
-		return NULL;
-	if (h->fields[0])
-		return id <= array_size(h->fields) && h->fields[id - 1] ?
-		       proto_field_lookup(d, h->fields[id - 1]) : NULL;
-	if (id > PROTO_FIELDS_MAX || !d->fields[id - 1].name)
-		return NULL;
-	return &d->fields[id - 1];
-}
-
+/* a kind that writes typeof records of its own */
 static bool typeof_one_ok(const struct expr *e)
 {
-	const struct typeof_header *h;
-
-	switch (e->kind) {
-	case EXPR_PAYLOAD:
-		/* a raw load of the link, network or transport header */
-		if (e->payload.is_raw)
-			return e->payload.base == PROTO_BASE_LL_HDR ||
-			       e->payload.base == PROTO_BASE_NETWORK_HDR ||
-			       e->payload.base == PROTO_BASE_TRANSPORT_HDR;
-		if (!e->payload.desc || !e->payload.tmpl)
-			return false;
-		h = typeof_header(e->payload.desc);
-		return h && typeof_field_id(h, e->payload.tmpl);
-	default:
-		/* a kind that writes typeof records of its own */
-		return e->ops && e->ops->typeof_put &&
-		       (!e->ops->typeof_ok || e->ops->typeof_ok(e));
-	}
+	return e->ops && e->ops->typeof_put &&
+	       (!e->ops->typeof_ok || e->ops->typeof_ok(e));
 }
 
 bool set_typeof_ok(const struct expr *sel)
@@ -309,27 +215,10 @@ static void typeof_put_one(struct nftnl_udata_buf *b, unsigned int type,
 
 static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
 {
-	const struct typeof_header *h;
 	const struct expr *i;
 	unsigned int n = 0;
 
 	switch (e ? e->kind : EXPR_VERDICT) {
-	case EXPR_PAYLOAD:
-		if (e->payload.is_raw) {
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, 0);
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD, 0);
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_BASE, e->payload.base);
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_OFFSET, e->payload.offset);
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
-			break;
-		}
-		h = typeof_header(e->payload.desc);
-		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_DESC, h->id);
-		nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_FIELD,
-				    typeof_field_id(h, e->payload.tmpl));
-		if (e->dtype == &integer_type)
-			nftnl_udata_put_u32(b, TYPEOF_PAYLOAD_LEN, e->len);
-		break;
 	case EXPR_CONCAT:
 		list_for_each_entry(i, &e->set.exprs, list)
 			typeof_put_one(b, n++, i);
@@ -344,7 +233,6 @@ static void typeof_put_data(struct nftnl_udata_buf *b, const struct expr *e)
 static uint32_t typeof_kind(const struct expr *e)
 {
 	switch (e ? e->kind : EXPR_VERDICT) {
-	case EXPR_PAYLOAD:	return TYPEOF_KIND_PAYLOAD;
 	case EXPR_CONCAT:	return TYPEOF_KIND_CONCAT;
 	default:
 		return e && e->ops && e->ops->typeof_put ? e->ops->typeof_kind :
@@ -412,34 +300,6 @@ static bool rec_u32(const struct udrec *r, uint32_t *x)
 	return true;
 }
 
-static struct expr *typeof_payload(const struct udrec *data)
-{
-	struct udrec tb[TYPEOF_PAYLOAD_LEN + 1];
-	const struct typeof_header *h;
-	const struct proto_field *f;
-	uint32_t id, field;
-
-	if (!udtab_parse(data->v, data->n, tb, array_size(tb)) ||
-	    !rec_u32(&tb[TYPEOF_PAYLOAD_DESC], &id) ||
-	    !rec_u32(&tb[TYPEOF_PAYLOAD_FIELD], &field))
-		return NULL;
-	if (id == 0 && field == 0) {
-		/* a raw payload: base, offset, length */
-		uint32_t base, offset, len;
-
-		if (!rec_u32(&tb[TYPEOF_PAYLOAD_BASE], &base) ||
-		    !rec_u32(&tb[TYPEOF_PAYLOAD_OFFSET], &offset) ||
-		    !rec_u32(&tb[TYPEOF_PAYLOAD_LEN], &len) ||
-		    base < PROTO_BASE_LL_HDR || base > PROTO_BASE_TRANSPORT_HDR ||
-		    !payload_raw_valid(offset, len))
-			return NULL;
-		return payload_raw_alloc(&internal_location, base, offset, len);
-	}
-	h = typeof_header_by_id(id);
-	f = h ? typeof_field(h, field) : NULL;
-	return f ? payload_expr_alloc(&internal_location, h->desc, f) : NULL;
-}
-
 /* the selector of a kind that reads typeof records of its own: each of
    its records a u32, as nft writes them; NULL if none */
 static struct expr *typeof_of_kind(uint32_t kind, const struct udrec *data,
@@ -475,8 +335,6 @@ static struct expr *typeof_one(const uint8_t *v, uint8_t n,
 	    !rec_u32(&tb[TYPEOF_UDATA_KIND], &kind) || !tb[TYPEOF_UDATA_DATA].set)
 		return NULL;
 	switch (kind) {
-	case TYPEOF_KIND_PAYLOAD:
-		return typeof_payload(&tb[TYPEOF_UDATA_DATA]);
 	case TYPEOF_KIND_VERDICT:
 		if (depth == 0 && verdict)
 			*verdict = true;

@@ -500,17 +500,6 @@ static json_t *expr_json(const struct expr *e, struct json_ctx *jc)
 		return value_json(e, jc);
 	case EXPR_SYMBOL:
 		return json_string(e->sym.str);
-	case EXPR_PAYLOAD:
-		o = json_object();
-		if (e->payload.is_raw) {
-			o = obj_set(o, "base", json_string(proto_base_token(e->payload.base)));
-			o = obj_set(o, "offset", json_integer(e->payload.offset));
-			o = obj_set(o, "len", json_integer(e->len));
-		} else {
-			o = obj_set(o, "protocol", json_string(e->payload.desc->name));
-			o = obj_set(o, "field", json_string(e->payload.tmpl->name));
-		}
-		return wrap("payload", o);
 	case EXPR_BINOP:
 		return binop_json(e, jc);
 	case EXPR_PREFIX:
@@ -670,9 +659,6 @@ static json_t *stmt_json(const struct stmt *s, struct json_ctx *jc)
 					expr_json(s->verdict.expr->op.left, jc)),
 				"data", expr_json(s->verdict.expr->op.right, jc)));
 		return expr_json(s->verdict.expr, jc);
-	case STMT_PAYLOAD:
-		return wrap("mangle", obj_set(wrap("key", expr_json(s->payload.expr, jc)),
-					      "value", expr_json(s->payload.val, jc)));
 	default:
 		return unsupported(jc, s->verdict.expr && s->verdict.expr->kind == EXPR_SYMBOL ?
 				   s->verdict.expr->sym.str : "a statement");

@@ -324,17 +324,6 @@ static void symbol_print(const struct expr *e, const struct output_ctx *o,
 		fputs(e->sym.str, f);
 }
 
-static void payload_print(const struct expr *e, const struct output_ctx *o,
-			  FILE *f)
-{
-	if (e->payload.is_raw)
-		fprintf(f, "@%s,%u,%u", proto_base_token(e->payload.base),
-			e->payload.offset, e->len);
-	else
-		fprintf(f, "%s %s", e->payload.desc->name,
-			e->payload.tmpl->name);
-}
-
 static void prefix_print(const struct expr *e, const struct output_ctx *o,
 			 FILE *f)
 {
@@ -416,7 +405,6 @@ static void (*const expr_printers[__EXPR_KIND_MAX])(const struct expr *,
 						     FILE *) = {
 	[EXPR_VALUE]	= value_print,
 	[EXPR_SYMBOL]	= symbol_print,
-	[EXPR_PAYLOAD]	= payload_print,
 	[EXPR_BINOP]	= binop_print,
 	[EXPR_PREFIX]	= prefix_print,
 	[EXPR_RANGE]	= range_print,
@@ -629,18 +617,6 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		}
 		expr_print(s->verdict.expr, o, f);
 		break;
-	case STMT_PAYLOAD: {
-		struct output_ctx ho = *o;
-
-		expr_print(s->payload.expr, o, f);
-		fprintf(f, " set ");
-		/* what is written to raw bits prints in hex, as nft */
-		if (s->payload.expr->kind == EXPR_PAYLOAD &&
-		    s->payload.expr->payload.is_raw)
-			ho.flags |= NFH_PRINT_HEX;
-		expr_print(s->payload.val, &ho, f);
-		break;
-	}
 	default:
 		fprintf(f, "# unsupported expression \"%s\" (nfh cannot print it yet)",
 			s->verdict.expr ? s->verdict.expr->sym.str : "?");
@@ -1462,13 +1438,8 @@ static const char *describe_kind(const struct expr *e)
 			return "hash";
 		return e->ops->name;
 	}
-	switch (e->kind) {
-	case EXPR_PAYLOAD:	return "payload";
-	case EXPR_EXTHDR:	return "exthdr";
-	case EXPR_META:		return "meta";
-	case EXPR_CT:		return "ct";
-	default:		return "symbol";
-	}
+	/* every selector has its kind's ops: the rest are constants */
+	return "symbol";
 }
 
 static bool dtype_is_string(const struct datatype *d)

@@ -22,6 +22,7 @@
 #include <delinearize.h>
 #include <erec.h>
 #include <print.h>
+#include <payload.h>
 #include <proto.h>
 #include <trace.h>
 #include <nlalloc.h>
