@@ -1967,6 +1967,9 @@ static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
 			rel->op.right = r;
 		}
 	}
+	if (lhs->kind == EXPR_BINOP)
+		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
+				    "cannot combine negation with binary expression");
 	if (!(lhs->dtype->flags & DTYPE_F_BITMASK) || r->kind != EXPR_VALUE)
 		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
 				    "negation can only be used with singleton bitmask values");

@@ -36,11 +36,12 @@ struct socket_template {
 #define S(k, n, dt, l) [k] = { .name = n, .dtype = &dt, .len = l, \
 			       .byteorder = BYTEORDER_HOST }
 
-/* transparent and wildcard are one byte in the register */
+/* transparent and wildcard are one bit, as nft has them (a value past 1
+ * is out of range), loaded as one byte */
 static const struct socket_template socket_templates[] = {
-	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	8),
+	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	1),
 	S(NFT_SOCKET_MARK,		"mark",		mark_type,	32),
-	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	8),
+	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	1),
 	/* the cgroup (v2) id, its directory's inode: "level N PATH" */
 	S(NFT_SOCKET_CGROUPV2,		"cgroupv2",	cgroupv2_type,	64),
 };
