@@ -609,10 +609,12 @@ static __noinline int symbol_to_constant(struct eval_ctx *ctx,
 		}
 		/* "eth*" matches every name that starts with "eth" */
 		if (str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
-			if ((n - 1) * 8 > lhs->len) {
+			/* as nft: the '*' counts, as the NUL would */
+			if ((n + 1) * 8 > lhs->len) {
 				expr_free(c);
 				return err(ctx, &sym->loc,
-					   "interface name \"%s\" is too long", str);
+					   "string \"%s\" is too long: %u characters at most",
+					   str, lhs->len / 8 - 1);
 			}
 			c->len = (n - 1) * 8;
 			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
