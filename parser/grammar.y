@@ -544,6 +544,12 @@ static int number_with_unit(struct parser_state *state, const char *s,
 	if (unit == s || errno)
 		return error_queue(state->msgs, loc,
 				   "\"%s\" is not a number and a unit", s);
+	/* nft scans "10m" of "10mbytes" as a time (ten minutes), then
+	   refuses the rest: it takes "10 mbytes" only */
+	if (bytes && !strncmp(unit, "mbytes", 6))
+		return error_queue(state->msgs, loc,
+				   "\"%s\" needs a space before its unit, as nft reads \"%.*s\" as a time: %llu mbytes",
+				   s, (int)(unit - s + 1), s, (unsigned long long)*res);
 	if (bytes ? stmt_bytes_unit(unit, &mult) < 0 : strcmp(unit, "packets"))
 		return error_queue(state->msgs, loc,
 				   "wrong unit \"%s\": %s expected", unit,
@@ -3035,7 +3041,18 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKT_BYTES;
 				$$->limit.burst = $6;
-				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
+				/* nft scans "kbytes/" before a space as one
+				   word: "1kbytes/ second" is no rate to it */
+				if (@4.first_line == @5.first_line &&
+				    @3.last_col + 1 == @4.first_col &&
+				    @4.last_col + 1 < @5.first_col) {
+					struct location l = @3;
+
+					l.last_col = @4.last_col;
+					error_queue(state->msgs, &l,
+						    "wrong rate format: no space after the slash of a unit per time, as in 1kbytes/second");
+					state->nerrs++;
+				} else if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
 				free($1); free($5);
 			}
