@@ -741,6 +741,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list mask_elem
+%type <string> time_unit
 %type <val> time_spec elem_time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
@@ -3020,7 +3021,7 @@ limit_stmt		:	LIMIT limit_spec
 			}
 			;
 
-limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
+limit_spec		:	RATE limit_over NUMBER SLASH time_unit limit_burst_pkts
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
 				$$->limit.flags = $2;
@@ -3033,7 +3034,7 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 					state->nerrs++;
 				free($1); free($5);
 			}
-			|	RATE limit_over limit_rate_bytes SLASH STRING
+			|	RATE limit_over limit_rate_bytes SLASH time_unit
 				limit_burst_bytes
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
@@ -3082,6 +3083,11 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 				$$->limit.rate = $3 * mult;
 				free($1); free($4);
 			}
+			;
+
+/* "second" ... "week": "day" and "hour" are bare meta keys too */
+time_unit		:	STRING
+			|	METAKEY
 			;
 
 /* "64 bytes", "64 kbytes" and, as nft scans them, "64bytes", "64kbytes" */
