@@ -3811,18 +3811,6 @@ nat_addr		:	stmt_value
 				$$->nat.addr = $1;
 				$$->nat.proto = $3;
 			}
-			|	'[' basic_rhs_expr ']' COLON basic_rhs_expr
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.addr = $2;
-				$$->nat.proto = $5;
-			}
-			|	'[' basic_rhs_expr ']'
-			{
-				/* "tproxy to [dead::beef]": brackets without a port */
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.addr = $2;
-			}
 			|	stmt_value COLON map_expr
 			{
 				/* ports from a map */

@@ -1022,6 +1022,9 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_DREG);
 		struct expr *m = map_expr_alloc(&internal_location, l, r);
 
+		/* as wide as its values (nat tells address . port by it) */
+		if (nftnl_set_is_set(cs->nls, NFTNL_SET_DATA_LEN))
+			m->len = nftnl_set_get_u32(cs->nls, NFTNL_SET_DATA_LEN) * 8;
 		if (dreg == NFT_REG_VERDICT)
 			add_stmt(ctx, verdict_stmt_alloc(&internal_location, m));
 		else
