@@ -1074,6 +1074,51 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 }
 
 /* sel map { ... } and sel map @m; @want is the type the value must have */
+/* the constant value @v, or the key of a set element or a mapping that
+   is one */
+static struct expr *xor_target(struct expr *v)
+{
+	if (v->kind == EXPR_MAPPING)
+		v = v->op.left;
+	if (v && v->kind == EXPR_SET_ELEM)
+		v = v->elem.key;
+	return v && v->kind == EXPR_VALUE ? v : NULL;
+}
+
+/*
+ * "meta mark ^ 0x1 == 0x3" is "meta mark == 0x2", as nft compiles it:
+ * the outermost xor of the left side moves to the constants on the
+ * right, a value or each element of an anonymous set (not a range, nor
+ * a named set); the same in an anonymous map's keys (map_eval()).
+ */
+static void xor_transfer(struct expr **lhs, struct expr *rhs)
+{
+	struct expr *b = *lhs, *x, *i, *v;
+
+	if (b->kind != EXPR_BINOP || b->op.op != OP_XOR ||
+	    b->op.right->kind != EXPR_VALUE)
+		return;
+	x = b->op.right;
+	if (rhs->kind == EXPR_SET) {
+		list_for_each_entry(i, &rhs->set.exprs, list)
+			if (!xor_target(i))
+				return;
+		list_for_each_entry(i, &rhs->set.exprs, list) {
+			v = xor_target(i);
+			for (unsigned int k = 0; k < NFH_VAL_MAXLEN; k++)
+				v->val.data[k] ^= x->val.data[k];
+		}
+	} else if (rhs->kind == EXPR_VALUE) {
+		for (unsigned int k = 0; k < NFH_VAL_MAXLEN; k++)
+			rhs->val.data[k] ^= x->val.data[k];
+	} else {
+		return;
+	}
+	*lhs = b->op.left;
+	b->op.left = NULL;
+	expr_free(b);
+}
+
 static int map_eval(struct eval_ctx *ctx, struct expr *m,
 		    const struct expr *want)
 {
@@ -1108,6 +1153,7 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 			return -1;
 		if (list_empty(&r->set.exprs))
 			return err(ctx, &r->loc, "the map is empty");
+		xor_transfer(&m->op.left, r);
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
 	}
@@ -2087,6 +2133,9 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return -1;
 	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
 		return -1;
+	if (rel->op.op == OP_EQ || rel->op.op == OP_NEQ ||
+	    rel->op.op == OP_IMPLICIT)
+		xor_transfer(&rel->op.left, rel->op.right);
 	lhs = rel->op.left;
 	if (has_shift(lhs) && rel->op.right->kind != EXPR_SET_REF)
 		/* nft 1.0.6 refuses these too, as a datatype mismatch; a

@@ -2087,15 +2087,21 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 	    bits_mask_resolve(pctx, deps, e))
 		return;
 
-	if (p->kind == EXPR_BINOP && p->op.op == OP_AND) {
+	if (p->kind == EXPR_BINOP && (p->op.op == OP_AND || p->op.op == OP_XOR ||
+				      p->op.op == OP_OR)) {
+		struct expr **in = &p->op.left;
+
+		while ((*in)->kind == EXPR_BINOP)
+			in = &(*in)->op.left;
 		/* "tcp flags & (syn | ack) vmap { ... }": the field under a mask */
-		n = field_resolve(pctx, deps, p->op.left);
+		n = field_resolve(pctx, deps, *in);
 		if (n) {
-			expr_free(p->op.left);
-			p->op.left = n;
+			expr_free(*in);
+			*in = n;
 		}
-		/* the mask of "meta mark & 0xff vmap" in the key's byte order */
-		if (n || reg_selector(p->op.left))
+		/* the mask of "meta mark & 0xff vmap" (the xor of "meta mark
+		   ^ 0x1 vmap") in the key's byte order */
+		if (n || reg_selector(*in))
 			binop_type(p);
 		return;
 	}
