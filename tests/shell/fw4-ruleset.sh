@@ -220,7 +220,8 @@ table inet fw4 {
 	chain mangle_prerouting {
 		type filter hook prerouting priority mangle; policy accept;
 		iifname { "br-lan" } meta mark set meta mark and 0xff00ffff xor 0x110000 comment "!fw4: lan mark"
-		iifname $lan_devices ip dscp set cs1 ip6 dscp set af41 comment "!fw4: lan DSCP"
+		iifname $lan_devices meta nfproto ipv4 ip dscp set cs1 comment "!fw4: lan DSCP"
+		iifname $lan_devices meta nfproto ipv6 ip6 dscp set af41 comment "!fw4: lan DSCP"
 	}
 
 	chain mangle_postrouting {
@@ -253,7 +254,12 @@ kernel_bytecode() {
 		     END { if (e != "") { printf "%s", e | "sort"; close("sort") } }'
 }
 
-check "nft loads it" in_ns "$NS" nft -f "$dir/fw4.nft"
+if ! out=$(in_ns "$NS" nft -f "$dir/fw4.nft" 2>&1); then
+	not_ok "nft loads it"
+	printf '%s\n' "$out" | diag
+	finish
+fi
+ok "nft loads it"
 want=$(in_ns "$NS" nft list ruleset)
 want_kernel=$(kernel_bytecode)
 expect_eq "nfh lists nft's load as nft does" "$want" "$(tool "$NS" list ruleset)"
