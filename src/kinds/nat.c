@@ -133,6 +133,30 @@ static bool nat_map_interval(const struct expr *m)
 	return false;
 }
 
+/* as nft: an ip table's nat after "ether type ip6" (or a set of ether
+   types whose last is ip6, from which nft takes it) is refused */
+static int nat_l3_conflict(struct kind_eval *k, const struct stmt *s)
+{
+	unsigned int fam = s->nat.family ? s->nat.family : k->family;
+	const struct proto_desc *want = fam == NFPROTO_IPV4 ? &proto_ip :
+					fam == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+	const struct proto_desc *nh = k->pctx->desc[PROTO_BASE_NETWORK_HDR];
+	const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
+
+	if (!want)
+		return 0;
+	if ((nh == &proto_ip || nh == &proto_ip6) && nh != want)
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in nat statement",
+				   nh->name, want->name);
+	if ((sd == &proto_ip || sd == &proto_ip6) && sd != want)
+		return error_queue2(k->msgs, &s->loc,
+				    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
+				    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s). You must specify ip or ip6 family in nat statement",
+				    sd->name, want->name, sd->name);
+	return 0;
+}
+
 /* the address family of the statement, as it names it ("snat ip to") or
    as an earlier match of an inet rule implies it */
 static int nat_addr_family(struct kind_eval *k, struct stmt *s)
@@ -154,12 +178,15 @@ static int nat_addr_family(struct kind_eval *k, struct stmt *s)
 				  PROTO_BASE_NETWORK_HDR, want) < 0)
 			return -1;
 	} else if (k->family == NFPROTO_INET) {
+		/* or from the last element of a set, as nft takes it */
+		if (nh != &proto_ip && nh != &proto_ip6)
+			nh = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
 		if (nh != &proto_ip && nh != &proto_ip6)
 			return error_queue(k->msgs, &s->loc,
 					   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
 		s->nat.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	}
-	return 0;
+	return nat_l3_conflict(k, s);
 }
 
 /* as nft: "snat to 10.0.0.0/24" is the range of the prefix's addresses,
