@@ -575,6 +575,7 @@ static int family_of(struct parser_state *state, const char *name,
 %define api.pure full
 %define parse.error custom
 %define parse.lac full
+%define parse.trace
 %locations
 %define api.location.type {struct location}
 %parse-param { void *scanner } { struct parser_state *state }
@@ -4888,4 +4889,9 @@ bool parser_name_is_bare(const char *name)
 __attribute__((constructor)) static void name_is_bare_register(void)
 {
 	print_name_is_bare = parser_name_is_bare;
+}
+
+void parser_set_debug(bool on)
+{
+	yydebug = on;
 }

@@ -2763,6 +2763,9 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	undef_forget(ctx);
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
+	/* --debug=proto-ctx: with the output, as nft prints it */
+	proto_ctx_debug(&ctx->pctx, ctx->nfh && (ctx->nfh->debug & NFH_DEBUG_PROTO_CTX) ?
+			ctx->nfh->octx.out : NULL);
 	ctx->inner_pctx_set = false;
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)
