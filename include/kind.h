@@ -302,8 +302,9 @@ struct kind_jparse {
  * @destroy:	frees what @e owns
  * @mangle:	the statement that writes @val (which it takes) to the field
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
- * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
- *		for a statement that bounds it (queue)
+ * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1;
+ *		socket transparent: 1), for a statement that bounds it (queue)
+ *		and a match, whose constants may not be larger (as in nft)
  * A kind leaves out what it has not.
  */
 /*

@@ -2111,6 +2111,40 @@ static void implicit_op_eval(struct expr *rel, const struct expr *lhs)
 	}
 }
 
+/* a constant past the largest value @lhs gives (numgen inc mod 4 5), as
+   nft refuses it: in a value, a range or an anonymous set */
+static int maxval_check(struct eval_ctx *ctx, const struct expr *lhs,
+			const struct expr *x)
+{
+	uint64_t max = lhs->ops && lhs->ops->maxval ? lhs->ops->maxval(lhs) :
+						      UINT64_MAX;
+	const struct expr *i;
+
+	if (max == UINT64_MAX)
+		return 0;
+	switch (x->kind) {
+	case EXPR_VALUE:
+		if (expr_value_u64(x) > max)
+			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+				   (unsigned long long)expr_value_u64(x),
+				   (unsigned long long)max);
+		return 0;
+	case EXPR_RANGE:
+		if (maxval_check(ctx, lhs, x->range.left) < 0)
+			return -1;
+		return maxval_check(ctx, lhs, x->range.right);
+	case EXPR_SET_ELEM:
+		return x->elem.key ? maxval_check(ctx, lhs, x->elem.key) : 0;
+	case EXPR_SET:
+		list_for_each_entry(i, &x->set.exprs, list)
+			if (maxval_check(ctx, lhs, i) < 0)
+				return -1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -2132,6 +2166,8 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	if (rhs_eval(ctx, lhs, &rel->op.right) < 0)
 		return -1;
 	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
+		return -1;
+	if (maxval_check(ctx, rel->op.left, rel->op.right) < 0)
 		return -1;
 	if (rel->op.op == OP_EQ || rel->op.op == OP_NEQ ||
 	    rel->op.op == OP_IMPLICIT)

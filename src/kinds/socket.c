@@ -36,12 +36,12 @@ struct socket_template {
 #define S(k, n, dt, l) [k] = { .name = n, .dtype = &dt, .len = l, \
 			       .byteorder = BYTEORDER_HOST }
 
-/* transparent and wildcard are one bit, as nft has them (a value past 1
- * is out of range), loaded as one byte */
+/* transparent and wildcard are one byte in the register (socket_maxval()
+   bounds them) */
 static const struct socket_template socket_templates[] = {
-	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	1),
+	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	8),
 	S(NFT_SOCKET_MARK,		"mark",		mark_type,	32),
-	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	1),
+	S(NFT_SOCKET_WILDCARD,		"wildcard",	integer_type,	8),
 	/* the cgroup (v2) id, its directory's inode: "level N PATH" */
 	S(NFT_SOCKET_CGROUPV2,		"cgroupv2",	cgroupv2_type,	64),
 };
@@ -199,6 +199,15 @@ static struct expr *socket_typeof_parse(const struct kind_typeof *t,
 	return socket_alloc(&internal_location, t->v[0]);
 }
 
+/* transparent and wildcard are 0 or 1: nft refuses a match on more */
+static uint64_t socket_maxval(const struct expr *e)
+{
+	const struct socket_priv *p = expr_priv(e);
+
+	return p->key == NFT_SOCKET_TRANSPARENT || p->key == NFT_SOCKET_WILDCARD ?
+	       1 : UINT64_MAX;
+}
+
 static const struct expr_ops socket_ops = {
 	.name		= "socket",
 	.nl_name	= "socket",
@@ -210,6 +219,7 @@ static const struct expr_ops socket_ops = {
 	.print		= socket_print,
 	.json		= socket_json,
 	.parse_json	= socket_parse_json,
+	.maxval		= socket_maxval,
 	.typeof_kind	= TYPEOF_KIND_SOCKET,
 	.typeof_recs	= 1,
 	.typeof_put	= socket_typeof_put,
