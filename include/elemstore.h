@@ -47,8 +47,11 @@ struct elem_store {
 						   limit or ct count was added */
 	struct location		interval_loc;
 	struct location		timeout_loc;
-	/* the catch-all elements ("*"), without keys, sent after the rest */
+	/* the catch-all elements ("*"), without keys, sent after the rest
+	   of an interval set, elsewhere where they were given: @before, in
+	   the catch-all store, how many keyed elements came before each */
 	struct elem_store	*catchall;
+	size_t			*before;
 };
 
 /* an empty store for keys like @key and values like @data (or NULL) */

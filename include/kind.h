@@ -354,8 +354,9 @@ struct kind_jparse {
  * @destroy:	frees what @e owns
  * @mangle:	the statement that writes @val (which it takes) to the field
  *		@e, as JSON's { "mangle": { "key": @e, "value": @val } } says
- * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1),
- *		for a statement that bounds it (queue)
+ * @maxval:	the largest value @e gives (numgen, hash: offset + mod - 1;
+ *		socket transparent: 1), for a statement that bounds it (queue)
+ *		and a match, whose constants may not be larger (as in nft)
  * @load:	a header field (payload, exthdr), a run of bits in the
  *		packet: loads the bytes around it (@bytes of them if not 0)
  *		into @dreg and says in @ld where its bits sit; the linearizer

@@ -174,6 +174,9 @@ struct expr *parser_var_ref(struct parser_state *state,
 
 /* scanner.l */
 void *scanner_init(struct parser_state *state);
+/* --debug=scanner, --debug=parser: flex's and bison's traces on stderr */
+void scanner_set_debug(void *scanner, bool on);
+void parser_set_debug(bool on);
 void scanner_destroy(void *scanner);
 int scanner_push_buffer(void *scanner, const char *name, const char *buf,
 			const struct location *parent);

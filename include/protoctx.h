@@ -3,6 +3,7 @@
 #define NFH_PROTOCTX_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <proto.h>
 
@@ -42,11 +43,16 @@ struct proto_ctx {
 	   not, 0 for none */
 	bool			nft11;
 	unsigned int		th_id;
+	/* --debug=proto-ctx: each change is printed here, as nft does */
+	FILE			*debug;
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
 /* learns from a match such as "meta l4proto tcp" */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
+/* prints the context to @f (NULL: nothing) from now on, and now where
+   the family put a header */
+void proto_ctx_debug(struct proto_ctx *pctx, FILE *f);
 /* the transport protocol is known, or a set of them was matched */
 bool proto_ctx_th_known(const struct proto_ctx *pctx);
 

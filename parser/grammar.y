@@ -545,6 +545,12 @@ static int number_with_unit(struct parser_state *state, const char *s,
 	if (unit == s || errno)
 		return error_queue(state->msgs, loc,
 				   "\"%s\" is not a number and a unit", s);
+	/* nft scans "10m" of "10mbytes" as a time (ten minutes), then
+	   refuses the rest: it takes "10 mbytes" only */
+	if (bytes && !strncmp(unit, "mbytes", 6))
+		return error_queue(state->msgs, loc,
+				   "\"%s\" needs a space before its unit, as nft reads \"%.*s\" as a time: %llu mbytes",
+				   s, (int)(unit - s + 1), s, (unsigned long long)*res);
 	if (bytes ? stmt_bytes_unit(unit, &mult) < 0 : strcmp(unit, "packets"))
 		return error_queue(state->msgs, loc,
 				   "wrong unit \"%s\": %s expected", unit,
@@ -570,6 +576,7 @@ static int family_of(struct parser_state *state, const char *name,
 %define api.pure full
 %define parse.error custom
 %define parse.lac full
+%define parse.trace
 %locations
 %define api.location.type {struct location}
 %parse-param { void *scanner } { struct parser_state *state }
@@ -736,6 +743,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <set> set_block set_block_alloc
 %type <expr> concat_expr basic_expr concat_rhs_expr map_expr rhs_map set_block_expr
 %type <expr> set_elem_key set_rhs type_list typeof_list typeof_data mask_list mask_elem
+%type <string> time_unit
 %type <val> time_spec elem_time_spec limit_rate_bytes limit_burst_pkts limit_burst_bytes
 %type <num> set_stmt_op
 %type <expr> expr primary_expr selector_expr payload_expr meta_expr ct_expr
@@ -3015,7 +3023,7 @@ limit_stmt		:	LIMIT limit_spec
 			}
 			;
 
-limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
+limit_spec		:	RATE limit_over NUMBER SLASH time_unit limit_burst_pkts
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
 				$$->limit.flags = $2;
@@ -3028,7 +3036,7 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 					state->nerrs++;
 				free($1); free($5);
 			}
-			|	RATE limit_over limit_rate_bytes SLASH STRING
+			|	RATE limit_over limit_rate_bytes SLASH time_unit
 				limit_burst_bytes
 			{
 				$$ = stmt_alloc(&@$, STMT_LIMIT);
@@ -3036,7 +3044,18 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 				$$->limit.rate = $3;
 				$$->limit.type = NFT_LIMIT_PKT_BYTES;
 				$$->limit.burst = $6;
-				if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
+				/* nft scans "kbytes/" before a space as one
+				   word: "1kbytes/ second" is no rate to it */
+				if (@4.first_line == @5.first_line &&
+				    @3.last_col + 1 == @4.first_col &&
+				    @4.last_col + 1 < @5.first_col) {
+					struct location l = @3;
+
+					l.last_col = @4.last_col;
+					error_queue(state->msgs, &l,
+						    "wrong rate format: no space after the slash of a unit per time, as in 1kbytes/second");
+					state->nerrs++;
+				} else if (stmt_limit_unit($$, $5, &@5, state->msgs) < 0)
 					state->nerrs++;
 				free($1); free($5);
 			}
@@ -3066,6 +3085,11 @@ limit_spec		:	RATE limit_over NUMBER SLASH STRING limit_burst_pkts
 				$$->limit.rate = $3 * mult;
 				free($1); free($4);
 			}
+			;
+
+/* "second" ... "week": "day" and "hour" are bare meta keys too */
+time_unit		:	STRING
+			|	METAKEY
 			;
 
 /* "64 bytes", "64 kbytes" and, as nft scans them, "64bytes", "64kbytes" */
@@ -3788,18 +3812,6 @@ nat_addr		:	stmt_value
 				$$ = stmt_alloc(&@$, STMT_NAT);
 				$$->nat.addr = $1;
 				$$->nat.proto = $3;
-			}
-			|	'[' basic_rhs_expr ']' COLON basic_rhs_expr
-			{
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.addr = $2;
-				$$->nat.proto = $5;
-			}
-			|	'[' basic_rhs_expr ']'
-			{
-				/* "tproxy to [dead::beef]": brackets without a port */
-				$$ = stmt_alloc(&@$, STMT_NAT);
-				$$->nat.addr = $2;
 			}
 			|	stmt_value COLON map_expr
 			{
@@ -4867,4 +4879,9 @@ bool parser_name_is_bare(const char *name)
 __attribute__((constructor)) static void name_is_bare_register(void)
 {
 	print_name_is_bare = parser_name_is_bare;
+}
+
+void parser_set_debug(bool on)
+{
+	yydebug = on;
 }

@@ -46,6 +46,7 @@ enum nfh_debug_flags {
 	NFH_DEBUG_EVALUATION	= (1 << 2),
 	NFH_DEBUG_NETLINK	= (1 << 3),
 	NFH_DEBUG_MNL		= (1 << 4),
+	NFH_DEBUG_PROTO_CTX	= (1 << 5),
 };
 
 /**

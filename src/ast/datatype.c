@@ -157,9 +157,10 @@ static int string_parse(const struct datatype *dt, const char *s,
 {
 	size_t n = strlen(s);
 
-	if (res->len && n * 8 > res->len) {
-		snprintf(err, errlen, "string \"%s\" is too long: %u bytes at most",
-			 s, res->len / 8);
+	/* as nft: the field keeps the terminating NUL too */
+	if (res->len && (n + 1) * 8 > res->len) {
+		snprintf(err, errlen, "string \"%s\" is too long: %u characters at most",
+			 s, res->len / 8 - 1);
 		return -1;
 	}
 	memset(res->val.data, 0, sizeof(res->val.data));

@@ -36,6 +36,41 @@ void proto_ctx_init(struct proto_ctx *pctx, unsigned int family)
 	}
 }
 
+/* nft's own name for the link layer of inet and netdev, none known */
+static const char *ll_name(const struct proto_ctx *pctx)
+{
+	return pctx->family == NFPROTO_INET ? "inet" :
+	       pctx->family == NFPROTO_NETDEV ? "netdev" : "none";
+}
+
+/* as nft prints it: "update network layer protocol context:", then
+   each layer's header, "<-" after the one that changed */
+static void debug_print(const struct proto_ctx *pctx, enum proto_base base)
+{
+	static const char *const names[] = {
+		[PROTO_BASE_LL_HDR]		= "link layer",
+		[PROTO_BASE_NETWORK_HDR]	= "network layer",
+		[PROTO_BASE_TRANSPORT_HDR]	= "transport layer",
+	};
+
+	fprintf(pctx->debug, "update %s protocol context:\n", names[base]);
+	for (unsigned int b = PROTO_BASE_LL_HDR; b <= PROTO_BASE_TRANSPORT_HDR; b++)
+		fprintf(pctx->debug, " %-20s: %s%s\n", names[b],
+			pctx->desc[b] ? pctx->desc[b]->name :
+			b == PROTO_BASE_LL_HDR ? ll_name(pctx) : "none",
+			b == base ? " <-" : "");
+	fprintf(pctx->debug, " %-20s: none\n\n", "payload data");
+}
+
+void proto_ctx_debug(struct proto_ctx *pctx, FILE *f)
+{
+	pctx->debug = f;
+	for (unsigned int b = PROTO_BASE_LL_HDR; f && b <= PROTO_BASE_TRANSPORT_HDR; b++)
+		if (pctx->desc[b] || (b == PROTO_BASE_LL_HDR &&
+				      strcmp(ll_name(pctx), "none")))
+			debug_print(pctx, b);
+}
+
 static bool rel_is_eq_const(const struct expr *rel)
 {
 	return rel->kind == EXPR_RELATIONAL &&
@@ -323,7 +358,23 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 	}
 }
 
+static void proto_ctx_update_one(struct proto_ctx *pctx,
+				 const struct expr *rel);
+
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
+{
+	const struct proto_desc *was[__PROTO_BASE_MAX];
+
+	memcpy(was, pctx->desc, sizeof(was));
+	proto_ctx_update_one(pctx, rel);
+	for (unsigned int b = PROTO_BASE_LL_HDR; pctx->debug &&
+					       b <= PROTO_BASE_TRANSPORT_HDR; b++)
+		if (pctx->desc[b] != was[b])
+			debug_print(pctx, b);
+}
+
+static void proto_ctx_update_one(struct proto_ctx *pctx,
+				 const struct expr *rel)
 {
 	const struct expr *l;
 	uint64_t v;

@@ -85,11 +85,17 @@ static int debug_flags(const char *arg, unsigned int *flags)
 			*flags |= NFH_DEBUG_NETLINK;
 		else if (!strcmp(tok, "mnl"))
 			*flags |= NFH_DEBUG_MNL;
+		else if (!strcmp(tok, "scanner"))
+			*flags |= NFH_DEBUG_SCANNER;
+		else if (!strcmp(tok, "parser"))
+			*flags |= NFH_DEBUG_PARSER;
+		else if (!strcmp(tok, "proto-ctx"))
+			*flags |= NFH_DEBUG_PROTO_CTX;
 		else if (!strcmp(tok, "all"))
-			*flags |= NFH_DEBUG_NETLINK | NFH_DEBUG_MNL;
-		else if (!strcmp(tok, "scanner") || !strcmp(tok, "parser") ||
-			 !strcmp(tok, "eval") ||
-			 !strcmp(tok, "proto-ctx") || !strcmp(tok, "segtree"))
+			*flags |= NFH_DEBUG_NETLINK | NFH_DEBUG_MNL |
+				  NFH_DEBUG_SCANNER | NFH_DEBUG_PARSER |
+				  NFH_DEBUG_PROTO_CTX;
+		else if (!strcmp(tok, "eval") || !strcmp(tok, "segtree"))
 			fprintf(stderr, "nfh: debug level \"%s\" is not supported yet, ignored\n", tok);
 		else {
 			fprintf(stderr, "nfh: invalid debug level \"%s\"\n", tok);

@@ -864,14 +864,34 @@ static int dup_values_check(const struct elem_emit *em,
 }
 
 /* the keyed elements, one by one (not as intervals) */
+/* catch-all element i of @st */
+static void emit_catchall(struct builder *b, struct elem_emit *em,
+			  const struct elem_store *st, size_t i)
+{
+	const struct elem_store *ca = st->catchall;
+
+	b->dlen = elem_dlen(ca, i);
+	put_elem(b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
+		 ca->dlen ? elem_data(ca, i) : NULL, elem_rec(ca, i)->extra,
+		 false);
+	if (em->interval && !st->concat)
+		em->size++;
+}
+
+/* the keyed elements as given, each catch-all where it was given (as
+   nft sends a set that is no interval set) */
 static void emit_keyed(struct builder *b, struct elem_emit *em,
 		       const struct elem_store *st)
 {
 	uint8_t w[NFH_VAL_MAXLEN], we[NFH_VAL_MAXLEN];
+	const struct elem_store *ca = st->catchall;
+	size_t c = 0;
 
 	for (size_t i = 0; i < st->n; i++) {
 		const uint8_t *key = elem_lo(st, i), *end = NULL;
 
+		for (; ca && c < ca->n && ca->before[c] <= i; c++)
+			emit_catchall(b, em, st, c);
 		if (!st->concat) {
 			plain_wire(em, key, w, st->klen);
 			key = w;
@@ -883,35 +903,26 @@ static void emit_keyed(struct builder *b, struct elem_emit *em,
 		put_elem(b, key, end, 0, st->dlen ? elem_data(st, i) : NULL,
 			 elem_rec(st, i)->extra, false);
 	}
+	for (; ca && c < ca->n; c++)
+		emit_catchall(b, em, st, c);
 }
 
-/* the catch-all elements, last as nft sends them; 0, or -1 for a map's
-   catch-all given twice with two values, as a key above */
-static int emit_catchalls(struct builder *b, struct elem_emit *em,
-			  const struct elem_store *st)
+/* a map's catch-all given twice with two values: -1, as a key above */
+static int catchalls_check(struct elem_emit *em, const struct elem_store *st)
 {
 	const struct elem_store *ca = st->catchall;
-	int ret = 0;
 
-	for (size_t i = 1; ret == 0 && ca && i < ca->n; i++) {
+	for (size_t i = 1; ca && i < ca->n; i++) {
 		struct location la, lb;
 
 		if (!values_differ(ca, 0, i))
 			continue;
 		elem_loc_get(elem_rec(ca, 0), &la);
 		elem_loc_get(elem_rec(ca, i), &lb);
-		ret = error_queue2(em->msgs, &lb, &la,
-				   "* is given twice, with two values (the kernel says \"File exists\")");
+		return error_queue2(em->msgs, &lb, &la,
+				    "* is given twice, with two values (the kernel says \"File exists\")");
 	}
-	for (size_t i = 0; ret == 0 && ca && i < ca->n; i++) {
-		b->dlen = elem_dlen(ca, i);
-		put_elem(b, NULL, NULL, NFT_SET_ELEM_CATCHALL,
-			 ca->dlen ? elem_data(ca, i) : NULL,
-			 elem_rec(ca, i)->extra, false);
-		if (em->interval && !st->concat)
-			em->size++;
-	}
-	return ret;
+	return 0;
 }
 
 int elem_emit(struct elem_emit *em, struct elem_store *st)
@@ -921,16 +932,20 @@ int elem_emit(struct elem_emit *em, struct elem_store *st)
 
 	/* zeroed: libmnl 1.0.4 leaves the padding after attributes as it is */
 	b.buf = xzalloc(MSG_PAYLOAD_MAX + ELEM_MAX);
-	if (em->interval && !st->concat) {
+	if (catchalls_check(em, st) < 0) {
+		ret = -1;
+	} else if (em->interval && !st->concat) {
+		/* the catch-all last, as nft sends it after the intervals */
 		ret = emit_intervals(&b, st);
+		for (size_t i = 0; ret == 0 && st->catchall &&
+				   i < st->catchall->n; i++)
+			emit_catchall(&b, em, st, i);
 	} else if ((st->dlen || (em->data && em->data->dtype == &verdict_type)) &&
 		   !em->concat_interval && dup_values_check(em, st) < 0) {
 		ret = -1;
 	} else {
 		emit_keyed(&b, em, st);
 	}
-	if (ret == 0)
-		ret = emit_catchalls(&b, em, st);
 	if (!(em->interval && !st->concat))
 		em->size = em->count;
 	/* as nft: an elements message even with none, for a meter's set or

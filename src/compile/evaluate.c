@@ -610,10 +610,12 @@ static __noinline int symbol_to_constant(struct eval_ctx *ctx,
 		}
 		/* "eth*" matches every name that starts with "eth" */
 		if (str[n - 1] == '*' && (n < 2 || str[n - 2] != '\\')) {
-			if ((n - 1) * 8 > lhs->len) {
+			/* as nft: the '*' counts, as the NUL would */
+			if ((n + 1) * 8 > lhs->len) {
 				expr_free(c);
 				return err(ctx, &sym->loc,
-					   "interface name \"%s\" is too long", str);
+					   "string \"%s\" is too long: %u characters at most",
+					   str, lhs->len / 8 - 1);
 			}
 			c->len = (n - 1) * 8;
 			c->flags |= EXPR_F_SINGLETON | EXPR_F_WILDCARD;
@@ -1073,6 +1075,51 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 }
 
 /* sel map { ... } and sel map @m; @want is the type the value must have */
+/* the constant value @v, or the key of a set element or a mapping that
+   is one */
+static struct expr *xor_target(struct expr *v)
+{
+	if (v->kind == EXPR_MAPPING)
+		v = v->op.left;
+	if (v && v->kind == EXPR_SET_ELEM)
+		v = v->elem.key;
+	return v && v->kind == EXPR_VALUE ? v : NULL;
+}
+
+/*
+ * "meta mark ^ 0x1 == 0x3" is "meta mark == 0x2", as nft compiles it:
+ * the outermost xor of the left side moves to the constants on the
+ * right, a value or each element of an anonymous set (not a range, nor
+ * a named set); the same in an anonymous map's keys (map_eval()).
+ */
+static void xor_transfer(struct expr **lhs, struct expr *rhs)
+{
+	struct expr *b = *lhs, *x, *i, *v;
+
+	if (b->kind != EXPR_BINOP || b->op.op != OP_XOR ||
+	    b->op.right->kind != EXPR_VALUE)
+		return;
+	x = b->op.right;
+	if (rhs->kind == EXPR_SET) {
+		list_for_each_entry(i, &rhs->set.exprs, list)
+			if (!xor_target(i))
+				return;
+		list_for_each_entry(i, &rhs->set.exprs, list) {
+			v = xor_target(i);
+			for (unsigned int k = 0; k < NFH_VAL_MAXLEN; k++)
+				v->val.data[k] ^= x->val.data[k];
+		}
+	} else if (rhs->kind == EXPR_VALUE) {
+		for (unsigned int k = 0; k < NFH_VAL_MAXLEN; k++)
+			rhs->val.data[k] ^= x->val.data[k];
+	} else {
+		return;
+	}
+	*lhs = b->op.left;
+	b->op.left = NULL;
+	expr_free(b);
+}
+
 static int map_eval(struct eval_ctx *ctx, struct expr *m,
 		    const struct expr *want)
 {
@@ -1107,6 +1154,7 @@ static int map_eval(struct eval_ctx *ctx, struct expr *m,
 			return -1;
 		if (list_empty(&r->set.exprs))
 			return err(ctx, &r->loc, "the map is empty");
+		xor_transfer(&m->op.left, r);
 	} else {
 		return err(ctx, &r->loc, "a map { ... } or @map is expected here");
 	}
@@ -1968,6 +2016,9 @@ static int neg_eval(struct eval_ctx *ctx, struct expr *rel)
 			rel->op.right = r;
 		}
 	}
+	if (lhs->kind == EXPR_BINOP)
+		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
+				    "cannot combine negation with binary expression");
 	if (!(lhs->dtype->flags & DTYPE_F_BITMASK) || r->kind != EXPR_VALUE)
 		return error_queue2(ctx->msgs, &lhs->loc, &r->loc,
 				    "negation can only be used with singleton bitmask values");
@@ -2061,6 +2112,40 @@ static void implicit_op_eval(struct expr *rel, const struct expr *lhs)
 	}
 }
 
+/* a constant past the largest value @lhs gives (numgen inc mod 4 5), as
+   nft refuses it: in a value, a range or an anonymous set */
+static int maxval_check(struct eval_ctx *ctx, const struct expr *lhs,
+			const struct expr *x)
+{
+	uint64_t max = lhs->ops && lhs->ops->maxval ? lhs->ops->maxval(lhs) :
+						      UINT64_MAX;
+	const struct expr *i;
+
+	if (max == UINT64_MAX)
+		return 0;
+	switch (x->kind) {
+	case EXPR_VALUE:
+		if (expr_value_u64(x) > max)
+			return err(ctx, &x->loc, "value %llu exceeds valid range 0-%llu",
+				   (unsigned long long)expr_value_u64(x),
+				   (unsigned long long)max);
+		return 0;
+	case EXPR_RANGE:
+		if (maxval_check(ctx, lhs, x->range.left) < 0)
+			return -1;
+		return maxval_check(ctx, lhs, x->range.right);
+	case EXPR_SET_ELEM:
+		return x->elem.key ? maxval_check(ctx, lhs, x->elem.key) : 0;
+	case EXPR_SET:
+		list_for_each_entry(i, &x->set.exprs, list)
+			if (maxval_check(ctx, lhs, i) < 0)
+				return -1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *rel = *e, *lhs;
@@ -2083,6 +2168,11 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 		return -1;
 	if (rel->op.op == OP_NEG && neg_eval(ctx, rel) < 0)
 		return -1;
+	if (maxval_check(ctx, rel->op.left, rel->op.right) < 0)
+		return -1;
+	if (rel->op.op == OP_EQ || rel->op.op == OP_NEQ ||
+	    rel->op.op == OP_IMPLICIT)
+		xor_transfer(&rel->op.left, rel->op.right);
 	lhs = rel->op.left;
 	if (has_shift(lhs) && rel->op.right->kind != EXPR_SET_REF)
 		/* nft 1.0.6 refuses these too, as a datatype mismatch; a
@@ -2705,6 +2795,9 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 	undef_forget(ctx);
 	ctx->family = family;
 	proto_ctx_init(&ctx->pctx, family);
+	/* --debug=proto-ctx: with the output, as nft prints it */
+	proto_ctx_debug(&ctx->pctx, ctx->nfh && (ctx->nfh->debug & NFH_DEBUG_PROTO_CTX) ?
+			ctx->nfh->octx.out : NULL);
 	ctx->inner_pctx_set = false;
 	list_for_each_entry_safe(s, next, &r->stmts, list) {
 		if (stmt_eval(ctx, s) < 0)

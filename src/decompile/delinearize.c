@@ -989,6 +989,9 @@ static void delin_lookup(struct delin_ctx *ctx, struct nftnl_expr *e)
 		uint32_t dreg = nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_DREG);
 		struct expr *m = map_expr_alloc(&internal_location, l, r);
 
+		/* as wide as its values (nat tells address . port by it) */
+		if (nftnl_set_is_set(cs->nls, NFTNL_SET_DATA_LEN))
+			m->len = nftnl_set_get_u32(cs->nls, NFTNL_SET_DATA_LEN) * 8;
 		if (dreg == NFT_REG_VERDICT)
 			add_stmt(ctx, verdict_stmt_alloc(&internal_location, m));
 		else
@@ -1630,15 +1633,21 @@ static void selector_resolve(struct proto_ctx *pctx, struct deps *deps,
 	    bits_mask_resolve(pctx, deps, e))
 		return;
 
-	if (p->kind == EXPR_BINOP && p->op.op == OP_AND) {
+	if (p->kind == EXPR_BINOP && (p->op.op == OP_AND || p->op.op == OP_XOR ||
+				      p->op.op == OP_OR)) {
+		struct expr **in = &p->op.left;
+
+		while ((*in)->kind == EXPR_BINOP)
+			in = &(*in)->op.left;
 		/* "tcp flags & (syn | ack) vmap { ... }": the field under a mask */
-		n = field_resolve(pctx, deps, p->op.left);
+		n = field_resolve(pctx, deps, *in);
 		if (n) {
-			expr_free(p->op.left);
-			p->op.left = n;
+			expr_free(*in);
+			*in = n;
 		}
-		/* the mask of "meta mark & 0xff vmap" in the key's byte order */
-		if (n || reg_selector(p->op.left))
+		/* the mask of "meta mark & 0xff vmap" (the xor of "meta mark
+		   ^ 0x1 vmap") in the key's byte order */
+		if (n || reg_selector(*in))
 			binop_type(p);
 		return;
 	}

@@ -94,9 +94,19 @@ static int log_eval(struct kind_eval *k, struct stmt *s)
 {
 	const struct log *l = stmt_priv(s);
 
-	if ((l->flags & LOG_F_LEVEL) && (l->flags & LOG_F_GROUP))
+	/* as nft: snaplen and queue-threshold are nflog's (group's) too */
+	if (l->flags & (LOG_F_GROUP | LOG_F_SNAPLEN | LOG_F_QTHRESH)) {
+		if (l->flags & LOG_F_LEVEL)
+			return error_queue(k->msgs, &s->loc,
+					   "log level and group are mutually exclusive");
+		if (l->flags & LOG_F_FLAGS)
+			return error_queue(k->msgs, &s->loc,
+					   "log flags and group are mutually exclusive");
+	}
+	if ((l->flags & LOG_F_LEVEL) && l->level == NFT_LOGLEVEL_AUDIT &&
+	    (l->flags & ~LOG_F_LEVEL))
 		return error_queue(k->msgs, &s->loc,
-				   "log level and group are mutually exclusive");
+				   "log level audit doesn't support any further options");
 	return 0;
 }
 

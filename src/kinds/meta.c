@@ -54,9 +54,9 @@ static const struct meta_template meta_templates[] = {
 	M(NFT_META_OIFKIND,	"oifkind",	ifname_type,	128, HOST, true),
 	M(NFT_META_BRI_IIFPVID,	"ibrpvid",	integer_type,	16, HOST, false),
 	M(NFT_META_BRI_IIFVPROTO, "ibrvproto",	ethertype_type,	16, BIG, false),
-	M(NFT_META_TIME_NS,	"time",		date_type,	64, HOST, false),
-	M(NFT_META_TIME_DAY,	"day",		day_type,	8, HOST, false),
-	M(NFT_META_TIME_HOUR,	"hour",		hour_type,	32, HOST, false),
+	M(NFT_META_TIME_NS,	"time",		date_type,	64, HOST, true),
+	M(NFT_META_TIME_DAY,	"day",		day_type,	8, HOST, true),
+	M(NFT_META_TIME_HOUR,	"hour",		hour_type,	32, HOST, true),
 	M(NFT_META_SDIF,	"sdif",		ifindex_type,	32, HOST, false),
 	M(NFT_META_SDIFNAME,	"sdifname",	ifname_type,	128, HOST, false),
 	/* nft 1.1, keys newer than this build's kernel headers: 35 sends a
@@ -80,18 +80,23 @@ unsigned int meta_key_max(void)
 	return array_size(meta_templates);
 }
 
-/* older names nft still reads, listed by the template's */
+/* older names nft still reads, listed by the template's; @bare: without
+   "meta" too */
 static const struct {
 	const char	*name;
 	unsigned int	key;
+	bool		bare;
 } meta_aliases[] = {
-	{ "secpath", NFT_META_SECPATH },	/* meta ipsec */
+	{ "secpath", NFT_META_SECPATH, false },		/* meta ipsec */
+	{ "ibriport", NFT_META_BRI_IIFNAME, true },	/* meta ibrname */
+	{ "obriport", NFT_META_BRI_OIFNAME, true },	/* meta obrname */
 };
 
 int meta_key_lookup(const char *name, bool bare)
 {
-	for (unsigned int i = 0; !bare && i < array_size(meta_aliases); i++)
-		if (!strcmp(meta_aliases[i].name, name))
+	for (unsigned int i = 0; i < array_size(meta_aliases); i++)
+		if (!strcmp(meta_aliases[i].name, name) &&
+		    (!bare || meta_aliases[i].bare))
 			return meta_aliases[i].key;
 	for (unsigned int i = 0; i < array_size(meta_templates); i++) {
 		const struct meta_template *t = &meta_templates[i];

@@ -133,6 +133,30 @@ static bool nat_map_interval(const struct expr *m)
 	return false;
 }
 
+/* as nft: an ip table's nat after "ether type ip6" (or a set of ether
+   types whose last is ip6, from which nft takes it) is refused */
+static int nat_l3_conflict(struct kind_eval *k, const struct stmt *s)
+{
+	unsigned int fam = s->nat.family ? s->nat.family : k->family;
+	const struct proto_desc *want = fam == NFPROTO_IPV4 ? &proto_ip :
+					fam == NFPROTO_IPV6 ? &proto_ip6 : NULL;
+	const struct proto_desc *nh = k->pctx->desc[PROTO_BASE_NETWORK_HDR];
+	const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
+
+	if (!want)
+		return 0;
+	if ((nh == &proto_ip || nh == &proto_ip6) && nh != want)
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in nat statement",
+				   nh->name, want->name);
+	if ((sd == &proto_ip || sd == &proto_ip6) && sd != want)
+		return error_queue2(k->msgs, &s->loc,
+				    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
+				    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s). You must specify ip or ip6 family in nat statement",
+				    sd->name, want->name, sd->name);
+	return 0;
+}
+
 /* the address family of the statement, as it names it ("snat ip to") or
    as an earlier match of an inet rule implies it */
 static int nat_addr_family(struct kind_eval *k, struct stmt *s)
@@ -154,12 +178,15 @@ static int nat_addr_family(struct kind_eval *k, struct stmt *s)
 				  PROTO_BASE_NETWORK_HDR, want) < 0)
 			return -1;
 	} else if (k->family == NFPROTO_INET) {
+		/* or from the last element of a set, as nft takes it */
+		if (nh != &proto_ip && nh != &proto_ip6)
+			nh = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
 		if (nh != &proto_ip && nh != &proto_ip6)
 			return error_queue(k->msgs, &s->loc,
 					   "nat to an address in the inet family needs the address family: snat ip to ..., dnat ip6 to ...");
 		s->nat.family = nh == &proto_ip ? NFPROTO_IPV4 : NFPROTO_IPV6;
 	}
-	return 0;
+	return nat_l3_conflict(k, s);
 }
 
 /* as nft: "snat to 10.0.0.0/24" is the range of the prefix's addresses,
@@ -354,8 +381,10 @@ static int nat_linearize(struct kind_lin *k, const struct stmt *s)
 
 /* --- delinearization ----------------------------------------------------- */
 
-/* a nat whose port register follows its address's, both from one map */
-static bool nat_regs_give_port(const struct stmt *s,
+/* a nat whose port register follows its address's, both from one map
+   @m as wide as both (in ip6 a port of its own, from an immediate, is in
+   the register that follows too: "dnat to ip6 saddr map { ... } : 80") */
+static bool nat_regs_give_port(const struct stmt *s, const struct expr *m,
 			       const struct nftnl_expr *e)
 {
 	unsigned int words = s->nat.family == NFPROTO_IPV6 ? 4 : 1;
@@ -370,6 +399,8 @@ static bool nat_regs_give_port(const struct stmt *s,
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) &&
 	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MAX) !=
 	    nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
+		return false;
+	if (m->len && m->len <= words * 32)
 		return false;
 	amin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_ADDR_MIN));
 	pmin = reg_index(nftnl_expr_get_u32(e, NFTNL_EXPR_NAT_REG_PROTO_MIN));
@@ -480,7 +511,7 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 		nat_map_add(k, s, lo, e);
 		return;
 	}
-	if (lo && lo->kind == EXPR_MAP && nat_regs_give_port(s, e)) {
+	if (lo && lo->kind == EXPR_MAP && nat_regs_give_port(s, lo, e)) {
 		/* "dnat to ip saddr . tcp dport map { ... : 1.2.3.4 . 80 }" */
 		s->nat.concat = true;
 		nat_map_add(k, s, lo, e);
@@ -505,25 +536,23 @@ static void nat_delinearize(struct kind_delin *k, const struct nftnl_expr *e)
 /*
  * A nat address range that covers a prefix lists as the prefix, as nft
  * lists it: 10.0.0.0-10.0.0.255 is 10.0.0.0/24, 10.0.0.1-10.0.0.1 is
- * 10.0.0.1/32 (an ip6 one before a port goes in brackets).
+ * 10.0.0.1/32, but for one before a port.
  */
 static bool nat_range_prefix_print(struct kind_print *k, const struct expr *a,
 				   const struct expr *port)
 {
 	unsigned int plen;
 
-	if (a->kind != EXPR_RANGE)
+	/* not before a port: nft lists 10.0.0.0/24:80, which neither nft
+	   nor nfh reads back; the range reads back */
+	if (a->kind != EXPR_RANGE || port)
 		return false;
 	if (!expr_value_cmp(a->range.left, a->range.right))
 		plen = expr_value_bytes(a->range.left) * 8;
 	else if (!range_is_prefix(a, &plen))
 		return false;
-	if (port && a->range.left->dtype == &ip6addr_type)
-		fputc('[', k->f);
 	k->expr(k, a->range.left);
 	fprintf(k->f, "/%u", plen);
-	if (port && a->range.left->dtype == &ip6addr_type)
-		fputc(']', k->f);
 	return true;
 }
 
@@ -553,7 +582,19 @@ static void nat_args_print(struct kind_print *k, const struct stmt *s)
 		/* an ip6 address before a port goes in brackets */
 		if (nat_range_prefix_print(k, a, s->nat.proto)) {
 			/* 10.0.0.0/24 */
-		} else if (s->nat.proto && dt == &ip6addr_type) {
+		} else if (s->nat.proto && a->kind == EXPR_RANGE) {
+			/* as nft: [2001:db8::1]-[2001:db8::5]:80, and
+			   10.0.0.1-10.0.0.1:80 where nft lists the range
+			   as a prefix it cannot read back */
+			bool b = dt == &ip6addr_type;
+
+			fputs(b ? "[" : "", f);
+			k->expr(k, a->range.left);
+			fputs(b ? "]-[" : "-", f);
+			k->expr(k, a->range.right);
+			fputs(b ? "]" : "", f);
+		} else if (s->nat.proto && dt == &ip6addr_type &&
+			   a->kind == EXPR_VALUE) {
 			fputc('[', f);
 			k->expr(k, a);
 			fputc(']', f);

@@ -36,7 +36,8 @@ struct socket_template {
 #define S(k, n, dt, l) [k] = { .name = n, .dtype = &dt, .len = l, \
 			       .byteorder = BYTEORDER_HOST }
 
-/* transparent and wildcard are one byte in the register */
+/* transparent and wildcard are one byte in the register (socket_maxval()
+   bounds them) */
 static const struct socket_template socket_templates[] = {
 	S(NFT_SOCKET_TRANSPARENT,	"transparent",	integer_type,	8),
 	S(NFT_SOCKET_MARK,		"mark",		mark_type,	32),
@@ -198,6 +199,15 @@ static struct expr *socket_typeof_parse(const struct kind_typeof *t,
 	return socket_alloc(&internal_location, t->v[0]);
 }
 
+/* transparent and wildcard are 0 or 1: nft refuses a match on more */
+static uint64_t socket_maxval(const struct expr *e)
+{
+	const struct socket_priv *p = expr_priv(e);
+
+	return p->key == NFT_SOCKET_TRANSPARENT || p->key == NFT_SOCKET_WILDCARD ?
+	       1 : UINT64_MAX;
+}
+
 static const struct expr_ops socket_ops = {
 	.name		= "socket",
 	.nl_name	= "socket",
@@ -209,6 +219,7 @@ static const struct expr_ops socket_ops = {
 	.print		= socket_print,
 	.json		= socket_json,
 	.parse_json	= socket_parse_json,
+	.maxval		= socket_maxval,
 	.typeof_kind	= TYPEOF_KIND_SOCKET,
 	.typeof_recs	= 1,
 	.typeof_put	= socket_typeof_put,

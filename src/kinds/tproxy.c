@@ -47,12 +47,32 @@ static int tproxy_family_eval(struct kind_eval *k, struct stmt *s)
 		return error_queue(k->msgs, &s->loc,
 				   "tproxy after an %s match in the inet family needs the family: tproxy %s to ...",
 				   nh->name, nh->name);
+	/* the same after a set of them: nft takes its last element's */
+	if (k->family == NFPROTO_INET && !s->nat.family &&
+	    (k->pctx->set_desc[PROTO_BASE_NETWORK_HDR] == &proto_ip ||
+	     k->pctx->set_desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6))
+		return error_queue2(k->msgs, &s->loc,
+				    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
+				    "tproxy after a set of network protocols in the inet family needs the family (nft takes the protocol from the set's last element, %s): tproxy %s to ...",
+				    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]->name,
+				    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]->name);
+	/* nft refuses a family other than the network protocol matched
+	   before ("ip6 nexthdr tcp tproxy ip to ..." in inet) */
+	if (k->family == NFPROTO_INET && s->nat.family &&
+	    (nh == &proto_ip || nh == &proto_ip6) &&
+	    nh != (s->nat.family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
+				   nh->name, s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6");
 	/* nft takes the network protocol from a set's last element
 	   ("ether type { ip } ... tproxy to :1" in ip6), and refuses it
 	   where it is not the table's */
-	if (k->family != NFPROTO_INET && k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]) {
+	if ((k->family != NFPROTO_INET || s->nat.family) &&
+	    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]) {
 		const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
-		const struct proto_desc *fd = k->family == NFPROTO_IPV4 ?
+		unsigned int fam = k->family == NFPROTO_INET ? s->nat.family
+							      : k->family;
+		const struct proto_desc *fd = fam == NFPROTO_IPV4 ?
 					      &proto_ip : &proto_ip6;
 
 		if ((sd == &proto_ip || sd == &proto_ip6) && sd != fd)
@@ -161,7 +181,8 @@ static void tproxy_print(struct kind_print *k, const struct stmt *s)
 	FILE *f = k->f;
 
 	fputs("tproxy", f);
-	if (s->nat.addr && s->nat.print_family)
+	/* as nft, the family in inet whether or not an address follows */
+	if (s->nat.print_family)
 		fprintf(f, " %s", s->nat.family == NFPROTO_IPV6 ? "ip6" : "ip");
 	if (s->nat.addr) {
 		struct expr *a = expr_clone(s->nat.addr);

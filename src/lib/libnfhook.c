@@ -761,6 +761,8 @@ static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
 		}
 	}
 	scanner = scanner_init(state);
+	scanner_set_debug(scanner, ctx->debug & NFH_DEBUG_SCANNER);
+	parser_set_debug(ctx->debug & NFH_DEBUG_PARSER);
 	if (buf)
 		scanner_push_buffer(scanner, stdin_name, buf, NULL);
 	else if (scanner_read_file(scanner, name, NULL) < 0)

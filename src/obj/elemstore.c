@@ -36,6 +36,7 @@ void elem_store_free(struct elem_store *st)
 	for (size_t i = 0; i < st->n; i++)
 		expr_free(elem_rec(st, i)->extra);
 	elem_store_free(st->catchall);
+	free(st->before);
 	free(st->recs);
 	free(st);
 }
@@ -50,6 +51,7 @@ static struct elem_store *catchall_store(struct elem_store *st)
 		st->catchall->n = st->catchall->cap = 0;
 		st->catchall->recs = NULL;
 		st->catchall->catchall = NULL;
+		st->catchall->before = NULL;
 	}
 	return st->catchall;
 }
@@ -125,7 +127,12 @@ void elem_store_add(struct elem_store *st, const struct expr *key,
 	if (st->n == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 64;
 		st->recs = xrealloc(st->recs, st->cap * st->recsz);
+		if (st != top)
+			st->before = xrealloc(st->before,
+					      st->cap * sizeof(*st->before));
 	}
+	if (st != top)
+		st->before[st->n] = top->n;
 	r = elem_rec(st, st->n);
 	memset(r, 0, st->recsz);
 	rec_key_put(st, key, k);
