@@ -233,6 +233,37 @@ static struct expr *vlan_stack(const struct eval_ctx *ctx, struct expr *p)
 }
 
 /*
+ * In a tunnel, the match of the ether type (or the statement whose
+ * dependency it is) before the statement being evaluated, which a vlan
+ * field's ether type 8021q would contradict; NULL if there is none
+ */
+static const struct stmt *inner_ether_type(const struct eval_ctx *ctx)
+{
+	const struct stmt *s;
+	const struct expr *c;
+
+	if (!ctx->inner || !ctx->rule || !ctx->stmt)
+		return NULL;
+	list_for_each_entry(s, &ctx->rule->stmts, list) {
+		if (s == ctx->stmt)
+			break;
+		if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+			continue;
+		c = inner_child(s->expr->op.left);
+		if (!c || c->kind != EXPR_PAYLOAD || c->payload.desc != &proto_eth ||
+		    !c->payload.tmpl || strcmp(c->payload.tmpl->name, "type"))
+			continue;
+		/* a dependency stands right before what needed it */
+		while (!s->loc.indesc &&
+		       s->list.next != &ctx->rule->stmts &&
+		       list_next_entry(s, list) != ctx->stmt)
+			s = list_next_entry(s, list);
+		return s;
+	}
+	return NULL;
+}
+
+/*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
  * a header below that cannot carry it (arp, or "unknown" from a meta key
@@ -253,8 +284,16 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 				    p->payload.desc->name);
 	/* in ip and ip6 the table's own header is above an ethernet header
 	   an earlier match named ("ether saddr X vlan id 10"), as in nft */
+	/* in a tunnel nft 1.1.1 takes a vlan field after a network
+	   header's (nft 1.0.6, which has no tunnels, refuses it outside),
+	   unless the ether type was matched */
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
-	    set_ll != &proto_vlan &&
+	    inner_ether_type(ctx))
+		return error_queue2(ctx->msgs,
+				    &inner_ether_type(ctx)->expr->op.left->loc,
+				    &ctx->stmt->loc, "conflicting statements");
+	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
+	    set_ll != &proto_vlan && !ctx->inner &&
 	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR] ||
 	     (have == &proto_eth && (ctx->family == NFPROTO_IPV4 ||
 				     ctx->family == NFPROTO_IPV6 ||

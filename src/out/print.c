@@ -242,6 +242,8 @@ static void map_key_print(const struct expr *key, const struct output_ctx *o,
 
 	while (sel->kind == EXPR_BINOP)
 		sel = sel->op.left;
+	if (inner_child(sel))
+		sel = inner_child(sel);	/* raw bits in a tunnel too */
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
 	expr_print(key, &ho, f);
@@ -518,6 +520,8 @@ static void relational_print(const struct expr *rel,
 	/* nft prints the numbers of a match on raw bits in hex, masks too */
 	while (sel->kind == EXPR_BINOP)
 		sel = sel->op.left;
+	if (inner_child(sel))
+		sel = inner_child(sel);	/* raw bits in a tunnel too */
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
 	if (sel->kind == EXPR_CONCAT) {
@@ -582,6 +586,8 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 		/* raw bits written elsewhere print in hex, as in a match */
 		while (sel->kind == EXPR_BINOP)
 			sel = sel->op.left;
+		if (inner_child(sel))
+			sel = inner_child(sel);
 		if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 			ho.flags |= NFH_PRINT_HEX;
 		expr_print(e, &ho, f);
