@@ -1094,7 +1094,12 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 			   x->setref.name, x->setref.name, x->setref.name);
 	if (!s->is_map && want_map)
 		return err(ctx, &x->loc, "@%s is a set, not a map", x->setref.name);
-	if (!type_compatible(lhs, s->key)) {
+	/* a route check is a boolean as wide as the fib result it tests
+	   (the kernel stores its byte and clears the rest of the
+	   register): a set of booleans reads that byte */
+	if (!type_compatible(lhs, s->key) &&
+	    !(lhs->kind == EXPR_FIB && lhs->dtype == &boolean_type &&
+	      s->key->dtype == &boolean_type)) {
 		char *h = type_name(lhs), *w = type_name(s->key);
 
 		err(ctx, &x->loc, "datatype mismatch: the expression is %s, set @%s holds %s",
