@@ -263,6 +263,19 @@ static const struct stmt *inner_ether_type(const struct eval_ctx *ctx)
 	return NULL;
 }
 
+/* where nft 1.1.1 points at that match: the whole of one the rule
+   wrote, the field of the statement that needed it as a dependency */
+static const struct location *inner_ether_type_loc(const struct eval_ctx *ctx)
+{
+	const struct stmt *s = inner_ether_type(ctx);
+	const struct expr *c = inner_child(s->expr->op.left);
+
+	if (c && c->payload.desc == &proto_eth && c->payload.tmpl &&
+	    !strcmp(c->payload.tmpl->name, "type"))
+		return &s->expr->loc;
+	return &s->expr->op.left->loc;
+}
+
 /*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
@@ -289,8 +302,9 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 	   unless the ether type was matched */
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
 	    inner_ether_type(ctx))
-		return error_queue2(ctx->msgs,
-				    &inner_ether_type(ctx)->expr->op.left->loc,
+		return error_queue2(ctx->msgs, inner_ether_type_loc(ctx),
+				    ctx->stmt->kind == STMT_EXPRESSION ?
+				    &ctx->stmt->expr->op.left->loc :
 				    &ctx->stmt->loc, "conflicting statements");
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
 	    set_ll != &proto_vlan && !ctx->inner &&
@@ -311,6 +325,12 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 static int nh_dep_add(struct eval_ctx *ctx, const struct expr *p,
 		      const struct proto_desc *want)
 {
+	/* in a tunnel, nft 1.1.1 refuses arp's test of the ether type after
+	   a match of it with another value (nft 1.0.6, without tunnels,
+	   takes it outside, as nfh) */
+	if (want == &proto_arp && !ctx->pctx.vlan && inner_ether_type(ctx))
+		return error_queue2(ctx->msgs, inner_ether_type_loc(ctx),
+				    &p->loc, "conflicting statements");
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
