@@ -2722,7 +2722,10 @@ named:
 	    (deps->nh_ether || deps->family != NFPROTO_BRIDGE)) {
 		const struct stmt *i = deps->nh;
 
-		while (i != s && i->kind == STMT_EXPRESSION)
+		/* a vmap is an expression statement to nft too */
+		while (i != s && (i->kind == STMT_EXPRESSION ||
+				  (i->kind == STMT_VERDICT &&
+				   i->verdict.expr->kind == EXPR_MAP)))
 			i = list_next_entry(i, list);
 		if (i == s) {
 			if (deps->nh == deps->grp[0] || deps->nh == deps->grp[1])
@@ -3290,6 +3293,11 @@ static void postprocess(struct delin_ctx *ctx)
 		deps.cur = s;
 		if (s->kind != STMT_EXPRESSION) {
 			stmt_resolve(&pctx, &deps, s);
+			/* a vmap is an expression statement to nft, whose
+			   tests before it are dependencies still */
+			if (s->kind == STMT_VERDICT &&
+			    s->verdict.expr->kind == EXPR_MAP)
+				continue;
 			/*
 			 * A test before a statement stays, as nft lists it:
 			 * "meta l4proto tcp counter tcp dport 22" counts tcp
