@@ -250,7 +250,11 @@ static const struct stmt *inner_ether_type(const struct eval_ctx *ctx)
 		if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
 			continue;
 		c = inner_child(s->expr->op.left);
-		if (!c || c->kind != EXPR_PAYLOAD || c->payload.desc != &proto_eth ||
+		/* nft 1.1.1 compares within one tunnel */
+		if (!c || inner_tunnel_desc(s->expr->op.left) !=
+			  inner_tunnel_desc(ctx->inner))
+			continue;
+		if (c->kind != EXPR_PAYLOAD || c->payload.desc != &proto_eth ||
 		    !c->payload.tmpl || strcmp(c->payload.tmpl->name, "type"))
 			continue;
 		/* a dependency stands right before what needed it */

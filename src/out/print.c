@@ -517,11 +517,12 @@ static void relational_print(const struct expr *rel,
 	const struct expr *l = rel->op.left, *r = rel->op.right, *sel = l;
 	struct output_ctx ho = *octx, *o = &ho;
 
-	/* nft prints the numbers of a match on raw bits in hex, masks too */
+	/* nft prints the numbers of a match on raw bits in hex, masks too;
+	   in a tunnel (nft 1.1.1) only those under a mask */
 	while (sel->kind == EXPR_BINOP)
 		sel = sel->op.left;
-	if (inner_child(sel))
-		sel = inner_child(sel);	/* raw bits in a tunnel too */
+	if (inner_child(sel) && l->kind == EXPR_BINOP)
+		sel = inner_child(sel);
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
 	if (sel->kind == EXPR_CONCAT) {
