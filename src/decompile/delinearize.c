@@ -3194,6 +3194,33 @@ static bool concat_in_gre(const struct stmt *s)
 }
 
 /*
+ * A raw transport load in a tunnel left unnamed by the header known
+ * there (th sport { 23, 9261-57018 } after an ah field): th sport or th
+ * dport, as nft 1.1.1 lists it; a raw load in a tunnel does not load
+ * back
+ */
+static void inner_th_name(struct expr *rel)
+{
+	struct expr **l = &rel->op.left, *n;
+	const struct proto_field *f;
+
+	if ((*l)->kind == EXPR_BINOP)
+		return;
+	if ((*l)->kind != EXPR_PAYLOAD || !(*l)->payload.is_raw ||
+	    (*l)->payload.base != PROTO_BASE_TRANSPORT_HDR || (*l)->len != 16 ||
+	    ((*l)->payload.offset != 0 && (*l)->payload.offset != 16))
+		return;
+	f = proto_field_lookup(&proto_th, (*l)->payload.offset ? "dport" :
+								"sport");
+	if (!f)
+		return;
+	n = payload_expr_alloc(&internal_location, &proto_th, f);
+	type_rhs(rel->op.right, n);
+	expr_free(*l);
+	*l = n;
+}
+
+/*
  * A match inside a tunnel, resolved as a rule of the family whose
  * dependencies nft adds inside, on the field the tunnel reads: then
  * wrapped again (each field of a merged load too).  gre's test of the
@@ -3228,6 +3255,7 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	else
 		match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next,
 			      true);
+	inner_th_name(s->expr);
 	if (in->deps.grp[0] == s && in->deps.grp[1] != s) {
 		/* a load nft merged, split: each field read in the tunnel */
 		struct stmt *i = s;
