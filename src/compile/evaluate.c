@@ -234,6 +234,54 @@ static struct expr *vlan_stack(const struct eval_ctx *ctx, struct expr *p)
 }
 
 /*
+ * In a tunnel, the match of the ether type (or the statement whose
+ * dependency it is) before the statement being evaluated, which a vlan
+ * field's ether type 8021q would contradict; NULL if there is none
+ */
+static const struct stmt *inner_ether_type(const struct eval_ctx *ctx)
+{
+	const struct stmt *s;
+	const struct expr *c;
+
+	if (!ctx->inner || !ctx->rule || !ctx->stmt)
+		return NULL;
+	list_for_each_entry(s, &ctx->rule->stmts, list) {
+		if (s == ctx->stmt)
+			break;
+		if (s->kind != STMT_EXPRESSION || s->expr->kind != EXPR_RELATIONAL)
+			continue;
+		c = inner_child(s->expr->op.left);
+		/* nft 1.1.1 compares within one tunnel */
+		if (!c || inner_tunnel_desc(s->expr->op.left) !=
+			  inner_tunnel_desc(ctx->inner))
+			continue;
+		if (c->kind != EXPR_PAYLOAD || c->payload.desc != &proto_eth ||
+		    !c->payload.tmpl || strcmp(c->payload.tmpl->name, "type"))
+			continue;
+		/* a dependency stands right before what needed it */
+		while (!s->loc.indesc &&
+		       s->list.next != &ctx->rule->stmts &&
+		       list_next_entry(s, list) != ctx->stmt)
+			s = list_next_entry(s, list);
+		return s;
+	}
+	return NULL;
+}
+
+/* where nft 1.1.1 points at that match: the whole of one the rule
+   wrote, the field of the statement that needed it as a dependency */
+static const struct location *inner_ether_type_loc(const struct eval_ctx *ctx)
+{
+	const struct stmt *s = inner_ether_type(ctx);
+	const struct expr *c = inner_child(s->expr->op.left);
+
+	if (c && c->payload.desc == &proto_eth && c->payload.tmpl &&
+	    !strcmp(c->payload.tmpl->name, "type"))
+		return &s->expr->loc;
+	return &s->expr->op.left->loc;
+}
+
+/*
  * nft's rule: a header at some base needs the one below it to announce
  * it.  Another header already known at its base is a conflict, and so is
  * a header below that cannot carry it (arp, or "unknown" from a meta key
@@ -254,8 +302,17 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 				    p->payload.desc->name);
 	/* in ip and ip6 the table's own header is above an ethernet header
 	   an earlier match named ("ether saddr X vlan id 10"), as in nft */
+	/* in a tunnel nft 1.1.1 takes a vlan field after a network
+	   header's (nft 1.0.6, which has no tunnels, refuses it outside),
+	   unless the ether type was matched */
 	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
-	    set_ll != &proto_vlan &&
+	    inner_ether_type(ctx))
+		return error_queue2(ctx->msgs, inner_ether_type_loc(ctx),
+				    ctx->stmt->kind == STMT_EXPRESSION ?
+				    &ctx->stmt->expr->op.left->loc :
+				    &ctx->stmt->loc, "conflicting statements");
+	if (p->payload.desc == &proto_vlan && !ctx->pctx.vlan &&
+	    set_ll != &proto_vlan && !ctx->inner &&
 	    (nh_learned(ctx) || ctx->pctx.set_desc[PROTO_BASE_NETWORK_HDR] ||
 	     (have == &proto_eth && (ctx->family == NFPROTO_IPV4 ||
 				     ctx->family == NFPROTO_IPV6 ||
@@ -273,6 +330,12 @@ static int ll_dep(struct eval_ctx *ctx, const struct expr *p)
 static int nh_dep_add(struct eval_ctx *ctx, const struct expr *p,
 		      const struct proto_desc *want)
 {
+	/* in a tunnel, nft 1.1.1 refuses arp's test of the ether type after
+	   a match of it with another value (nft 1.0.6, without tunnels,
+	   takes it outside, as nfh) */
+	if (want == &proto_arp && !ctx->pctx.vlan && inner_ether_type(ctx))
+		return error_queue2(ctx->msgs, inner_ether_type_loc(ctx),
+				    &p->loc, "conflicting statements");
 	/* after an ether match, nft tests the ether (or vlan) type field */
 	if ((ctx->family == NFPROTO_INET || ctx->family == NFPROTO_NETDEV) &&
 	    ctx->pctx.desc[PROTO_BASE_LL_HDR] == &proto_eth) {
@@ -1058,7 +1121,12 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 			   x->setref.name, x->setref.name, x->setref.name);
 	if (!s->is_map && want_map)
 		return err(ctx, &x->loc, "@%s is a set, not a map", x->setref.name);
-	if (!type_compatible(lhs, s->key)) {
+	/* a route check is a boolean as wide as the fib result it tests
+	   (the kernel stores its byte and clears the rest of the
+	   register): a set of booleans reads that byte */
+	if (!type_compatible(lhs, s->key) &&
+	    !(lhs->kind == EXPR_FIB && lhs->dtype == &boolean_type &&
+	      s->key->dtype == &boolean_type)) {
 		char *h = type_name(lhs), *w = type_name(s->key);
 
 		err(ctx, &x->loc, "datatype mismatch: the expression is %s, set @%s holds %s",

@@ -1818,8 +1818,11 @@ static void *del_chain(struct cmd *cmd)
 		xnftnl_chain_set_str(c, NFTNL_CHAIN_NAME, cmd->h.chain);
 	if (cmd->h.handle)
 		nftnl_chain_set_u64(c, NFTNL_CHAIN_HANDLE, cmd->h.handle);
-	/* devices removed from a base chain, which stays (nft 1.1) */
-	if (cmd->chain && cmd->chain->devices_only)
+	/* devices removed from a base chain, which stays (nft 1.1), given
+	   alone or with the chain's type, hook and priority */
+	if (cmd->chain && (cmd->chain->devices_only ||
+			   (cmd->chain->base &&
+			    !list_empty(&cmd->chain->devices))))
 		chain_devs_put(c, cmd->chain);
 	return c;
 }

@@ -2255,7 +2255,10 @@ static bool exthdr_match(struct delin_ctx *ctx, const struct proto_ctx *pctx,
 	    (deps->nh_ether || deps->family != NFPROTO_BRIDGE)) {
 		const struct stmt *i = deps->nh;
 
-		while (i != s && i->kind == STMT_EXPRESSION)
+		/* a vmap is an expression statement to nft too */
+		while (i != s && (i->kind == STMT_EXPRESSION ||
+				  (i->kind == STMT_VERDICT &&
+				   i->verdict.expr->kind == EXPR_MAP)))
 			i = list_next_entry(i, list);
 		if (i == s) {
 			if (deps->nh == deps->grp[0] || deps->nh == deps->grp[1])
@@ -2606,15 +2609,109 @@ static void match_resolve(struct delin_ctx *ctx, struct proto_ctx *pctx,
 	proto_ctx_update(pctx, rel);
 }
 
+/* "(load & fmask) >> n & mask", a field of a few bits shifted down and
+   masked again: its "load & fmask"; NULL if the match is not that */
+static struct expr *shifted_mask_of(struct expr *l)
+{
+	struct expr *sh, *b;
+
+	if (l->kind != EXPR_BINOP || l->op.op != OP_AND)
+		return NULL;
+	sh = l->op.left;
+	if (sh->kind != EXPR_BINOP || sh->op.op != OP_RSHIFT ||
+	    sh->op.right->kind != EXPR_VALUE ||
+	    expr_value_u64(sh->op.right) >= 64)
+		return NULL;
+	b = sh->op.left;
+	if (b->kind != EXPR_BINOP || b->op.op != OP_AND)
+		return NULL;
+	return b;
+}
+
 /* where a match reads inside a tunnel: its left side, or the selector of
-   a masked one; NULL if it does not */
+   a masked one (of a shifted field of a few bits under a mask too); NULL
+   if it does not */
 static struct expr **inner_slot(struct stmt *s)
 {
-	struct expr *l = s->expr->op.left;
+	struct expr *l = s->expr->op.left, *b = shifted_mask_of(l);
 
+	if (b)
+		return inner_child(b->op.left) ? &b->op.left : NULL;
 	if (l->kind == EXPR_BINOP)
 		return inner_child(l->op.left) ? &l->op.left : NULL;
 	return inner_child(l) ? &s->expr->op.left : NULL;
+}
+
+/*
+ * A field of a few bits under a mask, in a tunnel (nft 1.1 text, which
+ * nft 1.0.6 has no form for, and the only one that loads back: nft's
+ * grammar takes no raw load in a tunnel): "(@th,96,8 & 0xf0) >> 4 & 3 !=
+ * 2" is "tcp doff & 3 != 2", as nft 1.1.1 lists it, and "@nh,0,8 & 0xe
+ * == 4", a mask inside the field that ends the load, "ip hdrlength & 14
+ * == 4", which nft 1.1.1 lists raw (its dependency printed outside the
+ * tunnel).  true if the match was named.
+ */
+static bool inner_bits_match(struct proto_ctx *pctx, struct stmt *s)
+{
+	struct expr *rel = s->expr, *l = rel->op.left, *b = shifted_mask_of(l);
+	struct expr *p, *fmask, *mask;
+	const struct proto_desc *d;
+	const struct proto_field *f = NULL;
+	unsigned int first, mlen, off, end;
+
+	if (l->kind != EXPR_BINOP || l->op.op != OP_AND ||
+	    l->op.right->kind != EXPR_VALUE ||
+	    rel->op.right->kind != EXPR_VALUE ||
+	    (rel->op.op != OP_EQ && rel->op.op != OP_NEQ))
+		return false;
+	fmask = b ? b->op.right : l->op.right;
+	p = b ? b->op.left : l->op.left;
+	if (p->kind != EXPR_PAYLOAD || !p->payload.is_raw || p->len > 64 ||
+	    fmask->kind != EXPR_VALUE)
+		return false;
+	d = payload_desc_th(pctx, p);
+	mlen = mask_bits(fmask, &first);
+	if (!d || !mlen || !mask_is_run(fmask, first, mlen) ||
+	    first + mlen > p->len)
+		return false;
+	off = p->payload.offset;
+	end = off + p->len;
+	if (b) {
+		/* the shift moves exactly the field down */
+		if (first + mlen + expr_value_u64(l->op.left->op.right) != p->len)
+			return false;
+		f = field_at(pctx, d, off + first, mlen);
+	} else {
+		/* the field of a few bits the mask's bits sit in ends the
+		   load; the field's own bits are no mask of it */
+		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++) {
+			const struct proto_field *g = &d->fields[i];
+			unsigned int go = g->offset + stack_off(pctx, d);
+
+			if (go <= off + first && off + first + mlen <= go + g->len &&
+			    go + g->len == end && go >= off && !g->listed_raw &&
+			    !(go == off + first && g->len == mlen))
+				f = g;
+		}
+	}
+	if (!f || !(f->offset % 8 || f->len % 8))
+		return false;
+	mask = l->op.right;
+	l->op.right = NULL;
+	if (!b)
+		shift_right(mask, 0, div_round_up(f->len, 8));
+	shift_right(rel->op.right, 0, div_round_up(f->len, 8));
+	expr_free(rel->op.left);
+	rel->op.left = binop_expr_alloc(&internal_location, OP_AND,
+					payload_expr_alloc(&internal_location, d, f),
+					mask);
+	l = rel->op.left;
+	type_value(mask, f->dtype, f->byteorder, f->len);
+	l->dtype = f->dtype;
+	l->byteorder = f->byteorder;
+	l->len = f->len;
+	type_rhs(rel->op.right, l->op.left);
+	return true;
 }
 
 /**
@@ -2669,6 +2766,33 @@ static bool concat_in_gre(const struct stmt *s)
 }
 
 /*
+ * A raw transport load in a tunnel left unnamed by the header known
+ * there (th sport { 23, 9261-57018 } after an ah field): th sport or th
+ * dport, as nft 1.1.1 lists it; a raw load in a tunnel does not load
+ * back
+ */
+static void inner_th_name(struct expr *rel)
+{
+	struct expr **l = &rel->op.left, *n;
+	const struct proto_field *f;
+
+	if ((*l)->kind == EXPR_BINOP)
+		return;
+	if ((*l)->kind != EXPR_PAYLOAD || !(*l)->payload.is_raw ||
+	    (*l)->payload.base != PROTO_BASE_TRANSPORT_HDR || (*l)->len != 16 ||
+	    ((*l)->payload.offset != 0 && (*l)->payload.offset != 16))
+		return;
+	f = proto_field_lookup(&proto_th, (*l)->payload.offset ? "dport" :
+								"sport");
+	if (!f)
+		return;
+	n = payload_expr_alloc(&internal_location, &proto_th, f);
+	type_rhs(rel->op.right, n);
+	expr_free(*l);
+	*l = n;
+}
+
+/*
  * A match inside a tunnel, resolved as a rule of the family whose
  * dependencies nft adds inside, on the field the tunnel reads: then
  * wrapped again (each field of a merged load too).  gre's test of the
@@ -2689,6 +2813,7 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	 * test): not at a set, a range or an order on a whole field
 	 */
 	bool gre_dep = inner_on_gre(w) && inner_child(w)->kind == EXPR_PAYLOAD &&
+		       !shifted_mask_of(rel->op.left) &&
 		       (slot != &s->expr->op.left ||
 			((rel->op.op == OP_EQ || rel->op.op == OP_NEQ) &&
 			 rel->op.right->kind == EXPR_VALUE));
@@ -2697,7 +2822,12 @@ static void inner_match_resolve(struct delin_ctx *ctx, struct deps *outer,
 	in->deps.cur = s;
 	ctx->family = inner_family(w);
 	*slot = inner_unwrap(w);
-	match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next, true);
+	if (inner_bits_match(&in->pctx, s))
+		payload_deps(ctx, &in->deps, s, s->expr, &in->ll_seen);
+	else
+		match_resolve(ctx, &in->pctx, &in->deps, s, &in->ll_seen, next,
+			      true);
+	inner_th_name(s->expr);
 	if (in->deps.grp[0] == s && in->deps.grp[1] != s) {
 		/* a load nft merged, split: each field read in the tunnel */
 		struct stmt *i = s;
@@ -2763,6 +2893,11 @@ static void postprocess(struct delin_ctx *ctx)
 		deps.cur = s;
 		if (s->kind != STMT_EXPRESSION) {
 			stmt_resolve(&pctx, &deps, s);
+			/* a vmap is an expression statement to nft, whose
+			   tests before it are dependencies still */
+			if (s->kind == STMT_VERDICT &&
+			    s->verdict.expr->kind == EXPR_MAP)
+				continue;
 			/*
 			 * A test before a statement stays, as nft lists it:
 			 * "meta l4proto tcp counter tcp dport 22" counts tcp

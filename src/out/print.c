@@ -242,6 +242,8 @@ static void map_key_print(const struct expr *key, const struct output_ctx *o,
 
 	while (sel->kind == EXPR_BINOP)
 		sel = sel->op.left;
+	if (inner_child(sel))
+		sel = inner_child(sel);	/* raw bits in a tunnel too */
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
 	expr_print(key, &ho, f);
@@ -500,12 +502,29 @@ static bool masked_flags_print(const struct expr *rel,
 static void relational_print(const struct expr *rel,
 			     const struct output_ctx *octx, FILE *f)
 {
-	const struct expr *l = rel->op.left, *r = rel->op.right, *sel = l;
+	const struct expr *l = rel->op.left, *r = rel->op.right, *sel = l, *tun;
 	struct output_ctx ho = *octx, *o = &ho;
 
-	/* nft prints the numbers of a match on raw bits in hex, masks too */
+	/* nft prints the numbers of a match on raw bits in hex, masks too;
+	   in a tunnel (nft 1.1.1) only those under a mask */
 	while (sel->kind == EXPR_BINOP)
 		sel = sel->op.left;
+	tun = inner_child(sel);
+	if (tun && l->kind == EXPR_BINOP)
+		sel = tun;
+	/* vxlan's and geneve's own fields, numbers to nft 1.1.1, in hex in
+	   a range, an order or under a mask (vxlan vni 0xa-0x14), not alone
+	   or in a set */
+	if (tun && tun->kind == EXPR_PAYLOAD && tun->payload.desc &&
+	    tun->payload.desc->base == PROTO_BASE_TUN_HDR &&
+	    tun->dtype == &integer_type &&
+	    (l->kind == EXPR_BINOP || r->kind == EXPR_RANGE ||
+	     (rel->op.op != OP_EQ && rel->op.op != OP_NEQ &&
+	      rel->op.op != OP_IMPLICIT) ||
+	     /* vxlan flags, a bitmask to nft, in a set too */
+	     (r->kind == EXPR_SET && tun->payload.tmpl &&
+	      !strcmp(tun->payload.tmpl->name, "flags"))))
+		ho.flags |= NFH_PRINT_HEX;
 	if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 		ho.flags |= NFH_PRINT_HEX;
 	if (sel->kind == EXPR_CONCAT) {
@@ -570,6 +589,8 @@ static void register_value_print(const struct expr *e, const struct datatype *dt
 		/* raw bits written elsewhere print in hex, as in a match */
 		while (sel->kind == EXPR_BINOP)
 			sel = sel->op.left;
+		if (inner_child(sel))
+			sel = inner_child(sel);
 		if (sel->kind == EXPR_PAYLOAD && sel->payload.is_raw)
 			ho.flags |= NFH_PRINT_HEX;
 		expr_print(e, &ho, f);
@@ -610,9 +631,17 @@ void stmt_print(const struct stmt *s, const struct output_ctx *o, FILE *f)
 		break;
 	case STMT_VERDICT:
 		if (s->verdict.expr->kind == EXPR_MAP) {
+			const struct expr *tun = inner_child(s->verdict.expr->op.left);
+			struct output_ctx ho = *o;
+
 			map_key_print(s->verdict.expr->op.left, o, f);
 			fprintf(f, " vmap ");
-			expr_print(s->verdict.expr->op.right, o, f);
+			/* vxlan flags, a bitmask to nft 1.1.1: its keys in hex */
+			if (tun && tun->kind == EXPR_PAYLOAD && tun->payload.desc &&
+			    tun->payload.desc->base == PROTO_BASE_TUN_HDR &&
+			    tun->payload.tmpl && !strcmp(tun->payload.tmpl->name, "flags"))
+				ho.flags |= NFH_PRINT_HEX;
+			expr_print(s->verdict.expr->op.right, &ho, f);
 			break;
 		}
 		expr_print(s->verdict.expr, o, f);

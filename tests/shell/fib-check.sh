@@ -4,7 +4,9 @@
 # 1.1.4's route check, which nft 1.0.6 and 1.1.1 lack) as the key of a
 # vmap sends a source B has no route back to one way and a routed one the
 # other; it lists as check there (nft 1.0.6's "oif vmap { missing : ... }"
-# would load back as an interface), JSON too, and both load back the same
+# would load back as an interface), JSON too, and both load back the same;
+# a named set of booleans holds the check's result too (nfh refused it as
+# another type: the check is as wide as the fib result)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -15,6 +17,10 @@ ip -n "$NS_A" addr add 10.9.0.1/32 dev "$VETH_A"
 
 load "$NS_B" <<'EOF2'
 table ip t {
+	set routed_set {
+		type boolean
+		elements = { exists }
+	}
 	chain no_route {
 		counter drop comment "missing"
 	}
@@ -24,6 +30,8 @@ table ip t {
 	chain in {
 		type filter hook input priority 0; policy accept;
 		icmp type echo-request fib saddr check exists counter comment "relational"
+		icmp type echo-request fib saddr . iif check @routed_set counter comment "in-set"
+		icmp type echo-request fib saddr . iif check != @routed_set counter comment "not-in-set"
 		icmp type echo-request fib saddr . iif check vmap { missing : jump no_route, exists : jump routed }
 	}
 }
@@ -35,6 +43,10 @@ expect_eq "no reply to a source without a route back" 0 \
 expect_packets "check exists: the routed ones" "$NS_B" 'comment "exists"' 3
 expect_packets "check missing: the unrouted ones" "$NS_B" 'comment "missing"' 2
 expect_packets "fib saddr check exists as a relational" "$NS_B" 'comment "relational"' 3
+expect_packets "a named set of booleans: the routed ones in it" "$NS_B" 'comment "in-set"' 3
+expect_packets "and the unrouted ones not" "$NS_B" 'comment "not-in-set"' 2
+check "a lookup lists as check" listing_has "$NS_B" \
+	'fib saddr \. iif check @routed_set counter'
 check "a key lists as check" listing_has "$NS_B" \
 	'icmp type echo-request fib saddr \. iif check vmap \{ missing : jump no_route, exists : jump routed \}'
 check "a relational lists as nft 1.0.6 lists it" listing_has "$NS_B" \

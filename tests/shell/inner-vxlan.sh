@@ -3,7 +3,9 @@
 # checks: a netdev ingress chain on the underlay of a vxlan tunnel matches
 # the packets inside it (nft 1.1's "vxlan ip saddr"): echo requests from
 # one inner address are dropped and counted, from another counted and
-# answered; the tunnel's own vni is matched too, and the rules list back
+# answered; the tunnel's own vni is matched too, fields of a few bits
+# under a mask and a vlan field after an ip one in it (nft 1.1.1 takes
+# that), and the rules list back
 # as they were written, to the same bytecode
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -33,6 +35,8 @@ table netdev under {
 		udp dport 4789 vxlan vni 43 counter comment "other-vni"
 		udp dport 4789 vxlan ip saddr 192.168.42.3 vxlan icmp type echo-request counter drop comment "inner-drop"
 		udp dport 4789 vxlan ip saddr 192.168.42.1 vxlan icmp type echo-request counter comment "inner-pass"
+		udp dport 4789 vxlan ip hdrlength & 0xe == 4 vxlan ip version & 4 == 4 counter comment "inner-bits"
+		udp dport 4789 vxlan ip saddr 192.168.42.0/24 vxlan vlan id 3 counter comment "inner-vlan"
 	}
 }
 RULES
@@ -45,6 +49,10 @@ expect_eq "echo from the dropped inner address gets no reply" 0 \
 expect_packets "its echo requests are counted and dropped" "$NS_B" 'comment "inner-drop"' 3
 expect_packets "the accepted address' counter did not move" "$NS_B" 'comment "inner-pass"' 3
 expect_packets "no packet of another vni" "$NS_B" 'comment "other-vni"' 0
+expect_packets "fields of a few bits under a mask, in the tunnel (the requests not dropped before)" "$NS_B" 'comment "inner-bits"' 3
+expect_packets "no vlan tag in the tunnel" "$NS_B" 'comment "inner-vlan"' 0
+check "they list named, in the tunnel" listing_has "$NS_B" \
+	'^\s*udp dport 4789 vxlan ip hdrlength & 14 == 4 vxlan ip version & 4 == 4 counter packets 3 bytes [0-9]+ comment "inner-bits"$'
 check "the rules list back as written" listing_has "$NS_B" \
 	'^\s*udp dport 4789 vxlan ip saddr 192\.168\.42\.3 vxlan icmp type echo-request counter packets 3 bytes [0-9]+ drop comment "inner-drop"$'
 check "the vni match lists back" listing_has "$NS_B" \
