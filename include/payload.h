@@ -48,6 +48,8 @@ const struct proto_desc *payload_desc(const struct proto_ctx *pctx,
 				      const struct expr *p);
 const struct proto_desc *payload_desc_th(const struct proto_ctx *pctx,
 					 const struct expr *p);
+unsigned int payload_stack_off(const struct proto_ctx *pctx,
+			       const struct proto_desc *d);
 const struct proto_field *payload_field_at(const struct proto_ctx *pctx,
 					   const struct proto_desc *d,
 					   unsigned int off, unsigned int len);

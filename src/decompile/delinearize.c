@@ -2680,13 +2680,13 @@ static bool inner_bits_match(struct proto_ctx *pctx, struct stmt *s)
 		/* the shift moves exactly the field down */
 		if (first + mlen + expr_value_u64(l->op.left->op.right) != p->len)
 			return false;
-		f = field_at(pctx, d, off + first, mlen);
+		f = payload_field_at(pctx, d, off + first, mlen);
 	} else {
 		/* the field of a few bits the mask's bits sit in ends the
 		   load; the field's own bits are no mask of it */
 		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++) {
 			const struct proto_field *g = &d->fields[i];
-			unsigned int go = g->offset + stack_off(pctx, d);
+			unsigned int go = g->offset + payload_stack_off(pctx, d);
 
 			if (go <= off + first && off + first + mlen <= go + g->len &&
 			    go + g->len == end && go >= off && !g->listed_raw &&
@@ -2699,8 +2699,8 @@ static bool inner_bits_match(struct proto_ctx *pctx, struct stmt *s)
 	mask = l->op.right;
 	l->op.right = NULL;
 	if (!b)
-		shift_right(mask, 0, div_round_up(f->len, 8));
-	shift_right(rel->op.right, 0, div_round_up(f->len, 8));
+		shift_rhs_right(mask, 0, div_round_up(f->len, 8), 64);
+	shift_rhs_right(rel->op.right, 0, div_round_up(f->len, 8), 64);
 	expr_free(rel->op.left);
 	rel->op.left = binop_expr_alloc(&internal_location, OP_AND,
 					payload_expr_alloc(&internal_location, d, f),

@@ -238,8 +238,8 @@ const struct proto_desc *payload_desc_th(const struct proto_ctx *pctx,
 }
 
 /* the vlan tag "vlan type 8021q" announced: its fields are 4 bytes on */
-static unsigned int stack_off(const struct proto_ctx *pctx,
-			      const struct proto_desc *d)
+unsigned int payload_stack_off(const struct proto_ctx *pctx,
+			       const struct proto_desc *d)
 {
 	return d == &proto_vlan ? 32 * pctx->vlan_depth : 0;
 }
@@ -255,7 +255,7 @@ const struct proto_field *payload_field_at(const struct proto_ctx *pctx,
 					   unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		if (d->fields[i].offset + payload_stack_off(pctx, d) == off &&
 		    d->fields[i].len == len && !d->fields[i].listed_raw &&
 		    proto_icmp_fits(d, &d->fields[i], pctx->icmp_tval))
 			return &d->fields[i];
@@ -299,7 +299,7 @@ const struct proto_field *payload_field_over(const struct proto_ctx *pctx,
 					     unsigned int off, unsigned int len)
 {
 	for (unsigned int i = 0; d && i < PROTO_FIELDS_MAX && d->fields[i].name; i++)
-		if (d->fields[i].offset + stack_off(pctx, d) == off &&
+		if (d->fields[i].offset + payload_stack_off(pctx, d) == off &&
 		    d->fields[i].len > len &&
 		    off % 8 == 0 && len % 8 == 0 && d->fields[i].len % 8 == 0 &&
 		    !d->fields[i].listed_raw &&
