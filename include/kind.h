@@ -162,6 +162,11 @@ struct kind_lin {
 	   itself, before any bitwise that keeps a field's bits) */
 	struct nftnl_expr *(*load_first)(struct kind_lin *k,
 					 const struct expr *e, uint32_t dreg);
+	/* as add, the kernel's errors about the expression going to @loc
+	   (a part of the statement, such as the name an objref looks up)
+	   rather than to the whole statement */
+	struct nftnl_expr *(*add_at)(struct kind_lin *k, const char *name,
+				     const struct location *loc);
 };
 
 /* delinearization: what the registers hold as the rule is read back */

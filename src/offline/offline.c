@@ -207,12 +207,40 @@ static bool rule_uses_set(struct nftnl_rule *r, const char *name)
 	return used;
 }
 
+static int oerr(struct list_head *msgs, const struct nl_item *it,
+		const char *what, int err)
+{
+	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
+			   strerror(err));
+}
+
+/* "Could not process ...: counter "x" does not exist in table inet t",
+   with the closest name among that table's objects of its type */
+static int obj_missing(struct cache_table *t, const struct nl_item *it,
+		       const struct location *loc, const char *what,
+		       uint32_t type, const char *name, struct list_head *msgs)
+{
+	struct cache_obj *o;
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	list_for_each_entry(o, &t->objs, list)
+		if (cache_obj_matches(o, type, NULL))
+			suggest_add(&sg, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME));
+	return error_queue(msgs, loc,
+			   "Could not process %s: %s \"%s\" does not exist in table %s %s%s",
+			   what, obj_type_name(type), name, family_name(it->family),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			   suggest_hint(&sg));
+}
+
 /*
  * what the kernel checks of an object map's new elements: the objects
- * exist; the end of an interval names none
+ * exist (an error queued for the first missing one, -1); the end of an
+ * interval names none
  */
 static int check_elem_objs(struct cache_table *t, struct cache_set *s,
-			   struct nftnl_set *add)
+			   const struct nl_item *it, struct list_head *msgs)
 {
 	struct nftnl_set_elems_iter *i;
 	struct nftnl_set_elem *e;
@@ -222,17 +250,22 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 	if (!(nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT))
 		return 0;
 	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
-	i = nftnl_set_elems_iter_create(add);
+	i = nftnl_set_elems_iter_create(it->obj);
 	while (!err && (e = nftnl_set_elems_iter_next(i))) {
 		bool end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
 			   (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
 			    NFT_SET_ELEM_INTERVAL_END);
+		const char *name;
 
-		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
-			err = end ? 0 : EINVAL;
-		else if (!cache_obj_find(t, type,
-					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))
-			err = ENOENT;
+		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF)) {
+			if (!end)
+				err = oerr(msgs, it, "set elements", EINVAL);
+			continue;
+		}
+		name = nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF);
+		if (!cache_obj_find(t, type, name, 0))
+			err = obj_missing(t, it, &it->loc, "set elements", type,
+					  name, msgs);
 	}
 	nftnl_set_elems_iter_destroy(i);
 	return err;
@@ -288,12 +321,6 @@ static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
 	return n;
 }
 
-static int oerr(struct list_head *msgs, const struct nl_item *it,
-		const char *what, int err)
-{
-	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
-			   strerror(err));
-}
 
 /*
  * The kernel's limits (include/net/netfilter/nf_tables.h): a rule holds
@@ -641,19 +668,18 @@ static const char *missing_jump(struct cache_table *t, struct nftnl_rule *r)
 
 /*
  * The first object rule @it names ("counter name") that @t lacks, told as
- * its own error with the closest name among that table's objects of its
- * type; 0 (nothing queued) when there is none
+ * its own error at the name (obj_missing()); 0 (nothing queued) when
+ * there is none
  */
 static int objref_missing(struct cache_table *t, const struct nl_item *it,
 			  struct list_head *msgs)
 {
 	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
+	struct location loc;
 	struct nftnl_expr *e;
-	struct cache_obj *o;
-	struct suggest sg;
-	int ret = 0;
+	int ret = 0, k = 0;
 
-	while (!ret && (e = nftnl_expr_iter_next(i))) {
+	for (; !ret && (e = nftnl_expr_iter_next(i)); k++) {
 		const char *name;
 		uint32_t type;
 
@@ -662,17 +688,9 @@ static int objref_missing(struct cache_table *t, const struct nl_item *it,
 			continue;
 		type = nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
 		name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
-		if (cache_obj_find(t, type, name, 0))
-			continue;
-		suggest_init(&sg, name);
-		list_for_each_entry(o, &t->objs, list)
-			if (cache_obj_matches(o, type, NULL))
-				suggest_add(&sg, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME));
-		ret = error_queue(msgs, &it->loc,
-				  "Could not process rule: %s \"%s\" does not exist in table %s %s%s",
-				  obj_type_name(type), name, family_name(it->family),
-				  nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-				  suggest_hint(&sg));
+		if (!cache_obj_find(t, type, name, 0))
+			ret = obj_missing(t, it, nl_item_expr_loc(it, k, &loc),
+					  "rule", type, name, msgs);
 	}
 	nftnl_expr_iter_destroy(i);
 	return ret;
@@ -1321,11 +1339,10 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 
 	if (!s)
 		return oerr(msgs, it, "set elements", ENOENT);
-	err = check_elem_objs(cache_table_find(c, it->family,
-				  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
-			      s, it->obj);
-	if (err)
-		return oerr(msgs, it, "set elements", err);
+	if (check_elem_objs(cache_table_find(c, it->family,
+				nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
+			    s, it, msgs) < 0)
+		return -1;
 	i = nftnl_set_elems_iter_create(it->obj);
 	while (nftnl_set_elems_iter_next(i))
 		k++;
