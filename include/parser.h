@@ -85,6 +85,10 @@ struct parser_state {
 	/* the string before it ("established" of "established related") */
 	char			prev_word[65];
 	struct location		prev_word_loc;
+	/* the string that came first after a command's object keyword
+	   ("inte" of "add rule inte t c"), where a family may go */
+	char			spec_word[65];
+	struct location		spec_word_loc;
 	/*
 	 * the words of what syntax errors made the parser skip, but for
 	 * rules (a rule declares nothing): a table named there may have

@@ -4784,6 +4784,25 @@ static bool is_value_list(const struct parser_state *state,
 	       p->last_col < w->first_col && w->first_col <= p->last_col + 3;
 }
 
+/*
+ * The family that the word after the command's object keyword, on the
+ * line of the error at @loc and before it, is a misspelling of ("inte"),
+ * or NULL
+ */
+static const char *misspelt_family(const struct parser_state *state,
+				   const struct location *loc)
+{
+	const struct location *w = &state->spec_word_loc;
+	struct suggest sg;
+
+	if (!state->spec_word[0] || w->indesc != loc->indesc ||
+	    w->first_line != loc->first_line || w->first_col >= loc->first_col ||
+	    family_lookup(state->spec_word) >= 0)
+		return NULL;
+	suggest_family(&sg, state->spec_word);
+	return sg.best;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 				 struct parser_state *state)
 {
@@ -4830,8 +4849,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	if (got == YYSYMBOL_STRING && n > 0 &&
 	    is_last_word(state, yypcontext_location(ctx))) {
 		const char *hint = suggest_keyword(&sg, state->last_word, exp, n);
+		const char *family = hint[0] ? NULL :
+				     misspelt_family(state, yypcontext_location(ctx));
 
-		if (!hint[0] && is_value_list(state, exp, n)) {
+		if (family) {
+			/* "add rule inte t c": inte was the table's name */
+			msg_add(msg, sizeof(msg), "; \"%s\" is no family, so it was read as the table's name:",
+				state->spec_word);
+			msg_add(msg, sizeof(msg), " did you mean \"%s\"?", family);
+		} else if (!hint[0] && is_value_list(state, exp, n)) {
 			/* a list of values without braces */
 			msg_add(msg, sizeof(msg),
 				"; a list of values goes in braces: \"{ %s, ",

@@ -2846,6 +2846,7 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 			 unsigned int family)
 {
+	struct suggest sg;
 	struct expr *p = c->priority;
 	char name[64];
 	long long off = 0, v;
@@ -2881,8 +2882,8 @@ static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 	}
 	if (prio_lookup(family, c->hooknum, name, &base) < 0)
 		return err(ctx, &p->loc,
-			   "'%s' is not a valid priority in this family/hook",
-			   name);
+			   "'%s' is not a valid priority in this family/hook%s",
+			   name, suggest_prio(&sg, family, c->hooknum, name));
 	v = base + off;
 	if (off > INT32_MAX || off < -(long long)INT32_MAX || v < INT32_MIN || v > INT32_MAX)
 		return err(ctx, &p->loc, "priority %s %c %lld exceeds valid range %d-%d",
@@ -3047,11 +3048,15 @@ static int chain_devices_eval(struct eval_ctx *ctx, struct chain *c,
 	return 0;
 }
 
+/*
+ * A base chain's policy, type, hook and priority, each error told (the
+ * priority's names depend on the hook: not checked without one)
+ */
 static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 		      unsigned int family)
 {
 	struct suggest sg;
-	int hook;
+	int hook, ret = 0;
 
 	if (c->policy_expr) {
 		struct expr *pe = c->policy_expr;
@@ -3063,19 +3068,26 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 			c->policy = NF_ACCEPT;
 		else if (pe->kind == EXPR_SYMBOL && !strcmp(pe->sym.str, "drop"))
 			c->policy = NF_DROP;
-		else
-			return err(ctx, &pe->loc,
-				   "policy must be accept or drop");
+		else if (pe->kind == EXPR_SYMBOL) {
+			suggest_init(&sg, pe->sym.str);
+			suggest_add(&sg, "accept");
+			suggest_add(&sg, "drop");
+			ret = err(ctx, &pe->loc, "policy must be accept or drop%s",
+				  suggest_hint(&sg));
+		} else
+			ret = err(ctx, &pe->loc,
+				  "policy must be accept or drop");
 		if (!c->base)
 			return err(ctx, &pe->loc,
 				   "a policy needs a base chain (type, hook and priority)");
 	}
 	if (!c->base)
-		return c->devices_only ? chain_devices_eval(ctx, c, family) : 0;
+		return c->devices_only ? chain_devices_eval(ctx, c, family) : ret;
 	if (!chain_type_valid(family, c->type))
-		return err(ctx, &c->type_loc,
-			   "chain type \"%s\" is not supported in family %s",
-			   c->type, family_name(family));
+		ret = err(ctx, &c->type_loc,
+			  "chain type \"%s\" is not supported in family %s%s",
+			  c->type, family_name(family),
+			  suggest_chain_type(&sg, family, c->type));
 	hook = hook_lookup(family, c->hook);
 	if (hook < 0)
 		return err(ctx, &c->hook_loc,
@@ -3084,10 +3096,10 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 	c->hooknum = hook;
 	if (!strcmp(c->type, "nat") &&
 	    (hook == NF_INET_FORWARD || hook == NF_INET_INGRESS))
-		return err(ctx, &c->hook_loc,
-			   "nat chains cannot use the %s hook", c->hook);
+		ret = err(ctx, &c->hook_loc,
+			  "nat chains cannot use the %s hook", c->hook);
 	if (priority_eval(ctx, c, family) < 0)
-		return -1;
+		ret = -1;
 	if (devices_eval(ctx, c) < 0)
 		return -1;
 	if (family == NFPROTO_NETDEV && list_empty(&c->devices))
@@ -3097,7 +3109,7 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 	    !(family == NFPROTO_INET && hook == NF_INET_INGRESS))
 		return err(ctx, &c->dev_loc,
 			   "devices can only be given for netdev chains and inet ingress");
-	return 0;
+	return ret;
 }
 
 /* --- commands ----------------------------------------------------------- */
