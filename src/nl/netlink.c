@@ -1761,7 +1761,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 				     it ? item_what(it) : "batch",
 				     strerror(-e->error),
 				     nat_refused(a, it, e->error) ?
-				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat and masquerade at postrouting or input, dnat and redirect at prerouting or output)" : "");
+				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat at postrouting or input, masquerade at postrouting, dnat and redirect at prerouting or output)" : "");
 		if (e->error == -EPERM)
 			a->ret = error_queue(a->msgs, NULL,
 					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
