@@ -1210,6 +1210,7 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 					int f = family_of(state, $3, &@3);
 
 					$1->helper.l3proto = f < 0 ? 0 : f;
+					$1->helper.l3_loc = @3;
 				} else {
 					error_queue(state->msgs, &@2,
 						    "unexpected \"%s\", expected \"l3proto\"", $2);
@@ -1223,6 +1224,7 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 					error_queue(state->msgs, &@2,
 						    "unexpected \"%s\", expected \"l3proto\"", $2);
 				$1->helper.l3proto = $3;
+				$1->helper.l3_loc = @3;
 				free($2);
 			}
 			|	ct_helper_block STRING NUMBER

@@ -3529,6 +3529,7 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	case CMD_OBJ_ELEMENTS:
 		return elems_cmd_eval(ctx, cmd);
 	case CMD_OBJ_OBJ:
+		ctx->family = cmd->h.family;	/* the table's, for its kind */
 		return cmd->object ? obj_eval(ctx, cmd->object) : 0;
 	case CMD_OBJ_FLOWTABLE:
 		return cmd->flowtable ? flowtable_eval(ctx, cmd->flowtable) : 0;
