@@ -1260,6 +1260,7 @@ struct objref_miss {
 	const char		*what;		/* "rule", "set elements" */
 	char			*table, *name;
 	uint32_t		type;		/* 0: not known */
+	bool			chain;		/* a jump's or goto's chain */
 };
 
 /* the u32 attribute @type of message @nlh (past its nfgenmsg), or @none */
@@ -1332,6 +1333,29 @@ static const struct nlattr *objref_at(const struct nlmsghdr *sent,
 	return NULL;
 }
 
+/* the chain that the immediate verdict (jump, goto) of rule message
+   @sent holding byte @off names, or NULL */
+static const struct nlattr *jump_at(const struct nlmsghdr *sent, uint32_t off)
+{
+	const struct nlattr *attr, *e, *d;
+	const char *name;
+
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS ||
+		    !(e = nested_at(sent, attr, off)))
+			continue;
+		name = nested_str(e, NFTA_EXPR_NAME);
+		if (!name || strcmp(name, "immediate") ||
+		    !(d = nested(e, NFTA_EXPR_DATA)) ||
+		    !(d = nested(d, NFTA_IMMEDIATE_DATA)) ||
+		    !(d = nested(d, NFTA_DATA_VERDICT)))
+			return NULL;
+		d = nested(d, NFTA_VERDICT_CHAIN);
+		return d && mnl_attr_validate(d, MNL_TYPE_NUL_STRING) == 0 ? d : NULL;
+	}
+	return NULL;
+}
+
 /* the object type of the set a new-elements message @sent adds to, from
    the batch (by name or id) or from the kernel's sets read for the run;
    0 if not known */
@@ -1370,6 +1394,13 @@ static void objref_miss_words(struct objref_miss *om, struct suggest *sg)
 	const char *type = om->type ? obj_type_name(om->type) : NULL;
 
 	free(om->erec->msg);
+	if (om->chain) {
+		om->erec->msg = xasprintf("Could not process %s: the chain \"%s\" it jumps to does not exist in table %s %s%s",
+					  om->what, om->name,
+					  family_name(om->it->family), om->table,
+					  suggest_hint(sg));
+		return;
+	}
 	om->erec->msg = xasprintf("Could not process %s: %s \"%s\" does not exist in table %s %s%s",
 				  om->what, type ? type : "object", om->name,
 				  family_name(om->it->family), om->table,
@@ -1385,7 +1416,12 @@ static void objref_miss_batch(const struct answers *a,
 	const char *t;
 
 	list_for_each_entry(o, &a->b->items, list)
-		if (o->msg_type == NFT_MSG_NEWOBJ && o->family == om->it->family &&
+		if (om->chain && o->msg_type == NFT_MSG_NEWCHAIN &&
+		    o->family == om->it->family && (m = item_msg(a, o)) &&
+		    (t = msg_str(m, NFTA_CHAIN_TABLE)) && !strcmp(t, om->table))
+			suggest_add(sg, msg_str(m, NFTA_CHAIN_NAME));
+		else if (!om->chain && o->msg_type == NFT_MSG_NEWOBJ &&
+			 o->family == om->it->family &&
 		    (m = item_msg(a, o)) && (t = msg_str(m, NFTA_OBJ_TABLE)) &&
 		    !strcmp(t, om->table) &&
 		    (!om->type || msg_u32(m, NFTA_OBJ_TYPE, 0) == om->type))
@@ -1398,7 +1434,7 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 {
 	const struct nlmsghdr *sent;
 	const struct nlattr *attr, *data = NULL, *elem = NULL;
-	const struct nlattr *n;
+	const struct nlattr *n, *jump = NULL;
 	const char *table;
 	char *name = NULL;
 	struct objref_miss *om;
@@ -1412,16 +1448,21 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 	    off >= sent->nlmsg_len)
 		return false;
 	if (it->msg_type == NFT_MSG_NEWRULE) {
-		if (!(table = msg_str(sent, NFTA_RULE_TABLE)) ||
-		    !(data = objref_at(sent, off)))
+		if (!(table = msg_str(sent, NFTA_RULE_TABLE)))
 			return false;
-		mnl_attr_for_each_nested(attr, data)
+		if (!(data = objref_at(sent, off)) && !(jump = jump_at(sent, off)))
+			return false;
+		if (jump)
+			name = strdup(mnl_attr_get_str(jump));
+		else mnl_attr_for_each_nested(attr, data)
 			if (mnl_attr_get_type(attr) == NFTA_OBJREF_IMM_TYPE &&
 			    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 				type = ntohl(mnl_attr_get_u32(attr));
-		n = nested(data, NFTA_OBJREF_IMM_NAME);
-		name = strndup(mnl_attr_get_payload(n),
-			       mnl_attr_get_payload_len(n));
+		if (!jump) {
+			n = nested(data, NFTA_OBJREF_IMM_NAME);
+			name = strndup(mnl_attr_get_payload(n),
+				       mnl_attr_get_payload_len(n));
+		}
 	} else {
 		if (!(table = msg_str(sent, NFTA_SET_ELEM_LIST_TABLE)))
 			return false;
@@ -1443,6 +1484,7 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 	om->table = xstrdup(table);
 	om->name = name;
 	om->type = type;
+	om->chain = jump != NULL;
 	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc), "%s", "");
 	om->erec = list_entry(a->msgs->prev, struct error_record, list);
 	suggest_init(&sg, om->name);
@@ -1453,7 +1495,8 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 }
 
 static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
-		     const char *table, uint32_t type, struct cache *c);
+		     const char *table, uint32_t type, bool chains,
+		     struct cache *c);
 
 /*
  * The objects the kernel holds join the "did you mean" of each missing
@@ -1466,11 +1509,13 @@ static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a)
 
 	list_for_each_entry_safe(om, next, &a->misses, list) {
 		struct cache *c = cache_alloc();
+		struct cache_chain *ch;
 		struct cache_table *t;
 		struct cache_obj *o;
 		struct suggest sg;
 
-		if (dump_objs(ctx, om->it->family, om->table, om->type, c) == 0 &&
+		if (dump_objs(ctx, om->it->family, om->table, om->type,
+			      om->chain, c) == 0 &&
 		    (t = cache_table_find(c, om->it->family, om->table))) {
 			suggest_init(&sg, om->name);
 			objref_miss_batch(a, om, &sg);
@@ -1478,6 +1523,9 @@ static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a)
 				if (cache_obj_matches(o, om->type, NULL))
 					suggest_add(&sg, nftnl_obj_get_str(o->nlo,
 								NFTNL_OBJ_NAME));
+			list_for_each_entry(ch, &t->chains, list)
+				suggest_add(&sg, nftnl_chain_get_str(ch->nlc,
+							NFTNL_CHAIN_NAME));
 			objref_miss_words(om, &sg);
 		}
 		cache_free(c);
@@ -2998,15 +3046,22 @@ fail:
 	return error_queue(msgs, NULL, "cannot reset: %s", strerror(errno));
 }
 
-/* the kernel's objects of table @table (@type: 0 any) into @c */
+/* the kernel's objects of table @table (@type: 0 any) into @c, or its
+   chains if @chains */
 static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
-		     const char *table, uint32_t type, struct cache *c)
+		     const char *table, uint32_t type, bool chains,
+		     struct cache *c)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dump_ctx d = { .cache = c };
 	struct nftnl_obj *o = xnftnl_obj_alloc();
 	struct nlmsghdr *nlh;
 
+	if (chains) {
+		nftnl_obj_free(o);
+		return dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ? -1 :
+		       dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d);
+	}
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, family, NLM_F_DUMP,
 				    seq_next(ctx));
 	xnftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);

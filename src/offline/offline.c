@@ -696,16 +696,33 @@ static int objref_missing(struct cache_table *t, const struct nl_item *it,
 	return ret;
 }
 
+/* the jump to @chain told at the statement that makes it, with the
+   closest name among the table's chains */
 static int jump_missing(struct cache_table *t, const struct nl_item *it,
 			const char *chain, struct list_head *msgs)
 {
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
+	const struct location *at = &it->loc;
 	struct cache_chain *ch;
+	struct nftnl_expr *e;
+	struct location loc;
 	struct suggest sg;
+	int k = 0;
 
+	while ((e = nftnl_expr_iter_next(i))) {
+		if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
+		    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+		    !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN), chain)) {
+			at = nl_item_expr_loc(it, k, &loc);
+			break;
+		}
+		k++;
+	}
+	nftnl_expr_iter_destroy(i);
 	suggest_init(&sg, chain);
 	list_for_each_entry(ch, &t->chains, list)
 		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
-	return error_queue(msgs, &it->loc,
+	return error_queue(msgs, at,
 			   "Could not process rule: the chain \"%s\" it jumps to does not exist in table %s %s%s",
 			   chain, family_name(it->family),
 			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),

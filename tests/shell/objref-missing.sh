@@ -5,7 +5,8 @@
 # secmark, synproxy; in a rule, or as the value of an element of a map of
 # objects) gets an error in words at the name, with "did you mean" from
 # the objects of that type the file makes and the kernel holds, never a
-# bare "No such file or directory"; nothing is loaded, with -c or without.
+# bare "No such file or directory"; so does a jump or goto to a chain that
+# does not exist; nothing is loaded, with -c or without.
 # objref-missing/refs.nft runs against base.nft, golden refs.err.  nft's
 # behaviour is the minimum: the lines nft names, nfh names too.
 # shellcheck source=tests/lib.sh
