@@ -1040,7 +1040,8 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	struct suggest sg;
 
 	if (!s)
-		return err(ctx, &x->loc, "set \"%s\" does not exist in table %s %s%s",
+		return err(ctx, &x->loc, "%s \"%s\" does not exist in table %s %s%s",
+			   want_map ? "map" : "set",
 			   x->setref.name, family_name(ctx->family),
 			   ctx->cmd->h.table,
 			   set_suggest(ctx, &sg, ctx->family, ctx->cmd->h.table,
