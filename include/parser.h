@@ -187,6 +187,9 @@ int scanner_include(void *scanner, const char *pattern,
 		    const struct location *loc);
 /* the token a bare word is read as (STRING, or a keyword's) */
 int scanner_word_token(const char *word);
+/* the token @word is after the keyword that gives it its meaning ("bypass"
+   after "queue"), or 0 if it is no such word */
+int scanner_scoped_token(const char *word);
 
 /* grammar.y */
 int yyparse(void *scanner, struct parser_state *state);

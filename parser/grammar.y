@@ -4669,7 +4669,9 @@ static const char *token_keyword(yysymbol_kind_t k)
 
 	if (!isalpha((unsigned char)n[0]))
 		return NULL;
-	return YYTRANSLATE(scanner_word_token(n)) == k ? n : NULL;
+	return YYTRANSLATE(scanner_word_token(n)) == k ||
+	       (scanner_scoped_token(n) &&
+		YYTRANSLATE(scanner_scoped_token(n)) == k) ? n : NULL;
 }
 
 static void msg_add(char *msg, size_t len, const char *fmt, const char *arg)
