@@ -1470,11 +1470,20 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 			if (mnl_attr_get_type(attr) == NFTA_SET_ELEM_LIST_ELEMENTS)
 				elem = nested_at(sent, attr, off);
 		n = elem ? nested(elem, NFTA_SET_ELEM_OBJREF) : NULL;
-		if (!n)
+		if (!n && elem && (jump = nested(elem, NFTA_SET_ELEM_DATA)) &&
+		    (jump = nested(jump, NFTA_DATA_VERDICT)) &&
+		    (jump = nested(jump, NFTA_VERDICT_CHAIN)) &&
+		    mnl_attr_validate(jump, MNL_TYPE_NUL_STRING) < 0)
+			jump = NULL;
+		if (jump)
+			name = strdup(mnl_attr_get_str(jump));
+		else if (n)
+			name = strndup(mnl_attr_get_payload(n),
+				       mnl_attr_get_payload_len(n));
+		else
 			return false;
-		name = strndup(mnl_attr_get_payload(n),
-			       mnl_attr_get_payload_len(n));
-		type = elems_objtype(ctx, a, it, sent, table);
+		if (!jump)
+			type = elems_objtype(ctx, a, it, sent, table);
 	}
 	if (!name)
 		memory_allocation_error();

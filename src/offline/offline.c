@@ -234,22 +234,41 @@ static int obj_missing(struct cache_table *t, const struct nl_item *it,
 			   suggest_hint(&sg));
 }
 
+/* "Could not process ...: the chain "x" it jumps to does not exist in
+   table inet t", with the closest name among the table's chains */
+static int chain_missing(struct cache_table *t, const struct nl_item *it,
+			 const struct location *loc, const char *what,
+			 const char *chain, struct list_head *msgs)
+{
+	struct cache_chain *ch;
+	struct suggest sg;
+
+	suggest_init(&sg, chain);
+	list_for_each_entry(ch, &t->chains, list)
+		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
+	return error_queue(msgs, loc,
+			   "Could not process %s: the chain \"%s\" it jumps to does not exist in table %s %s%s",
+			   what, chain, family_name(it->family),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			   suggest_hint(&sg));
+}
+
 /*
- * what the kernel checks of an object map's new elements: the objects
- * exist (an error queued for the first missing one, -1); the end of an
- * interval names none
+ * what the kernel checks of new elements: the chains a verdict map's
+ * values jump to exist, and the objects an object map's values name (an
+ * error queued for the first missing one, -1); the end of an interval
+ * names no object
  */
 static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 			   const struct nl_item *it, struct list_head *msgs)
 {
+	bool objs = nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT;
 	struct nftnl_set_elems_iter *i;
 	struct nftnl_set_elem *e;
 	uint32_t type;
 	int err = 0;
 
-	if (!(nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT))
-		return 0;
-	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
+	type = objs ? nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE) : 0;
 	i = nftnl_set_elems_iter_create(it->obj);
 	while (!err && (e = nftnl_set_elems_iter_next(i))) {
 		bool end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
@@ -257,6 +276,15 @@ static int check_elem_objs(struct cache_table *t, struct cache_set *s,
 			    NFT_SET_ELEM_INTERVAL_END);
 		const char *name;
 
+		if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN) &&
+		    !cache_chain_find(t, nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN))) {
+			err = chain_missing(t, it, &it->loc, "set elements",
+					    nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN),
+					    msgs);
+			continue;
+		}
+		if (!objs)
+			continue;
 		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF)) {
 			if (!end)
 				err = oerr(msgs, it, "set elements", EINVAL);
@@ -696,17 +724,14 @@ static int objref_missing(struct cache_table *t, const struct nl_item *it,
 	return ret;
 }
 
-/* the jump to @chain told at the statement that makes it, with the
-   closest name among the table's chains */
+/* the jump to @chain told at the statement that makes it */
 static int jump_missing(struct cache_table *t, const struct nl_item *it,
 			const char *chain, struct list_head *msgs)
 {
 	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
 	const struct location *at = &it->loc;
-	struct cache_chain *ch;
 	struct nftnl_expr *e;
 	struct location loc;
-	struct suggest sg;
 	int k = 0;
 
 	while ((e = nftnl_expr_iter_next(i))) {
@@ -719,14 +744,7 @@ static int jump_missing(struct cache_table *t, const struct nl_item *it,
 		k++;
 	}
 	nftnl_expr_iter_destroy(i);
-	suggest_init(&sg, chain);
-	list_for_each_entry(ch, &t->chains, list)
-		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
-	return error_queue(msgs, at,
-			   "Could not process rule: the chain \"%s\" it jumps to does not exist in table %s %s%s",
-			   chain, family_name(it->family),
-			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-			   suggest_hint(&sg));
+	return chain_missing(t, it, at, "rule", chain, msgs);
 }
 
 /* the chain a delete names, by name or (delete chain ... handle N) handle */
