@@ -1508,11 +1508,13 @@ static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
 		     struct cache *c);
 
 /*
- * The objects the kernel holds join the "did you mean" of each missing
- * one (the batch changed nothing: it was refused).  The words stay as
- * they were if the kernel cannot be read.
+ * The objects (or chains) the kernel holds join the "did you mean" of
+ * each missing one (the batch changed nothing: it was refused), if @read
+ * (the answers were all read: the socket is ours again).  The words stay
+ * as they were if the kernel cannot be read.
  */
-static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a)
+static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a,
+			       bool read)
 {
 	struct objref_miss *om, *next;
 
@@ -1523,8 +1525,8 @@ static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a)
 		struct cache_obj *o;
 		struct suggest sg;
 
-		if (dump_objs(ctx, om->it->family, om->table, om->type,
-			      om->chain, c) == 0 &&
+		if (read && dump_objs(ctx, om->it->family, om->table, om->type,
+				      om->chain, c) == 0 &&
 		    (t = cache_table_find(c, om->it->family, om->table))) {
 			suggest_init(&sg, om->name);
 			objref_miss_batch(a, om, &sg);
@@ -1997,7 +1999,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		goto out;
 	}
 	ret = batch_answers(ctx, &a, msgs, &overflow);
-	objref_misses_hint(ctx, &a);
+	objref_misses_hint(ctx, &a, ret == 0);
 	if (ret < 0)
 		goto out;
 	/* nothing was applied: the caller reads the ruleset again and
@@ -3066,6 +3068,7 @@ static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
 	struct nftnl_obj *o = xnftnl_obj_alloc();
 	struct nlmsghdr *nlh;
 
+	memset(buf, 0, 1024);	/* the attributes' padding goes out too */
 	if (chains) {
 		nftnl_obj_free(o);
 		return dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ? -1 :
