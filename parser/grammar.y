@@ -761,8 +761,13 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %destructor { handle_free($$); free($$); } <handle>
 /* a '{' dropped by error recovery: see in_lost_block() */
 %destructor {
+	bool first;
+
 	if (state->lost_inner)
 		state->lost_inner--;
+	if (state->lost_braces < LOST_INDENTS)
+		state->lost_indent[state->lost_braces] =
+			scanner_line_indent(&@$, &first);
 	state->lost_braces++;
 	state->lost_seen = true;
 } '{'
@@ -4815,7 +4820,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	char msg[1024] = "syntax error";
 	struct suggest sg;
 
-	if (got == YYSYMBOL_YYEOF && state->lost_seen) {
+	if ((got == YYSYMBOL_YYEOF || state->eof_closing) && state->lost_seen) {
 		/* the braces don't match because of that error */
 		state->nerrs++;
 		return 0;
