@@ -103,6 +103,10 @@ void datatype_hosts_file_only(bool on);
 
 /* symbol table helpers */
 const struct symbol *symbol_by_name(const struct symbol *tbl, const char *name);
+struct suggest;
+/* "; did you mean ..." for @word among the names of @tbl (suggest.h) */
+const char *suggest_symbol(struct suggest *sg, const struct symbol *tbl,
+			   const char *word);
 const struct symbol *symbol_by_value(const struct symbol *tbl, uint64_t value);
 
 void datatype_print(const struct expr *e, const struct output_ctx *octx, FILE *f);

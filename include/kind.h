@@ -208,6 +208,11 @@ struct kind_lin {
 					 const struct expr *e, uint32_t dreg);
 	/* errors go here (error_queue()) */
 	struct list_head	*msgs;
+	/* as add, the kernel's errors about the expression going to @loc
+	   (a part of the statement, such as the name an objref looks up)
+	   rather than to the whole statement */
+	struct nftnl_expr *(*add_at)(struct kind_lin *k, const char *name,
+				     const struct location *loc);
 };
 
 /* delinearization: what the registers hold as the rule is read back */

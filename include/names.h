@@ -28,6 +28,12 @@ struct suggest;
 const char *suggest_family(struct suggest *s, const char *word);
 const char *suggest_hook(struct suggest *s, unsigned int family,
 			 const char *word);
+/* ... among the chain types of @family, and the named priorities of
+   @family's hook @hooknum */
+const char *suggest_chain_type(struct suggest *s, unsigned int family,
+			       const char *word);
+const char *suggest_prio(struct suggest *s, unsigned int family,
+			 unsigned int hooknum, const char *word);
 
 /* the table of object type @type (NFT_OBJECT_*), or NULL (names.c) */
 const struct obj_ops *obj_ops_by_type(uint32_t type);

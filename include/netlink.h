@@ -68,6 +68,11 @@ struct nl_batch {
 	struct list_head	items;
 };
 
+/* where the statement that made expression @i of rule item @it stands
+   (in *@loc), or the rule's location when that is not known */
+const struct location *nl_item_expr_loc(const struct nl_item *it, int i,
+					struct location *loc);
+
 void nl_batch_init(struct nl_batch *b);
 struct nl_item *nl_batch_add(struct nl_batch *b, uint16_t msg_type,
 			     uint16_t flags, unsigned int family,

@@ -63,7 +63,18 @@ struct parser_state {
 	   those read since (the scanner's open_brace()) */
 	unsigned int		lost_braces;
 	unsigned int		lost_inner;
+	/* the indentation of the line of each dropped '{' (the latest
+	   LOST_INDENTS; -1: not known): a '}' that opens a line indented
+	   less closes the block around instead (the '{' went with its
+	   broken line: "udp dport { 53 drop") */
+#define LOST_INDENTS	16
+	int			lost_indent[LOST_INDENTS];
 	bool			lost_seen;	/* one was, ever */
+	/* the end of the input closes the blocks whose '}' closed a dropped
+	   '{' instead (lost_closed of them, at most): a newline, then a '}'
+	   each (eof_closing from then; one too many is no error) */
+	unsigned int		lost_closed;
+	bool			eof_closing;
 	/* a syntax error came and no separator since; a '}' then read
 	   goes to the parser after a newline (close_brace()) */
 	bool			recovering;
@@ -85,6 +96,10 @@ struct parser_state {
 	/* the string before it ("established" of "established related") */
 	char			prev_word[65];
 	struct location		prev_word_loc;
+	/* the string that came first after a command's object keyword
+	   ("inte" of "add rule inte t c"), where a family may go */
+	char			spec_word[65];
+	struct location		spec_word_loc;
 	/*
 	 * the words of what syntax errors made the parser skip, but for
 	 * rules (a rule declares nothing): a table named there may have
@@ -186,6 +201,12 @@ int scanner_include(void *scanner, const char *pattern,
 		    const struct location *loc);
 /* the token a bare word is read as (STRING, or a keyword's) */
 int scanner_word_token(const char *word);
+/* the indentation of the line @loc is on (a tab to the next multiple of
+   8), or -1 if its text is not known; *@first: whether @loc starts it */
+int scanner_line_indent(const struct location *loc, bool *first);
+/* the token @word is after the keyword that gives it its meaning ("bypass"
+   after "queue"), or 0 if it is no such word */
+int scanner_scoped_token(const char *word);
 
 /* grammar.y */
 int yyparse(void *scanner, struct parser_state *state);

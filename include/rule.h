@@ -185,6 +185,7 @@ struct obj {
 		uint16_t	l3proto;	/* NFPROTO_*, 0: the table's */
 		struct location	name_loc;
 		struct location	l4_loc;
+		struct location	l3_loc;		/* where l3proto was given */
 	} helper;
 	struct {
 		bool		l4_given;	/* "protocol P" on its own */

@@ -770,8 +770,13 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %destructor { handle_free($$); free($$); } <handle>
 /* a '{' dropped by error recovery: see in_lost_block() */
 %destructor {
+	bool first;
+
 	if (state->lost_inner)
 		state->lost_inner--;
+	if (state->lost_braces < LOST_INDENTS)
+		state->lost_indent[state->lost_braces] =
+			scanner_line_indent(&@$, &first);
 	state->lost_braces++;
 	state->lost_seen = true;
 } '{'
@@ -1219,6 +1224,7 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 					int f = family_of(state, $3, &@3);
 
 					$1->helper.l3proto = f < 0 ? 0 : f;
+					$1->helper.l3_loc = @3;
 				} else {
 					error_queue(state->msgs, &@2,
 						    "unexpected \"%s\", expected \"l3proto\"", $2);
@@ -1232,6 +1238,7 @@ ct_helper_block		:	%empty		{ $$ = state->cur_obj; }
 					error_queue(state->msgs, &@2,
 						    "unexpected \"%s\", expected \"l3proto\"", $2);
 				$1->helper.l3proto = $3;
+				$1->helper.l3_loc = @3;
 				free($2);
 			}
 			|	ct_helper_block STRING NUMBER
@@ -4669,7 +4676,9 @@ static const char *token_keyword(yysymbol_kind_t k)
 
 	if (!isalpha((unsigned char)n[0]))
 		return NULL;
-	return YYTRANSLATE(scanner_word_token(n)) == k ? n : NULL;
+	return YYTRANSLATE(scanner_word_token(n)) == k ||
+	       (scanner_scoped_token(n) &&
+		YYTRANSLATE(scanner_scoped_token(n)) == k) ? n : NULL;
 }
 
 static void msg_add(char *msg, size_t len, const char *fmt, const char *arg)
@@ -4786,6 +4795,25 @@ static bool is_value_list(const struct parser_state *state,
 	       p->last_col < w->first_col && w->first_col <= p->last_col + 3;
 }
 
+/*
+ * The family that the word after the command's object keyword, on the
+ * line of the error at @loc and before it, is a misspelling of ("inte"),
+ * or NULL
+ */
+static const char *misspelt_family(const struct parser_state *state,
+				   const struct location *loc)
+{
+	const struct location *w = &state->spec_word_loc;
+	struct suggest sg;
+
+	if (!state->spec_word[0] || w->indesc != loc->indesc ||
+	    w->first_line != loc->first_line || w->first_col >= loc->first_col ||
+	    family_lookup(state->spec_word) >= 0)
+		return NULL;
+	suggest_family(&sg, state->spec_word);
+	return sg.best;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 				 struct parser_state *state)
 {
@@ -4794,7 +4822,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	char msg[1024] = "syntax error";
 	struct suggest sg;
 
-	if (got == YYSYMBOL_YYEOF && state->lost_seen) {
+	if ((got == YYSYMBOL_YYEOF || state->eof_closing) && state->lost_seen) {
 		/* the braces don't match because of that error */
 		state->nerrs++;
 		return 0;
@@ -4832,8 +4860,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	if (got == YYSYMBOL_STRING && n > 0 &&
 	    is_last_word(state, yypcontext_location(ctx))) {
 		const char *hint = suggest_keyword(&sg, state->last_word, exp, n);
+		const char *family = hint[0] ? NULL :
+				     misspelt_family(state, yypcontext_location(ctx));
 
-		if (!hint[0] && is_value_list(state, exp, n)) {
+		if (family) {
+			/* "add rule inte t c": inte was the table's name */
+			msg_add(msg, sizeof(msg), "; \"%s\" is no family, so it was read as the table's name:",
+				state->spec_word);
+			msg_add(msg, sizeof(msg), " did you mean \"%s\"?", family);
+		} else if (!hint[0] && is_value_list(state, exp, n)) {
 			/* a list of values without braces */
 			msg_add(msg, sizeof(msg),
 				"; a list of values goes in braces: \"{ %s, ",

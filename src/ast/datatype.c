@@ -35,9 +35,8 @@ const struct symbol *symbol_by_value(const struct symbol *tbl, uint64_t value)
 	return NULL;
 }
 
-/* "; did you mean ..." for @word among the names of @tbl */
-static const char *suggest_symbol(struct suggest *sg, const struct symbol *tbl,
-				  const char *word)
+const char *suggest_symbol(struct suggest *sg, const struct symbol *tbl,
+			   const char *word)
 {
 	suggest_init(sg, word);
 	for (; tbl && tbl->name; tbl++)

@@ -8,8 +8,9 @@
 const struct location internal_location;
 
 #define MSG_MAX		512	/* longest message printed, in bytes */
-#define LINE_MAX_SHOWN	1024	/* longer source lines show a window ... */
-#define WINDOW		160	/* ... this wide, around the error */
+#define SCREEN		160	/* a source line wider than a screen shows a
+				   window of it this wide, "..." included */
+#define ERRORS_SHOWN	100	/* the errors of a run printed; then a count */
 
 struct error_record *erec_vcreate(enum erec_type type,
 				  const struct location *loc,
@@ -127,13 +128,14 @@ void erec_print(FILE *f, const struct error_record *erec)
 	len = line_length(in, loc->line_offset);
 	line = in->data + loc->line_offset;
 	to = len;
-	/* an enormous line: show a window that starts a little before the error */
-	if (len > LINE_MAX_SHOWN) {
+	/* a line wider than a screen: a window of it that starts a little
+	   before the error, or ends where the line ends */
+	if (len > SCREEN) {
 		from = loc->first_col > 41 ? loc->first_col - 41 : 0;
-		if (from > len)
-			from = len;
-		to = from + WINDOW < len ? from + WINDOW : len;
+		if (from + SCREEN - 3 > len)
+			from = len - (SCREEN - 3);
 		pre = from > 0 ? 3 : 0;
+		to = from + SCREEN - pre < len ? from + SCREEN - pre - 3 : len;
 	}
 	fprintf(f, "%s%.*s%s\n", pre ? "..." : "", (int)(to - from), line + from,
 		to < len ? "..." : "");
@@ -164,12 +166,17 @@ void erec_print(FILE *f, const struct error_record *erec)
 void erec_print_list(FILE *f, struct list_head *list)
 {
 	struct error_record *erec, *next;
+	unsigned int n = 0;
 
 	list_for_each_entry_safe(erec, next, list, list) {
-		erec_print(f, erec);
+		if (n++ < ERRORS_SHOWN)
+			erec_print(f, erec);
 		list_del(&erec->list);
 		erec_destroy(erec);
 	}
+	if (n > ERRORS_SHOWN)
+		fprintf(f, "Error: %u more errors not shown (the first %u are)\n",
+			n - ERRORS_SHOWN, ERRORS_SHOWN);
 }
 
 void erec_free_list(struct list_head *list)

@@ -261,6 +261,36 @@ const char *suggest_family(struct suggest *s, const char *word)
 	for (int i = 0; i < FAMILY_MAX; i++)
 		if (family_lookup(family_name(i)) == i)
 			suggest_add(s, family_name(i));
+	/* the protocols' own names, too far from the families' by letters */
+	if (!strcmp(word, "ipv4") || !strcmp(word, "inet4"))
+		s->best = "ip";
+	else if (!strcmp(word, "ipv6") || !strcmp(word, "inet6"))
+		s->best = "ip6";
+	return suggest_hint(s);
+}
+
+const char *suggest_chain_type(struct suggest *s, unsigned int family,
+			       const char *word)
+{
+	static const char *const types[] = { "filter", "nat", "route" };
+
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < array_size(types); i++)
+		if (chain_type_valid(family, types[i]))
+			suggest_add(s, types[i]);
+	return suggest_hint(s);
+}
+
+const char *suggest_prio(struct suggest *s, unsigned int family,
+			 unsigned int hooknum, const char *word)
+{
+	unsigned int n;
+	const struct prio_tag *t = family_prios(family, &n);
+
+	suggest_init(s, word);
+	for (unsigned int i = 0; i < n; i++)
+		if (prio_compat(family, hooknum, t[i].name))
+			suggest_add(s, t[i].name);
 	return suggest_hint(s);
 }
 

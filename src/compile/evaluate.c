@@ -1106,7 +1106,8 @@ static int setref_eval(struct eval_ctx *ctx, const struct expr *lhs,
 	struct suggest sg;
 
 	if (!s)
-		return err(ctx, &x->loc, "set \"%s\" does not exist in table %s %s%s",
+		return err(ctx, &x->loc, "%s \"%s\" does not exist in table %s %s%s",
+			   want_map ? "map" : "set",
 			   x->setref.name, family_name(ctx->family),
 			   ctx->cmd->h.table,
 			   set_suggest(ctx, &sg, ctx->family, ctx->cmd->h.table,
@@ -2853,6 +2854,117 @@ static const char *terminal_name(const struct stmt *s)
 	}
 }
 
+/* the declaration of base chain @name of the table, if this run has one:
+   the block being read, a command, or the offline model's; NULL if not */
+static const struct chain *chain_decl(struct eval_ctx *ctx,
+				      const char *name)
+{
+	const struct handle *h = &ctx->cmd->h;
+	struct list_head *lists[2] = { ctx->cmds,
+				       ctx->state ? ctx->state->cmds : NULL };
+	const struct cmd *c;
+
+	if (ctx->state && name == ctx->state->stream_chain)
+		return ctx->state->cur_chain;
+	for (unsigned int i = 0; i < 2; i++)
+		if (lists[i] && (i == 0 || lists[1] != lists[0]))
+			list_for_each_entry(c, lists[i], list)
+				if (c->obj == CMD_OBJ_CHAIN && c->chain &&
+				    (c->op == CMD_ADD || c->op == CMD_CREATE) &&
+				    c->h.family == h->family && c->h.chain &&
+				    !strcmp(c->h.table, h->table) &&
+				    !strcmp(c->h.chain, name))
+					return c->chain;
+	return NULL;
+}
+
+/*
+ * The type and hook of the base chain the rule goes into, from its
+ * declaration in this run or the offline model's: false when it is not
+ * known, or no base chain
+ */
+static bool rule_chain_hook(struct eval_ctx *ctx, const char **type,
+			    int *hook, const struct location **type_loc)
+{
+	const struct handle *h = &ctx->cmd->h;
+	const struct chain *c;
+	struct cache_table *t;
+	struct cache_chain *ch;
+	struct cache *m;
+
+	if (!h->chain || !h->table)
+		return false;
+	c = chain_decl(ctx, h->chain);
+	if (c) {
+		if (!c->base || !c->type || !c->hook)
+			return false;
+		*type = c->type;
+		*hook = hook_lookup(h->family, c->hook);
+		*type_loc = &c->type_loc;
+		return *hook >= 0;
+	}
+	m = ctx->nfh->offline ? plan_sets(ctx->nfh) : NULL;
+	t = m ? cache_table_find(m, h->family, h->table) : NULL;
+	ch = t ? cache_chain_find(t, h->chain) : NULL;
+	if (!ch || !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_HOOKNUM) ||
+	    !nftnl_chain_is_set(ch->nlc, NFTNL_CHAIN_TYPE))
+		return false;
+	*type = nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_TYPE);
+	*hook = nftnl_chain_get_u32(ch->nlc, NFTNL_CHAIN_HOOKNUM);
+	*type_loc = NULL;
+	return true;
+}
+
+/*
+ * A nat statement in a base chain that the kernel refuses it in (when
+ * the ruleset is committed, so nft -c does not tell): one of a type
+ * other than nat, or at a hook where it has no use (nft_nat_validate():
+ * snat at postrouting and input, masquerade at postrouting, dnat and
+ * redirect at prerouting and output).  A chain reached by a jump is
+ * judged by the kernel along the jumps, not here.
+ */
+static int nat_chain_check(struct eval_ctx *ctx, const struct rule *r)
+{
+	static const char *const name[] = {
+		[NFH_NAT_SNAT] = "snat", [NFH_NAT_DNAT] = "dnat",
+		[NFH_NAT_MASQ] = "masquerade", [NFH_NAT_REDIR] = "redirect",
+	};
+	static const char *const where[] = {
+		[NFH_NAT_SNAT] = "postrouting or input",
+		[NFH_NAT_DNAT] = "prerouting or output",
+		[NFH_NAT_MASQ] = "postrouting",
+		[NFH_NAT_REDIR] = "prerouting or output",
+	};
+	const struct location *type_loc;
+	const struct stmt *s;
+	const char *type;
+	int hook, ret = 0;
+
+	list_for_each_entry(s, &r->stmts, list) {
+		unsigned int ok;
+
+		if (s->kind != STMT_NAT)
+			continue;
+		if (!rule_chain_hook(ctx, &type, &hook, &type_loc))
+			return 0;
+		ok = s->nat.type == NFH_NAT_SNAT ?
+		     1 << NF_INET_POST_ROUTING | 1 << NF_INET_LOCAL_IN :
+		     s->nat.type == NFH_NAT_MASQ ? 1 << NF_INET_POST_ROUTING :
+		     1 << NF_INET_PRE_ROUTING | 1 << NF_INET_LOCAL_OUT;
+		if (strcmp(type, "nat"))
+			ret = error_queue2(ctx->msgs, &s->loc, type_loc,
+					   "%s needs a chain of type nat, this one is of type %s (the kernel refuses it when the ruleset is committed)",
+					   name[s->nat.type], type);
+		else if (hook < 0 || hook >= 32 || !(ok & 1u << hook))
+			ret = err(ctx, &s->loc,
+				  "%s has no use at the %s hook: it goes in a nat chain at %s",
+				  name[s->nat.type],
+				  hook_name(ctx->cmd->h.family, hook),
+				  where[s->nat.type]);
+	}
+	return ret;
+}
+
 static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 {
 	struct stmt *s, *next;
@@ -2886,6 +2998,8 @@ static int rule_eval(struct eval_ctx *ctx, struct rule *r, unsigned int family)
 			break;
 		}
 	}
+	if (ret == 0 && nat_chain_check(ctx, r) < 0)
+		ret = -1;
 	if (ret == 0)
 		payload_merge(r);
 	return ret;
@@ -3003,6 +3117,7 @@ static int handle_eval(struct eval_ctx *ctx, struct cmd *cmd)
 static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 			 unsigned int family)
 {
+	struct suggest sg;
 	struct expr *p = c->priority;
 	char name[64];
 	long long off = 0, v;
@@ -3038,8 +3153,8 @@ static int priority_eval(struct eval_ctx *ctx, struct chain *c,
 	}
 	if (prio_lookup(family, c->hooknum, name, &base) < 0)
 		return err(ctx, &p->loc,
-			   "'%s' is not a valid priority in this family/hook",
-			   name);
+			   "'%s' is not a valid priority in this family/hook%s",
+			   name, suggest_prio(&sg, family, c->hooknum, name));
 	v = base + off;
 	if (off > INT32_MAX || off < -(long long)INT32_MAX || v < INT32_MIN || v > INT32_MAX)
 		return err(ctx, &p->loc, "priority %s %c %lld exceeds valid range %d-%d",
@@ -3207,11 +3322,15 @@ static int chain_devices_eval(struct eval_ctx *ctx, struct chain *c,
 	return 0;
 }
 
+/*
+ * A base chain's policy, type, hook and priority, each error told (the
+ * priority's names depend on the hook: not checked without one)
+ */
 static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 		      unsigned int family)
 {
 	struct suggest sg;
-	int hook;
+	int hook, ret = 0;
 
 	if (c->policy_expr) {
 		struct expr *pe = c->policy_expr;
@@ -3223,19 +3342,26 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 			c->policy = NF_ACCEPT;
 		else if (pe->kind == EXPR_SYMBOL && !strcmp(pe->sym.str, "drop"))
 			c->policy = NF_DROP;
-		else
-			return err(ctx, &pe->loc,
-				   "policy must be accept or drop");
+		else if (pe->kind == EXPR_SYMBOL) {
+			suggest_init(&sg, pe->sym.str);
+			suggest_add(&sg, "accept");
+			suggest_add(&sg, "drop");
+			ret = err(ctx, &pe->loc, "policy must be accept or drop%s",
+				  suggest_hint(&sg));
+		} else
+			ret = err(ctx, &pe->loc,
+				  "policy must be accept or drop");
 		if (!c->base)
 			return err(ctx, &pe->loc,
 				   "a policy needs a base chain (type, hook and priority)");
 	}
 	if (!c->base)
-		return c->devices_only ? chain_devices_eval(ctx, c, family) : 0;
+		return c->devices_only ? chain_devices_eval(ctx, c, family) : ret;
 	if (!chain_type_valid(family, c->type))
-		return err(ctx, &c->type_loc,
-			   "chain type \"%s\" is not supported in family %s",
-			   c->type, family_name(family));
+		ret = err(ctx, &c->type_loc,
+			  "chain type \"%s\" is not supported in family %s%s",
+			  c->type, family_name(family),
+			  suggest_chain_type(&sg, family, c->type));
 	hook = hook_lookup(family, c->hook);
 	if (hook < 0)
 		return err(ctx, &c->hook_loc,
@@ -3244,10 +3370,10 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 	c->hooknum = hook;
 	if (!strcmp(c->type, "nat") &&
 	    (hook == NF_INET_FORWARD || hook == NF_INET_INGRESS))
-		return err(ctx, &c->hook_loc,
-			   "nat chains cannot use the %s hook", c->hook);
+		ret = err(ctx, &c->hook_loc,
+			  "nat chains cannot use the %s hook", c->hook);
 	if (priority_eval(ctx, c, family) < 0)
-		return -1;
+		ret = -1;
 	if (devices_eval(ctx, c, "chain") < 0)
 		return -1;
 	if (family == NFPROTO_NETDEV && list_empty(&c->devices))
@@ -3257,7 +3383,7 @@ static int chain_eval(struct eval_ctx *ctx, struct chain *c,
 	    !(family == NFPROTO_INET && hook == NF_INET_INGRESS))
 		return err(ctx, &c->dev_loc,
 			   "devices can only be given for netdev chains and inet ingress");
-	return 0;
+	return ret;
 }
 
 /* --- commands ----------------------------------------------------------- */
@@ -3564,6 +3690,7 @@ static int cmd_eval(struct eval_ctx *ctx, struct cmd *cmd)
 	case CMD_OBJ_ELEMENTS:
 		return elems_cmd_eval(ctx, cmd);
 	case CMD_OBJ_OBJ:
+		ctx->family = cmd->h.family;	/* the table's, for its kind */
 		return cmd->object ? obj_eval(ctx, cmd->object) : 0;
 	case CMD_OBJ_FLOWTABLE:
 		return cmd->flowtable ? flowtable_eval(ctx, cmd->flowtable) : 0;

@@ -199,6 +199,21 @@ static struct nftnl_expr *kind_lin_add(struct kind_lin *k, const char *name)
 	return add_expr(k->phase, name);
 }
 
+static struct nftnl_expr *kind_lin_add_at(struct kind_lin *k,
+					   const char *name,
+					   const struct location *loc)
+{
+	struct lin_ctx *ctx = k->phase;
+	const struct location *saved = ctx->stmt_loc;
+	struct nftnl_expr *e;
+
+	if (saved && loc->indesc)
+		ctx->stmt_loc = loc;
+	e = add_expr(ctx, name);
+	ctx->stmt_loc = saved;
+	return e;
+}
+
 static void kind_lin_load(struct kind_lin *k, const struct expr *e,
 			  uint32_t dreg)
 {
@@ -306,7 +321,7 @@ static int kind_lin_collect(struct kind_lin *k, const struct list_head *stmts,
 	.meter_set = kind_lin_meter_set, .collect = kind_lin_collect,	\
 	.bound_chain = kind_lin_bound_chain,				\
 	.reg_value_as = kind_lin_reg_value_as,				\
-	.load_first = kind_lin_load_first,				\
+	.load_first = kind_lin_load_first, .add_at = kind_lin_add_at,	\
 	.msgs = (ctx)->msgs,						\
 }
 

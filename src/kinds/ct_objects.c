@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <jansson.h>
 #include <libnftnl/object.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <kind.h>
@@ -47,6 +48,7 @@ static int ct_l3l4_parse_json(struct kind_jparse *k, json_t *o, struct obj *ob)
 		return k->error(k, json_object_get(o, "l3proto"),
 				"unknown address family \"%s\"", l3);
 	ob->helper.l3proto = f;
+	ob->helper.l3_loc = k->loc(k, json_object_get(o, "l3proto"));
 	return 0;
 }
 
@@ -363,6 +365,37 @@ static int ct_expect_parse_json(struct kind_jparse *k, json_t *o, struct obj *ob
 }
 
 /*
+ * The kernel's expectations are of ip or ip6 (nft_ct_expect_obj_init()):
+ * the l3proto given, or the table's family; one of the other family than
+ * the table's only in an inet table.  It answers EAFNOSUPPORT or EINVAL
+ * otherwise, as the offline model would not: told here.
+ */
+static int ct_expect_l3_eval(struct kind_eval *k, struct obj *o)
+{
+	unsigned int l3 = o->helper.l3proto ? o->helper.l3proto : k->family;
+	const struct location *at = o->helper.l3proto ? &o->helper.l3_loc :
+				    &o->loc;
+
+	if (k->family != NFPROTO_IPV4 && k->family != NFPROTO_IPV6 &&
+	    k->family != NFPROTO_INET)
+		return error_queue(k->msgs, &o->loc,
+				   "ct expectations are for tables of the ip, ip6 and inet families, not %s",
+				   family_name(k->family));
+	if (l3 == NFPROTO_INET)
+		return error_queue(k->msgs, at,
+				   "a ct expectation in an inet table needs \"l3proto ip\" or \"l3proto ip6\": an expectation is of one of them");
+	if (l3 != NFPROTO_IPV4 && l3 != NFPROTO_IPV6)
+		return error_queue(k->msgs, at,
+				   "a ct expectation's l3proto is ip or ip6, not %s",
+				   family_name(l3));
+	if (l3 != k->family && k->family != NFPROTO_INET)
+		return error_queue(k->msgs, at,
+				   "l3proto %s in a table of family %s: only an inet table takes the other family's expectations",
+				   family_name(l3), family_name(k->family));
+	return 0;
+}
+
+/*
  * As nft: protocol tcp or udp, a dport, a timeout and a size, none of them
  * 0, or "missing options"; the values must fit the kernel's attributes
  */
@@ -392,7 +425,7 @@ static int ct_expect_eval(struct kind_eval *k, struct obj *o)
 		return error_queue(k->msgs, &o->expect.size_loc,
 				   "size %" PRIu64 " is out of range",
 				   o->expect.size);
-	return 0;
+	return ct_expect_l3_eval(k, o);
 }
 
 static void ct_expect_linearize(struct kind_lin *k, struct nftnl_obj *o,

@@ -11,6 +11,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <datatype.h>
+#include <suggest.h>
 #include <kind.h>
 #include <rule.h>
 #include <libnftnl/object.h>
@@ -30,11 +31,12 @@ int stmt_limit_unit(struct stmt *s, const char *unit,
 		    const struct location *loc, struct list_head *msgs)
 {
 	const struct symbol *sym = symbol_by_name(time_units, unit);
+	struct suggest sg;
 
 	if (!sym)
 		return error_queue(msgs, loc,
-				   "wrong rate format: unknown time unit \"%s\"",
-				   unit);
+				   "wrong rate format: unknown time unit \"%s\"%s",
+				   unit, suggest_symbol(&sg, time_units, unit));
 	s->limit.unit = sym->value;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <linux/netfilter/nf_log.h>
 
 #include <datatype.h>
+#include <suggest.h>
 #include <kind.h>
 #include <nlalloc.h>
 #include <log.h>
@@ -82,9 +83,11 @@ int stmt_log_level(struct stmt *s, const char *level,
 {
 	const struct symbol *sym = symbol_by_name(log_levels, level);
 	struct log *l = stmt_priv(s);
+	struct suggest sg;
 
 	if (!sym)
-		return error_queue(msgs, loc, "invalid log level \"%s\"", level);
+		return error_queue(msgs, loc, "invalid log level \"%s\"%s", level,
+				   suggest_symbol(&sg, log_levels, level));
 	l->level = sym->value;
 	l->flags |= LOG_F_LEVEL;
 	return 0;

@@ -96,7 +96,8 @@ static int objref_linearize(struct kind_lin *k, const struct stmt *s)
 		expr_free(want);
 		return ret;
 	}
-	e = k->add(k, "objref");
+	/* a missing object is the name's error (the kernel's ENOENT) */
+	e = k->add_at(k, "objref", &s->objref.expr->loc);
 	nftnl_expr_set_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE, s->objref.type);
 	xnftnl_expr_set_str(e, NFTNL_EXPR_OBJREF_IMM_NAME,
 			    s->objref.expr->sym.str);

@@ -1052,6 +1052,8 @@ struct answers {
 	bool			synced;		/* its answer came: all read */
 	bool			restart;
 	int			ret;
+	struct list_head	misses;		/* struct objref_miss */
+	struct nfh_ctx		*ctx;
 };
 
 static struct nl_item *item_by_seq(const struct answers *a, uint32_t seq)
@@ -1097,32 +1099,14 @@ static int expr_at(const struct nlmsghdr *nlh, uint32_t off)
 	return -1;
 }
 
-/*
- * Where a kernel error goes: the rule, or the statement that made the
- * expression the kernel's extended ack points at (its attribute offset).
- */
-static const struct location *error_loc(const struct answers *a,
-					const struct nl_item *it,
-					const struct nlmsghdr *h,
+const struct location *nl_item_expr_loc(const struct nl_item *it, int i,
 					struct location *loc)
 {
-	const struct nlmsghdr *sent;
 	const struct expr_loc *el;
-	uint32_t off = 0;
 	const char *p;
-	int i;
 
-	if (it->msg_type != NFT_MSG_NEWRULE || !it->nelocs ||
-	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
-	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
-	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
-	    !off || it->off + sizeof(*sent) > a->out->len)
-		return &it->loc;
-	sent = (const void *)(a->out->data + it->off);
-	if (off >= sent->nlmsg_len || it->off + sent->nlmsg_len > a->out->len)
-		return &it->loc;
-	i = expr_at(sent, off);
-	if (i < 0 || i >= it->nelocs || !it->elocs[i].first_col)
+	if (it->msg_type != NFT_MSG_NEWRULE || i < 0 || i >= it->nelocs ||
+	    !it->elocs[i].first_col)
 		return &it->loc;
 	el = &it->elocs[i];
 	*loc = it->loc;
@@ -1142,6 +1126,30 @@ static const struct location *error_loc(const struct answers *a,
 		loc->line_offset = p - loc->indesc->data;
 	}
 	return loc;
+}
+
+/*
+ * Where a kernel error goes: the rule, or the statement that made the
+ * expression the kernel's extended ack points at (its attribute offset).
+ */
+static const struct location *error_loc(const struct answers *a,
+					const struct nl_item *it,
+					const struct nlmsghdr *h,
+					struct location *loc)
+{
+	const struct nlmsghdr *sent;
+	uint32_t off = 0;
+
+	if (it->msg_type != NFT_MSG_NEWRULE || !it->nelocs ||
+	    !(h->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr) ||
+	    mnl_attr_parse(h, sizeof(struct nlmsgerr), ack_attr_cb, &off) < 0 ||
+	    !off || it->off + sizeof(*sent) > a->out->len)
+		return &it->loc;
+	sent = (const void *)(a->out->data + it->off);
+	if (off >= sent->nlmsg_len || it->off + sent->nlmsg_len > a->out->len)
+		return &it->loc;
+	return nl_item_expr_loc(it, expr_at(sent, off), loc);
 }
 
 /*
@@ -1334,6 +1342,309 @@ static bool rule_name_missing(struct answers *a, const struct nl_item *it,
 				     chain, family_name(it->family), table,
 				     suggest_hint(&sg));
 	return true;
+}
+
+/*
+ * An object a rule or an element of a map names that the kernel did not
+ * find (ENOENT at an objref expression, or at an element's
+ * NFTA_SET_ELEM_OBJREF): the error is queued as the answer is read, its
+ * "did you mean" from the objects the batch makes; those the kernel
+ * holds are added once every answer is read (objref_misses_hint()).
+ */
+static uint32_t ack_offset(const struct nlmsghdr *reply);
+
+struct objref_miss {
+	struct list_head	list;
+	struct error_record	*erec;
+	const struct nl_item	*it;
+	const char		*what;		/* "rule", "set elements" */
+	char			*table, *name;
+	uint32_t		type;		/* 0: not known */
+	bool			chain;		/* a jump's or goto's chain */
+};
+
+/* the u32 attribute @type of message @nlh (past its nfgenmsg), or @none */
+static uint32_t msg_u32(const struct nlmsghdr *nlh, uint16_t type,
+			uint32_t none)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == type &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			return ntohl(mnl_attr_get_u32(attr));
+	return none;
+}
+
+/* the nested attribute of @nest holding byte @off of @nlh, or NULL */
+static const struct nlattr *nested_at(const struct nlmsghdr *nlh,
+				      const struct nlattr *nest, uint32_t off)
+{
+	const struct nlattr *n;
+
+	mnl_attr_for_each_nested(n, nest) {
+		uint32_t start = (const char *)n - (const char *)nlh;
+
+		if (off >= start && off < start + n->nla_len)
+			return n;
+	}
+	return NULL;
+}
+
+/* the attribute @type nested in @nest, or NULL */
+static const struct nlattr *nested(const struct nlattr *nest, uint16_t type)
+{
+	const struct nlattr *n;
+
+	mnl_attr_for_each_nested(n, nest)
+		if (mnl_attr_get_type(n) == type)
+			return n;
+	return NULL;
+}
+
+/* the string attribute @type nested in @nest, or NULL */
+static const char *nested_str(const struct nlattr *nest, uint16_t type)
+{
+	const struct nlattr *n = nested(nest, type);
+
+	return n && mnl_attr_validate(n, MNL_TYPE_NUL_STRING) == 0 ?
+	       mnl_attr_get_str(n) : NULL;
+}
+
+/* the objref expression (its NFTA_EXPR_DATA) of rule message @sent that
+   holds byte @off, if it names its object; NULL if not */
+static const struct nlattr *objref_at(const struct nlmsghdr *sent,
+				      uint32_t off)
+{
+	const struct nlattr *attr, *e;
+	const char *name;
+
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS ||
+		    !(e = nested_at(sent, attr, off)))
+			continue;
+		name = nested_str(e, NFTA_EXPR_NAME);
+		if (!name || strcmp(name, "objref"))
+			return NULL;
+		/* its name as sent: without a NUL (nl_rule_parse_built()) */
+		attr = nested(e, NFTA_EXPR_DATA);
+		return attr && nested(attr, NFTA_OBJREF_IMM_NAME) ? attr : NULL;
+	}
+	return NULL;
+}
+
+/* the chain that the immediate verdict (jump, goto) of rule message
+   @sent holding byte @off names, or NULL */
+static const struct nlattr *jump_at(const struct nlmsghdr *sent, uint32_t off)
+{
+	const struct nlattr *attr, *e, *d;
+	const char *name;
+
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg)) {
+		if ((mnl_attr_get_type(attr) & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS ||
+		    !(e = nested_at(sent, attr, off)))
+			continue;
+		name = nested_str(e, NFTA_EXPR_NAME);
+		if (!name || strcmp(name, "immediate") ||
+		    !(d = nested(e, NFTA_EXPR_DATA)) ||
+		    !(d = nested(d, NFTA_IMMEDIATE_DATA)) ||
+		    !(d = nested(d, NFTA_DATA_VERDICT)))
+			return NULL;
+		d = nested(d, NFTA_VERDICT_CHAIN);
+		return d && mnl_attr_validate(d, MNL_TYPE_NUL_STRING) == 0 ? d : NULL;
+	}
+	return NULL;
+}
+
+/* the object type of the set a new-elements message @sent adds to, from
+   the batch (by name or id) or from the kernel's sets read for the run;
+   0 if not known */
+static uint32_t elems_objtype(struct nfh_ctx *ctx, const struct answers *a,
+			      const struct nl_item *it,
+			      const struct nlmsghdr *sent, const char *table)
+{
+	const char *set = msg_str(sent, NFTA_SET_ELEM_LIST_SET);
+	uint32_t id = msg_u32(sent, NFTA_SET_ELEM_LIST_SET_ID, 0);
+	const struct nlmsghdr *m;
+	const struct nl_item *o;
+	struct cache_table *t;
+	struct cache_set *cs;
+	const char *n;
+
+	list_for_each_entry(o, &a->b->items, list) {
+		if (o == it)
+			break;
+		if (o->msg_type != NFT_MSG_NEWSET || o->family != it->family ||
+		    !(m = item_msg(a, o)) || !(n = msg_str(m, NFTA_SET_TABLE)) ||
+		    strcmp(n, table))
+			continue;
+		if ((set && (n = msg_str(m, NFTA_SET_NAME)) && !strcmp(n, set)) ||
+		    (!set && id && msg_u32(m, NFTA_SET_ID, 0) == id))
+			return msg_u32(m, NFTA_SET_OBJ_TYPE, 0);
+	}
+	t = set && ctx->set_cache ?
+	    cache_table_find(ctx->set_cache, it->family, table) : NULL;
+	cs = t ? cache_set_find(t, set) : NULL;
+	return cs && nftnl_set_is_set(cs->nls, NFTNL_SET_OBJ_TYPE) ?
+	       nftnl_set_get_u32(cs->nls, NFTNL_SET_OBJ_TYPE) : 0;
+}
+
+static void objref_miss_words(struct objref_miss *om, struct suggest *sg)
+{
+	const char *type = om->type ? obj_type_name(om->type) : NULL;
+
+	free(om->erec->msg);
+	if (om->chain) {
+		om->erec->msg = xasprintf("Could not process %s: the chain \"%s\" it jumps to does not exist in table %s %s%s",
+					  om->what, om->name,
+					  family_name(om->it->family), om->table,
+					  suggest_hint(sg));
+		return;
+	}
+	om->erec->msg = xasprintf("Could not process %s: %s \"%s\" does not exist in table %s %s%s",
+				  om->what, type ? type : "object", om->name,
+				  family_name(om->it->family), om->table,
+				  suggest_hint(sg));
+}
+
+/* the batch's own objects of the type and table of @om, as candidates */
+static void objref_miss_batch(const struct answers *a,
+			      const struct objref_miss *om, struct suggest *sg)
+{
+	const struct nlmsghdr *m;
+	const struct nl_item *o;
+	const char *t;
+
+	list_for_each_entry(o, &a->b->items, list)
+		if (om->chain && o->msg_type == NFT_MSG_NEWCHAIN &&
+		    o->family == om->it->family && (m = item_msg(a, o)) &&
+		    (t = msg_str(m, NFTA_CHAIN_TABLE)) && !strcmp(t, om->table))
+			suggest_add(sg, msg_str(m, NFTA_CHAIN_NAME));
+		else if (!om->chain && o->msg_type == NFT_MSG_NEWOBJ &&
+			 o->family == om->it->family &&
+		    (m = item_msg(a, o)) && (t = msg_str(m, NFTA_OBJ_TABLE)) &&
+		    !strcmp(t, om->table) &&
+		    (!om->type || msg_u32(m, NFTA_OBJ_TYPE, 0) == om->type))
+			suggest_add(sg, msg_str(m, NFTA_OBJ_NAME));
+}
+
+static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
+			   const struct nl_item *it,
+			   const struct nlmsghdr *h, int error)
+{
+	const struct nlmsghdr *sent;
+	const struct nlattr *attr, *data = NULL, *elem = NULL;
+	const struct nlattr *n, *jump = NULL;
+	const char *table;
+	char *name = NULL;
+	struct objref_miss *om;
+	struct location loc;
+	struct suggest sg;
+	uint32_t off, type = 0;
+
+	if (!it || error != -ENOENT ||
+	    (it->msg_type != NFT_MSG_NEWRULE && it->msg_type != NFT_MSG_NEWSETELEM) ||
+	    !(off = ack_offset(h)) || !(sent = item_msg(a, it)) ||
+	    off >= sent->nlmsg_len)
+		return false;
+	if (it->msg_type == NFT_MSG_NEWRULE) {
+		if (!(table = msg_str(sent, NFTA_RULE_TABLE)))
+			return false;
+		if (!(data = objref_at(sent, off)) && !(jump = jump_at(sent, off)))
+			return false;
+		if (jump)
+			name = strdup(mnl_attr_get_str(jump));
+		else mnl_attr_for_each_nested(attr, data)
+			if (mnl_attr_get_type(attr) == NFTA_OBJREF_IMM_TYPE &&
+			    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+				type = ntohl(mnl_attr_get_u32(attr));
+		if (!jump) {
+			n = nested(data, NFTA_OBJREF_IMM_NAME);
+			name = strndup(mnl_attr_get_payload(n),
+				       mnl_attr_get_payload_len(n));
+		}
+	} else {
+		if (!(table = msg_str(sent, NFTA_SET_ELEM_LIST_TABLE)))
+			return false;
+		mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
+			if (mnl_attr_get_type(attr) == NFTA_SET_ELEM_LIST_ELEMENTS)
+				elem = nested_at(sent, attr, off);
+		n = elem ? nested(elem, NFTA_SET_ELEM_OBJREF) : NULL;
+		if (!n && elem && (jump = nested(elem, NFTA_SET_ELEM_DATA)) &&
+		    (jump = nested(jump, NFTA_DATA_VERDICT)) &&
+		    (jump = nested(jump, NFTA_VERDICT_CHAIN)) &&
+		    mnl_attr_validate(jump, MNL_TYPE_NUL_STRING) < 0)
+			jump = NULL;
+		if (jump)
+			name = strdup(mnl_attr_get_str(jump));
+		else if (n)
+			name = strndup(mnl_attr_get_payload(n),
+				       mnl_attr_get_payload_len(n));
+		else
+			return false;
+		if (!jump)
+			type = elems_objtype(ctx, a, it, sent, table);
+	}
+	if (!name)
+		memory_allocation_error();
+	om = xzalloc(sizeof(*om));
+	om->it = it;
+	om->what = item_what(it);
+	om->table = xstrdup(table);
+	om->name = name;
+	om->type = type;
+	om->chain = jump != NULL;
+	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc), "%s", "");
+	om->erec = list_entry(a->msgs->prev, struct error_record, list);
+	suggest_init(&sg, om->name);
+	objref_miss_batch(a, om, &sg);
+	objref_miss_words(om, &sg);
+	list_add_tail(&om->list, &a->misses);
+	return true;
+}
+
+static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, uint32_t type, bool chains,
+		     struct cache *c);
+
+/*
+ * The objects (or chains) the kernel holds join the "did you mean" of
+ * each missing one (the batch changed nothing: it was refused), if @read
+ * (the answers were all read: the socket is ours again).  The words stay
+ * as they were if the kernel cannot be read.
+ */
+static void objref_misses_hint(struct nfh_ctx *ctx, struct answers *a,
+			       bool read)
+{
+	struct objref_miss *om, *next;
+
+	list_for_each_entry_safe(om, next, &a->misses, list) {
+		struct cache *c = cache_alloc();
+		struct cache_chain *ch;
+		struct cache_table *t;
+		struct cache_obj *o;
+		struct suggest sg;
+
+		if (read && dump_objs(ctx, om->it->family, om->table, om->type,
+				      om->chain, c) == 0 &&
+		    (t = cache_table_find(c, om->it->family, om->table))) {
+			suggest_init(&sg, om->name);
+			objref_miss_batch(a, om, &sg);
+			list_for_each_entry(o, &t->objs, list)
+				if (cache_obj_matches(o, om->type, NULL))
+					suggest_add(&sg, nftnl_obj_get_str(o->nlo,
+								NFTNL_OBJ_NAME));
+			list_for_each_entry(ch, &t->chains, list)
+				suggest_add(&sg, nftnl_chain_get_str(ch->nlc,
+							NFTNL_CHAIN_NAME));
+			objref_miss_words(om, &sg);
+		}
+		cache_free(c);
+		list_del(&om->list);
+		free(om->table);
+		free(om->name);
+		free(om);
+	}
 }
 
 /*
@@ -1591,6 +1902,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		if (e->error == -EINVAL && prefix_refused(a, it))
 			continue;
 		if (rule_name_missing(a, it, h, e->error) ||
+		    objref_missing(a->ctx, a, it, h, e->error) ||
 		    flowtable_refused(a, it, h, e->error) ||
 		    expr_refused(a, it, h, e->error) ||
 		    type_refused(a, it, h))
@@ -1608,7 +1920,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 				     it ? item_what(it) : "batch",
 				     strerror(-e->error),
 				     nat_refused(a, it, e->error) ?
-				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat and masquerade at postrouting or input, dnat and redirect at prerouting or output)" : "");
+				     "; snat, dnat, masquerade and redirect need a chain of type nat (snat at postrouting or input, masquerade at postrouting, dnat and redirect at prerouting or output)" : "");
 		if (e->error == -EPERM)
 			a->ret = error_queue(a->msgs, NULL,
 					     "changing the ruleset needs CAP_NET_ADMIN (run as root); --offline checks without a kernel");
@@ -1759,12 +2071,14 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 {
 	struct buf out = { 0 };
 	struct answers a = { .b = b, .msgs = msgs, .out = &out,
-			     .echo = ctx->echo, .echo_data = ctx->echo_data };
+			     .echo = ctx->echo, .echo_data = ctx->echo_data,
+			     .ctx = ctx };
 	bool overflow = false;
 	uint32_t genid = 0;
 	size_t genid_off;
 	int fd, ret, one = 1;
 
+	init_list_head(&a.misses);
 	if (list_empty(&b->items))
 		return 0;
 	if (nlio_open(ctx, msgs) < 0)
@@ -1785,6 +2099,7 @@ int nlio_batch_send(struct nfh_ctx *ctx, struct nl_batch *b,
 		goto out;
 	}
 	ret = batch_answers(ctx, &a, msgs, &overflow);
+	objref_misses_hint(ctx, &a, ret == 0);
 	if (ret < 0)
 		goto out;
 	/* nothing was applied: the caller reads the ruleset again and
@@ -2840,6 +3155,35 @@ fail:
 	if (errno == ENOENT)
 		return -2;
 	return error_queue(msgs, NULL, "cannot reset: %s", strerror(errno));
+}
+
+/* the kernel's objects of table @table (@type: 0 any) into @c, or its
+   chains if @chains */
+static int dump_objs(struct nfh_ctx *ctx, unsigned int family,
+		     const char *table, uint32_t type, bool chains,
+		     struct cache *c)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dump_ctx d = { .cache = c };
+	struct nftnl_obj *o = xnftnl_obj_alloc();
+	struct nlmsghdr *nlh;
+
+	memset(buf, 0, 1024);	/* the attributes' padding goes out too */
+	if (chains) {
+		nftnl_obj_free(o);
+		return dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0 ? -1 :
+		       dump(ctx, NFT_MSG_GETCHAIN, family, chain_cb, &d);
+	}
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, family, NLM_F_DUMP,
+				    seq_next(ctx));
+	xnftnl_obj_set_str(o, NFTNL_OBJ_TABLE, table);
+	if (type)
+		nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, type);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	if (dump(ctx, NFT_MSG_GETTABLE, family, table_cb, &d) < 0)
+		return -1;
+	return talk(ctx, nlh, obj_cb, &d);
 }
 
 int nlio_dump_sets(struct nfh_ctx *ctx, struct cache *c, struct list_head *msgs)

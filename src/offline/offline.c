@@ -207,32 +207,93 @@ static bool rule_uses_set(struct nftnl_rule *r, const char *name)
 	return used;
 }
 
+static int oerr(struct list_head *msgs, const struct nl_item *it,
+		const char *what, int err)
+{
+	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
+			   strerror(err));
+}
+
+/* "Could not process ...: counter "x" does not exist in table inet t",
+   with the closest name among that table's objects of its type */
+static int obj_missing(struct cache_table *t, const struct nl_item *it,
+		       const struct location *loc, const char *what,
+		       uint32_t type, const char *name, struct list_head *msgs)
+{
+	struct cache_obj *o;
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	list_for_each_entry(o, &t->objs, list)
+		if (cache_obj_matches(o, type, NULL))
+			suggest_add(&sg, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME));
+	return error_queue(msgs, loc,
+			   "Could not process %s: %s \"%s\" does not exist in table %s %s%s",
+			   what, obj_type_name(type), name, family_name(it->family),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			   suggest_hint(&sg));
+}
+
+/* "Could not process ...: the chain "x" it jumps to does not exist in
+   table inet t", with the closest name among the table's chains */
+static int chain_missing(struct cache_table *t, const struct nl_item *it,
+			 const struct location *loc, const char *what,
+			 const char *chain, struct list_head *msgs)
+{
+	struct cache_chain *ch;
+	struct suggest sg;
+
+	suggest_init(&sg, chain);
+	list_for_each_entry(ch, &t->chains, list)
+		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
+	return error_queue(msgs, loc,
+			   "Could not process %s: the chain \"%s\" it jumps to does not exist in table %s %s%s",
+			   what, chain, family_name(it->family),
+			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+			   suggest_hint(&sg));
+}
+
 /*
- * what the kernel checks of an object map's new elements: the objects
- * exist; the end of an interval names none
+ * what the kernel checks of new elements: the chains a verdict map's
+ * values jump to exist, and the objects an object map's values name (an
+ * error queued for the first missing one, -1); the end of an interval
+ * names no object
  */
 static int check_elem_objs(struct cache_table *t, struct cache_set *s,
-			   struct nftnl_set *add)
+			   const struct nl_item *it, struct list_head *msgs)
 {
+	bool objs = nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT;
 	struct nftnl_set_elems_iter *i;
 	struct nftnl_set_elem *e;
 	uint32_t type;
 	int err = 0;
 
-	if (!(nftnl_set_get_u32(s->nls, NFTNL_SET_FLAGS) & NFT_SET_OBJECT))
-		return 0;
-	type = nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE);
-	i = nftnl_set_elems_iter_create(add);
+	type = objs ? nftnl_set_get_u32(s->nls, NFTNL_SET_OBJ_TYPE) : 0;
+	i = nftnl_set_elems_iter_create(it->obj);
 	while (!err && (e = nftnl_set_elems_iter_next(i))) {
 		bool end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
 			   (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
 			    NFT_SET_ELEM_INTERVAL_END);
+		const char *name;
 
-		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF))
-			err = end ? 0 : EINVAL;
-		else if (!cache_obj_find(t, type,
-					 nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF), 0))
-			err = ENOENT;
+		if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_CHAIN) &&
+		    !cache_chain_find(t, nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN))) {
+			err = chain_missing(t, it, &it->loc, "set elements",
+					    nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_CHAIN),
+					    msgs);
+			continue;
+		}
+		if (!objs)
+			continue;
+		if (!nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_OBJREF)) {
+			if (!end)
+				err = oerr(msgs, it, "set elements", EINVAL);
+			continue;
+		}
+		name = nftnl_set_elem_get_str(e, NFTNL_SET_ELEM_OBJREF);
+		if (!cache_obj_find(t, type, name, 0))
+			err = obj_missing(t, it, &it->loc, "set elements", type,
+					  name, msgs);
 	}
 	nftnl_set_elems_iter_destroy(i);
 	return err;
@@ -288,12 +349,6 @@ static struct nftnl_obj *obj_copy(struct nftnl_obj *o)
 	return n;
 }
 
-static int oerr(struct list_head *msgs, const struct nl_item *it,
-		const char *what, int err)
-{
-	return error_queue(msgs, &it->loc, "Could not process %s: %s", what,
-			   strerror(err));
-}
 
 /*
  * The kernel's limits (include/net/netfilter/nf_tables.h): a rule holds
@@ -641,19 +696,18 @@ static const char *missing_jump(struct cache_table *t, struct nftnl_rule *r)
 
 /*
  * The first object rule @it names ("counter name") that @t lacks, told as
- * its own error with the closest name among that table's objects of its
- * type; 0 (nothing queued) when there is none
+ * its own error at the name (obj_missing()); 0 (nothing queued) when
+ * there is none
  */
 static int objref_missing(struct cache_table *t, const struct nl_item *it,
 			  struct list_head *msgs)
 {
 	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
+	struct location loc;
 	struct nftnl_expr *e;
-	struct cache_obj *o;
-	struct suggest sg;
-	int ret = 0;
+	int ret = 0, k = 0;
 
-	while (!ret && (e = nftnl_expr_iter_next(i))) {
+	for (; !ret && (e = nftnl_expr_iter_next(i)); k++) {
 		const char *name;
 		uint32_t type;
 
@@ -662,36 +716,35 @@ static int objref_missing(struct cache_table *t, const struct nl_item *it,
 			continue;
 		type = nftnl_expr_get_u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
 		name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
-		if (cache_obj_find(t, type, name, 0))
-			continue;
-		suggest_init(&sg, name);
-		list_for_each_entry(o, &t->objs, list)
-			if (cache_obj_matches(o, type, NULL))
-				suggest_add(&sg, nftnl_obj_get_str(o->nlo, NFTNL_OBJ_NAME));
-		ret = error_queue(msgs, &it->loc,
-				  "Could not process rule: %s \"%s\" does not exist in table %s %s%s",
-				  obj_type_name(type), name, family_name(it->family),
-				  nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-				  suggest_hint(&sg));
+		if (!cache_obj_find(t, type, name, 0))
+			ret = obj_missing(t, it, nl_item_expr_loc(it, k, &loc),
+					  "rule", type, name, msgs);
 	}
 	nftnl_expr_iter_destroy(i);
 	return ret;
 }
 
+/* the jump to @chain told at the statement that makes it */
 static int jump_missing(struct cache_table *t, const struct nl_item *it,
 			const char *chain, struct list_head *msgs)
 {
-	struct cache_chain *ch;
-	struct suggest sg;
+	struct nftnl_expr_iter *i = nftnl_expr_iter_create(it->obj);
+	const struct location *at = &it->loc;
+	struct nftnl_expr *e;
+	struct location loc;
+	int k = 0;
 
-	suggest_init(&sg, chain);
-	list_for_each_entry(ch, &t->chains, list)
-		suggest_add(&sg, nftnl_chain_get_str(ch->nlc, NFTNL_CHAIN_NAME));
-	return error_queue(msgs, &it->loc,
-			   "Could not process rule: the chain \"%s\" it jumps to does not exist in table %s %s%s",
-			   chain, family_name(it->family),
-			   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
-			   suggest_hint(&sg));
+	while ((e = nftnl_expr_iter_next(i))) {
+		if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "immediate") &&
+		    nftnl_expr_is_set(e, NFTNL_EXPR_IMM_CHAIN) &&
+		    !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN), chain)) {
+			at = nl_item_expr_loc(it, k, &loc);
+			break;
+		}
+		k++;
+	}
+	nftnl_expr_iter_destroy(i);
+	return chain_missing(t, it, at, "rule", chain, msgs);
 }
 
 /* the chain a delete names, by name or (delete chain ... handle N) handle */
@@ -1321,11 +1374,10 @@ static int apply_newsetelem(struct cache *c, struct nl_item *it,
 
 	if (!s)
 		return oerr(msgs, it, "set elements", ENOENT);
-	err = check_elem_objs(cache_table_find(c, it->family,
-				  nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
-			      s, it->obj);
-	if (err)
-		return oerr(msgs, it, "set elements", err);
+	if (check_elem_objs(cache_table_find(c, it->family,
+				nftnl_set_get_str(it->obj, NFTNL_SET_TABLE)),
+			    s, it, msgs) < 0)
+		return -1;
 	i = nftnl_set_elems_iter_create(it->obj);
 	while (nftnl_set_elems_iter_next(i))
 		k++;

@@ -48,7 +48,8 @@ for want in 'mixed.nft:204:.*did you mean "accept"' 'mixed.nft:255:.*exceeds val
 done
 expect_eq "mixed errors: ruleset unchanged" "$before" "$(tool "$NS_B" list ruleset)"
 
-# nat in a filter chain: the kernel refuses it at commit
+# nat in a filter chain: the kernel refuses it at commit; nfh before it
+# sends anything, with -c too
 if tool "$NS_B" -f - 2>/dev/null <<EOF
 table ip natprobe {
 	chain pre {
@@ -68,7 +69,7 @@ table ip f {
 }
 EOF
 	expect_eq "dnat in a filter chain: exit status 1" 1 $?
-	if grep -q 'need a chain of type nat' "$dir/nat.err"; then
+	if grep -q '4:16-31: Error: dnat needs a chain of type nat, this one is of type filter' "$dir/nat.err"; then
 		ok "dnat in a filter chain: the error says nat needs a nat chain"
 	else
 		not_ok "dnat in a filter chain: the error says nat needs a nat chain"

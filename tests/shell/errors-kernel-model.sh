@@ -39,8 +39,8 @@ tool "$NS" -c -f cases.nft 2>nfh-cases.err
 expect_eq "nfh -c: the kernel refuses the cases" 1 $?
 kernel=$(lines_of cases.nft nfh-cases.err)
 expect_eq "the kernel refused 27 of the 33 cases" 27 "$(echo "$kernel" | wc -l)"
-expect_eq "nfh -c: the kernel answered (its errno for the jump to a missing chain)" \
-	'cases.nft:18:24-35: Error: Could not process rule: No such file or directory' \
+expect_eq "nfh -c: the kernel answered (its ENOENT for the jump to a missing chain, in the model's words)" \
+	'cases.nft:18:24-35: Error: Could not process rule: the chain "nowhere" it jumps to does not exist in table inet f' \
 	"$(grep '^cases.nft:18:' nfh-cases.err)"
 if grep 'Error: ' nfh-cases.err | grep -qv 'Error: Could not process'; then
 	not_ok "nfh -c: every error of the cases is the kernel's"

@@ -64,7 +64,7 @@ expect_eq "the first error is on line 4" "bad.nft:4:" "$(grep -o '^bad.nft:[0-9]
 expect_eq "the second on line 6" "bad.nft:6:" "$(grep -o '^bad.nft:[0-9]*:' err | sed -n 2p)"
 expect_eq "nothing was loaded" "" "$(tool "$NS" list table ip e 2>/dev/null)"
 
-# the kernel refuses a rule in the middle: caret under the statement
+# the kernel refuses a rule in the middle: caret under the object's name
 printf '%s\n' 'add table ip k' 'add chain ip k c' \
 	'add rule ip k c tcp dport 1 counter' \
 	'add rule ip k c ip saddr 1.2.3.4 counter name "nope" accept' \
@@ -74,9 +74,9 @@ expect_eq "the kernel's refusal fails the load" 1 $?
 expect_eq "it is on line 4" "kern.nft:4:" "$(grep -o '^kern.nft:[0-9]*:' err | sed -n 1p)"
 # shellcheck disable=SC2086 # $TOOL is split into words on purpose
 if $TOOL -V 2>/dev/null | grep -q nfhook; then
-	# nft underlines only the object's name
-	expect_eq "nfh names the whole statement" \
-		'kern.nft:4:34-52: Error: Could not process rule: No such file or directory' \
+	# as nft, under the object's name; nfh says what is missing
+	expect_eq "nfh names the object" \
+		'kern.nft:4:47-52: Error: Could not process rule: counter "nope" does not exist in table ip k' \
 		"$(sed -n 1p err)"
 fi
 expect_eq "nothing of it was loaded" "" "$(tool "$NS" list table ip k 2>/dev/null)"
