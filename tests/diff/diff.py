@@ -260,11 +260,12 @@ def blocks(bytecode):
 
 
 def known_text(cat, lines, a, b):
-    """What a KNOWN expression is searched in: the case's table lines and
-    the lines the disagreement is in (the lines an error points at, the
+    """What a KNOWN expression is searched in: the case's table lines, its
+    base chains' type and hook lines, and the lines the disagreement is in (the lines an error points at, the
     rules whose bytecode differs), or the whole case where that cannot be
     told."""
-    head = [l for l in lines if re.match(r"^\s*((add |create )?table|define)\b", l)]
+    head = [l for l in lines if re.match(r"^\s*((add |create )?table|define)\b", l)
+            or re.search(r"\btype \w+ hook \w+", l)]
     decls = [l for l in lines if re.match(r"^\s*(add )?(set|map|counter|quota|limit|ct|flowtable|synproxy|secmark|define)\b", l.strip())]
     if cat in ("nfh-refuses", "unlocated"):
         el = error_lines(b[1])
