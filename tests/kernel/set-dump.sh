@@ -334,6 +334,19 @@ awk '{ printf "%04x\n", $1 }' "$T/ports" | sort >"$T/want"
 } >"$T/ports.nft"
 check "load a set of $B ports" tool "$NS" -f "$T/ports.nft"
 dump_whole b
+# a port already in the set: adding it again is no error, creating it is
+# (EEXIST); deleted and added back in one batch, it is there once
+p0=$(head -n 1 "$T/ports")
+check "b: add a port that is in the set again" tool "$NS" add element ip sd b "{ $p0 }"
+if tool "$NS" create element ip sd b "{ $p0 }" 2>"$T/err"; then
+	not_ok "b: create a port that is in the set fails"
+else
+	ok "b: create a port that is in the set fails: $(head -n 1 "$T/err")"
+fi
+printf 'delete element ip sd b { %s }\nadd element ip sd b { %s }\n' "$p0" "$p0" >"$T/readd.nft"
+check "b: delete a port and add it back in one batch" tool "$NS" -f "$T/readd.nft"
+in_ns "$NS" python3 "$DUMP" ip sd b >"$T/got" 2>"$T/stat"
+expect_eq "b: that port is in the set once" 1 "$(grep -cx "$(printf %04x "$p0")" "$T/got")"
 # 10 batches of 100 new ports (50000 to 50999: c350 to c737)
 awk 'BEGIN {
 	for (b = 0; b < 10; b++) {
