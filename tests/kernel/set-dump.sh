@@ -10,14 +10,19 @@
 # repeat elements, but still misses none); a dump during which the hash
 # table grows misses nothing and is flagged.  The same, but the resize, for
 # an interval set (rbtree), whose ranges come in adjacent pairs (an end
-# element and a start element with the same key), and for a set with a
-# size (fixed-size hash).
+# element and a start element with the same key), for a set with a size
+# (fixed-size hash), for a set of ports (bitmap) and for a concatenation
+# with intervals (pipapo); for the last two, instead of the resize, a dump
+# during which elements it sent already are deleted misses no other and is
+# flagged, and a port already in the bitmap set can be added again but not
+# created.
 #
-# The second part is what kernel/patches 0008 to 0010 (dumps resume where
+# The second part is what kernel/patches 0008 to 0013 (dumps resume where
 # the last message ended) guarantee: mainline restarts its walk for every message
 # and skips as many elements as it sent, so an element added ahead of the
 # walk's position shifts it, and one element is sent twice and another
-# never, without a flag.  So it is checked on the nfhook test kernel
+# never, without a flag (and deleting elements behind it loses as many
+# others).  So it is checked on the nfhook test kernel
 # (release "*-nfhook") and only reported elsewhere;
 # NFH_SETDUMP_EXPECT=resume|mainline overrides that.
 # shellcheck source=tests/lib.sh
