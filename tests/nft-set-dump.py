@@ -7,7 +7,9 @@ trusting nfh's, nft's or libnftnl's reading of it.
   nft-set-dump.py FAMILY TABLE SET [PAUSE [AFTER CMD [ARG...]]]
 
 prints the key of every element of every message, in the order they came,
-one per line in hex, followed by " end" for an interval's end element
+one per line in hex, followed by "-" and the key of the range's end for an
+element that has one (NFTA_SET_ELEM_KEY_END: concatenations with
+intervals), and by " end" for an interval's end element
 (NFT_SET_ELEM_INTERVAL_END), and on stderr one line:
 
   messages M elements E intr I
@@ -37,6 +39,7 @@ NFTA_SET_ELEM_LIST_TABLE, NFTA_SET_ELEM_LIST_SET = 1, 2
 NFTA_SET_ELEM_LIST_ELEMENTS = 3
 NFTA_LIST_ELEM = 1
 NFTA_SET_ELEM_KEY, NFTA_SET_ELEM_FLAGS = 1, 3
+NFTA_SET_ELEM_KEY_END = 10
 NFT_SET_ELEM_INTERVAL_END = 1
 NFTA_DATA_VALUE = 1
 NLA_TYPE_MASK = 0x3fff
@@ -116,18 +119,22 @@ def main():
                 for ek, ev in attrs(v):
                     if ek != NFTA_LIST_ELEM:
                         continue
-                    key, end = None, ""
+                    key, key_end, end = None, "", ""
                     for a, av in attrs(ev):
                         if a == NFTA_SET_ELEM_FLAGS and \
                                 struct.unpack("!I", av[:4])[0] & NFT_SET_ELEM_INTERVAL_END:
                             end = " end"
-                        if a != NFTA_SET_ELEM_KEY:
+                        if a not in (NFTA_SET_ELEM_KEY, NFTA_SET_ELEM_KEY_END):
                             continue
                         for d, dv in attrs(av):
-                            if d == NFTA_DATA_VALUE:
+                            if d != NFTA_DATA_VALUE:
+                                continue
+                            if a == NFTA_SET_ELEM_KEY:
                                 key = dv.hex()
+                            else:
+                                key_end = "-" + dv.hex()
                     if key is not None:
-                        out.write(key + end + "\n")
+                        out.write(key + key_end + end + "\n")
                         elements += 1
     sys.stderr.write("messages %d elements %d intr %d\n" % (messages, elements, intr))
     return 0

@@ -10,14 +10,19 @@
 # repeat elements, but still misses none); a dump during which the hash
 # table grows misses nothing and is flagged.  The same, but the resize, for
 # an interval set (rbtree), whose ranges come in adjacent pairs (an end
-# element and a start element with the same key), and for a set with a
-# size (fixed-size hash).
+# element and a start element with the same key), for a set with a size
+# (fixed-size hash), for a set of ports (bitmap) and for a concatenation
+# with intervals (pipapo); for the last two, instead of the resize, a dump
+# during which elements it sent already are deleted misses no other and is
+# flagged, and a port already in the bitmap set can be added again but not
+# created.
 #
-# The second part is what kernel/patches 0008 to 0010 (dumps resume where
+# The second part is what kernel/patches 0008 to 0013 (dumps resume where
 # the last message ended) guarantee: mainline restarts its walk for every message
 # and skips as many elements as it sent, so an element added ahead of the
 # walk's position shifts it, and one element is sent twice and another
-# never, without a flag.  So it is checked on the nfhook test kernel
+# never, without a flag (and deleting elements behind it loses as many
+# others).  So it is checked on the nfhook test kernel
 # (release "*-nfhook") and only reported elsewhere;
 # NFH_SETDUMP_EXPECT=resume|mainline overrides that.
 # shellcheck source=tests/lib.sh
@@ -118,6 +123,10 @@ else
 	diag <"$T/stat"
 fi
 
+# one_key: an element whose range ends where it starts (a single value in a
+# concatenation with intervals, whether or not it carries the end) as KEY
+one_key() { sed -E 's/^([0-9a-f]+)-\1$/\1/'; }
+
 # during_adds SET PATTERN FILE...: loads each FILE, 0.1 s apart, while slow
 # dumps of SET run (at least 3, and as many as the loads last).  A dump
 # without the flag must hold each line of $T/want once, and no other line
@@ -137,7 +146,7 @@ during_adds() {
 		d=$((d + 1))
 		in_ns "$NS" python3 "$DUMP" ip sd "$set" 0.05 >"$T/got" 2>"$T/stat" ||
 			{ bad=1; break; }
-		sort "$T/got" >"$T/got.s"
+		one_key <"$T/got" | sort >"$T/got.s"
 		dups=$(uniq -d "$T/got.s" | wc -l)
 		lost=$(comm -23 "$T/want" "$T/got.s" | wc -l)
 		alien=$(sort -u "$T/got.s" | comm -13 "$T/want" - | grep -Evc "$pat")
@@ -265,4 +274,142 @@ awk -v r="$R" 'BEGIN {
 	}
 }' | split -l 1 - "$T/radd."
 during_adds r '^[0-9a-f]{6}(40|80)' "$T"/radd.*
+# dump_whole SET: a dump of SET one message per read holds each line of
+# $T/want once, in the same order as a dump in fewer messages
+dump_whole() {
+	local set=$1
+	if in_ns "$NS" python3 "$DUMP" ip sd "$set" 0.001 >"$T/got" 2>"$T/stat"; then
+		ok "$set: a dump one message per read: $(cat "$T/stat")"
+		one_key <"$T/got" | sort >"$T/got.s"
+		expect_eq "$set: no element twice" "" "$(uniq -d "$T/got.s" | head -n 3)"
+		expect_eq "$set: the elements loaded, all of them" \
+			"$(md5sum <"$T/want")" "$(md5sum <"$T/got.s")"
+		in_ns "$NS" python3 "$DUMP" ip sd "$set" >"$T/got1" 2>"$T/stat"
+		check "$set: in the same order as a dump in fewer messages" \
+			cmp "$T/got" "$T/got1"
+	else
+		not_ok "$set: a dump one message per read"
+		diag <"$T/stat"
+	fi
+}
+
+# dump_across_delete SET FILE: FILE deletes elements of SET after the dump's
+# third message.  Patches 0011 and 0012 start the walk over then (the element
+# it stopped at may be gone), so the dump must miss none of $T/kept and be
+# flagged; mainline skips as many elements as it sent, so deleting elements
+# it sent already loses as many others, unflagged (reported).
+dump_across_delete() {
+	local set=$1 file=$2 dups lost
+	if in_ns "$NS" python3 "$DUMP" ip sd "$set" 0.01 3 \
+		sh -c "$TOOL -f '$file' && sleep 1" >"$T/got" 2>"$T/stat"; then
+		one_key <"$T/got" | sort >"$T/got.s"
+		dups=$(uniq -d "$T/got.s" | wc -l)
+		lost=$(comm -23 "$T/kept" "$T/got.s" | wc -l)
+		echo "# $set: dump across a deletion: $(cat "$T/stat"), $dups twice, $lost lost"
+		if [ "$expect" = resume ]; then
+			expect_eq "$set: a dump across a deletion misses nothing else" 0 "$lost"
+			if grep -q ' intr 0$' "$T/stat"; then
+				not_ok "$set: a dump across a deletion is flagged NLM_F_DUMP_INTR"
+			else
+				ok "$set: a dump across a deletion is flagged NLM_F_DUMP_INTR"
+			fi
+		fi
+	else
+		not_ok "$set: a dump with elements deleted after its third message"
+		diag <"$T/stat"
+	fi
+}
+
+# A set of ports (2-byte keys) gets the bitmap backend, which keeps its
+# elements in a list in the order they were added: ports 0 to B-1 in a
+# scrambled order (i -> 7919 * i + 13 mod B is a bijection while B and
+# 7919, a prime, have no common factor)
+B=${NFH_SETDUMP_B:-30000}
+awk -v n="$B" 'BEGIN { for (i = 0; i < n; i++) print (7919 * i + 13) % n }' >"$T/ports"
+awk '{ printf "%04x\n", $1 }' "$T/ports" | sort >"$T/want"
+{
+	echo "table ip sd {"
+	echo "	set b {"
+	echo "		type inet_service"
+	printf '		elements = { '
+	paste -sd, "$T/ports"
+	echo "		}"
+	echo "	}"
+	echo "}"
+} >"$T/ports.nft"
+check "load a set of $B ports" tool "$NS" -f "$T/ports.nft"
+dump_whole b
+# a port already in the set: adding it again is no error, creating it is
+# (EEXIST); deleted and added back in one batch, it is there once
+p0=$(head -n 1 "$T/ports")
+check "b: add a port that is in the set again" tool "$NS" add element ip sd b "{ $p0 }"
+if tool "$NS" create element ip sd b "{ $p0 }" 2>"$T/err"; then
+	not_ok "b: create a port that is in the set fails"
+else
+	ok "b: create a port that is in the set fails: $(head -n 1 "$T/err")"
+fi
+printf 'delete element ip sd b { %s }\nadd element ip sd b { %s }\n' "$p0" "$p0" >"$T/readd.nft"
+check "b: delete a port and add it back in one batch" tool "$NS" -f "$T/readd.nft"
+in_ns "$NS" python3 "$DUMP" ip sd b >"$T/got" 2>"$T/stat"
+expect_eq "b: that port is in the set once" 1 "$(grep -cx "$(printf %04x "$p0")" "$T/got")"
+# 10 batches of 100 new ports (50000 to 50999: c350 to c737)
+awk 'BEGIN {
+	for (b = 0; b < 10; b++) {
+		printf "add element ip sd b { "
+		for (i = 0; i < 100; i++)
+			printf "%s%d", i ? ", " : "", 50000 + 100 * b + i
+		print " }"
+	}
+}' | split -l 1 - "$T/badd."
+during_adds b '^c[3-7]' "$T"/badd.*
+# the first 100 ports loaded go
+head -n 100 "$T/ports" | paste -sd, | sed 's/.*/delete element ip sd b { & }/' >"$T/bdel.nft"
+head -n 100 "$T/ports" | awk '{ printf "%04x\n", $1 }' | sort | comm -23 "$T/want" - >"$T/kept"
+dump_across_delete b "$T/bdel.nft"
+
+# A concatenation with intervals gets the pipapo backend: P elements
+# 10.x.y.z . port, one address every 4 from 10.0.0.0; every fourth one is
+# a /30 with the ports 1-2 (two rules in the port field, so a message may
+# end between the rules of one element)
+P=${NFH_SETDUMP_P:-20000}
+awk -v n="$P" 'BEGIN {
+	for (i = 0; i < n; i++) {
+		x = 167772160 + 4 * i
+		a = sprintf("%d.%d.%d.%d", int(x / 16777216), int(x / 65536) % 256,
+			int(x / 256) % 256, x % 256)
+		if (i % 4 == 0)
+			printf "%s/30 . 1-2\t%08x00010000-%08x00020000\n", a, x, x + 3
+		else
+			printf "%s . %d\t%08x%04x0000\n", a, 1000 + i % 1000, x,
+				1000 + i % 1000
+	}
+}' >"$T/pairs"
+cut -f2 "$T/pairs" | sort >"$T/want"
+{
+	echo "table ip sd {"
+	echo "	set p {"
+	echo "		type ipv4_addr . inet_service"
+	echo "		flags interval"
+	printf '		elements = { '
+	cut -f1 "$T/pairs" | paste -sd,
+	echo "		}"
+	echo "	}"
+	echo "}"
+} >"$T/pairs.nft"
+check "load a concatenation of $P elements with intervals" tool "$NS" -f "$T/pairs.nft"
+dump_whole p
+# 10 batches of 100 new elements (11.0.x.y . 80: 0b...)
+awk 'BEGIN {
+	for (b = 0; b < 10; b++) {
+		printf "add element ip sd p { "
+		for (i = 0; i < 100; i++)
+			printf "%s11.0.%d.%d . 80", i ? ", " : "", b, i
+		print " }"
+	}
+}' | split -l 1 - "$T/padd."
+during_adds p '^0b' "$T"/padd.*
+head -n 100 "$T/pairs" | cut -f1 | paste -sd, |
+	sed 's/.*/delete element ip sd p { & }/' >"$T/pdel.nft"
+head -n 100 "$T/pairs" | cut -f2 | sort | comm -23 "$T/want" - >"$T/kept"
+dump_across_delete p "$T/pdel.nft"
 finish
