@@ -15,6 +15,8 @@ const char *hook_name(unsigned int family, unsigned int hooknum);
 int hook_lookup(unsigned int family, const char *name);
 const char *verdict_name(int verdict);
 bool chain_type_valid(unsigned int family, const char *type);
+/* a device name that ends in '*': a prefix (Linux 6.17+) */
+bool dev_is_prefix(const char *name);
 /* named priorities such as "filter" or "dstnat"; -1 if unknown here */
 int prio_lookup(unsigned int family, unsigned int hooknum, const char *name,
 		int *prio);

@@ -195,7 +195,6 @@ struct nftnl_chain;
  * *_nlmsg_build_payload() and *_nlmsg_parse(), and leave those without
  * prefixes to them.
  */
-bool nl_dev_is_prefix(const char *name);
 bool nl_chain_has_prefix(const struct nftnl_chain *c);
 /* the chain's devices by name, as nft lists them, those of a list with
    prefixes as given (malloc'd, NULL-ended) */

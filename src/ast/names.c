@@ -134,6 +134,13 @@ const char *verdict_name(int verdict)
 	return "unknown";
 }
 
+bool dev_is_prefix(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] == '*';
+}
+
 bool chain_type_valid(unsigned int family, const char *type)
 {
 	if (!strcmp(type, "filter"))

@@ -3205,7 +3205,7 @@ static int device_name_eval(struct eval_ctx *ctx, const struct expr *i)
  */
 static size_t dev_cmp_len(const char *s)
 {
-	return nl_dev_is_prefix(s) ? strlen(s) - 1 : strlen(s) + 1;
+	return dev_is_prefix(s) ? strlen(s) - 1 : strlen(s) + 1;
 }
 
 static int device_overlap(struct eval_ctx *ctx, struct chain *c,

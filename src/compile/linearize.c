@@ -1577,7 +1577,7 @@ static void chain_devs_put(struct nftnl_chain *c, const struct chain *ch)
 
 	list_for_each_entry(d, &ch->devices, list) {
 		ndev++;
-		prefix |= nl_dev_is_prefix(d->sym.str);
+		prefix |= dev_is_prefix(d->sym.str);
 	}
 	if (ndev == 1 && !prefix) {
 		d = list_first_entry(&ch->devices, struct expr, list);

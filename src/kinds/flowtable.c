@@ -29,7 +29,7 @@
 #include <ctx.h>
 #include <flowtable.h>
 #include <kind.h>
-#include <netlink.h>
+#include <names.h>
 #include <nlalloc.h>
 
 int flowtable_flag(struct list_head *msgs, struct flowtable *ft,
@@ -117,7 +117,7 @@ static void devs_print(FILE *f, const char **devs)
 	fputs("devices = { ", f);
 	for (unsigned int i = 0; devs[i]; i++) {
 		fputs(i ? ", " : "", f);
-		if (nl_dev_is_prefix(devs[i]))
+		if (dev_is_prefix(devs[i]))
 			quoted_print(f, devs[i]);
 		else
 			fputs(devs[i], f);

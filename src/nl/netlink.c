@@ -115,13 +115,6 @@ void nl_items_free(struct list_head *items)
 
 /* --- chains: device-name prefixes ----------------------------------------- */
 
-bool nl_dev_is_prefix(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n && name[n - 1] == '*';
-}
-
 bool nl_chain_has_prefix(const struct nftnl_chain *c)
 {
 	const char *const *devs;
@@ -130,7 +123,7 @@ bool nl_chain_has_prefix(const struct nftnl_chain *c)
 		return false;
 	devs = nftnl_chain_get(c, NFTNL_CHAIN_DEVICES);
 	for (unsigned int i = 0; devs[i]; i++)
-		if (nl_dev_is_prefix(devs[i]))
+		if (dev_is_prefix(devs[i]))
 			return true;
 	return false;
 }
@@ -281,7 +274,7 @@ void nl_chain_build_payload(struct nlmsghdr *nlh, const struct nftnl_chain *c)
 static bool devs_have_prefix(const char *const *devs)
 {
 	for (unsigned int i = 0; devs && devs[i]; i++)
-		if (nl_dev_is_prefix(devs[i]))
+		if (dev_is_prefix(devs[i]))
 			return true;
 	return false;
 }

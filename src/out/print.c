@@ -676,7 +676,7 @@ static void dev_print(FILE *f, unsigned int i, const char *dev)
 {
 	fputs(i ? ", " : "", f);
 	/* a device may be named "a;b": such a name, too, is quoted */
-	if (nl_dev_is_prefix(dev) || !print_name_is_bare ||
+	if (dev_is_prefix(dev) || !print_name_is_bare ||
 	    !print_name_is_bare(dev))
 		quoted_print(f, dev);
 	else
