@@ -2643,6 +2643,30 @@ static struct expr **inner_slot(struct stmt *s)
 }
 
 /*
+ * The field of a few bits that bits [@at, @at+@mlen) of a load from @off
+ * to @end sit in and that ends the load; the field's own bits are no
+ * mask of it
+ */
+static const struct proto_field *field_ending(const struct proto_ctx *pctx,
+					      const struct proto_desc *d,
+					      unsigned int off, unsigned int at,
+					      unsigned int mlen, unsigned int end)
+{
+	const struct proto_field *f = NULL;
+
+	for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++) {
+		const struct proto_field *g = &d->fields[i];
+		unsigned int go = g->offset + payload_stack_off(pctx, d);
+
+		if (go <= at && at + mlen <= go + g->len &&
+		    go + g->len == end && go >= off && !g->listed_raw &&
+		    !(go == at && g->len == mlen))
+			f = g;
+	}
+	return f;
+}
+
+/*
  * A field of a few bits under a mask, in a tunnel (nft 1.1 text, which
  * nft 1.0.6 has no form for, and the only one that loads back: nft's
  * grammar takes no raw load in a tunnel): "(@th,96,8 & 0xf0) >> 4 & 3 !=
@@ -2682,17 +2706,7 @@ static bool inner_bits_match(struct proto_ctx *pctx, struct stmt *s)
 			return false;
 		f = payload_field_at(pctx, d, off + first, mlen);
 	} else {
-		/* the field of a few bits the mask's bits sit in ends the
-		   load; the field's own bits are no mask of it */
-		for (unsigned int i = 0; i < PROTO_FIELDS_MAX && d->fields[i].name; i++) {
-			const struct proto_field *g = &d->fields[i];
-			unsigned int go = g->offset + payload_stack_off(pctx, d);
-
-			if (go <= off + first && off + first + mlen <= go + g->len &&
-			    go + g->len == end && go >= off && !g->listed_raw &&
-			    !(go == off + first && g->len == mlen))
-				f = g;
-		}
+		f = field_ending(pctx, d, off, off + first, mlen, end);
 	}
 	if (!f || !(f->offset % 8 || f->len % 8))
 		return false;

@@ -21,6 +21,47 @@
 #include <rule.h>
 
 /* the address family the table's or the statement's */
+/*
+ * A family other than the network protocol the rule matched before, or
+ * took from a set's last element, as nft refuses it
+ */
+static int tproxy_conflicts(struct kind_eval *k, const struct stmt *s,
+			    const struct proto_desc *nh)
+{
+	/* nft refuses a family other than the network protocol matched
+	   before ("ip6 nexthdr tcp tproxy ip to ..." in inet) */
+	if (k->family == NFPROTO_INET && s->nat.family &&
+	    (nh == &proto_ip || nh == &proto_ip6) &&
+	    nh != (s->nat.family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
+				   nh->name, s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6");
+	/* nft takes the network protocol from a set's last element
+	   ("ether type { ip } ... tproxy to :1" in ip6), and refuses it
+	   where it is not the table's */
+	if ((k->family != NFPROTO_INET || s->nat.family) &&
+	    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]) {
+		const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
+		unsigned int fam = k->family == NFPROTO_INET ? s->nat.family
+							      : k->family;
+		const struct proto_desc *fd = fam == NFPROTO_IPV4 ?
+					      &proto_ip : &proto_ip6;
+
+		if ((sd == &proto_ip || sd == &proto_ip6) && sd != fd)
+			return error_queue2(k->msgs, &s->loc,
+					    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
+					    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s). You must specify ip or ip6 family in tproxy statement",
+					    sd->name, fd->name, sd->name);
+	}
+	/* or from one ("ether type ip ... tproxy to :1" in ip6) */
+	if (k->family != NFPROTO_INET && (nh == &proto_ip || nh == &proto_ip6) &&
+	    nh != (k->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
+		return error_queue(k->msgs, &s->loc,
+				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
+				   nh->name, k->family == NFPROTO_IPV4 ? "ip" : "ip6");
+	return 0;
+}
+
 static int tproxy_family_eval(struct kind_eval *k, struct stmt *s)
 {
 	const struct proto_desc *nh = k->pctx->desc[PROTO_BASE_NETWORK_HDR];
@@ -56,37 +97,8 @@ static int tproxy_family_eval(struct kind_eval *k, struct stmt *s)
 				    "tproxy after a set of network protocols in the inet family needs the family (nft takes the protocol from the set's last element, %s): tproxy %s to ...",
 				    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]->name,
 				    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]->name);
-	/* nft refuses a family other than the network protocol matched
-	   before ("ip6 nexthdr tcp tproxy ip to ..." in inet) */
-	if (k->family == NFPROTO_INET && s->nat.family &&
-	    (nh == &proto_ip || nh == &proto_ip6) &&
-	    nh != (s->nat.family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
-		return error_queue(k->msgs, &s->loc,
-				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
-				   nh->name, s->nat.family == NFPROTO_IPV4 ? "ip" : "ip6");
-	/* nft takes the network protocol from a set's last element
-	   ("ether type { ip } ... tproxy to :1" in ip6), and refuses it
-	   where it is not the table's */
-	if ((k->family != NFPROTO_INET || s->nat.family) &&
-	    k->pctx->set_desc[PROTO_BASE_NETWORK_HDR]) {
-		const struct proto_desc *sd = k->pctx->set_desc[PROTO_BASE_NETWORK_HDR];
-		unsigned int fam = k->family == NFPROTO_INET ? s->nat.family
-							      : k->family;
-		const struct proto_desc *fd = fam == NFPROTO_IPV4 ?
-					      &proto_ip : &proto_ip6;
-
-		if ((sd == &proto_ip || sd == &proto_ip6) && sd != fd)
-			return error_queue2(k->msgs, &s->loc,
-					    k->pctx->set_loc[PROTO_BASE_NETWORK_HDR],
-					    "conflicting protocols specified: %s vs. %s (nft takes the protocol from the set's last element, %s). You must specify ip or ip6 family in tproxy statement",
-					    sd->name, fd->name, sd->name);
-	}
-	/* or from one ("ether type ip ... tproxy to :1" in ip6) */
-	if (k->family != NFPROTO_INET && (nh == &proto_ip || nh == &proto_ip6) &&
-	    nh != (k->family == NFPROTO_IPV4 ? &proto_ip : &proto_ip6))
-		return error_queue(k->msgs, &s->loc,
-				   "conflicting protocols specified: %s vs. %s. You must specify ip or ip6 family in tproxy statement",
-				   nh->name, k->family == NFPROTO_IPV4 ? "ip" : "ip6");
+	if (tproxy_conflicts(k, s, nh) < 0)
+		return -1;
 	if (k->family != NFPROTO_INET)
 		s->nat.family = k->family;
 	return 0;

@@ -1521,19 +1521,65 @@ static void objref_miss_batch(const struct answers *a,
 			suggest_add(sg, msg_str(m, NFTA_OBJ_NAME));
 }
 
+/*
+ * What a refused rule names at @off of @sent: an object (@type, and its
+ * name) or a chain it jumps to; the name, NULL if nothing is named there
+ */
+static char *miss_in_rule(const struct nlmsghdr *sent, uint32_t off,
+			  uint32_t *type, bool *chain)
+{
+	const struct nlattr *attr, *data, *jump = NULL, *n;
+
+	if (!(data = objref_at(sent, off)) && !(jump = jump_at(sent, off)))
+		return NULL;
+	if (!data) {
+		*chain = true;
+		return xstrdup(mnl_attr_get_str(jump));
+	}
+	mnl_attr_for_each_nested(attr, data)
+		if (mnl_attr_get_type(attr) == NFTA_OBJREF_IMM_TYPE &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			*type = ntohl(mnl_attr_get_u32(attr));
+	n = nested(data, NFTA_OBJREF_IMM_NAME);
+	return xstrndup(mnl_attr_get_payload(n), mnl_attr_get_payload_len(n));
+}
+
+/* the same for a refused element: its object or its verdict's chain */
+static char *miss_in_elems(const struct nlmsghdr *sent, uint32_t off,
+			   bool *chain)
+{
+	const struct nlattr *attr, *elem = NULL, *n, *jump = NULL;
+
+	mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == NFTA_SET_ELEM_LIST_ELEMENTS)
+			elem = nested_at(sent, attr, off);
+	n = elem ? nested(elem, NFTA_SET_ELEM_OBJREF) : NULL;
+	if (!n && elem && (jump = nested(elem, NFTA_SET_ELEM_DATA)) &&
+	    (jump = nested(jump, NFTA_DATA_VERDICT)) &&
+	    (jump = nested(jump, NFTA_VERDICT_CHAIN)) &&
+	    mnl_attr_validate(jump, MNL_TYPE_NUL_STRING) < 0)
+		jump = NULL;
+	if (jump) {
+		*chain = true;
+		return xstrdup(mnl_attr_get_str(jump));
+	}
+	if (!n)
+		return NULL;
+	return xstrndup(mnl_attr_get_payload(n), mnl_attr_get_payload_len(n));
+}
+
 static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 			   const struct nl_item *it,
 			   const struct nlmsghdr *h, int error)
 {
 	const struct nlmsghdr *sent;
-	const struct nlattr *attr, *data = NULL, *elem = NULL;
-	const struct nlattr *n, *jump = NULL;
 	const char *table;
 	char *name = NULL;
 	struct objref_miss *om;
 	struct location loc;
 	struct suggest sg;
 	uint32_t off, type = 0;
+	bool chain = false;
 
 	if (!it || error != -ENOENT ||
 	    (it->msg_type != NFT_MSG_NEWRULE && it->msg_type != NFT_MSG_NEWSETELEM) ||
@@ -1541,52 +1587,23 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 	    off >= sent->nlmsg_len)
 		return false;
 	if (it->msg_type == NFT_MSG_NEWRULE) {
-		if (!(table = msg_str(sent, NFTA_RULE_TABLE)))
+		if (!(table = msg_str(sent, NFTA_RULE_TABLE)) ||
+		    !(name = miss_in_rule(sent, off, &type, &chain)))
 			return false;
-		if (!(data = objref_at(sent, off)) && !(jump = jump_at(sent, off)))
-			return false;
-		if (jump)
-			name = strdup(mnl_attr_get_str(jump));
-		else mnl_attr_for_each_nested(attr, data)
-			if (mnl_attr_get_type(attr) == NFTA_OBJREF_IMM_TYPE &&
-			    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
-				type = ntohl(mnl_attr_get_u32(attr));
-		if (!jump) {
-			n = nested(data, NFTA_OBJREF_IMM_NAME);
-			name = strndup(mnl_attr_get_payload(n),
-				       mnl_attr_get_payload_len(n));
-		}
 	} else {
-		if (!(table = msg_str(sent, NFTA_SET_ELEM_LIST_TABLE)))
+		if (!(table = msg_str(sent, NFTA_SET_ELEM_LIST_TABLE)) ||
+		    !(name = miss_in_elems(sent, off, &chain)))
 			return false;
-		mnl_attr_for_each(attr, sent, sizeof(struct nfgenmsg))
-			if (mnl_attr_get_type(attr) == NFTA_SET_ELEM_LIST_ELEMENTS)
-				elem = nested_at(sent, attr, off);
-		n = elem ? nested(elem, NFTA_SET_ELEM_OBJREF) : NULL;
-		if (!n && elem && (jump = nested(elem, NFTA_SET_ELEM_DATA)) &&
-		    (jump = nested(jump, NFTA_DATA_VERDICT)) &&
-		    (jump = nested(jump, NFTA_VERDICT_CHAIN)) &&
-		    mnl_attr_validate(jump, MNL_TYPE_NUL_STRING) < 0)
-			jump = NULL;
-		if (jump)
-			name = strdup(mnl_attr_get_str(jump));
-		else if (n)
-			name = strndup(mnl_attr_get_payload(n),
-				       mnl_attr_get_payload_len(n));
-		else
-			return false;
-		if (!jump)
+		if (!chain)
 			type = elems_objtype(ctx, a, it, sent, table);
 	}
-	if (!name)
-		memory_allocation_error();
 	om = xzalloc(sizeof(*om));
 	om->it = it;
 	om->what = item_what(it);
 	om->table = xstrdup(table);
 	om->name = name;
 	om->type = type;
-	om->chain = jump != NULL;
+	om->chain = chain;
 	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc), "%s", "");
 	om->erec = list_entry(a->msgs->prev, struct error_record, list);
 	suggest_init(&sg, om->name);
