@@ -489,8 +489,60 @@ static bool rule_uses_flowtable(struct nftnl_rule *r, const char *name)
 	return rule_names(r, "flow_offload", NFTNL_EXPR_FLOW_TABLE_NAME, name);
 }
 
+/*
+ * Devices taken out of flowtable @have (a DELFLOWTABLE with a hook, Linux
+ * 6.12's nft_delflowtable_hook): 0, or the errno the kernel answers, with
+ * @have unchanged.  A hook or a priority other than the flowtable's is
+ * EOPNOTSUPP, a device it does not hook ENOENT; a flowtable a rule
+ * offloads to may lose its devices, all of them too.
+ */
+static int flowtable_devs_del(struct nftnl_flowtable *have,
+			      const struct nftnl_flowtable *msg)
+{
+	const char *const *h = nftnl_flowtable_is_set(have, NFTNL_FLOWTABLE_DEVICES) ?
+			       nftnl_flowtable_get_array(have, NFTNL_FLOWTABLE_DEVICES) : NULL;
+	const char *const *g = nftnl_flowtable_get_array(msg, NFTNL_FLOWTABLE_DEVICES);
+	const char **keep;
+	unsigned int nh = 0, nk = 0;
+
+	if ((nftnl_flowtable_is_set(msg, NFTNL_FLOWTABLE_HOOKNUM) &&
+	     nftnl_flowtable_get_u32(msg, NFTNL_FLOWTABLE_HOOKNUM) !=
+	     nftnl_flowtable_get_u32(have, NFTNL_FLOWTABLE_HOOKNUM)) ||
+	    (nftnl_flowtable_is_set(msg, NFTNL_FLOWTABLE_PRIO) &&
+	     nftnl_flowtable_get_s32(msg, NFTNL_FLOWTABLE_PRIO) !=
+	     nftnl_flowtable_get_s32(have, NFTNL_FLOWTABLE_PRIO)))
+		return EOPNOTSUPP;
+	while (h && h[nh])
+		nh++;
+	for (unsigned int i = 0; g && g[i]; i++) {
+		unsigned int j = 0;
+
+		while (j < nh && strcmp(h[j], g[i]))
+			j++;
+		if (j == nh)
+			return ENOENT;
+	}
+	keep = xzalloc((nh + 1) * sizeof(*keep));
+	for (unsigned int j = 0; j < nh; j++) {
+		unsigned int i = 0;
+
+		while (g && g[i] && strcmp(h[j], g[i]))
+			i++;
+		if (!g || !g[i])
+			keep[nk++] = xstrdup(h[j]);
+	}
+	/* the names are @have's own: copied before they are replaced */
+	nftnl_flowtable_unset(have, NFTNL_FLOWTABLE_DEVICES);
+	if (nk)
+		xnftnl_flowtable_set_array(have, NFTNL_FLOWTABLE_DEVICES, keep);
+	for (unsigned int i = 0; i < nk; i++)
+		free((char *)keep[i]);
+	free(keep);
+	return 0;
+}
+
 /* as nf_tables: a new one gets a handle (create: EEXIST if it exists), one
-   a rule offloads to cannot go (EBUSY) */
+   a rule offloads to cannot go (EBUSY), one whose devices go stays */
 static int apply_flowtable(struct cache *c, struct nl_item *it,
 			   struct list_head *msgs)
 {
@@ -523,6 +575,11 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 	if (!cf)
 		return it->msg_type == NFT_MSG_DELFLOWTABLE ?
 		       oerr(msgs, it, "flowtable", ENOENT) : 0;
+	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES)) {
+		int err = flowtable_devs_del(cf->nlf, f);
+
+		return err ? oerr(msgs, it, "flowtable", err) : 0;
+	}
 	name = nftnl_flowtable_get_str(cf->nlf, NFTNL_FLOWTABLE_NAME);
 	list_for_each_entry(ch, &t->chains, list)
 		list_for_each_entry(cr, &ch->rules, list)
