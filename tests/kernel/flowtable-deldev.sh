@@ -14,6 +14,10 @@
 #    refused the same way for this flowtable (priority 5);
 #  - a UDP flow through the router is still offloaded on the devices that
 #    stay (the forward chain counts 2 of 22 datagrams);
+#  - --offline gives the kernel's answers to batches that add devices and
+#    take them out (ENOENT for one added earlier in the batch, EEXIST for
+#    one added twice or hooked by another flowtable, EOPNOTSUPP for
+#    another priority) and lists the same flowtable after one that loads;
 #  - JSON input ("dev" in a delete) and destroy take devices out too; the
 #    last ones gone, the flowtable stays, with no devices.
 # nfh loads every rule.
@@ -135,6 +139,42 @@ expect_eq "22 datagrams reach the server" 22 "$(server)"
 expect_eq "offloaded on r0: the forward chain counts 2" 2 "$(fwd)"
 echo "# router forward chain: $(fwd) of $(server) datagrams after x0 was taken out"
 
+# --- --offline answers as the kernel does ---------------------------------------
+# each batch in the kernel and offline on a copy of the ruleset: the same
+# answer (the message without its place), and the same listing after
+# (a device an update adds is hooked at the commit: taking it out, or
+# adding it again, in the same batch is refused)
+same_answer() {
+	local k o rs
+	rs=$(tool "$R" list ruleset)
+	k=$(tool "$R" -f - 2>&1 <<<"$1" | sed -n 's/^.*Error: //p' | head -n 1)
+	# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+	o=$(printf '%s\n%s\n' "$rs" "$1" | $TOOL --offline -f - 2>&1 |
+		sed -n 's/^.*Error: //p' | head -n 1)
+	expect_eq "$2: kernel and --offline: ${k:-no error}" "$k" "$o"
+}
+same_answer 'add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }
+delete flowtable inet r f { devices = { x0 }; }' "x0 added, then taken out"
+same_answer 'add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }
+add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }' "x0 added twice"
+same_answer 'add flowtable inet r f { hook ingress priority 0; devices = { x0 }; }' "x0 added at another priority"
+same_answer 'delete flowtable inet r f { devices = { r0 }; }
+delete flowtable inet r f { devices = { r0 }; }' "r0 taken out twice"
+same_answer 'add flowtable inet r g { hook ingress priority 0; devices = { x0 }; }
+add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }' "x0 in g, then added to f"
+before=$(tool "$R" list ruleset)
+same_answer 'add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }
+delete flowtable inet r f { devices = { r1 }; }' "x0 added, r1 taken out"
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+offline=$({ printf '%s\n' "$before"; echo 'add flowtable inet r f { hook ingress priority 5; devices = { x0 }; }
+delete flowtable inet r f { devices = { r1 }; }'; echo "list flowtables"; } | $TOOL --offline -f - 2>&1)
+expect_eq "and lists the same flowtable" "$(tool "$R" list flowtables)" "$offline"
+check "r1 back, x0 out" tool "$R" -f - <<'EOF'
+add flowtable inet r f { hook ingress priority 5; devices = { r1 }; }
+delete flowtable inet r f { devices = { x0 }; }
+EOF
+expect_eq "the flowtable is on r0 and r1 again" '{ r0, r1 }' "$(devs)"
+
 # --- JSON input, destroy ---------------------------------------------------------
 cat >"$dir/del.json" <<'EOF'
 {"nftables": [{"delete": {"flowtable": {"family": "inet", "table": "r", "name": "f", "dev": "r1"}}}]}
@@ -154,8 +194,12 @@ retry 100 grep -q '^delete table ip end' "$dir/mon"
 retry 100 grep -q '"delete": {"table": {"family": "ip", "name": "end"' "$dir/mon-j"
 stop
 # 6.12 announces the devices taken out, with the hook and priority
-expect_eq "monitor: each deletion with the devices it took out" \
+expect_eq "monitor: each deletion with the devices it took out, each update with those it added" \
 'delete flowtable inet r f { hook ingress priority filter + 5; devices = { x0 }; } 
+add flowtable inet r f { hook ingress priority filter + 5; devices = { x0 }; } 
+delete flowtable inet r f { hook ingress priority filter + 5; devices = { r1 }; } 
+add flowtable inet r f { hook ingress priority filter + 5; devices = { r1 }; } 
+delete flowtable inet r f { hook ingress priority filter + 5; devices = { x0 }; } 
 delete flowtable inet r f { hook ingress priority filter + 5; devices = { r1 }; } 
 delete flowtable inet r f { hook ingress priority filter + 5; devices = { r0 }; } ' \
 	"$(grep flowtable "$dir/mon")"
