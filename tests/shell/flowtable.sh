@@ -234,6 +234,26 @@ expect_eq "a block without devices deletes the flowtable, as nft sends it (here 
 got=$(printf 'delete flowtable inet d handle 3 { devices = { lo }; }\n' | nfh --offline -c -f - 2>&1 | head -n 1)
 expect_eq "by handle: no block, as in nft 1.0.6 and 1.1.1" \
 	"/dev/stdin:1:34-34: Error: syntax error, unexpected '{', expecting end of file or newline or semicolon" "$got"
+# devices added to one that exists (6.12's nft_flowtable_update), and
+# taken out in the same batch: the kernel hooks them at the commit
+got=$({ cat dd.nft; echo 'add flowtable inet d f { hook ingress priority 10; devices = { lo, veth1 }; }'
+	echo "list flowtables"; } | nfh --offline -f - 2>&1)
+expect_eq "--offline: devices added to one that exists (one it has already is no error)" \
+'table inet d {
+	flowtable f {
+		hook ingress priority filter + 10
+		devices = { "eth*", lo, veth0, veth1 }
+	}
+}' "$got"
+for b in 'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
+delete flowtable inet d f { devices = { veth1 }; }:No such file or directory' \
+	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
+add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }:File exists' \
+	'add flowtable inet d f { hook ingress priority 0; devices = { veth1 }; }:Operation not supported' \
+	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; flags offload; }:Operation not supported'; do
+	got=$({ cat dd.nft; printf '%s\n' "${b%:*}"; } | nfh --offline -f - 2>&1 | sed -n 's/^.*Error: Could not process flowtable: //p')
+	expect_eq "--offline: $(printf '%s' "${b%:*}" | tr '\n' ';'): ${b##*:}" "${b##*:}" "$got"
+done
 cat >dd.json <<'EOF2'
 {"nftables": [{"add": {"table": {"family": "inet", "name": "d"}}},
  {"add": {"flowtable": {"family": "inet", "table": "d", "name": "f", "hook": "ingress", "prio": 10, "dev": ["lo", "veth0", "eth*"]}}},
