@@ -21,7 +21,8 @@ struct output_ctx;
 int flowtable_flag(struct list_head *msgs, struct flowtable *ft,
 		   const char *word, const struct location *loc);
 
-/* the NEWFLOWTABLE (@cmd adds) or DELFLOWTABLE message's object */
+/* the NEWFLOWTABLE (@cmd adds) or DELFLOWTABLE message's object (with
+   the block's devices, if any, for a deletion that takes them out) */
 struct nftnl_flowtable *flowtable_nl(const struct cmd *cmd);
 
 /* @nlf as a table block lists it, at @indent tabs: "flowtable NAME {"

@@ -1435,6 +1435,17 @@ delete_cmd		:	TABLE table_spec
 				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, NULL);
 				free($1);
 			}
+			/* devices taken out of a flowtable that stays (nft 1.0.6);
+			   a block without devices deletes it, as nft sends it */
+			|	FLOWTABLE obj_spec flowtable_block_alloc '{' flowtable_block '}'
+			{
+				handle_copy(&$5->h, $2);
+				$5->loc = $2->obj_loc;
+				$5->read_errors = state->msgs->prev != state->obj_mark;
+				state->cur_flowtable = NULL;
+				$$ = hcmd(CMD_DELETE, CMD_OBJ_FLOWTABLE, $2, &@$, $5);
+				free($1);
+			}
 			|	FLOWTABLE table_spec HANDLE NUMBER
 			{
 				$2->handle = $4;

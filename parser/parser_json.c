@@ -1870,7 +1870,8 @@ static int flowtable_cmd(struct jp *jp, enum cmd_ops op, const char *k,
 		handle_free(h);
 		return -1;
 	}
-	if (!add) {
+	/* a deletion keeps the devices it takes out (src/kinds/flowtable.c) */
+	if (!add && (op == CMD_LIST || list_empty(&ft->hook->devices))) {
 		flowtable_free(ft);
 		ft = NULL;
 	} else {

@@ -47,6 +47,38 @@ int flowtable_flag(struct list_head *msgs, struct flowtable *ft,
 }
 
 /*
+ * "delete flowtable inet t f { devices = { a }; }": the devices in the
+ * block's order in NFTA_FLOWTABLE_HOOK, which makes the kernel take them
+ * out of the flowtable and keep it (nft 1.1.1 sends them alone; nft 1.0.6
+ * adds a hook and a priority of 0, which the kernel refuses with
+ * EOPNOTSUPP when the flowtable has another priority).  nfh sends the
+ * hook and the priority where the block has a hook line, for the kernel
+ * to check them against the flowtable's.  Without devices, nothing: the
+ * whole flowtable goes, as with nft.
+ */
+static void flowtable_del_devs(struct nftnl_flowtable *nlf, const struct chain *c)
+{
+	const struct expr *d;
+	const char **devs;
+	unsigned int n = 0;
+
+	list_for_each_entry(d, &c->devices, list)
+		n++;
+	if (!n)
+		return;
+	if (c->hook) {
+		nftnl_flowtable_set_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM, c->hooknum);
+		nftnl_flowtable_set_s32(nlf, NFTNL_FLOWTABLE_PRIO, c->prio);
+	}
+	devs = xzalloc((n + 1) * sizeof(*devs));
+	n = 0;
+	list_for_each_entry(d, &c->devices, list)
+		devs[n++] = d->sym.str;
+	xnftnl_flowtable_set_array(nlf, NFTNL_FLOWTABLE_DEVICES, devs);
+	free(devs);
+}
+
+/*
  * nft 1.0.6 sends a hook and a priority always (0 and 0 without a hook
  * line), the devices in reverse order of the block's, and the flags
  */
@@ -64,6 +96,8 @@ struct nftnl_flowtable *flowtable_nl(const struct cmd *cmd)
 		xnftnl_flowtable_set_str(nlf, NFTNL_FLOWTABLE_NAME, cmd->h.obj);
 	else
 		nftnl_flowtable_set_u64(nlf, NFTNL_FLOWTABLE_HANDLE, cmd->h.handle);
+	if (ft && (cmd->op == CMD_DELETE || cmd->op == CMD_DESTROY))
+		flowtable_del_devs(nlf, ft->hook);
 	if (!ft || (cmd->op != CMD_ADD && cmd->op != CMD_CREATE))
 		return nlf;
 	c = ft->hook;
@@ -349,12 +383,27 @@ struct flowtable *flowtable_parse_json(struct kind_jparse *k, json_t *o,
 		return NULL;
 	ft = flowtable_alloc();
 	ft->loc = loc;
-	if (!add)
+	dev = json_object_get(o, "dev");
+	/* a deletion: with "dev", those devices go and the flowtable stays,
+	   as "delete flowtable ... { devices = { ... }; }" (nft 1.0.6 and
+	   1.1.1 take no "dev" here and delete the whole flowtable); a hook
+	   and a priority with them are checked by the kernel */
+	if (!add && !dev)
 		return ft;
-	hook = k->get_str(k, o, "hook", true);
+	hook = k->get_str(k, o, "hook", add);
 	prio = json_object_get(o, "prio");
-	if (!hook)
+	if (!hook && (add || json_object_get(o, "hook")))
+		goto fail;	/* told */
+	if (!add && !hook && prio) {
+		k->error(k, prio, "flowtable: \"prio\" goes with \"hook\"");
 		goto fail;
+	}
+	if (!add && !hook) {
+		if (dev_parse_json(k, dev, &ft->hook->devices, &loc) < 0)
+			goto fail;
+		ft->hook->dev_loc = loc;
+		return ft;
+	}
 	if (!prio || !json_is_integer(prio)) {
 		k->error(k, prio ? prio : o, "flowtable: \"prio\" must be an integer");
 		goto fail;
@@ -365,10 +414,11 @@ struct flowtable *flowtable_parse_json(struct kind_jparse *k, json_t *o,
 	ft->hook->priority = constant_expr_u64(&loc, &integer_type, BYTEORDER_HOST,
 					       32, json_integer_value(prio));
 	ft->hook->priority_loc = loc;
-	dev = json_object_get(o, "dev");
 	if (dev && dev_parse_json(k, dev, &ft->hook->devices, &loc) < 0)
 		goto fail;
 	ft->hook->dev_loc = loc;
+	if (!add)
+		return ft;
 	/* nfh's own: nft 1.0.6 lists no flags, and reads none */
 	flags = json_object_get(o, "flags");
 	if (flags && flags_parse_json(k, flags, ft, &loc) < 0)

@@ -544,8 +544,172 @@ static bool rule_uses_flowtable(struct nftnl_rule *r, const char *name)
 	return rule_names(r, "flow_offload", NFTNL_EXPR_FLOW_TABLE_NAME, name);
 }
 
+/* devices a flowtable update of this batch adds (further below) */
+static bool ft_dev_pending(const struct cache *cache, unsigned int family,
+			   const char *table, const char *name, const char *dev);
+static void ft_dev_pending_add(struct cache *cache, unsigned int family,
+			       const char *table, const char *name,
+			       const char *dev);
+
+/* the devices of flowtable @f (borrowed), NULL-ended; NULL if none */
+static const char *const *ft_devs(const struct nftnl_flowtable *f)
+{
+	return nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES) ?
+	       nftnl_flowtable_get_array(f, NFTNL_FLOWTABLE_DEVICES) : NULL;
+}
+
+static bool ft_has_dev(const struct nftnl_flowtable *f, const char *dev)
+{
+	const char *const *d = ft_devs(f);
+
+	for (unsigned int i = 0; d && d[i]; i++)
+		if (!strcmp(d[i], dev))
+			return true;
+	return false;
+}
+
+/* @f's devices made the @n of @names (copied first: they may be @f's) */
+static void ft_devs_set(struct nftnl_flowtable *f, const char **names,
+			unsigned int n)
+{
+	const char **copy = xzalloc((n + 1) * sizeof(*copy));
+
+	for (unsigned int i = 0; i < n; i++)
+		copy[i] = xstrdup(names[i]);
+	nftnl_flowtable_unset(f, NFTNL_FLOWTABLE_DEVICES);
+	if (n)
+		xnftnl_flowtable_set_array(f, NFTNL_FLOWTABLE_DEVICES, copy);
+	for (unsigned int i = 0; i < n; i++)
+		free((char *)copy[i]);
+	free(copy);
+}
+
+/* a hook or a priority in @msg other than @have's: the kernel's
+   nft_flowtable_parse_hook() for an update or a deletion */
+static bool ft_hook_differs(const struct nftnl_flowtable *have,
+			    const struct nftnl_flowtable *msg)
+{
+	return (nftnl_flowtable_is_set(msg, NFTNL_FLOWTABLE_HOOKNUM) &&
+		nftnl_flowtable_get_u32(msg, NFTNL_FLOWTABLE_HOOKNUM) !=
+		nftnl_flowtable_get_u32(have, NFTNL_FLOWTABLE_HOOKNUM)) ||
+	       (nftnl_flowtable_is_set(msg, NFTNL_FLOWTABLE_PRIO) &&
+		nftnl_flowtable_get_s32(msg, NFTNL_FLOWTABLE_PRIO) !=
+		nftnl_flowtable_get_s32(have, NFTNL_FLOWTABLE_PRIO));
+}
+
+/*
+ * Devices taken out of flowtable @have (a DELFLOWTABLE with a hook, Linux
+ * 6.12's nft_delflowtable_hook): 0, or the errno the kernel answers, with
+ * @have unchanged.  A hook or a priority other than the flowtable's is
+ * EOPNOTSUPP, a device it does not hook ENOENT (one an update of this
+ * batch adds too: the kernel hooks those at the commit); a flowtable a
+ * rule offloads to may lose its devices, all of them too.
+ */
+static int flowtable_devs_del(struct cache *cache, struct cache_table *t,
+			      struct nftnl_flowtable *have,
+			      const struct nftnl_flowtable *msg)
+{
+	const char *const *h = ft_devs(have);
+	const char *const *g = ft_devs(msg);
+	const char *name = nftnl_flowtable_get_str(have, NFTNL_FLOWTABLE_NAME);
+	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+	const char **keep;
+	unsigned int nk = 0;
+
+	if (ft_hook_differs(have, msg))
+		return EOPNOTSUPP;
+	for (unsigned int i = 0; g && g[i]; i++)
+		if (!ft_has_dev(have, g[i]) ||
+		    ft_dev_pending(cache, family, table, name, g[i]))
+			return ENOENT;
+	for (unsigned int j = 0; h && h[j]; j++)
+		nk++;
+	keep = xzalloc((nk + 1) * sizeof(*keep));
+	nk = 0;
+	for (unsigned int j = 0; h && h[j]; j++)
+		if (!ft_has_dev(msg, h[j]))
+			keep[nk++] = h[j];
+	ft_devs_set(have, keep, nk);
+	free(keep);
+	return 0;
+}
+
+/* whether a flowtable of @t other than @self hooks @dev (the kernel's
+   nft_register_flowtable_net_hooks(): EEXIST) */
+static bool ft_dev_elsewhere(struct cache_table *t,
+			     const struct nftnl_flowtable *self, const char *dev)
+{
+	struct cache_flowtable *o;
+
+	list_for_each_entry(o, &t->flowtables, list)
+		if (o->nlf != self && ft_has_dev(o->nlf, dev))
+			return true;
+	return false;
+}
+
+/*
+ * Devices added to flowtable @have that exists (a NEWFLOWTABLE without
+ * NLM_F_EXCL, 6.12's nft_flowtable_update): 0 or the errno.  A hook or a
+ * priority other than its own, or a change of "flags offload", is
+ * EOPNOTSUPP; a device it hooks already is left as it is; one an update
+ * of this batch adds to a flowtable of the table (this one too), or that
+ * another flowtable of the table hooks, is EEXIST (nf_tables refuses a
+ * new flowtable on a device another one hooks too; this model does not).  The flags become the message's (nfh and nft
+ * send them always: a counter the command leaves out goes).
+ */
+static int flowtable_devs_add(struct cache *cache, struct cache_table *t,
+			      struct nftnl_flowtable *have,
+			      const struct nftnl_flowtable *msg)
+{
+	const char *const *h = ft_devs(have);
+	const char *const *g = ft_devs(msg);
+	const char *name = nftnl_flowtable_get_str(have, NFTNL_FLOWTABLE_NAME);
+	unsigned int family = nftnl_table_get_u32(t->nlt, NFTNL_TABLE_FAMILY);
+	const char *table = nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME);
+	uint32_t flags = nftnl_flowtable_is_set(have, NFTNL_FLOWTABLE_FLAGS) ?
+			 nftnl_flowtable_get_u32(have, NFTNL_FLOWTABLE_FLAGS) : 0;
+	const char **all;
+	unsigned int n = 0, ng = 0;
+
+	if (ft_hook_differs(have, msg))
+		return EOPNOTSUPP;
+	for (unsigned int i = 0; g && g[i]; i++) {
+		ng++;
+		/* one this batch adds is not hooked yet: the kernel finds
+		   it in the batch's updates */
+		if (ft_dev_pending(cache, family, table, NULL, g[i]))
+			return EEXIST;
+		if (!ft_has_dev(have, g[i]) && ft_dev_elsewhere(t, have, g[i]))
+			return EEXIST;
+	}
+	if (nftnl_flowtable_is_set(msg, NFTNL_FLOWTABLE_FLAGS)) {
+		uint32_t nf = nftnl_flowtable_get_u32(msg, NFTNL_FLOWTABLE_FLAGS);
+
+		if ((nf & ~(NFT_FLOWTABLE_HW_OFFLOAD | NFT_FLOWTABLE_COUNTER)) ||
+		    ((nf ^ flags) & NFT_FLOWTABLE_HW_OFFLOAD))
+			return EOPNOTSUPP;
+		nftnl_flowtable_set_u32(have, NFTNL_FLOWTABLE_FLAGS, nf);
+	}
+	for (unsigned int j = 0; h && h[j]; j++)
+		n++;
+	all = xzalloc((n + ng + 1) * sizeof(*all));
+	n = 0;
+	for (unsigned int j = 0; h && h[j]; j++)
+		all[n++] = h[j];
+	for (unsigned int i = 0; g && g[i]; i++) {
+		if (ft_has_dev(have, g[i]))
+			continue;
+		ft_dev_pending_add(cache, family, table, name, g[i]);
+		all[n++] = g[i];
+	}
+	ft_devs_set(have, all, n);
+	free(all);
+	return 0;
+}
+
 /* as nf_tables: a new one gets a handle (create: EEXIST if it exists), one
-   a rule offloads to cannot go (EBUSY) */
+   a rule offloads to cannot go (EBUSY), one whose devices go stays */
 static int apply_flowtable(struct cache *c, struct nl_item *it,
 			   struct list_head *msgs)
 {
@@ -568,8 +732,11 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 
 		if (cf && (it->flags & NLM_F_EXCL))
 			return oerr(msgs, it, "flowtable", EEXIST);
-		if (cf)
-			return 0;
+		if (cf) {
+			int err = flowtable_devs_add(c, t, cf->nlf, f);
+
+			return err ? oerr(msgs, it, "flowtable", err) : 0;
+		}
 		n = flowtable_copy(f);
 		nftnl_flowtable_set_u64(n, NFTNL_FLOWTABLE_HANDLE, t->next_handle++);
 		cache_add_flowtable(t, n);
@@ -578,6 +745,11 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 	if (!cf)
 		return it->msg_type == NFT_MSG_DELFLOWTABLE ?
 		       oerr(msgs, it, "flowtable", ENOENT) : 0;
+	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES)) {
+		int err = flowtable_devs_del(c, t, cf->nlf, f);
+
+		return err ? oerr(msgs, it, "flowtable", err) : 0;
+	}
 	name = nftnl_flowtable_get_str(cf->nlf, NFTNL_FLOWTABLE_NAME);
 	list_for_each_entry(ch, &t->chains, list)
 		list_for_each_entry(cr, &ch->rules, list)
@@ -1090,6 +1262,52 @@ static void dev_pending_add(struct cache *cache, const struct nftnl_chain *c,
 				       (cache->npending_devs + 1) *
 				       sizeof(*cache->pending_devs));
 	cache->pending_devs[cache->npending_devs++] = pending_key(c, dev);
+}
+
+/* a flowtable's: "ft FAMILY TABLE\nNAME\nDEV" (no name has a newline) */
+static char *ft_pending_key(unsigned int family, const char *table,
+			    const char *name, const char *dev)
+{
+	return xasprintf("ft %u %s\n%s\n%s", family, table, name, dev);
+}
+
+/* whether an update of this batch adds @dev to flowtable @name of the
+   table (@name NULL: to any of its flowtables) */
+static bool ft_dev_pending(const struct cache *cache, unsigned int family,
+			   const char *table, const char *name, const char *dev)
+{
+	char *head = xasprintf("ft %u %s\n", family, table);
+	char *tail = xasprintf("\n%s", dev);
+	char *k = name ? ft_pending_key(family, table, name, dev) : NULL;
+	size_t lh = strlen(head), lt = strlen(tail);
+	bool hit = false;
+
+	for (size_t i = 0; i < cache->npending_devs && !hit; i++) {
+		const char *p = cache->pending_devs[i];
+		size_t lp = strlen(p);
+
+		if (k)
+			hit = !strcmp(p, k);
+		else
+			hit = lp > lh + lt && !strncmp(p, head, lh) &&
+			      !strcmp(p + lp - lt, tail) &&
+			      !memchr(p + lh, '\n', lp - lh - lt);
+	}
+	free(head);
+	free(tail);
+	free(k);
+	return hit;
+}
+
+static void ft_dev_pending_add(struct cache *cache, unsigned int family,
+			       const char *table, const char *name,
+			       const char *dev)
+{
+	cache->pending_devs = xrealloc(cache->pending_devs,
+				       (cache->npending_devs + 1) *
+				       sizeof(*cache->pending_devs));
+	cache->pending_devs[cache->npending_devs++] =
+		ft_pending_key(family, table, name, dev);
 }
 
 static void devs_pending_free(struct cache *cache)

@@ -4,7 +4,10 @@
 # flowtable, -a, the -j listing (nft 1.0.6's flowtable_print_json), the -j
 # listing loading back, JSON input making nft's batch, and the model's
 # answers (create of one that exists, delete by name and handle, delete of
-# one a rule offloads to, destroy of a missing one); device-name prefixes
+# one a rule offloads to, destroy of a missing one); devices taken out of a
+# flowtable that stays (delete|destroy flowtable ... { devices = ... }, text
+# and JSON; the model's ENOENT and EOPNOTSUPP; the message byte for byte
+# as nft 1.1.1 and nft 1.0.6 send it); device-name prefixes
 # (Linux 6.17+: "veth*", "*"), listed, loaded back (text and JSON), sent
 # as NFTA_DEVICE_PREFIX, overlaps refused.  (On a kernel with flowtables,
 # tests/kernel/flowtable-events.sh loads one: refused before 6.17.)  On a kernel without
@@ -174,6 +177,154 @@ got=$(printf 'table inet p {\n\tflowtable f { hook ingress priority 0; devices =
 	nfh --offline -c -f - 2>&1 | head -n 1)
 expect_eq "a prefix needs quotes" \
 	'/dev/stdin:2:53-57: Error: a device name with a wildcard needs quotes in a device list: "veth*"' "$got"
+
+# --- devices taken out of a flowtable that stays ---------------------------------
+# (nft 1.0.6 and 1.1.1: "delete flowtable ... { devices = { ... }; }"; the
+# kernel keeps the flowtable and unhooks those devices, Linux 5.8+)
+cat >dd.nft <<'EOF2'
+table inet d {
+	flowtable f {
+		hook ingress priority 10; devices = { lo, veth0, "eth*" };
+	}
+	chain fw {
+		type filter hook forward priority 0;
+		flow add @f
+	}
+}
+EOF2
+got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { lo, "eth*" }; }'; echo "list flowtables"; } |
+	nfh --offline -f - 2>&1)
+expect_eq "--offline: the flowtable keeps its other devices (a rule offloads to it: no EBUSY)" \
+'table inet d {
+	flowtable f {
+		hook ingress priority filter + 10
+		devices = { veth0 }
+	}
+}' "$got"
+got=$({ cat dd.nft; echo 'destroy flowtable inet d f { devices = { veth0 }; }'
+	echo 'delete flowtable inet d f { hook ingress priority 10; devices = { lo, "eth*" }; }'
+	echo "list flowtables"; } | nfh --offline -f - 2>&1)
+expect_eq "destroy takes devices out too; so does a block with the flowtable's hook line; none left" \
+'table inet d {
+	flowtable f {
+		hook ingress priority filter + 10
+	}
+}' "$got"
+got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
+expect_eq "a device it does not hook: ENOENT (6.12's nft_delflowtable_hook)" \
+'/dev/stdin:10:8-49: Error: Could not process flowtable: No such file or directory
+delete flowtable inet d f { devices = { eth9 }; }
+       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+rc=1' "$got"
+got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { lo }; }'
+	echo 'delete flowtable inet d f { devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
+expect_eq "one taken out earlier in the batch: ENOENT" \
+	'/dev/stdin:11:8-47: Error: Could not process flowtable: No such file or directory' "$got"
+got=$({ cat dd.nft; echo 'destroy flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
+expect_eq "destroy: ENOENT for the device too (only a missing flowtable is no error)" \
+	'/dev/stdin:10:9-50: Error: Could not process flowtable: No such file or directory' "$got"
+got=$({ cat dd.nft; echo 'destroy flowtable inet d gone { devices = { lo }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
+expect_eq "destroy of a missing flowtable with devices: no error" "rc=0" "$got"
+got=$({ cat dd.nft; echo 'delete flowtable inet d f { hook ingress priority 11; devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
+expect_eq "a priority other than the flowtable's: EOPNOTSUPP, as the kernel checks it" \
+	'/dev/stdin:10:8-73: Error: Could not process flowtable: Operation not supported' "$got"
+got=$({ cat dd.nft; echo 'delete flowtable inet d f { }'; } | nfh --offline -f - 2>&1 | head -n 1)
+expect_eq "a block without devices deletes the flowtable, as nft sends it (here EBUSY: a rule offloads to it)" \
+	'/dev/stdin:10:8-29: Error: Could not process flowtable: Device or resource busy' "$got"
+got=$(printf 'delete flowtable inet d handle 3 { devices = { lo }; }\n' | nfh --offline -c -f - 2>&1 | head -n 1)
+expect_eq "by handle: no block, as in nft 1.0.6 and 1.1.1" \
+	"/dev/stdin:1:34-34: Error: syntax error, unexpected '{', expecting end of file or newline or semicolon" "$got"
+# devices added to one that exists (6.12's nft_flowtable_update), and
+# taken out in the same batch: the kernel hooks them at the commit
+got=$({ cat dd.nft; echo 'add flowtable inet d f { hook ingress priority 10; devices = { lo, veth1 }; }'
+	echo "list flowtables"; } | nfh --offline -f - 2>&1)
+expect_eq "--offline: devices added to one that exists (one it has already is no error)" \
+'table inet d {
+	flowtable f {
+		hook ingress priority filter + 10
+		devices = { "eth*", lo, veth0, veth1 }
+	}
+}' "$got"
+for b in 'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
+delete flowtable inet d f { devices = { veth1 }; }:No such file or directory' \
+	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
+add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }:File exists' \
+	'add flowtable inet d f { hook ingress priority 0; devices = { veth1 }; }:Operation not supported' \
+	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; flags offload; }:Operation not supported'; do
+	got=$({ cat dd.nft; printf '%s\n' "${b%:*}"; } | nfh --offline -f - 2>&1 | sed -n 's/^.*Error: Could not process flowtable: //p')
+	expect_eq "--offline: $(printf '%s' "${b%:*}" | tr '\n' ';'): ${b##*:}" "${b##*:}" "$got"
+done
+cat >dd.json <<'EOF2'
+{"nftables": [{"add": {"table": {"family": "inet", "name": "d"}}},
+ {"add": {"flowtable": {"family": "inet", "table": "d", "name": "f", "hook": "ingress", "prio": 10, "dev": ["lo", "veth0", "eth*"]}}},
+ {"delete": {"flowtable": {"family": "inet", "table": "d", "name": "f", "dev": ["lo", "eth*"]}}},
+ {"destroy": {"flowtable": {"family": "inet", "table": "d", "name": "f", "hook": "ingress", "prio": 10, "dev": "veth0"}}},
+ {"add": {"flowtable": {"family": "inet", "table": "d", "name": "g", "hook": "ingress", "prio": 0, "dev": ["lo", "veth0"]}}},
+ {"delete": {"flowtable": {"family": "inet", "table": "d", "name": "g", "dev": "lo"}}},
+ {"list": {"ruleset": null}}]}
+EOF2
+got=$(nfh --offline -j -f dd.json 2>&1 | python3 -c '
+import json, sys
+for o in json.load(sys.stdin)["nftables"]:
+    if "flowtable" in o:
+        o["flowtable"].pop("handle")
+        print(json.dumps(o))')
+expect_eq "-j input: \"dev\" in a delete or destroy takes those devices out" \
+'{"flowtable": {"family": "inet", "name": "f", "table": "d", "hook": "ingress", "prio": 10}}
+{"flowtable": {"family": "inet", "name": "g", "table": "d", "hook": "ingress", "prio": 0, "dev": "veth0"}}' "$got"
+got=$(printf '%s' '{"nftables": [{"delete": {"flowtable": {"family": "inet", "table": "d", "name": "f", "prio": 3, "dev": "lo"}}}]}' |
+	nfh --offline -j -c -f - 2>&1 | head -n 1)
+expect_eq "-j input: \"prio\" without \"hook\" is refused" \
+	'/dev/stdin:1:94-94: Error: flowtable: "prio" goes with "hook"' "$got"
+
+# on the wire, the DELFLOWTABLE (DESTROYFLOWTABLE) message byte for byte:
+# as nft 1.1.1 sends it (the devices alone in NFTA_FLOWTABLE_HOOK), and with
+# "hook ingress priority 0" as nft 1.0.6 sends it (which adds hook 0 and
+# priority 0 whatever the block says); the sequence number left out
+ftmsg() {
+	sed 's/\x1b\[[0-9;]*m//g' | awk '
+		/^\| 0258[46] \||^\| 02592 \|/ { p = 1 }
+		p && /sequence number/ { next }
+		p && /^----------------\t------------------$/ && ++n == 2 { exit }
+		p'
+}
+# shellcheck disable=SC2086 # $TOOL is split into words on purpose
+mnl_of() { printf '%s\n' "$2" >mnl.nft; unshare -n $1 -c --debug=mnl -f mnl.nft 2>/dev/null | ftmsg; }
+NFT11=${NFT11:-$(cd "$REPO_DIR/.." && pwd)/shared/oracle/nft-1.1.1}
+[ -x "$NFT11" ] || NFT11=$(cd "$REPO_DIR/../.." && pwd)/shared/oracle/nft-1.1.1
+for c in 'delete flowtable inet d f { devices = { lo, veth0 }; }' \
+	'destroy flowtable inet d f { devices = { veth0 }; }' \
+	'delete flowtable inet d f { }'; do
+	mine=$(mnl_of "$TOOL" "$c")
+	# NFTA_FLOWTABLE_HOOK and its NFTA_FLOWTABLE_HOOK_DEVS, or neither
+	case $c in *'{ }'*) n=0;; *) n=2;; esac
+	expect_eq "the message of \"$c\" has $n nests of type 3" "$n" \
+		"$(printf '%s\n' "$mine" | grep -c '^|000[0-9][0-9]|N-|00003|')"
+	if [ -x "$NFT11" ]; then
+		# nft 1.1.1's destroy drops the block (it sends the name alone,
+		# and the whole flowtable goes): nfh's destroy is its delete
+		# with the other message type
+		case $c in
+		destroy*) want=$(mnl_of "$NFT11" "${c/destroy/delete}" | sed 's/^| 02584 |/| 02592 |/')
+			d="as nft 1.1.1 sends the delete (its destroy drops the devices)";;
+		*)	want=$(mnl_of "$NFT11" "$c"); d="as nft 1.1.1 sends it";;
+		esac
+		expect_eq "\"$c\": $d" "$want" "$mine"
+	else
+		ok "\"$c\": as nft 1.1.1 sends it # SKIP no $NFT11"
+	fi
+done
+# a prefix as the add path sends it: NFTA_DEVICE_PREFIX (2) "eth" (nft
+# 1.1.1 sends NFTA_DEVICE_NAME "eth*")
+mine=$(mnl_of "$TOOL" 'destroy flowtable inet d f { devices = { "eth*" }; }')
+check "destroy ... { devices = { \"eth*\" }; }: NFTA_DEVICE_PREFIX \"eth\"" sh -c 'printf "%s\n" "$1" |
+	grep -A1 "^|00008|--|00002|" | grep -q "^| 65 74 68 00  |"' sh "$mine"
+c='delete flowtable inet d f { hook ingress priority 0; devices = { lo, veth0 }; }'
+mine=$(mnl_of "$TOOL" "$c")
+check "with a hook line: NFTA_FLOWTABLE_HOOK_NUM and _PRIORITY too" sh -c 'printf "%s\n" "$1" | grep -q "^|00008|--|00002|"' sh "$mine"
+if command -v nft >/dev/null 2>&1; then
+	expect_eq "\"$c\": as nft 1.0.6 sends it" "$(mnl_of nft "$c")" "$mine"
+fi
 
 # --- JSON input: nft's batch ------------------------------------------------------
 cat >in.json <<'EOF2'
