@@ -48,6 +48,9 @@ enum erec_type {
 
 #define EREC_MAX_LOCS	2
 
+/* the errors of a run printed (erec_print_list()); then a count */
+#define ERRORS_SHOWN	100
+
 struct error_record {
 	struct list_head	list;
 	enum erec_type		type;

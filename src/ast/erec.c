@@ -10,7 +10,6 @@ const struct location internal_location;
 #define MSG_MAX		512	/* longest message printed, in bytes */
 #define SCREEN		160	/* a source line wider than a screen shows a
 				   window of it this wide, "..." included */
-#define ERRORS_SHOWN	100	/* the errors of a run printed; then a count */
 
 struct error_record *erec_vcreate(enum erec_type type,
 				  const struct location *loc,

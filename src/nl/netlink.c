@@ -1046,6 +1046,7 @@ struct answers {
 	bool			restart;
 	int			ret;
 	struct list_head	misses;		/* struct objref_miss */
+	unsigned int		nmisses;	/* of them, up to ERRORS_SHOWN */
 	struct nfh_ctx		*ctx;
 };
 
@@ -1607,6 +1608,16 @@ static bool objref_missing(struct nfh_ctx *ctx, struct answers *a,
 	a->ret = error_queue(a->msgs, error_loc(a, it, h, &loc), "%s", "");
 	om->erec = list_entry(a->msgs->prev, struct error_record, list);
 	suggest_init(&sg, om->name);
+	/* past the errors shown, no suggestions: each would read the batch
+	   and the kernel again (50,000 jumps to a missing chain) */
+	if (a->nmisses >= ERRORS_SHOWN) {
+		objref_miss_words(om, &sg);
+		free(om->table);
+		free(om->name);
+		free(om);
+		return true;
+	}
+	a->nmisses++;
 	objref_miss_batch(a, om, &sg);
 	objref_miss_words(om, &sg);
 	list_add_tail(&om->list, &a->misses);
