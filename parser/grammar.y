@@ -752,6 +752,7 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <expr> define_value set_key_expr set_key_part
 %type <expr> or_expr xor_expr and_expr shift_expr
 %type <expr> stmt_concat_expr stmt_or_expr stmt_xor_expr stmt_and_expr
+%type <expr> stmt_shift_expr stmt_primary_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> hdr_field_expr
@@ -3913,15 +3914,30 @@ stmt_xor_expr		:	stmt_and_expr
 			}
 			;
 
-stmt_and_expr		:	shift_expr
+stmt_and_expr		:	stmt_shift_expr
 			|	stmt_and_expr AMPERSAND primary_rhs_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
 			}
-			|	stmt_and_expr AMPERSAND shift_expr
+			|	stmt_and_expr AMPERSAND stmt_shift_expr
 			{
 				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
 			}
+			;
+
+stmt_shift_expr		:	stmt_primary_expr
+			|	stmt_shift_expr LSHIFT primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
+			}
+			|	stmt_shift_expr RSHIFT primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
+			}
+			;
+
+stmt_primary_expr	:	selector_expr
+			|	'(' stmt_or_expr ')'	{ $$ = $2; }
 			;
 
 map_expr		:	concat_expr MAP rhs_map
