@@ -35,5 +35,8 @@ void bitwise_carrier_debug(FILE *f, struct nftnl_expr *x);
    nothing written, where @elem is no such expression */
 bool bitwise_elem_out(struct nlmsghdr *nlh, const struct nlattr *elem);
 bool bitwise_elem_in(struct nlmsghdr *nlh, const struct nlattr *elem);
+/* the rule message @nlh, as sent, holds the kernel's bitwise of two
+   registers (a kernel before 6.13 refuses its op with EOPNOTSUPP) */
+bool bitwise_pair_in_rule(const struct nlmsghdr *nlh);
 
 #endif

@@ -19,6 +19,7 @@
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <libnftnl/expr.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 
 #include <bitwise.h>
@@ -182,4 +183,25 @@ bool bitwise_elem_out(struct nlmsghdr *nlh, const struct nlattr *elem)
 bool bitwise_elem_in(struct nlmsghdr *nlh, const struct nlattr *elem)
 {
 	return elem_conv(nlh, elem, false);
+}
+
+bool bitwise_pair_in_rule(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *l, *data;
+	const char *name;
+	uint32_t v;
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(struct nfgenmsg))
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(l, a) {
+			elem_parts(l, &name, &data);
+			if (data && !strcmp(name, "bitwise") &&
+			    u32_of(data, ATTR_BITWISE_SREG2, &v))
+				return true;
+		}
+	}
+	return false;
 }
