@@ -4,7 +4,9 @@
 # "meta mark set ct mark & 0xffff0000 | meta mark & 0xffff", the kernel's
 # bitwise of two registers, Linux 6.13) computes on real packets what it
 # says, for |, ^ and &; the rules list back as they were written, and the
-# listing loads again to the same listing
+# listing loads again to the same listing; the derived message of
+# kernel-refusal-words (such a rule, written from the kernel's attribute
+# layout) is one this kernel takes and nfh lists
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root
@@ -47,4 +49,45 @@ fi
 ns_new NS_C || exit 99
 printf '%s\n' "$listing" | load "$NS_C" "the listing loads again"
 expect_eq "... and lists the same" "$listing" "$(tool "$NS_C" list ruleset)"
+
+# the message kernel-refusal-words/ip-bitwise-pair.derived.hex holds, written
+# from the kernel's attribute layout, is one this kernel takes, sent in a
+# batch of its own; nfh lists the rule it makes
+ns_new NS_D || exit 99
+in_ns "$NS_D" python3 - "$REPO_DIR/tests/shell/kernel-refusal-words/ip-bitwise-pair.derived.hex" <<'PY'
+import socket, struct, sys
+rule = bytearray.fromhex(open(sys.argv[1]).readline().strip())
+def attr(t, p):
+    n = 4 + len(p)
+    return struct.pack('=HH', n, t) + p + b'\0' * ((4 - n % 4) % 4)
+def msg(t, flags, seq, body):
+    return struct.pack('=IHHII', 16 + len(body), t, flags, seq, 0) + body
+res = struct.pack('=BBH', 0, 0, socket.htons(10))
+fam = struct.pack('=BBH', 2, 0, 0)
+struct.pack_into('=HI', rule, 6, 0x0c05 | 0x4, 4)
+batch = (msg(0x10, 1, 1, res) +
+         msg(0x0a00, 0x405, 2, fam + attr(1, b't\0')) +
+         msg(0x0a03, 0x405, 3, fam + attr(1, b't\0') + attr(3, b'c\0')) +
+         bytes(rule) + msg(0x11, 1, 5, res))
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 12)
+s.bind((0, 0))
+s.send(batch)
+s.settimeout(1)
+acks = {}
+try:
+    while len(acks) < 3:
+        d = s.recv(65536)
+        off = 0
+        while off < len(d):
+            n, t, _, seq, _ = struct.unpack_from('=IHHII', d, off)
+            if t == 2:
+                acks[seq] = struct.unpack_from('=i', d, off + 16)[0]
+            off += (n + 3) & ~3
+except socket.timeout:
+    pass
+sys.exit(0 if acks == {2: 0, 3: 0, 4: 0} else 1)
+PY
+expect_eq "this kernel takes the derived message" 0 $?
+expect_eq "... and nfh lists its rule" "		meta mark set ct mark | meta mark" \
+	"$(tool "$NS_D" list ruleset | grep 'meta mark set')"
 finish
