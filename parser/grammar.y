@@ -751,6 +751,8 @@ static bool sink_elems_var(struct parser_state *state, struct set *s,
 %type <expr> set_expr set_list set_elem rhs_or_expr rhs_and_expr rhs_xor_expr
 %type <expr> define_value set_key_expr set_key_part
 %type <expr> or_expr xor_expr and_expr shift_expr
+%type <expr> stmt_concat_expr stmt_or_expr stmt_xor_expr stmt_and_expr
+%type <expr> stmt_shift_expr stmt_primary_expr
 %type <expr> reject_code symbol_value prio_expr dev_list dev_expr relational_expr
 %type <expr> verdict_expr stmt_value
 %type <expr> hdr_field_expr
@@ -3861,8 +3863,81 @@ nat_flag		:	STRING
 			;
 
 stmt_value		:	basic_rhs_expr
-			|	concat_expr
-			|	map_expr
+			|	stmt_concat_expr
+			|	stmt_concat_expr MAP rhs_map
+			{
+				$$ = map_expr_alloc(&@$, $1, $3);
+				free($2);
+			}
+			;
+
+/*
+ * What a statement writes may combine values of the packet (nft 1.2:
+ * "meta mark set ct mark & 0xffff0000 | meta mark & 0xffff"): &, ^ and |
+ * take a selector as their right side too, at the same precedence; the
+ * kernel's bitwise with a second source register (Linux 6.13) computes it
+ */
+stmt_concat_expr	:	stmt_or_expr
+			|	stmt_concat_expr DOT stmt_or_expr
+			{
+				if ($1->kind != EXPR_CONCAT) {
+					struct expr *c = compound_expr_alloc(&@$, EXPR_CONCAT);
+
+					compound_expr_add(c, $1);
+					$1 = c;
+				}
+				compound_expr_add($1, $3);
+				$1->loc = @$;
+				$$ = $1;
+			}
+			;
+
+stmt_or_expr		:	stmt_xor_expr
+			|	stmt_or_expr '|' rhs_xor_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+			|	stmt_or_expr '|' stmt_xor_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+			;
+
+stmt_xor_expr		:	stmt_and_expr
+			|	stmt_xor_expr CARET rhs_and_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
+			}
+			|	stmt_xor_expr CARET stmt_and_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
+			}
+			;
+
+stmt_and_expr		:	stmt_shift_expr
+			|	stmt_and_expr AMPERSAND primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+			|	stmt_and_expr AMPERSAND stmt_shift_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+			;
+
+stmt_shift_expr		:	stmt_primary_expr
+			|	stmt_shift_expr LSHIFT primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
+			}
+			|	stmt_shift_expr RSHIFT primary_rhs_expr
+			{
+				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
+			}
+			;
+
+stmt_primary_expr	:	selector_expr
+			|	'(' stmt_or_expr ')'	{ $$ = $2; }
 			;
 
 map_expr		:	concat_expr MAP rhs_map

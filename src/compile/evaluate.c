@@ -65,6 +65,9 @@ struct eval_ctx {
 	struct proto_ctx	inner_pctx;
 	bool			inner_pctx_set;
 	const struct expr	*inner;
+	/* a meta or ct key's new value is being evaluated: &, | and ^
+	   may take a value of the packet as their right side */
+	bool			value_pair;
 };
 
 /*
@@ -2279,6 +2282,9 @@ static int relational_eval(struct eval_ctx *ctx, struct expr **e)
 	return 0;
 }
 
+static bool binop_of_packet(const struct expr *e);
+static int binop_pair_eval(struct eval_ctx *ctx, struct expr *b);
+
 static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 {
 	struct expr *b = *e;
@@ -2287,6 +2293,14 @@ static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 		return too_deep(ctx, b);
 	if (expr_eval(ctx, &b->op.left) < 0)
 		return -1;
+	if ((b->op.op == OP_AND || b->op.op == OP_OR || b->op.op == OP_XOR) &&
+	    binop_of_packet(b->op.right)) {
+		if (!ctx->value_pair)
+			return err(ctx, &b->op.right->loc,
+				   "right-hand side of %s must be a constant: only a meta or ct key's new value may combine two values of the packet",
+				   expr_op_name(b->op.op));
+		return binop_pair_eval(ctx, b);
+	}
 	if (rhs_eval(ctx, b->op.left, &b->op.right) < 0)
 		return -1;
 	if (b->op.right->kind != EXPR_VALUE)
@@ -2300,6 +2314,61 @@ static int binop_eval(struct eval_ctx *ctx, struct expr **e)
 	b->dtype = b->op.left->dtype;
 	b->len = b->op.left->len;
 	b->byteorder = b->op.left->byteorder;
+	return 0;
+}
+
+/*
+ * "ct mark & 0xffff0000 | meta mark & 0xffff" (nft 1.2): both sides are
+ * values of the packet, which the kernel's bitwise with a second source
+ * register (Linux 6.13) combines; they load as long as each other
+ */
+/* the registers a value takes while it is computed: one, and one more
+   for each right side that is a value of the packet, while it loads */
+static unsigned int pair_regs(const struct expr *e)
+{
+	unsigned int l, r;
+
+	if (e->kind != EXPR_BINOP)
+		return 1;
+	l = pair_regs(e->op.left);
+	if (e->op.right->kind == EXPR_VALUE)
+		return l;
+	r = 1 + pair_regs(e->op.right);
+	return l > r ? l : r;
+}
+
+static int binop_pair_eval(struct eval_ctx *ctx, struct expr *b)
+{
+	struct expr *l = b->op.left, *r;
+	int ret;
+
+	if (b->op.right->kind == EXPR_BINOP)
+		ret = binop_eval(ctx, &b->op.right);
+	else
+		ret = expr_eval(ctx, &b->op.right);
+	if (ret < 0)
+		return -1;
+	r = b->op.right;
+	if (r->kind == EXPR_CONCAT || r->kind == EXPR_MAP ||
+	    l->kind == EXPR_CONCAT || l->kind == EXPR_MAP)
+		return err(ctx, &r->loc, "%s takes one value on each side",
+			   expr_op_name(b->op.op));
+	if (r->dtype != l->dtype && r->dtype != &integer_type &&
+	    l->dtype != &integer_type)
+		return err(ctx, &r->loc,
+			   "datatype mismatch: %s %s %s",
+			   l->dtype->desc, expr_op_name(b->op.op), r->dtype->desc);
+	if (div_round_up(l->len, 8) != div_round_up(r->len, 8))
+		return err(ctx, &r->loc,
+			   "%s is %u bits long, but the left-hand side of %s is %u bits",
+			   r->dtype->name, r->len, expr_op_name(b->op.op), l->len);
+	b->dtype = l->dtype != &integer_type ? l->dtype : r->dtype;
+	b->len = l->len;
+	b->byteorder = l->byteorder;
+	if (pair_regs(b) > NFT_REG_4 - NFT_REG_1 + 1)
+		return err(ctx, &r->loc,
+			   "this needs more than the kernel's %u registers: combine fewer values on the right-hand side",
+			   NFT_REG_4 - NFT_REG_1 + 1);
 	return 0;
 }
 
@@ -2611,8 +2680,16 @@ static int value_stmt_eval(struct eval_ctx *ctx, struct expr *lhs,
 		/* a value taken from the packet: "ct mark set meta mark" */
 		const struct expr *v;
 
-		if ((*val)->kind == EXPR_BINOP && binop_eval(ctx, val) < 0)
-			return -1;
+		if ((*val)->kind == EXPR_BINOP) {
+			int ret;
+
+			ctx->value_pair = lhs->kind == EXPR_META ||
+					  lhs->kind == EXPR_CT;
+			ret = binop_eval(ctx, val);
+			ctx->value_pair = false;
+			if (ret < 0)
+				return -1;
+		}
 		if ((*val)->kind != EXPR_BINOP && expr_eval(ctx, val) < 0)
 			return -1;
 		v = *val;

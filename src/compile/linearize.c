@@ -34,6 +34,7 @@
 #include <nlalloc.h>
 #include <wire.h>
 #include <kind.h>
+#include <bitwise.h>
 #include <inner.h>
 #include <names.h>
 
@@ -430,6 +431,30 @@ static void binop_run_fold(const struct expr *const *run, unsigned int n,
 	}
 }
 
+static void value_load(struct lin_ctx *ctx, const struct expr *v);
+
+/*
+ * "ct mark | meta mark": the left side into ctx->dreg, the right into the
+ * register after it, and the kernel's bitwise of the two (Linux 6.13),
+ * as nft 1.2 does; the evaluation kept the registers to the four there are
+ */
+static void binop_pair_load(struct lin_ctx *ctx, const struct expr *e,
+			    struct kind_load *ld)
+{
+	unsigned int len = div_round_up(e->len, 8);
+	uint32_t dreg = ctx->dreg, sreg2;
+
+	value_load(ctx, e->op.left);
+	sreg2 = dreg <= NFT_REG_4 ? dreg + 1 : dreg + div_round_up(len, 4);
+	ctx->dreg = sreg2;
+	value_load(ctx, e->op.right);
+	ctx->dreg = dreg;
+	bitwise_pair_put(add_expr(ctx, "bitwise"), e->op.op, dreg, sreg2, dreg,
+			 len);
+	memset(ld, 0, sizeof(*ld));
+	ld->len = len;
+}
+
 static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 		       struct kind_load *ld)
 {
@@ -444,8 +469,14 @@ static void binop_load(struct lin_ctx *ctx, const struct expr *e,
 			  ld->len);
 		return;
 	}
+	if (e->op.right->kind != EXPR_VALUE) {
+		binop_pair_load(ctx, e, ld);
+		return;
+	}
+	/* the run of constants ends at a bitwise of two values */
 	while (base->kind == EXPR_BINOP && base->op.op != OP_LSHIFT &&
-	       base->op.op != OP_RSHIFT && n < array_size(run)) {
+	       base->op.op != OP_RSHIFT && base->op.right->kind == EXPR_VALUE &&
+	       n < array_size(run)) {
 		run[n++] = base;
 		base = base->op.left;
 	}
@@ -1467,8 +1498,6 @@ static int nat_value(struct lin_ctx *ctx, uint32_t reg, const struct expr *v)
 	return nat_value_as(ctx, reg, v, NULL);
 }
 
-
-static void value_load(struct lin_ctx *ctx, const struct expr *v);
 
 /*
  * A value to write: a field that does not end its bytes is shifted down

@@ -20,6 +20,7 @@
 #include <cache.h>
 #include <delinearize.h>
 #include <kind.h>
+#include <bitwise.h>
 #include <inner.h>
 #include <elemdump.h>
 #include <elems.h>
@@ -274,12 +275,26 @@ static bool all_bytes(const uint8_t *p, uint32_t len, uint8_t v)
 static void delin_bitwise(struct delin_ctx *ctx, struct nftnl_expr *e)
 {
 	uint32_t sreg = nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG);
-	uint32_t len, xlen;
+	uint32_t len, xlen, sreg2;
 	const uint8_t *mask = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &len);
 	const uint8_t *xor = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
 	uint8_t a[NFH_VAL_MAXLEN], b[NFH_VAL_MAXLEN], c[NFH_VAL_MAXLEN];
-	struct expr *l = reg_get(ctx, sreg);
+	struct expr *l = reg_get(ctx, sreg), *r;
+	enum ops op;
 
+	/* "ct mark | meta mark": the kernel's bitwise of two registers */
+	if (bitwise_pair_get(e, &op, &sreg2)) {
+		r = reg_get(ctx, sreg2);
+		if (!l || !r) {
+			expr_free(l);
+			expr_free(r);
+			unsupported(ctx, "bitwise");
+			return;
+		}
+		reg_set(ctx, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG),
+			binop_expr_alloc(&internal_location, op, l, r));
+		return;
+	}
 	if (nftnl_expr_is_set(e, NFTNL_EXPR_BITWISE_OP) &&
 	    nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_OP) != NFT_BITWISE_BOOL) {
 		delin_shift(ctx, e, l, nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_OP));
@@ -1903,6 +1918,9 @@ static void binop_type(struct expr *b)
 		binop_type(b->op.left);
 		sel = b->op.left;
 	}
+	/* a value of the packet on the right: "ct mark | meta mark & 0xff" */
+	if (b->op.right->kind == EXPR_BINOP)
+		binop_type(b->op.right);
 	/* a shift's bit count stays a plain number */
 	if (b->op.right->kind == EXPR_VALUE && b->op.op != OP_LSHIFT &&
 	    b->op.op != OP_RSHIFT)
@@ -1943,7 +1961,8 @@ static const struct proto_field *masked_write_resolve(struct proto_ctx *pctx,
 	uint64_t m, bits, val;
 	unsigned int first, len;
 
-	if (bytes > 8 || bytes == 0)
+	if (bytes > 8 || bytes == 0 || (x && x->kind != EXPR_VALUE) ||
+	    (and->kind == EXPR_BINOP && and->op.right->kind != EXPR_VALUE))
 		return NULL;
 	if (and->kind == EXPR_BINOP && and->op.op == OP_AND) {
 		mask = and->op.right;

@@ -34,6 +34,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include <bitwise.h>
 #include <inner.h>
 #include <kind.h>
 #include <proto.h>
@@ -657,9 +658,21 @@ static bool rule_has_carrier(struct nftnl_rule *r)
 	if (!it)
 		memory_allocation_error();
 	while (!found && (x = nftnl_expr_iter_next(it)))
-		found = inner_carrier(x);
+		found = inner_carrier(x) || bitwise_carrier(x);
 	nftnl_expr_iter_destroy(it);
 	return found;
+}
+
+/* the carriers of libnftnl's rules (this file's, src/kinds/bitwise.c's)
+   as the kernel's expressions, and back */
+static bool carriers_out(struct nlmsghdr *nlh, const struct nlattr *elem)
+{
+	return elem_out(nlh, elem) || bitwise_elem_out(nlh, elem);
+}
+
+static bool carriers_in(struct nlmsghdr *nlh, const struct nlattr *elem)
+{
+	return elem_in(nlh, elem) || bitwise_elem_in(nlh, elem);
 }
 
 /* the rule's attributes follow the header nftnl_nlmsg_build_hdr() wrote */
@@ -673,7 +686,7 @@ void inner_rule_build(struct nlmsghdr *nlh, struct nftnl_rule *r)
 	src = xmalloc(nlh->nlmsg_len);
 	memcpy(src, nlh, nlh->nlmsg_len);
 	nlh->nlmsg_len = msg_hdrlen();
-	rule_attrs_copy(nlh, src, elem_out);
+	rule_attrs_copy(nlh, src, carriers_out);
 	free(src);
 }
 
@@ -688,7 +701,7 @@ int inner_rule_parse(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 	to = xzalloc(nlh->nlmsg_len + 64);
 	memcpy(to, nlh, msg_hdrlen());
 	to->nlmsg_len = msg_hdrlen();
-	rule_attrs_copy(to, nlh, elem_in);
+	rule_attrs_copy(to, nlh, carriers_in);
 	ret = nftnl_rule_nlmsg_parse(to, r);
 	free(to);
 	return ret;
@@ -741,6 +754,8 @@ void inner_rule_debug(FILE *f, struct nftnl_rule *r)
 		if (x && !strncmp(line, "  [ ", 4)) {
 			if (inner_carrier(x))
 				carrier_debug(f, x);
+			else if (bitwise_carrier(x))
+				bitwise_carrier_debug(f, x);
 			else
 				fprintf(f, "%.*s\n", (int)(nl - line), line);
 			x = nftnl_expr_iter_next(it);

@@ -38,6 +38,7 @@
 #include <rule.h>
 #include <nlalloc.h>
 #include <suggest.h>
+#include <bitwise.h>
 #include <inner.h>
 #include <kfeature.h>
 
@@ -1851,6 +1852,10 @@ char *nlio_refusal_words(const struct nlmsghdr *sent,
 							g->nfgen_family);
 		return NULL;
 	}
+	if (NFNL_MSG_TYPE(sent->nlmsg_type) == NFT_MSG_NEWRULE &&
+	    e->error == -EOPNOTSUPP && bitwise_pair_in_rule(sent))
+		return xasprintf("Could not process rule: %s: this kernel has no bitwise of two registers (Linux 6.13 added it), which &, | and ^ with a value of the packet on the right-hand side need; the ruleset is unchanged",
+				 strerror(EOPNOTSUPP));
 	if (NFNL_MSG_TYPE(sent->nlmsg_type) != NFT_MSG_NEWSET ||
 	    e->error != -EOPNOTSUPP)
 		return NULL;
@@ -1874,7 +1879,8 @@ static bool type_refused(struct answers *a, const struct nl_item *it,
 	char *words;
 
 	if (!it || (it->msg_type != NFT_MSG_NEWCHAIN &&
-		    it->msg_type != NFT_MSG_NEWSET) ||
+		    it->msg_type != NFT_MSG_NEWSET &&
+		    it->msg_type != NFT_MSG_NEWRULE) ||
 	    !(sent = item_msg(a, it)))
 		return false;
 	words = nlio_refusal_words(sent, h);

@@ -174,12 +174,16 @@ static unsigned int binop_precedence(const struct expr *e)
 	}
 }
 
-/* an operand that binds more loosely than its operator is put in parentheses */
+/* an operand that binds more loosely than its operator is put in
+   parentheses; on the right, one that binds as loosely too (a value of
+   the packet: "meta mark | (ct mark | 0x1)" reads back as it was) */
 static void binop_arg_print(const struct expr *op, const struct expr *arg,
 			    const struct output_ctx *o, FILE *f)
 {
 	bool paren = arg->kind == EXPR_BINOP && binop_precedence(op) &&
-		     binop_precedence(op) < binop_precedence(arg);
+		     (binop_precedence(op) < binop_precedence(arg) ||
+		      (arg == op->op.right &&
+		       binop_precedence(op) == binop_precedence(arg)));
 
 	if (paren)
 		fputc('(', f);
