@@ -654,9 +654,9 @@ static bool ft_dev_elsewhere(struct cache_table *t,
  * priority other than its own, or a change of "flags offload", is
  * EOPNOTSUPP; a device it hooks already is left as it is; one an update
  * of this batch adds to a flowtable of the table (this one too), or that
- * another flowtable of the table hooks, is EEXIST (nf_tables refuses a
- * new flowtable on a device another one hooks too; this model does not).  The flags become the message's (nfh and nft
- * send them always: a counter the command leaves out goes).
+ * another flowtable of the table hooks, is EEXIST.  The flags become the
+ * message's (nfh and nft send them always: a counter the command leaves
+ * out goes).
  */
 static int flowtable_devs_add(struct cache *cache, struct cache_table *t,
 			      struct nftnl_flowtable *have,
@@ -737,6 +737,13 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 
 			return err ? oerr(msgs, it, "flowtable", err) : 0;
 		}
+		/* a new one on a device another flowtable of the table
+		   hooks: EEXIST (6.12's nft_register_flowtable_net_hooks;
+		   devices an update of this batch adds are not hooked yet,
+		   ones a deletion of this batch took out are free again) */
+		for (const char *const *d = ft_devs(f); d && *d; d++)
+			if (ft_dev_elsewhere(t, NULL, *d))
+				return oerr(msgs, it, "flowtable", EEXIST);
 		n = flowtable_copy(f);
 		nftnl_flowtable_set_u64(n, NFTNL_FLOWTABLE_HANDLE, t->next_handle++);
 		cache_add_flowtable(t, n);
