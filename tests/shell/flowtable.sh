@@ -250,18 +250,23 @@ expect_eq "destroy takes devices out too; so does a block with the flowtable's h
 	}
 }' "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
-expect_eq "a device it does not hook: ENOENT (6.12's nft_delflowtable_hook)" \
-'/dev/stdin:10:8-49: Error: Could not process flowtable: No such file or directory
+expect_eq "a device it does not hook: ENOENT (6.12's nft_delflowtable_hook), in words at the device" \
+'/dev/stdin:10:41-44: Error: Could not process flowtable: flowtable f of table inet d has no device "eth9"
 delete flowtable inet d f { devices = { eth9 }; }
-       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+                                        ^^^^
 rc=1' "$got"
+got=$({ cat dd.nft; printf '%s\n' 'delete flowtable inet d f { devices = { lo,' '	"veth*" }; }'; } | nfh --offline -f - 2>&1)
+expect_eq "the one it does not hook of several, a prefix with its star, on the block's second line" \
+'/dev/stdin:11:2-8: Error: Could not process flowtable: flowtable f of table inet d has no device "veth*"
+	"veth*" }; }
+	^^^^^^^'  "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { lo }; }'
 	echo 'delete flowtable inet d f { devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
 expect_eq "one taken out earlier in the batch: ENOENT" \
-	'/dev/stdin:11:8-47: Error: Could not process flowtable: No such file or directory' "$got"
+	'/dev/stdin:11:41-42: Error: Could not process flowtable: flowtable f of table inet d has no device "lo"' "$got"
 got=$({ cat dd.nft; echo 'destroy flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
 expect_eq "destroy: ENOENT for the device too (only a missing flowtable is no error)" \
-	'/dev/stdin:10:9-50: Error: Could not process flowtable: No such file or directory' "$got"
+	'/dev/stdin:10:42-45: Error: Could not process flowtable: flowtable f of table inet d has no device "eth9"' "$got"
 got=$({ cat dd.nft; echo 'destroy flowtable inet d gone { devices = { lo }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
 expect_eq "destroy of a missing flowtable with devices: no error" "rc=0" "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { hook ingress priority 11; devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
@@ -285,7 +290,7 @@ expect_eq "--offline: devices added to one that exists (one it has already is no
 	}
 }' "$got"
 for b in 'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
-delete flowtable inet d f { devices = { veth1 }; }:No such file or directory' \
+delete flowtable inet d f { devices = { veth1 }; }:flowtable f of table inet d has no device "veth1"' \
 	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
 add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }:File exists' \
 	'add flowtable inet d f { hook ingress priority 0; devices = { veth1 }; }:Operation not supported' \
