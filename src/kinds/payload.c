@@ -362,6 +362,19 @@ static bool masked_payload_match(struct kind_delin *k, struct expr *rel,
 	lhs->dtype = f->dtype;
 	lhs->len = f->len;
 	lhs->byteorder = f->byteorder;
+	if (r->kind == EXPR_SET && r->dtype == &integer_type) {
+		/*
+		 * A set the raw load looked up, whose key is a number
+		 * ("@th,0,1 { 0, 1 }"): nft 1.0.6 lists its elements as
+		 * numbers, in text and in JSON ("icmpv6 type & echo-request
+		 * == { 0, 128 }", {"range": [0, 128]})
+		 */
+		struct expr num = *lhs->op.left;
+
+		num.dtype = &integer_type;
+		k->type_rhs(k, r, &num);
+		return true;
+	}
 	k->type_rhs(k, r, lhs->op.left);
 	return true;
 }
