@@ -58,7 +58,9 @@ struct nl_item {
 	uint32_t		rule_id;	/* NFTA_RULE_ID put in a raw rule */
 	uint32_t		off;		/* where its message is in the batch */
 	uint16_t		nelocs;
-	struct expr_loc		*elocs;		/* a rule's: one an expression */
+	struct expr_loc		*elocs;		/* a rule's: one an expression;
+						   a DELFLOWTABLE's: one a
+						   device */
 	uint32_t		chain_id;	/* a chain binding's NFTA_CHAIN_ID,
 						   or a rule's NFTA_RULE_CHAIN_ID
 						   in it */
@@ -69,7 +71,8 @@ struct nl_batch {
 };
 
 /* where the statement that made expression @i of rule item @it stands
-   (in *@loc), or the rule's location when that is not known */
+   (in *@loc), or the rule's location when that is not known; for a
+   flowtable's devices taken out, where its device @i stands */
 const struct location *nl_item_expr_loc(const struct nl_item *it, int i,
 					struct location *loc);
 

@@ -43,13 +43,18 @@ struct proto_ctx {
 	   not, 0 for none */
 	bool			nft11;
 	unsigned int		th_id;
-	/* --debug=proto-ctx: each change is printed here, as nft does */
+	/* --debug=proto-ctx: each header a match names is printed here,
+	   as nft does; the bases the last update named */
 	FILE			*debug;
+	unsigned int		touched;
 };
 
 void proto_ctx_init(struct proto_ctx *pctx, unsigned int family);
 /* learns from a match such as "meta l4proto tcp" */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel);
+/* prints the blocks of the last update again: nft prints a dependency
+   it adds for a header not known yet twice */
+void proto_ctx_debug_again(const struct proto_ctx *pctx);
 /* prints the context to @f (NULL: nothing) from now on, and now where
    the family put a header */
 void proto_ctx_debug(struct proto_ctx *pctx, FILE *f);

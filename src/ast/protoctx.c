@@ -43,9 +43,32 @@ static const char *ll_name(const struct proto_ctx *pctx)
 	       pctx->family == NFPROTO_NETDEV ? "netdev" : "none";
 }
 
-/* as nft prints it: "update network layer protocol context:", then
-   each layer's header, "<-" after the one that changed */
-static void debug_print(const struct proto_ctx *pctx, enum proto_base base)
+/*
+ * the header at @b as nft names it: a vlan tag is the link layer's; one
+ * a set of values named (nfh keeps those apart) is the last one's
+ */
+static const char *desc_name(const struct proto_ctx *pctx, unsigned int b)
+{
+	if (b == PROTO_BASE_LL_HDR && pctx->vlan)
+		return proto_vlan.name;
+	if (pctx->desc[b])
+		return pctx->desc[b]->name;
+	if (b == PROTO_BASE_TRANSPORT_HDR && pctx->th_nseen)
+		return pctx->th_seen[pctx->th_nseen - 1]->name;
+	if (b != PROTO_BASE_TRANSPORT_HDR && pctx->set_desc[b])
+		return pctx->set_desc[b]->name;
+	return b == PROTO_BASE_LL_HDR ? ll_name(pctx) : "none";
+}
+
+/*
+ * as nft prints it: "update network layer protocol context:", then each
+ * layer's header, "<-" after the one updated (@elem there: one element
+ * of a set, which nft takes in turn); a link layer update after
+ * a vlan tag first names the headers below it, as nft stacks them
+ * (" saved ll headers: ether", with no line end)
+ */
+static void debug_print(const struct proto_ctx *pctx, enum proto_base base,
+			const struct proto_desc *elem)
 {
 	static const char *const names[] = {
 		[PROTO_BASE_LL_HDR]		= "link layer",
@@ -53,13 +76,25 @@ static void debug_print(const struct proto_ctx *pctx, enum proto_base base)
 		[PROTO_BASE_TRANSPORT_HDR]	= "transport layer",
 	};
 
+	if (base == PROTO_BASE_LL_HDR && pctx->vlan) {
+		fprintf(pctx->debug, " saved ll headers: %s", proto_eth.name);
+		for (unsigned int i = 0; i < pctx->vlan_depth; i++)
+			fprintf(pctx->debug, " %s", proto_vlan.name);
+	}
 	fprintf(pctx->debug, "update %s protocol context:\n", names[base]);
 	for (unsigned int b = PROTO_BASE_LL_HDR; b <= PROTO_BASE_TRANSPORT_HDR; b++)
 		fprintf(pctx->debug, " %-20s: %s%s\n", names[b],
-			pctx->desc[b] ? pctx->desc[b]->name :
-			b == PROTO_BASE_LL_HDR ? ll_name(pctx) : "none",
+			b == base && elem ? elem->name : desc_name(pctx, b),
 			b == base ? " <-" : "");
 	fprintf(pctx->debug, " %-20s: none\n\n", "payload data");
+}
+
+/* the header at @base learned (again, maybe the same): nft prints each */
+static void set_desc(struct proto_ctx *pctx, enum proto_base base,
+		     const struct proto_desc *d)
+{
+	pctx->desc[base] = d;
+	pctx->touched |= 1u << base;
 }
 
 void proto_ctx_debug(struct proto_ctx *pctx, FILE *f)
@@ -68,7 +103,7 @@ void proto_ctx_debug(struct proto_ctx *pctx, FILE *f)
 	for (unsigned int b = PROTO_BASE_LL_HDR; f && b <= PROTO_BASE_TRANSPORT_HDR; b++)
 		if (pctx->desc[b] || (b == PROTO_BASE_LL_HDR &&
 				      strcmp(ll_name(pctx), "none")))
-			debug_print(pctx, b);
+			debug_print(pctx, b, NULL);
 }
 
 static bool rel_is_eq_const(const struct expr *rel)
@@ -217,6 +252,8 @@ static void proto_ctx_update_set(struct proto_ctx *pctx, const struct expr *rel)
 			pctx->set_desc[base] = d;
 			pctx->set_loc[base] = &rel->loc;
 		}
+		if (pctx->debug)
+			debug_print(pctx, base, d);
 	}
 }
 
@@ -276,7 +313,7 @@ static void update_meta(struct proto_ctx *pctx, enum nft_meta_keys key,
 	switch (key) {
 	case NFT_META_L4PROTO:
 		d = th_by_id(pctx, v);
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = or_unknown(d);
+		set_desc(pctx, PROTO_BASE_TRANSPORT_HDR, or_unknown(d));
 		pctx->th_id = v;
 		break;
 	case NFT_META_PROTOCOL:
@@ -292,18 +329,18 @@ static void update_meta(struct proto_ctx *pctx, enum nft_meta_keys key,
 		    pctx->family != NFPROTO_BRIDGE)
 			break;
 		d = proto_by_id(PROTO_BASE_NETWORK_HDR, v);
-		pctx->desc[PROTO_BASE_NETWORK_HDR] = or_unknown(d);
+		set_desc(pctx, PROTO_BASE_NETWORK_HDR, or_unknown(d));
 		break;
 	case NFT_META_NFPROTO:
-		pctx->desc[PROTO_BASE_NETWORK_HDR] =
-			v == NFPROTO_IPV4 ? &proto_ip :
-			v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown;
+		set_desc(pctx, PROTO_BASE_NETWORK_HDR,
+			 v == NFPROTO_IPV4 ? &proto_ip :
+			 v == NFPROTO_IPV6 ? &proto_ip6 : &proto_unknown);
 		break;
 	case NFT_META_IIFTYPE:
 		/* the bridge family's link layer is ethernet whatever it says */
 		if (pctx->family != NFPROTO_BRIDGE)
-			pctx->desc[PROTO_BASE_LL_HDR] =
-				v == ARPHRD_ETHER ? &proto_eth : &proto_unknown;
+			set_desc(pctx, PROTO_BASE_LL_HDR,
+				 v == ARPHRD_ETHER ? &proto_eth : &proto_unknown);
 		break;
 	default:
 		break;
@@ -322,15 +359,15 @@ static void update_ct(struct proto_ctx *pctx, enum nft_ct_keys key, uint64_t v)
 	     pctx->desc[PROTO_BASE_NETWORK_HDR] == &proto_ip6))
 		d = th_by_id(pctx, v);
 	if (d)
-		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = d;
+		set_desc(pctx, PROTO_BASE_TRANSPORT_HDR, d);
 	/* nft takes ct l3proto as the network protocol, as meta nfproto,
 	   where the family leaves it open: an ip6 table stays ip6 */
 	if (key == NFT_CT_L3PROTOCOL &&
 	    (pctx->family == NFPROTO_INET || pctx->family == NFPROTO_BRIDGE ||
 	     pctx->family == NFPROTO_NETDEV) &&
 	    (v == NFPROTO_IPV4 || v == NFPROTO_IPV6))
-		pctx->desc[PROTO_BASE_NETWORK_HDR] =
-			v == NFPROTO_IPV4 ? &proto_ip : &proto_ip6;
+		set_desc(pctx, PROTO_BASE_NETWORK_HDR,
+			 v == NFPROTO_IPV4 ? &proto_ip : &proto_ip6);
 }
 
 static void update_payload(struct proto_ctx *pctx, const struct expr *l,
@@ -341,7 +378,10 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 
 	if ((l->payload.desc == &proto_ip && !strcmp(name, "protocol")) ||
 	    (l->payload.desc == &proto_ip6 && !strcmp(name, "nexthdr"))) {
+		/* a protocol nft knows no header for: nft prints nothing */
 		pctx->desc[PROTO_BASE_TRANSPORT_HDR] = th_by_id(pctx, v);
+		if (pctx->desc[PROTO_BASE_TRANSPORT_HDR])
+			pctx->touched |= 1u << PROTO_BASE_TRANSPORT_HDR;
 		pctx->th_id = v;
 	} else if ((l->payload.desc == &proto_eth || l->payload.desc == &proto_vlan) &&
 		   !strcmp(name, "type")) {
@@ -351,26 +391,32 @@ static void update_payload(struct proto_ctx *pctx, const struct expr *l,
 		if ((v == 0x8100 || v == 0x88a8) && l->payload.desc == &proto_vlan &&
 		    pctx->vlan)
 			pctx->vlan_depth++;
-		if (v == 0x8100 || v == 0x88a8)
+		if (v == 0x8100 || v == 0x88a8) {
 			pctx->vlan = true;
-		else if (d)
-			pctx->desc[PROTO_BASE_NETWORK_HDR] = d;
+			pctx->touched |= 1u << PROTO_BASE_LL_HDR;
+		} else if (d) {
+			set_desc(pctx, PROTO_BASE_NETWORK_HDR, d);
+		}
 	}
 }
 
 static void proto_ctx_update_one(struct proto_ctx *pctx,
 				 const struct expr *rel);
 
+/* nft prints each header a match names, the same one again too */
 void proto_ctx_update(struct proto_ctx *pctx, const struct expr *rel)
 {
-	const struct proto_desc *was[__PROTO_BASE_MAX];
-
-	memcpy(was, pctx->desc, sizeof(was));
+	pctx->touched = 0;
 	proto_ctx_update_one(pctx, rel);
+	proto_ctx_debug_again(pctx);
+}
+
+void proto_ctx_debug_again(const struct proto_ctx *pctx)
+{
 	for (unsigned int b = PROTO_BASE_LL_HDR; pctx->debug &&
 					       b <= PROTO_BASE_TRANSPORT_HDR; b++)
-		if (pctx->desc[b] != was[b])
-			debug_print(pctx, b);
+		if (pctx->touched & (1u << b))
+			debug_print(pctx, b, NULL);
 }
 
 static void proto_ctx_update_one(struct proto_ctx *pctx,

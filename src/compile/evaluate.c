@@ -162,6 +162,10 @@ static void add_dep(struct eval_ctx *ctx, struct expr *lhs, uint64_t value)
 				lhs->len, value);
 	rel = relational_expr_alloc(&internal_location, OP_EQ, lhs, rhs);
 	proto_ctx_update(&ctx->pctx, rel);
+	/* --debug=proto-ctx: nft prints the network or transport header
+	   that a dependency it adds names twice (the link layer's once) */
+	if (!(ctx->pctx.touched & (1u << PROTO_BASE_LL_HDR)))
+		proto_ctx_debug_again(&ctx->pctx);
 	s = dep_stmt(ctx, rel);
 	/*
 	 * dependencies go right before the statement that needs them; nft

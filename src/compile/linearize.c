@@ -64,14 +64,12 @@ struct lin_ctx {
 	bool			want_first;
 };
 
-/* the statement being linearized made the rule's next expression */
-static void note_expr_loc(struct lin_ctx *ctx)
+/* where @l stands, from command location @r on (first_col 0: not known) */
+static struct expr_loc loc_within(const struct location *r,
+				  const struct location *l)
 {
-	const struct location *r = ctx->rule_loc, *l = ctx->stmt_loc;
 	struct expr_loc el = { 0 };
 
-	if (!r || ctx->nelocs >= UINT16_MAX)
-		return;
 	if (l && l->indesc && l->indesc == r->indesc &&
 	    l->first_line >= r->first_line &&
 	    l->last_line - r->first_line <= UINT16_MAX &&
@@ -81,6 +79,18 @@ static void note_expr_loc(struct lin_ctx *ctx)
 		el.first_col = l->first_col;
 		el.last_col = l->last_col;
 	}
+	return el;
+}
+
+/* the statement being linearized made the rule's next expression */
+static void note_expr_loc(struct lin_ctx *ctx)
+{
+	const struct location *r = ctx->rule_loc;
+	struct expr_loc el;
+
+	if (!r || ctx->nelocs >= UINT16_MAX)
+		return;
+	el = loc_within(r, ctx->stmt_loc);
 	if (ctx->nelocs == ctx->elocs_cap) {
 		ctx->elocs_cap = ctx->elocs_cap ? 2 * ctx->elocs_cap : 8;
 		ctx->elocs = xrealloc(ctx->elocs,
@@ -1924,14 +1934,38 @@ static const struct {
 	  NLO_FLOWTABLE, del_flowtable },
 };
 
+/* a flowtable's devices taken out: where each stands, in the message's
+   order, for an error that names one (nl_item_expr_loc) */
+static void flowtable_dev_locs(struct nl_item *it, const struct cmd *cmd)
+{
+	const struct expr *d;
+	unsigned int n = 0;
+
+	if (!cmd->flowtable)
+		return;
+	list_for_each_entry(d, &cmd->flowtable->hook->devices, list)
+		n++;
+	if (!n || n > UINT16_MAX)
+		return;
+	it->elocs = xmalloc(n * sizeof(*it->elocs));
+	list_for_each_entry(d, &cmd->flowtable->hook->devices, list)
+		it->elocs[it->nelocs++] = loc_within(&cmd->loc, &d->loc);
+}
+
 static void lin_delete(struct lin_ctx *ctx, struct cmd *cmd)
 {
-	for (unsigned int i = 0; i < array_size(deletes); i++)
-		if (deletes[i].obj == cmd->obj)
-			nl_batch_add(ctx->batch, cmd->op == CMD_DESTROY ?
-				     deletes[i].destroy : deletes[i].del, 0,
-				     cmd->h.family, deletes[i].nlo,
-				     deletes[i].ident(cmd), &cmd->loc);
+	struct nl_item *it;
+
+	for (unsigned int i = 0; i < array_size(deletes); i++) {
+		if (deletes[i].obj != cmd->obj)
+			continue;
+		it = nl_batch_add(ctx->batch, cmd->op == CMD_DESTROY ?
+				  deletes[i].destroy : deletes[i].del, 0,
+				  cmd->h.family, deletes[i].nlo,
+				  deletes[i].ident(cmd), &cmd->loc);
+		if (cmd->obj == CMD_OBJ_FLOWTABLE)
+			flowtable_dev_locs(it, cmd);
+	}
 }
 
 /* the chain by its handle, its new name: no flags, as nft sends it */

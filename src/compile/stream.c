@@ -18,7 +18,8 @@
  * - errors are kept with the pack and queued where the rules' commands
  *   would have queued them: evaluation errors when eval_cmds() reaches the
  *   pack, linearization errors when lin_cmds() does;
- * - nothing streams once the parser has reported anything.
+ * - nothing streams once the parser has reported anything, nor with
+ *   --debug=proto-ctx (its blocks come in the file's order).
  *
  * Flat "add rule FAMILY TABLE CHAIN ..." commands stream the same way when
  * they give no position, handle or index: consecutive ones for the same
@@ -52,9 +53,14 @@ static bool may_stream(struct parser_state *state, const char *table,
 	       name_ok(chain, NFT_CHAIN_MAXNAMELEN);
 }
 
+/*
+ * --debug=proto-ctx prints as rules are evaluated: in the file's order,
+ * as nft does, which a rule waiting for the whole file would break
+ */
 static bool streamable(struct parser_state *state)
 {
-	return may_stream(state, state->stream_table, state->stream_chain);
+	return may_stream(state, state->stream_table, state->stream_chain) &&
+	       !(state->ctx->debug & NFH_DEBUG_PROTO_CTX);
 }
 
 static struct rule_pack *pack_alloc(struct rule *stand_in)
@@ -152,6 +158,7 @@ struct cmd *stream_cmd(struct parser_state *state, struct cmd *cmd)
 	if (!cmd || cmd->op != CMD_ADD || cmd->obj != CMD_OBJ_RULE || !cmd->rule)
 		return cmd;
 	if (!may_stream(state, cmd->h.table, cmd->h.chain) ||
+	    (state->ctx->debug & NFH_DEBUG_PROTO_CTX) ||
 	    cmd->h.position || cmd->h.handle || cmd->h.index_set)
 		return cmd;
 	r = cmd->rule;

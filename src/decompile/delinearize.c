@@ -814,6 +814,8 @@ static struct expr *set_elements(const struct delin_ctx *ctx, uint32_t sreg,
 		order->byteorder = BYTEORDER_BIG;
 	}
 	set = elems_expr(NULL, ed, interval, order ? order : key);
+	/* the set's own key type, till the match types its elements */
+	set->dtype = key->dtype;
 	list_for_each_entry(i, &set->set.exprs, list)
 		elem_ntoh(i, &hp);
 	expr_free(order);

@@ -308,6 +308,35 @@ const struct proto_field *payload_field_over(const struct proto_ctx *pctx,
 	return NULL;
 }
 
+/* a bitmask test on the whole field @f of header @d */
+static void masked_field_match(struct kind_delin *k, struct expr *rel,
+			       const struct proto_desc *d,
+			       const struct proto_field *f)
+{
+	struct expr *lhs = rel->op.left, *r = rel->op.right;
+	struct expr num;
+
+	expr_free(lhs->op.left);
+	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
+	k->type_value(k, lhs->op.right, f->dtype, f->byteorder, f->len);
+	lhs->dtype = f->dtype;
+	lhs->len = f->len;
+	lhs->byteorder = f->byteorder;
+	if (r->kind != EXPR_SET || r->dtype != &integer_type) {
+		k->type_rhs(k, r, lhs->op.left);
+		return;
+	}
+	/*
+	 * A set the raw load looked up, whose key is a number ("@th,0,1
+	 * { 0, 1 }"): nft 1.0.6 lists its elements as numbers, in text and
+	 * in JSON ("icmpv6 type & echo-request == { 0, 128 }", {"range":
+	 * [0, 128]})
+	 */
+	num = *lhs->op.left;
+	num.dtype = &integer_type;
+	k->type_rhs(k, r, &num);
+}
+
 /* payload_match() of a masked raw load on the header d */
 static bool masked_payload_match(struct kind_delin *k, struct expr *rel,
 				 const struct proto_desc *d)
@@ -355,14 +384,7 @@ static bool masked_payload_match(struct kind_delin *k, struct expr *rel,
 	f = payload_field_at(k->pctx, d, off, len);
 	if (!f)
 		return false;
-	/* a bitmask test on a whole field */
-	expr_free(lhs->op.left);
-	lhs->op.left = payload_expr_alloc(&internal_location, d, f);
-	k->type_value(k, mask, f->dtype, f->byteorder, f->len);
-	lhs->dtype = f->dtype;
-	lhs->len = f->len;
-	lhs->byteorder = f->byteorder;
-	k->type_rhs(k, r, lhs->op.left);
+	masked_field_match(k, rel, d, f);
 	return true;
 }
 

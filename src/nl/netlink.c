@@ -1100,8 +1100,10 @@ const struct location *nl_item_expr_loc(const struct nl_item *it, int i,
 	const struct expr_loc *el;
 	const char *p;
 
-	if (it->msg_type != NFT_MSG_NEWRULE || i < 0 || i >= it->nelocs ||
-	    !it->elocs[i].first_col)
+	if ((it->msg_type != NFT_MSG_NEWRULE &&
+	     it->msg_type != NFT_MSG_DELFLOWTABLE &&
+	     it->msg_type != NFT_MSG_DESTROYFLOWTABLE) ||
+	    i < 0 || i >= it->nelocs || !it->elocs[i].first_col)
 		return &it->loc;
 	el = &it->elocs[i];
 	*loc = it->loc;
@@ -1779,6 +1781,78 @@ static bool flowtable_refused(struct answers *a, const struct nl_item *it,
 	return true;
 }
 
+/* a device of a flowtable message in words: a prefix with its star */
+static char *dev_words(const struct nlattr *d)
+{
+	return xasprintf("\"%.*s%s\"", (int)strnlen(mnl_attr_get_payload(d),
+						  mnl_attr_get_payload_len(d)),
+			 (const char *)mnl_attr_get_payload(d),
+			 mnl_attr_get_type(d) == NFH_NFTA_DEVICE_PREFIX ? "*" : "");
+}
+
+/*
+ * Devices taken out of a flowtable ("delete flowtable T F { devices =
+ * { x }; }") refused with ENOENT, its table and flowtable found (those
+ * the extended ack names): 6.12's nft_delflowtable_hook found a device
+ * the flowtable does not hook, and names none; or nft_netdev_hook_alloc
+ * found no network device of a name, and names it.  The error says which
+ * device, at its place in the block; with no device named and several in
+ * the block, which devices.  False for the others.
+ */
+static bool flowtable_dev_missing(struct answers *a, const struct nl_item *it,
+				  const struct nlmsghdr *h, int error)
+{
+	const struct nlattr *devs, *d, *at = NULL;
+	const struct nlmsghdr *sent;
+	const char *table, *name;
+	struct location loc;
+	char *words = NULL, *w, *all;
+	uint32_t off;
+	int n = 0, k = -1;
+
+	if (!it || error != -ENOENT ||
+	    (it->msg_type != NFT_MSG_DELFLOWTABLE &&
+	     it->msg_type != NFT_MSG_DESTROYFLOWTABLE) ||
+	    !(sent = item_msg(a, it)) || !(devs = flowtable_devs(sent, NULL)) ||
+	    !(table = msg_str(sent, NFTA_FLOWTABLE_TABLE)) ||
+	    !(name = msg_str(sent, NFTA_FLOWTABLE_NAME)))
+		return false;
+	if ((off = ack_offset(h)) && !(at = nested_at(sent, devs, off)))
+		return false;
+	mnl_attr_for_each_nested(d, devs) {
+		if (d == at)
+			k = n;
+		n++;
+	}
+	if (!at && n == 1)
+		k = 0;
+	if (k >= 0) {
+		n = 0;
+		mnl_attr_for_each_nested(d, devs)
+			if (n++ == k)
+				words = dev_words(d);
+		a->ret = error_queue(a->msgs, nl_item_expr_loc(it, k, &loc),
+				     "Could not process flowtable: flowtable %s of table %s %s has no device %s%s",
+				     name, family_name(it->family), table, words,
+				     at ? " (the system has no network device of that name)" : "");
+		free(words);
+		return true;
+	}
+	all = xstrdup("");
+	mnl_attr_for_each_nested(d, devs) {
+		w = dev_words(d);
+		words = xasprintf("%s%s%s", all, *all ? ", " : "", w);
+		free(w);
+		free(all);
+		all = words;
+	}
+	a->ret = error_queue(a->msgs, &it->loc,
+			     "Could not process flowtable: flowtable %s of table %s %s does not have one of the devices %s",
+			     name, family_name(it->family), table, all);
+	free(all);
+	return true;
+}
+
 /* the offset into the message refused that the extended ack of @reply
    names (NLMSGERR_ATTR_OFFS), 0 if none */
 static uint32_t ack_offset(const struct nlmsghdr *reply)
@@ -1931,6 +2005,7 @@ static void answers_read(struct answers *a, const char *buf, ssize_t n)
 		if (rule_name_missing(a, it, h, e->error) ||
 		    objref_missing(a->ctx, a, it, h, e->error) ||
 		    flowtable_refused(a, it, h, e->error) ||
+		    flowtable_dev_missing(a, it, h, e->error) ||
 		    expr_refused(a, it, h, e->error) ||
 		    type_refused(a, it, h))
 			continue;

@@ -601,13 +601,14 @@ static bool ft_hook_differs(const struct nftnl_flowtable *have,
  * Devices taken out of flowtable @have (a DELFLOWTABLE with a hook, Linux
  * 6.12's nft_delflowtable_hook): 0, or the errno the kernel answers, with
  * @have unchanged.  A hook or a priority other than the flowtable's is
- * EOPNOTSUPP, a device it does not hook ENOENT (one an update of this
+ * EOPNOTSUPP, a device it does not hook ENOENT, its index in *@missing
+ * (one an update of this
  * batch adds too: the kernel hooks those at the commit); a flowtable a
  * rule offloads to may lose its devices, all of them too.
  */
 static int flowtable_devs_del(struct cache *cache, struct cache_table *t,
 			      struct nftnl_flowtable *have,
-			      const struct nftnl_flowtable *msg)
+			      const struct nftnl_flowtable *msg, int *missing)
 {
 	const char *const *h = ft_devs(have);
 	const char *const *g = ft_devs(msg);
@@ -621,8 +622,10 @@ static int flowtable_devs_del(struct cache *cache, struct cache_table *t,
 		return EOPNOTSUPP;
 	for (unsigned int i = 0; g && g[i]; i++)
 		if (!ft_has_dev(have, g[i]) ||
-		    ft_dev_pending(cache, family, table, name, g[i]))
+		    ft_dev_pending(cache, family, table, name, g[i])) {
+			*missing = i;
 			return ENOENT;
+		}
 	for (unsigned int j = 0; h && h[j]; j++)
 		nk++;
 	keep = xzalloc((nk + 1) * sizeof(*keep));
@@ -654,9 +657,9 @@ static bool ft_dev_elsewhere(struct cache_table *t,
  * priority other than its own, or a change of "flags offload", is
  * EOPNOTSUPP; a device it hooks already is left as it is; one an update
  * of this batch adds to a flowtable of the table (this one too), or that
- * another flowtable of the table hooks, is EEXIST (nf_tables refuses a
- * new flowtable on a device another one hooks too; this model does not).  The flags become the message's (nfh and nft
- * send them always: a counter the command leaves out goes).
+ * another flowtable of the table hooks, is EEXIST.  The flags become the
+ * message's (nfh and nft send them always: a counter the command leaves
+ * out goes).
  */
 static int flowtable_devs_add(struct cache *cache, struct cache_table *t,
 			      struct nftnl_flowtable *have,
@@ -708,6 +711,26 @@ static int flowtable_devs_add(struct cache *cache, struct cache_table *t,
 	return 0;
 }
 
+/* devices taken out of @have by item @it: 0, or the error queued (the
+   kernel's ENOENT in words, as netlink.c's flowtable_dev_missing() puts
+   it, at the device) */
+static int flowtable_devs_del_item(struct cache *c, struct cache_table *t,
+				   struct nftnl_flowtable *have,
+				   const struct nl_item *it, struct list_head *msgs)
+{
+	int k = -1, err = flowtable_devs_del(c, t, have, it->obj, &k);
+	struct location loc;
+
+	if (err == ENOENT && k >= 0)
+		return error_queue(msgs, nl_item_expr_loc(it, k, &loc),
+				   "Could not process flowtable: flowtable %s of table %s %s has no device \"%s\"",
+				   nftnl_flowtable_get_str(have, NFTNL_FLOWTABLE_NAME),
+				   family_name(it->family),
+				   nftnl_table_get_str(t->nlt, NFTNL_TABLE_NAME),
+				   ft_devs(it->obj)[k]);
+	return err ? oerr(msgs, it, "flowtable", err) : 0;
+}
+
 /* as nf_tables: a new one gets a handle (create: EEXIST if it exists), one
    a rule offloads to cannot go (EBUSY), one whose devices go stays */
 static int apply_flowtable(struct cache *c, struct nl_item *it,
@@ -737,6 +760,13 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 
 			return err ? oerr(msgs, it, "flowtable", err) : 0;
 		}
+		/* a new one on a device another flowtable of the table
+		   hooks: EEXIST (6.12's nft_register_flowtable_net_hooks;
+		   devices an update of this batch adds are not hooked yet,
+		   ones a deletion of this batch took out are free again) */
+		for (const char *const *d = ft_devs(f); d && *d; d++)
+			if (ft_dev_elsewhere(t, NULL, *d))
+				return oerr(msgs, it, "flowtable", EEXIST);
 		n = flowtable_copy(f);
 		nftnl_flowtable_set_u64(n, NFTNL_FLOWTABLE_HANDLE, t->next_handle++);
 		cache_add_flowtable(t, n);
@@ -745,11 +775,8 @@ static int apply_flowtable(struct cache *c, struct nl_item *it,
 	if (!cf)
 		return it->msg_type == NFT_MSG_DELFLOWTABLE ?
 		       oerr(msgs, it, "flowtable", ENOENT) : 0;
-	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES)) {
-		int err = flowtable_devs_del(c, t, cf->nlf, f);
-
-		return err ? oerr(msgs, it, "flowtable", err) : 0;
-	}
+	if (nftnl_flowtable_is_set(f, NFTNL_FLOWTABLE_DEVICES))
+		return flowtable_devs_del_item(c, t, cf->nlf, it, msgs);
 	name = nftnl_flowtable_get_str(cf->nlf, NFTNL_FLOWTABLE_NAME);
 	list_for_each_entry(ch, &t->chains, list)
 		list_for_each_entry(cr, &ch->rules, list)

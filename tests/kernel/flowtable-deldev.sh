@@ -9,7 +9,8 @@
 #    monitor print the kernel's event, which names the devices taken out;
 #  - taking x0 out again, a device that does not exist, or a block whose
 #    priority is not the flowtable's: the kernel refuses (ENOENT, ENOENT,
-#    EOPNOTSUPP) and the flowtable is unchanged; nft 1.0.6, where it is
+#    EOPNOTSUPP: the ENOENTs in words, naming the device) and the
+#    flowtable is unchanged; nft 1.0.6, where it is
 #    the nft there is, sends priority 0 whatever the block says, and is
 #    refused the same way for this flowtable (priority 5);
 #  - a UDP flow through the router is still offloaded on the devices that
@@ -100,10 +101,13 @@ expect_eq "the flowtable stays, on r0 and r1" '{ r0, r1 }' "$(devs)"
 before=$(tool "$R" list ruleset)
 tool "$R" delete flowtable inet r f '{ devices = { x0 }; }' 2>"$dir/err"
 expect_eq "x0 again: refused" 1 $?
-expect_eq "with ENOENT" 'Error: Could not process flowtable: No such file or directory' "$(head -n 1 "$dir/err")"
+expect_eq "with ENOENT, in words" 'Error: Could not process flowtable: flowtable f of table inet r has no device "x0"' "$(head -n 1 "$dir/err")"
 tool "$R" delete flowtable inet r f '{ devices = { nosuch }; }' 2>"$dir/err"
 expect_eq "a device that does not exist: refused" 1 $?
-expect_eq "with ENOENT" 'Error: Could not process flowtable: No such file or directory' "$(head -n 1 "$dir/err")"
+expect_eq "with ENOENT at that device, in words" 'Error: Could not process flowtable: flowtable f of table inet r has no device "nosuch" (the system has no network device of that name)' "$(head -n 1 "$dir/err")"
+tool "$R" delete flowtable inet r f '{ devices = { r0, x0 }; }' 2>"$dir/err"
+expect_eq "of two, one it does not hook: refused" 1 $?
+expect_eq "with ENOENT naming no device: both named" 'Error: Could not process flowtable: flowtable f of table inet r does not have one of the devices "r0", "x0"' "$(head -n 1 "$dir/err")"
 tool "$R" delete flowtable inet r f '{ hook ingress priority 0; devices = { r0 }; }' 2>"$dir/err"
 expect_eq "a block with priority 0 (the flowtable's is 5): refused" 1 $?
 expect_eq "with EOPNOTSUPP" 'Error: Could not process flowtable: Operation not supported' "$(head -n 1 "$dir/err")"

@@ -3,10 +3,12 @@
 # checks: nft's debug levels: --debug=scanner and --debug=parser print the
 # scanner's and the parser's traces (flex's and bison's) on standard
 # error, and nothing on standard output; --debug=proto-ctx prints the
-# protocol context of each rule as nft prints it (nft prints a block again
-# when a match names the header known already, nfh only when it changes:
-# compared with nft's repeats collapsed); --debug=all has them all;
-# --debug=foo is refused
+# protocol context of each rule as nft 1.0.6 prints it, byte for byte: a
+# block for each header a match names, the one known already too; twice
+# for the network or transport header of a dependency nft adds; one for
+# each element of a set of protocols; a vlan tag as the link layer, after
+# " saved ll headers: ether"; the rules in the file's order (one with an
+# anonymous set too); --debug=all has them all; --debug=foo is refused
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 dir=$(tmpdir)
@@ -26,6 +28,14 @@ table netdev n {
 table ip i {
 	chain c {
 		tcp dport 22 accept
+		meta l4proto { tcp, udp } th dport 1
+		ip protocol tcp ip protocol tcp
+	}
+}
+table bridge b {
+	chain c {
+		vlan id 5 vlan type 8021q vlan id 6 ip saddr 1.1.1.1
+		ether type vlan vlan type ip udp dport 5
 	}
 }
 RULES
@@ -41,8 +51,7 @@ expect_eq "parser: nothing on standard output" "" "$out"
 grep -q '^Starting parse$' "$dir/err" && grep -q '^Reading a token$' "$dir/err" &&
 	ok "parser: bison's trace on standard error" ||
 	not_ok "parser: bison's trace on standard error"
-collapse() { awk 'BEGIN { RS = ""; ORS = "\n\n" } $0 != prev { print } { prev = $0 }'; }
-got=$(run --debug=proto-ctx 2>&1 | collapse)
+got=$(run --debug=proto-ctx 2>&1)
 case $got in
 "update link layer protocol context:
  link layer          : inet <-
@@ -55,9 +64,18 @@ update network layer protocol context:
  network layer       : ip6 <-"*) ok "proto-ctx: the blocks nft prints" ;;
 *) not_ok "proto-ctx: the blocks nft prints"; printf '%s\n' "$got" | head -8 | diag ;;
 esac
+# the blocks each base gets, in order (nft 1.0.6's, as it printed them)
+bases=$(printf '%s\n' "$got" | sed -n 's/^\( saved ll headers:.*\)\{0,1\}update \([a-z]*\) layer protocol context:$/\2/p' | tr '\n' ' ')
+expect_eq "proto-ctx: a block for each header named, repeats and dependencies twice" \
+	"link network transport transport link transport transport network network link transport link network network transport transport network transport transport network transport transport network transport transport link link link network network link link network transport transport " \
+	"$bases"
+expect_eq "proto-ctx: a vlan tag is the link layer, the headers below it saved" \
+	3 "$(printf '%s\n' "$got" | grep -c '^ saved ll headers: ether vlanupdate link layer protocol context:$\| saved ll headers: etherupdate link layer protocol context:$')"
+check "proto-ctx: each element of a set of protocols" sh -c 'printf "%s\n" "$1" |
+	grep -A3 "^update transport layer" | grep -q "transport layer     : udp <-"' sh "$got"
 if command -v nft >/dev/null && [ "$(id -u)" -eq 0 ]; then
-	want=$(unshare -n nft -c --debug=proto-ctx -f "$dir/in.nft" 2>/dev/null | collapse)
-	expect_eq "proto-ctx: as nft prints it" "$want" "$got"
+	want=$(unshare -n nft -c --debug=proto-ctx -f "$dir/in.nft" 2>/dev/null)
+	expect_eq "proto-ctx: as nft 1.0.6 prints it, byte for byte" "$want" "$got"
 fi
 out=$(run --debug=all 2>&1)
 grep -q '^--accepting rule' <<<"$out" && grep -q '^Starting parse$' <<<"$out" &&

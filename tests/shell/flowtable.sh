@@ -32,7 +32,7 @@ table inet t {
 	}
 	flowtable slow {
 		hook ingress priority filter + 10
-		devices = { lo, veth0 }
+		devices = { veth0, veth1 }
 	}
 	chain fw {
 		type filter hook forward priority 0; policy accept;
@@ -54,13 +54,13 @@ expect_eq "list flowtables, list flowtable" \
 	}
 	flowtable slow {
 		hook ingress priority filter + 10
-		devices = { lo, veth0 }
+		devices = { veth0, veth1 }
 	}
 }
 table inet t {
 	flowtable slow {
 		hook ingress priority filter + 10
-		devices = { lo, veth0 }
+		devices = { veth0, veth1 }
 	}
 }' "$got"
 got=$({ cat ft.nft; echo "list flowtable inet t nope"; } | nfh --offline -f - 2>&1)
@@ -78,7 +78,7 @@ for o in json.load(open(sys.argv[1]))["nftables"]:
         print(json.dumps(o["rule"]["expr"]))' ft.json 2>&1)
 expect_eq "-j lists flowtables and flow add as nft 1.0.6 does" \
 '{"flowtable": {"family": "inet", "name": "ft", "table": "t", "hook": "ingress", "prio": 0, "dev": "lo"}}
-{"flowtable": {"family": "inet", "name": "slow", "table": "t", "hook": "ingress", "prio": 10, "dev": ["lo", "veth0"]}}
+{"flowtable": {"family": "inet", "name": "slow", "table": "t", "hook": "ingress", "prio": 10, "dev": ["veth0", "veth1"]}}
 [{"match": {"op": "==", "left": {"payload": {"protocol": "ip", "field": "protocol"}}, "right": "tcp"}}, {"flow": {"op": "add", "flowtable": "@ft"}}]' \
 	"$got"
 python3 -c '
@@ -106,6 +106,45 @@ sys.exit(0 if a == b else print(a, b, sep="\n") or 1)' ft.json back.json
 got=$({ cat ft.nft; echo "create flowtable inet t ft { hook ingress priority 0; devices = { lo }; }"; } |
 	nfh --offline -f - 2>&1; echo "rc=$?")
 check "create of one that exists: EEXIST" sh -c 'case "$1" in *"Could not process flowtable: File exists"*rc=1) exit 0;; esac; exit 1' sh "$got"
+# a device is hooked by one flowtable of a table at most (6.12's
+# nft_register_flowtable_net_hooks: EEXIST), a new one's as one added
+got=$({ cat ft.nft; echo "add flowtable inet t ft2 { hook ingress priority 5; devices = { veth2, veth1 }; }"; } |
+	nfh --offline -f - 2>&1; echo "rc=$?")
+expect_eq "a new flowtable on a device another one of the table hooks: EEXIST" \
+'/dev/stdin:16:22-24: Error: Could not process flowtable: File exists
+add flowtable inet t ft2 { hook ingress priority 5; devices = { veth2, veth1 }; }
+                     ^^^
+rc=1' "$got"
+got=$({ cat ft.nft; echo "delete flowtable inet t slow { devices = { veth1 }; }"
+	echo "add flowtable inet t ft2 { hook ingress priority 5; devices = { veth1 }; }"
+	echo "delete flowtable inet t slow"
+	echo "add flowtable inet t ft3 { hook ingress priority 5; devices = { veth0 }; }"
+	echo "add table inet u"
+	echo "add flowtable inet u ft { hook ingress priority 0; devices = { lo }; }"
+	echo "list flowtables"; } | nfh --offline -f - 2>&1)
+expect_eq "one a deletion of the batch took out (or whose flowtable went) is free; another table's is not taken" \
+'table inet t {
+	flowtable ft {
+		hook ingress priority filter
+		devices = { lo }
+		counter
+		flags offload
+	}
+	flowtable ft2 {
+		hook ingress priority filter + 5
+		devices = { veth1 }
+	}
+	flowtable ft3 {
+		hook ingress priority filter + 5
+		devices = { veth0 }
+	}
+}
+table inet u {
+	flowtable ft {
+		hook ingress priority filter
+		devices = { lo }
+	}
+}' "$got"
 got=$({ cat ft.nft; echo "delete flowtable inet t ft"; } | nfh --offline -f - 2>&1; echo "rc=$?")
 check "delete of one a rule offloads to: EBUSY" sh -c 'case "$1" in *"Could not process flowtable: Device or resource busy"*rc=1) exit 0;; esac; exit 1' sh "$got"
 got=$({ cat ft.nft; echo "delete flowtable inet t slow"; echo "destroy flowtable inet t gone"; echo "list flowtables"; } |
@@ -211,18 +250,23 @@ expect_eq "destroy takes devices out too; so does a block with the flowtable's h
 	}
 }' "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
-expect_eq "a device it does not hook: ENOENT (6.12's nft_delflowtable_hook)" \
-'/dev/stdin:10:8-49: Error: Could not process flowtable: No such file or directory
+expect_eq "a device it does not hook: ENOENT (6.12's nft_delflowtable_hook), in words at the device" \
+'/dev/stdin:10:41-44: Error: Could not process flowtable: flowtable f of table inet d has no device "eth9"
 delete flowtable inet d f { devices = { eth9 }; }
-       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+                                        ^^^^
 rc=1' "$got"
+got=$({ cat dd.nft; printf '%s\n' 'delete flowtable inet d f { devices = { lo,' '	"veth*" }; }'; } | nfh --offline -f - 2>&1)
+expect_eq "the one it does not hook of several, a prefix with its star, on the block's second line" \
+'/dev/stdin:11:2-8: Error: Could not process flowtable: flowtable f of table inet d has no device "veth*"
+	"veth*" }; }
+	^^^^^^^'  "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { devices = { lo }; }'
 	echo 'delete flowtable inet d f { devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
 expect_eq "one taken out earlier in the batch: ENOENT" \
-	'/dev/stdin:11:8-47: Error: Could not process flowtable: No such file or directory' "$got"
+	'/dev/stdin:11:41-42: Error: Could not process flowtable: flowtable f of table inet d has no device "lo"' "$got"
 got=$({ cat dd.nft; echo 'destroy flowtable inet d f { devices = { eth9 }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
 expect_eq "destroy: ENOENT for the device too (only a missing flowtable is no error)" \
-	'/dev/stdin:10:9-50: Error: Could not process flowtable: No such file or directory' "$got"
+	'/dev/stdin:10:42-45: Error: Could not process flowtable: flowtable f of table inet d has no device "eth9"' "$got"
 got=$({ cat dd.nft; echo 'destroy flowtable inet d gone { devices = { lo }; }'; } | nfh --offline -f - 2>&1; echo "rc=$?")
 expect_eq "destroy of a missing flowtable with devices: no error" "rc=0" "$got"
 got=$({ cat dd.nft; echo 'delete flowtable inet d f { hook ingress priority 11; devices = { lo }; }'; } | nfh --offline -f - 2>&1 | head -n 1)
@@ -246,7 +290,7 @@ expect_eq "--offline: devices added to one that exists (one it has already is no
 	}
 }' "$got"
 for b in 'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
-delete flowtable inet d f { devices = { veth1 }; }:No such file or directory' \
+delete flowtable inet d f { devices = { veth1 }; }:flowtable f of table inet d has no device "veth1"' \
 	'add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }
 add flowtable inet d f { hook ingress priority 10; devices = { veth1 }; }:File exists' \
 	'add flowtable inet d f { hook ingress priority 0; devices = { veth1 }; }:Operation not supported' \
@@ -330,13 +374,13 @@ fi
 cat >in.json <<'EOF2'
 {"nftables": [{"add": {"table": {"family": "inet", "name": "t"}}},
  {"add": {"flowtable": {"family": "inet", "table": "t", "name": "f", "hook": "ingress", "prio": 0, "dev": ["lo", "veth0"]}}},
- {"add": {"flowtable": {"family": "inet", "table": "t", "name": "g", "hook": "ingress", "prio": -3, "dev": "lo"}}},
+ {"add": {"flowtable": {"family": "inet", "table": "t", "name": "g", "hook": "ingress", "prio": -3, "dev": "veth1"}}},
  {"add": {"chain": {"family": "inet", "table": "t", "name": "c", "type": "filter", "hook": "forward", "prio": 0, "policy": "accept"}}},
  {"add": {"rule": {"family": "inet", "table": "t", "chain": "c", "expr": [{"flow": {"op": "add", "flowtable": "@f"}}]}}},
  {"delete": {"flowtable": {"family": "inet", "table": "t", "name": "g"}}}]}
 EOF2
 nfh --offline -j -c --debug=netlink -f in.json 2>&1 | grep -v '^$' >nfh.bc
-check "-j input: flowtables and flow add" sh -c 'grep -q "flow table (null) (null) use 0 size 0 flags 0 hook prerouting prio -3  dev {  lo  }" nfh.bc &&
+check "-j input: flowtables and flow add" sh -c 'grep -q "flow table (null) (null) use 0 size 0 flags 0 hook prerouting prio -3  dev {  veth1  }" nfh.bc &&
 	grep -q "flow_offload flowtable f" nfh.bc'
 if command -v nft >/dev/null 2>&1; then
 	unshare -n sh -c 'ip link add veth0 type veth peer name veth1 && nft -j -c --debug=netlink -f in.json' 2>/dev/null |
@@ -364,11 +408,16 @@ if have_feature flowtable; then
 		'ft.nft:2:12-13: Error: Could not process flowtable: Operation not supported: a device of the flowtable cannot offload flows to hardware (flags offload; without it, flows are offloaded in software); the ruleset is unchanged' \
 		"$(sed -n 1p err)"
 	expect_eq "flags offload refused: the ruleset is unchanged" "$before" "$(tool "$NS" list ruleset)"
-	# software offload; a device is in one flowtable of a table at most
-	# (the kernel answers EEXIST), so ft moves to veth1
-	sed -e '/flags offload/d' -e 's/devices = { lo };/devices = { veth1 };/' ft.nft >ft-sw.nft
+	# software offload
+	sed -e '/flags offload/d' ft.nft >ft-sw.nft
 	check "flowtables load (software offload)" tool "$NS" -f ft-sw.nft
-	check "and list" listing_has "$NS" '^[[:space:]]+devices = \{ lo, veth0 \}$'
+	check "and list" listing_has "$NS" '^[[:space:]]+devices = \{ veth0, veth1 \}$'
+	# a device is in one flowtable of a table at most
+	tool "$NS" -f - 2>err <<'EOF3'
+add flowtable inet t again { hook ingress priority 0; devices = { veth1 }; }
+EOF3
+	expect_eq "a new flowtable on a device another one hooks: EEXIST" \
+		'/dev/stdin:1:22-26: Error: Could not process flowtable: File exists' "$(sed -n 1p err)"
 	check "list flowtables" sh -c "ip netns exec $NS $TOOL list flowtables | grep -q 'flowtable slow {'"
 else
 	tool "$NS" -f ft.nft 2>err
