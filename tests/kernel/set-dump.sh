@@ -125,7 +125,7 @@ replaced() {
 	elif [ "$expect" != resume ]; then
 		echo "# mainline: a dump across a replaced set reported above, not checked"
 	elif grep -q ' intr 0$' "$T/stat"; then
-		not_ok "$what: the dump goes on unflagged ($n2 of $(grep -c . "$T/rnew.all") new elements)"
+		not_ok "$what: the dump is not flagged ($n2 of $(grep -c . "$T/rnew.all") new elements after the old ones)"
 	elif ! grep -q '^messages' "$T/stat"; then
 		not_ok "$what: the dump fails: $(cat "$T/stat")"
 	else
