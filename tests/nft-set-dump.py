@@ -21,7 +21,9 @@ and a small receive buffer the kernel fills one message per read, so that
 changes made meanwhile (elements added) land between two of its walks.
 With AFTER, CMD runs once AFTER messages have been read (it must succeed),
 and the dump goes on when it has finished.
-Exit status 0, or 1 with the kernel's error on stderr.
+Exit status 0, or 1 with the kernel's error on stderr (also one that
+ends the dump after some messages, in its NLMSG_DONE, whose elements are
+printed still).
 """
 import os
 import socket
@@ -100,6 +102,11 @@ def main():
             payload = buf[off + 16:off + length]
             off += (length + 3) & ~3
             if mtype == NLMSG_DONE:
+                # a dump that fails after its first message says so here
+                err = -struct.unpack_from("=i", payload)[0] if len(payload) >= 4 else 0
+                if err:
+                    sys.stderr.write("nft-set-dump: %s\n" % os.strerror(err))
+                    return 1
                 done = True
                 if flags & NLM_F_DUMP_INTR:
                     intr += 1
