@@ -43,6 +43,8 @@ struct nfh_ctx {
 	struct nfh_membuf	*errbuf;
 	unsigned int		debug;
 	bool			dry_run;
+	bool			keep_items;	/* a batch sent keeps its objects (a
+						   check before the model reads them) */
 	bool			offline;
 	char			**include_paths;
 	unsigned int		num_include_paths;

@@ -784,6 +784,29 @@ static int parse_input(struct nfh_ctx *ctx, struct parser_state *state,
  * it), so that the errors of the commands that did not fail come in the
  * same run; nothing is kept, nothing is sent
  */
+/* @batch sent as nfh -c sends it (validated, then aborted), kept whole */
+static void kernel_check(struct nfh_ctx *ctx, struct nl_batch *batch,
+			 struct list_head *msgs)
+{
+	bool dry_run = ctx->dry_run;
+
+	ctx->dry_run = true;
+	ctx->keep_items = true;
+	nlio_batch_send(ctx, batch, msgs);
+	ctx->keep_items = false;
+	ctx->dry_run = dry_run;
+}
+
+static unsigned int list_count(const struct list_head *l)
+{
+	const struct list_head *p;
+	unsigned int n = 0;
+
+	for (p = l->next; p != l; p = p->next)
+		n++;
+	return n;
+}
+
 static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 			struct list_head *msgs)
 {
@@ -803,7 +826,20 @@ static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 		return;
 	scratch = cache_alloc();
 	if (nlio_dump_model(ctx, batch, scratch, &dump_msgs) == 0) {
+		unsigned int before = list_count(msgs);
+		LIST_HEAD(kernel_msgs);
+
+		/* the kernel checks the batch as nfh -c has it check, and
+		   commits nothing; what it refuses counts where the model,
+		   which knows no kernel features (an expression type the
+		   kernel lacks), found nothing: as nft's evaluation lets
+		   more through, its kernel names those too */
+		kernel_check(ctx, batch, &kernel_msgs);
 		offline_check(scratch, batch, msgs);
+		if (list_count(msgs) == before)
+			list_splice_tail_init(&kernel_msgs, msgs);
+		else
+			erec_free_list(&kernel_msgs);
 	} else {
 		/* said, not hidden: these commands were not checked */
 		e = list_empty(&dump_msgs) ? NULL :

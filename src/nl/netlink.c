@@ -2062,8 +2062,10 @@ static void batch_build(struct nfh_ctx *ctx, struct nl_batch *b,
 		if (!n)
 			a->first_seq = it->seq;
 		a->items[n++] = it;
-		item_obj_free(it);
-		it->obj = NULL;
+		if (!ctx->keep_items) {
+			item_obj_free(it);
+			it->obj = NULL;
+		}
 	}
 	/* without the end message the kernel validates and aborts: -c */
 	if (!ctx->dry_run) {

@@ -117,5 +117,38 @@ for want in 'bad.json:2:.*unknown hook "inptu" for family ip; did you mean "inpu
 		diag <"$dir/json.err"
 	fi
 done
+# an error of evaluation and one only the kernel finds (a kernel without
+# queue support: the host's), in one file: both are named, as nft names
+# both (its evaluation passes ct in the bridge family, which the kernel
+# refuses), and nothing is applied
+printf 'table bridge q {\n\tchain c {\n\t\ttype filter hook input priority 0;\n\t\tqueue num 3\n\t}\n}\n' >"$dir/queue.nft"
+if tool "$NS_B" -c -f "$dir/queue.nft" 2>&1 | grep -q 'no queue support'; then
+	cat >"$dir/kmix.nft" <<'EOF'
+table bridge q {
+	chain c {
+		type filter hook input priority 0;
+		ct state established accept
+		ether type ip counter
+		queue num 3
+	}
+}
+EOF
+	for opt in "-c -f" -f; do
+		# shellcheck disable=SC2086 # -c -f: two words
+		tool "$NS_B" $opt "$dir/kmix.nft" >/dev/null 2>"$dir/kmix.err"
+		expect_eq "evaluation and kernel errors ($opt): exit status 1" 1 $?
+		for want in 'kmix.nft:4:.*conntrack is not available in the bridge family' \
+			    'kmix.nft:6:.*no queue support'; do
+			if grep -q "$want" "$dir/kmix.err"; then
+				ok "evaluation and kernel errors ($opt): $want"
+			else
+				not_ok "evaluation and kernel errors ($opt): $want"
+				diag <"$dir/kmix.err"
+			fi
+		done
+	done
+else
+	ok "evaluation and kernel errors: skipped, this kernel has queue support # SKIP"
+fi
 expect_eq "ruleset unchanged at the end" "$before" "$(tool "$NS_B" list ruleset)"
 finish
