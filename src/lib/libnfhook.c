@@ -829,12 +829,15 @@ static void model_check(struct nfh_ctx *ctx, struct nl_batch *batch,
 		unsigned int before = list_count(msgs);
 		LIST_HEAD(kernel_msgs);
 
-		/* the kernel checks the batch as nfh -c has it check, and
-		   commits nothing; what it refuses counts where the model,
-		   which knows no kernel features (an expression type the
-		   kernel lacks), found nothing: as nft's evaluation lets
-		   more through, its kernel names those too */
-		kernel_check(ctx, batch, &kernel_msgs);
+		/* under -c the kernel checks the batch too, and commits
+		   nothing; what it refuses counts where the model, which
+		   knows no kernel features (an expression type the kernel
+		   lacks), found nothing: as nft's evaluation lets more
+		   through, its kernel names those too.  Not without -c: a
+		   batch the kernel checks takes rule handles, as nft -c's
+		   does, and nft sends nothing once its evaluation failed */
+		if (ctx->dry_run)
+			kernel_check(ctx, batch, &kernel_msgs);
 		offline_check(scratch, batch, msgs);
 		if (list_count(msgs) == before)
 			list_splice_tail_init(&kernel_msgs, msgs);
