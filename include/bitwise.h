@@ -38,5 +38,9 @@ bool bitwise_elem_in(struct nlmsghdr *nlh, const struct nlattr *elem);
 /* the rule message @nlh, as sent, holds the kernel's bitwise of two
    registers (a kernel before 6.13 refuses its op with EOPNOTSUPP) */
 bool bitwise_pair_in_rule(const struct nlmsghdr *nlh);
+/* the name and data of the expression @elem, an element of a rule's
+   expression list (also inner.c's, whose carrier calls these) */
+void expr_elem_parts(const struct nlattr *elem, const char **name,
+		     const struct nlattr **data);
 
 #endif

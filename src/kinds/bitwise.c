@@ -102,8 +102,8 @@ void bitwise_carrier_debug(FILE *f, struct nftnl_expr *x)
 }
 
 /* the name and data of the expression @elem, a list element */
-static void elem_parts(const struct nlattr *elem, const char **name,
-		       const struct nlattr **data)
+void expr_elem_parts(const struct nlattr *elem, const char **name,
+		     const struct nlattr **data)
 {
 	const struct nlattr *a;
 
@@ -144,7 +144,7 @@ static bool elem_conv(struct nlmsghdr *nlh, const struct nlattr *elem,
 	struct nlattr *e, *d;
 	const char *name;
 
-	elem_parts(elem, &name, &data);
+	expr_elem_parts(elem, &name, &data);
 	if (!data || strcmp(name, "bitwise") ||
 	    !u32_of(data, NFTA_BITWISE_OP, &op))
 		return false;
@@ -197,7 +197,7 @@ bool bitwise_pair_in_rule(const struct nlmsghdr *nlh)
 		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
 			continue;
 		mnl_attr_for_each_nested(l, a) {
-			elem_parts(l, &name, &data);
+			expr_elem_parts(l, &name, &data);
 			if (data && !strcmp(name, "bitwise") &&
 			    u32_of(data, ATTR_BITWISE_SREG2, &v))
 				return true;

@@ -480,23 +480,6 @@ static uint16_t carrier_nla(const char *name)
 	return 0;
 }
 
-/* the name and data of the expression @elem, a list element */
-static void elem_parts(const struct nlattr *elem, const char **name,
-		       const struct nlattr **data)
-{
-	const struct nlattr *a;
-
-	*name = "";
-	*data = NULL;
-	mnl_attr_for_each_nested(a, elem) {
-		if (mnl_attr_get_type(a) == NFTA_EXPR_NAME &&
-		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
-			*name = mnl_attr_get_str(a);
-		else if (mnl_attr_get_type(a) == NFTA_EXPR_DATA)
-			*data = a;
-	}
-}
-
 /* @data's attributes into a nest @type of @nlh, the u32 @key set to @v */
 static void data_put(struct nlmsghdr *nlh, uint16_t type,
 		     const struct nlattr *data, uint16_t key, uint32_t v)
@@ -559,7 +542,7 @@ static bool elem_out(struct nlmsghdr *nlh, const struct nlattr *elem)
 	const char *name;
 	uint32_t v;
 
-	elem_parts(elem, &name, &data);
+	expr_elem_parts(elem, &name, &data);
 	if (!data || !carrier_nla(name) ||
 	    !data_u32(data, carrier_nla(name), &v) || !(v & CARRIER))
 		return false;
@@ -579,7 +562,7 @@ static bool elem_in(struct nlmsghdr *nlh, const struct nlattr *elem)
 	const char *name, *xname;
 	struct nlattr *nest;
 
-	elem_parts(elem, &name, &data);
+	expr_elem_parts(elem, &name, &data);
 	if (strcmp(name, "inner") || !data)
 		return false;
 	mnl_attr_for_each_nested(a, data) {
@@ -603,7 +586,7 @@ static bool elem_in(struct nlmsghdr *nlh, const struct nlattr *elem)
 	}
 	if (!x || type > 0xff || flags > 0xff || hdrsize > 0x7f)
 		return false;
-	elem_parts(x, &xname, &xdata);
+	expr_elem_parts(x, &xname, &xdata);
 	if (!xdata || !carrier_nla(xname) ||
 	    !data_u32(xdata, carrier_nla(xname), &v) || v > 0xff)
 		return false;
