@@ -257,12 +257,10 @@ void flowtable_event_print(FILE *f, bool add, const struct nftnl_flowtable *nlf,
 	fputs(" } \n", f);
 }
 
-/* nft 1.0.6: one device as a string, more as an array; no flags */
-json_t *flowtable_json(const struct nftnl_flowtable *nlf)
+/* the members that name the flowtable: family, name, table, handle */
+static json_t *flowtable_json_names(const struct nftnl_flowtable *nlf)
 {
-	uint32_t hook = nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM);
-	json_t *o = json_object(), *devs = NULL;
-	const char **d = devs_sorted(nlf);
+	json_t *o = json_object();
 
 	json_object_set_new(o, "family", json_string(family_name(
 		nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FAMILY))));
@@ -272,6 +270,16 @@ json_t *flowtable_json(const struct nftnl_flowtable *nlf)
 		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_TABLE)));
 	json_object_set_new(o, "handle", json_integer(
 		nftnl_flowtable_get_u64(nlf, NFTNL_FLOWTABLE_HANDLE)));
+	return o;
+}
+
+/* nft 1.0.6: one device as a string, more as an array; no flags */
+json_t *flowtable_json(const struct nftnl_flowtable *nlf)
+{
+	uint32_t hook = nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_HOOKNUM);
+	json_t *o = flowtable_json_names(nlf), *devs = NULL;
+	const char **d = devs_sorted(nlf);
+
 	json_object_set_new(o, "hook", json_string(hook_name(NFPROTO_NETDEV, hook)));
 	json_object_set_new(o, "prio", json_integer(
 		nftnl_flowtable_get_s32(nlf, NFTNL_FLOWTABLE_PRIO)));
@@ -301,16 +309,7 @@ json_t *flowtable_event_json(bool add, const struct nftnl_flowtable *nlf)
 	if (add || nftnl_flowtable_is_set(nlf, NFTNL_FLOWTABLE_HOOKNUM))
 		return flowtable_json(nlf);
 	/* a deletion that names the flowtable alone */
-	o = json_object();
-
-	json_object_set_new(o, "family", json_string(family_name(
-		nftnl_flowtable_get_u32(nlf, NFTNL_FLOWTABLE_FAMILY))));
-	json_object_set_new(o, "name", json_string(
-		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_NAME)));
-	json_object_set_new(o, "table", json_string(
-		nftnl_flowtable_get_str(nlf, NFTNL_FLOWTABLE_TABLE)));
-	json_object_set_new(o, "handle", json_integer(
-		nftnl_flowtable_get_u64(nlf, NFTNL_FLOWTABLE_HANDLE)));
+	o = flowtable_json_names(nlf);
 	return kind_json_wrap("flowtable", o);
 }
 
